@@ -1,0 +1,21 @@
+/* ALiBi (Press et al. 2022, "Train Short, Test Long"), slopes as in the
+ * authors' code (ofirpress/attention_with_linear_biases). Distance is
+ * query - key. */
+#ifndef PESCOPE_ALIBI_H
+#define PESCOPE_ALIBI_H
+
+#include "pescope.h"
+
+/* Fill dest[heads] with the head slopes. Power-of-two h: 2^(-8k/h), k=1..h;
+ * otherwise those of the closest lower power of two, then every other slope
+ * of twice that power. Returns PE_EINVAL for heads == 0. */
+int pe_alibi_slopes(size_t heads, double *dest);
+
+/* Bias of query i for key j with slope m: causal -m (i-j) for j <= i and
+ * -INFINITY for j > i; symmetric -m |i-j|. */
+double pe_alibi_bias(double m, size_t i, size_t j, enum pe_alibi_mode mode);
+
+/* Fill dest[h*n*n + i*n + j] for every head. */
+int pe_alibi_fill(const struct pe_config *cfg, double *dest);
+
+#endif

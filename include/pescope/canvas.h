@@ -1,0 +1,75 @@
+/* The canvas: a W x H grid of cells, the one render target. Views draw into
+ * a canvas; the TUI and the file writers only write canvases out (like tmux's
+ * grid). Nothing here knows about terminals. */
+#ifndef PESCOPE_CANVAS_H
+#define PESCOPE_CANVAS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A 24-bit color 0xRRGGBB, or PE_COLOR_DEFAULT for the terminal's own. */
+typedef int32_t pe_color;
+#define PE_COLOR_DEFAULT (-1)
+#define PE_RGB(r, g, b) ((pe_color)(((r) << 16) | ((g) << 8) | (b)))
+
+enum pe_attr {
+	PE_ATTR_BOLD = 1 << 0,
+	PE_ATTR_DIM = 1 << 1,
+	PE_ATTR_REVERSE = 1 << 2,
+	PE_ATTR_UNDERLINE = 1 << 3,
+};
+
+/* What a cell shows, so a mono writer can choose a glyph for it. */
+enum pe_cell_kind {
+	PE_CELL_TEXT,	   /* glyph as given */
+	PE_CELL_SHADE,	   /* heatmap samples: `shade` is a level in 0..255 */
+	PE_CELL_MASKED,	   /* heatmap cell whose samples are all -inf */
+	PE_CELL_UNDEFINED, /* heatmap cell whose samples are all undefined */
+};
+
+struct pe_cell {
+	uint32_t cp;	/* Unicode code point of the glyph (width 1) */
+	pe_color fg, bg;
+	uint8_t attr;	/* enum pe_attr bits */
+	uint8_t kind;	/* enum pe_cell_kind */
+	uint8_t shade;	/* PE_CELL_SHADE: mean level of the cell's samples */
+};
+
+struct pe_canvas {
+	int w, h;
+	struct pe_cell *cells; /* [h * w] row-major */
+};
+
+/* Allocate a w x h canvas of blank cells (w, h >= 1). */
+int pe_canvas_init(struct pe_canvas *cv, int w, int h);
+void pe_canvas_free(struct pe_canvas *cv);
+/* Blank every cell: space, default colors. */
+void pe_canvas_clear(struct pe_canvas *cv);
+/* Cell at (x, y), or NULL when outside. */
+struct pe_cell *pe_canvas_at(struct pe_canvas *cv, int x, int y);
+/* Set one cell (clipped). */
+void pe_canvas_set(struct pe_canvas *cv, int x, int y, uint32_t cp,
+    pe_color fg, pe_color bg, uint8_t attr);
+/* Write UTF-8 text at (x, y), one cell per code point, clipped to max_w
+ * cells (and the canvas); returns the cells written. */
+int pe_canvas_text(struct pe_canvas *cv, int x, int y, int max_w,
+    const char *utf8, pe_color fg, pe_color bg, uint8_t attr);
+/* printf into the canvas, like pe_canvas_text. */
+int pe_canvas_printf(struct pe_canvas *cv, int x, int y, int max_w,
+    pe_color fg, pe_color bg, uint8_t attr, const char *fmt, ...)
+    __attribute__((format(printf, 8, 9)));
+/* Fill a rectangle with one glyph and colors (clipped). */
+void pe_canvas_fill(struct pe_canvas *cv, int x, int y, int w, int h,
+    uint32_t cp, pe_color fg, pe_color bg);
+/* Draw a single-line box with an optional title in its top edge. */
+void pe_canvas_box(struct pe_canvas *cv, int x, int y, int w, int h,
+    const char *title, pe_color fg);
+
+/* Decode one UTF-8 code point from s; returns bytes used (0 at the end,
+ * 1 with U+FFFD for an invalid byte). */
+int pe_utf8_decode(const char *s, uint32_t *cp);
+/* Encode cp into buf (at least 4 bytes); returns bytes written. */
+int pe_utf8_encode(uint32_t cp, char *buf);
+
+#endif

@@ -1,0 +1,69 @@
+/* Renderers that draw into a canvas: half-block heatmaps, braille line
+ * plots, the RoPE wheel, axes and color bars. */
+#ifndef PESCOPE_DRAW_H
+#define PESCOPE_DRAW_H
+
+#include "canvas.h"
+#include "field.h"
+#include "palette.h"
+
+/* How values map to colors: t = (v - lo) / (hi - lo) into a colormap.
+ * Cyclic scales wrap t into [0, 1) and fade a sample toward grey as its
+ * resultant length falls (a block spanning many turns has no direction). */
+struct pe_scale {
+	enum pe_cmap cmap;
+	double lo, hi;
+	bool cyclic;
+};
+
+/* Position of v on the scale in [0, 1] (wrapped when cyclic, clamped else). */
+double pe_scale_t(const struct pe_scale *sc, double v);
+/* Color of one block-mean sample: the colormap, or PE_COLOR_MASKED when
+ * more than half its entries are masked, PE_COLOR_UNDEF when more than half
+ * are undefined. */
+pe_color pe_scale_color(const struct pe_scale *sc, const struct pe_stats *s);
+
+/* Draw samples [2h rows x w cols] (row-major) as w x h cells of the
+ * half-block U+2580: foreground the upper sample, background the lower.
+ * Cells whose two samples are both masked show U+2571 (hatched), both
+ * undefined U+00B7; shade holds the mean level of the two for mono. */
+void pe_draw_heatmap(struct pe_canvas *cv, int x, int y, int w, int h,
+    const struct pe_stats *samples, const struct pe_scale *sc);
+
+/* Tick labels for a vertical axis: h cells showing rows [r0, r1) at
+ * `per_cell` samples per cell; labels right-aligned in the w columns left
+ * of the plot at x..x+w-1, each naming the first row its cell covers, spaced
+ * so they never touch. */
+void pe_draw_vaxis(struct pe_canvas *cv, int x, int y, int w, int h,
+    size_t r0, size_t r1, int per_cell, pe_color fg);
+/* Tick labels for a horizontal axis of w cells showing cols [c0, c1): a
+ * line of ticks at y and labels below it (2 lines), spaced apart. */
+void pe_draw_haxis(struct pe_canvas *cv, int x, int y, int w, size_t c0,
+    size_t c1, pe_color fg);
+
+/* Color bar: one line of the colormap across w cells at (x, y), and on the
+ * line below its low end, midpoint and high end printed with fmt (a
+ * printf format for one double, e.g. "%.3g"). */
+void pe_draw_colorbar(struct pe_canvas *cv, int x, int y, int w,
+    const struct pe_scale *sc, const char *fmt, pe_color fg);
+
+/* Braille line plot of ys[0..n) (NAN = gap) in a w x h cell box with 2 x 4
+ * dots per cell; x spans the box, y maps [ylo, yhi] to bottom..top. Samples
+ * are joined by straight segments. */
+void pe_draw_plot(struct pe_canvas *cv, int x, int y, int w, int h,
+    const double *ys, size_t n, double ylo, double yhi, pe_color fg);
+/* Set one braille dot (px, py) of a w x h cell box at (x, y) (dots: 2w x 4h;
+ * py = 0 is the top); existing dots in the cell are kept. */
+void pe_draw_dot(struct pe_canvas *cv, int x, int y, int w, int h, int px,
+    int py, pe_color fg);
+
+/* RoPE wheel: a circle in a w x h cell box with one hand per angle
+ * (radians, counter-clockwise from 3 o'clock, y up), drawn in braille. */
+void pe_draw_wheel(struct pe_canvas *cv, int x, int y, int w, int h,
+    const double *angles, size_t n, const pe_color *colors);
+
+/* Format a number into buf in at most width characters ("%.*g" shrinking,
+ * "-inf", "nan"); returns buf. */
+char *pe_fmt_num(char *buf, size_t cap, int width, double v);
+
+#endif

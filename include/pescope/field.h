@@ -1,0 +1,90 @@
+/* Fields: the logical matrices pescope draws, and their exact block means.
+ *
+ * Every heatmap cell is the mean of a rectangle of a field. A field computes
+ * that mean in closed form where one exists (sums of sines and cosines over
+ * an arithmetic progression, polynomials along diagonals), so a 1,000,000 x
+ * 8192 matrix costs no more to show than a 50 x 64 one. */
+#ifndef PESCOPE_FIELD_H
+#define PESCOPE_FIELD_H
+
+#include "pescope.h"
+#include "rope.h"
+
+enum pe_field_kind {
+	PE_FIELD_PE,	       /* sinusoidal, learned: [n, d]; vit2d: [H*W, d] */
+	PE_FIELD_ROPE_ANGLE,   /* [n, npairs]: theta mod 2 pi, circular mean */
+	PE_FIELD_ROPE_COS,     /* [n, rot], pairing's column order, scaled */
+	PE_FIELD_ROPE_SIN,     /* [n, rot] */
+	PE_FIELD_BIAS,	       /* alibi, one head: [n, n], row = query */
+	PE_FIELD_MASK,	       /* nope causal mask: [n, n] */
+	PE_FIELD_RELATIVE,     /* t5 bucket or shaw index: [n, n] */
+	PE_FIELD_SIMILARITY,   /* dot products of position vectors: [n, n] */
+	PE_FIELD_PATCH_COSINE, /* vit2d: cosine of patch `anchor` to all: [H, W] */
+	PE_FIELD_KIND_COUNT
+};
+
+/* Statistics of a rectangle of a field. Masked entries (-inf) and undefined
+ * ones (NaN: a learned table past max_len) are counted, not averaged. */
+struct pe_stats {
+	double mean;	  /* mean of the finite entries; for angles the
+			     circular mean in [0, 2 pi); NAN when none */
+	double min, max;  /* of the finite entries (only when asked) */
+	double resultant; /* angles: mean resultant length in [0, 1]; else 1 */
+	uint64_t count;	  /* entries in the rectangle */
+	uint64_t masked;  /* entries that are -inf */
+	uint64_t undefined; /* entries that are NaN */
+	bool minmax_exact;  /* min/max computed exactly (else NAN) */
+};
+
+struct pe_field {
+	enum pe_field_kind kind;
+	const struct pe_config *cfg;
+	size_t rows, cols;
+	size_t head;	/* BIAS: which head */
+	size_t anchor;	/* PATCH_COSINE: patch index (row-major) */
+	/* Derived once by pe_field_init; read-only afterwards. */
+	struct pe_rope rope; /* rope kinds and rope similarity */
+	double *slopes;	     /* alibi: [heads] */
+	double *omega;	     /* frequencies of vector encodings */
+	size_t nomega;
+	double *prefix;	     /* learned: column prefix sums [(max_len+1) * d] */
+	double *sat;	     /* learned: summed-area table [(max_len+1)*(d+1)] */
+};
+
+/* Prepare a field of the given kind for cfg (which must pass
+ * pe_config_check and outlive the field). head and anchor start at 0. */
+int pe_field_init(struct pe_field *f, enum pe_field_kind kind,
+    const struct pe_config *cfg);
+void pe_field_free(struct pe_field *f);
+
+/* Whether an encoding has this kind of field. */
+bool pe_field_supported(enum pe_encoding enc, enum pe_field_kind kind);
+
+/* Exact value at (r, c): -INFINITY when masked, NAN when undefined. */
+double pe_field_value(const struct pe_field *f, size_t r, size_t c);
+
+/* Statistics of rows [r0, r1) x cols [c0, c1). The mean is exact and, where
+ * a closed form exists, costs the same for any size of rectangle. With
+ * minmax, min and max are exact too (closed form or a scan). */
+int pe_field_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
+    size_t c1, bool minmax, struct pe_stats *dest);
+
+/* Means of an nr x nc grid of blocks that tile rows [r0, r1) x cols
+ * [c0, c1) as pe_field_span cuts them; dest is row-major [nr * nc]. Faster
+ * than nr * nc calls of pe_field_block (shares work along rows and
+ * columns); min and max are not filled. */
+int pe_field_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
+    size_t c0, size_t c1, size_t nc, struct pe_stats *dest);
+
+/* Block k of nblocks that tile [lo, hi): [*b0, *b1). Blocks are as equal as
+ * integer bounds allow; when there are more blocks than items, each item
+ * spans several consecutive blocks (never an empty block). */
+void pe_field_span(size_t lo, size_t hi, size_t nblocks, size_t k,
+    size_t *b0, size_t *b1);
+
+/* Similarity profile: dest[k] = S(p, p + k) for k = 0 .. nk-1 (a
+ * PE_FIELD_SIMILARITY field; NAN past the last position). */
+int pe_field_profile(const struct pe_field *f, size_t p, size_t nk,
+    double *dest);
+
+#endif

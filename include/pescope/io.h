@@ -1,0 +1,50 @@
+/* File formats and safe writes: NPY (numpy's format, v1.0), CSV, and atomic
+ * output through a temporary file that is renamed into place. */
+#ifndef PESCOPE_IO_H
+#define PESCOPE_IO_H
+
+#include <stdio.h>
+
+#include "pescope.h"
+
+enum pe_dtype { PE_F32, PE_F64, PE_I64 };
+
+/* A table to write: shape up to 3-D, values in one of two buffers. */
+struct pe_table {
+	size_t ndim;
+	size_t shape[3];
+	const double *f;  /* when not NULL: floating values */
+	const int64_t *i; /* when not NULL: integer values */
+};
+
+/* Write t as NPY v1.0, C order, with dtype (<f4, <f8 or <i8). */
+int pe_npy_write(FILE *fp, const struct pe_table *t, enum pe_dtype dtype);
+
+/* Write t as CSV, one matrix row per line: %.9g for f32, %.17g for f64,
+ * integers plainly; -inf, inf and nan spelled so. A 3-D table writes
+ * sub-matrix `head` only. */
+int pe_csv_write(FILE *fp, const struct pe_table *t, enum pe_dtype dtype,
+    size_t head);
+
+/* Parse an NPY file held in memory: 2-D, little-endian <f4 or <f8 (C order,
+ * or Fortran order transposed back). Bounded: survives any bytes. On success
+ * *dest is a malloc'd [rows * cols] float array. */
+int pe_npy_read(const unsigned char *buf, size_t len, float **dest,
+    size_t *rows, size_t *cols, const char **why);
+
+/* Read a whole file into memory (at most max bytes). */
+int pe_file_read(const char *path, size_t max, unsigned char **dest,
+    size_t *len);
+
+/* Atomic output: open a temporary file beside path; commit renames it into
+ * place, abort removes it. path "-" means standard output (no temp). */
+struct pe_atomic {
+	FILE *fp;
+	char *path;
+	char *tmp;
+};
+int pe_atomic_open(struct pe_atomic *a, const char *path);
+int pe_atomic_commit(struct pe_atomic *a);
+void pe_atomic_abort(struct pe_atomic *a);
+
+#endif

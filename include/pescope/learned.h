@@ -1,0 +1,18 @@
+/* Learned absolute position embeddings: a table [max_len, d] (GPT-2, BERT). */
+#ifndef PESCOPE_LEARNED_H
+#define PESCOPE_LEARNED_H
+
+#include "pescope.h"
+
+/* Fill dest[max_len * d] with GPT-2's initialisation, N(0, 0.02^2),
+ * deterministic for a given seed (splitmix64 + Box-Muller, so identical on
+ * every platform). */
+void pe_learned_init(size_t max_len, size_t d, uint64_t seed, float *dest);
+
+/* The embedding of position p: PE_OK and *dest = table[p, c], or PE_ERANGE
+ * when p >= max_len (a model trained with max_len positions cannot place a
+ * token at p: there is no row for it). */
+int pe_learned_value(const struct pe_config *cfg, size_t p, size_t c,
+    double *dest);
+
+#endif

@@ -1,0 +1,50 @@
+/* Colors: colormaps (data in assets/, compiled in) and the quantisation to
+ * what a terminal or file can show. One module for every writer. */
+#ifndef PESCOPE_PALETTE_H
+#define PESCOPE_PALETTE_H
+
+#include "canvas.h"
+
+enum pe_depth {
+	PE_DEPTH_TRUECOLOR,
+	PE_DEPTH_256,
+	PE_DEPTH_16,
+	PE_DEPTH_MONO,
+};
+
+enum pe_cmap {
+	PE_CMAP_DIVERGING,  /* signed values centred on zero */
+	PE_CMAP_SEQUENTIAL, /* magnitudes, indices: perceptually uniform */
+	PE_CMAP_CYCLIC,	    /* angles mod 2 pi: 0 and 2 pi meet */
+	PE_CMAP_COUNT
+};
+
+/* Name of the colormap and where its data comes from. */
+const char *pe_cmap_name(enum pe_cmap cm);
+const char *pe_cmap_source(enum pe_cmap cm);
+
+/* Color at t in [0, 1] (clamped), linear between the table's entries. */
+pe_color pe_cmap_color(enum pe_cmap cm, double t);
+
+/* Colors of the special samples, and their mono glyphs. */
+#define PE_COLOR_MASKED PE_RGB(0x26, 0x26, 0x26)
+#define PE_COLOR_UNDEF PE_RGB(0x6c, 0x00, 0x6c)
+
+/* Index of the nearest xterm-256 color (the 6x6x6 cube 16..231 or the grey
+ * ramp 232..255) to c, and the RGB of a palette index 0..255. */
+int pe_palette_256(pe_color c);
+pe_color pe_palette_rgb(int index);
+/* Index 0..15 of the nearest of the 16 ANSI colors (xterm's values). */
+int pe_palette_16(pe_color c);
+
+/* The mono ramp: glyph for a shade level 0..255 (" .:-=+*#%@"). */
+uint32_t pe_palette_ramp(uint8_t shade);
+/* Mono glyphs of special cells. */
+#define PE_GLYPH_MASKED ((uint32_t)'/')
+#define PE_GLYPH_UNDEF ((uint32_t)'?')
+
+/* Parse "truecolor", "256", "16", "mono" (-1 if unknown). */
+int pe_depth_parse(const char *s);
+const char *pe_depth_name(enum pe_depth d);
+
+#endif

@@ -1,0 +1,137 @@
+/* pescope: the kernel's shared vocabulary.
+ *
+ * Everything the kernel computes is described by one struct pe_config: the
+ * encoding, its sizes and its own parameters. The kernel is pure math: no
+ * I/O, no exit, no curses; every function that can fail returns a PE_*
+ * status and writes into buffers its caller owns. */
+#ifndef PESCOPE_PESCOPE_H
+#define PESCOPE_PESCOPE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PESCOPE_VERSION "0.1.0"
+
+/* Status codes. Zero is success; every failure is negative. */
+enum pe_status {
+	PE_OK = 0,
+	PE_EINVAL = -1,	 /* a parameter is out of its valid range */
+	PE_ENOMEM = -2,	 /* allocation failed */
+	PE_ERANGE = -3,	 /* an index is past the encoding's limit */
+	PE_EFORMAT = -4, /* malformed input data (NPY, factor list) */
+	PE_EIO = -5,	 /* read or write failed (io layer only) */
+};
+
+/* Human-readable name of a status code. */
+const char *pe_strerror(int status);
+
+enum pe_encoding {
+	PE_ENC_SINUSOIDAL,
+	PE_ENC_LEARNED,
+	PE_ENC_RELATIVE,
+	PE_ENC_ROPE,
+	PE_ENC_ALIBI,
+	PE_ENC_NOPE,
+	PE_ENC_VIT2D,
+	PE_ENC_COUNT
+};
+
+/* Sinusoidal column layout. */
+enum pe_layout {
+	PE_LAYOUT_INTERLEAVED, /* sin, cos, sin, cos ... (the paper, PyTorch) */
+	PE_LAYOUT_SPLIT,       /* all sines then all cosines (tensor2tensor) */
+};
+
+/* RoPE pairing of dimensions. */
+enum pe_pairing {
+	PE_PAIR_HALF,	     /* HF/NeoX rotate_half: dim j with j + d/2 */
+	PE_PAIR_INTERLEAVED, /* GPT-J/RoFormer: dim 2j with 2j + 1 */
+};
+
+enum pe_alibi_mode {
+	PE_ALIBI_CAUSAL,    /* -m (i - j) for j <= i, -inf above */
+	PE_ALIBI_SYMMETRIC, /* -m |i - j| */
+};
+
+enum pe_relative_kind {
+	PE_REL_T5,   /* T5 buckets (Raffel et al. 2020) */
+	PE_REL_SHAW, /* Shaw et al. 2018 clipped distances */
+};
+
+/* rope_type, with Hugging Face transformers' names. */
+enum pe_rope_type {
+	PE_ROPE_DEFAULT,
+	PE_ROPE_LINEAR,
+	PE_ROPE_DYNAMIC,
+	PE_ROPE_YARN,
+	PE_ROPE_LONGROPE,
+	PE_ROPE_LLAMA3,
+	PE_ROPE_TYPE_COUNT
+};
+
+/* Parameters of rope scaling, named as in HF's rope_scaling dict.
+ * NAN means "not given" where HF's default depends on other fields. */
+struct pe_rope_scaling {
+	enum pe_rope_type type;
+	double factor;		  /* linear, dynamic, yarn, longrope, llama3 */
+	size_t original_max_pos;  /* original_max_position_embeddings */
+	size_t max_pos;		  /* max_position_embeddings (dynamic, longrope) */
+	double beta_fast;	  /* yarn, default 32 */
+	double beta_slow;	  /* yarn, default 1 */
+	double mscale;		  /* yarn, NAN = unset */
+	double mscale_all_dim;	  /* yarn, NAN = unset */
+	double attention_factor;  /* yarn, longrope; NAN = derive */
+	bool truncate;		  /* yarn, default true */
+	double low_freq_factor;	  /* llama3, default 1 */
+	double high_freq_factor;  /* llama3, default 4 */
+	const double *short_factor; /* longrope, rotary_dim/2 entries */
+	const double *long_factor;  /* longrope, rotary_dim/2 entries */
+	size_t n_short, n_long;	    /* lengths of the two lists */
+	double partial_rotary;	    /* fraction of dims that rotate, (0, 1] */
+};
+
+/* Everything that determines an encoding's numbers. */
+struct pe_config {
+	enum pe_encoding enc;
+	size_t d;    /* d_model (rope: the head dimension) */
+	size_t n;    /* sequence length */
+	double base; /* sinusoidal / rope base theta, default 10000 */
+	enum pe_layout layout;
+	enum pe_pairing pairing;
+	size_t heads; /* alibi */
+	enum pe_alibi_mode alibi_mode;
+	enum pe_relative_kind relative;
+	size_t buckets;	     /* t5 num_buckets, default 32 */
+	size_t max_distance; /* t5, default 128 */
+	bool bidirectional;  /* t5, default true */
+	size_t max_relative; /* shaw K, default 16 */
+	size_t grid_h, grid_w; /* vit2d patch grid */
+	size_t max_len;	       /* learned: rows in the table */
+	const float *table;    /* learned: [max_len, d], row-major; NULL = none yet */
+	bool table_untrained;  /* learned: table is the N(0, 0.02^2) init */
+	struct pe_rope_scaling rope;
+};
+
+/* Fill *cfg with the defaults (sinusoidal, d 64, n 64, base 10000, ...). */
+void pe_config_default(struct pe_config *cfg);
+
+/* Limits on sizes, so that every index and byte count fits comfortably. */
+#define PE_MAX_D ((size_t)1 << 20)	/* d_model */
+#define PE_MAX_N ((size_t)1 << 30)	/* seq_len */
+#define PE_MAX_HEADS ((size_t)4096)
+#define PE_MAX_GRID ((size_t)4096)	/* vit2d grid side */
+
+/* Check a config for consistency. On failure returns PE_EINVAL and writes
+ * into why[cap] a sentence naming the option, its value and the valid
+ * range, e.g. "--d-model 63: rope needs an even d_model (each pair rotates
+ * two dimensions)". */
+int pe_config_check(const struct pe_config *cfg, char *why, size_t cap);
+
+/* Lower-case name of an encoding ("rope"), and the reverse (-1 if unknown). */
+const char *pe_encoding_name(enum pe_encoding enc);
+int pe_encoding_parse(const char *name);
+const char *pe_rope_type_name(enum pe_rope_type t);
+int pe_rope_type_parse(const char *name);
+
+#endif

@@ -1,0 +1,48 @@
+/* Rotary position embedding (Su et al. 2021, RoFormer) and its context
+ * extensions, following Hugging Face transformers' modeling_rope_utils.py. */
+#ifndef PESCOPE_ROPE_H
+#define PESCOPE_ROPE_H
+
+#include "pescope.h"
+
+/* Everything derived from a rope config once: the inverse frequencies after
+ * scaling and the attention scaling HF multiplies cos and sin by. */
+struct pe_rope {
+	size_t d;	   /* head dimension */
+	size_t rot;	   /* rotary dimension = int(d * partial_rotary), even */
+	size_t npairs;	   /* rot / 2 */
+	enum pe_pairing pairing;
+	double attention_scaling;
+	double *inv_freq;  /* [npairs], scaled */
+	double *inv_freq0; /* [npairs], unscaled (default rope, same base) */
+};
+
+/* Derive inv_freq and attention scaling from cfg (rope_type, factor, ...).
+ * For dynamic, the current sequence length is cfg->n. Allocates;
+ * release with pe_rope_free. PE_EINVAL names no parameter: call
+ * pe_config_check first for a sentence. */
+int pe_rope_init(struct pe_rope *r, const struct pe_config *cfg);
+void pe_rope_free(struct pe_rope *r);
+
+/* Dimension indices (a, b) forming pair j in the chosen pairing:
+ * half: (j, j + rot/2); interleaved: (2j, 2j + 1). */
+void pe_rope_pair_dims(size_t j, size_t rot, enum pe_pairing pairing,
+    size_t *a, size_t *b);
+
+/* Angle theta[m, j] = m * inv_freq[j], in double, not reduced. */
+double pe_rope_angle(const struct pe_rope *r, double m, size_t j);
+
+/* Fill the cos and sin tables [npos, rot] for positions p0.., in the pairing's
+ * column order, multiplied by attention_scaling (as HF does). */
+int pe_rope_fill_cos_sin(const struct pe_rope *r, size_t p0, size_t npos,
+    double *cos_dest, double *sin_dest);
+
+/* Rotate vector x[d] to position m: pairs rotate by theta[m, j], the dims past
+ * rot pass through unchanged; cos and sin carry attention_scaling. */
+void pe_rope_rotate(const struct pe_rope *r, const float *x, double m,
+    float *dest);
+
+/* Wavelength 2 pi / inv_freq[j] (after scaling, or before when orig). */
+double pe_rope_wavelength(const struct pe_rope *r, size_t j, bool orig);
+
+#endif

@@ -1,0 +1,75 @@
+/* ALiBi (Press et al. 2022, "Train Short, Test Long"): a linear bias by
+ * distance, one slope per head. Distance is query - key. */
+#include <math.h>
+
+#include "pescope/alibi.h"
+
+/* Slopes of a power-of-two head count h, as get_slopes_power_of_2 in
+ * ofirpress/attention_with_linear_biases (fairseq/models/transformer.py):
+ *   start = 2^(-2^-(log2(h) - 3)), ratio = start, slope_i = start * ratio^i.
+ * Written with the same double operations so the values match bit for bit. */
+static void
+alibi_slopes_pow2(size_t h, double *dest)
+{
+	double start = pow(2.0, -pow(2.0, -(log2((double)h) - 3.0)));
+	double ratio = start;
+
+	for (size_t i = 0; i < h; i++)
+		dest[i] = start * pow(ratio, (double)i);
+}
+
+/* Fill dest[heads] with the head slopes (the authors' get_slopes): for a
+ * power of two, alibi_slopes_pow2; otherwise the slopes of the closest lower
+ * power of two c, followed by get_slopes(2c)[0::2][:h - c]. */
+int
+pe_alibi_slopes(size_t heads, double *dest)
+{
+	size_t c = 1;
+
+	if (heads == 0 || dest == NULL || heads > PE_MAX_HEADS)
+		return PE_EINVAL;
+	while (c * 2 <= heads)
+		c *= 2;
+	alibi_slopes_pow2(c, dest);
+	if (c == heads)
+		return PE_OK;
+
+	/* get_slopes(2c) is a power of two: its even-indexed slopes. */
+	double start = pow(2.0, -pow(2.0, -(log2((double)(2 * c)) - 3.0)));
+	for (size_t k = 0; k < heads - c; k++)
+		dest[c + k] = start * pow(start, (double)(2 * k));
+	return PE_OK;
+}
+
+/* Bias of query i for key j with slope m (Press et al. 2022, sec. 3):
+ * causal -m (i - j) for j <= i and -INFINITY for j > i; symmetric
+ * -m |i - j|. */
+double
+pe_alibi_bias(double m, size_t i, size_t j, enum pe_alibi_mode mode)
+{
+	if (j > i)
+		return mode == PE_ALIBI_CAUSAL ? -INFINITY : -m * (double)(j - i);
+	return -m * (double)(i - j);
+}
+
+/* Fill dest[h*n*n + i*n + j] for every head. Returns PE_EINVAL for a bad
+ * head count or a size that overflows. */
+int
+pe_alibi_fill(const struct pe_config *cfg, double *dest)
+{
+	size_t n = cfg->n, h = cfg->heads;
+	double slopes[PE_MAX_HEADS];
+	int rc;
+
+	if (dest == NULL || n == 0 || n > SIZE_MAX / n ||
+	    h > SIZE_MAX / (n * n) / sizeof *dest)
+		return PE_EINVAL;
+	if ((rc = pe_alibi_slopes(h, slopes)) != PE_OK)
+		return rc;
+	for (size_t k = 0; k < h; k++)
+		for (size_t i = 0; i < n; i++)
+			for (size_t j = 0; j < n; j++)
+				dest[k * n * n + i * n + j] = pe_alibi_bias(slopes[k],
+				    i, j, cfg->alibi_mode);
+	return PE_OK;
+}

@@ -1,0 +1,95 @@
+/* Relative positions: Shaw et al. 2018 clipped distances and T5 buckets.
+ * Relative position is key - query throughout. */
+#include <math.h>
+
+#include "pescope/relative.h"
+
+/* Shaw et al. 2018, eq. (3): clip(rel, -K, K) + K, in [0, 2K]. */
+int64_t
+pe_shaw_index(int64_t rel, size_t k)
+{
+	int64_t kk = (int64_t)k;
+
+	if (rel < -kk)
+		rel = -kk;
+	if (rel > kk)
+		rel = kk;
+	return rel + kk;
+}
+
+/* Exact buckets of one direction: num_buckets/2 of the buckets it has. */
+size_t
+pe_t5_max_exact(bool bidirectional, size_t num_buckets)
+{
+	return bidirectional ? (num_buckets / 2) / 2 : num_buckets / 2;
+}
+
+/* Bucket of distance n >= 0 within one direction of nb buckets whose first
+ * max_exact are exact, as HF modeling_t5.py _relative_position_bucket
+ * computes it: the log branch is float32 arithmetic (torch.log on a float
+ * tensor, divided by the Python float math.log(max_distance / max_exact),
+ * times the int num_buckets - max_exact), then .to(torch.long) truncates,
+ * then min with nb - 1. */
+static int64_t
+t5_half(uint64_t n, int64_t nb, int64_t max_exact, size_t max_distance)
+{
+	if ((int64_t)n < max_exact)
+		return (int64_t)n;
+	if (max_exact <= 0)
+		return nb - 1;
+
+	/* volatile keeps each step a float32 rounding, as torch does. */
+	volatile float ratio = (float)n / (float)max_exact;
+	volatile float num = logf(ratio);
+	volatile float den = (float)log((double)max_distance /
+	    (double)max_exact);
+	volatile float q = num / den;
+	volatile float r = q * (float)(nb - max_exact);
+	int64_t b;
+
+	if (!(fabsf(r) < 0x1p62f))
+		b = nb - 1; /* inf or nan: torch's cast is undefined; clamp */
+	else
+		b = max_exact + (int64_t)r;
+	return b < nb - 1 ? b : nb - 1;
+}
+
+/* T5's _relative_position_bucket (Raffel et al. 2020; HF modeling_t5.py)
+ * for rel = key - query. */
+int64_t
+pe_t5_bucket(int64_t rel, bool bidirectional, size_t num_buckets,
+    size_t max_distance)
+{
+	int64_t nb = (int64_t)num_buckets;
+	int64_t off = 0;
+	uint64_t n;
+
+	if (bidirectional) {
+		nb /= 2;
+		if (rel > 0)
+			off = nb;
+		n = rel < 0 ? (uint64_t)0 - (uint64_t)rel : (uint64_t)rel;
+	} else
+		n = rel < 0 ? (uint64_t)0 - (uint64_t)rel : 0;
+	return off + t5_half(n, nb, nb / 2, max_distance);
+}
+
+/* Fill dest[i*n + j] with the bucket (t5) or index (shaw) of query i,
+ * key j. Returns PE_EINVAL for an empty or overflowing size. */
+int
+pe_relative_fill(const struct pe_config *cfg, int64_t *dest)
+{
+	size_t n = cfg->n;
+
+	if (n == 0 || dest == NULL || n > SIZE_MAX / n / sizeof *dest)
+		return PE_EINVAL;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++) {
+			int64_t rel = (int64_t)j - (int64_t)i;
+			dest[i * n + j] = cfg->relative == PE_REL_SHAW ?
+			    pe_shaw_index(rel, cfg->max_relative) :
+			    pe_t5_bucket(rel, cfg->bidirectional, cfg->buckets,
+				cfg->max_distance);
+		}
+	return PE_OK;
+}

@@ -1,0 +1,145 @@
+/* Quantising 24-bit colors to what a terminal can show: the xterm 256-color
+ * palette, the 16 ANSI colors, and the mono glyph ramp. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pescope/palette.h"
+
+/* Channel levels of the 6x6x6 cube, indices 16..231 (xterm's
+ * 256colres.pl: 0, then 55 + 40 k). */
+static const int cube_level[6] = {0, 95, 135, 175, 215, 255};
+
+/* xterm's default RGB values of the 16 ANSI colors (xterm's
+ * XTerm-col.ad / charproc.c defaults: color0..color15). */
+static const pe_color ansi16[16] = {
+	0x000000, 0xcd0000, 0x00cd00, 0xcdcd00, 0x0000ee, 0xcd00cd, 0x00cdcd,
+	0xe5e5e5, 0x7f7f7f, 0xff0000, 0x00ff00, 0xffff00, 0x5c5cff, 0xff00ff,
+	0x00ffff, 0xffffff,
+};
+
+/* The mono ramp, darkest (empty) to densest. */
+static const char ramp[] = " .:-=+*#%@";
+
+static const char *const depth_names[] = {"truecolor", "256", "16", "mono"};
+
+/* Squared Euclidean distance between two RGB colors. */
+static int
+palette_dist2(int r, int g, int b, pe_color c)
+{
+	int dr = r - ((c >> 16) & 0xff);
+	int dg = g - ((c >> 8) & 0xff);
+	int db = b - (c & 0xff);
+
+	return dr * dr + dg * dg + db * db;
+}
+
+/* Index 0..5 of the cube level nearest to channel value v. */
+static int
+palette_cube_index(int v)
+{
+	int best = 0;
+
+	for (int i = 1; i < 6; i++)
+		if (abs(v - cube_level[i]) < abs(v - cube_level[best]))
+			best = i;
+	return best;
+}
+
+/* RGB of a palette index 0..255 (xterm's defaults). */
+pe_color
+pe_palette_rgb(int index)
+{
+	if (index < 0)
+		return 0;
+	if (index < 16)
+		return ansi16[index];
+	if (index < 232) {
+		int i = index - 16;
+		return PE_RGB(cube_level[i / 36], cube_level[(i / 6) % 6],
+		    cube_level[i % 6]);
+	}
+	if (index < 256) {
+		int v = 8 + 10 * (index - 232);
+		return PE_RGB(v, v, v);
+	}
+	return 0xffffff;
+}
+
+/* Nearest xterm-256 index (cube 16..231 or greys 232..255) to c by RGB
+ * distance; the cube wins a tie. The cube's nearest entry is the nearest
+ * level per channel, since the distance is a sum over channels. */
+int
+pe_palette_256(pe_color c)
+{
+	int r, g, b, ci, best_grey = 232, dcube, dgrey;
+
+	if (c < 0)
+		c = 0;
+	r = (c >> 16) & 0xff;
+	g = (c >> 8) & 0xff;
+	b = c & 0xff;
+	ci = 16 + 36 * palette_cube_index(r) + 6 * palette_cube_index(g) +
+	    palette_cube_index(b);
+	dcube = palette_dist2(r, g, b, pe_palette_rgb(ci));
+	dgrey = palette_dist2(r, g, b, pe_palette_rgb(232));
+	for (int i = 233; i < 256; i++) {
+		int d = palette_dist2(r, g, b, pe_palette_rgb(i));
+		if (d < dgrey) {
+			dgrey = d;
+			best_grey = i;
+		}
+	}
+	return dgrey < dcube ? best_grey : ci;
+}
+
+/* Nearest of the 16 ANSI colors to c by RGB distance (lowest index wins a
+ * tie). */
+int
+pe_palette_16(pe_color c)
+{
+	int r, g, b, best = 0, bestd;
+
+	if (c < 0)
+		c = 0;
+	r = (c >> 16) & 0xff;
+	g = (c >> 8) & 0xff;
+	b = c & 0xff;
+	bestd = palette_dist2(r, g, b, ansi16[0]);
+	for (int i = 1; i < 16; i++) {
+		int d = palette_dist2(r, g, b, ansi16[i]);
+		if (d < bestd) {
+			bestd = d;
+			best = i;
+		}
+	}
+	return best;
+}
+
+/* Glyph of a shade level: ten equal bins of the ramp, 0 -> ' ',
+ * 255 -> '@'. */
+uint32_t
+pe_palette_ramp(uint8_t shade)
+{
+	return (uint32_t)ramp[(unsigned)shade * (sizeof ramp - 1) / 256];
+}
+
+/* Parse a color depth name; -1 when unknown. */
+int
+pe_depth_parse(const char *s)
+{
+	if (s == NULL)
+		return -1;
+	for (int i = 0; i < 4; i++)
+		if (strcmp(s, depth_names[i]) == 0)
+			return i;
+	if (strcmp(s, "24bit") == 0 || strcmp(s, "direct") == 0)
+		return PE_DEPTH_TRUECOLOR;
+	return -1;
+}
+
+/* Name of a color depth. */
+const char *
+pe_depth_name(enum pe_depth d)
+{
+	return (unsigned)d < 4 ? depth_names[d] : "?";
+}

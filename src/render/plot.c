@@ -1,0 +1,113 @@
+/* Braille line plots: 2 x 4 dots per cell (Unicode block U+2800). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "pescope/draw.h"
+
+#define BRAILLE_BASE 0x2800u
+
+/* Bit of dot (column dx, row dy) in a braille cell: dots 1-2-3-7 down the
+ * left column, 4-5-6-8 down the right (Unicode 3.0, ch. 15 Braille
+ * Patterns: dot n is bit n - 1). */
+static const uint8_t braille_bit[2][4] = {
+	{0x01, 0x02, 0x04, 0x40},
+	{0x08, 0x10, 0x20, 0x80},
+};
+
+/* Set dot (px, py) of a w x h cell box at (x, y); dots outside the box are
+ * dropped, a cell that is not braille yet starts empty. */
+void
+pe_draw_dot(struct pe_canvas *cv, int x, int y, int w, int h, int px, int py,
+    pe_color fg)
+{
+	struct pe_cell *c;
+	uint32_t bits = 0;
+
+	if (px < 0 || py < 0 || px >= 2 * w || py >= 4 * h)
+		return;
+	c = pe_canvas_at(cv, x + px / 2, y + py / 4);
+	if (c == NULL)
+		return;
+	if (c->kind == PE_CELL_TEXT && c->cp >= BRAILLE_BASE &&
+	    c->cp <= BRAILLE_BASE + 0xff)
+		bits = c->cp - BRAILLE_BASE;
+	else
+		c->bg = PE_COLOR_DEFAULT;
+	bits |= braille_bit[px & 1][py & 3];
+	c->cp = BRAILLE_BASE + bits;
+	c->fg = fg;
+	c->kind = PE_CELL_TEXT;
+	c->shade = 0;
+}
+
+/* Dots of the straight segment (x0, y0)-(x1, y1) (Bresenham 1965, the
+ * all-octant integer form). */
+static void
+plot_segment(struct pe_canvas *cv, int x, int y, int w, int h, int x0, int y0,
+    int x1, int y1, pe_color fg)
+{
+	int dx = abs(x1 - x0), sx = x0 < x1 ? 1 : -1;
+	int dy = -abs(y1 - y0), sy = y0 < y1 ? 1 : -1;
+	int err = dx + dy;
+
+	for (;;) {
+		pe_draw_dot(cv, x, y, w, h, x0, y0, fg);
+		if (x0 == x1 && y0 == y1)
+			break;
+		int e2 = 2 * err;
+		if (e2 >= dy) {
+			err += dy;
+			x0 += sx;
+		}
+		if (e2 <= dx) {
+			err += dx;
+			y0 += sy;
+		}
+	}
+}
+
+/* Dot row of value v: ylo -> bottom row, yhi -> top row, clamped. */
+static int
+plot_row(double v, double ylo, double yhi, int rows)
+{
+	double f = yhi != ylo ? (yhi - v) / (yhi - ylo) : 0.5;
+
+	if (f < 0.0)
+		f = 0.0;
+	if (f > 1.0)
+		f = 1.0;
+	return (int)lround(f * (double)(rows - 1));
+}
+
+/* Plot ys[0..n) across the box: sample i at dot column round(i (2w - 1) /
+ * (n - 1)), consecutive finite samples joined by segments, NAN a gap; a
+ * finite sample between two gaps is one dot. */
+void
+pe_draw_plot(struct pe_canvas *cv, int x, int y, int w, int h,
+    const double *ys, size_t n, double ylo, double yhi, pe_color fg)
+{
+	int cols = 2 * w, rows = 4 * h, px_prev = 0, py_prev = 0;
+	bool have_prev = false;
+
+	if (w < 1 || h < 1 || n == 0)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		int px, py;
+
+		if (!isfinite(ys[i])) {
+			have_prev = false;
+			continue;
+		}
+		px = n > 1 ? (int)lround((double)i * (double)(cols - 1) /
+			(double)(n - 1)) : 0;
+		py = plot_row(ys[i], ylo, yhi, rows);
+		if (have_prev)
+			plot_segment(cv, x, y, w, h, px_prev, py_prev, px, py,
+			    fg);
+		else
+			pe_draw_dot(cv, x, y, w, h, px, py, fg);
+		px_prev = px;
+		py_prev = py;
+		have_prev = true;
+	}
+}

@@ -1,0 +1,66 @@
+/* The RoPE wheel: a circle with one hand per rotation angle, in braille. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "pescope/draw.h"
+
+#define WHEEL_RIM PE_RGB(0x80, 0x80, 0x80)
+
+/* Dots of the straight segment (x0, y0)-(x1, y1) (Bresenham 1965, the
+ * all-octant integer form). */
+static void
+wheel_segment(struct pe_canvas *cv, int x, int y, int w, int h, int x0,
+    int y0, int x1, int y1, pe_color fg)
+{
+	int dx = abs(x1 - x0), sx = x0 < x1 ? 1 : -1;
+	int dy = -abs(y1 - y0), sy = y0 < y1 ? 1 : -1;
+	int err = dx + dy;
+
+	for (;;) {
+		int e2 = 2 * err;
+
+		pe_draw_dot(cv, x, y, w, h, x0, y0, fg);
+		if (x0 == x1 && y0 == y1)
+			break;
+		if (e2 >= dy) {
+			err += dy;
+			x0 += sx;
+		}
+		if (e2 <= dx) {
+			err += dx;
+			y0 += sy;
+		}
+	}
+}
+
+/* Circle and hands in a box of 2w x 4h dots. A braille dot is about as
+ * wide as it is tall (a cell is ~1:2 and holds 2 x 4 dots), so the circle
+ * is round in dots. Hand k ends at (cx + r cos a, cy - r sin a): angle 0
+ * points right and angles turn counter-clockwise with y up (screen rows
+ * grow downward, hence the minus). Each hand's cells take its color. */
+void
+pe_draw_wheel(struct pe_canvas *cv, int x, int y, int w, int h,
+    const double *angles, size_t n, const pe_color *colors)
+{
+	int cols = 2 * w, rows = 4 * h, steps;
+	double cx = (cols - 1) / 2.0, cy = (rows - 1) / 2.0, r;
+
+	if (w < 1 || h < 1)
+		return;
+	r = (cols < rows ? cols - 1 : rows - 1) / 2.0;
+	steps = (int)ceil(2.0 * M_PI * r * 2.0) + 8;
+	for (int i = 0; i < steps; i++) {
+		double a = 2.0 * M_PI * i / steps;
+		pe_draw_dot(cv, x, y, w, h, (int)lround(cx + r * cos(a)),
+		    (int)lround(cy - r * sin(a)), WHEEL_RIM);
+	}
+	for (size_t k = 0; k < n; k++) {
+		pe_color fg = colors != NULL ? colors[k] : PE_COLOR_DEFAULT;
+
+		if (!isfinite(angles[k]))
+			continue;
+		wheel_segment(cv, x, y, w, h, (int)lround(cx), (int)lround(cy),
+		    (int)lround(cx + r * cos(angles[k])),
+		    (int)lround(cy - r * sin(angles[k])), fg);
+	}
+}

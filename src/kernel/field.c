@@ -1,0 +1,1006 @@
+/* Fields: the logical matrices pescope draws, and exact block means of them.
+ *
+ * Waves (sinusoidal PE, RoPE cos/sin/angle) sum in closed form along
+ * positions with Lagrange's identity (trig.h), so a block of B rows x C
+ * columns costs O(C). Similarities of waves are sums over frequencies of
+ * products of two geometric sums. Learned tables use a summed-area table
+ * (PE) and column prefix sums (similarity); vit2d splits a range of patch
+ * indices into partial and full grid rows. Alibi bias, the causal mask and
+ * relative buckets are diagonal fields, handled by diag.c. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/diag.h"
+#include "kernel/trig.h"
+#include "pescope/alibi.h"
+#include "pescope/field.h"
+#include "pescope/learned.h"
+#include "pescope/sinusoidal.h"
+#include "pescope/vit2d.h"
+
+#define TWO_PI 6.283185307179586476925286766559
+
+/* Work limit of an exact min/max scan (entries times the cost of one). */
+#define FIELD_SCAN_BUDGET ((uint64_t)1 << 25)
+
+/* Seed of the table a learned field makes when cfg->table is NULL. */
+#define FIELD_LEARNED_SEED 0
+
+/* What a wave column shows of its frequency. */
+enum field_fn { FN_SIN, FN_COS, FN_ANGLE };
+
+/* Whether an encoding has this kind of field. */
+bool
+pe_field_supported(enum pe_encoding enc, enum pe_field_kind kind)
+{
+	switch (enc) {
+	case PE_ENC_SINUSOIDAL:
+	case PE_ENC_LEARNED:
+		return kind == PE_FIELD_PE || kind == PE_FIELD_SIMILARITY;
+	case PE_ENC_ROPE:
+		return kind == PE_FIELD_ROPE_ANGLE || kind == PE_FIELD_ROPE_COS ||
+		    kind == PE_FIELD_ROPE_SIN || kind == PE_FIELD_SIMILARITY;
+	case PE_ENC_ALIBI:
+		return kind == PE_FIELD_BIAS;
+	case PE_ENC_NOPE:
+		return kind == PE_FIELD_MASK || kind == PE_FIELD_SIMILARITY;
+	case PE_ENC_RELATIVE:
+		return kind == PE_FIELD_RELATIVE;
+	case PE_ENC_VIT2D:
+		return kind == PE_FIELD_PE || kind == PE_FIELD_PATCH_COSINE;
+	default:
+		return false;
+	}
+}
+
+/* Whether f is a wave: closed-form sums of sin/cos down its columns. */
+static bool
+field_is_wave(const struct pe_field *f)
+{
+	return (f->kind == PE_FIELD_PE && f->cfg->enc == PE_ENC_SINUSOIDAL) ||
+	    f->kind == PE_FIELD_ROPE_ANGLE || f->kind == PE_FIELD_ROPE_COS ||
+	    f->kind == PE_FIELD_ROPE_SIN;
+}
+
+/* Whether f is the similarity of a wave encoding (sinusoidal or rope). */
+static bool
+field_is_wave_sim(const struct pe_field *f)
+{
+	return f->kind == PE_FIELD_SIMILARITY &&
+	    (f->cfg->enc == PE_ENC_SINUSOIDAL || f->cfg->enc == PE_ENC_ROPE);
+}
+
+/* Frequencies of a wave field, and how many. */
+static const double *
+field_freqs(const struct pe_field *f, size_t *nfreq)
+{
+	if (f->cfg->enc == PE_ENC_ROPE) {
+		*nfreq = f->rope.npairs;
+		return f->rope.inv_freq;
+	}
+	*nfreq = f->nomega;
+	return f->omega;
+}
+
+/* Frequency index and function of column c of a wave field. RoPE cos/sin
+ * columns follow the pairing: half is HF's cat(freqs, freqs), interleaved
+ * repeats each frequency twice. */
+static void
+field_wave_column(const struct pe_field *f, size_t c, size_t *freq,
+    enum field_fn *fn)
+{
+	int is_cos;
+
+	switch (f->kind) {
+	case PE_FIELD_ROPE_ANGLE:
+		*freq = c;
+		*fn = FN_ANGLE;
+		return;
+	case PE_FIELD_ROPE_COS:
+	case PE_FIELD_ROPE_SIN:
+		*freq = f->rope.pairing == PE_PAIR_INTERLEAVED ? c / 2
+							       : c % f->rope.npairs;
+		*fn = f->kind == PE_FIELD_ROPE_COS ? FN_COS : FN_SIN;
+		return;
+	default:
+		pe_sinusoidal_column(c, f->cfg->d, f->cfg->layout, freq, &is_cos);
+		*fn = is_cos ? FN_COS : FN_SIN;
+		return;
+	}
+}
+
+/* Amplitude of a wave: HF multiplies rope cos and sin by attention_scaling. */
+static double
+field_wave_scale(const struct pe_field *f)
+{
+	return f->cfg->enc == PE_ENC_ROPE ? f->rope.attention_scaling : 1.0;
+}
+
+/* Rows of a learned table that exist among the first n positions. */
+static size_t
+field_learned_rows(const struct pe_config *cfg)
+{
+	return cfg->n < cfg->max_len ? cfg->n : cfg->max_len;
+}
+
+/* Build the learned field's prefix sums from the table (cfg->table, or the
+ * N(0, 0.02^2) init with seed FIELD_LEARNED_SEED when there is none). */
+static int
+field_init_learned(struct pe_field *f)
+{
+	const struct pe_config *cfg = f->cfg;
+	size_t L = field_learned_rows(cfg), d = cfg->d;
+	float *own = NULL;
+	const float *tab = cfg->table;
+
+	if (L + 1 > SIZE_MAX / (d + 1) / sizeof(double))
+		return PE_ENOMEM;
+	if (tab == NULL) {
+		own = malloc(L * d * sizeof *own);
+		if (own == NULL)
+			return PE_ENOMEM;
+		/* The init fills rows in order, so the first L rows of the
+		 * max_len-row table are the first L * d draws. */
+		pe_learned_init(L, d, FIELD_LEARNED_SEED, own);
+		tab = own;
+	}
+	if (f->kind == PE_FIELD_PE) {
+		/* sat[(p)(d+1) + c] = sum of table[0..p-1][0..c-1]. */
+		f->sat = calloc((L + 1) * (d + 1), sizeof *f->sat);
+		if (f->sat == NULL) {
+			free(own);
+			return PE_ENOMEM;
+		}
+		for (size_t p = 0; p < L; p++) {
+			double run = 0.0;
+			for (size_t c = 0; c < d; c++) {
+				run += tab[p * d + c];
+				f->sat[(p + 1) * (d + 1) + c + 1] =
+				    f->sat[p * (d + 1) + c + 1] + run;
+			}
+		}
+	} else {
+		/* prefix[p d + c] = sum of table[0..p-1][c]. */
+		f->prefix = calloc((L + 1) * d, sizeof *f->prefix);
+		if (f->prefix == NULL) {
+			free(own);
+			return PE_ENOMEM;
+		}
+		for (size_t p = 0; p < L; p++)
+			for (size_t c = 0; c < d; c++)
+				f->prefix[(p + 1) * d + c] =
+				    f->prefix[p * d + c] + tab[p * d + c];
+	}
+	free(own);
+	return PE_OK;
+}
+
+/* Prepare a field of the given kind for cfg. */
+int
+pe_field_init(struct pe_field *f, enum pe_field_kind kind,
+    const struct pe_config *cfg)
+{
+	int rc;
+
+	memset(f, 0, sizeof *f);
+	f->kind = kind;
+	f->cfg = cfg;
+	if (cfg == NULL || (unsigned)kind >= PE_FIELD_KIND_COUNT ||
+	    pe_config_check(cfg, NULL, 0) != PE_OK ||
+	    !pe_field_supported(cfg->enc, kind))
+		return PE_EINVAL;
+
+	switch (kind) {
+	case PE_FIELD_PE:
+		f->rows = cfg->enc == PE_ENC_VIT2D ? cfg->grid_h * cfg->grid_w
+						   : cfg->n;
+		f->cols = cfg->d;
+		break;
+	case PE_FIELD_PATCH_COSINE:
+		f->rows = cfg->grid_h;
+		f->cols = cfg->grid_w;
+		break;
+	default:
+		f->rows = cfg->n;
+		f->cols = cfg->n;
+		break;
+	}
+
+	switch (cfg->enc) {
+	case PE_ENC_SINUSOIDAL:
+		f->nomega = cfg->d / 2;
+		f->omega = malloc(f->nomega * sizeof *f->omega);
+		if (f->omega == NULL)
+			goto nomem;
+		for (size_t i = 0; i < f->nomega; i++)
+			f->omega[i] = pe_sinusoidal_omega(i, cfg->d, cfg->base);
+		break;
+	case PE_ENC_VIT2D:
+		f->nomega = cfg->d / 4;
+		f->omega = malloc(f->nomega * sizeof *f->omega);
+		if (f->omega == NULL)
+			goto nomem;
+		/* MAE: omega_k = 1 / 10000^(k / (d/4)). */
+		for (size_t k = 0; k < f->nomega; k++)
+			f->omega[k] = 1.0 /
+			    pow(10000.0, (double)k / (double)f->nomega);
+		break;
+	case PE_ENC_ROPE:
+		rc = pe_rope_init(&f->rope, cfg);
+		if (rc != PE_OK) {
+			pe_field_free(f);
+			return rc;
+		}
+		if (kind == PE_FIELD_ROPE_ANGLE)
+			f->cols = f->rope.npairs;
+		else if (kind == PE_FIELD_ROPE_COS || kind == PE_FIELD_ROPE_SIN)
+			f->cols = f->rope.rot;
+		break;
+	case PE_ENC_LEARNED:
+		rc = field_init_learned(f);
+		if (rc != PE_OK) {
+			pe_field_free(f);
+			return rc;
+		}
+		break;
+	case PE_ENC_ALIBI:
+		f->slopes = malloc(cfg->heads * sizeof *f->slopes);
+		if (f->slopes == NULL)
+			goto nomem;
+		rc = pe_alibi_slopes(cfg->heads, f->slopes);
+		if (rc != PE_OK) {
+			pe_field_free(f);
+			return rc;
+		}
+		break;
+	default:
+		break;
+	}
+	return PE_OK;
+nomem:
+	pe_field_free(f);
+	return PE_ENOMEM;
+}
+
+/* Release what pe_field_init allocated. */
+void
+pe_field_free(struct pe_field *f)
+{
+	if (f->rope.inv_freq != NULL || f->rope.inv_freq0 != NULL)
+		pe_rope_free(&f->rope);
+	free(f->slopes);
+	free(f->omega);
+	free(f->prefix);
+	free(f->sat);
+	f->slopes = NULL;
+	f->omega = NULL;
+	f->prefix = NULL;
+	f->sat = NULL;
+	f->nomega = 0;
+}
+
+/* Value of column c at position p of a wave field. */
+static double
+field_wave_value(const struct pe_field *f, size_t p, size_t c)
+{
+	size_t nfreq, i;
+	enum field_fn fn;
+	const double *w = field_freqs(f, &nfreq);
+
+	field_wave_column(f, c, &i, &fn);
+	double t = (double)p * w[i];
+	if (fn == FN_ANGLE) {
+		double a = fmod(t, TWO_PI);
+		return a < 0.0 ? a + TWO_PI : a;
+	}
+	return (fn == FN_COS ? cos(t) : sin(t)) * field_wave_scale(f);
+}
+
+/* Similarity of a wave encoding at relative position k = i - j:
+ * sinusoidal PE_i . PE_j = sum_f cos(k omega_f) (sin a sin b + cos a cos b
+ * = cos(a - b)); rope (R_i q) . (R_j q) for q = (1, 0) in every pair:
+ * s^2 sum_f cos(k theta_f) per rotary pair (s = attention_scaling, which HF
+ * applies to both q and k) plus 1 per pass-through pair. */
+static double
+field_wave_sim(const struct pe_field *f, double k)
+{
+	size_t nfreq;
+	const double *w = field_freqs(f, &nfreq);
+	double sum = 0.0;
+
+	for (size_t i = 0; i < nfreq; i++)
+		sum += cos(k * w[i]);
+	if (f->cfg->enc == PE_ENC_ROPE) {
+		double s = f->rope.attention_scaling;
+		return s * s * sum + (double)((f->rope.d - f->rope.rot) / 2);
+	}
+	return sum;
+}
+
+/* Value of a learned PE field at (p, c) from its summed-area table. */
+static double
+field_learned_pe(const struct pe_field *f, size_t p, size_t c)
+{
+	const struct pe_config *cfg = f->cfg;
+	size_t d1 = cfg->d + 1;
+
+	if (p >= cfg->max_len)
+		return NAN;
+	if (cfg->table != NULL)
+		return cfg->table[p * cfg->d + c];
+	return f->sat[(p + 1) * d1 + c + 1] - f->sat[p * d1 + c + 1] -
+	    f->sat[(p + 1) * d1 + c] + f->sat[p * d1 + c];
+}
+
+/* Learned similarity: the dot product of rows i and j of the table. */
+static double
+field_learned_sim(const struct pe_field *f, size_t i, size_t j)
+{
+	const struct pe_config *cfg = f->cfg;
+	size_t d = cfg->d;
+	double sum = 0.0;
+
+	if (i >= cfg->max_len || j >= cfg->max_len)
+		return NAN;
+	for (size_t c = 0; c < d; c++) {
+		double a, b;
+		if (cfg->table != NULL) {
+			a = cfg->table[i * d + c];
+			b = cfg->table[j * d + c];
+		} else {
+			a = f->prefix[(i + 1) * d + c] - f->prefix[i * d + c];
+			b = f->prefix[(j + 1) * d + c] - f->prefix[j * d + c];
+		}
+		sum += a * b;
+	}
+	return sum;
+}
+
+/* Exact value at (r, c). */
+double
+pe_field_value(const struct pe_field *f, size_t r, size_t c)
+{
+	if (f == NULL || f->cfg == NULL || r >= f->rows || c >= f->cols)
+		return NAN;
+	const struct pe_config *cfg = f->cfg;
+	size_t h, w, ha, wa;
+
+	switch (f->kind) {
+	case PE_FIELD_BIAS:
+	case PE_FIELD_MASK:
+	case PE_FIELD_RELATIVE:
+		return pe_diag_value(f, r, c);
+	case PE_FIELD_PE:
+		if (cfg->enc == PE_ENC_LEARNED)
+			return field_learned_pe(f, r, c);
+		if (cfg->enc == PE_ENC_VIT2D) {
+			pe_vit2d_coords(r, cfg->grid_w, &h, &w);
+			return pe_vit2d_value(h, w, c, cfg->d);
+		}
+		return field_wave_value(f, r, c);
+	case PE_FIELD_ROPE_ANGLE:
+	case PE_FIELD_ROPE_COS:
+	case PE_FIELD_ROPE_SIN:
+		return field_wave_value(f, r, c);
+	case PE_FIELD_SIMILARITY:
+		if (cfg->enc == PE_ENC_NOPE)
+			return 0.0;
+		if (cfg->enc == PE_ENC_LEARNED)
+			return field_learned_sim(f, r, c);
+		return field_wave_sim(f, (double)r - (double)c);
+	case PE_FIELD_PATCH_COSINE:
+		if (f->anchor >= cfg->grid_h * cfg->grid_w)
+			return NAN;
+		pe_vit2d_coords(f->anchor, cfg->grid_w, &ha, &wa);
+		return pe_vit2d_cosine(ha, wa, r, c, cfg->d);
+	default:
+		return NAN;
+	}
+}
+
+/* Empty statistics of a rectangle of count entries. */
+static void
+field_stats_init(struct pe_stats *s, uint64_t count)
+{
+	s->mean = NAN;
+	s->min = NAN;
+	s->max = NAN;
+	s->resultant = 1.0;
+	s->count = count;
+	s->masked = 0;
+	s->undefined = 0;
+	s->minmax_exact = false;
+}
+
+/* Mean (and circular statistics) of rows [r0, r1) x cols [c0, c1) of a wave
+ * field: per column one closed-form trig sum over the rows (Lagrange). */
+static void
+field_wave_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
+    size_t c1, struct pe_stats *dest)
+{
+	size_t nfreq, last = SIZE_MAX;
+	const double *w = field_freqs(f, &nfreq);
+	uint64_t n = r1 - r0;
+	double s = 0.0, c = 0.0, ts = 0.0, tc = 0.0;
+
+	for (size_t col = c0; col < c1; col++) {
+		size_t i;
+		enum field_fn fn;
+		field_wave_column(f, col, &i, &fn);
+		if (i != last) {
+			pe_trig_sum(0.0, w[i], r0, n, &s, &c);
+			last = i;
+		}
+		if (fn == FN_COS)
+			tc += c;
+		else if (fn == FN_SIN)
+			ts += s;
+		else {
+			ts += s;
+			tc += c;
+		}
+	}
+	if (f->kind == PE_FIELD_ROPE_ANGLE) {
+		/* Circular mean atan2(sum sin, sum cos) in [0, 2 pi) and the
+		 * mean resultant length |sum e^{i theta}| / count (Mardia &
+		 * Jupp 2000, section 2.2.1). */
+		double m = atan2(ts, tc);
+		dest->mean = m < 0.0 ? m + TWO_PI : m;
+		dest->resultant = fmin(hypot(ts, tc) / (double)dest->count, 1.0);
+		return;
+	}
+	dest->mean = (ts + tc) * field_wave_scale(f) / (double)dest->count;
+}
+
+/* Mean of a block of a wave similarity: per frequency
+ * Re(sum_p e^{i p w} conj(sum_q e^{i q w})) / (np nq) (pe_trig_cross). */
+static void
+field_wave_sim_block(const struct pe_field *f, size_t r0, size_t r1,
+    size_t c0, size_t c1, struct pe_stats *dest)
+{
+	size_t nfreq;
+	const double *w = field_freqs(f, &nfreq);
+	double sum = 0.0;
+
+	for (size_t i = 0; i < nfreq; i++)
+		sum += pe_trig_cross(w[i], r0, r1 - r0, c0, c1 - c0);
+	sum /= (double)dest->count;
+	if (f->cfg->enc == PE_ENC_ROPE) {
+		double s = f->rope.attention_scaling;
+		sum = s * s * sum + (double)((f->rope.d - f->rope.rot) / 2);
+	}
+	dest->mean = sum;
+}
+
+/* Mean of a learned PE block from the summed-area table; rows past max_len
+ * are undefined and left out. */
+static void
+field_learned_pe_block(const struct pe_field *f, size_t r0, size_t r1,
+    size_t c0, size_t c1, struct pe_stats *dest)
+{
+	size_t L = field_learned_rows(f->cfg), d1 = f->cfg->d + 1;
+	size_t e = r1 < L ? r1 : L;
+
+	if (r0 >= e) {
+		dest->undefined = dest->count;
+		return;
+	}
+	uint64_t def = (uint64_t)(e - r0) * (c1 - c0);
+	dest->undefined = dest->count - def;
+	double sum = f->sat[e * d1 + c1] - f->sat[r0 * d1 + c1] -
+	    f->sat[e * d1 + c0] + f->sat[r0 * d1 + c0];
+	dest->mean = sum / (double)def;
+}
+
+/* Mean of a learned similarity block: (P[p1] - P[p0]) . (P[q1] - P[q0])
+ * over the defined rows and columns, from the column prefix sums. */
+static void
+field_learned_sim_block(const struct pe_field *f, size_t r0, size_t r1,
+    size_t c0, size_t c1, struct pe_stats *dest)
+{
+	size_t L = field_learned_rows(f->cfg), d = f->cfg->d;
+	size_t pe = r1 < L ? r1 : L, qe = c1 < L ? c1 : L;
+
+	if (r0 >= pe || c0 >= qe) {
+		dest->undefined = dest->count;
+		return;
+	}
+	uint64_t def = (uint64_t)(pe - r0) * (qe - c0);
+	dest->undefined = dest->count - def;
+	const double *P = f->prefix;
+	double sum = 0.0;
+	for (size_t c = 0; c < d; c++)
+		sum += (P[pe * d + c] - P[r0 * d + c]) *
+		    (P[qe * d + c] - P[c0 * d + c]);
+	dest->mean = sum / (double)def;
+}
+
+/* A range of patch indices [r0, r1) as grid rows: partial rows (h, [wlo,
+ * whi)) and a run of full rows [hf0, hf1). */
+struct field_patches {
+	size_t nseg;
+	size_t h[2], wlo[2], whi[2];
+	size_t hf0, hf1;
+};
+
+/* Split patch indices [r0, r1) of a W-wide grid into grid rows. */
+static void
+field_patches_split(size_t r0, size_t r1, size_t W, struct field_patches *p)
+{
+	size_t h0 = r0 / W, w0 = r0 % W;
+	size_t h1 = (r1 - 1) / W, w1 = (r1 - 1) % W;
+
+	p->nseg = 0;
+	p->hf0 = p->hf1 = 0;
+	if (h0 == h1) {
+		p->h[0] = h0;
+		p->wlo[0] = w0;
+		p->whi[0] = w1 + 1;
+		p->nseg = 1;
+		return;
+	}
+	p->h[0] = h0;
+	p->wlo[0] = w0;
+	p->whi[0] = W;
+	p->h[1] = h1;
+	p->wlo[1] = 0;
+	p->whi[1] = w1 + 1;
+	p->nseg = 2;
+	p->hf0 = h0 + 1;
+	p->hf1 = h1;
+}
+
+/* Sum of sin (is_cos 0) or cos (1) of pos * om over pos = p0 .. p0+n-1. */
+static double
+field_wave_sum(double om, size_t p0, size_t n, int is_cos)
+{
+	double s, c;
+
+	pe_trig_sum(0.0, om, p0, n, &s, &c);
+	return is_cos ? c : s;
+}
+
+/* Mean of a vit2d PE block: each column sums over the partial rows and the
+ * run of full rows in closed form (a w column sums along w in each row; an
+ * h column is constant along a row). */
+static void
+field_vit2d_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
+    size_t c1, struct pe_stats *dest)
+{
+	size_t W = f->cfg->grid_w, q = f->nomega;
+	struct field_patches pt;
+	double total = 0.0;
+
+	field_patches_split(r0, r1, W, &pt);
+	size_t nfull = pt.hf1 - pt.hf0;
+	for (size_t c = c0; c < c1; c++) {
+		int is_w = c < 2 * q;
+		size_t k = c % (2 * q);
+		int is_cos = k >= q;
+		double om = f->omega[is_cos ? k - q : k];
+		if (is_w) {
+			for (size_t s = 0; s < pt.nseg; s++)
+				total += field_wave_sum(om, pt.wlo[s],
+				    pt.whi[s] - pt.wlo[s], is_cos);
+			if (nfull > 0)
+				total += (double)nfull *
+				    field_wave_sum(om, 0, W, is_cos);
+		} else {
+			for (size_t s = 0; s < pt.nseg; s++) {
+				double t = (double)pt.h[s] * om;
+				total += (double)(pt.whi[s] - pt.wlo[s]) *
+				    (is_cos ? cos(t) : sin(t));
+			}
+			if (nfull > 0)
+				total += (double)W *
+				    field_wave_sum(om, pt.hf0, nfull, is_cos);
+		}
+	}
+	dest->mean = total / (double)dest->count;
+}
+
+/* Sum over pos = p0 .. p0+n-1 of C(pos - a) = sum_k cos((pos - a) omega_k):
+ * the vit2d per-axis dot product, in closed form per frequency. */
+static double
+field_vit2d_csum(const struct pe_field *f, size_t a, size_t p0, size_t n)
+{
+	double sum = 0.0, s, c;
+
+	for (size_t k = 0; k < f->nomega; k++) {
+		pe_trig_sum(-(double)a * f->omega[k], f->omega[k], p0, n, &s, &c);
+		sum += c;
+	}
+	return sum;
+}
+
+/* Mean of a patch-cosine block [h0, h1) x [w0, w1): the cosine is
+ * (C(w - wa) + C(h - ha)) / (d/2), separable in h and w. */
+static int
+field_patch_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
+    size_t c1, struct pe_stats *dest)
+{
+	const struct pe_config *cfg = f->cfg;
+	size_t ha, wa;
+
+	if (f->anchor >= cfg->grid_h * cfg->grid_w)
+		return PE_EINVAL;
+	pe_vit2d_coords(f->anchor, cfg->grid_w, &ha, &wa);
+	double mw = field_vit2d_csum(f, wa, c0, c1 - c0) / (double)(c1 - c0);
+	double mh = field_vit2d_csum(f, ha, r0, r1 - r0) / (double)(r1 - r0);
+	dest->mean = (mw + mh) / (double)(2 * f->nomega);
+	return PE_OK;
+}
+
+/* Fold value v into running min/max. */
+static void
+field_fold(double v, double *lo, double *hi)
+{
+	if (!isfinite(v))
+		return;
+	if (v < *lo)
+		*lo = v;
+	if (v > *hi)
+		*hi = v;
+}
+
+/* Exact min and max of the finite entries of a block when the scan fits in
+ * FIELD_SCAN_BUDGET; otherwise they stay NAN and minmax_exact false. */
+static void
+field_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
+    size_t c1, struct pe_stats *dest)
+{
+	const struct pe_config *cfg = f->cfg;
+	uint64_t nr = r1 - r0, nc = c1 - c0;
+	double lo = INFINITY, hi = -INFINITY;
+
+	if (f->kind == PE_FIELD_SIMILARITY && cfg->enc == PE_ENC_NOPE) {
+		lo = hi = 0.0;
+	} else if (field_is_wave_sim(f)) {
+		/* S depends on k = i - j only: scan the distinct diagonals. */
+		size_t nfreq;
+		field_freqs(f, &nfreq);
+		if ((nr + nc - 1) * (uint64_t)nfreq > FIELD_SCAN_BUDGET)
+			return;
+		for (int64_t k = (int64_t)r0 - (int64_t)(c1 - 1);
+		     k <= (int64_t)(r1 - 1) - (int64_t)c0; k++)
+			field_fold(field_wave_sim(f, (double)k), &lo, &hi);
+	} else if (f->kind == PE_FIELD_PATCH_COSINE) {
+		/* Separable: max of C(w - wa) plus max of C(h - ha). */
+		size_t ha, wa;
+		if ((nr + nc) * (uint64_t)f->nomega > FIELD_SCAN_BUDGET)
+			return;
+		pe_vit2d_coords(f->anchor, cfg->grid_w, &ha, &wa);
+		double lw = INFINITY, hw = -INFINITY, lh = INFINITY,
+		       hh = -INFINITY;
+		for (size_t w = c0; w < c1; w++)
+			field_fold(field_vit2d_csum(f, wa, w, 1), &lw, &hw);
+		for (size_t h = r0; h < r1; h++)
+			field_fold(field_vit2d_csum(f, ha, h, 1), &lh, &hh);
+		double half = (double)(2 * f->nomega);
+		lo = (lw + lh) / half;
+		hi = (hw + hh) / half;
+	} else {
+		uint64_t cost = f->kind == PE_FIELD_SIMILARITY ? cfg->d : 1;
+		if (nr > FIELD_SCAN_BUDGET / nc / cost)
+			return;
+		for (size_t r = r0; r < r1; r++)
+			for (size_t c = c0; c < c1; c++)
+				field_fold(pe_field_value(f, r, c), &lo, &hi);
+	}
+	if (lo <= hi) {
+		dest->min = lo;
+		dest->max = hi;
+	}
+	dest->minmax_exact = true;
+}
+
+/* Statistics of rows [r0, r1) x cols [c0, c1). */
+int
+pe_field_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
+    size_t c1, bool minmax, struct pe_stats *dest)
+{
+	if (f == NULL || f->cfg == NULL || dest == NULL || r0 >= r1 ||
+	    r1 > f->rows || c0 >= c1 || c1 > f->cols)
+		return PE_EINVAL;
+	const struct pe_config *cfg = f->cfg;
+
+	field_stats_init(dest, (uint64_t)(r1 - r0) * (c1 - c0));
+	switch (f->kind) {
+	case PE_FIELD_BIAS:
+	case PE_FIELD_MASK:
+	case PE_FIELD_RELATIVE:
+		return pe_diag_block(f, r0, r1, c0, c1, minmax, dest);
+	case PE_FIELD_PE:
+		if (cfg->enc == PE_ENC_LEARNED)
+			field_learned_pe_block(f, r0, r1, c0, c1, dest);
+		else if (cfg->enc == PE_ENC_VIT2D)
+			field_vit2d_block(f, r0, r1, c0, c1, dest);
+		else
+			field_wave_block(f, r0, r1, c0, c1, dest);
+		break;
+	case PE_FIELD_ROPE_ANGLE:
+	case PE_FIELD_ROPE_COS:
+	case PE_FIELD_ROPE_SIN:
+		field_wave_block(f, r0, r1, c0, c1, dest);
+		break;
+	case PE_FIELD_SIMILARITY:
+		if (cfg->enc == PE_ENC_NOPE)
+			dest->mean = 0.0;
+		else if (cfg->enc == PE_ENC_LEARNED)
+			field_learned_sim_block(f, r0, r1, c0, c1, dest);
+		else
+			field_wave_sim_block(f, r0, r1, c0, c1, dest);
+		break;
+	case PE_FIELD_PATCH_COSINE: {
+		int rc = field_patch_block(f, r0, r1, c0, c1, dest);
+		if (rc != PE_OK)
+			return rc;
+		break;
+	}
+	default:
+		return PE_EINVAL;
+	}
+	if (minmax)
+		field_minmax(f, r0, r1, c0, c1, dest);
+	return PE_OK;
+}
+
+/* Block k of nblocks tiling [lo, hi): [lo + k n / nb, lo + (k+1) n / nb),
+ * widened to one item when there are more blocks than items. */
+void
+pe_field_span(size_t lo, size_t hi, size_t nblocks, size_t k, size_t *b0,
+    size_t *b1)
+{
+	if (hi <= lo || nblocks == 0) {
+		*b0 = *b1 = lo;
+		return;
+	}
+	unsigned __int128 n = hi - lo;
+	size_t a = lo + (size_t)(n * k / nblocks);
+	size_t b = lo + (size_t)(n * (k + 1) / nblocks);
+	if (a >= hi)
+		a = hi - 1;
+	if (b <= a)
+		b = a + 1;
+	if (b > hi)
+		b = hi;
+	*b0 = a;
+	*b1 = b;
+}
+
+/* Dirichlet factors of one block length for a range of frequencies. */
+struct field_dcache {
+	uint64_t n;
+	double *D;
+};
+
+/* Dirichlet factors D(n, wr[i]) from a two-entry cache (a grid's blocks
+ * have at most two lengths). */
+static const double *
+field_dcache_get(struct field_dcache cache[2], int *next, const double *wr,
+    size_t nf, uint64_t n)
+{
+	for (int k = 0; k < 2; k++)
+		if (cache[k].n == n)
+			return cache[k].D;
+	struct field_dcache *e = &cache[*next];
+	*next ^= 1;
+	e->n = n;
+	for (size_t i = 0; i < nf; i++)
+		e->D[i] = pe_trig_dirichlet(wr[i], n);
+	return e->D;
+}
+
+/* Grid of a wave field: per row-block one sincos per frequency (Lagrange's
+ * identity with cached Dirichlet factors), then per column-block a sum of
+ * the per-column sums. O(nr (F + cols) + nr nc). */
+static int
+field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
+    size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
+{
+	size_t nfreq, ncol = c1 - c0;
+	const double *w = field_freqs(f, &nfreq);
+	double scale = field_wave_scale(f);
+	int rc = PE_ENOMEM, next = 0;
+	struct field_dcache cache[2] = {{0, NULL}, {0, NULL}};
+
+	size_t *cf = malloc(ncol * sizeof *cf);
+	unsigned char *cfn = malloc(ncol);
+	double *wr = malloc(nfreq * sizeof *wr);
+	double *S = malloc(nfreq * sizeof *S);
+	double *C = malloc(nfreq * sizeof *C);
+	cache[0].D = malloc(nfreq * sizeof(double));
+	cache[1].D = malloc(nfreq * sizeof(double));
+	unsigned char *used = calloc(nfreq, 1);
+	if (cf == NULL || cfn == NULL || wr == NULL || S == NULL || C == NULL ||
+	    cache[0].D == NULL || cache[1].D == NULL || used == NULL)
+		goto end;
+
+	/* Per-column factors, once: frequency, function, reduced frequency. */
+	size_t flo = SIZE_MAX, fhi = 0;
+	for (size_t c = 0; c < ncol; c++) {
+		enum field_fn fn;
+		field_wave_column(f, c0 + c, &cf[c], &fn);
+		cfn[c] = (unsigned char)fn;
+		used[cf[c]] = 1;
+		if (cf[c] < flo)
+			flo = cf[c];
+		if (cf[c] > fhi)
+			fhi = cf[c];
+	}
+	for (size_t i = 0; i < nfreq; i++)
+		wr[i] = pe_trig_reduce(w[i]);
+
+	for (size_t bi = 0; bi < nr; bi++) {
+		size_t p0, p1;
+		pe_field_span(r0, r1, nr, bi, &p0, &p1);
+		uint64_t n = p1 - p0;
+		const double *D = field_dcache_get(cache, &next, wr, nfreq, n);
+		double mid = (double)(2 * (uint64_t)p0 + n - 1);
+		for (size_t i = flo; i <= fhi; i++) {
+			if (!used[i])
+				continue;
+			double s, c;
+			sincos(mid * (0.5 * wr[i]), &s, &c);
+			S[i] = s * D[i];
+			C[i] = c * D[i];
+		}
+		for (size_t bj = 0; bj < nc; bj++) {
+			size_t q0, q1;
+			pe_field_span(c0, c1, nc, bj, &q0, &q1);
+			struct pe_stats *st = &dest[bi * nc + bj];
+			double ts = 0.0, tc = 0.0;
+			for (size_t q = q0; q < q1; q++) {
+				size_t i = cf[q - c0];
+				switch (cfn[q - c0]) {
+				case FN_SIN:
+					ts += S[i];
+					break;
+				case FN_COS:
+					tc += C[i];
+					break;
+				default:
+					ts += S[i];
+					tc += C[i];
+					break;
+				}
+			}
+			field_stats_init(st, n * (q1 - q0));
+			if (f->kind == PE_FIELD_ROPE_ANGLE) {
+				double m = atan2(ts, tc);
+				st->mean = m < 0.0 ? m + TWO_PI : m;
+				st->resultant =
+				    fmin(hypot(ts, tc) / (double)st->count, 1.0);
+			} else {
+				st->mean = (ts + tc) * scale / (double)st->count;
+			}
+		}
+	}
+	rc = PE_OK;
+end:
+	free(cf);
+	free(cfn);
+	free(wr);
+	free(S);
+	free(C);
+	free(cache[0].D);
+	free(cache[1].D);
+	free(used);
+	return rc;
+}
+
+/* Per-block geometric sums D(n, w) e^{i mid w/2} for every frequency of nb
+ * blocks tiling [lo, hi): dest[b * 2F + 2i] real, [.. + 1] imaginary. */
+static void
+field_geo_blocks(const double *wr, size_t nf, size_t lo, size_t hi,
+    size_t nb, double *dest)
+{
+	for (size_t b = 0; b < nb; b++) {
+		size_t p0, p1;
+		pe_field_span(lo, hi, nb, b, &p0, &p1);
+		uint64_t n = p1 - p0;
+		double mid = (double)(2 * (uint64_t)p0 + n - 1);
+		double *row = dest + b * 2 * nf;
+		for (size_t i = 0; i < nf; i++) {
+			double D = pe_trig_dirichlet(wr[i], n), s, c;
+			sincos(mid * (0.5 * wr[i]), &s, &c);
+			row[2 * i] = c * D;
+			row[2 * i + 1] = s * D;
+		}
+	}
+}
+
+/* Grid of a wave similarity: mean(i, j) = Re(G_i . conj(G_j)) / (np nq)
+ * with the per-block geometric sums G, computed once per row-block and
+ * once per column-block. Falls back (PE_ENOMEM) when they would not fit. */
+static int
+field_wave_sim_grid(const struct pe_field *f, size_t r0, size_t r1,
+    size_t nr, size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
+{
+	size_t nf;
+	const double *w = field_freqs(f, &nf);
+	int rc = PE_ENOMEM;
+
+	if ((uint64_t)(nr + nc) * nf > ((uint64_t)1 << 25))
+		return PE_ENOMEM;
+	double *wr = malloc(nf * sizeof *wr);
+	double *G = malloc(nr * 2 * nf * sizeof *G);
+	double *H = malloc(nc * 2 * nf * sizeof *H);
+	if (wr == NULL || G == NULL || H == NULL)
+		goto end;
+	for (size_t i = 0; i < nf; i++)
+		wr[i] = pe_trig_reduce(w[i]);
+	field_geo_blocks(wr, nf, r0, r1, nr, G);
+	field_geo_blocks(wr, nf, c0, c1, nc, H);
+
+	double s2 = 1.0, pass = 0.0;
+	if (f->cfg->enc == PE_ENC_ROPE) {
+		s2 = f->rope.attention_scaling * f->rope.attention_scaling;
+		pass = (double)((f->rope.d - f->rope.rot) / 2);
+	}
+	for (size_t bi = 0; bi < nr; bi++) {
+		size_t p0, p1;
+		pe_field_span(r0, r1, nr, bi, &p0, &p1);
+		const double *g = G + bi * 2 * nf;
+		for (size_t bj = 0; bj < nc; bj++) {
+			size_t q0, q1;
+			pe_field_span(c0, c1, nc, bj, &q0, &q1);
+			const double *h = H + bj * 2 * nf;
+			double sum = 0.0;
+			for (size_t k = 0; k < 2 * nf; k++)
+				sum += g[k] * h[k];
+			struct pe_stats *st = &dest[bi * nc + bj];
+			field_stats_init(st, (uint64_t)(p1 - p0) * (q1 - q0));
+			st->mean = s2 * sum / (double)st->count + pass;
+		}
+	}
+	rc = PE_OK;
+end:
+	free(wr);
+	free(G);
+	free(H);
+	return rc;
+}
+
+/* Means of an nr x nc grid of blocks tiling rows [r0, r1) x cols [c0, c1). */
+int
+pe_field_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
+    size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
+{
+	if (f == NULL || f->cfg == NULL || dest == NULL || r0 >= r1 ||
+	    r1 > f->rows || c0 >= c1 || c1 > f->cols || nr == 0 || nc == 0)
+		return PE_EINVAL;
+	if (field_is_wave(f) &&
+	    field_wave_grid(f, r0, r1, nr, c0, c1, nc, dest) == PE_OK)
+		return PE_OK;
+	if (field_is_wave_sim(f) &&
+	    field_wave_sim_grid(f, r0, r1, nr, c0, c1, nc, dest) == PE_OK)
+		return PE_OK;
+	for (size_t bi = 0; bi < nr; bi++) {
+		size_t p0, p1;
+		pe_field_span(r0, r1, nr, bi, &p0, &p1);
+		for (size_t bj = 0; bj < nc; bj++) {
+			size_t q0, q1;
+			pe_field_span(c0, c1, nc, bj, &q0, &q1);
+			int rc = pe_field_block(f, p0, p1, q0, q1, false,
+			    &dest[bi * nc + bj]);
+			if (rc != PE_OK)
+				return rc;
+		}
+	}
+	return PE_OK;
+}
+
+/* Similarity profile dest[k] = S(p, p + k), NAN past the last position. */
+int
+pe_field_profile(const struct pe_field *f, size_t p, size_t nk, double *dest)
+{
+	if (f == NULL || f->cfg == NULL || f->kind != PE_FIELD_SIMILARITY ||
+	    (nk > 0 && dest == NULL))
+		return PE_EINVAL;
+	for (size_t k = 0; k < nk; k++)
+		dest[k] = p < f->rows && k < f->rows - p
+		    ? pe_field_value(f, p, p + k) : NAN;
+	return PE_OK;
+}

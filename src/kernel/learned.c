@@ -1,0 +1,59 @@
+/* Learned absolute position embeddings (GPT-2, BERT): a trained table
+ * [max_len, d]. Untrained tables start as GPT-2's initialisation, normal with
+ * standard deviation 0.02 (openai/gpt-2 model.py: wpe initializer stddev
+ * 0.01; HF GPT2PreTrainedModel._init_weights: initializer_range 0.02). */
+#include <math.h>
+
+#include "pescope/learned.h"
+
+#define TWO_PI 6.283185307179586476925286766559
+
+/* splitmix64 (Steele, Lea & Flood 2014; Vigna's reference code): the next
+ * 64-bit output of the state *x. */
+static uint64_t
+learned_splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* A uniform double in (0, 1]: the top 53 bits, shifted off zero. */
+static double
+learned_uniform(uint64_t *x)
+{
+	return (double)((learned_splitmix64(x) >> 11) + 1) * 0x1.0p-53;
+}
+
+/* Fill dest[max_len * d] with N(0, 0.02^2) draws: Box-Muller (Box & Muller
+ * 1958), z0 = sqrt(-2 ln u1) cos(2 pi u2), z1 = sqrt(-2 ln u1) sin(2 pi u2),
+ * in double from splitmix64 uniforms, in row-major order. */
+void
+pe_learned_init(size_t max_len, size_t d, uint64_t seed, float *dest)
+{
+	uint64_t state = seed;
+	size_t total = max_len * d;
+
+	for (size_t k = 0; k < total; k += 2) {
+		double u1 = learned_uniform(&state);
+		double u2 = learned_uniform(&state);
+		double rad = sqrt(-2.0 * log(u1));
+		dest[k] = (float)(0.02 * rad * cos(TWO_PI * u2));
+		if (k + 1 < total)
+			dest[k + 1] = (float)(0.02 * rad * sin(TWO_PI * u2));
+	}
+}
+
+/* table[p, c], or PE_ERANGE past the table's max_len rows. */
+int
+pe_learned_value(const struct pe_config *cfg, size_t p, size_t c,
+    double *dest)
+{
+	if (cfg == NULL || cfg->table == NULL || c >= cfg->d)
+		return PE_EINVAL;
+	if (p >= cfg->max_len)
+		return PE_ERANGE;
+	*dest = cfg->table[p * cfg->d + c];
+	return PE_OK;
+}

@@ -1,0 +1,333 @@
+/* Rotary position embedding (Su et al. 2021, "RoFormer", eq. 34) and its
+ * context extensions, transcribed from Hugging Face transformers'
+ * src/transformers/modeling_rope_utils.py (the _compute_*_parameters
+ * functions) and modeling_llama.py (apply_rotary_pos_emb, rotate_half).
+ *
+ * Precision: HF builds inv_freq in float32 from an int64 arange
+ * (torch.arange(0, dim, 2).float() / dim, then base ** that, then 1 / it),
+ * and forms cos/sin from float32 angles. Here every quantity is formed in
+ * double, so inv_freq differs from HF's in its float32 rounding (relative
+ * ~6e-8) and angles m * inv_freq at large m differ by m times that; the
+ * places where HF rounds to float32 are marked "f32:" below. */
+#include <cglm/vec2.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "pescope/rope.h"
+
+#define TWO_PI 6.283185307179586476925286766559
+
+/* Rotary dimension: int(head_dim * partial_rotary_factor), as HF. */
+static size_t
+rope_rot(const struct pe_config *cfg)
+{
+	return (size_t)((double)cfg->d * cfg->rope.partial_rotary);
+}
+
+/* HF's default inverse frequencies 1 / base^(2j/rot) into dest[rot/2]
+ * (_compute_default_rope_parameters; f32: the exponent 2j/rot and the power). */
+static void
+rope_default(double base, size_t rot, double *dest)
+{
+	for (size_t j = 0; j < rot / 2; j++)
+		dest[j] = 1.0 / pow(base, (double)(2 * j) / (double)rot);
+}
+
+/* YaRN's get_mscale: 0.1 * mscale * ln(scale) + 1, or 1 when scale <= 1
+ * (Peng et al. 2023; HF _compute_yarn_parameters). */
+static double
+yarn_get_mscale(double scale, double mscale)
+{
+	if (scale <= 1.0)
+		return 1.0;
+	return 0.1 * mscale * log(scale) + 1.0;
+}
+
+/* YaRN's find_correction_dim: the dimension whose wavelength makes
+ * num_rotations turns in max_pos positions,
+ *   dim * ln(max_pos / (num_rotations 2 pi)) / (2 ln base). */
+static double
+yarn_correction_dim(double num_rotations, double dim, double base,
+    double max_pos)
+{
+	return dim * log(max_pos / (num_rotations * 2.0 * M_PI)) /
+	    (2.0 * log(base));
+}
+
+/* YaRN (HF _compute_yarn_parameters): blend of interpolated (inv_freq /
+ * factor) and extrapolated (unscaled) frequencies along a linear ramp between
+ * the correction dims of beta_fast and beta_slow; floor/ceil only when
+ * truncate. Returns the attention factor. */
+static double
+rope_yarn(const struct pe_rope_scaling *s, double base, size_t rot,
+    const double *inv0, double *dest)
+{
+	double factor = s->factor;
+	double att;
+
+	if (!isnan(s->attention_factor))
+		att = s->attention_factor;
+	else if (!isnan(s->mscale) && s->mscale != 0.0 &&
+	    !isnan(s->mscale_all_dim) && s->mscale_all_dim != 0.0)
+		att = yarn_get_mscale(factor, s->mscale) /
+		    yarn_get_mscale(factor, s->mscale_all_dim);
+	else
+		att = yarn_get_mscale(factor, 1.0);
+
+	/* beta_fast/beta_slow: HF's `get(...) or 32` / `or 1`. */
+	double beta_fast = s->beta_fast != 0.0 && !isnan(s->beta_fast)
+	    ? s->beta_fast : 32.0;
+	double beta_slow = s->beta_slow != 0.0 && !isnan(s->beta_slow)
+	    ? s->beta_slow : 1.0;
+	double omp = (double)s->original_max_pos;
+	double low = yarn_correction_dim(beta_fast, (double)rot, base, omp);
+	double high = yarn_correction_dim(beta_slow, (double)rot, base, omp);
+	if (s->truncate) {
+		low = floor(low);
+		high = ceil(high);
+	}
+	low = fmax(low, 0.0);
+	high = fmin(high, (double)rot - 1.0);
+	if (low == high)
+		high += 0.001; /* HF: prevent singularity */
+
+	for (size_t j = 0; j < rot / 2; j++) {
+		/* f32: HF's ramp (arange - min) / (max - min) is float32. */
+		double ramp = ((double)j - low) / (high - low);
+		ramp = fmin(fmax(ramp, 0.0), 1.0);
+		double extra = 1.0 - ramp; /* inv_freq_extrapolation_factor */
+		double interp = inv0[j] / factor;
+		dest[j] = interp * (1.0 - extra) + inv0[j] * extra;
+	}
+	return att;
+}
+
+/* Llama 3.1 (HF _compute_llama3_parameters): wavelengths above
+ * original/low_freq_factor are divided by factor, those below
+ * original/high_freq_factor kept, and the band between blended with
+ * smooth = (original / wavelen - low) / (high - low). */
+static void
+rope_llama3(const struct pe_rope_scaling *s, size_t npairs,
+    const double *inv0, double *dest)
+{
+	double old = (double)s->original_max_pos;
+	double lo = s->low_freq_factor, hi = s->high_freq_factor;
+	double low_wavelen = old / lo;
+	double high_wavelen = old / hi;
+
+	for (size_t j = 0; j < npairs; j++) {
+		double wavelen = 2.0 * M_PI / inv0[j];
+		double f = wavelen > low_wavelen ? inv0[j] / s->factor : inv0[j];
+		if (!(wavelen < high_wavelen) && !(wavelen > low_wavelen)) {
+			double smooth = (old / wavelen - lo) / (hi - lo);
+			f = (1.0 - smooth) * f / s->factor + smooth * f;
+		}
+		dest[j] = f;
+	}
+}
+
+/* LongRoPE (HF _compute_longrope_parameters, Phi-3): per-pair rescale
+ * factors, long_factor when seq_len > original_max_pos else short_factor;
+ * inv_freq = 1 / (ext_j base^(2j/rot)). `factor` is derived as HF does for
+ * a config that carries original_max_position_embeddings (Phi-3):
+ * max_position_embeddings / original_max_position_embeddings. The attention
+ * factor defaults to sqrt(1 + ln(factor) / ln(original_max_pos)), or 1 when
+ * factor <= 1. Returns the attention factor. */
+static double
+rope_longrope(const struct pe_rope_scaling *s, size_t seq_len, size_t npairs,
+    const double *inv0, double *dest)
+{
+	double omp = (double)s->original_max_pos;
+	double factor = (double)s->max_pos / omp;
+	double att;
+
+	if (!isnan(s->attention_factor))
+		att = s->attention_factor;
+	else if (factor <= 1.0)
+		att = 1.0;
+	else
+		att = sqrt(1.0 + log(factor) / log(omp));
+
+	/* f32: HF holds the factor lists as float32 tensors. */
+	const double *ext = seq_len > s->original_max_pos ? s->long_factor
+							  : s->short_factor;
+	for (size_t j = 0; j < npairs; j++)
+		dest[j] = inv0[j] / ext[j];
+	return att;
+}
+
+/* Derive inv_freq (scaled), inv_freq0 (default) and the attention scaling. */
+int
+pe_rope_init(struct pe_rope *r, const struct pe_config *cfg)
+{
+	const struct pe_rope_scaling *s = &cfg->rope;
+
+	r->inv_freq = NULL;
+	r->inv_freq0 = NULL;
+	if (cfg->d == 0 || cfg->d % 2 != 0 || !isfinite(cfg->base) ||
+	    cfg->base <= 1.0 || !(s->partial_rotary > 0.0 &&
+	    s->partial_rotary <= 1.0))
+		return PE_EINVAL;
+	size_t rot = rope_rot(cfg);
+	if (rot < 2 || rot % 2 != 0)
+		return PE_EINVAL;
+	if (s->type != PE_ROPE_DEFAULT && (!isfinite(s->factor) ||
+	    s->factor <= 0.0))
+		return PE_EINVAL;
+	if ((s->type == PE_ROPE_YARN || s->type == PE_ROPE_LONGROPE ||
+	    s->type == PE_ROPE_LLAMA3) && s->original_max_pos == 0)
+		return PE_EINVAL;
+	if (s->type == PE_ROPE_DYNAMIC && s->max_pos == 0)
+		return PE_EINVAL;
+	if (s->type == PE_ROPE_LLAMA3 &&
+	    !(s->high_freq_factor > s->low_freq_factor))
+		return PE_EINVAL;
+	if (s->type == PE_ROPE_LONGROPE && (s->short_factor == NULL ||
+	    s->long_factor == NULL || s->n_short != rot / 2 ||
+	    s->n_long != rot / 2))
+		return PE_EINVAL;
+	if ((unsigned)s->type >= PE_ROPE_TYPE_COUNT)
+		return PE_EINVAL;
+
+	r->d = cfg->d;
+	r->rot = rot;
+	r->npairs = rot / 2;
+	r->pairing = cfg->pairing;
+	r->attention_scaling = 1.0;
+	r->inv_freq = malloc(r->npairs * sizeof *r->inv_freq);
+	r->inv_freq0 = malloc(r->npairs * sizeof *r->inv_freq0);
+	if (r->inv_freq == NULL || r->inv_freq0 == NULL) {
+		pe_rope_free(r);
+		return PE_ENOMEM;
+	}
+	rope_default(cfg->base, rot, r->inv_freq0);
+
+	switch (s->type) {
+	case PE_ROPE_DEFAULT:
+		rope_default(cfg->base, rot, r->inv_freq);
+		break;
+	case PE_ROPE_LINEAR:
+		/* _compute_linear_scaling_rope_parameters: inv_freq /= factor. */
+		for (size_t j = 0; j < r->npairs; j++)
+			r->inv_freq[j] = r->inv_freq0[j] / s->factor;
+		break;
+	case PE_ROPE_DYNAMIC: {
+		/* _compute_dynamic_ntk_parameters: seq_len = max(seq_len,
+		 * max_pos); base *= (factor seq_len / max_pos - (factor - 1))
+		 * ^ (dim / (dim - 2)). dim = 2 would divide by zero in HF too;
+		 * there the exponent is +inf and so is the base. */
+		double mp = (double)s->max_pos;
+		double sl = cfg->n > s->max_pos ? (double)cfg->n : mp;
+		double dim = (double)rot;
+		double base = cfg->base *
+		    pow(s->factor * sl / mp - (s->factor - 1.0), dim / (dim - 2.0));
+		rope_default(base, rot, r->inv_freq);
+		break;
+	}
+	case PE_ROPE_YARN:
+		r->attention_scaling = rope_yarn(s, cfg->base, rot, r->inv_freq0,
+		    r->inv_freq);
+		break;
+	case PE_ROPE_LONGROPE:
+		r->attention_scaling = rope_longrope(s, cfg->n, r->npairs,
+		    r->inv_freq0, r->inv_freq);
+		break;
+	case PE_ROPE_LLAMA3:
+		rope_llama3(s, r->npairs, r->inv_freq0, r->inv_freq);
+		break;
+	default:
+		pe_rope_free(r);
+		return PE_EINVAL;
+	}
+	return PE_OK;
+}
+
+/* Release the frequency tables. */
+void
+pe_rope_free(struct pe_rope *r)
+{
+	free(r->inv_freq);
+	free(r->inv_freq0);
+	r->inv_freq = NULL;
+	r->inv_freq0 = NULL;
+}
+
+/* Dimensions of pair j: half (HF rotate_half, GPT-NeoX) pairs j with
+ * j + rot/2; interleaved (GPT-J rotate_every_two, RoFormer) 2j with 2j+1. */
+void
+pe_rope_pair_dims(size_t j, size_t rot, enum pe_pairing pairing, size_t *a,
+    size_t *b)
+{
+	if (pairing == PE_PAIR_INTERLEAVED) {
+		*a = 2 * j;
+		*b = 2 * j + 1;
+	} else {
+		*a = j;
+		*b = j + rot / 2;
+	}
+}
+
+/* theta[m, j] = m * inv_freq[j], in double, not reduced. */
+double
+pe_rope_angle(const struct pe_rope *r, double m, size_t j)
+{
+	return m * r->inv_freq[j];
+}
+
+/* Pair of column c of the [npos, rot] cos/sin tables: HF's
+ * emb = cat(freqs, freqs) for half; repeat_interleave for interleaved. */
+static size_t
+rope_column_pair(const struct pe_rope *r, size_t c)
+{
+	return r->pairing == PE_PAIR_INTERLEAVED ? c / 2 : c % r->npairs;
+}
+
+/* cos and sin tables [npos, rot] times attention_scaling (HF's
+ * LlamaRotaryEmbedding.forward: cos = emb.cos() * attention_scaling). */
+int
+pe_rope_fill_cos_sin(const struct pe_rope *r, size_t p0, size_t npos,
+    double *cos_dest, double *sin_dest)
+{
+	if (r == NULL || r->inv_freq == NULL || r->rot == 0)
+		return PE_EINVAL;
+	for (size_t k = 0; k < npos; k++) {
+		for (size_t c = 0; c < r->rot; c++) {
+			double t = (double)(p0 + k) * r->inv_freq[rope_column_pair(r, c)];
+			if (cos_dest != NULL)
+				cos_dest[k * r->rot + c] = cos(t) * r->attention_scaling;
+			if (sin_dest != NULL)
+				sin_dest[k * r->rot + c] = sin(t) * r->attention_scaling;
+		}
+	}
+	return PE_OK;
+}
+
+/* Rotate x to position m (HF apply_rotary_pos_emb: x cos + rotate_half(x)
+ * sin, i.e. (a, b) -> (a cos - b sin, b cos + a sin) per pair, which is
+ * glm_vec2_rotate), scaled by attention_scaling; dims past rot pass
+ * through. The angle is reduced mod 2 pi in double before it becomes a
+ * float. */
+void
+pe_rope_rotate(const struct pe_rope *r, const float *x, double m, float *dest)
+{
+	float s = (float)r->attention_scaling;
+
+	for (size_t c = r->rot; c < r->d; c++)
+		dest[c] = x[c];
+	for (size_t j = 0; j < r->npairs; j++) {
+		size_t a, b;
+		pe_rope_pair_dims(j, r->rot, r->pairing, &a, &b);
+		double t = fmod(m * r->inv_freq[j], TWO_PI);
+		vec2 v = {x[a], x[b]}, out;
+		glm_vec2_rotate(v, (float)t, out);
+		dest[a] = out[0] * s;
+		dest[b] = out[1] * s;
+	}
+}
+
+/* Wavelength 2 pi / inv_freq[j] in positions. */
+double
+pe_rope_wavelength(const struct pe_rope *r, size_t j, bool orig)
+{
+	return TWO_PI / (orig ? r->inv_freq0[j] : r->inv_freq[j]);
+}

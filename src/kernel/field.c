@@ -769,6 +769,92 @@ pe_field_span(size_t lo, size_t hi, size_t nblocks, size_t k, size_t *b0,
 	*b1 = b;
 }
 
+/* Phasors e^{i mid wr_f / 2} of every frequency for an increasing sequence
+ * of block midpoints mid (= 2 start + count - 1). Consecutive blocks step by
+ * one of a few deltas, so each step is a complex rotation by a cached
+ * e^{i delta wr_f / 2}; a direct sincos every FIELD_PHASOR_ANCHOR steps
+ * bounds the rounding drift to a few ulps. */
+#define FIELD_PHASOR_ANCHOR 16
+#define FIELD_PHASOR_NROT 4
+
+struct field_phasor {
+	size_t nf;
+	const double *wr; /* reduced frequencies */
+	double *c, *s;	  /* current phasor, [nf] each */
+	uint64_t mid;
+	int have, steps, next;
+	struct {
+		uint64_t delta;
+		double *c, *s;
+	} rot[FIELD_PHASOR_NROT];
+};
+
+/* Allocate a phasor iterator for nf frequencies; PE_ENOMEM on failure. */
+static int
+field_phasor_init(struct field_phasor *ph, const double *wr, size_t nf)
+{
+	memset(ph, 0, sizeof *ph);
+	ph->nf = nf;
+	ph->wr = wr;
+	ph->c = malloc((2 + 2 * FIELD_PHASOR_NROT) * (nf ? nf : 1) *
+	    sizeof(double));
+	if (ph->c == NULL)
+		return PE_ENOMEM;
+	ph->s = ph->c + nf;
+	for (int k = 0; k < FIELD_PHASOR_NROT; k++) {
+		ph->rot[k].c = ph->c + (2 + 2 * (size_t)k) * nf;
+		ph->rot[k].s = ph->rot[k].c + nf;
+	}
+	return PE_OK;
+}
+
+/* Release a phasor iterator. */
+static void
+field_phasor_free(struct field_phasor *ph)
+{
+	free(ph->c);
+	ph->c = NULL;
+}
+
+/* Move the phasors to midpoint mid. */
+static void
+field_phasor_step(struct field_phasor *ph, uint64_t mid)
+{
+	size_t nf = ph->nf;
+
+	if (!ph->have || mid < ph->mid || ph->steps >= FIELD_PHASOR_ANCHOR) {
+		for (size_t i = 0; i < nf; i++)
+			sincos((double)mid * (0.5 * ph->wr[i]), &ph->s[i],
+			    &ph->c[i]);
+		ph->have = 1;
+		ph->steps = 0;
+		ph->mid = mid;
+		return;
+	}
+	uint64_t delta = mid - ph->mid;
+	int k;
+	for (k = 0; k < FIELD_PHASOR_NROT; k++)
+		if (ph->rot[k].c != NULL && ph->rot[k].delta == delta &&
+		    ph->rot[k].delta != 0)
+			break;
+	if (k == FIELD_PHASOR_NROT) {
+		k = ph->next;
+		ph->next = (ph->next + 1) % FIELD_PHASOR_NROT;
+		ph->rot[k].delta = delta;
+		for (size_t i = 0; i < nf; i++)
+			sincos((double)delta * (0.5 * ph->wr[i]), &ph->rot[k].s[i],
+			    &ph->rot[k].c[i]);
+	}
+	const double *rc = ph->rot[k].c, *rs = ph->rot[k].s;
+	for (size_t i = 0; i < nf; i++) {
+		double c = ph->c[i], s = ph->s[i];
+		ph->c[i] = c * rc[i] - s * rs[i];
+		ph->s[i] = s * rc[i] + c * rs[i];
+	}
+	ph->steps++;
+	ph->mid = mid;
+}
+
 /* Dirichlet factors of one block length for a range of frequencies. */
 struct field_dcache {
 	uint64_t n;
@@ -792,9 +878,10 @@ field_dcache_get(struct field_dcache cache[2], int *next, const double *wr,
 	return e->D;
 }
 
-/* Grid of a wave field: per row-block one sincos per frequency (Lagrange's
- * identity with cached Dirichlet factors), then per column-block a sum of
- * the per-column sums. O(nr (F + cols) + nr nc). */
+/* Grid of a wave field: per row-block the closed-form sums of every
+ * frequency (Lagrange's identity, with cached Dirichlet factors and phasors
+ * stepped by rotation), then per column-block a sum of the per-column sums.
+ * O(nr (F + cols) + nr nc) arithmetic and O(F) sincos per 16 row-blocks. */
 static int
 field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
     size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
@@ -804,6 +891,7 @@ field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 	double scale = field_wave_scale(f);
 	int rc = PE_ENOMEM, next = 0;
 	struct field_dcache cache[2] = {{0, NULL}, {0, NULL}};
+	struct field_phasor ph = {0};
 
 	size_t *cf = malloc(ncol * sizeof *cf);
 	unsigned char *cfn = malloc(ncol);
@@ -812,9 +900,8 @@ field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 	double *C = malloc(nfreq * sizeof *C);
 	cache[0].D = malloc(nfreq * sizeof(double));
 	cache[1].D = malloc(nfreq * sizeof(double));
-	unsigned char *used = calloc(nfreq, 1);
 	if (cf == NULL || cfn == NULL || wr == NULL || S == NULL || C == NULL ||
-	    cache[0].D == NULL || cache[1].D == NULL || used == NULL)
+	    cache[0].D == NULL || cache[1].D == NULL)
 		goto end;
 
 	/* Per-column factors, once: frequency, function, reduced frequency. */
@@ -823,7 +910,6 @@ field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 		enum field_fn fn;
 		field_wave_column(f, c0 + c, &cf[c], &fn);
 		cfn[c] = (unsigned char)fn;
-		used[cf[c]] = 1;
 		if (cf[c] < flo)
 			flo = cf[c];
 		if (cf[c] > fhi)
@@ -831,20 +917,19 @@ field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 	}
 	for (size_t i = 0; i < nfreq; i++)
 		wr[i] = pe_trig_reduce(w[i]);
+	size_t nf = fhi - flo + 1;
+	if (field_phasor_init(&ph, wr + flo, nf) != PE_OK)
+		goto end;
 
 	for (size_t bi = 0; bi < nr; bi++) {
 		size_t p0, p1;
 		pe_field_span(r0, r1, nr, bi, &p0, &p1);
 		uint64_t n = p1 - p0;
 		const double *D = field_dcache_get(cache, &next, wr, nfreq, n);
-		double mid = (double)(2 * (uint64_t)p0 + n - 1);
-		for (size_t i = flo; i <= fhi; i++) {
-			if (!used[i])
-				continue;
-			double s, c;
-			sincos(mid * (0.5 * wr[i]), &s, &c);
-			S[i] = s * D[i];
-			C[i] = c * D[i];
+		field_phasor_step(&ph, 2 * (uint64_t)p0 + n - 1);
+		for (size_t i = 0; i < nf; i++) {
+			S[flo + i] = ph.s[i] * D[flo + i];
+			C[flo + i] = ph.c[i] * D[flo + i];
 		}
 		for (size_t bj = 0; bj < nc; bj++) {
 			size_t q0, q1;
@@ -886,29 +971,71 @@ end:
 	free(C);
 	free(cache[0].D);
 	free(cache[1].D);
-	free(used);
+	field_phasor_free(&ph);
 	return rc;
 }
 
 /* Per-block geometric sums D(n, w) e^{i mid w/2} for every frequency of nb
  * blocks tiling [lo, hi): dest[b * 2F + 2i] real, [.. + 1] imaginary. */
-static void
+static int
 field_geo_blocks(const double *wr, size_t nf, size_t lo, size_t hi,
     size_t nb, double *dest)
 {
+	struct field_dcache cache[2] = {{0, NULL}, {0, NULL}};
+	struct field_phasor ph;
+	int next = 0, rc = PE_ENOMEM;
+
+	if (field_phasor_init(&ph, wr, nf) != PE_OK)
+		return PE_ENOMEM;
+	cache[0].D = malloc((nf ? nf : 1) * sizeof(double));
+	cache[1].D = malloc((nf ? nf : 1) * sizeof(double));
+	if (cache[0].D == NULL || cache[1].D == NULL)
+		goto end;
 	for (size_t b = 0; b < nb; b++) {
 		size_t p0, p1;
 		pe_field_span(lo, hi, nb, b, &p0, &p1);
 		uint64_t n = p1 - p0;
-		double mid = (double)(2 * (uint64_t)p0 + n - 1);
+		const double *D = field_dcache_get(cache, &next, wr, nf, n);
+		field_phasor_step(&ph, 2 * (uint64_t)p0 + n - 1);
 		double *row = dest + b * 2 * nf;
 		for (size_t i = 0; i < nf; i++) {
-			double D = pe_trig_dirichlet(wr[i], n), s, c;
-			sincos(mid * (0.5 * wr[i]), &s, &c);
-			row[2 * i] = c * D;
-			row[2 * i + 1] = s * D;
+			row[2 * i] = ph.c[i] * D[i];
+			row[2 * i + 1] = ph.s[i] * D[i];
 		}
 	}
+	rc = PE_OK;
+end:
+	free(cache[0].D);
+	free(cache[1].D);
+	field_phasor_free(&ph);
+	return rc;
+}
+
+/* Doubles of a similarity grid's dot products done per pass (cache tile). */
+#define FIELD_DOT_TILE 256
+
+/* Dot product of a[n] and b[n] with eight accumulators (the additions are
+ * independent, so they pipeline and vectorise). */
+static double
+field_dot(const double *a, const double *b, size_t n)
+{
+	double s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;
+	size_t k = 0;
+
+	for (; k + 8 <= n; k += 8) {
+		s0 += a[k] * b[k];
+		s1 += a[k + 1] * b[k + 1];
+		s2 += a[k + 2] * b[k + 2];
+		s3 += a[k + 3] * b[k + 3];
+		s4 += a[k + 4] * b[k + 4];
+		s5 += a[k + 5] * b[k + 5];
+		s6 += a[k + 6] * b[k + 6];
+		s7 += a[k + 7] * b[k + 7];
+	}
+	double sum = ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7));
+	for (; k < n; k++)
+		sum += a[k] * b[k];
+	return sum;
 }
 
 /* Grid of a wave similarity: mean(i, j) = Re(G_i . conj(G_j)) / (np nq)
@@ -931,26 +1058,38 @@ field_wave_sim_grid(const struct pe_field *f, size_t r0, size_t r1,
 		goto end;
 	for (size_t i = 0; i < nf; i++)
 		wr[i] = pe_trig_reduce(w[i]);
-	field_geo_blocks(wr, nf, r0, r1, nr, G);
-	field_geo_blocks(wr, nf, c0, c1, nc, H);
+	if (field_geo_blocks(wr, nf, r0, r1, nr, G) != PE_OK ||
+	    field_geo_blocks(wr, nf, c0, c1, nc, H) != PE_OK)
+		goto end;
 
 	double s2 = 1.0, pass = 0.0;
 	if (f->cfg->enc == PE_ENC_ROPE) {
 		s2 = f->rope.attention_scaling * f->rope.attention_scaling;
 		pass = (double)((f->rope.d - f->rope.rot) / 2);
 	}
+	/* Dot products tiled along the frequencies, so that a tile of H stays
+	 * in cache while every row-block passes over it; the running sums live
+	 * in dest[].mean. */
+	for (size_t i = 0; i < nr * nc; i++)
+		dest[i].mean = 0.0;
+	for (size_t k0 = 0; k0 < 2 * nf; k0 += FIELD_DOT_TILE) {
+		size_t kn = 2 * nf - k0 < FIELD_DOT_TILE ? 2 * nf - k0
+							 : FIELD_DOT_TILE;
+		for (size_t bi = 0; bi < nr; bi++) {
+			const double *g = G + bi * 2 * nf + k0;
+			for (size_t bj = 0; bj < nc; bj++)
+				dest[bi * nc + bj].mean +=
+				    field_dot(g, H + bj * 2 * nf + k0, kn);
+		}
+	}
 	for (size_t bi = 0; bi < nr; bi++) {
 		size_t p0, p1;
 		pe_field_span(r0, r1, nr, bi, &p0, &p1);
-		const double *g = G + bi * 2 * nf;
 		for (size_t bj = 0; bj < nc; bj++) {
 			size_t q0, q1;
 			pe_field_span(c0, c1, nc, bj, &q0, &q1);
-			const double *h = H + bj * 2 * nf;
-			double sum = 0.0;
-			for (size_t k = 0; k < 2 * nf; k++)
-				sum += g[k] * h[k];
 			struct pe_stats *st = &dest[bi * nc + bj];
+			double sum = st->mean;
 			field_stats_init(st, (uint64_t)(p1 - p0) * (q1 - q0));
 			st->mean = s2 * sum / (double)st->count + pass;
 		}

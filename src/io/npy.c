@@ -1,0 +1,372 @@
+/* NPY, numpy's array file format (numpy/lib/format.py, NEP 1): a magic
+ * string, a version, a little-endian header length, a Python dict literal
+ * header, then the raw data. Writing produces version 1.0 byte for byte as
+ * numpy >= 1.23 does; reading takes 1.0, 2.0 and 3.0 and survives any bytes. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pescope/io.h"
+
+/* format.py: MAGIC_PREFIX, ARRAY_ALIGN, GROWTH_AXIS_MAX_DIGITS. */
+#define NPY_MAGIC "\x93NUMPY"
+#define NPY_MAGIC_LEN 6
+#define NPY_ALIGN 64
+#define NPY_GROWTH_DIGITS 21
+
+/* Largest dimension the reader believes before looking at the data. */
+#define NPY_MAX_DIM ((uint64_t)1 << 40)
+
+/* Store x little-endian in n bytes at p. */
+static void
+npy_put_le(unsigned char *p, uint64_t x, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		p[k] = (unsigned char)(x >> (8 * k));
+}
+
+/* Read n little-endian bytes at p. */
+static uint64_t
+npy_get_le(const unsigned char *p, size_t n)
+{
+	uint64_t x = 0;
+
+	for (size_t k = 0; k < n; k++)
+		x |= (uint64_t)p[k] << (8 * k);
+	return x;
+}
+
+/* Number of elements of t, or 0 when the shape is invalid or overflows. */
+static size_t
+npy_table_size(const struct pe_table *t)
+{
+	size_t n = 1;
+
+	if (t->ndim < 1 || t->ndim > 3)
+		return 0;
+	for (size_t k = 0; k < t->ndim; k++) {
+		if (t->shape[k] == 0 || n > SIZE_MAX / t->shape[k])
+			return 0;
+		n *= t->shape[k];
+	}
+	return n;
+}
+
+/* Write t as NPY v1.0, C order, with dtype (<f4, <f8 or <i8). The header
+ * is format.py's _write_array_header: the dict with sorted keys, spare
+ * spaces for the first axis to grow (GROWTH_AXIS_MAX_DIGITS), then spaces
+ * and '\n' so the data starts at a multiple of 64 (_wrap_header: padlen =
+ * 64 - (10 + len + 1) % 64, a whole 64 when already aligned). */
+int
+pe_npy_write(FILE *fp, const struct pe_table *t, enum pe_dtype dtype)
+{
+	static const char *const descr[] = {"<f4", "<f8", "<i8"};
+	static const size_t esize[] = {4, 8, 8};
+	char hdr[512], dims[128];
+	unsigned char pre[10], buf[8 * 512];
+	size_t n = npy_table_size(t), hl, pad, len, first;
+
+	if (fp == NULL || n == 0 || (unsigned)dtype > PE_I64 ||
+	    (t->f == NULL && t->i == NULL) || (dtype == PE_I64 && t->i == NULL))
+		return PE_EINVAL;
+	if (t->ndim == 1)
+		snprintf(dims, sizeof dims, "(%zu,)", t->shape[0]);
+	else if (t->ndim == 2)
+		snprintf(dims, sizeof dims, "(%zu, %zu)", t->shape[0], t->shape[1]);
+	else
+		snprintf(dims, sizeof dims, "(%zu, %zu, %zu)", t->shape[0],
+		    t->shape[1], t->shape[2]);
+	len = (size_t)snprintf(hdr, sizeof hdr,
+	    "{'descr': '%s', 'fortran_order': False, 'shape': %s, }",
+	    descr[dtype], dims);
+	first = (size_t)snprintf(dims, sizeof dims, "%zu", t->shape[0]);
+	if (first < NPY_GROWTH_DIGITS) {
+		memset(hdr + len, ' ', NPY_GROWTH_DIGITS - first);
+		len += NPY_GROWTH_DIGITS - first;
+	}
+	pad = NPY_ALIGN - (NPY_MAGIC_LEN + 4 + len + 1) % NPY_ALIGN;
+	memset(hdr + len, ' ', pad);
+	len += pad;
+	hdr[len++] = '\n';
+	hl = len;
+
+	memcpy(pre, NPY_MAGIC, NPY_MAGIC_LEN);
+	pre[6] = 1;
+	pre[7] = 0;
+	npy_put_le(pre + 8, hl, 2);
+	if (fwrite(pre, 1, sizeof pre, fp) != sizeof pre ||
+	    fwrite(hdr, 1, hl, fp) != hl)
+		return PE_EIO;
+
+	/* The data, little-endian whatever the host, in chunks. */
+	size_t per = sizeof buf / esize[dtype], k = 0;
+	while (k < n) {
+		size_t m = n - k < per ? n - k : per;
+		for (size_t e = 0; e < m; e++, k++) {
+			unsigned char *p = buf + e * esize[dtype];
+			double v = t->f != NULL ? t->f[k] : (double)t->i[k];
+			if (dtype == PE_F32) {
+				float f = (float)v;
+				uint32_t u;
+				memcpy(&u, &f, 4);
+				npy_put_le(p, u, 4);
+			} else if (dtype == PE_F64) {
+				uint64_t u;
+				memcpy(&u, &v, 8);
+				npy_put_le(p, u, 8);
+			} else
+				npy_put_le(p, (uint64_t)t->i[k], 8);
+		}
+		if (fwrite(buf, esize[dtype], m, fp) != m)
+			return PE_EIO;
+	}
+	return ferror(fp) ? PE_EIO : PE_OK;
+}
+
+/* A cursor over the header's bytes. */
+struct npy_lex {
+	const unsigned char *p, *end;
+};
+
+/* Skip Python whitespace. */
+static void
+npy_skip(struct npy_lex *lx)
+{
+	while (lx->p < lx->end && (*lx->p == ' ' || *lx->p == '\t' ||
+	    *lx->p == '\n' || *lx->p == '\r'))
+		lx->p++;
+}
+
+/* Consume character c (after whitespace); false when it is not next. */
+static bool
+npy_eat(struct npy_lex *lx, char c)
+{
+	npy_skip(lx);
+	if (lx->p < lx->end && *lx->p == (unsigned char)c) {
+		lx->p++;
+		return true;
+	}
+	return false;
+}
+
+/* Parse a quoted string (either quote, no escapes) into s[cap]. */
+static bool
+npy_string(struct npy_lex *lx, char *s, size_t cap)
+{
+	size_t n = 0;
+	unsigned char q;
+
+	npy_skip(lx);
+	if (lx->p >= lx->end || (*lx->p != '\'' && *lx->p != '"'))
+		return false;
+	q = *lx->p++;
+	while (lx->p < lx->end && *lx->p != q) {
+		if (*lx->p == '\\' || n + 1 >= cap)
+			return false;
+		s[n++] = (char)*lx->p++;
+	}
+	if (lx->p >= lx->end)
+		return false;
+	lx->p++;
+	s[n] = '\0';
+	return true;
+}
+
+/* Parse True or False. */
+static bool
+npy_bool(struct npy_lex *lx, bool *b)
+{
+	npy_skip(lx);
+	size_t left = (size_t)(lx->end - lx->p);
+	if (left >= 4 && memcmp(lx->p, "True", 4) == 0) {
+		lx->p += 4;
+		*b = true;
+		return true;
+	}
+	if (left >= 5 && memcmp(lx->p, "False", 5) == 0) {
+		lx->p += 5;
+		*b = false;
+		return true;
+	}
+	return false;
+}
+
+/* Parse a tuple of non-negative integers, at most max of them, each at most
+ * NPY_MAX_DIM; *bad is set when a number is out of range. */
+static bool
+npy_shape(struct npy_lex *lx, uint64_t *dims, size_t max, size_t *nd,
+    bool *bad)
+{
+	*nd = 0;
+	if (!npy_eat(lx, '('))
+		return false;
+	for (;;) {
+		if (npy_eat(lx, ')'))
+			return true;
+		npy_skip(lx);
+		if (lx->p >= lx->end || *lx->p < '0' || *lx->p > '9')
+			return false;
+		uint64_t v = 0;
+		while (lx->p < lx->end && *lx->p >= '0' && *lx->p <= '9') {
+			if (v <= NPY_MAX_DIM)
+				v = v * 10 + (uint64_t)(*lx->p - '0');
+			lx->p++;
+		}
+		if (v > NPY_MAX_DIM)
+			*bad = true;
+		if (*nd >= max)
+			*bad = true;
+		else
+			dims[*nd] = v;
+		(*nd)++;
+		if (npy_eat(lx, ')'))
+			return true;
+		if (!npy_eat(lx, ','))
+			return false;
+	}
+}
+
+#define NPY_FAIL(msg)                   \
+	do {                            \
+		if (why != NULL)        \
+			*why = (msg);   \
+		return PE_EFORMAT;      \
+	} while (0)
+
+/* Parse the header dict: descr's element size, fortran_order, 2-D shape. */
+static int
+npy_header(const unsigned char *h, size_t hl, size_t *esize, bool *fortran,
+    uint64_t *dims, const char **why)
+{
+	struct npy_lex lx = {h, h + hl};
+	bool have_descr = false, have_fortran = false, have_shape = false;
+	char key[32], val[32];
+
+	if (!npy_eat(&lx, '{'))
+		NPY_FAIL("the NPY header is not a Python dict");
+	while (!npy_eat(&lx, '}')) {
+		if (!npy_string(&lx, key, sizeof key) || !npy_eat(&lx, ':'))
+			NPY_FAIL("the NPY header dict is malformed");
+		if (strcmp(key, "descr") == 0 && !have_descr) {
+			if (!npy_string(&lx, val, sizeof val))
+				NPY_FAIL("the NPY header's descr is not a dtype "
+					 "string");
+			if (val[0] == '>')
+				NPY_FAIL("the NPY data is big-endian; only "
+					 "little-endian <f4 and <f8 are supported");
+			if (strcmp(val, "<f4") == 0)
+				*esize = 4;
+			else if (strcmp(val, "<f8") == 0)
+				*esize = 8;
+			else
+				NPY_FAIL("the NPY dtype is not supported; only "
+					 "little-endian float32 (<f4) and float64 "
+					 "(<f8) are");
+			have_descr = true;
+		} else if (strcmp(key, "fortran_order") == 0 && !have_fortran) {
+			if (!npy_bool(&lx, fortran))
+				NPY_FAIL("the NPY header's fortran_order is not "
+					 "True or False");
+			have_fortran = true;
+		} else if (strcmp(key, "shape") == 0 && !have_shape) {
+			size_t nd;
+			bool bad = false;
+			if (!npy_shape(&lx, dims, 2, &nd, &bad))
+				NPY_FAIL("the NPY header's shape is not a tuple of "
+					 "integers");
+			if (nd != 2)
+				NPY_FAIL("the NPY array is not 2-D; a table of "
+					 "positions x dimensions is needed");
+			if (bad)
+				NPY_FAIL("the NPY shape is absurdly large");
+			have_shape = true;
+		} else
+			NPY_FAIL("the NPY header has an unknown or repeated key");
+		if (!npy_eat(&lx, ',')) {
+			if (!npy_eat(&lx, '}'))
+				NPY_FAIL("the NPY header dict is malformed");
+			break;
+		}
+	}
+	npy_skip(&lx);
+	if (lx.p != lx.end)
+		NPY_FAIL("the NPY header has bytes after its dict");
+	if (!have_descr || !have_fortran || !have_shape)
+		NPY_FAIL("the NPY header lacks descr, fortran_order or shape");
+	return PE_OK;
+}
+
+/* Parse an NPY file held in memory: 2-D, little-endian <f4 or <f8 (C order,
+ * or Fortran order transposed back). Bounded: every length is checked
+ * against len before use. On success *dest is a malloc'd [rows * cols]
+ * float array and *why is NULL; on failure *why is a sentence. */
+int
+pe_npy_read(const unsigned char *buf, size_t len, float **dest,
+    size_t *rows, size_t *cols, const char **why)
+{
+	size_t start, hl, esize = 0;
+	bool fortran = false;
+	uint64_t dims[2] = {0, 0};
+	int rc;
+
+	if (why != NULL)
+		*why = NULL;
+	if (dest == NULL || rows == NULL || cols == NULL ||
+	    (buf == NULL && len > 0))
+		return PE_EINVAL;
+	*dest = NULL;
+	if (len < 10 || memcmp(buf, NPY_MAGIC, NPY_MAGIC_LEN) != 0)
+		NPY_FAIL("not an NPY file (no \\x93NUMPY magic string)");
+	if (buf[7] != 0 || buf[6] < 1 || buf[6] > 3)
+		NPY_FAIL("unsupported NPY format version (1.0, 2.0 and 3.0 are "
+			 "known)");
+	if (buf[6] == 1) {
+		start = 10;
+		hl = (size_t)npy_get_le(buf + 8, 2);
+	} else {
+		if (len < 12)
+			NPY_FAIL("the NPY header is truncated");
+		start = 12;
+		hl = (size_t)npy_get_le(buf + 8, 4);
+	}
+	if (hl > len - start)
+		NPY_FAIL("the NPY header is truncated");
+	if ((rc = npy_header(buf + start, hl, &esize, &fortran, dims, why)) !=
+	    PE_OK)
+		return rc;
+
+	size_t r = (size_t)dims[0], c = (size_t)dims[1], off = start + hl;
+	if (r == 0 || c == 0)
+		NPY_FAIL("the NPY array is empty");
+	if (r > SIZE_MAX / c || r * c > SIZE_MAX / esize)
+		NPY_FAIL("the NPY shape overflows a byte count");
+	if (r * c * esize > len - off)
+		NPY_FAIL("the NPY data is truncated: the file is shorter than "
+			 "its shape says");
+
+	float *out = malloc(r * c * sizeof *out);
+	if (out == NULL) {
+		if (why != NULL)
+			*why = "out of memory for the NPY data";
+		return PE_ENOMEM;
+	}
+	const unsigned char *d = buf + off;
+	for (size_t k = 0; k < r * c; k++) {
+		/* Fortran order: element (i, j) is stored at j * rows + i. */
+		size_t dst = fortran ? (k % r) * c + k / r : k;
+		if (esize == 4) {
+			uint32_t u = (uint32_t)npy_get_le(d + 4 * k, 4);
+			memcpy(&out[dst], &u, 4);
+		} else {
+			uint64_t u = npy_get_le(d + 8 * k, 8);
+			double v;
+			memcpy(&v, &u, 8);
+			out[dst] = (float)v;
+		}
+	}
+	*dest = out;
+	*rows = r;
+	*cols = c;
+	return PE_OK;
+}

@@ -18,4 +18,11 @@ double pe_alibi_bias(double m, size_t i, size_t j, enum pe_alibi_mode mode);
 /* Fill dest[h*n*n + i*n + j] for every head. */
 int pe_alibi_fill(const struct pe_config *cfg, double *dest);
 
+/* Mean attention weight that query i (of n) gives keys [j0, j1) after a
+ * softmax over the ALiBi biases alone (all content scores equal): weights
+ * exp(-m (i-j)) over j <= i (causal) or exp(-m |i-j|) over all j
+ * (symmetric), normalised. Closed form (geometric sums), any block size. */
+double pe_alibi_attention(double m, size_t i, size_t n, size_t j0, size_t j1,
+    enum pe_alibi_mode mode);
+
 #endif

@@ -1,0 +1,68 @@
+# The README's two commands: `make run` and `make test`. Both install what is
+# missing (as root; otherwise they print the apt-get line), configure meson
+# and build; `make test` then runs the suite twice: a normal build and an
+# ASan+UBSan build.
+
+PACKAGES := gcc meson ninja-build pkg-config libncurses-dev libcglm-dev \
+	libcriterion-dev libvterm-dev python3 python3-numpy tmux
+
+BUILD := build
+ASAN := build-asan
+MESON_TEST := meson test --print-errorlogs --num-processes 2
+
+.PHONY: all deps build run test test-normal test-asan screenshots bench clean
+
+all: build
+
+deps:
+	@missing=""; \
+	for p in $(PACKAGES); do \
+		dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "Installing:$$missing"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
+		else \
+			echo "Missing packages. Run:"; \
+			echo "  sudo apt-get install -y$$missing"; \
+			exit 1; \
+		fi; \
+	fi
+
+$(BUILD)/build.ninja:
+	meson setup $(BUILD) --buildtype=debugoptimized
+
+$(ASAN)/build.ninja:
+	meson setup $(ASAN) --buildtype=debug -Db_sanitize=address,undefined -Db_lundef=false
+
+build: deps $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+
+run: build
+	./$(BUILD)/pescope
+
+test: deps
+	@rc=0; \
+	$(MAKE) --no-print-directory test-normal || rc=1; \
+	$(MAKE) --no-print-directory test-asan || rc=1; \
+	cat $(BUILD)/summary.txt $(ASAN)/summary.txt 2>/dev/null | \
+	    awk '{p+=$$1; f+=$$2; s+=$$3} END {printf "all: %d passed, %d failed, %d skipped\n", p, f, s}'; \
+	exit $$rc
+
+test-normal: $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+	@tools/run-tests.sh $(BUILD) normal
+
+test-asan: $(ASAN)/build.ninja
+	ninja -C $(ASAN)
+	@tools/run-tests.sh $(ASAN) sanitized
+
+screenshots: build
+	tools/screenshots.sh ./$(BUILD)/pescope screenshots
+
+bench: build
+	./$(BUILD)/pescope bench
+
+clean:
+	rm -rf $(BUILD) $(ASAN)

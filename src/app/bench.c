@@ -1,0 +1,138 @@
+/* pescope bench: for every view, the time to build and render a full frame
+ * (median of many), at the default sizes and at seq_len 1,048,576 x d_model
+ * 8192 (vit2d: a 128 x 128 grid), and the process's peak memory. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "app/app.h"
+#include "pescope/learned.h"
+#include "view/view.h"
+
+/* Monotonic time in milliseconds. */
+static double
+now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Peak resident memory of this process in MiB. */
+static double
+peak_mib(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_maxrss / 1024.0;
+}
+
+/* Time one configuration: model build once, then `frames` renders. */
+static int
+bench_one(const struct pe_config *cfg, int w, int h, int frames,
+    double *model_ms, double *median_ms, double *max_ms)
+{
+	struct pe_state st;
+	struct pe_model m;
+	struct pe_canvas cv;
+	double t0 = now_ms();
+	if (pe_model_init(&m, cfg) != PE_OK)
+		return -1;
+	*model_ms = now_ms() - t0;
+	if (pe_canvas_init(&cv, w, h) != PE_OK) {
+		pe_model_free(&m);
+		return -1;
+	}
+	pe_state_init(&st, cfg);
+	st.cur_r = cfg->n / 3;
+	pe_state_clamp(&st);
+	double *t = malloc((size_t)frames * sizeof *t);
+	for (int i = 0; t != NULL && i < frames; i++) {
+		double a = now_ms();
+		pe_view_render(&st, &m, &cv, NULL);
+		t[i] = now_ms() - a;
+		st.cur_r = (st.cur_r + 1) % cfg->n; /* as the animation does */
+		pe_state_clamp(&st);
+	}
+	if (t != NULL) {
+		qsort(t, (size_t)frames, sizeof *t, cmp_double);
+		*median_ms = t[frames / 2];
+		*max_ms = t[frames - 1];
+	}
+	free(t);
+	pe_canvas_free(&cv);
+	pe_model_free(&m);
+	return 0;
+}
+
+/* A config for encoding e at the default or the large size. */
+static void
+bench_config(const struct pe_options *o, enum pe_encoding e, bool large,
+    struct pe_config *cfg, float **table)
+{
+	pe_config_default(cfg);
+	cfg->enc = e;
+	cfg->table = o->cfg.table;
+	if (large) {
+		cfg->n = (size_t)1 << 20;
+		cfg->d = 8192;
+		cfg->grid_h = cfg->grid_w = 128;
+		cfg->max_distance = 1024;
+	}
+	if (e == PE_ENC_LEARNED) {
+		/* the table keeps its max_len: positions past it have no row */
+		*table = malloc(cfg->max_len * cfg->d * sizeof **table);
+		if (*table != NULL)
+			pe_learned_init(cfg->max_len, cfg->d, 0x5e5c09eULL, *table);
+		cfg->table = *table;
+	}
+}
+
+/* pescope bench. */
+int
+pe_bench_run(const struct pe_options *o)
+{
+	int w = 200, h = 60;
+	int frames = o->bench_quick ? 5 : 31;
+	if (o->width != 120 || o->height != 40)
+		w = o->width, h = o->height;
+	printf("pescope bench: frame %dx%d, median of %d frames, one core\n", w, h,
+	    frames);
+	printf("%-11s %-26s %10s %10s %10s\n", "view", "size", "model ms",
+	    "frame ms", "max ms");
+	int rc = PE_EXIT_OK;
+	for (int large = 0; large < 2; large++)
+		for (int e = 0; e < PE_ENC_COUNT; e++) {
+			struct pe_config cfg;
+			float *table = NULL;
+			double mm = 0, med = 0, mx = 0;
+			char size[64];
+			bench_config(o, (enum pe_encoding)e, large, &cfg, &table);
+			if (e == PE_ENC_VIT2D)
+				snprintf(size, sizeof size, "grid %zux%zu d %zu", cfg.grid_h,
+				    cfg.grid_w, cfg.d);
+			else
+				snprintf(size, sizeof size, "n %zu d %zu", cfg.n, cfg.d);
+			if (bench_one(&cfg, w, h, frames, &mm, &med, &mx) != 0) {
+				printf("%-11s %-26s failed\n", pe_encoding_name(cfg.enc),
+				    size);
+				rc = PE_EXIT_FAIL;
+			} else {
+				printf("%-11s %-26s %10.2f %10.2f %10.2f\n",
+				    pe_encoding_name(cfg.enc), size, mm, med, mx);
+			}
+			fflush(stdout);
+			free(table);
+		}
+	printf("peak memory: %.1f MiB\n", peak_mib());
+	return rc;
+}

@@ -1,0 +1,69 @@
+/* pescope: see transformer positional encodings in a terminal.
+ * The command line is parsed once (app/options.c); each command is a
+ * function that returns the exit status. */
+#include <locale.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "app/app.h"
+
+/* Print "pescope: <message>" to standard error. */
+void
+pe_app_error(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("pescope: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct pe_options o;
+	char err[1024];
+	int rc;
+
+	setlocale(LC_ALL, "");
+	if (pe_options_parse(&o, argc, argv, err, sizeof err) != 0) {
+		pe_app_error("%s", err);
+		fputs("Try 'pescope --help' for more information.\n", stderr);
+		pe_options_free(&o);
+		return PE_EXIT_USAGE;
+	}
+	switch (o.cmd) {
+	case PE_CMD_HELP:
+		pe_options_usage(stdout);
+		rc = PE_EXIT_OK;
+		break;
+	case PE_CMD_VERSION:
+		printf("pescope %s\n", PESCOPE_VERSION);
+		rc = PE_EXIT_OK;
+		break;
+	case PE_CMD_LIST_PRESETS:
+		pe_options_list_presets(stdout);
+		rc = PE_EXIT_OK;
+		break;
+	case PE_CMD_DUMP:
+		rc = pe_dump_run(&o);
+		break;
+	case PE_CMD_SNAPSHOT:
+		rc = pe_snapshot_run(&o);
+		break;
+	case PE_CMD_BENCH:
+		rc = pe_bench_run(&o);
+		break;
+	default:
+		rc = pe_tui_run(&o);
+		break;
+	}
+	if (fflush(stdout) != 0 && rc == PE_EXIT_OK) {
+		pe_app_error("standard output: write failed");
+		rc = PE_EXIT_FAIL;
+	}
+	pe_options_free(&o);
+	return rc;
+}

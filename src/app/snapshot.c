@@ -1,0 +1,91 @@
+/* pescope snapshot: exactly the frame the TUI shows for the same options
+ * and size, written as ANSI, plain text or HTML. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/app.h"
+#include "pescope/writer.h"
+#include "view/view.h"
+
+/* The color depth for a file: --color, else NO_COLOR means mono, else
+ * truecolor. */
+static enum pe_depth
+snapshot_depth(const struct pe_options *o)
+{
+	if (o->depth >= 0)
+		return (enum pe_depth)o->depth;
+	const char *nc = getenv("NO_COLOR");
+	if (nc != NULL && nc[0] != '\0')
+		return PE_DEPTH_MONO;
+	return PE_DEPTH_TRUECOLOR;
+}
+
+/* Start state from options: config, cursor, preset name. Shared with the
+ * TUI so that both start from the same frame. */
+void
+pe_app_state_from_options(const struct pe_options *o, struct pe_state *st)
+{
+	pe_state_init(st, &o->cfg);
+	st->preset = o->preset;
+	if (o->cursor_given) {
+		st->cur_r = o->cursor_p;
+		st->cur_c = o->cursor_j;
+	}
+	pe_state_clamp(st);
+}
+
+/* pescope snapshot. */
+int
+pe_snapshot_run(const struct pe_options *o)
+{
+	struct pe_state st;
+	struct pe_model m;
+	struct pe_canvas cv;
+	size_t rows, cols;
+
+	pe_state_main_dims(&o->cfg, &rows, &cols);
+	if (o->cursor_given && (o->cursor_p >= rows || o->cursor_j >= cols)) {
+		pe_app_error("--cursor %zu,%zu: the %s map is %zu x %zu, so P must "
+		    "be in 0..%zu and J in 0..%zu", o->cursor_p, o->cursor_j,
+		    pe_encoding_name(o->cfg.enc), rows, cols, rows - 1, cols - 1);
+		return PE_EXIT_USAGE;
+	}
+	pe_app_state_from_options(o, &st);
+	if (pe_model_init(&m, &o->cfg) != PE_OK) {
+		pe_app_error("cannot prepare the %s view (out of memory?)",
+		    pe_encoding_name(o->cfg.enc));
+		return PE_EXIT_FAIL;
+	}
+	if (pe_canvas_init(&cv, o->width, o->height) != PE_OK) {
+		pe_model_free(&m);
+		pe_app_error("out of memory");
+		return PE_EXIT_FAIL;
+	}
+	pe_view_render(&st, &m, &cv, NULL);
+
+	struct pe_atomic out;
+	const char *path = o->output != NULL ? o->output : "-";
+	int rc = PE_EXIT_OK;
+	if (pe_atomic_open(&out, path) != PE_OK) {
+		pe_app_error("-o '%s': cannot create a file there", path);
+		rc = PE_EXIT_FAIL;
+	} else {
+		char title[128];
+		snprintf(title, sizeof title, "pescope %s",
+		    pe_encoding_name(o->cfg.enc));
+		int st2 = pe_write_canvas(out.fp, &cv, o->snap_format,
+		    snapshot_depth(o), title);
+		if (st2 == PE_OK)
+			st2 = pe_atomic_commit(&out);
+		else
+			pe_atomic_abort(&out);
+		if (st2 != PE_OK) {
+			pe_app_error("-o '%s': write failed; nothing was written", path);
+			rc = PE_EXIT_FAIL;
+		}
+	}
+	pe_canvas_free(&cv);
+	pe_model_free(&m);
+	return rc;
+}

@@ -1,0 +1,76 @@
+/* Program state: what the TUI changes with keys and what a view draws.
+ * Pure data and pure transitions (keys -> state), testable without a
+ * terminal. */
+#ifndef PESCOPE_VIEW_STATE_H
+#define PESCOPE_VIEW_STATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "pescope/palette.h"
+#include "pescope/pescope.h"
+
+/* Keys, terminal-independent: printable ASCII as itself, the rest here. */
+enum pe_key {
+	PE_KEY_ESC = 27,
+	PE_KEY_TAB = 9,
+	PE_KEY_ENTER = 13,
+	PE_KEY_UP = 0x110000,
+	PE_KEY_DOWN,
+	PE_KEY_LEFT,
+	PE_KEY_RIGHT,
+	PE_KEY_PGUP,
+	PE_KEY_PGDN,
+	PE_KEY_HOME,
+	PE_KEY_END,
+	PE_KEY_BTAB, /* shift-tab */
+	PE_KEY_TICK, /* animation timer */
+};
+
+/* What a transition asks of the caller (htop's HANDLED/REDRAW/...). */
+enum pe_action {
+	PE_ACT_NONE = 0,
+	PE_ACT_REDRAW = 1 << 0,	  /* state changed: draw a new frame */
+	PE_ACT_REBUILD = 1 << 1,  /* config changed: rebuild the model */
+	PE_ACT_QUIT = 1 << 2,
+	PE_ACT_SNAPSHOT = 1 << 3, /* write the frame to files */
+};
+
+struct pe_state {
+	struct pe_config cfg;
+	size_t cur_r, cur_c;	   /* cursor: an exact element of the main map */
+	size_t vr0, vr1, vc0, vc1; /* viewport of the main map: [vr0,vr1) x
+				      [vc0,vc1); vr1 == 0 means the whole map */
+	size_t head;		   /* alibi: the head drawn large */
+	bool playing;		   /* animation: the cursor sweeps positions */
+	int speed;		   /* animation steps per second, 1..64 */
+	bool help;		   /* the help overlay is up */
+	char status[200];	   /* a message for the status line, or "" */
+	const char *preset;	   /* preset name shown in the title, or NULL */
+};
+
+/* Start from a config (already checked): cursor at 0,0, whole map. */
+void pe_state_init(struct pe_state *st, const struct pe_config *cfg);
+
+/* Rows and columns of the main map for a config:
+ *   sinusoidal, learned: n x d        rope: n x rot/2 (pairs)
+ *   relative, alibi, nope: n x n      vit2d: grid_h x grid_w (patches) */
+void pe_state_main_dims(const struct pe_config *cfg, size_t *rows,
+    size_t *cols);
+
+/* Bring cursor and viewport inside the map after any change. */
+void pe_state_clamp(struct pe_state *st);
+
+/* Apply one key. `cell_rows`/`cell_cols` are the matrix rows / columns one
+ * screen cell of the main map covers now (for moves of one cell); pass 1
+ * when unknown. Returns enum pe_action bits. A refused change leaves the
+ * state valid and explains itself in st->status. */
+int pe_state_key(struct pe_state *st, int key, size_t cell_rows,
+    size_t cell_cols);
+
+/* Move the cursor to an element (mouse click); clamps. */
+int pe_state_point(struct pe_state *st, size_t r, size_t c);
+/* Zoom the viewport by 2^steps (negative: out) around (r, c). */
+int pe_state_zoom(struct pe_state *st, int steps, size_t r, size_t c);
+
+#endif

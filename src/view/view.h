@@ -1,0 +1,51 @@
+/* Views: for each encoding a pure function from the state to a filled
+ * canvas. The TUI and `pescope snapshot` call the same function, so a
+ * snapshot is the frame. */
+#ifndef PESCOPE_VIEW_VIEW_H
+#define PESCOPE_VIEW_VIEW_H
+
+#include "pescope/canvas.h"
+#include "pescope/field.h"
+#include "view/state.h"
+
+/* Smallest frame a view draws; below it, a "terminal too small" message. */
+#define PE_VIEW_MIN_W 80
+#define PE_VIEW_MIN_H 24
+
+/* Data derived from a config once (fields and their caches); rebuilt only
+ * when the config changes (PE_ACT_REBUILD). */
+struct pe_model {
+	struct pe_config cfg; /* the copy the fields point at */
+	struct pe_field main; /* the main map */
+	struct pe_field sim;  /* similarity (when the encoding has one) */
+	struct pe_field aux;  /* rope cos, vit2d pe, ... */
+	bool has_sim, has_aux;
+	struct pe_config base_cfg; /* rope: the same, unscaled */
+	struct pe_field base;	   /* its similarity, for comparison */
+	bool has_base;
+};
+
+int pe_model_init(struct pe_model *m, const struct pe_config *cfg);
+void pe_model_free(struct pe_model *m);
+
+/* Where things landed on the last frame, for mouse hit-testing. */
+struct pe_hit {
+	bool too_small;
+	int tab_y, tab_x0[PE_ENC_COUNT], tab_x1[PE_ENC_COUNT];
+	int map_x, map_y, map_w, map_h; /* the main map's cells */
+	size_t r0, r1, c0, c1;		/* the viewport it shows */
+	size_t nsr, nsc;		/* samples: rows (2 per cell), cols */
+	size_t cell_rows, cell_cols;	/* elements one cell covers (>= 1) */
+};
+
+/* Draw the whole frame for st into cv (its size is the frame's). hit may
+ * be NULL. */
+void pe_view_render(const struct pe_state *st, const struct pe_model *m,
+    struct pe_canvas *cv, struct pe_hit *hit);
+
+/* Map a screen cell (x, y) of the main map to a matrix element; false when
+ * outside. */
+bool pe_view_hit_map(const struct pe_hit *hit, int x, int y, size_t *r,
+    size_t *c);
+
+#endif

@@ -1,0 +1,130 @@
+/* Atomic output: write into a temporary file beside the target, then
+ * rename it into place (rename(2) replaces atomically within a file
+ * system), so a reader never sees a half-written file. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pescope/io.h"
+
+/* Reset a to the closed state, freeing its names. */
+static void
+atomic_clear(struct pe_atomic *a)
+{
+	free(a->path);
+	free(a->tmp);
+	a->fp = NULL;
+	a->path = NULL;
+	a->tmp = NULL;
+}
+
+/* Mode for the new file: the target's permissions when it exists as a
+ * regular file, else 0644 less the umask. */
+static mode_t
+atomic_mode(const char *path)
+{
+	struct stat st;
+	mode_t u;
+
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		return st.st_mode & 07777;
+	u = umask(022);
+	umask(u);
+	return 0644 & ~u;
+}
+
+/* Open a temporary file ".<name>.XXXXXX" in the target's folder. path "-"
+ * means standard output (no temp file). Returns PE_EINVAL for an empty
+ * path, PE_EIO when the folder is not writable, PE_ENOMEM. */
+int
+pe_atomic_open(struct pe_atomic *a, const char *path)
+{
+	const char *slash, *base;
+	size_t dirlen;
+	int fd;
+
+	if (a == NULL)
+		return PE_EINVAL;
+	a->fp = NULL;
+	a->path = a->tmp = NULL;
+	if (path == NULL || *path == '\0')
+		return PE_EINVAL;
+	if ((a->path = strdup(path)) == NULL)
+		return PE_ENOMEM;
+	if (strcmp(path, "-") == 0) {
+		a->fp = stdout;
+		return PE_OK;
+	}
+	slash = strrchr(path, '/');
+	base = slash != NULL ? slash + 1 : path;
+	dirlen = slash != NULL ? (size_t)(slash - path) + 1 : 0;
+	if (*base == '\0') {
+		atomic_clear(a);
+		return PE_EINVAL; /* a folder, not a file */
+	}
+	/* folder/ + "." + base + ".XXXXXX" */
+	size_t cap = dirlen + 1 + strlen(base) + 8;
+	if ((a->tmp = malloc(cap)) == NULL) {
+		atomic_clear(a);
+		return PE_ENOMEM;
+	}
+	snprintf(a->tmp, cap, "%.*s.%s.XXXXXX", (int)dirlen, path, base);
+	if ((fd = mkstemp(a->tmp)) < 0) {
+		atomic_clear(a);
+		return PE_EIO;
+	}
+	if (fchmod(fd, atomic_mode(path)) != 0 ||
+	    (a->fp = fdopen(fd, "wb")) == NULL) {
+		close(fd);
+		unlink(a->tmp);
+		atomic_clear(a);
+		return PE_EIO;
+	}
+	return PE_OK;
+}
+
+/* Flush, sync and rename the temporary file into place; on any failure the
+ * temporary file is removed and PE_EIO returned. Standard output is only
+ * flushed. The struct is closed afterwards either way. */
+int
+pe_atomic_commit(struct pe_atomic *a)
+{
+	int rc = PE_OK;
+
+	if (a == NULL || a->fp == NULL)
+		return PE_EINVAL;
+	if (a->tmp == NULL) {
+		if (fflush(a->fp) != 0 || ferror(a->fp))
+			rc = PE_EIO;
+		atomic_clear(a);
+		return rc;
+	}
+	if (fflush(a->fp) != 0 || ferror(a->fp) ||
+	    (fsync(fileno(a->fp)) != 0 && errno != EINVAL && errno != EROFS))
+		rc = PE_EIO;
+	if (fclose(a->fp) != 0)
+		rc = PE_EIO;
+	a->fp = NULL;
+	if (rc == PE_OK && rename(a->tmp, a->path) != 0)
+		rc = PE_EIO;
+	if (rc != PE_OK)
+		unlink(a->tmp);
+	atomic_clear(a);
+	return rc;
+}
+
+/* Close and remove the temporary file, leaving any old target untouched;
+ * standard output is left open. Safe on a closed struct. */
+void
+pe_atomic_abort(struct pe_atomic *a)
+{
+	if (a == NULL)
+		return;
+	if (a->fp != NULL && a->tmp != NULL) {
+		fclose(a->fp);
+		unlink(a->tmp);
+	}
+	atomic_clear(a);
+}

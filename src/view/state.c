@@ -1,0 +1,662 @@
+/* Program state and its transitions: keys -> state, pure (no terminal).
+ * Every config change goes through pe_config_check; a refused change keeps
+ * the old config and explains itself in st->status. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "view/state.h"
+
+/* Smallest viewport side zooming in reaches (elements), unless the map
+ * itself is smaller. */
+#define ZOOM_MIN 4
+
+/* An untrained learned table is generated in memory: at most this many
+ * entries (the same bound as the command line's, app/options.c). */
+#define LEARNED_MAX_ENTRIES ((size_t)1 << 26)
+
+/* Seconds of the animation: steps per second, clamped to 1..64. */
+#define SPEED_MIN 1
+#define SPEED_MAX 64
+#define SPEED_DEFAULT 8
+
+/* Write a message into the status line. */
+static void __attribute__((format(printf, 2, 3)))
+status(struct pe_state *st, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(st->status, sizeof st->status, fmt, ap);
+	va_end(ap);
+}
+
+/* Rotary dimension as HF computes it: int(head_dim * partial_rotary_factor)
+ * (transformers, modeling_rope_utils.py, _compute_default_rope_parameters). */
+static size_t
+rotary_dim(const struct pe_config *cfg)
+{
+	return (size_t)((double)cfg->d * cfg->rope.partial_rotary);
+}
+
+/* Rows and columns of the main map for a config. */
+void
+pe_state_main_dims(const struct pe_config *cfg, size_t *rows, size_t *cols)
+{
+	size_t r = cfg->n, c = cfg->d;
+
+	switch (cfg->enc) {
+	case PE_ENC_SINUSOIDAL:
+	case PE_ENC_LEARNED:
+		break;
+	case PE_ENC_ROPE:
+		c = rotary_dim(cfg) / 2;
+		break;
+	case PE_ENC_RELATIVE:
+	case PE_ENC_ALIBI:
+	case PE_ENC_NOPE:
+		c = cfg->n;
+		break;
+	case PE_ENC_VIT2D:
+		r = cfg->grid_h;
+		c = cfg->grid_w;
+		break;
+	default:
+		break;
+	}
+	*rows = r > 0 ? r : 1;
+	*cols = c > 0 ? c : 1;
+}
+
+/* The viewport actually shown: the explicit one, or the whole map. */
+static void
+viewport(const struct pe_state *st, size_t rows, size_t cols, size_t *r0,
+    size_t *r1, size_t *c0, size_t *c1)
+{
+	if (st->vr1 == 0) {
+		*r0 = 0;
+		*r1 = rows;
+		*c0 = 0;
+		*c1 = cols;
+		return;
+	}
+	*r0 = st->vr0;
+	*r1 = st->vr1;
+	*c0 = st->vc0;
+	*c1 = st->vc1;
+}
+
+/* Fit one axis of a viewport [*a0, *a1) inside [0, len), keeping its
+ * extent where possible, then shift it so that it holds cur. */
+static void
+fit_axis(size_t *a0, size_t *a1, size_t len, size_t cur)
+{
+	size_t ext = *a1 > *a0 ? *a1 - *a0 : 1;
+
+	if (ext > len)
+		ext = len;
+	if (*a0 > len - ext)
+		*a0 = len - ext;
+	if (cur < *a0)
+		*a0 = cur;
+	else if (cur >= *a0 + ext)
+		*a0 = cur + 1 - ext;
+	*a1 = *a0 + ext;
+}
+
+/* Bring cursor and viewport inside the map after any change. */
+void
+pe_state_clamp(struct pe_state *st)
+{
+	size_t rows, cols;
+
+	pe_state_main_dims(&st->cfg, &rows, &cols);
+	if (st->cur_r >= rows)
+		st->cur_r = rows - 1;
+	if (st->cur_c >= cols)
+		st->cur_c = cols - 1;
+	if (st->vr1 != 0) {
+		if (st->vc1 == 0) {
+			st->vc0 = 0;
+			st->vc1 = cols;
+		}
+		fit_axis(&st->vr0, &st->vr1, rows, st->cur_r);
+		fit_axis(&st->vc0, &st->vc1, cols, st->cur_c);
+		if (st->vr0 == 0 && st->vr1 == rows && st->vc0 == 0 &&
+		    st->vc1 == cols)
+			st->vr0 = st->vr1 = st->vc0 = st->vc1 = 0;
+	} else
+		st->vr0 = st->vc0 = st->vc1 = 0;
+	if (st->cfg.heads == 0 || st->head >= st->cfg.heads)
+		st->head = st->cfg.heads > 0 ? st->cfg.heads - 1 : 0;
+	if (st->speed < SPEED_MIN)
+		st->speed = SPEED_MIN;
+	if (st->speed > SPEED_MAX)
+		st->speed = SPEED_MAX;
+}
+
+/* Start from a config (already checked): cursor at 0,0, whole map. */
+void
+pe_state_init(struct pe_state *st, const struct pe_config *cfg)
+{
+	memset(st, 0, sizeof *st);
+	st->cfg = *cfg;
+	st->speed = SPEED_DEFAULT;
+	pe_state_clamp(st);
+}
+
+/* Whether the learned table is one the user supplied (--table-file): its
+ * width is fixed. */
+static bool
+table_fixed(const struct pe_config *cfg)
+{
+	return cfg->table != NULL && !cfg->table_untrained;
+}
+
+/* Check a candidate config; on success install it (clamping cursor and
+ * viewport), else keep the old one and put the reason in the status. */
+static int
+apply(struct pe_state *st, struct pe_config *cand)
+{
+	char why[sizeof st->status];
+
+	/* An untrained table follows d_model and max_len: the caller
+	 * regenerates it (see the TUI loop) when it is NULL. */
+	if (cand->table_untrained &&
+	    (cand->d != st->cfg.d || cand->max_len != st->cfg.max_len))
+		cand->table = NULL;
+	if (pe_config_check(cand, why, sizeof why) != PE_OK) {
+		status(st, "%s", why);
+		return PE_ACT_REDRAW;
+	}
+	if (cand->enc == PE_ENC_LEARNED && cand->table == NULL &&
+	    cand->max_len > LEARNED_MAX_ENTRIES / cand->d) {
+		status(st, "--d-model %zu: an untrained learned table of %zu x %zu "
+		    "is too large; max_len x d_model must be at most %zu", cand->d,
+		    cand->max_len, cand->d, LEARNED_MAX_ENTRIES);
+		return PE_ACT_REDRAW;
+	}
+	st->cfg = *cand;
+	pe_state_clamp(st);
+	return PE_ACT_REDRAW | PE_ACT_REBUILD;
+}
+
+/* Change d_model to d (refused with a user-supplied table). */
+static int
+set_d(struct pe_state *st, size_t d)
+{
+	struct pe_config cand = st->cfg;
+
+	if (table_fixed(&st->cfg)) {
+		status(st, "--d-model %zu: the --table-file table fixes d_model at "
+		    "%zu", d, st->cfg.d);
+		return PE_ACT_REDRAW;
+	}
+	cand.d = d;
+	return apply(st, &cand);
+}
+
+/* Switch to another encoding, keeping every other parameter; when d_model
+ * breaks the new encoding's rules, move it to the nearest valid value (up
+ * first on a tie) and say so. */
+static int
+set_encoding(struct pe_state *st, int enc)
+{
+	struct pe_config cand = st->cfg;
+	char why[sizeof st->status] = "";
+	int act;
+
+	enc = ((enc % PE_ENC_COUNT) + PE_ENC_COUNT) % PE_ENC_COUNT;
+	if ((int)st->cfg.enc == enc)
+		return PE_ACT_NONE;
+	cand.enc = (enum pe_encoding)enc;
+	if (pe_config_check(&cand, why, sizeof why) != PE_OK &&
+	    !table_fixed(&cand)) {
+		for (size_t k = 1; k <= 16; k++) {
+			size_t up = st->cfg.d + k, down = st->cfg.d - k;
+			struct pe_config t = cand;
+
+			t.d = up;
+			if (up <= PE_MAX_D && pe_config_check(&t, NULL, 0) == PE_OK) {
+				cand = t;
+				break;
+			}
+			t.d = down;
+			if (st->cfg.d > k && pe_config_check(&t, NULL, 0) == PE_OK) {
+				cand = t;
+				break;
+			}
+		}
+	}
+	size_t old_d = st->cfg.d;
+	act = apply(st, &cand);
+	if (!(act & PE_ACT_REBUILD))
+		return act;
+	st->vr0 = st->vr1 = st->vc0 = st->vc1 = 0;
+	pe_state_clamp(st);
+	if (st->cfg.d != old_d)
+		status(st, "d_model %zu -> %zu for %s: %s", old_d, st->cfg.d,
+		    pe_encoding_name(st->cfg.enc), why);
+	return act;
+}
+
+/* Refuse a key that belongs to another encoding; true when refused. */
+static bool
+needs(struct pe_state *st, int key, enum pe_encoding enc, const char *what)
+{
+	if (st->cfg.enc == enc)
+		return false;
+	status(st, "'%c' changes %s's %s: switch to %s first (%d)", key,
+	    pe_encoding_name(enc), what, pe_encoding_name(enc), (int)enc + 1);
+	return true;
+}
+
+/* Shift an index by delta within [0, len), saturating. */
+static size_t
+step(size_t v, long long delta, size_t len)
+{
+	if (delta < 0) {
+		size_t m = (size_t)(-delta);
+		return v > m ? v - m : 0;
+	}
+	if ((size_t)delta >= len - v)
+		return len - 1;
+	return v + (size_t)delta;
+}
+
+/* Move the cursor by (dr, dc) elements; the viewport follows. */
+static int
+move(struct pe_state *st, long long dr, long long dc)
+{
+	size_t rows, cols;
+
+	pe_state_main_dims(&st->cfg, &rows, &cols);
+	st->cur_r = step(st->cur_r, dr, rows);
+	st->cur_c = step(st->cur_c, dc, cols);
+	pe_state_clamp(st);
+	return PE_ACT_REDRAW;
+}
+
+/* Pan by a viewport height (dir -1 up, +1 down): cursor and viewport. */
+static int
+page(struct pe_state *st, int dir)
+{
+	size_t rows, cols, r0, r1, c0, c1;
+
+	pe_state_main_dims(&st->cfg, &rows, &cols);
+	viewport(st, rows, cols, &r0, &r1, &c0, &c1);
+	size_t ext = r1 - r0;
+	if (st->vr1 != 0) {
+		size_t n0 = step(r0, dir * (long long)ext, rows);
+		if (n0 + ext > rows)
+			n0 = rows - ext;
+		st->vr0 = n0;
+		st->vr1 = n0 + ext;
+	}
+	st->cur_r = step(st->cur_r, dir * (long long)ext, rows);
+	pe_state_clamp(st);
+	return PE_ACT_REDRAW;
+}
+
+/* Move the cursor to an element (mouse click); clamps. */
+int
+pe_state_point(struct pe_state *st, size_t r, size_t c)
+{
+	st->cur_r = r;
+	st->cur_c = c;
+	pe_state_clamp(st);
+	return PE_ACT_REDRAW;
+}
+
+/* New extent of one viewport axis after zooming by 2^steps. */
+static size_t
+zoom_extent(size_t ext, size_t len, int steps)
+{
+	size_t lo = len < ZOOM_MIN ? len : ZOOM_MIN;
+
+	for (; steps > 0; steps--)
+		ext /= 2;
+	for (; steps < 0 && ext < len; steps++)
+		ext = ext > len / 2 ? len : ext * 2;
+	if (ext < lo)
+		ext = lo;
+	return ext > len ? len : ext;
+}
+
+/* Place a new extent on one axis so that element p (its centre) keeps its
+ * relative place, and stays inside. */
+static void
+zoom_axis(size_t a0, size_t a1, size_t ext, size_t len, size_t p,
+    size_t *n0, size_t *n1)
+{
+	double old = a1 > a0 ? (double)(a1 - a0) : 1.0;
+	double centre = (double)p + 0.5;
+	double f = centre > (double)a0 ? (centre - (double)a0) / old : 0.0;
+	double s = centre - f * (double)ext;
+	size_t v0 = s > 0 ? (size_t)(s + 0.5) : 0;
+
+	if (v0 > len - ext)
+		v0 = len - ext;
+	if (p < v0)
+		v0 = p;
+	else if (p >= v0 + ext)
+		v0 = p + 1 - ext;
+	*n0 = v0;
+	*n1 = v0 + ext;
+}
+
+/* Zoom the viewport by 2^steps (negative: out) around (r, c). */
+int
+pe_state_zoom(struct pe_state *st, int steps, size_t r, size_t c)
+{
+	size_t rows, cols, r0, r1, c0, c1;
+
+	pe_state_main_dims(&st->cfg, &rows, &cols);
+	viewport(st, rows, cols, &r0, &r1, &c0, &c1);
+	if (r >= rows)
+		r = rows - 1;
+	if (c >= cols)
+		c = cols - 1;
+	size_t er = zoom_extent(r1 - r0, rows, steps);
+	size_t ec = zoom_extent(c1 - c0, cols, steps);
+	if (er == r1 - r0 && ec == c1 - c0) {
+		status(st, steps > 0 ? "zoomed in as far as it goes (%zu x %zu)"
+				     : "the whole map is shown (%zu x %zu)",
+		    er, ec);
+		return PE_ACT_REDRAW;
+	}
+	if (er == rows && ec == cols) {
+		st->vr0 = st->vr1 = st->vc0 = st->vc1 = 0;
+		pe_state_clamp(st);
+		return PE_ACT_REDRAW;
+	}
+	zoom_axis(r0, r1, er, rows, r, &st->vr0, &st->vr1);
+	zoom_axis(c0, c1, ec, cols, c, &st->vc0, &st->vc1);
+	/* The cursor stays visible: move it into the new viewport. */
+	if (st->cur_r < st->vr0)
+		st->cur_r = st->vr0;
+	if (st->cur_r >= st->vr1)
+		st->cur_r = st->vr1 - 1;
+	if (st->cur_c < st->vc0)
+		st->cur_c = st->vc0;
+	if (st->cur_c >= st->vc1)
+		st->cur_c = st->vc1 - 1;
+	pe_state_clamp(st);
+	return PE_ACT_REDRAW;
+}
+
+/* One animation step: the cursor's position moves forward, wrapping (vit2d:
+ * patches in row-major order). */
+static int
+tick(struct pe_state *st, size_t cell_rows, size_t cell_cols)
+{
+	size_t rows, cols;
+
+	if (!st->playing)
+		return PE_ACT_NONE;
+	pe_state_main_dims(&st->cfg, &rows, &cols);
+	if (st->cfg.enc == PE_ENC_VIT2D) {
+		st->cur_c += cell_cols;
+		if (st->cur_c >= cols) {
+			st->cur_c = 0;
+			st->cur_r += cell_rows;
+			if (st->cur_r >= rows)
+				st->cur_r = 0;
+		}
+	} else {
+		st->cur_r += cell_rows;
+		if (st->cur_r >= rows)
+			st->cur_r = 0;
+	}
+	pe_state_clamp(st);
+	return PE_ACT_REDRAW;
+}
+
+/* Next or previous rope scaling type; longrope is skipped (with a word)
+ * when no factor lists were given. */
+static int
+rope_type(struct pe_state *st, int dir)
+{
+	struct pe_config cand = st->cfg;
+	bool skipped = false;
+	int t = (int)cand.rope.type;
+
+	for (;;) {
+		t = (t + dir + PE_ROPE_TYPE_COUNT) % PE_ROPE_TYPE_COUNT;
+		if (t == PE_ROPE_LONGROPE && (cand.rope.short_factor == NULL ||
+		    cand.rope.long_factor == NULL)) {
+			skipped = true;
+			continue;
+		}
+		break;
+	}
+	cand.rope.type = (enum pe_rope_type)t;
+	int act = apply(st, &cand);
+	if ((act & PE_ACT_REBUILD) && skipped)
+		status(st, "rope scaling %s (longrope skipped: it needs "
+		    "--short-factor and --long-factor on the command line)",
+		    pe_rope_type_name(cand.rope.type));
+	return act;
+}
+
+/* Keys that change the config. Returns -1 when key is not one of them. */
+static int
+config_key(struct pe_state *st, int key)
+{
+	struct pe_config c = st->cfg;
+
+	switch (key) {
+	case 'd':
+		return set_d(st, c.d / 2);
+	case 'D':
+		return set_d(st, c.d > PE_MAX_D ? c.d : c.d * 2);
+	case 'n':
+	case 'N':
+		if (c.enc == PE_ENC_VIT2D) {
+			status(st, "vit2d's positions are its patch grid: g / G "
+			    "change it");
+			return PE_ACT_REDRAW;
+		}
+		c.n = key == 'n' ? c.n / 2 : (c.n > PE_MAX_N ? c.n : c.n * 2);
+		return apply(st, &c);
+	case 'b':
+	case 'B':
+		if (c.enc != PE_ENC_SINUSOIDAL && c.enc != PE_ENC_ROPE) {
+			status(st, "'%c' changes the base of sinusoidal and rope; "
+			    "%s has none", key, pe_encoding_name(c.enc));
+			return PE_ACT_REDRAW;
+		}
+		c.base = key == 'b' ? c.base / 10.0 : c.base * 10.0;
+		return apply(st, &c);
+	case 'l':
+		if (needs(st, key, PE_ENC_SINUSOIDAL, "column layout"))
+			return PE_ACT_REDRAW;
+		c.layout = c.layout == PE_LAYOUT_INTERLEAVED ? PE_LAYOUT_SPLIT
+							     : PE_LAYOUT_INTERLEAVED;
+		return apply(st, &c);
+	case 'p':
+		if (needs(st, key, PE_ENC_ROPE, "pairing"))
+			return PE_ACT_REDRAW;
+		c.pairing = c.pairing == PE_PAIR_HALF ? PE_PAIR_INTERLEAVED
+						      : PE_PAIR_HALF;
+		return apply(st, &c);
+	case 's':
+	case 'S':
+		if (needs(st, key, PE_ENC_ROPE, "scaling type"))
+			return PE_ACT_REDRAW;
+		return rope_type(st, key == 'S' ? 1 : -1);
+	case 'f':
+	case 'F':
+		if (needs(st, key, PE_ENC_ROPE, "scaling factor"))
+			return PE_ACT_REDRAW;
+		if (c.rope.type == PE_ROPE_DEFAULT) {
+			status(st, "'%c': rope scaling is default (no factor); s / S "
+			    "choose a scaling type", key);
+			return PE_ACT_REDRAW;
+		}
+		c.rope.factor = key == 'f' ? c.rope.factor / 2 : c.rope.factor * 2;
+		if (c.rope.factor < 1.0) {
+			status(st, "--factor %g: the scaling factor must be >= 1",
+			    c.rope.factor);
+			return PE_ACT_REDRAW;
+		}
+		return apply(st, &c);
+	case 'h':
+	case 'H':
+		if (needs(st, key, PE_ENC_ALIBI, "number of heads"))
+			return PE_ACT_REDRAW;
+		c.heads = key == 'h' ? c.heads - 1 : c.heads + 1;
+		return apply(st, &c);
+	case 'a':
+		if (needs(st, key, PE_ENC_ALIBI, "mode"))
+			return PE_ACT_REDRAW;
+		c.alibi_mode = c.alibi_mode == PE_ALIBI_CAUSAL ? PE_ALIBI_SYMMETRIC
+							       : PE_ALIBI_CAUSAL;
+		return apply(st, &c);
+	case 'r':
+		if (needs(st, key, PE_ENC_RELATIVE, "kind (t5 / shaw)"))
+			return PE_ACT_REDRAW;
+		c.relative = c.relative == PE_REL_T5 ? PE_REL_SHAW : PE_REL_T5;
+		return apply(st, &c);
+	case 'u':
+		if (needs(st, key, PE_ENC_RELATIVE, "direction"))
+			return PE_ACT_REDRAW;
+		if (c.relative != PE_REL_T5) {
+			status(st, "'u': only t5 buckets have a direction; r switches "
+			    "to t5");
+			return PE_ACT_REDRAW;
+		}
+		c.bidirectional = !c.bidirectional;
+		return apply(st, &c);
+	case 'k':
+	case 'K':
+		if (needs(st, key, PE_ENC_RELATIVE, "buckets / clip distance"))
+			return PE_ACT_REDRAW;
+		if (c.relative == PE_REL_T5)
+			c.buckets = key == 'k' ? c.buckets - 2 : c.buckets + 2;
+		else
+			c.max_relative = key == 'k' ? c.max_relative - 1
+						    : c.max_relative + 1;
+		return apply(st, &c);
+	case 'm':
+	case 'M':
+		if (needs(st, key, PE_ENC_RELATIVE, "max_distance"))
+			return PE_ACT_REDRAW;
+		if (c.relative != PE_REL_T5) {
+			status(st, "'%c': max_distance belongs to t5 buckets; r "
+			    "switches to t5", key);
+			return PE_ACT_REDRAW;
+		}
+		c.max_distance = key == 'm' ? c.max_distance / 2
+					    : c.max_distance * 2;
+		return apply(st, &c);
+	case 'g':
+	case 'G':
+		if (needs(st, key, PE_ENC_VIT2D, "grid"))
+			return PE_ACT_REDRAW;
+		c.grid_h = c.grid_w = key == 'g' ? c.grid_h - 1 : c.grid_h + 1;
+		return apply(st, &c);
+	}
+	return -1;
+}
+
+/* Apply one key; see state.h. */
+int
+pe_state_key(struct pe_state *st, int key, size_t cell_rows,
+    size_t cell_cols)
+{
+	size_t rows, cols;
+	int act;
+
+	if (cell_rows == 0)
+		cell_rows = 1;
+	if (cell_cols == 0)
+		cell_cols = 1;
+	if (key == PE_KEY_TICK)
+		return tick(st, cell_rows, cell_cols);
+
+	/* Any key clears the last message (a REDRAW shows that). */
+	bool had_status = st->status[0] != '\0';
+	st->status[0] = '\0';
+	int clear = had_status ? PE_ACT_REDRAW : PE_ACT_NONE;
+
+	if (st->help) {
+		st->help = false;
+		return PE_ACT_REDRAW;
+	}
+	if ((act = config_key(st, key)) >= 0)
+		return act | clear;
+
+	pe_state_main_dims(&st->cfg, &rows, &cols);
+	switch (key) {
+	case 'q':
+	case PE_KEY_ESC:
+		return PE_ACT_QUIT;
+	case '?':
+		st->help = true;
+		return PE_ACT_REDRAW;
+	case 'w':
+		return PE_ACT_SNAPSHOT | clear;
+	case '1': case '2': case '3': case '4': case '5': case '6': case '7':
+		return set_encoding(st, key - '1') | clear;
+	case PE_KEY_TAB:
+		return set_encoding(st, (int)st->cfg.enc + 1) | clear;
+	case PE_KEY_BTAB:
+		return set_encoding(st, (int)st->cfg.enc - 1) | clear;
+	case PE_KEY_UP:
+		return move(st, -(long long)cell_rows, 0);
+	case PE_KEY_DOWN:
+		return move(st, (long long)cell_rows, 0);
+	case PE_KEY_LEFT:
+		return move(st, 0, -(long long)cell_cols);
+	case PE_KEY_RIGHT:
+		return move(st, 0, (long long)cell_cols);
+	case PE_KEY_PGUP:
+		return page(st, -1);
+	case PE_KEY_PGDN:
+		return page(st, 1);
+	case PE_KEY_HOME:
+		return move(st, -(long long)rows, 0);
+	case PE_KEY_END:
+		return move(st, (long long)rows, 0);
+	case '+':
+	case '=':
+		return pe_state_zoom(st, 1, st->cur_r, st->cur_c);
+	case '-':
+		return pe_state_zoom(st, -1, st->cur_r, st->cur_c);
+	case '0':
+		st->vr0 = st->vr1 = st->vc0 = st->vc1 = 0;
+		pe_state_clamp(st);
+		return PE_ACT_REDRAW;
+	case ' ':
+		st->playing = !st->playing;
+		return PE_ACT_REDRAW;
+	case '[':
+	case ']': {
+		int s = key == '[' ? st->speed / 2 : st->speed * 2;
+		if (s < SPEED_MIN || s > SPEED_MAX) {
+			status(st, "speed %d steps/s is the %s", st->speed,
+			    s < SPEED_MIN ? "slowest" : "fastest");
+			return PE_ACT_REDRAW;
+		}
+		st->speed = s;
+		return PE_ACT_REDRAW;
+	}
+	case '<':
+	case '>':
+		if (needs(st, key, PE_ENC_ALIBI, "head drawn large"))
+			return PE_ACT_REDRAW;
+		if (key == '<' ? st->head == 0 : st->head + 1 >= st->cfg.heads) {
+			status(st, "head %zu is the %s of %zu", st->head,
+			    key == '<' ? "first" : "last", st->cfg.heads);
+			return PE_ACT_REDRAW;
+		}
+		st->head = key == '<' ? st->head - 1 : st->head + 1;
+		return PE_ACT_REDRAW;
+	}
+	if (key > ' ' && key < 127) {
+		status(st, "'%c' does nothing here; ? lists the keys", key);
+		return PE_ACT_REDRAW;
+	}
+	return clear;
+}

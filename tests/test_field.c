@@ -1,0 +1,548 @@
+/* Fields: exact block means against brute force for every kind, grids
+ * against blocks, huge fields against long-double sums. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "pescope/field.h"
+#include "pescope/learned.h"
+#include "pescope/rope.h"
+#include "pescope/sinusoidal.h"
+
+#define TWO_PI 6.283185307179586476925286766559
+
+/* Brute-force statistics of a rectangle from pe_field_value, in long
+ * double. */
+static void
+brute(const struct pe_field *f, size_t r0, size_t r1, size_t c0, size_t c1,
+    struct pe_stats *s)
+{
+	long double sum = 0, ss = 0, sc = 0;
+	uint64_t n = 0;
+	memset(s, 0, sizeof *s);
+	s->min = INFINITY;
+	s->max = -INFINITY;
+	for (size_t r = r0; r < r1; r++)
+		for (size_t c = c0; c < c1; c++) {
+			double v = pe_field_value(f, r, c);
+			s->count++;
+			if (isnan(v)) {
+				s->undefined++;
+				continue;
+			}
+			if (isinf(v) && v < 0) {
+				s->masked++;
+				continue;
+			}
+			sum += v;
+			ss += sinl(v);
+			sc += cosl(v);
+			n++;
+			s->min = fmin(s->min, v);
+			s->max = fmax(s->max, v);
+		}
+	s->mean = n ? (double)(sum / n) : NAN;
+	s->resultant = 1.0;
+	if (f->kind == PE_FIELD_ROPE_ANGLE && n) {
+		double m = atan2((double)ss, (double)sc);
+		s->mean = m < 0 ? m + TWO_PI : m;
+		s->resultant = (double)(hypotl(ss, sc) / n);
+	}
+	if (n == 0)
+		s->min = s->max = NAN;
+}
+
+/* Compare a block's statistics with brute force. */
+static void
+expect_stats(const struct pe_field *f, const struct pe_stats *got,
+    const struct pe_stats *want, bool minmax, const char *what)
+{
+	cr_expect_eq(got->count, want->count, "%s: count", what);
+	cr_expect_eq(got->masked, want->masked, "%s: masked %llu vs %llu", what,
+	    (unsigned long long)got->masked, (unsigned long long)want->masked);
+	cr_expect_eq(got->undefined, want->undefined, "%s: undefined", what);
+	if (f->kind == PE_FIELD_ROPE_ANGLE) {
+		cr_expect(th_close(got->resultant, want->resultant, 1e-9, 1e-9),
+		    "%s: R %.15g vs %.15g", what, got->resultant, want->resultant);
+		if (want->resultant > 1e-6) {
+			double d = remainder(got->mean - want->mean, TWO_PI);
+			cr_expect_lt(fabs(d), 1e-8 / want->resultant,
+			    "%s: circular mean %.15g vs %.15g", what, got->mean,
+			    want->mean);
+		}
+	} else {
+		cr_expect(th_close(got->mean, want->mean, 1e-10, 1e-9),
+		    "%s: mean %.15g vs %.15g", what, got->mean, want->mean);
+	}
+	if (minmax) {
+		cr_expect(got->minmax_exact, "%s: minmax not exact", what);
+		cr_expect(th_close(got->min, want->min, 1e-12, 1e-12),
+		    "%s: min %.15g vs %.15g", what, got->min, want->min);
+		cr_expect(th_close(got->max, want->max, 1e-12, 1e-12),
+		    "%s: max %.15g vs %.15g", what, got->max, want->max);
+	}
+}
+
+static uint64_t rng_state = 12345;
+
+/* A deterministic pseudo-random integer in [0, n) (splitmix-style LCG). */
+static size_t
+rnd(size_t n)
+{
+	rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (size_t)((rng_state >> 33) % n);
+}
+
+/* Random rectangles of f: block == brute force, with and without minmax;
+ * then a grid of a random sub-rectangle against its blocks. */
+static void
+check_field(const struct pe_field *f, const char *what)
+{
+	char msg[128];
+	for (int t = 0; t < 25; t++) {
+		size_t r0 = rnd(f->rows), r1 = r0 + 1 + rnd(f->rows - r0);
+		size_t c0 = rnd(f->cols), c1 = c0 + 1 + rnd(f->cols - c0);
+		if (t == 0) {
+			r0 = c0 = 0;
+			r1 = f->rows;
+			c1 = f->cols;
+		}
+		struct pe_stats got, want;
+		bool mm = t % 2 == 0;
+		cr_assert_eq(pe_field_block(f, r0, r1, c0, c1, mm, &got), PE_OK);
+		brute(f, r0, r1, c0, c1, &want);
+		snprintf(msg, sizeof msg, "%s [%zu,%zu)x[%zu,%zu)", what, r0, r1, c0,
+		    c1);
+		expect_stats(f, &got, &want, mm, msg);
+	}
+	for (int t = 0; t < 4; t++) {
+		size_t r0 = rnd(f->rows), r1 = r0 + 1 + rnd(f->rows - r0);
+		size_t c0 = rnd(f->cols), c1 = c0 + 1 + rnd(f->cols - c0);
+		size_t nr = 1 + rnd(9), nc = 1 + rnd(9);
+		if (t == 3) { /* more blocks than items */
+			nr = (r1 - r0) + 3;
+			nc = (c1 - c0) + 2;
+		}
+		struct pe_stats *g = calloc(nr * nc, sizeof *g);
+		cr_assert_eq(pe_field_grid(f, r0, r1, nr, c0, c1, nc, g), PE_OK);
+		for (size_t i = 0; i < nr; i++)
+			for (size_t j = 0; j < nc; j++) {
+				size_t p0, p1, q0, q1;
+				pe_field_span(r0, r1, nr, i, &p0, &p1);
+				pe_field_span(c0, c1, nc, j, &q0, &q1);
+				struct pe_stats b;
+				pe_field_block(f, p0, p1, q0, q1, false, &b);
+				snprintf(msg, sizeof msg, "%s grid cell %zu,%zu", what, i, j);
+				expect_stats(f, &g[i * nc + j], &b, false, msg);
+			}
+		free(g);
+	}
+}
+
+/* Init a field of kind for cfg and run check_field on it. */
+static void
+check_kind(const struct pe_config *cfg, enum pe_field_kind kind,
+    const char *what)
+{
+	struct pe_field f;
+	char why[256] = "";
+	cr_assert_eq(pe_config_check(cfg, why, sizeof why), PE_OK, "%s: %s", what,
+	    why);
+	cr_assert(pe_field_supported(cfg->enc, kind), "%s", what);
+	cr_assert_eq(pe_field_init(&f, kind, cfg), PE_OK, "%s", what);
+	check_field(&f, what);
+	pe_field_free(&f);
+}
+
+Test(field, span_tiles_without_gaps)
+{
+	size_t cases[][3] = {{0, 100, 7}, {5, 6, 4}, {3, 10, 7}, {0, 1u << 30, 120},
+		{10, 13, 10}};
+	for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
+		size_t lo = cases[t][0], hi = cases[t][1], nb = cases[t][2];
+		size_t prev = lo;
+		for (size_t k = 0; k < nb; k++) {
+			size_t b0, b1;
+			pe_field_span(lo, hi, nb, k, &b0, &b1);
+			cr_expect_lt(b0, b1, "empty block");
+			cr_expect_geq(b0, lo);
+			cr_expect_leq(b1, hi);
+			if (nb <= hi - lo) {
+				cr_expect_eq(b0, prev, "gap at block %zu", k);
+				size_t len = b1 - b0;
+				cr_expect(len == (hi - lo) / nb || len == (hi - lo) / nb + 1);
+			} else {
+				cr_expect_eq(b1, b0 + 1);
+				cr_expect(b0 == prev || b0 == prev - 1 || k == 0);
+			}
+			prev = b1;
+		}
+		cr_expect_eq(prev, hi);
+	}
+}
+
+Test(field, sinusoidal_blocks_equal_brute_force)
+{
+	struct pe_config c;
+	pe_config_default(&c);
+	c.d = 16;
+	c.n = 300;
+	check_kind(&c, PE_FIELD_PE, "sinusoidal interleaved");
+	check_kind(&c, PE_FIELD_SIMILARITY, "sinusoidal similarity");
+	c.layout = PE_LAYOUT_SPLIT;
+	c.base = 50.0;
+	check_kind(&c, PE_FIELD_PE, "sinusoidal split");
+}
+
+Test(field, rope_blocks_equal_brute_force)
+{
+	struct pe_config c;
+	pe_config_default(&c);
+	c.enc = PE_ENC_ROPE;
+	c.d = 16;
+	c.n = 400;
+	c.rope.type = PE_ROPE_YARN;
+	c.rope.factor = 8.0;
+	c.rope.original_max_pos = 64;
+	for (int p = 0; p < 2; p++) {
+		c.pairing = (enum pe_pairing)p;
+		check_kind(&c, PE_FIELD_ROPE_ANGLE, "rope angle");
+		check_kind(&c, PE_FIELD_ROPE_COS, "rope cos");
+		check_kind(&c, PE_FIELD_ROPE_SIN, "rope sin");
+		check_kind(&c, PE_FIELD_SIMILARITY, "rope similarity");
+	}
+	c.rope.partial_rotary = 0.5;
+	c.rope.type = PE_ROPE_DEFAULT;
+	check_kind(&c, PE_FIELD_SIMILARITY, "rope partial similarity");
+	check_kind(&c, PE_FIELD_ROPE_COS, "rope partial cos");
+}
+
+Test(field, learned_blocks_equal_brute_force)
+{
+	struct pe_config c;
+	pe_config_default(&c);
+	c.enc = PE_ENC_LEARNED;
+	c.d = 12;
+	c.n = 90;
+	c.max_len = 60;
+	float *tab = malloc(60 * 12 * sizeof *tab);
+	pe_learned_init(60, 12, 99, tab);
+	c.table = tab;
+	check_kind(&c, PE_FIELD_PE, "learned pe");
+	check_kind(&c, PE_FIELD_SIMILARITY, "learned similarity");
+	c.table = NULL; /* the field makes the init table itself */
+	check_kind(&c, PE_FIELD_PE, "learned pe (no table)");
+	check_kind(&c, PE_FIELD_SIMILARITY, "learned similarity (no table)");
+	free(tab);
+}
+
+Test(field, diagonal_kinds_equal_brute_force)
+{
+	struct pe_config c;
+	pe_config_default(&c);
+	c.n = 120;
+	c.enc = PE_ENC_ALIBI;
+	c.heads = 12;
+	struct pe_field f;
+	for (int mode = 0; mode < 2; mode++) {
+		c.alibi_mode = (enum pe_alibi_mode)mode;
+		cr_assert_eq(pe_field_init(&f, PE_FIELD_BIAS, &c), PE_OK);
+		f.head = 5;
+		check_field(&f, "alibi bias");
+		pe_field_free(&f);
+	}
+	c.enc = PE_ENC_NOPE;
+	check_kind(&c, PE_FIELD_MASK, "nope mask");
+	check_kind(&c, PE_FIELD_SIMILARITY, "nope similarity");
+	c.enc = PE_ENC_RELATIVE;
+	c.relative = PE_REL_T5;
+	c.buckets = 16;
+	c.max_distance = 40;
+	check_kind(&c, PE_FIELD_RELATIVE, "t5 bidirectional");
+	c.bidirectional = false;
+	check_kind(&c, PE_FIELD_RELATIVE, "t5 unidirectional");
+	c.relative = PE_REL_SHAW;
+	c.max_relative = 9;
+	check_kind(&c, PE_FIELD_RELATIVE, "shaw");
+}
+
+/* MAE cosine similarity of patch (1, 2) with every patch of a 3 x 5 grid,
+ * d 16: printed by /usr/bin/python3 tests/ref/vit2d_ref.py. */
+static const double ref_cos_12[15] = {0.762371717, 0.883813995, 0.941906991,
+	0.883813989, 0.762371713, 0.820464726, 0.941907004, 1, 0.941906997,
+	0.820464723, 0.762371728, 0.883814007, 0.941907003, 0.883814,
+	0.762371724};
+
+Test(field, vit2d_blocks_equal_brute_force)
+{
+	struct pe_config c;
+	pe_config_default(&c);
+	c.enc = PE_ENC_VIT2D;
+	c.d = 16;
+	c.grid_h = 7;
+	c.grid_w = 9;
+	check_kind(&c, PE_FIELD_PE, "vit2d pe");
+	struct pe_field f;
+	cr_assert_eq(pe_field_init(&f, PE_FIELD_PATCH_COSINE, &c), PE_OK);
+	cr_expect(f.rows == 7 && f.cols == 9);
+	f.anchor = 31;
+	check_field(&f, "vit2d patch cosine");
+	pe_field_free(&f);
+
+	c.grid_h = 3;
+	c.grid_w = 5;
+	cr_assert_eq(pe_field_init(&f, PE_FIELD_PATCH_COSINE, &c), PE_OK);
+	f.anchor = 1 * 5 + 2;
+	for (size_t r = 0; r < 15; r++)
+		cr_expect(th_close(pe_field_value(&f, r / 5, r % 5), ref_cos_12[r],
+		    2e-6, 0), "patch %zu", r);
+	pe_field_free(&f);
+}
+
+Test(field, learned_rows_past_max_len_are_undefined)
+{
+	struct pe_config c;
+	pe_config_default(&c);
+	c.enc = PE_ENC_LEARNED;
+	c.d = 4;
+	c.n = 20;
+	c.max_len = 10;
+	float tab[40];
+	for (int i = 0; i < 40; i++)
+		tab[i] = (float)i;
+	c.table = tab;
+	struct pe_field f;
+	cr_assert_eq(pe_field_init(&f, PE_FIELD_PE, &c), PE_OK);
+	cr_expect(isnan(pe_field_value(&f, 10, 0)));
+	cr_expect_eq(pe_field_value(&f, 9, 3), 39.0);
+	struct pe_stats s;
+	pe_field_block(&f, 8, 14, 0, 4, true, &s);
+	/* rows 8, 9 defined: values 32..39, mean 35.5 */
+	cr_expect_eq(s.count, 24);
+	cr_expect_eq(s.undefined, 16);
+	cr_expect(th_close(s.mean, 35.5, 1e-12, 0), "mean %g", s.mean);
+	cr_expect(s.min == 32.0 && s.max == 39.0);
+	pe_field_block(&f, 12, 20, 1, 3, true, &s);
+	cr_expect(isnan(s.mean));
+	cr_expect_eq(s.undefined, s.count);
+	pe_field_free(&f);
+
+	cr_assert_eq(pe_field_init(&f, PE_FIELD_SIMILARITY, &c), PE_OK);
+	cr_expect(isnan(pe_field_value(&f, 3, 15)));
+	pe_field_block(&f, 5, 15, 0, 10, false, &s);
+	cr_expect_eq(s.undefined, 50);
+	double prof[8];
+	pe_field_profile(&f, 6, 8, prof);
+	for (int k = 0; k < 8; k++) {
+		if (6 + k >= 10)
+			cr_expect(isnan(prof[k]));
+		else
+			cr_expect_eq(prof[k], pe_field_value(&f, 6, 6 + k));
+	}
+	pe_field_free(&f);
+}
+
+Test(field, similarity_is_a_dot_product_of_position_vectors)
+{
+	struct pe_config c;
+	pe_config_default(&c);
+	c.d = 32;
+	c.n = 200;
+	struct pe_field f;
+	cr_assert_eq(pe_field_init(&f, PE_FIELD_SIMILARITY, &c), PE_OK);
+	double *pe = malloc(200 * 32 * sizeof *pe);
+	pe_sinusoidal_fill(0, 200, 32, c.base, c.layout, pe);
+	for (size_t i = 0; i < 200; i += 13)
+		for (size_t j = 0; j < 200; j += 7) {
+			double dot = 0;
+			for (size_t k = 0; k < 32; k++)
+				dot += pe[i * 32 + k] * pe[j * 32 + k];
+			cr_expect(th_close(pe_field_value(&f, i, j), dot, 1e-12, 1e-12));
+		}
+	double prof[30];
+	cr_assert_eq(pe_field_profile(&f, 180, 30, prof), PE_OK);
+	for (size_t k = 0; k < 30; k++) {
+		if (180 + k >= 200)
+			cr_expect(isnan(prof[k]));
+		else
+			cr_expect_eq(prof[k], pe_field_value(&f, 180, 180 + k));
+	}
+	free(pe);
+	pe_field_free(&f);
+
+	/* rope: S(i, j) = (R_i q) . (R_j q), q = (1, 0) in every pair, with
+	 * attention scaling (yarn) and pass-through dims (partial rotary). */
+	c.enc = PE_ENC_ROPE;
+	c.d = 16;
+	c.rope.type = PE_ROPE_YARN;
+	c.rope.factor = 8.0;
+	c.rope.original_max_pos = 64;
+	c.rope.partial_rotary = 0.5;
+	for (int p = 0; p < 2; p++) {
+		c.pairing = (enum pe_pairing)p;
+		cr_assert_eq(pe_field_init(&f, PE_FIELD_SIMILARITY, &c), PE_OK);
+		cr_expect_neq(f.rope.attention_scaling, 1.0);
+		float q[16] = {0}, a[16], b[16];
+		for (size_t j = 0; j < 8; j++) { /* first dim of each pair */
+			size_t da, db;
+			if (j < 4)
+				pe_rope_pair_dims(j, 8, c.pairing, &da, &db);
+			else
+				da = 8 + 2 * (j - 4);
+			q[da] = 1.0f;
+		}
+		for (size_t i = 0; i < 200; i += 17)
+			for (size_t j = 0; j < 200; j += 23) {
+				pe_rope_rotate(&f.rope, q, (double)i, a);
+				pe_rope_rotate(&f.rope, q, (double)j, b);
+				double dot = 0;
+				for (int k = 0; k < 16; k++)
+					dot += (double)a[k] * b[k];
+				cr_expect(th_close(pe_field_value(&f, i, j), dot, 1e-5, 1e-5),
+				    "rope S(%zu,%zu) %g vs %g", i, j,
+				    pe_field_value(&f, i, j), dot);
+			}
+		pe_field_free(&f);
+	}
+}
+
+Test(field, nope_similarity_is_zero)
+{
+	struct pe_config c;
+	pe_config_default(&c);
+	c.enc = PE_ENC_NOPE;
+	c.n = 50;
+	struct pe_field f;
+	cr_assert_eq(pe_field_init(&f, PE_FIELD_SIMILARITY, &c), PE_OK);
+	struct pe_stats s;
+	pe_field_block(&f, 0, 50, 0, 50, true, &s);
+	cr_expect(s.mean == 0 && s.min == 0 && s.max == 0 && s.minmax_exact);
+	pe_field_free(&f);
+}
+
+Test(field, unsupported_and_bad_rectangles)
+{
+	struct pe_config c;
+	pe_config_default(&c);
+	struct pe_field f;
+	cr_expect_eq(pe_field_init(&f, PE_FIELD_BIAS, &c), PE_EINVAL);
+	pe_field_free(&f);
+	cr_expect_not(pe_field_supported(PE_ENC_ALIBI, PE_FIELD_PE));
+	cr_assert_eq(pe_field_init(&f, PE_FIELD_PE, &c), PE_OK);
+	struct pe_stats s;
+	cr_expect_eq(pe_field_block(&f, 5, 5, 0, 1, false, &s), PE_EINVAL);
+	cr_expect_eq(pe_field_block(&f, 0, 65, 0, 1, false, &s), PE_EINVAL);
+	cr_expect_eq(pe_field_grid(&f, 0, 64, 0, 0, 64, 3, &s), PE_EINVAL);
+	double p;
+	cr_expect_eq(pe_field_profile(&f, 0, 1, &p), PE_EINVAL);
+	pe_field_free(&f);
+}
+
+/* Huge sinusoid, n = 2^20, d = 8192: a grid stays finite and thin
+ * rectangles match long-double brute force. */
+Test(field, huge_sinusoid_matches_long_double)
+{
+	struct pe_config c;
+	pe_config_default(&c);
+	c.n = 1u << 20;
+	c.d = 8192;
+	struct pe_field f;
+	cr_assert_eq(pe_field_init(&f, PE_FIELD_PE, &c), PE_OK);
+	struct pe_stats *g = calloc(120 * 200, sizeof *g);
+	cr_assert_eq(pe_field_grid(&f, 0, c.n, 120, 0, c.d, 200, g), PE_OK);
+	for (size_t i = 0; i < 120 * 200; i++)
+		cr_assert(isfinite(g[i].mean) && fabs(g[i].mean) <= 1.0);
+	free(g);
+
+	size_t rects[][4] = {{1000000, 1u << 20, 8186, 8192}, {0, 1u << 20, 0, 2},
+		{123457, 987654, 4093, 4099}};
+	for (size_t t = 0; t < 3; t++) {
+		size_t r0 = rects[t][0], r1 = rects[t][1], c0 = rects[t][2],
+		       c1 = rects[t][3];
+		long double sum = 0;
+		for (size_t col = c0; col < c1; col++) {
+			size_t fi;
+			int is_cos;
+			pe_sinusoidal_column(col, c.d, c.layout, &fi, &is_cos);
+			long double w = pe_sinusoidal_omega(fi, c.d, c.base);
+			for (size_t p = r0; p < r1; p++)
+				sum += is_cos ? cosl(p * w) : sinl(p * w);
+		}
+		double want = (double)(sum / ((long double)(r1 - r0) * (c1 - c0)));
+		struct pe_stats s;
+		cr_assert_eq(pe_field_block(&f, r0, r1, c0, c1, false, &s), PE_OK);
+		cr_expect(th_close(s.mean, want, 1e-12, 1e-9), "rect %zu: %.17g vs %.17g",
+		    t, s.mean, want);
+	}
+	pe_field_free(&f);
+
+	cr_assert_eq(pe_field_init(&f, PE_FIELD_SIMILARITY, &c), PE_OK);
+	g = calloc(30 * 40, sizeof *g);
+	cr_assert_eq(pe_field_grid(&f, 0, c.n, 30, 0, c.n, 40, g), PE_OK);
+	for (size_t i = 0; i < 30 * 40; i++)
+		cr_assert(isfinite(g[i].mean) && fabs(g[i].mean) <= 4096.0 + 1e-9);
+	free(g);
+	long double sum = 0;
+	size_t r0 = (1u << 20) - 60, r1 = 1u << 20, c0 = 3, c1 = 6;
+	for (size_t i = r0; i < r1; i++)
+		for (size_t j = c0; j < c1; j++)
+			for (size_t k = 0; k < 4096; k++)
+				sum += cosl(((long double)i - j) *
+				    (long double)pe_sinusoidal_omega(k, c.d, c.base));
+	double want = (double)(sum / ((r1 - r0) * (c1 - c0)));
+	struct pe_stats s;
+	pe_field_block(&f, r0, r1, c0, c1, false, &s);
+	cr_expect(th_close(s.mean, want, 1e-9, 1e-9), "similarity %.17g vs %.17g",
+	    s.mean, want);
+	pe_field_free(&f);
+}
+
+Test(field, huge_rope_matches_long_double)
+{
+	struct pe_config c;
+	pe_config_default(&c);
+	c.enc = PE_ENC_ROPE;
+	c.n = 1u << 20;
+	c.d = 128;
+	c.rope.type = PE_ROPE_YARN;
+	c.rope.factor = 16.0;
+	c.rope.original_max_pos = 4096;
+	struct pe_field f;
+	cr_assert_eq(pe_field_init(&f, PE_FIELD_ROPE_COS, &c), PE_OK);
+	long double sum = 0;
+	for (size_t col = 62; col < 66; col++)
+		for (size_t p = 0; p < c.n; p++)
+			sum += cosl(p * (long double)f.rope.inv_freq[col % 64]);
+	double want = (double)(sum * f.rope.attention_scaling / (4.0L * c.n));
+	struct pe_stats s;
+	pe_field_block(&f, 0, c.n, 62, 66, false, &s);
+	cr_expect(th_close(s.mean, want, 1e-12, 1e-9), "%.17g vs %.17g", s.mean,
+	    want);
+	pe_field_free(&f);
+
+	cr_assert_eq(pe_field_init(&f, PE_FIELD_ROPE_ANGLE, &c), PE_OK);
+	long double ss = 0, sc = 0;
+	for (size_t p = 1000000; p < c.n; p++) {
+		long double t = p * (long double)f.rope.inv_freq[40];
+		ss += sinl(t);
+		sc += cosl(t);
+	}
+	double m = atan2((double)ss, (double)sc);
+	if (m < 0)
+		m += TWO_PI;
+	pe_field_block(&f, 1000000, c.n, 40, 41, false, &s);
+	cr_expect(th_close(s.resultant, (double)(hypotl(ss, sc) / (c.n - 1000000)),
+	    1e-9, 0));
+	cr_expect_lt(fabs(remainder(s.mean - m, TWO_PI)), 1e-7, "%.17g vs %.17g",
+	    s.mean, m);
+	struct pe_stats *g = calloc(50 * 64, sizeof *g);
+	cr_assert_eq(pe_field_grid(&f, 0, c.n, 50, 0, 64, 64, g), PE_OK);
+	for (size_t i = 0; i < 50 * 64; i++)
+		cr_assert(g[i].mean >= 0 && g[i].mean < TWO_PI &&
+		    g[i].resultant >= 0 && g[i].resultant <= 1);
+	free(g);
+	pe_field_free(&f);
+}

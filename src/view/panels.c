@@ -18,8 +18,73 @@ vaxis_width(size_t hi)
 int
 panel_map_chrome_h(const struct map_spec *s)
 {
-	return (s->title != NULL) + (s->axes ? 2 : 0) + (s->colorbar ? 2 : 0) +
+	return (s->title != NULL) + (s->axes ? 1 : 0) + (s->colorbar ? 1 : 0) +
 	    (s->legend != NULL);
+}
+
+/* One-line horizontal axis: the first column index of cells spaced so that
+ * labels never touch; a cursor marker at cell `mark` (or -1). */
+static void
+haxis_line(struct pe_canvas *cv, int x, int y, int w, size_t c0, size_t c1,
+    size_t nsc, long mark)
+{
+	char buf[32];
+	int len = snprintf(buf, sizeof buf, "%zu", c1 - 1);
+	int step = len + 3;
+	size_t b0, b1;
+	if (mark >= 0)
+		pe_canvas_set(cv, x + (int)mark, y, 0x25b4, C_ACCENT,
+		    PE_COLOR_DEFAULT, PE_ATTR_BOLD);
+	for (int cx = 0; cx < w && (size_t)cx < nsc; cx += step) {
+		pe_field_span(c0, c1, nsc, (size_t)cx, &b0, &b1);
+		int l = snprintf(buf, sizeof buf, "%zu", b0);
+		if (cx + l > w)
+			break;
+		if (mark >= 0 && mark >= cx - 1 && mark <= cx + l)
+			continue;
+		pe_canvas_text(cv, x + cx, y, l, buf, C_DIM, PE_COLOR_DEFAULT, 0);
+	}
+}
+
+/* One-line color bar: "lo <bar with the midpoint in it> hi". */
+static void
+colorbar_line(struct pe_canvas *cv, int x, int y, int w,
+    const struct pe_scale *sc, const char *fmt)
+{
+	char lo[32], mid[32], hi[32];
+	snprintf(lo, sizeof lo, fmt, sc->lo);
+	snprintf(mid, sizeof mid, fmt, 0.5 * (sc->lo + sc->hi));
+	snprintf(hi, sizeof hi, fmt, sc->hi);
+	if (sc->cyclic) /* angles read better in units of pi */
+		snprintf(lo, sizeof lo, "0"), snprintf(mid, sizeof mid, "π"),
+		    snprintf(hi, sizeof hi, "2π");
+	int ll = pe_canvas_text(cv, x, y, w, lo, C_DIM, PE_COLOR_DEFAULT, 0);
+	int hl = (int)strlen(hi) - (sc->cyclic ? 1 : 0);
+	int bx = x + ll + 1, bw = w - ll - hl - 2;
+	if (bw < 3)
+		return;
+	for (int i = 0; i < bw; i++) {
+		double t = ((double)i + 0.5) / (double)bw;
+		pe_color c = pe_cmap_color(sc->cmap, t);
+		struct pe_cell *cell = pe_canvas_at(cv, bx + i, y);
+		if (cell == NULL)
+			continue;
+		cell->cp = 0x2580;
+		cell->fg = cell->bg = c;
+		cell->attr = 0;
+		cell->kind = PE_CELL_SHADE;
+		cell->shade = (uint8_t)(t * 255.0 + 0.5);
+	}
+	int ml = (int)strlen(mid) - (sc->cyclic ? 1 : 0);
+	if (ml + 2 < bw) {
+		int mx = bx + (bw - ml) / 2;
+		pe_color c = pe_cmap_color(sc->cmap, 0.5);
+		int r = (c >> 16) & 255, g = (c >> 8) & 255, b = c & 255;
+		bool light = 299 * r + 587 * g + 114 * b > 128000;
+		pe_canvas_text(cv, mx, y, ml, mid, light ? PE_RGB(0, 0, 0)
+		    : PE_RGB(255, 255, 255), c, PE_ATTR_BOLD);
+	}
+	pe_canvas_text(cv, bx + bw + 1, y, hl, hi, C_DIM, PE_COLOR_DEFAULT, 0);
 }
 
 /* Sample index of nb tiling [lo, hi) that holds element v. */
@@ -44,7 +109,9 @@ panel_sample_of(size_t lo, size_t hi, size_t nb, size_t v)
 }
 
 /* Samples for n elements in `avail` sample slots: whole multiples when the
- * elements are few (crisp), else blocks of ceil(n / avail) elements. */
+ * elements are few (every element the same size on screen), else one
+ * sample per slot, each the mean of its block (blocks differ by at most one
+ * element: resolution first). */
 static size_t
 fit_samples(size_t n, size_t avail)
 {
@@ -52,8 +119,7 @@ fit_samples(size_t n, size_t avail)
 		return 0;
 	if (n <= avail)
 		return n * (avail / n);
-	size_t b = (n + avail - 1) / avail;
-	return (n + b - 1) / b;
+	return avail;
 }
 
 /* Draw a map panel into the rectangle. */
@@ -97,14 +163,15 @@ panel_map(struct pe_canvas *cv, int x, int y, int w, int h,
 	g->nsr = nsr, g->nsc = nsc;
 
 	int yy = y + mh;
+	bool cur = s->cursor && s->cur_r >= s->r0 && s->cur_r < s->r1 &&
+	    s->cur_c >= s->c0 && s->cur_c < s->c1;
 	if (s->axes) {
-		pe_draw_vaxis(cv, x, y, axw - 1, mh, s->r0, s->r1,
-		    (int)(nsr >= R ? 2 : 2), C_DIM);
-		pe_draw_haxis(cv, mx, yy, mw, s->c0, s->c1, C_DIM);
-		yy += 2;
+		pe_draw_vaxis(cv, x, y, axw - 1, mh, s->r0, s->r1, 2, C_DIM);
+		haxis_line(cv, mx, yy, mw, s->c0, s->c1, nsc,
+		    cur ? (long)panel_sample_of(s->c0, s->c1, nsc, s->cur_c) : -1);
+		yy += 1;
 	}
-	if (s->cursor && s->cur_r >= s->r0 && s->cur_r < s->r1 &&
-	    s->cur_c >= s->c0 && s->cur_c < s->c1) {
+	if (cur) {
 		size_t sr = panel_sample_of(s->r0, s->r1, nsr, s->cur_r);
 		size_t sc = panel_sample_of(s->c0, s->c1, nsc, s->cur_c);
 		struct pe_cell *cell = pe_canvas_at(cv, mx + (int)sc, y + (int)sr / 2);
@@ -120,23 +187,35 @@ panel_map(struct pe_canvas *cv, int x, int y, int w, int h,
 			cell->attr = PE_ATTR_BOLD;
 			cell->kind = PE_CELL_TEXT;
 		}
-		if (s->axes) {
+		if (s->axes)
 			pe_canvas_set(cv, x + axw - 1, y + (int)sr / 2, 0x25b8, C_ACCENT,
-			    PE_COLOR_DEFAULT, 0);
-			pe_canvas_set(cv, mx + (int)sc, y + mh, 0x25b4, C_ACCENT,
-			    PE_COLOR_DEFAULT, 0);
-		}
+			    PE_COLOR_DEFAULT, PE_ATTR_BOLD);
 	}
 	if (s->colorbar) {
-		int bw = mw < 12 ? (w < 24 ? w : 24) : mw;
-		if (bw > w)
-			bw = w;
-		pe_draw_colorbar(cv, x + (bw == mw ? axw : 0), yy, bw, &s->scale,
-		    s->fmt != NULL ? s->fmt : "%.3g", C_DIM);
-		yy += 2;
+		int bw = mw < 24 ? (w < 24 ? w : 24) : mw;
+		colorbar_line(cv, bw == mw ? mx : x, yy, bw, &s->scale,
+		    s->fmt != NULL ? s->fmt : "%.3g");
+		yy += 1;
 	}
-	if (s->legend != NULL)
-		pe_canvas_text(cv, x, yy, w, s->legend, C_DIM, PE_COLOR_DEFAULT, 0);
+	if (s->legend != NULL) {
+		int lx = x;
+		if (s->swatch != 0) {
+			struct pe_stats sw[2];
+			memset(sw, 0, sizeof sw);
+			for (int i = 0; i < 2; i++) {
+				sw[i].count = 1;
+				sw[i].mean = NAN;
+				if (s->swatch == PE_CELL_MASKED)
+					sw[i].masked = 1;
+				else
+					sw[i].undefined = 1;
+			}
+			pe_draw_heatmap(cv, x, yy, 1, 1, sw, &s->scale);
+			lx += 2;
+		}
+		pe_canvas_text(cv, lx, yy, w - (lx - x), s->legend, C_DIM,
+		    PE_COLOR_DEFAULT, 0);
+	}
 }
 
 /* Range of finite values in v[n]. */

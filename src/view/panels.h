@@ -26,6 +26,8 @@ struct map_spec {
 	bool axes;	       /* tick labels (else a bare map) */
 	bool colorbar;
 	const char *legend;    /* extra legend line, or NULL */
+	int swatch;	       /* PE_CELL_MASKED / _UNDEFINED: a sample cell
+				  of that look starts the legend; 0 = none */
 };
 
 /* Where a map landed. */

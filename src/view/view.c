@@ -266,8 +266,8 @@ draw_status(struct ctx *c)
 		    PE_COLOR_DEFAULT, PE_ATTR_BOLD);
 		return;
 	}
-	snprintf(b, sizeof b, "←↑↓→ move  +/- zoom  1-7 encoding  %s  space %s  "
-	    "w save  ? help  q quit", hints(c->cfg->enc),
+	snprintf(b, sizeof b, "? help  q quit  ←↑↓→ move  +/- zoom  1-7 "
+	    "encoding  %s  space %s  w save", hints(c->cfg->enc),
 	    c->st->playing ? "pause" : "play");
 	pe_canvas_text(c->cv, 0, y, c->w, b, C_DIM, PE_COLOR_DEFAULT, 0);
 }
@@ -356,6 +356,10 @@ draw_main(struct ctx *c, const struct pe_scale *sc, const char *title,
 	s.axes = true;
 	s.colorbar = true;
 	s.legend = legend;
+	if (legend != NULL && strncmp(legend, "masked", 6) == 0)
+		s.swatch = PE_CELL_MASKED;
+	else if (legend != NULL && strncmp(legend, "no embedding", 12) == 0)
+		s.swatch = PE_CELL_UNDEFINED;
 	panel_map(c->cv, c->bx, c->by, c->lw, c->bh, &s, &c->g);
 
 	struct pe_hit *h = c->hit;
@@ -364,7 +368,7 @@ draw_main(struct ctx *c, const struct pe_scale *sc, const char *title,
 	h->r0 = c->g.r0, h->r1 = c->g.r1, h->c0 = c->g.c0, h->c1 = c->g.c1;
 	h->nsr = c->g.nsr, h->nsc = c->g.nsc;
 	size_t R = c->g.r1 - c->g.r0, C = c->g.c1 - c->g.c0;
-	h->cell_rows = c->g.nsr ? (2 * R + c->g.nsr - 1) / c->g.nsr : 1;
+	h->cell_rows = c->g.nsr ? (R + c->g.nsr - 1) / c->g.nsr : 1;
 	h->cell_cols = c->g.nsc ? (C + c->g.nsc - 1) / c->g.nsc : 1;
 	if (h->cell_rows < 1)
 		h->cell_rows = 1;
@@ -372,7 +376,7 @@ draw_main(struct ctx *c, const struct pe_scale *sc, const char *title,
 		h->cell_cols = 1;
 }
 
-/* The block of elements that the cursor's screen cell covers. */
+/* The block of elements that the cursor's sample (half a cell) covers. */
 static void
 cursor_block(const struct ctx *c, size_t *r0, size_t *r1, size_t *c0,
     size_t *c1)
@@ -380,14 +384,8 @@ cursor_block(const struct ctx *c, size_t *r0, size_t *r1, size_t *c0,
 	const struct map_geom *g = &c->g;
 	size_t sr = panel_sample_of(g->r0, g->r1, g->nsr, c->st->cur_r);
 	size_t sc = panel_sample_of(g->c0, g->c1, g->nsc, c->st->cur_c);
-	size_t a, b;
-	sr -= sr % 2;
-	pe_field_span(g->r0, g->r1, g->nsr, sr, r0, &b);
-	pe_field_span(g->r0, g->r1, g->nsr, sr + 1 < g->nsr ? sr + 1 : sr, &a,
-	    r1);
+	pe_field_span(g->r0, g->r1, g->nsr, sr, r0, r1);
 	pe_field_span(g->c0, g->c1, g->nsc, sc, c0, c1);
-	(void)a;
-	(void)b;
 }
 
 /* Second inspector line: the cursor cell's block, when it has several. */
@@ -400,13 +398,13 @@ inspect_block(struct ctx *c, const char *rname, const char *cname)
 		return;
 	cursor_block(c, &r0, &r1, &c0, &c1);
 	if ((r1 - r0) * (c1 - c0) <= 1) {
-		snprintf(c->insp[1], sizeof c->insp[1], " cell = one element: "
-		    "%s %zu, %s %zu", rname, r0, cname, c0);
+		snprintf(c->insp[1], sizeof c->insp[1], " the cursor's sample is "
+		    "one element: %s %zu, %s %zu", rname, r0, cname, c0);
 		return;
 	}
 	pe_field_block(&c->mainf, r0, r1, c0, c1, true, &s);
 	char *b = c->insp[1];
-	snprintf(b, sizeof c->insp[1], " cell = block %s %zu–%zu × %s %zu–%zu "
+	snprintf(b, sizeof c->insp[1], " sample = block %s %zu–%zu × %s %zu–%zu "
 	    "(%zu elements): ", rname, r0, r1 - 1, cname, c0, c1 - 1,
 	    (r1 - r0) * (c1 - c0));
 	if (c->mainf.kind == PE_FIELD_ROPE_ANGLE)
@@ -478,7 +476,10 @@ panel_dot(struct ctx *c, int x, int y, int w, int h, size_t p,
 	double bnd = sim_bound(c->m);
 	char title[160], xlo[40], xhi[40];
 	snprintf(title, sizeof title, "%s, query p = %zu", what, p);
-	snprintf(xlo, sizeof xlo, "key 0 (k=−%zu)", p);
+	if (p > 0)
+		snprintf(xlo, sizeof xlo, "key 0 (k=−%zu)", p);
+	else
+		snprintf(xlo, sizeof xlo, "key 0 (k=0)");
 	snprintf(xhi, sizeof xhi, "%zu (k=%zu)", n - 1, n - 1 - p);
 	long mark = (long)panel_sample_of(0, n, ns, p);
 	panel_plot(c->cv, x, y, w, h, title, ys, ns, -bnd, bnd, xlo, xhi, mark);
@@ -592,7 +593,7 @@ view_learned(struct ctx *c)
 	struct pe_scale sc = {PE_CMAP_DIVERGING, -a, a, false};
 	char legend[128] = "";
 	if (k->n > k->max_len)
-		snprintf(legend, sizeof legend, "· no embedding: positions ≥ "
+		snprintf(legend, sizeof legend, "no embedding: positions ≥ "
 		    "max_len %zu cannot be placed", k->max_len);
 	draw_main(c, &sc, k->table_untrained
 			      ? "PE[position ↓, dimension →]  (untrained init)"
@@ -623,9 +624,9 @@ view_relative(struct ctx *c)
 	char legend[200];
 	size_t me = t5 ? pe_t5_max_exact(k->bidirectional, k->buckets) : 0;
 	if (t5)
-		snprintf(legend, sizeof legend, "exact: |rel| < %zu (one bucket "
-		    "each) · log: %zu ≤ |rel| < %zu · ≥ %zu: last bucket", me, me,
-		    k->max_distance, k->max_distance);
+		snprintf(legend, sizeof legend, "exact |rel| < %zu · log %zu..%zu "
+		    "· ≥ %zu: last bucket", me, me, k->max_distance - 1,
+		    k->max_distance);
 	else
 		snprintf(legend, sizeof legend, "index = clip(key − query, −%zu, "
 		    "%zu) + %zu", k->max_relative, k->max_relative, k->max_relative);
@@ -665,9 +666,9 @@ view_relative(struct ctx *c)
 	if (t5 && h >= 6) {
 		char l[160];
 		size_t nb = k->bidirectional ? k->buckets / 2 : k->buckets;
-		snprintf(l, sizeof l, "%s: %zu buckets per direction",
-		    k->bidirectional ? "bidirectional (encoder)"
-				     : "unidirectional (decoder)", nb);
+		snprintf(l, sizeof l, "%s: %zu buckets%s",
+		    k->bidirectional ? "bidirectional" : "unidirectional", nb,
+		    k->bidirectional ? " per direction" : "");
 		pe_canvas_text(c->cv, x, y++, w, l, C_TEXT, PE_COLOR_DEFAULT, 0);
 		snprintf(l, sizeof l, "buckets 0..%zu: exact distances 0..%zu",
 		    me - 1, me - 1);
@@ -712,7 +713,7 @@ view_rope(struct ctx *c)
 	const struct pe_rope *r = &c->mainf.rope;
 	struct pe_scale sc = {PE_CMAP_CYCLIC, 0, TWO_PI, true};
 	draw_main(c, &sc, "θ[m, j] mod 2π  (position m ↓, pair j →)", "%.3g",
-	    "cyclic colors: 0 and 2π meet; grey = a block spanning many turns");
+	    "cyclic: 0 = 2π · grey: a block spans many turns");
 
 	int x = c->rx, y = c->by, w = c->rw, h = c->bh;
 	size_t m = c->st->cur_r;
@@ -748,7 +749,7 @@ view_rope(struct ctx *c)
 	int hd = h >= 16 ? h / 2 : h;
 	panel_dot(c, x, y, w, hd, m, k->rope.type != PE_ROPE_DEFAULT
 					 ? "(R_m q)·(R_n k) scaled (green: unscaled)"
-					 : "(R_m q)·(R_n k), q = k = (1,0) per pair");
+					 : "score (R_m q)·(R_n k), q=k=(1,0)");
 	y += hd + 1;
 	h -= hd + 1;
 	if (h >= 7 && k->rope.type != PE_ROPE_DEFAULT) {
@@ -814,7 +815,7 @@ view_alibi(struct ctx *c)
 	snprintf(title, sizeof title, "bias head %zu, slope %.6g (query ↓, key →)",
 	    c->st->head, m);
 	draw_main(c, &sc, title, "%.3g",
-	    k->alibi_mode == PE_ALIBI_CAUSAL ? "╱ masked: key after query (−inf)"
+	    k->alibi_mode == PE_ALIBI_CAUSAL ? "masked: key after query (−inf)"
 					     : NULL);
 
 	int x = c->rx, y = c->by, w = c->rw, h = c->bh;
@@ -847,8 +848,8 @@ view_alibi(struct ctx *c)
 	/* small multiples: every head */
 	size_t H = k->heads;
 	if (h >= 4) {
-		pe_canvas_text(c->cv, x, y, w, "all heads (slope)", C_TEXT,
-		    PE_COLOR_DEFAULT, PE_ATTR_BOLD);
+		pe_canvas_text(c->cv, x, y, w, "all heads: head:slope, one shared "
+		    "scale", C_TEXT, PE_COLOR_DEFAULT, PE_ATTR_BOLD);
 		y++;
 		h--;
 		int tw = 10, th = 5; /* map 8x4 cells + label line */
@@ -869,7 +870,8 @@ view_alibi(struct ctx *c)
 			s.f = &f;
 			s.r0 = 0, s.r1 = k->n, s.c0 = 0, s.c1 = k->n;
 			s.scale = (struct pe_scale){PE_CMAP_SEQUENTIAL,
-			    -mh * (double)(k->n > 1 ? k->n - 1 : 1), 0, false};
+			    -c->mainf.slopes[0] * (double)(k->n > 1 ? k->n - 1 : 1), 0,
+			    false};
 			panel_map(c->cv, cx, cy, tw - 2, th - 1, &s, &g);
 			char l[32];
 			snprintf(l, sizeof l, "%zu:%.3g", hh, mh);
@@ -887,7 +889,7 @@ view_alibi(struct ctx *c)
 	}
 
 	size_t j = c->st->cur_c;
-	double b = pe_alibi_bias(m, i, j, k->alibi_mode);
+	double b = pe_alibi_bias(m, i, j, k->alibi_mode) + 0.0; /* no -0 */
 	if (isinf(b))
 		snprintf(c->insp[0], sizeof c->insp[0], " bias[h%zu][q=%zu, k=%zu] = "
 		    "−inf (key after query: masked)", c->st->head, i, j);
@@ -908,7 +910,7 @@ view_nope(struct ctx *c)
 {
 	struct pe_scale sc = {PE_CMAP_SEQUENTIAL, -1, 0, false};
 	draw_main(c, &sc, "causal mask[query ↓, key →]", "%.0f",
-	    "0 = may attend · ╱ = masked (−inf)");
+	    "masked (−inf): key after query; 0: may attend");
 	int x = c->rx, y = c->by, w = c->rw, h = c->bh;
 	int hd = h >= 16 ? h / 2 : h;
 	panel_dot(c, x, y, w, hd, c->st->cur_r, "positional score of query to key");

@@ -1,4 +1,5 @@
 /* Axes (tick labels that never touch) and the color-bar legend. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -101,16 +102,77 @@ pe_draw_vaxis(struct pe_canvas *cv, int x, int y, int w, int h, size_t r0,
 	}
 }
 
-/* Horizontal axis: a rule with ticks at y and left-aligned labels at y + 1
- * under the ticks, at least one blank column between two labels. */
+/* Cell of w tiling [lo, hi) that holds index v: the last cell starting at
+ * or before v, moved back over cells that start at the same index (when
+ * cells outnumber indices, each index spans several). */
+static int
+axis_cell_of(size_t lo, size_t hi, int w, size_t v)
+{
+	int k = (int)(((unsigned __int128)(v - lo) * (unsigned)w) / (hi - lo));
+
+	if (k > w - 1)
+		k = w - 1;
+	while (k + 1 < w && axis_first(lo, hi, (size_t)w, (size_t)k + 1) <= v)
+		k++;
+	while (k > 0 && axis_first(lo, hi, (size_t)w, (size_t)k) > v)
+		k--;
+	while (k > 0 && axis_first(lo, hi, (size_t)w, (size_t)k - 1) ==
+	    axis_first(lo, hi, (size_t)w, (size_t)k))
+		k--;
+	return k;
+}
+
+/* Smallest of 1, 2, 5, 10, 20, 50, ... that is at least x. */
+static size_t
+axis_nice(double x)
+{
+	size_t p = 1;
+
+	for (;;) {
+		if ((double)p >= x)
+			return p;
+		if ((double)(2 * p) >= x)
+			return 2 * p;
+		if ((double)(5 * p) >= x)
+			return 5 * p;
+		if (p > SIZE_MAX / 100)
+			return p * 10;
+		p *= 10;
+	}
+}
+
+/* Draw one horizontal-axis label v at cell k: a tick on the rule, the
+ * number below it (pulled left to end inside the axis); skipped when it
+ * would come within a column of the previous label. */
+static void
+axis_hlabel(struct pe_canvas *cv, int x, int y, int w, int k, size_t v,
+    pe_color fg, int *next_free)
+{
+	char buf[48];
+	int len, at = x + k;
+
+	axis_label(buf, sizeof buf, w, v);
+	len = (int)strlen(buf);
+	if (at + len > x + w)
+		at = x + w - len;
+	if (at < *next_free)
+		return;
+	pe_canvas_set(cv, x + k, y, GLYPH_TICK, fg, PE_COLOR_DEFAULT, 0);
+	pe_canvas_text(cv, at, y + 1, len, buf, fg, PE_COLOR_DEFAULT, 0);
+	*next_free = at + len + 1;
+}
+
+/* Horizontal axis: a rule with ticks at y and labels left-aligned under
+ * them at y + 1: c0 at the first cell, then the multiples of a round step
+ * (1, 2, 5 x 10^k, wide enough for the longest label and two blanks), each
+ * under the cell that holds that column; labels never touch. */
 void
 pe_draw_haxis(struct pe_canvas *cv, int x, int y, int w, size_t c0, size_t c1,
     pe_color fg)
 {
 	char buf[48];
-	int widest, step, next_free = x;
-	size_t prev = 0;
-	bool have_prev = false;
+	int widest, next_free = x;
+	size_t n = c1 - c0, step, v;
 
 	if (w < 1 || c1 <= c0)
 		return;
@@ -118,25 +180,13 @@ pe_draw_haxis(struct pe_canvas *cv, int x, int y, int w, size_t c0, size_t c1,
 		pe_canvas_set(cv, x + i, y, GLYPH_RULE, fg, PE_COLOR_DEFAULT, 0);
 	snprintf(buf, sizeof buf, "%zu", c1 - 1);
 	widest = (int)strlen(buf);
-	step = axis_step(c0, c1, (size_t)w, widest + 2, widest + 8);
-	for (int k = 0; k < w; k += step) {
-		size_t v = axis_first(c0, c1, (size_t)w, (size_t)k);
-		int len, at = x + k;
-
-		if (have_prev && v == prev)
-			continue;
-		axis_label(buf, sizeof buf, w, v);
-		len = (int)strlen(buf);
-		if (at + len > x + w)
-			at = x + w - len; /* pull the last label in */
-		if (at < next_free)
+	step = axis_nice((double)(widest + 2) * (double)n / (double)w);
+	axis_hlabel(cv, x, y, w, 0, c0, fg, &next_free);
+	for (v = (c0 / step + 1) * step; v < c1 && v > c0; v += step) {
+		axis_hlabel(cv, x, y, w, axis_cell_of(c0, c1, w, v), v, fg,
+		    &next_free);
+		if (v > SIZE_MAX - step)
 			break;
-		pe_canvas_set(cv, x + k, y, GLYPH_TICK, fg, PE_COLOR_DEFAULT, 0);
-		pe_canvas_text(cv, at, y + 1, len, buf, fg, PE_COLOR_DEFAULT,
-		    0);
-		next_free = at + len + 1;
-		prev = v;
-		have_prev = true;
 	}
 }
 

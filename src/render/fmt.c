@@ -32,13 +32,14 @@ fmt_copy(char *buf, size_t cap, const char *s)
 	return buf;
 }
 
-/* Format v into buf in at most width characters: "%.*g" with the precision
- * (at most 6, %g's default) shrinking until it fits, exponents without '+'
- * and leading zeros; "nan", "inf", "-inf"; '#' * width when nothing fits. */
+/* Format v into buf in at most width characters: "%.*g" (or "%.*e") with
+ * the precision (at most 6, %g's default) shrinking until it fits,
+ * exponents without '+' and leading zeros; "nan", "inf", "-inf"; '#' *
+ * width when nothing fits. */
 char *
 pe_fmt_num(char *buf, size_t cap, int width, double v)
 {
-	char tmp[64];
+	char tmp[400]; /* "%.*g" of a double: at most ~320 bytes */
 
 	if (cap == 0)
 		return buf;
@@ -56,8 +57,14 @@ pe_fmt_num(char *buf, size_t cap, int width, double v)
 	else {
 		if (v == 0.0)
 			v = 0.0; /* no "-0" */
+		/* At each precision %g first, then %e (which can be shorter
+		 * for small numbers: 1.2e-4 against 0.00012). */
 		for (int p = width < 6 ? width : 6; p >= 1; p--) {
 			snprintf(tmp, sizeof tmp, "%.*g", p, v);
+			fmt_compact_exp(tmp);
+			if (strlen(tmp) <= (size_t)width)
+				return fmt_copy(buf, cap, tmp);
+			snprintf(tmp, sizeof tmp, "%.*e", p - 1, v);
 			fmt_compact_exp(tmp);
 			if (strlen(tmp) <= (size_t)width)
 				return fmt_copy(buf, cap, tmp);

@@ -233,17 +233,34 @@ writer_html_rgb(pe_color q, enum pe_depth depth, pe_color def)
 	return q;
 }
 
+/* One CSS declaration (fmt with at most one unsigned), ';' between
+ * declarations; returns true (a separator is due next). */
+static bool
+writer_css(FILE *fp, bool sep, const char *fmt, unsigned v)
+{
+	if (sep)
+		fputc(';', fp);
+	fprintf(fp, fmt, v);
+	return true;
+}
+
 /* Open a <span> for a look that is not the page's default; returns whether
  * it opened one. */
 static bool
 writer_html_span(FILE *fp, const struct look *lk, enum pe_depth depth)
 {
 	pe_color fg = lk->fg, bg = lk->bg;
-	bool rev = (lk->attr & PE_ATTR_REVERSE) != 0;
+	bool rev = (lk->attr & PE_ATTR_REVERSE) != 0, sep = false;
 
 	if (fg < 0 && bg < 0 && lk->attr == 0)
 		return false;
-	if (rev) {
+	if (depth == PE_DEPTH_MONO) {
+		/* No colors at all, so reverse video has nothing to swap. */
+		fg = -1;
+		bg = -1;
+		if ((lk->attr & ~PE_ATTR_REVERSE) == 0)
+			return false;
+	} else if (rev) {
 		fg = writer_html_rgb(lk->bg, depth, HTML_BG);
 		bg = writer_html_rgb(lk->fg, depth, HTML_FG);
 	} else {
@@ -252,15 +269,15 @@ writer_html_span(FILE *fp, const struct look *lk, enum pe_depth depth)
 	}
 	fputs("<span style=\"", fp);
 	if (fg >= 0)
-		fprintf(fp, "color:#%06x;", (unsigned)fg);
+		sep = writer_css(fp, sep, "color:#%06x", (unsigned)fg);
 	if (bg >= 0)
-		fprintf(fp, "background:#%06x;", (unsigned)bg);
+		sep = writer_css(fp, sep, "background:#%06x", (unsigned)bg);
 	if (lk->attr & PE_ATTR_BOLD)
-		fputs("font-weight:bold;", fp);
+		sep = writer_css(fp, sep, "font-weight:bold", 0);
 	if (lk->attr & PE_ATTR_DIM)
-		fputs("opacity:0.6;", fp);
+		sep = writer_css(fp, sep, "opacity:0.6", 0);
 	if (lk->attr & PE_ATTR_UNDERLINE)
-		fputs("text-decoration:underline;", fp);
+		writer_css(fp, sep, "text-decoration:underline", 0);
 	fputs("\">", fp);
 	return true;
 }

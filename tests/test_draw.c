@@ -1,0 +1,434 @@
+/* Renderers: scales, half-block heatmaps, braille plots, the wheel, axes,
+ * the color bar and number formatting. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pescope/draw.h"
+
+/* A block-mean sample of count entries with the given mean. */
+static struct pe_stats
+val(double mean)
+{
+	struct pe_stats s = {0};
+
+	s.mean = mean;
+	s.resultant = 1.0;
+	s.count = 4;
+	return s;
+}
+
+/* A sample whose entries are masked / undefined (m and u of 4). */
+static struct pe_stats
+special(int m, int u)
+{
+	struct pe_stats s = val(0.5);
+
+	s.masked = (uint64_t)m;
+	s.undefined = (uint64_t)u;
+	if (m + u == 4)
+		s.mean = NAN;
+	return s;
+}
+
+/* Row y of the canvas as ASCII (non-ASCII -> '~'). */
+static void
+row_text(struct pe_canvas *cv, int y, char *buf)
+{
+	int x;
+
+	for (x = 0; x < cv->w; x++) {
+		uint32_t cp = pe_canvas_at(cv, x, y)->cp;
+		buf[x] = cp < 0x80 ? (char)cp : '~';
+	}
+	buf[x] = '\0';
+}
+
+Test(draw, scale_t)
+{
+	struct pe_scale sc = {PE_CMAP_DIVERGING, -2.0, 2.0, false};
+
+	cr_expect_float_eq(pe_scale_t(&sc, 0.0), 0.5, 1e-15);
+	cr_expect_float_eq(pe_scale_t(&sc, 1.0), 0.75, 1e-15);
+	cr_expect_float_eq(pe_scale_t(&sc, -9.0), 0.0, 1e-15);
+	cr_expect_float_eq(pe_scale_t(&sc, INFINITY), 1.0, 1e-15);
+	struct pe_scale cyc = {PE_CMAP_CYCLIC, 0.0, 2 * M_PI, true};
+	cr_expect_float_eq(pe_scale_t(&cyc, 2 * M_PI + 0.5 * M_PI), 0.25,
+	    1e-12);
+	cr_expect_float_eq(pe_scale_t(&cyc, -0.5 * M_PI), 0.75, 1e-12);
+	double t = pe_scale_t(&cyc, 2 * M_PI);
+	cr_expect(t >= 0.0 && t < 1.0, "wrapped into [0, 1): %g", t);
+}
+
+Test(draw, sample_rule_more_than_half)
+{
+	struct pe_scale sc = {PE_CMAP_SEQUENTIAL, 0.0, 1.0, false};
+	struct pe_stats s;
+
+	s = special(3, 0);
+	cr_expect_eq(pe_scale_color(&sc, &s), PE_COLOR_MASKED);
+	s = special(2, 0); /* exactly half: still a value */
+	cr_expect_eq(pe_scale_color(&sc, &s), pe_cmap_color(sc.cmap, 0.5));
+	s = special(0, 3);
+	cr_expect_eq(pe_scale_color(&sc, &s), PE_COLOR_UNDEF);
+	s = special(1, 1);
+	cr_expect_eq(pe_scale_color(&sc, &s), pe_cmap_color(sc.cmap, 0.5));
+}
+
+Test(draw, cyclic_fades_to_grey)
+{
+	struct pe_scale sc = {PE_CMAP_CYCLIC, 0.0, 2 * M_PI, true};
+	struct pe_stats s = val(1.0);
+
+	cr_expect_eq(pe_scale_color(&sc, &s),
+	    pe_cmap_color(PE_CMAP_CYCLIC, 1.0 / (2 * M_PI)));
+	s.resultant = 0.0; /* no direction at all: mid grey */
+	cr_expect_eq(pe_scale_color(&sc, &s), 0x808080);
+	/* Half way: each channel half way to 0x80 (within rounding). */
+	s.resultant = 0.5;
+	pe_color full = pe_cmap_color(PE_CMAP_CYCLIC, 1.0 / (2 * M_PI));
+	pe_color half = pe_scale_color(&sc, &s);
+	for (int sh = 0; sh <= 16; sh += 8) {
+		double want = 0.5 * (((full >> sh) & 255) + 128);
+		cr_expect(fabs(((half >> sh) & 255) - want) <= 0.5 + 1e-9);
+	}
+}
+
+/* A 2 x 1 sample grid is one cell: upper sample -> foreground, lower ->
+ * background. Expected colors are matplotlib's viridis ends
+ * (tests/ref/render_ref.py): 0xfde725 at 1, 0x440154 at 0. */
+Test(draw, heatmap_half_block)
+{
+	struct pe_canvas cv;
+	struct pe_scale sc = {PE_CMAP_SEQUENTIAL, 0.0, 1.0, false};
+	struct pe_stats s[2] = {val(1.0), val(0.0)};
+
+	cr_assert_eq(pe_canvas_init(&cv, 3, 2), 0);
+	pe_draw_heatmap(&cv, 1, 1, 1, 1, s, &sc);
+	struct pe_cell *c = pe_canvas_at(&cv, 1, 1);
+	cr_expect_eq(c->cp, 0x2580);
+	cr_expect_eq(c->fg, 0xfde725);
+	cr_expect_eq(c->bg, 0x440154);
+	cr_expect_eq(c->kind, PE_CELL_SHADE);
+	cr_expect(c->shade == 127 || c->shade == 128, "shade %d", c->shade);
+	/* Nothing else touched. */
+	cr_expect_eq(pe_canvas_at(&cv, 0, 0)->cp, ' ');
+	cr_expect_eq(pe_canvas_at(&cv, 2, 1)->cp, ' ');
+	pe_canvas_free(&cv);
+}
+
+Test(draw, heatmap_grid_layout)
+{
+	/* 4 sample rows x 2 cols -> 2 x 2 cells; row-major samples. */
+	struct pe_canvas cv;
+	struct pe_scale sc = {PE_CMAP_SEQUENTIAL, 0.0, 7.0, false};
+	struct pe_stats s[8];
+
+	for (int i = 0; i < 8; i++)
+		s[i] = val(i);
+	cr_assert_eq(pe_canvas_init(&cv, 2, 2), 0);
+	pe_draw_heatmap(&cv, 0, 0, 2, 2, s, &sc);
+	for (int cy = 0; cy < 2; cy++)
+		for (int cx = 0; cx < 2; cx++) {
+			struct pe_cell *c = pe_canvas_at(&cv, cx, cy);
+			int up = (2 * cy) * 2 + cx, lo = (2 * cy + 1) * 2 + cx;
+			cr_expect_eq(c->fg, pe_cmap_color(sc.cmap, up / 7.0));
+			cr_expect_eq(c->bg, pe_cmap_color(sc.cmap, lo / 7.0));
+			int want = (int)lround(255.0 * (up + lo) / 14.0);
+			cr_expect(abs(c->shade - want) <= 1, "shade %d want %d",
+			    c->shade, want);
+		}
+	pe_canvas_free(&cv);
+}
+
+Test(draw, heatmap_masked_and_undefined_cells)
+{
+	struct pe_canvas cv;
+	struct pe_scale sc = {PE_CMAP_DIVERGING, -1.0, 1.0, false};
+	/* Samples 2 rows x 3 cols: masked pair, undefined pair, mixed. */
+	struct pe_stats s[6] = {special(4, 0), special(0, 4), special(4, 0),
+	    special(3, 0), special(0, 3), val(1.0)};
+
+	cr_assert_eq(pe_canvas_init(&cv, 3, 1), 0);
+	pe_draw_heatmap(&cv, 0, 0, 3, 1, s, &sc);
+	struct pe_cell *m = pe_canvas_at(&cv, 0, 0);
+	cr_expect_eq(m->cp, 0x2571);
+	cr_expect_eq(m->bg, PE_COLOR_MASKED);
+	cr_expect_eq(m->kind, PE_CELL_MASKED);
+	cr_expect_neq(m->fg, PE_COLOR_MASKED);
+	struct pe_cell *u = pe_canvas_at(&cv, 1, 0);
+	cr_expect_eq(u->cp, 0xb7);
+	cr_expect_eq(u->bg, PE_COLOR_UNDEF);
+	cr_expect_eq(u->kind, PE_CELL_UNDEFINED);
+	struct pe_cell *x = pe_canvas_at(&cv, 2, 0);
+	cr_expect_eq(x->cp, 0x2580);
+	cr_expect_eq(x->kind, PE_CELL_SHADE);
+	cr_expect_eq(x->fg, PE_COLOR_MASKED);
+	cr_expect_eq(x->bg, 0x67001f); /* RdBu_r at 1 (ColorBrewer) */
+	cr_expect_eq(x->shade, 255);	/* the one value sample's level */
+	pe_canvas_free(&cv);
+}
+
+/* Braille dots (Unicode: dot n is bit n - 1; dots 1,2,3,7 left column top
+ * to bottom, 4,5,6,8 right column). */
+Test(draw, braille_dot_bits)
+{
+	struct pe_canvas cv;
+	const int px[8] = {0, 0, 0, 0, 1, 1, 1, 1};
+	const int py[8] = {0, 1, 2, 3, 0, 1, 2, 3};
+	const uint32_t bit[8] = {0x01, 0x02, 0x04, 0x40, 0x08, 0x10, 0x20, 0x80};
+
+	cr_assert_eq(pe_canvas_init(&cv, 1, 1), 0);
+	for (int i = 0; i < 8; i++) {
+		pe_canvas_clear(&cv);
+		pe_draw_dot(&cv, 0, 0, 1, 1, px[i], py[i], 0xffffff);
+		cr_expect_eq(pe_canvas_at(&cv, 0, 0)->cp, 0x2800 + bit[i],
+		    "dot (%d,%d)", px[i], py[i]);
+	}
+	/* Dots accumulate: all eight make U+28FF. */
+	for (int i = 0; i < 8; i++)
+		pe_draw_dot(&cv, 0, 0, 1, 1, px[i], py[i], 0xffffff);
+	cr_expect_eq(pe_canvas_at(&cv, 0, 0)->cp, 0x28ff);
+	/* Outside the box: dropped. */
+	pe_canvas_clear(&cv);
+	pe_draw_dot(&cv, 0, 0, 1, 1, 2, 0, 0xffffff);
+	pe_draw_dot(&cv, 0, 0, 1, 1, 0, 4, 0xffffff);
+	cr_expect_eq(pe_canvas_at(&cv, 0, 0)->cp, ' ');
+	pe_canvas_free(&cv);
+}
+
+Test(draw, plot_horizontal_lines)
+{
+	struct pe_canvas cv;
+	const double top[3] = {1.0, 1.0, 1.0}, bottom[2] = {-1.0, -1.0};
+
+	cr_assert_eq(pe_canvas_init(&cv, 2, 1), 0);
+	/* y = yhi: the top dot row of both cells, dots 1 and 4. */
+	pe_draw_plot(&cv, 0, 0, 2, 1, top, 3, -1.0, 1.0, 0xffffff);
+	cr_expect_eq(pe_canvas_at(&cv, 0, 0)->cp, 0x2809);
+	cr_expect_eq(pe_canvas_at(&cv, 1, 0)->cp, 0x2809);
+	/* y = ylo: the bottom row, dots 7 and 8. */
+	pe_canvas_clear(&cv);
+	pe_draw_plot(&cv, 0, 0, 2, 1, bottom, 2, -1.0, 1.0, 0xffffff);
+	cr_expect_eq(pe_canvas_at(&cv, 0, 0)->cp, 0x28c0);
+	cr_expect_eq(pe_canvas_at(&cv, 1, 0)->cp, 0x28c0);
+	pe_canvas_free(&cv);
+}
+
+Test(draw, plot_gap_and_vertical)
+{
+	struct pe_canvas cv;
+	const double gap[3] = {1.0, NAN, 1.0};
+	const double up[2] = {0.0, 1.0};
+
+	cr_assert_eq(pe_canvas_init(&cv, 2, 2), 0);
+	/* Samples at dot columns 0, (1.5 -> 2), 3: NAN leaves 0 and 3 alone. */
+	pe_draw_plot(&cv, 0, 0, 2, 2, gap, 3, 0.0, 1.0, 0xffffff);
+	cr_expect_eq(pe_canvas_at(&cv, 0, 0)->cp, 0x2801);
+	cr_expect_eq(pe_canvas_at(&cv, 1, 0)->cp, 0x2808);
+	cr_expect_eq(pe_canvas_at(&cv, 0, 1)->cp, ' ');
+	/* A rising segment is connected: every dot row is hit once. */
+	pe_canvas_clear(&cv);
+	pe_draw_plot(&cv, 0, 0, 1, 2, up, 2, 0.0, 1.0, 0xffffff);
+	int rows_hit = 0;
+	for (int cy = 0; cy < 2; cy++) {
+		uint32_t b = pe_canvas_at(&cv, 0, cy)->cp - 0x2800;
+		for (int r = 0; r < 4; r++) {
+			uint32_t lr = r == 3 ? 0xc0 : (0x09u << r);
+			rows_hit += (b & lr) != 0;
+		}
+	}
+	cr_expect_eq(rows_hit, 8);
+	/* Bottom-left and top-right dots are the ends. */
+	cr_expect(((pe_canvas_at(&cv, 0, 1)->cp - 0x2800) & 0x40) != 0);
+	cr_expect(((pe_canvas_at(&cv, 0, 0)->cp - 0x2800) & 0x08) != 0);
+	pe_canvas_free(&cv);
+}
+
+Test(draw, wheel_hands)
+{
+	struct pe_canvas cv;
+	const double ang[2] = {0.0, M_PI / 2};
+	const pe_color col[2] = {0xff0000, 0x00ff00};
+
+	/* 10 x 5 cells = 20 x 20 dots, centre (9.5, 9.5). */
+	cr_assert_eq(pe_canvas_init(&cv, 10, 5), 0);
+	pe_draw_wheel(&cv, 0, 0, 10, 5, ang, 2, col);
+	/* Angle 0 points right (3 o'clock), pi/2 up (y up). */
+	cr_expect_eq(pe_canvas_at(&cv, 7, 2)->fg, 0xff0000);
+	cr_expect_eq(pe_canvas_at(&cv, 8, 2)->fg, 0xff0000);
+	cr_expect_eq(pe_canvas_at(&cv, 5, 1)->fg, 0x00ff00);
+	cr_expect_eq(pe_canvas_at(&cv, 5, 0)->fg, 0x00ff00);
+	/* Nothing to the left or below. */
+	for (int x = 1; x < 4; x++)
+		cr_expect_neq(pe_canvas_at(&cv, x, 2)->fg, 0xff0000);
+	cr_expect_neq(pe_canvas_at(&cv, 5, 4)->fg, 0x00ff00);
+	/* The rim: a dot on each side of the circle. */
+	cr_expect_neq(pe_canvas_at(&cv, 0, 2)->cp, ' ');
+	cr_expect_neq(pe_canvas_at(&cv, 9, 2)->cp, ' ');
+	cr_expect_neq(pe_canvas_at(&cv, 4, 4)->cp, ' ');
+	cr_expect_eq(pe_canvas_at(&cv, 0, 0)->cp, ' '); /* corner */
+	pe_canvas_free(&cv);
+}
+
+Test(draw, fmt_num_fits)
+{
+	char buf[64];
+	const double v[] = {0.0, -0.0, 1.0, -1.0, 0.123456789, 12345.0,
+	    -98765.4321, 1e-5, 3.3e-12, 6.02e23, -1e100, 1.5, 1000000.0};
+
+	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+		for (int w = 1; w <= 12; w++) {
+			pe_fmt_num(buf, sizeof buf, w, v[i]);
+			cr_expect_leq(strlen(buf), (size_t)w, "%g in %d: %s",
+			    v[i], w, buf);
+			cr_expect_gt(strlen(buf), 0);
+			/* Whatever is printed is the number (or #...#). */
+			if (buf[0] != '#') {
+				double back = strtod(buf, NULL);
+				cr_expect(fabs(back - v[i]) <=
+				    0.5 * fabs(v[i]) + 1e-300,
+				    "%g -> %s", v[i], buf);
+			}
+		}
+	cr_expect_str_eq(pe_fmt_num(buf, sizeof buf, 6, 0.123456789),
+	    "0.1235");
+	cr_expect_str_eq(pe_fmt_num(buf, sizeof buf, 5, 12345.0), "12345");
+	cr_expect_str_eq(pe_fmt_num(buf, sizeof buf, 4, 12345.0), "1e4");
+	cr_expect_str_eq(pe_fmt_num(buf, sizeof buf, 4, 1e-5), "1e-5");
+	cr_expect_str_eq(pe_fmt_num(buf, sizeof buf, 8, -0.0), "0");
+	cr_expect_str_eq(pe_fmt_num(buf, sizeof buf, 8, -INFINITY), "-inf");
+	cr_expect_str_eq(pe_fmt_num(buf, sizeof buf, 8, NAN), "nan");
+	cr_expect_str_eq(pe_fmt_num(buf, sizeof buf, 3, -1e100), "###");
+	cr_expect_str_eq(pe_fmt_num(buf, 4, 8, 12345.0), "1e4"); /* cap */
+	cr_expect_str_eq(pe_fmt_num(buf, sizeof buf, 6, 0.00012), "1.2e-4");
+}
+
+/* The first row cell k covers when h cells tile [r0, r1): r0 + floor(k n /
+ * h) (pe_field_span's block bounds). */
+static size_t
+first_row(size_t r0, size_t r1, int h, int k)
+{
+	return r0 + (size_t)k * (r1 - r0) / (size_t)h;
+}
+
+Test(draw, vaxis_labels)
+{
+	const size_t cases[][2] = {{0, 1000}, {0, 7}, {100, 1000000}, {5, 64}};
+
+	for (size_t ci = 0; ci < 4; ci++) {
+		struct pe_canvas cv;
+		char line[16];
+		int h = 20, w = 7, last = -10, nlab = 0;
+
+		cr_assert_eq(pe_canvas_init(&cv, w, h), 0);
+		pe_draw_vaxis(&cv, 0, 0, w, h, cases[ci][0], cases[ci][1], 2,
+		    0xffffff);
+		for (int y = 0; y < h; y++) {
+			row_text(&cv, y, line);
+			char *p = line + strspn(line, " ");
+			if (*p == '\0')
+				continue;
+			/* Right-aligned, an exact row number, the cell's
+			 * first row, never touching the label above. */
+			cr_expect_eq(line[w - 1] != ' ', 1, "row %d: '%s'", y,
+			    line);
+			cr_expect_gt(y - last, 1, "labels touch at row %d", y);
+			cr_expect_eq(strtoull(p, NULL, 10),
+			    first_row(cases[ci][0], cases[ci][1], h, y),
+			    "row %d: '%s'", y, line);
+			last = y;
+			nlab++;
+		}
+		cr_expect_geq(nlab, 2);
+		/* The top cell is labelled with r0. */
+		row_text(&cv, 0, line);
+		cr_expect_eq(strtoull(line, NULL, 10), cases[ci][0]);
+		pe_canvas_free(&cv);
+	}
+}
+
+Test(draw, haxis_labels)
+{
+	const size_t cases[][2] = {{0, 512}, {0, 10}, {1000, 1000000}};
+
+	for (size_t ci = 0; ci < 3; ci++) {
+		struct pe_canvas cv;
+		char line[64];
+		int w = 40, nlab = 0;
+
+		cr_assert_eq(pe_canvas_init(&cv, w, 2), 0);
+		pe_draw_haxis(&cv, 0, 0, w, cases[ci][0], cases[ci][1],
+		    0xffffff);
+		row_text(&cv, 1, line);
+		for (int x = 0; x < w;) {
+			if (line[x] == ' ') {
+				x++;
+				continue;
+			}
+			int end = x;
+			while (end < w && line[end] != ' ')
+				end++;
+			/* Separated by blanks (a token is one label), and
+			 * a tick in its span marks the cell holding it. */
+			unsigned long long v = strtoull(line + x, NULL, 10);
+			bool found = false;
+			for (int k = x; k < end; k++) {
+				size_t a = first_row(cases[ci][0],
+				    cases[ci][1], w, k);
+				size_t b = k + 1 < w ? first_row(cases[ci][0],
+				    cases[ci][1], w, k + 1) : cases[ci][1];
+				if (pe_canvas_at(&cv, k, 0)->cp == 0x252c &&
+				    a <= v && (v < b || a == v))
+					found = true;
+			}
+			cr_expect(found, "label '%.*s' at %d has no tick",
+			    end - x, line + x, x);
+			nlab++;
+			x = end;
+		}
+		cr_expect_geq(nlab, 2, "labels: '%s'", line);
+		cr_expect_eq(strtoull(line, NULL, 10), cases[ci][0]);
+		pe_canvas_free(&cv);
+	}
+}
+
+Test(draw, colorbar_legend)
+{
+	struct pe_canvas cv;
+	struct pe_scale sc = {PE_CMAP_DIVERGING, -1.0, 1.0, false};
+	char line[64];
+
+	cr_assert_eq(pe_canvas_init(&cv, 30, 2), 0);
+	pe_draw_colorbar(&cv, 0, 0, 30, &sc, "%.3g", 0xffffff);
+	row_text(&cv, 1, line);
+	char *a = strtok(line, " "), *b = strtok(NULL, " "),
+	     *c = strtok(NULL, " ");
+	cr_assert(a && b && c && strtok(NULL, " ") == NULL);
+	cr_expect_str_eq(a, "-1");
+	cr_expect_str_eq(b, "0");
+	cr_expect_str_eq(c, "1");
+	/* The bar: blue end on the left, light middle, red end right. */
+	cr_expect_eq(pe_canvas_at(&cv, 0, 0)->kind, PE_CELL_SHADE);
+	cr_expect_lt(pe_canvas_at(&cv, 0, 0)->shade, 10);
+	cr_expect_gt(pe_canvas_at(&cv, 29, 0)->shade, 245);
+	pe_color l = pe_canvas_at(&cv, 0, 0)->fg, r = pe_canvas_at(&cv, 29, 0)->fg;
+	cr_expect_gt(l & 0xff, (l >> 16) & 0xff);
+	cr_expect_gt((r >> 16) & 0xff, r & 0xff);
+	pe_canvas_free(&cv);
+
+	/* Narrow: numbers shrink to fit and never touch. */
+	struct pe_scale wide = {PE_CMAP_SEQUENTIAL, -0.000123456, 123456.789,
+	    false};
+	cr_assert_eq(pe_canvas_init(&cv, 14, 2), 0);
+	pe_draw_colorbar(&cv, 0, 0, 14, &wide, "%.6g", 0xffffff);
+	row_text(&cv, 1, line);
+	int n = 0;
+	for (char *t = strtok(line, " "); t != NULL; t = strtok(NULL, " ")) {
+		cr_expect_leq(strlen(t), 4, "'%s'", t);
+		n++;
+	}
+	cr_expect_eq(n, 3);
+	pe_canvas_free(&cv);
+}

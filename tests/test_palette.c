@@ -1,0 +1,130 @@
+/* Palette: xterm-256 / 16-color quantisation, the mono ramp, colormaps. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "pescope/palette.h"
+
+struct pair {
+	pe_color c;
+	int idx;
+};
+
+/* Expected indices from tests/ref/render_ref.py (brute-force search over
+ * xterm's palette rebuilt from 256colres.pl; independent of palette.c). */
+static const struct pair ref256[] = {
+	{0x5f87af, 67}, {0x080808, 232}, {0xffffff, 231}, {0x808080, 244},
+	{0x000000, 16}, {0x123456, 23}, {0xfa8072, 209}, {0x3a3a3c, 237},
+	{0x6c006c, 53}, {0x262626, 235}, {0xc0ffee, 159},
+};
+static const struct pair ref16[] = {
+	{0x000000, 0}, {0xffffff, 15}, {0xc80000, 1}, {0x808080, 8},
+	{0x101090, 4}, {0x6060f0, 12}, {0xe0e0e0, 7}, {0x00c0c0, 6},
+};
+
+Test(palette, nearest_256)
+{
+	for (size_t i = 0; i < sizeof ref256 / sizeof ref256[0]; i++)
+		cr_expect_eq(pe_palette_256(ref256[i].c), ref256[i].idx,
+		    "0x%06x -> %d, want %d", ref256[i].c,
+		    pe_palette_256(ref256[i].c), ref256[i].idx);
+}
+
+Test(palette, every_entry_maps_to_itself)
+{
+	/* 16..255 are distinct colors, so each is its own nearest entry. */
+	for (int i = 16; i < 256; i++)
+		cr_expect_eq(pe_palette_256(pe_palette_rgb(i)), i, "index %d", i);
+	for (int i = 0; i < 16; i++)
+		cr_expect_eq(pe_palette_16(pe_palette_rgb(i)), i, "index %d", i);
+}
+
+Test(palette, rgb_of_index)
+{
+	/* xterm: cube 16 + 36r + 6g + b, levels 0,95,135,175,215,255. */
+	cr_expect_eq(pe_palette_rgb(16), 0x000000);
+	cr_expect_eq(pe_palette_rgb(67), 0x5f87af);
+	cr_expect_eq(pe_palette_rgb(231), 0xffffff);
+	cr_expect_eq(pe_palette_rgb(232), 0x080808);
+	cr_expect_eq(pe_palette_rgb(255), 0xeeeeee);
+	cr_expect_eq(pe_palette_rgb(1), 0xcd0000);
+	cr_expect_eq(pe_palette_rgb(12), 0x5c5cff);
+}
+
+Test(palette, nearest_16)
+{
+	for (size_t i = 0; i < sizeof ref16 / sizeof ref16[0]; i++)
+		cr_expect_eq(pe_palette_16(ref16[i].c), ref16[i].idx,
+		    "0x%06x -> %d, want %d", ref16[i].c,
+		    pe_palette_16(ref16[i].c), ref16[i].idx);
+}
+
+Test(palette, ramp)
+{
+	const char *ramp = " .:-=+*#%@";
+
+	cr_expect_eq(pe_palette_ramp(0), ' ');
+	cr_expect_eq(pe_palette_ramp(255), '@');
+	/* Ten equal bins: level 128 is in the sixth (index 5). */
+	cr_expect_eq(pe_palette_ramp(128), (uint32_t)ramp[5]);
+	/* Monotone: never steps back down the ramp. */
+	int prev = 0;
+	for (int s = 0; s < 256; s++) {
+		const char *p = strchr(ramp, (int)pe_palette_ramp((uint8_t)s));
+		cr_assert_not_null(p);
+		cr_expect_geq(p - ramp, prev);
+		prev = (int)(p - ramp);
+	}
+}
+
+Test(palette, depth_names)
+{
+	cr_expect_eq(pe_depth_parse("truecolor"), PE_DEPTH_TRUECOLOR);
+	cr_expect_eq(pe_depth_parse("256"), PE_DEPTH_256);
+	cr_expect_eq(pe_depth_parse("16"), PE_DEPTH_16);
+	cr_expect_eq(pe_depth_parse("mono"), PE_DEPTH_MONO);
+	cr_expect_eq(pe_depth_parse("8"), -1);
+	cr_expect_eq(pe_depth_parse(""), -1);
+	for (int d = 0; d < 4; d++)
+		cr_expect_eq(pe_depth_parse(pe_depth_name(d)), d);
+}
+
+/* Colormap ends and midpoints from tests/ref/render_ref.py, read from
+ * matplotlib's tables (_cm_listed.py, _cm.py); the midpoint is halfway
+ * between the two middle entries, as linear interpolation gives. */
+Test(palette, colormap_reference_values)
+{
+	cr_expect_eq(pe_cmap_color(PE_CMAP_SEQUENTIAL, 0.0), 0x440154);
+	cr_expect_eq(pe_cmap_color(PE_CMAP_SEQUENTIAL, 0.5), 0x21908c);
+	cr_expect_eq(pe_cmap_color(PE_CMAP_SEQUENTIAL, 1.0), 0xfde725);
+	cr_expect_eq(pe_cmap_color(PE_CMAP_CYCLIC, 0.0), 0xe2d9e2);
+	cr_expect_eq(pe_cmap_color(PE_CMAP_CYCLIC, 0.5), 0x2f1437);
+	cr_expect_eq(pe_cmap_color(PE_CMAP_CYCLIC, 1.0), 0xe2d9e2);
+	/* ColorBrewer RdBu: #053061 .. #f7f7f7 .. #67001f (reversed). */
+	cr_expect_eq(pe_cmap_color(PE_CMAP_DIVERGING, 0.0), 0x053061);
+	cr_expect_eq(pe_cmap_color(PE_CMAP_DIVERGING, 0.5), 0xf7f7f7);
+	cr_expect_eq(pe_cmap_color(PE_CMAP_DIVERGING, 1.0), 0x67001f);
+}
+
+Test(palette, colormap_clamps)
+{
+	for (int cm = 0; cm < PE_CMAP_COUNT; cm++) {
+		cr_expect_eq(pe_cmap_color(cm, -3.0), pe_cmap_color(cm, 0.0));
+		cr_expect_eq(pe_cmap_color(cm, 7.0), pe_cmap_color(cm, 1.0));
+		cr_expect_str_neq(pe_cmap_name(cm), "?");
+		cr_expect_gt(strlen(pe_cmap_source(cm)), 0);
+	}
+}
+
+Test(palette, diverging_is_light_in_the_middle)
+{
+	/* Luminance peaks at the centre: every other sample is darker. */
+	pe_color mid = pe_cmap_color(PE_CMAP_DIVERGING, 0.5);
+	int lmid = ((mid >> 16) & 255) + ((mid >> 8) & 255) + (mid & 255);
+	for (int i = 0; i <= 20; i++) {
+		if (i == 10)
+			continue;
+		pe_color c = pe_cmap_color(PE_CMAP_DIVERGING, i / 20.0);
+		int l = ((c >> 16) & 255) + ((c >> 8) & 255) + (c & 255);
+		cr_expect_lt(l, lmid, "t=%g", i / 20.0);
+	}
+}

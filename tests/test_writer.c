@@ -1,0 +1,365 @@
+/* Writers: ANSI, TXT and HTML give exactly H lines of W columns, SGR only
+ * where the look changes, mono without colors, HTML well-formed. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "helpers.h"
+#include "pescope/draw.h"
+#include "pescope/pescope.h"
+#include "pescope/writer.h"
+
+#define W 13
+#define H 5
+
+static const enum pe_depth depths[4] = {PE_DEPTH_TRUECOLOR, PE_DEPTH_256,
+	PE_DEPTH_16, PE_DEPTH_MONO};
+
+/* A canvas with text, heatmap cells (value, masked, undefined), braille,
+ * box drawing, attributes and characters HTML must escape. */
+static void
+make_canvas(struct pe_canvas *cv)
+{
+	struct pe_scale sc = {PE_CMAP_DIVERGING, -1.0, 1.0, false};
+	struct pe_stats s[8] = {0};
+
+	cr_assert_eq(pe_canvas_init(cv, W, H), PE_OK);
+	pe_canvas_text(cv, 0, 0, W, "a<b & \"c\" \xc2\xb7z", 0x5f87af,
+	    PE_COLOR_DEFAULT, PE_ATTR_BOLD);
+	for (int i = 0; i < 8; i++) {
+		s[i].mean = -1.0 + i / 3.5;
+		s[i].resultant = 1.0;
+		s[i].count = 2;
+	}
+	s[1].masked = 2;
+	s[5].masked = 2;
+	s[2].undefined = 2;
+	s[6].undefined = 2;
+	s[2].mean = s[6].mean = s[1].mean = s[5].mean = NAN;
+	pe_draw_heatmap(cv, 0, 1, 4, 1, s, &sc);
+	const double ys[6] = {0, 1, 0.5, NAN, 0.2, 0.9};
+	pe_draw_plot(cv, 5, 1, 4, 2, ys, 6, 0.0, 1.0, 0x00ff00);
+	pe_canvas_box(cv, 9, 1, 4, 3, NULL, 0xaaaaaa);
+	pe_canvas_fill(cv, 0, 4, 5, 1, 'x', 0xcd0000, 0x0000ee);
+	pe_canvas_set(cv, 6, 4, 'R', 0xffffff, 0x000000, PE_ATTR_REVERSE);
+}
+
+/* Write a canvas to a malloc'd string. */
+static char *
+write_str(const struct pe_canvas *cv, enum pe_format fmt, enum pe_depth d,
+    const char *title)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	cr_assert_not_null(fp);
+	cr_assert_eq(pe_write_canvas(fp, cv, fmt, d, title), PE_OK);
+	fclose(fp);
+	return buf;
+}
+
+/* Count lines and their widths in code points, skipping ESC [ ... final
+ * byte sequences; fails on a line of the wrong width. */
+static void
+expect_grid(const char *s, int w, int h)
+{
+	int lines = 0, cols = 0;
+
+	while (*s != '\0') {
+		if (s[0] == '\033') {
+			cr_assert_eq(s[1], '[', "only CSI sequences");
+			s += 2;
+			while (*s != '\0' && !(*s >= 0x40 && *s <= 0x7e))
+				s++;
+			cr_assert_eq(*s, 'm', "only SGR");
+			s++;
+			continue;
+		}
+		if (*s == '\n') {
+			cr_expect_eq(cols, w, "line %d is %d wide", lines, cols);
+			lines++;
+			cols = 0;
+			s++;
+			continue;
+		}
+		uint32_t cp;
+		int n = pe_utf8_decode(s, &cp);
+		cr_assert_gt(n, 0);
+		cr_expect_neq(cp, 0xfffd, "valid UTF-8");
+		cr_expect_geq(cp, 0x20u, "no control characters");
+		s += n;
+		cols++;
+	}
+	cr_expect_eq(cols, 0, "last line newline-terminated");
+	cr_expect_eq(lines, h);
+}
+
+Test(writer, parse_format)
+{
+	cr_expect_eq(pe_format_parse("ansi"), PE_FMT_ANSI);
+	cr_expect_eq(pe_format_parse("txt"), PE_FMT_TXT);
+	cr_expect_eq(pe_format_parse("html"), PE_FMT_HTML);
+	cr_expect_eq(pe_format_parse("pdf"), -1);
+}
+
+Test(writer, ansi_and_txt_grid)
+{
+	struct pe_canvas cv;
+
+	make_canvas(&cv);
+	for (int d = 0; d < 4; d++) {
+		char *out = write_str(&cv, PE_FMT_ANSI, depths[d], NULL);
+		expect_grid(out, W, H);
+		free(out);
+		out = write_str(&cv, PE_FMT_TXT, depths[d], NULL);
+		expect_grid(out, W, H);
+		cr_expect_null(strchr(out, '\033'), "txt has no escapes");
+		free(out);
+	}
+	pe_canvas_free(&cv);
+}
+
+Test(writer, ansi_line_ends_reset)
+{
+	struct pe_canvas cv;
+
+	make_canvas(&cv);
+	for (int d = 0; d < 4; d++) {
+		char *out = write_str(&cv, PE_FMT_ANSI, depths[d], NULL);
+		int nl = 0;
+		for (char *p = strchr(out, '\n'); p != NULL;
+		     p = strchr(p + 1, '\n')) {
+			cr_expect(p - out >= 4 && strncmp(p - 4, "\033[0m", 4) == 0,
+			    "depth %d: line %d ends without a reset", d, nl);
+			nl++;
+		}
+		cr_expect_eq(nl, H);
+		free(out);
+	}
+	pe_canvas_free(&cv);
+}
+
+/* SGR codes per depth (ECMA-48 / xterm ctlseqs): 38;2;r;g;b, 38;5;n,
+ * 30-37 / 40-47 for the first eight, 90-97 / 100-107 for the bright. */
+Test(writer, ansi_color_codes)
+{
+	struct pe_canvas cv;
+	char *out;
+
+	cr_assert_eq(pe_canvas_init(&cv, 3, 1), PE_OK);
+	pe_canvas_set(&cv, 0, 0, 'a', 0x5f87af, PE_COLOR_DEFAULT, 0);
+	pe_canvas_set(&cv, 1, 0, 'b', 0xcd0000, 0x0000ee, 0);
+	pe_canvas_set(&cv, 2, 0, 'c', 0xff0000, 0xffffff, PE_ATTR_BOLD);
+	out = write_str(&cv, PE_FMT_ANSI, PE_DEPTH_TRUECOLOR, NULL);
+	cr_expect_str_eq(out, "\033[0;38;2;95;135;175ma"
+	    "\033[0;38;2;205;0;0;48;2;0;0;238mb"
+	    "\033[0;1;38;2;255;0;0;48;2;255;255;255mc\033[0m\n");
+	free(out);
+	out = write_str(&cv, PE_FMT_ANSI, PE_DEPTH_256, NULL);
+	/* 0xcd0000 -> cube (215,0,0) = 160; 0x0000ee -> (0,0,255)... */
+	cr_expect_str_eq(out, "\033[0;38;5;67ma\033[0;38;5;160;48;5;21mb"
+	    "\033[0;1;38;5;196;48;5;231mc\033[0m\n");
+	free(out);
+	out = write_str(&cv, PE_FMT_ANSI, PE_DEPTH_16, NULL);
+	cr_expect_str_eq(out, "\033[0;90ma\033[0;31;44mb\033[0;1;91;107mc"
+	    "\033[0m\n");
+	free(out);
+	out = write_str(&cv, PE_FMT_ANSI, PE_DEPTH_MONO, NULL);
+	/* Mono: attributes only, never a color. */
+	cr_expect_str_eq(out, "ab\033[0;1mc\033[0m\n");
+	free(out);
+	pe_canvas_free(&cv);
+}
+
+Test(writer, ansi_sgr_only_on_change)
+{
+	struct pe_canvas cv;
+	char *out;
+	int n = 0;
+
+	cr_assert_eq(pe_canvas_init(&cv, 6, 2), PE_OK);
+	pe_canvas_fill(&cv, 0, 0, 6, 1, '#', 0x123456, 0x654321);
+	out = write_str(&cv, PE_FMT_ANSI, PE_DEPTH_TRUECOLOR, NULL);
+	for (char *p = strstr(out, "\033["); p != NULL; p = strstr(p + 1, "\033["))
+		n++;
+	/* One SGR for the run, one reset per line; the default second
+	 * line has no color code at all. */
+	cr_expect_eq(n, 3, "%s", out);
+	cr_expect(strstr(out, "\n      \033[0m\n") != NULL);
+	free(out);
+	pe_canvas_free(&cv);
+}
+
+Test(writer, mono_has_no_color)
+{
+	struct pe_canvas cv;
+
+	make_canvas(&cv);
+	char *out = write_str(&cv, PE_FMT_ANSI, PE_DEPTH_MONO, NULL);
+	cr_expect_null(strstr(out, "38;"));
+	cr_expect_null(strstr(out, "48;"));
+	for (char *p = strstr(out, "\033["); p != NULL; p = strstr(p + 1, "\033[")) {
+		/* Only resets and attributes: no 3x/4x/9x/10x parameters. */
+		const char *q = p + 2;
+		while (*q != 'm') {
+			long v = strtol(q, (char **)&q, 10);
+			cr_expect(v < 30, "color parameter %ld", v);
+			if (*q == ';')
+				q++;
+		}
+	}
+	free(out);
+	pe_canvas_free(&cv);
+}
+
+Test(writer, txt_glyphs_are_mono)
+{
+	struct pe_canvas cv;
+
+	make_canvas(&cv);
+	char *out = write_str(&cv, PE_FMT_TXT, PE_DEPTH_TRUECOLOR, NULL);
+	/* Heatmap row: value cell, masked '/', undefined '?', value. */
+	const char *row1 = strchr(out, '\n') + 1;
+	cr_expect_eq(row1[1], '/');
+	cr_expect_eq(row1[2], '?');
+	cr_expect_null(strstr(out, "\xe2\x96\x80"), "no half blocks");
+	cr_expect_eq(strncmp(out, "a<b & \"c\" \xc2\xb7z", 13), 0);
+	free(out);
+	/* Ramp ends. */
+	struct pe_cell c = {0};
+	c.kind = PE_CELL_SHADE;
+	c.cp = 0x2580;
+	c.shade = 255;
+	cr_expect_eq(pe_writer_glyph(&c, PE_DEPTH_MONO), '@');
+	cr_expect_eq(pe_writer_glyph(&c, PE_DEPTH_256), 0x2580);
+	c.shade = 0;
+	cr_expect_eq(pe_writer_glyph(&c, PE_DEPTH_MONO), ' ');
+	pe_canvas_free(&cv);
+}
+
+/* Strip tags and decode the five entities the writer uses, then check the
+ * <pre> is H lines of W code points. */
+static void
+expect_html_grid(const char *doc, int w, int h)
+{
+	const char *pre = strstr(doc, "<pre>"), *end = strstr(doc, "</pre>");
+	char *text, *o;
+
+	cr_assert(pre != NULL && end != NULL && pre < end);
+	pre += 5;
+	text = malloc((size_t)(end - pre) + 1);
+	o = text;
+	for (const char *p = pre; p < end;) {
+		if (*p == '<') {
+			p = strchr(p, '>') + 1;
+			continue;
+		}
+		if (*p == '&') {
+			static const char *const ent[][2] = {{"&amp;", "&"},
+			    {"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""},
+			    {"&#39;", "'"}};
+			bool ok = false;
+			for (size_t i = 0; i < 5; i++)
+				if (strncmp(p, ent[i][0], strlen(ent[i][0])) == 0) {
+					*o++ = ent[i][1][0];
+					p += strlen(ent[i][0]);
+					ok = true;
+					break;
+				}
+			cr_assert(ok, "unknown entity at %.8s", p);
+			continue;
+		}
+		cr_expect(*p != '>' && *p != '"', "unescaped %c", *p);
+		*o++ = *p++;
+	}
+	*o = '\0';
+	expect_grid(text, w, h);
+	free(text);
+}
+
+Test(writer, html_document)
+{
+	struct pe_canvas cv;
+
+	make_canvas(&cv);
+	for (int d = 0; d < 4; d++) {
+		char *out = write_str(&cv, PE_FMT_HTML, depths[d], "x<y & z");
+		cr_expect_eq(strncmp(out, "<!DOCTYPE html>", 15), 0);
+		cr_expect_not_null(strstr(out, "<meta charset=\"utf-8\">"));
+		cr_expect_not_null(strstr(out, "<title>x&lt;y &amp; z</title>"));
+		cr_expect_not_null(strstr(out, "line-height: 1"));
+		cr_expect_not_null(strstr(out, "monospace"));
+		cr_expect_not_null(strstr(out, "</html>\n"));
+		expect_html_grid(out, W, H);
+		if (depths[d] == PE_DEPTH_MONO)
+			cr_expect_null(strstr(out, "color:#"), "mono: no color");
+		else
+			cr_expect_not_null(strstr(out, "<span style=\"color:#"));
+		free(out);
+	}
+	pe_canvas_free(&cv);
+}
+
+Test(writer, html_span_colors)
+{
+	struct pe_canvas cv;
+
+	cr_assert_eq(pe_canvas_init(&cv, 2, 1), PE_OK);
+	pe_canvas_set(&cv, 0, 0, '<', 0x5f87af, 0x080808, 0);
+	pe_canvas_set(&cv, 1, 0, 'b', 0x123456, PE_COLOR_DEFAULT, 0);
+	char *out = write_str(&cv, PE_FMT_HTML, PE_DEPTH_TRUECOLOR, "t");
+	cr_expect_not_null(strstr(out, "<pre><span style=\"color:#5f87af;"
+	    "background:#080808\">&lt;</span><span style=\"color:#123456\">b"
+	    "</span>\n</pre>"), "%s", out);
+	free(out);
+	/* 256 colors: the palette entry's RGB (0x123456 -> 23 = #005f5f). */
+	out = write_str(&cv, PE_FMT_HTML, PE_DEPTH_256, "t");
+	cr_expect_not_null(strstr(out, "color:#005f5f"), "%s", out);
+	free(out);
+	pe_canvas_free(&cv);
+}
+
+/* The document also passes Python's html.parser (tests/check_html.py). */
+Test(writer, html_parses)
+{
+	const char *py = "/usr/bin/python3";
+	struct pe_canvas cv;
+	char path[] = "/tmp/pescope-html-XXXXXX";
+	char cmd[8192];
+
+	if (access(py, X_OK) != 0)
+		cr_skip_test("no %s", py);
+	make_canvas(&cv);
+	for (int d = 0; d < 4; d++) {
+		int fd = mkstemp(path);
+		cr_assert_geq(fd, 0);
+		FILE *fp = fdopen(fd, "w");
+		cr_assert_eq(pe_write_canvas(fp, &cv, PE_FMT_HTML, depths[d],
+		    "check <&> \"it\""), PE_OK);
+		fclose(fp);
+		snprintf(cmd, sizeof cmd, "%s %s --size %dx%d %s", py,
+		    th_src("tests/check_html.py"), W, H, path);
+		cr_expect_eq(system(cmd), 0, "%s", cmd);
+		unlink(path);
+		strcpy(path, "/tmp/pescope-html-XXXXXX");
+	}
+	pe_canvas_free(&cv);
+}
+
+Test(writer, stream_error)
+{
+	struct pe_canvas cv;
+	FILE *fp = fopen("/dev/full", "w");
+
+	if (fp == NULL)
+		cr_skip_test("no /dev/full");
+	cr_assert_eq(pe_canvas_init(&cv, 4, 2), PE_OK);
+	cr_expect_eq(pe_write_canvas(fp, &cv, PE_FMT_TXT, PE_DEPTH_MONO, NULL),
+	    PE_EIO);
+	fclose(fp);
+	pe_canvas_free(&cv);
+}

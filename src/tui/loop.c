@@ -1,0 +1,365 @@
+/* The event loop: input -> state transitions -> model rebuild -> frame.
+ * Every frame is pe_view_render at the terminal's size, written to curses;
+ * `w` writes the same frame to files. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "app/app.h"
+#include "pescope/learned.h"
+#include "pescope/writer.h"
+#include "tui/tui.h"
+#include "view/view.h"
+
+/* Seed of the untrained learned table, as the command line uses
+ * (app/options.c), so the TUI and `pescope snapshot` agree. */
+#define LEARNED_SEED 0x5e5c09eULL
+
+/* When nothing animates, wake up this often anyway (signals, safety). */
+#define IDLE_MS 500
+
+struct loop {
+	struct pe_state st;
+	struct pe_model models[2]; /* the current one and the next */
+	int cur;		   /* index of the current model, -1: none */
+	float *table;		   /* an untrained learned table we own */
+	struct pe_canvas cv;	   /* the last frame */
+	struct pe_hit hit;	   /* where its parts landed */
+	bool full;		   /* repaint every cell next frame */
+};
+
+/* Milliseconds on the monotonic clock. */
+static long long
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Build the model for the state's config (after the state asked for a
+ * rebuild). An untrained learned table whose d_model or max_len changed
+ * is regenerated first. On failure the previous config comes back and the
+ * status line says why. */
+static int
+rebuild(struct loop *L, const struct pe_config *prev)
+{
+	struct pe_config *c = &L->st.cfg;
+	float *nt = NULL;
+	int next = L->cur == 0 ? 1 : 0;
+
+	if (c->enc == PE_ENC_LEARNED && c->table == NULL) {
+		nt = malloc(c->max_len * c->d * sizeof *nt);
+		if (nt == NULL)
+			goto fail;
+		pe_learned_init(c->max_len, c->d, LEARNED_SEED, nt);
+		c->table = nt;
+		c->table_untrained = true;
+	}
+	if (pe_model_init(&L->models[next], c) != PE_OK)
+		goto fail;
+	if (L->cur >= 0)
+		pe_model_free(&L->models[L->cur]);
+	L->cur = next;
+	if (nt != NULL) {
+		free(L->table);
+		L->table = nt;
+	}
+	return 0;
+
+fail:
+	free(nt);
+	if (prev == NULL)
+		return -1;
+	L->st.cfg = *prev;
+	pe_state_clamp(&L->st);
+	snprintf(L->st.status, sizeof L->st.status, "out of memory for the %s "
+	    "view; the previous settings are kept", pe_encoding_name(c->enc));
+	return 0;
+}
+
+/* Render the frame for the current state at the terminal's size into
+ * L->cv (and L->hit). */
+static int
+render(struct loop *L)
+{
+	int w, h;
+
+	pe_crt_size(&w, &h);
+	if (L->cv.cells == NULL || L->cv.w != w || L->cv.h != h) {
+		pe_canvas_free(&L->cv);
+		if (pe_canvas_init(&L->cv, w, h) != PE_OK) {
+			memset(&L->cv, 0, sizeof L->cv);
+			return -1;
+		}
+		L->full = true;
+	}
+	pe_view_render(&L->st, &L->models[L->cur], &L->cv, &L->hit);
+	return 0;
+}
+
+/* Write cv to a fresh temporary file in dir as fmt; its name goes to
+ * tmp[cap]. Returns 0 or an errno value. */
+static int
+write_temp(const char *dir, const struct pe_canvas *cv, enum pe_format fmt,
+    enum pe_depth depth, const char *title, char *tmp, size_t cap)
+{
+	mode_t mask = umask(0);
+	umask(mask);
+	if ((size_t)snprintf(tmp, cap, "%s/.pescope-XXXXXX", dir) >= cap)
+		return ENAMETOOLONG;
+	int fd = mkstemp(tmp);
+	if (fd < 0)
+		return errno;
+	/* mkstemp makes 0600; a snapshot is an ordinary file. */
+	fchmod(fd, 0666 & ~mask);
+	FILE *fp = fdopen(fd, "w");
+	if (fp == NULL) {
+		int e = errno;
+		close(fd);
+		unlink(tmp);
+		return e;
+	}
+	int e = 0;
+	if (pe_write_canvas(fp, cv, fmt, depth, title) != PE_OK)
+		e = errno != 0 ? errno : EIO;
+	if (fflush(fp) != 0 && e == 0)
+		e = errno;
+	if (e == 0 && fsync(fd) != 0 && errno != EINVAL)
+		e = errno;
+	if (fclose(fp) != 0 && e == 0)
+		e = errno;
+	if (e != 0)
+		unlink(tmp);
+	return e;
+}
+
+/* Write the frame as .ansi (at the depth on screen) and .txt into
+ * $PESCOPE_SNAPSHOT_DIR or the current folder, named after the encoding
+ * and the time, never overwriting: each file is written under a temporary
+ * name and linked to its final name, adding -1, -2 ... while that name
+ * exists. The status line says where, or why not. */
+static void
+snapshot(struct loop *L)
+{
+	const char *dir = getenv("PESCOPE_SNAPSHOT_DIR");
+	const char *enc = pe_encoding_name(L->st.cfg.enc);
+	char ta[4096], tt[4096], fa[4200], ft[4200], stamp[32], title[64];
+	time_t t = time(NULL);
+	struct tm tm;
+	int e;
+
+	if (dir == NULL || dir[0] == '\0')
+		dir = ".";
+	localtime_r(&t, &tm);
+	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+	snprintf(title, sizeof title, "pescope %s", enc);
+
+	errno = 0;
+	if ((e = write_temp(dir, &L->cv, PE_FMT_ANSI, pe_crt_depth(), title, ta,
+		 sizeof ta)) != 0)
+		goto fail;
+	errno = 0;
+	if ((e = write_temp(dir, &L->cv, PE_FMT_TXT, pe_crt_depth(), title, tt,
+		 sizeof tt)) != 0) {
+		unlink(ta);
+		goto fail;
+	}
+	e = EEXIST;
+	for (int k = 0; k < 1000 && e == EEXIST; k++) {
+		char sfx[16] = "";
+		if (k > 0)
+			snprintf(sfx, sizeof sfx, "-%d", k);
+		snprintf(fa, sizeof fa, "%s/pescope-%s-%s%s.ansi", dir, enc, stamp,
+		    sfx);
+		snprintf(ft, sizeof ft, "%s/pescope-%s-%s%s.txt", dir, enc, stamp,
+		    sfx);
+		if (link(ta, fa) != 0) {
+			e = errno;
+			continue;
+		}
+		if (link(tt, ft) != 0) {
+			e = errno;
+			unlink(fa);
+			continue;
+		}
+		e = 0;
+	}
+	unlink(ta);
+	unlink(tt);
+	if (e != 0)
+		goto fail;
+	snprintf(L->st.status, sizeof L->st.status, "saved %.170s and .txt", fa);
+	return;
+
+fail:
+	snprintf(L->st.status, sizeof L->st.status, "snapshot not saved in %s: "
+	    "%s", dir, strerror(e));
+}
+
+/* Handle a click: a tab chooses the encoding, the map moves the cursor. */
+static int
+click(struct loop *L, int x, int y)
+{
+	size_t r, c;
+
+	if (L->hit.too_small)
+		return PE_ACT_NONE;
+	if (y == L->hit.tab_y) {
+		for (int e = 0; e < PE_ENC_COUNT; e++)
+			if (x >= L->hit.tab_x0[e] && x < L->hit.tab_x1[e])
+				return pe_state_key(&L->st, '1' + e, 1, 1);
+		return PE_ACT_NONE;
+	}
+	if (!pe_view_hit_map(&L->hit, x, y, &r, &c))
+		return PE_ACT_NONE;
+	L->st.status[0] = '\0';
+	return pe_state_point(&L->st, r, c);
+}
+
+/* Handle the wheel: zoom around the element under the pointer, or around
+ * the cursor when the pointer is off the map. */
+static int
+wheel(struct loop *L, int x, int y, int dir)
+{
+	size_t r = L->st.cur_r, c = L->st.cur_c;
+
+	if (L->hit.too_small)
+		return PE_ACT_NONE;
+	pe_view_hit_map(&L->hit, x, y, &r, &c);
+	L->st.status[0] = '\0';
+	return pe_state_zoom(&L->st, dir, r, c);
+}
+
+/* Free everything the loop owns. */
+static void
+loop_free(struct loop *L)
+{
+	if (L->cur >= 0)
+		pe_model_free(&L->models[L->cur]);
+	L->cur = -1;
+	pe_canvas_free(&L->cv);
+	free(L->table);
+	L->table = NULL;
+}
+
+/* Run the interactive program; returns the exit status. */
+int
+pe_tui_run(const struct pe_options *o)
+{
+	struct loop L;
+	char err[256];
+	int rc = PE_EXIT_OK, sig = 0;
+
+	memset(&L, 0, sizeof L);
+	L.cur = -1;
+	pe_app_state_from_options(o, &L.st);
+	if (o->head_given && L.st.cfg.enc == PE_ENC_ALIBI)
+		L.st.head = o->head;
+	pe_state_clamp(&L.st);
+	if (pe_crt_init(o->depth, err, sizeof err) != 0) {
+		pe_app_error("%s", err);
+		return PE_EXIT_USAGE;
+	}
+	if (rebuild(&L, NULL) != 0) {
+		pe_crt_done();
+		loop_free(&L);
+		pe_app_error("cannot prepare the %s view (out of memory?)",
+		    pe_encoding_name(L.st.cfg.enc));
+		return PE_EXIT_FAIL;
+	}
+	if (pe_crt_note() != NULL)
+		snprintf(L.st.status, sizeof L.st.status, "%s", pe_crt_note());
+
+	bool dirty = true;
+	long long next_tick = 0;
+	L.full = true;
+	for (;;) {
+		if ((sig = pe_crt_quit_signal()) != 0)
+			break;
+		if (pe_crt_take_suspend()) {
+			pe_crt_suspend();
+			dirty = L.full = true;
+		}
+		if (pe_crt_take_continue())
+			dirty = L.full = true;
+		if (dirty) {
+			if (render(&L) != 0) {
+				int w, h;
+				pe_crt_size(&w, &h);
+				pe_crt_done();
+				pe_app_error("out of memory for a %dx%d frame", w, h);
+				rc = PE_EXIT_FAIL;
+				break;
+			}
+			pe_crt_draw(&L.cv, L.full);
+			dirty = L.full = false;
+		}
+
+		int timeout = IDLE_MS;
+		if (L.st.playing) {
+			long long now = now_ms(), period = 1000 / L.st.speed;
+			if (next_tick == 0 || next_tick > now + period)
+				next_tick = now + period;
+			timeout = next_tick > now ? (int)(next_tick - now) : 0;
+		}
+
+		struct pe_input in;
+		pe_input_read(&in, timeout);
+		struct pe_config prev = L.st.cfg;
+		int act = PE_ACT_NONE;
+		switch (in.kind) {
+		case PE_IN_NONE:
+			break;
+		case PE_IN_RESIZE:
+			dirty = L.full = true;
+			break;
+		case PE_IN_KEY:
+			act = pe_state_key(&L.st, in.key, L.hit.cell_rows,
+			    L.hit.cell_cols);
+			break;
+		case PE_IN_CLICK:
+			act = click(&L, in.x, in.y);
+			break;
+		case PE_IN_WHEEL:
+			act = wheel(&L, in.x, in.y, in.wheel);
+			break;
+		}
+		if (L.st.playing && now_ms() >= next_tick && next_tick != 0) {
+			next_tick += 1000 / L.st.speed;
+			act |= pe_state_key(&L.st, PE_KEY_TICK, L.hit.cell_rows,
+			    L.hit.cell_cols);
+		}
+		if (!L.st.playing)
+			next_tick = 0;
+		if (act & PE_ACT_QUIT)
+			break;
+		if (act & PE_ACT_REBUILD)
+			rebuild(&L, &prev);
+		if (act & PE_ACT_SNAPSHOT) {
+			/* The frame of the state as it is now (a message the key
+			 * cleared is not part of it). */
+			if (render(&L) == 0)
+				snapshot(&L);
+			act |= PE_ACT_REDRAW;
+		}
+		if (act & (PE_ACT_REDRAW | PE_ACT_REBUILD))
+			dirty = true;
+	}
+
+	pe_crt_done();
+	loop_free(&L);
+	if (sig != 0) {
+		/* Die of the signal, as the shell expects, now that the
+		 * terminal is restored. */
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	return rc;
+}

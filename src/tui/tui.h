@@ -1,0 +1,64 @@
+/* The terminal front end: the only code that talks to curses.
+ *   crt.c    init / teardown, colors, drawing a canvas, signals (htop's CRT)
+ *   input.c  curses keys and mouse -> enum pe_key / clicks / wheel
+ *   loop.c   the event loop (pe_tui_run, declared in app/app.h) */
+#ifndef PESCOPE_TUI_TUI_H
+#define PESCOPE_TUI_TUI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "pescope/canvas.h"
+#include "pescope/palette.h"
+
+/* ---- crt.c ------------------------------------------------------------ */
+
+/* Start curses on the controlling terminal. depth: a forced enum pe_depth
+ * (--color), or -1 to decide from the terminfo entry and NO_COLOR. Returns
+ * 0, or -1 with a one-line message in err[cap] when standard input/output
+ * is not a terminal or TERM cannot address the cursor; nothing has been
+ * written to the terminal then. */
+int pe_crt_init(int depth, char *err, size_t cap);
+/* Restore the terminal (idempotent; also run at exit). */
+void pe_crt_done(void);
+/* The color depth frames are drawn with. */
+enum pe_depth pe_crt_depth(void);
+/* A note about the colors chosen (a forced depth the terminal lacks), or
+ * NULL. */
+const char *pe_crt_note(void);
+/* The terminal's size in cells (each at least 1). */
+void pe_crt_size(int *w, int *h);
+/* Write a canvas to the screen and refresh. full: repaint every cell. */
+void pe_crt_draw(const struct pe_canvas *cv, bool full);
+/* Signals caught since the last call: SIGINT or SIGTERM (quit), or 0. */
+int pe_crt_quit_signal(void);
+/* Whether SIGTSTP arrived (then call pe_crt_suspend) or SIGCONT did (then
+ * repaint everything). Each call clears the flag it reports. */
+bool pe_crt_take_suspend(void);
+bool pe_crt_take_continue(void);
+/* Leave curses, stop the process, and come back when continued. */
+void pe_crt_suspend(void);
+
+/* ---- input.c ---------------------------------------------------------- */
+
+enum pe_input_kind {
+	PE_IN_NONE,   /* timeout or interrupted */
+	PE_IN_KEY,    /* key: enum pe_key or a character */
+	PE_IN_CLICK,  /* left button at (x, y) */
+	PE_IN_WHEEL,  /* wheel at (x, y): wheel +1 up (zoom in), -1 down */
+	PE_IN_RESIZE, /* the terminal changed size */
+};
+
+struct pe_input {
+	enum pe_input_kind kind;
+	int key;
+	int x, y;
+	int wheel;
+};
+
+/* Keypad, mouse reporting and a short Esc delay on the current screen. */
+void pe_input_init(void);
+/* Wait at most timeout_ms (-1: forever) for one event. */
+void pe_input_read(struct pe_input *in, int timeout_ms);
+
+#endif

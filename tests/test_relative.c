@@ -328,6 +328,11 @@ Test(relative_block, t5_random_vs_brute)
 	cfg.buckets = 40;
 	cfg.max_distance = 11;
 	check_random_blocks(&cfg, 200);
+	/* Larger rectangles, many buckets. */
+	cfg.n = 2500;
+	cfg.buckets = 200;
+	cfg.max_distance = 1500;
+	check_random_blocks(&cfg, 12);
 }
 
 Test(relative_block, shaw_random_vs_brute)
@@ -424,6 +429,13 @@ Test(relative_block, huge_exact)
 	cfg.buckets = 1024;
 	cfg.max_distance = 100000;
 	check_huge(&cfg, n / 2, n / 2 + 20, 0, n, 200001);
+	/* Every bucket boundary of 4096 buckets met in one row, cell by cell. */
+	cfg.buckets = 4096;
+	cfg.max_distance = 3000000;
+	check_huge(&cfg, 4000000, 4000001, 0, 8000000, 6000001);
+	cfg.bidirectional = false;
+	check_huge(&cfg, 7000000, 7000002, 0, 8000000, 6000001);
+	cfg.bidirectional = true;
 	cfg.relative = PE_REL_SHAW;
 	cfg.max_relative = 1000;
 	check_huge(&cfg, n / 2, n / 2 + 30, 0, n, 1001);

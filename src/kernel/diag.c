@@ -162,45 +162,60 @@ diag_t5_first(const struct diag_t5 *t, int64_t b, int64_t from)
 	return hi;
 }
 
-/* Add the distances n in [nlo, nhi] of one T5 run: the exact run (bucket
- * n) or a constant bucket b, on the diagonals that have them: k = -n (key
- * before query) and, bidirectional, k = n >= 1 in the upper half. */
+/* Add the distances n in [nlo, nhi] of one T5 run, the exact run (bucket
+ * n) or a constant bucket b, on one side: keys before the query (k = -n)
+ * or, bidirectional, after it (k = n >= 1, the upper half of buckets). */
 static void
 diag_t5_run(struct diag_acc *acc, const struct diag_t5 *t, int64_t nlo,
-    int64_t nhi, bool exact, int64_t b)
+    int64_t nhi, bool exact, int64_t b, bool after)
 {
-	diag_segment(acc, -nhi, -nlo, exact ? 0 : b, exact ? -1 : 0, false);
-	if (!t->cfg->bidirectional)
-		return;
-	if (nlo < 1)
-		nlo = 1;
-	if (nlo <= nhi)
+	if (!after)
+		diag_segment(acc, -nhi, -nlo, exact ? 0 : b, exact ? -1 : 0, false);
+	else
 		diag_segment(acc, nlo, nhi, exact ? t->nb : t->nb + b,
 		    exact ? 1 : 0, false);
 }
 
-/* Sum a T5 bucket field over acc's diagonals: O(num_buckets) runs, each
- * found from the inverse formula and the exact bucket function. */
+/* Add distances n in [lo, hi] of one side: the exact run, then one run per
+ * bucket that occurs, each found from the inverse formula and the exact
+ * bucket function. Costs O(buckets met in [lo, hi]). */
+static void
+diag_t5_side(struct diag_acc *acc, const struct diag_t5 *t, int64_t lo,
+    int64_t hi, bool after)
+{
+	if (lo > hi)
+		return;
+	if (lo < t->max_exact) {
+		int64_t e = hi < t->max_exact - 1 ? hi : t->max_exact - 1;
+		diag_t5_run(acc, t, lo, e, true, 0, after);
+		lo = t->max_exact;
+	}
+	for (int64_t start = lo, next; start <= hi; start = next) {
+		int64_t b = diag_t5_g(t, start);
+		next = b + 1 < t->nb ? diag_t5_first(t, b + 1, start) : DIAG_FAR;
+		diag_t5_run(acc, t, start, next - 1 < hi ? next - 1 : hi, false, b,
+		    after);
+	}
+}
+
+/* Sum a T5 bucket field over acc's diagonals: distances n = -k on and
+ * below the diagonal, n = k above it. */
 static void
 diag_t5(struct diag_acc *acc, const struct pe_config *cfg)
 {
 	struct diag_t5 t = {cfg, 0, 0};
-	int64_t nmax = acc->kmax > -acc->kmin ? acc->kmax : -acc->kmin;
+	int64_t kmin = acc->kmin, kmax = acc->kmax;
 
 	t.nb = (int64_t)(cfg->bidirectional ? cfg->buckets / 2 : cfg->buckets);
 	t.max_exact = (int64_t)pe_t5_max_exact(cfg->bidirectional,
 	    cfg->buckets);
-	if (!cfg->bidirectional)
-		diag_segment(acc, 1, DIAG_FAR, 0, 0, false); /* keys after: 0 */
-	if (t.max_exact > 0)
-		diag_t5_run(acc, &t, 0, t.max_exact - 1, true, 0);
-	int64_t start = t.max_exact;
-	for (int64_t b = t.max_exact; b < t.nb && start <= nmax; b++) {
-		int64_t next = b + 1 < t.nb ? diag_t5_first(&t, b + 1, start) :
-		    DIAG_FAR;
-		if (next > start)
-			diag_t5_run(acc, &t, start, next - 1, false, b);
-		start = next;
+	if (kmin <= 0)
+		diag_t5_side(acc, &t, kmax < 0 ? -kmax : 0, -kmin, false);
+	if (kmax >= 1) {
+		if (cfg->bidirectional)
+			diag_t5_side(acc, &t, kmin > 1 ? kmin : 1, kmax, true);
+		else
+			diag_segment(acc, 1, kmax, 0, 0, false); /* bucket 0 */
 	}
 }
 

@@ -1,0 +1,141 @@
+/* Views without a terminal: layout at the sizes users have, the too-small
+ * message, mouse hit-testing, and the inspector's formula against values
+ * computed here. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pescope/canvas.h"
+#include "pescope/learned.h"
+#include "view/view.h"
+
+/* The text of canvas line y as UTF-8 (static buffer). */
+static const char *
+line(const struct pe_canvas *cv, int y)
+{
+	static char buf[4096];
+	size_t n = 0;
+	for (int x = 0; x < cv->w && n + 4 < sizeof buf; x++)
+		n += (size_t)pe_utf8_encode(cv->cells[y * cv->w + x].cp, buf + n);
+	buf[n] = '\0';
+	return buf;
+}
+
+/* Whether any line of the canvas contains s. */
+static bool
+contains(const struct pe_canvas *cv, const char *s)
+{
+	for (int y = 0; y < cv->h; y++)
+		if (strstr(line(cv, y), s) != NULL)
+			return true;
+	return false;
+}
+
+/* Render cfg with cursor (r, c) into a w x h canvas. */
+static void
+render(const struct pe_config *cfg, size_t r, size_t c, int w, int h,
+    struct pe_canvas *cv, struct pe_hit *hit)
+{
+	struct pe_state st;
+	struct pe_model m;
+	pe_state_init(&st, cfg);
+	st.cur_r = r, st.cur_c = c;
+	pe_state_clamp(&st);
+	cr_assert_eq(pe_model_init(&m, cfg), PE_OK);
+	cr_assert_eq(pe_canvas_init(cv, w, h), PE_OK);
+	pe_view_render(&st, &m, cv, hit);
+	pe_model_free(&m);
+}
+
+/* The issue's own example: PE[3,2] for d = 4 is sin(3 * 10000^(-2/4)). */
+Test(view, inspector_shows_formula_and_value)
+{
+	struct pe_config cfg;
+	struct pe_canvas cv;
+	struct pe_hit hit;
+	pe_config_default(&cfg);
+	cfg.d = 4;
+	cfg.n = 8;
+	render(&cfg, 3, 2, 120, 40, &cv, &hit);
+	char want[128];
+	snprintf(want, sizeof want, "PE[3,2] = sin(3 · 10000^(−2/4)) = %.9g",
+	    sin(3.0 / 100.0));
+	cr_assert(contains(&cv, want), "missing '%s'; line: %s", want,
+	    line(&cv, cv.h - 3));
+	cr_assert(strstr(want, "0.0299955") != NULL);
+	pe_canvas_free(&cv);
+}
+
+Test(view, too_small_says_so_at_any_size)
+{
+	struct pe_config cfg;
+	pe_config_default(&cfg);
+	int sizes[][2] = {{79, 24}, {80, 23}, {40, 10}, {1, 1}, {2, 1}, {1, 30}};
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		struct pe_canvas cv;
+		struct pe_hit hit;
+		render(&cfg, 0, 0, sizes[i][0], sizes[i][1], &cv, &hit);
+		cr_assert(hit.too_small);
+		if (sizes[i][0] >= 60)
+			cr_assert(contains(&cv, "terminal too small: need ≥ 80×24"));
+		pe_canvas_free(&cv);
+	}
+}
+
+Test(view, every_encoding_lays_out_at_common_sizes)
+{
+	int sizes[][2] = {{80, 24}, {120, 40}, {200, 60}};
+	float *table = malloc(1024 * 64 * sizeof *table);
+	pe_learned_init(1024, 64, 1, table);
+	for (int e = 0; e < PE_ENC_COUNT; e++)
+		for (size_t i = 0; i < 3; i++) {
+			struct pe_config cfg;
+			struct pe_canvas cv;
+			struct pe_hit hit;
+			pe_config_default(&cfg);
+			cfg.enc = (enum pe_encoding)e;
+			cfg.table = table;
+			render(&cfg, 5, 3, sizes[i][0], sizes[i][1], &cv, &hit);
+			cr_assert(!hit.too_small);
+			cr_assert_gt(hit.map_w, 8, "%s at %dx%d: map %dx%d",
+			    pe_encoding_name(cfg.enc), sizes[i][0], sizes[i][1],
+			    hit.map_w, hit.map_h);
+			cr_assert_gt(hit.map_h, 4);
+			cr_assert_leq(hit.map_x + hit.map_w, cv.w);
+			cr_assert_leq(hit.map_y + hit.map_h, cv.h - 3);
+			/* the tab of the current encoding names it */
+			cr_assert(strstr(line(&cv, 0), pe_encoding_name(cfg.enc)));
+			for (int t = 1; t < PE_ENC_COUNT; t++)
+				cr_assert_gt(hit.tab_x0[t], hit.tab_x0[t - 1]);
+			/* the top-left map cell is element (r0, c0) */
+			size_t r, c;
+			cr_assert(pe_view_hit_map(&hit, hit.map_x, hit.map_y, &r, &c));
+			cr_assert_eq(r, hit.r0);
+			cr_assert_eq(c, hit.c0);
+			cr_assert(!pe_view_hit_map(&hit, hit.map_x - 1, hit.map_y, &r,
+			    &c));
+			/* the status line shows help and quit */
+			cr_assert(strstr(line(&cv, cv.h - 1), "? help  q quit"));
+			pe_canvas_free(&cv);
+		}
+	free(table);
+}
+
+/* A cell of a 1,048,576-position map is the mean of its block. */
+Test(view, huge_maps_say_which_block_the_cursor_covers)
+{
+	struct pe_config cfg;
+	struct pe_canvas cv;
+	struct pe_hit hit;
+	pe_config_default(&cfg);
+	cfg.n = (size_t)1 << 20;
+	cfg.d = 8192;
+	render(&cfg, 0, 0, 120, 40, &cv, &hit);
+	cr_assert_gt(hit.cell_rows, 1000);
+	cr_assert(contains(&cv, "sample = block pos 0–"), "%s",
+	    line(&cv, cv.h - 2));
+	cr_assert(contains(&cv, "mean"));
+	pe_canvas_free(&cv);
+}

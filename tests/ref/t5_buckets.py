@@ -51,3 +51,6 @@ if __name__ == "__main__":
     print(carray("t5_uni_32_128", bucket(rel, bidirectional=False)))
     print(carray("t5_bi_64_50", bucket(rel, True, 64, 50)))
     print(carray("t5_uni_10_20", bucket(rel, False, 10, 20)))
+    # rel = -40 here is a knife edge: 16.0 in float32 (bucket 48), but
+    # 15.999999999999998 in float64 with numpy's log (bucket 47).
+    print(carray("t5_uni_64_50", bucket(rel, False, 64, 50)))

@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -475,7 +476,7 @@ panel_dot(struct ctx *c, int x, int y, int w, int h, size_t p,
 	sim_row(&c->m->sim, p, n, ns, ys);
 	double bnd = sim_bound(c->m);
 	char title[160], xlo[40], xhi[40];
-	snprintf(title, sizeof title, "%s, query p = %zu", what, p);
+	snprintf(title, sizeof title, "%s, query %zu", what, p);
 	if (p > 0)
 		snprintf(xlo, sizeof xlo, "key 0 (k=−%zu)", p);
 	else
@@ -705,6 +706,36 @@ view_relative(struct ctx *c)
 	inspect_block(c, "query", "key");
 }
 
+/* One line naming the pairs each scaling leaves alone, blends and
+ * interpolates: read off the ratio of scaled to unscaled frequency. */
+static void
+rope_bands(struct ctx *c, const struct pe_rope *r, int x, int y, int w)
+{
+	size_t kept = 0, interp = 0, blend = 0, k0 = SIZE_MAX, k1 = 0;
+	double f = c->cfg->rope.factor;
+	for (size_t j = 0; j < r->npairs; j++) {
+		double q = r->inv_freq[j] / r->inv_freq0[j];
+		if (fabs(q - 1.0) < 1e-9) {
+			kept++;
+		} else if (fabs(q * f - 1.0) < 1e-9) {
+			interp++;
+		} else {
+			blend++;
+			if (j < k0)
+				k0 = j;
+			k1 = j;
+		}
+	}
+	char l[200];
+	if (blend > 0)
+		snprintf(l, sizeof l, "pairs kept %zu · blended %zu (j %zu–%zu) · "
+		    "÷%g %zu", kept, blend, k0, k1, f, interp);
+	else
+		snprintf(l, sizeof l, "pairs kept %zu · ÷%g %zu · other %zu", kept, f,
+		    interp, blend);
+	pe_canvas_text(c->cv, x, y, w, l, C_DIM, PE_COLOR_DEFAULT, 0);
+}
+
 /* rope: angles mod 2 pi, the wheel, dot products, frequency bands. */
 static void
 view_rope(struct ctx *c)
@@ -748,7 +779,7 @@ view_rope(struct ctx *c)
 	}
 	int hd = h >= 16 ? h / 2 : h;
 	panel_dot(c, x, y, w, hd, m, k->rope.type != PE_ROPE_DEFAULT
-					 ? "(R_m q)·(R_n k) scaled (green: unscaled)"
+					 ? "score (green: unscaled)"
 					 : "score (R_m q)·(R_n k), q=k=(1,0)");
 	y += hd + 1;
 	h -= hd + 1;
@@ -774,16 +805,18 @@ view_rope(struct ctx *c)
 			if (orig > hi)
 				hi = orig;
 			char t[120];
-			snprintf(t, sizeof t, "log10 wavelength per pair (green: "
-			    "unscaled; blue: context %g)", pow(10, orig));
-			panel_plot(c->cv, x, y, w, h, t, a, np, lo, hi, "pair 0",
+			snprintf(t, sizeof t, "log10 wavelength (green: unscaled, "
+			    "blue: %g)", pow(10, orig));
+			panel_plot(c->cv, x, y, w, h - 1, t, a, np, lo, hi, "pair 0",
 			    "high j = slow", -1);
-			panel_plot_overlay(c->cv, x, y, w, h, b, np, lo, hi, C_CURVE2);
+			rope_bands(c, r, x, y + h - 1, w);
+			panel_plot_overlay(c->cv, x, y, w, h - 1, b, np, lo, hi,
+			    C_CURVE2);
 			double *o = calloc(np, sizeof *o);
 			if (o != NULL) {
 				for (size_t j = 0; j < np; j++)
 					o[j] = orig;
-				panel_plot_overlay(c->cv, x, y, w, h, o, np, lo, hi,
+				panel_plot_overlay(c->cv, x, y, w, h - 1, o, np, lo, hi,
 				    C_ACCENT);
 				free(o);
 			}

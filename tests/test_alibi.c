@@ -10,11 +10,20 @@
 
 /* Printed by: /usr/bin/python3 tests/ref/alibi_slopes.py (repr of each
  * slope, the authors' get_slopes transcribed). */
-static const double slopes12[12] = {0.5, 0.25, 0.125, 0.0625, 0.03125,
-	0.015625, 0.0078125, 0.00390625, 0.7071067811865476,
-	0.35355339059327384, 0.17677669529663692, 0.08838834764831849};
-static const double slopes6[6] = {0.25, 0.0625, 0.015625, 0.00390625, 0.5,
-	0.125};
+static const double slopes12[12] = {0.5,
+                                    0.25,
+                                    0.125,
+                                    0.0625,
+                                    0.03125,
+                                    0.015625,
+                                    0.0078125,
+                                    0.00390625,
+                                    0.7071067811865476,
+                                    0.35355339059327384,
+                                    0.17677669529663692,
+                                    0.08838834764831849};
+static const double slopes6[6] = {0.25,       0.0625, 0.015625,
+                                  0.00390625, 0.5,    0.125};
 static const double slopes3[3] = {0.0625, 0.00390625, 0.25};
 
 Test(alibi, slopes_power_of_two)
@@ -23,7 +32,8 @@ Test(alibi, slopes_power_of_two)
 	cr_assert_eq(pe_alibi_slopes(8, s), PE_OK);
 	/* 8 heads: 1/2, 1/4, ..., 1/256 (Press et al. 2022, sec. 3). */
 	for (int i = 0; i < 8; i++)
-		cr_expect_eq(s[i], ldexp(1.0, -(i + 1)), "head %d: %.17g", i, s[i]);
+		cr_expect_eq(s[i], ldexp(1.0, -(i + 1)), "head %d: %.17g", i,
+		             s[i]);
 	double one;
 	cr_assert_eq(pe_alibi_slopes(1, &one), PE_OK);
 	cr_expect_eq(one, 1.0 / 256);
@@ -40,8 +50,8 @@ Test(alibi, slopes_not_power_of_two)
 	double s[12];
 	cr_assert_eq(pe_alibi_slopes(12, s), PE_OK);
 	for (int i = 0; i < 12; i++)
-		cr_expect(th_close(s[i], slopes12[i], 0, 1e-15), "head %d: %.17g", i,
-		    s[i]);
+		cr_expect(th_close(s[i], slopes12[i], 0, 1e-15),
+		          "head %d: %.17g", i, s[i]);
 	cr_assert_eq(pe_alibi_slopes(6, s), PE_OK);
 	for (int i = 0; i < 6; i++)
 		cr_expect(th_close(s[i], slopes6[i], 0, 1e-15));
@@ -114,7 +124,7 @@ lcg(uint64_t *s)
 /* Brute-force statistics of a rectangle, cell by cell. */
 static void
 brute(const struct pe_field *f, size_t r0, size_t r1, size_t c0, size_t c1,
-    struct pe_stats *s)
+      struct pe_stats *s)
 {
 	long double sum = 0;
 	uint64_t cnt = 0;
@@ -142,24 +152,24 @@ brute(const struct pe_field *f, size_t r0, size_t r1, size_t c0, size_t c1,
 /* Compare pe_diag_block with brute force on one rectangle. */
 static void
 check_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
-    size_t c1)
+            size_t c1)
 {
 	struct pe_stats got, want;
 	cr_assert_eq(pe_diag_block(f, r0, r1, c0, c1, true, &got), PE_OK);
 	brute(f, r0, r1, c0, c1, &want);
 	cr_expect_eq(got.count, want.count);
-	cr_expect_eq(got.masked, want.masked, "[%zu,%zu)x[%zu,%zu) masked",
-	    r0, r1, c0, c1);
+	cr_expect_eq(got.masked, want.masked, "[%zu,%zu)x[%zu,%zu) masked", r0,
+	             r1, c0, c1);
 	cr_expect(th_close(got.mean, want.mean, 1e-15, 1e-13),
-	    "[%zu,%zu)x[%zu,%zu): mean %.17g want %.17g", r0, r1, c0, c1,
-	    got.mean, want.mean);
+	          "[%zu,%zu)x[%zu,%zu): mean %.17g want %.17g", r0, r1, c0, c1,
+	          got.mean, want.mean);
 	if (isnan(want.min)) {
 		cr_expect(isnan(got.min) && isnan(got.max));
 	} else {
 		cr_expect_eq(got.min, want.min, "min %.17g want %.17g", got.min,
-		    want.min);
+		             want.min);
 		cr_expect_eq(got.max, want.max, "max %.17g want %.17g", got.max,
-		    want.max);
+		             want.max);
 	}
 }
 
@@ -184,11 +194,11 @@ Test(alibi_block, random_vs_brute)
 			check_block(&f, r0, r1, c0, c1);
 		}
 		struct pe_field f = make_field(&cfg, slopes, 3);
-		check_block(&f, 0, 5, 10, 20);	   /* all above the diagonal */
-		check_block(&f, 10, 20, 0, 5);	   /* all below */
+		check_block(&f, 0, 5, 10, 20);     /* all above the diagonal */
+		check_block(&f, 10, 20, 0, 5);     /* all below */
 		check_block(&f, 0, 150, 0, 150);   /* everything */
-		check_block(&f, 7, 8, 7, 8);	   /* one diagonal cell */
-		check_block(&f, 7, 8, 8, 9);	   /* one masked cell */
+		check_block(&f, 7, 8, 7, 8);       /* one diagonal cell */
+		check_block(&f, 7, 8, 8, 9);       /* one masked cell */
 		check_block(&f, 0, 150, 149, 150); /* one column */
 	}
 }
@@ -227,7 +237,7 @@ Test(alibi_block, huge_exact)
 	cr_expect_eq(s.count, (uint64_t)cfg.n * cfg.n);
 	cr_expect_eq(s.masked, (uint64_t)cfg.n * (cfg.n - 1) / 2);
 	cr_expect(th_close(s.mean, (double)(-m * (n - 1) / 3), 0, 1e-15),
-	    "mean %.17g", s.mean);
+	          "mean %.17g", s.mean);
 	cr_expect_eq(s.min, -0.5 * (double)(cfg.n - 1));
 	cr_expect_eq(s.max, 0.0);
 
@@ -235,8 +245,9 @@ Test(alibi_block, huge_exact)
 	cfg.alibi_mode = PE_ALIBI_SYMMETRIC;
 	cr_assert_eq(pe_diag_block(&f, 0, cfg.n, 0, cfg.n, true, &s), PE_OK);
 	cr_expect_eq(s.masked, 0);
-	cr_expect(th_close(s.mean, (double)(-m * (n * n - 1) / (3 * n)), 0,
-	    1e-15), "mean %.17g", s.mean);
+	cr_expect(
+	    th_close(s.mean, (double)(-m * (n * n - 1) / (3 * n)), 0, 1e-15),
+	    "mean %.17g", s.mean);
 
 	/* Row-wise: rows [r0, r0 + 64) x all columns, each row the sum of an
 	 * arithmetic series, summed exactly in __int128. */
@@ -251,8 +262,8 @@ Test(alibi_block, huge_exact)
 	}
 	cr_assert_eq(pe_diag_block(&f, r0, r0 + 64, 0, cfg.n, true, &s), PE_OK);
 	long double want = -(long double)m * ((long double)sum / cnt);
-	cr_expect(th_close(s.mean, (double)want, 0, 1e-15), "mean %.17g want %.17Lg",
-	    s.mean, want);
+	cr_expect(th_close(s.mean, (double)want, 0, 1e-15),
+	          "mean %.17g want %.17Lg", s.mean, want);
 	cr_expect_eq(s.masked, (uint64_t)64 * cfg.n - cnt);
 }
 

@@ -64,7 +64,8 @@ Test(atomic, new_file_mode)
 	umask(old);
 	struct stat st;
 	cr_assert_eq(stat(path, &st), 0);
-	cr_expect_eq(st.st_mode & 0777, 0644 & ~027, "mode %o", st.st_mode & 0777);
+	cr_expect_eq(st.st_mode & 0777, 0644 & ~027, "mode %o",
+	             st.st_mode & 0777);
 	remove(path);
 	rmdir(dir);
 	free(dir);
@@ -90,7 +91,8 @@ Test(atomic, abort_leaves_nothing)
 Test(atomic, unwritable_folder)
 {
 	struct pe_atomic a;
-	cr_expect_eq(pe_atomic_open(&a, "/nonexistent-pescope-dir/x.csv"), PE_EIO);
+	cr_expect_eq(pe_atomic_open(&a, "/nonexistent-pescope-dir/x.csv"),
+	             PE_EIO);
 	cr_expect_null(a.fp);
 	pe_atomic_abort(&a);
 	cr_expect_eq(pe_atomic_open(&a, ""), PE_EINVAL);
@@ -131,7 +133,8 @@ Test(atomic, failed_commit_cleans_up)
 	struct pe_atomic a;
 	cr_assert_eq(pe_atomic_open(&a, path), PE_OK);
 	fputs("data", a.fp);
-	/* A non-empty folder now sits where the file should go: rename fails. */
+	/* A non-empty folder now sits where the file should go: rename fails.
+	 */
 	mkdir(path, 0755);
 	char inner[1100];
 	snprintf(inner, sizeof inner, "%s/keep", path);

@@ -12,7 +12,7 @@
 /* Write t as CSV into memory and compare with want. */
 static void
 check_csv(const struct pe_table *t, enum pe_dtype dtype, size_t head,
-    const char *want)
+          const char *want)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -32,7 +32,8 @@ Test(csv, float32_and_specials)
 	struct pe_table t = {2, {2, 3, 0}, v, NULL};
 	check_csv(&t, PE_F32, 0, "0.100000001,0.333333343,-inf\ninf,nan,nan\n");
 	/* float64: 17 significant digits. */
-	check_csv(&t, PE_F64, 0,
+	check_csv(
+	    &t, PE_F64, 0,
 	    "0.10000000000000001,0.33333333333333331,-inf\ninf,nan,nan\n");
 }
 
@@ -49,7 +50,7 @@ Test(csv, integers_and_shapes)
 	int64_t iv[12] = {0, -5, 7, INT64_MAX, INT64_MIN, 42, 1, 2, 3, 4, 5, 6};
 	struct pe_table t = {2, {2, 3, 0}, NULL, iv};
 	check_csv(&t, PE_I64, 0,
-	    "0,-5,7\n9223372036854775807,-9223372036854775808,42\n");
+	          "0,-5,7\n9223372036854775807,-9223372036854775808,42\n");
 	/* 1-D: a column, one value per line. */
 	struct pe_table t1 = {1, {3, 0, 0}, NULL, iv};
 	check_csv(&t1, PE_I64, 0, "0\n-5\n7\n");

@@ -49,16 +49,20 @@ Test(nope_block, masked_counts)
 						for (size_t j = c0; j < c1; j++)
 							masked += j > i;
 					struct pe_stats s;
-					cr_assert_eq(pe_diag_block(&f, r0, r1, c0, c1, true,
-					    &s), PE_OK);
+					cr_assert_eq(pe_diag_block(&f, r0, r1,
+					                           c0, c1, true,
+					                           &s),
+					             PE_OK);
 					uint64_t count = (r1 - r0) * (c1 - c0);
 					cr_expect_eq(s.count, count);
 					cr_expect_eq(s.masked, masked);
 					if (masked == count)
-						cr_expect(isnan(s.mean) && isnan(s.min));
+						cr_expect(isnan(s.mean) &&
+						          isnan(s.min));
 					else
-						cr_expect(s.mean == 0.0 && s.min == 0.0 &&
-						    s.max == 0.0);
+						cr_expect(s.mean == 0.0 &&
+						          s.min == 0.0 &&
+						          s.max == 0.0);
 				}
 }
 

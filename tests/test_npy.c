@@ -15,7 +15,8 @@
 static bool
 have_numpy(void)
 {
-	return system("/usr/bin/python3 -c 'import numpy' >/dev/null 2>&1") == 0;
+	return system("/usr/bin/python3 -c 'import numpy' >/dev/null 2>&1") ==
+	       0;
 }
 
 /* Write t with dtype into memory; returns the bytes (malloc'd). */
@@ -51,7 +52,7 @@ Test(npy_write, header_layout)
 	cr_expect_eq((10 + hl) % 64, 0, "data starts at %zu", 10 + hl);
 	cr_expect_eq(b[10 + hl - 1], '\n');
 	const char *want = "{'descr': '<f4', 'fortran_order': False, 'shape': "
-			   "(3, 4), }";
+	                   "(3, 4), }";
 	cr_expect(strncmp(b + 10, want, strlen(want)) == 0);
 	cr_expect_eq(len, 10 + hl + 12 * 4);
 	float f;
@@ -64,8 +65,9 @@ Test(npy_write, header_layout)
 	b = npy_bytes(&t1, PE_F64, &len);
 	cr_expect(strstr(b + 10, "'shape': (7,), }") != NULL);
 	free(b);
-	cr_expect_eq(pe_npy_write(stdout, &(struct pe_table){0, {0}, v, NULL},
-	    PE_F32), PE_EINVAL);
+	cr_expect_eq(
+	    pe_npy_write(stdout, &(struct pe_table){0, {0}, v, NULL}, PE_F32),
+	    PE_EINVAL);
 	cr_expect_eq(pe_npy_write(stdout, &t, PE_I64), PE_EINVAL);
 }
 
@@ -73,7 +75,7 @@ Test(npy_write, header_layout)
  * that `expr` builds (same bytes), and with np.load. */
 static void
 check_with_numpy(const struct pe_table *t, enum pe_dtype dtype,
-    const char *expr)
+                 const char *expr)
 {
 	char *dir = th_tmpdir();
 	char path[512], cmd[2048];
@@ -83,14 +85,16 @@ check_with_numpy(const struct pe_table *t, enum pe_dtype dtype,
 	cr_assert_eq(pe_npy_write(fp, t, dtype), PE_OK);
 	fclose(fp);
 	snprintf(cmd, sizeof cmd,
-	    "/usr/bin/python3 -c \"import io, numpy as np\n"
-	    "want = %s\n"
-	    "a = np.load('%s')\n"
-	    "assert a.shape == want.shape and a.dtype == want.dtype, (a.shape, a.dtype)\n"
-	    "assert np.array_equal(a, want, equal_nan=True), a\n"
-	    "s = io.BytesIO(); np.save(s, want)\n"
-	    "assert open('%s', 'rb').read() == s.getvalue(), 'bytes differ'\n\"",
-	    expr, path, path);
+	         "/usr/bin/python3 -c \"import io, numpy as np\n"
+	         "want = %s\n"
+	         "a = np.load('%s')\n"
+	         "assert a.shape == want.shape and a.dtype == want.dtype, "
+	         "(a.shape, a.dtype)\n"
+	         "assert np.array_equal(a, want, equal_nan=True), a\n"
+	         "s = io.BytesIO(); np.save(s, want)\n"
+	         "assert open('%s', 'rb').read() == s.getvalue(), 'bytes "
+	         "differ'\n\"",
+	         expr, path, path);
 	cr_expect_eq(system(cmd), 0, "numpy check failed for %s", expr);
 	remove(path);
 	rmdir(dir);
@@ -110,21 +114,25 @@ Test(npy_write, numpy_loads_it)
 	v[3] = -INFINITY;
 	v[4] = INFINITY;
 	struct pe_table t2 = {2, {4, 6, 0}, v, NULL};
-	check_with_numpy(&t2, PE_F32,
+	check_with_numpy(
+	    &t2, PE_F32,
 	    "(np.arange(24) * 0.1 - 1.0).reshape(4, 6).astype(np.float32); "
 	    "want.flat[3] = -np.inf; want.flat[4] = np.inf");
 	check_with_numpy(&t2, PE_F64,
-	    "(np.arange(24) * 0.1 - 1.0).reshape(4, 6); "
-	    "want.flat[3] = -np.inf; want.flat[4] = np.inf");
+	                 "(np.arange(24) * 0.1 - 1.0).reshape(4, 6); "
+	                 "want.flat[3] = -np.inf; want.flat[4] = np.inf");
 	struct pe_table t1 = {1, {24, 0, 0}, NULL, iv};
-	check_with_numpy(&t1, PE_I64, "np.arange(24, dtype=np.int64) * 1000000007 - 5");
+	check_with_numpy(&t1, PE_I64,
+	                 "np.arange(24, dtype=np.int64) * 1000000007 - 5");
 	struct pe_table t3 = {3, {2, 3, 4}, NULL, iv};
 	check_with_numpy(&t3, PE_I64,
-	    "(np.arange(24, dtype=np.int64) * 1000000007 - 5).reshape(2, 3, 4)");
+	                 "(np.arange(24, dtype=np.int64) * 1000000007 - "
+	                 "5).reshape(2, 3, 4)");
 	/* A long first axis: the spare growth spaces shrink with its digits. */
 	double *big = calloc(123457, sizeof *big);
 	struct pe_table tb = {2, {123457, 1, 0}, big, NULL};
-	check_with_numpy(&tb, PE_F32, "np.zeros((123457, 1), dtype=np.float32)");
+	check_with_numpy(&tb, PE_F32,
+	                 "np.zeros((123457, 1), dtype=np.float32)");
 	free(big);
 }
 
@@ -137,15 +145,16 @@ check_fixture(const char *name, size_t rows, size_t cols)
 	float *a;
 	const char *why = "unset";
 	cr_assert_eq(pe_file_read(th_fixture(name), 1 << 20, &buf, &len), PE_OK,
-	    "%s", th_fixture(name));
+	             "%s", th_fixture(name));
 	cr_assert_eq(pe_npy_read(buf, len, &a, &r, &c, &why), PE_OK, "%s: %s",
-	    name, why);
+	             name, why);
 	cr_expect_null(why);
 	cr_expect_eq(r, rows);
 	cr_expect_eq(c, cols);
 	for (size_t i = 0; i < rows; i++)
 		for (size_t j = 0; j < cols; j++)
-			cr_expect_eq(a[i * cols + j], (float)fixture_value(i, j),
+			cr_expect_eq(
+			    a[i * cols + j], (float)fixture_value(i, j),
 			    "%s[%zu, %zu] = %g", name, i, j, a[i * cols + j]);
 	free(a);
 	free(buf);
@@ -168,9 +177,10 @@ check_refused(const char *name)
 	size_t len, r, c;
 	float *a = (float *)&len;
 	const char *why = NULL;
-	cr_assert_eq(pe_file_read(th_fixture(name), 1 << 20, &buf, &len), PE_OK);
+	cr_assert_eq(pe_file_read(th_fixture(name), 1 << 20, &buf, &len),
+	             PE_OK);
 	cr_expect_eq(pe_npy_read(buf, len, &a, &r, &c, &why), PE_EFORMAT, "%s",
-	    name);
+	             name);
 	cr_expect_null(a);
 	cr_expect(why != NULL && strlen(why) > 10, "%s", name);
 	free(buf);
@@ -195,7 +205,8 @@ Test(npy_read, round_trip_writer)
 		size_t len, r, c;
 		char *b = npy_bytes(&t, d ? PE_F64 : PE_F32, &len);
 		float *a;
-		cr_assert_eq(pe_npy_read((unsigned char *)b, len, &a, &r, &c, NULL),
+		cr_assert_eq(
+		    pe_npy_read((unsigned char *)b, len, &a, &r, &c, NULL),
 		    PE_OK);
 		cr_expect(r == 5 && c == 7);
 		for (int k = 0; k < 35; k++)
@@ -211,12 +222,12 @@ Test(npy_read, truncated)
 	size_t len, r, c;
 	float *a;
 	const char *why;
-	cr_assert_eq(pe_file_read(th_fixture("f4_3x4.npy"), 1 << 20, &buf, &len),
-	    PE_OK);
+	cr_assert_eq(
+	    pe_file_read(th_fixture("f4_3x4.npy"), 1 << 20, &buf, &len), PE_OK);
 	for (size_t n = 0; n < len; n++) {
 		why = NULL;
 		cr_expect_eq(pe_npy_read(buf, n, &a, &r, &c, &why), PE_EFORMAT,
-		    "prefix of %zu bytes", n);
+		             "prefix of %zu bytes", n);
 		cr_expect_not_null(why);
 	}
 	free(buf);
@@ -240,24 +251,29 @@ with_header(const char *dict, size_t ndata, size_t *len)
 Test(npy_read, bad_headers)
 {
 	static const char *const bad[] = {
-		"{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296), }",
-		"{'descr': '<f8', 'fortran_order': False, 'shape': (18446744073709551615, 2), }",
-		"{'descr': '<f8', 'fortran_order': False, 'shape': (99999999999999999999999, 2), }",
-		"{'descr': '<f4', 'fortran_order': False, 'shape': (-1, 2), }",
-		"{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2, 1), }",
-		"{'descr': '<f4', 'fortran_order': False, 'shape': (0, 2), }",
-		"{'descr': '<f4', 'fortran_order': False, 'shape': (3, 3), }",
-		"{'descr': '<f4', 'fortran_order': Maybe, 'shape': (2, 2), }",
-		"{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }",
-		"{'descr': '<f4', 'fortran_order': False, }",
-		"{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), 'x': 1, }",
-		"{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), } junk",
-		"{'descr': '<f4, 'fortran_order': False, 'shape': (2, 2), }",
-		"{'descr': '>f8', 'fortran_order': False, 'shape': (2, 2), }",
-		"{'descr': '<i4', 'fortran_order': False, 'shape': (2, 2), }",
-		"['descr', '<f4']",
-		"",
-		"{",
+	    "{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, "
+	    "4294967296), }",
+	    "{'descr': '<f8', 'fortran_order': False, 'shape': "
+	    "(18446744073709551615, 2), }",
+	    "{'descr': '<f8', 'fortran_order': False, 'shape': "
+	    "(99999999999999999999999, 2), }",
+	    "{'descr': '<f4', 'fortran_order': False, 'shape': (-1, 2), }",
+	    "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2, 1), }",
+	    "{'descr': '<f4', 'fortran_order': False, 'shape': (0, 2), }",
+	    "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 3), }",
+	    "{'descr': '<f4', 'fortran_order': Maybe, 'shape': (2, 2), }",
+	    "{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, 'shape': "
+	    "(2, 2), }",
+	    "{'descr': '<f4', 'fortran_order': False, }",
+	    "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), 'x': 1, "
+	    "}",
+	    "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), } junk",
+	    "{'descr': '<f4, 'fortran_order': False, 'shape': (2, 2), }",
+	    "{'descr': '>f8', 'fortran_order': False, 'shape': (2, 2), }",
+	    "{'descr': '<i4', 'fortran_order': False, 'shape': (2, 2), }",
+	    "['descr', '<f4']",
+	    "",
+	    "{",
 	};
 	for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
 		size_t len, r, c;
@@ -265,7 +281,7 @@ Test(npy_read, bad_headers)
 		const char *why = NULL;
 		unsigned char *b = with_header(bad[k], 16, &len);
 		cr_expect_eq(pe_npy_read(b, len, &a, &r, &c, &why), PE_EFORMAT,
-		    "accepted: %s", bad[k]);
+		             "accepted: %s", bad[k]);
 		cr_expect_not_null(why);
 		free(b);
 	}
@@ -273,14 +289,15 @@ Test(npy_read, bad_headers)
 	size_t len, r, c;
 	float *a;
 	unsigned char *b = with_header(
-	    "{\"shape\": (2,2), \"fortran_order\": False, \"descr\": \"<f4\"}", 16,
-	    &len);
+	    "{\"shape\": (2,2), \"fortran_order\": False, \"descr\": \"<f4\"}",
+	    16, &len);
 	cr_expect_eq(pe_npy_read(b, len, &a, &r, &c, NULL), PE_OK);
 	free(a);
 	free(b);
 	/* Wrong magic and version. */
-	b = with_header("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }",
-	    16, &len);
+	b = with_header(
+	    "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }", 16,
+	    &len);
 	b[6] = 4;
 	cr_expect_eq(pe_npy_read(b, len, &a, &r, &c, NULL), PE_EFORMAT);
 	b[6] = 1;
@@ -302,8 +319,9 @@ Test(npy_read, fuzz_mutations)
 	unsigned char *orig;
 	size_t olen;
 	uint64_t seed = 2024;
-	cr_assert_eq(pe_file_read(th_fixture("v2_4x3.npy"), 1 << 20, &orig,
-	    &olen), PE_OK);
+	cr_assert_eq(
+	    pe_file_read(th_fixture("v2_4x3.npy"), 1 << 20, &orig, &olen),
+	    PE_OK);
 	for (int it = 0; it < 20000; it++) {
 		size_t len = olen;
 		unsigned char *b = malloc(olen);
@@ -323,7 +341,8 @@ Test(npy_read, fuzz_mutations)
 				len = at < len ? at : len;
 				break;
 			default: /* length field */
-				b[8 + lcg(&seed) % 4] = (unsigned char)lcg(&seed);
+				b[8 + lcg(&seed) % 4] =
+				    (unsigned char)lcg(&seed);
 			}
 		}
 		/* Exact-size copy so ASan sees any read past the end. */
@@ -365,14 +384,14 @@ Test(file_read, cap_and_missing)
 	unsigned char *buf;
 	size_t len;
 	cr_expect_eq(pe_file_read(th_fixture("f4_3x4.npy"), 100, &buf, &len),
-	    PE_ERANGE);
+	             PE_ERANGE);
 	cr_expect_eq(pe_file_read(th_fixture("f4_3x4.npy"), 176, &buf, &len),
-	    PE_OK);
+	             PE_OK);
 	cr_expect_eq(len, 176);
 	cr_expect_eq(buf[176], 0);
 	free(buf);
 	cr_expect_eq(pe_file_read("/nonexistent/file.npy", 100, &buf, &len),
-	    PE_EIO);
+	             PE_EIO);
 	cr_expect_eq(pe_file_read("/dev/null", 100, &buf, &len), PE_OK);
 	cr_expect_eq(len, 0);
 	free(buf);

@@ -26,7 +26,7 @@ csv_value(FILE *fp, double v, enum pe_dtype dtype)
  * table, dtype or head, PE_EIO when writing fails. */
 int
 pe_csv_write(FILE *fp, const struct pe_table *t, enum pe_dtype dtype,
-    size_t head)
+             size_t head)
 {
 	size_t rows, cols, base = 0;
 
@@ -62,10 +62,12 @@ pe_csv_write(FILE *fp, const struct pe_table *t, enum pe_dtype dtype,
 			size_t k = base + r * cols + c;
 			if (c > 0 && putc(',', fp) == EOF)
 				return PE_EIO;
-			int rc = dtype == PE_I64 ?
-			    fprintf(fp, "%" PRId64, t->i[k]) :
-			    csv_value(fp, t->f != NULL ? t->f[k] : (double)t->i[k],
-				dtype);
+			int rc = dtype == PE_I64
+			             ? fprintf(fp, "%" PRId64, t->i[k])
+			             : csv_value(fp,
+			                         t->f != NULL ? t->f[k]
+			                                      : (double)t->i[k],
+			                         dtype);
 			if (rc < 0)
 				return PE_EIO;
 		}

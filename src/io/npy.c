@@ -73,11 +73,13 @@ pe_npy_write(FILE *fp, const struct pe_table *t, enum pe_dtype dtype)
 	if (t->ndim == 1)
 		snprintf(dims, sizeof dims, "(%zu,)", t->shape[0]);
 	else if (t->ndim == 2)
-		snprintf(dims, sizeof dims, "(%zu, %zu)", t->shape[0], t->shape[1]);
+		snprintf(dims, sizeof dims, "(%zu, %zu)", t->shape[0],
+		         t->shape[1]);
 	else
 		snprintf(dims, sizeof dims, "(%zu, %zu, %zu)", t->shape[0],
-		    t->shape[1], t->shape[2]);
-	len = (size_t)snprintf(hdr, sizeof hdr,
+		         t->shape[1], t->shape[2]);
+	len = (size_t)snprintf(
+	    hdr, sizeof hdr,
 	    "{'descr': '%s', 'fortran_order': False, 'shape': %s, }",
 	    descr[dtype], dims);
 	first = (size_t)snprintf(dims, sizeof dims, "%zu", t->shape[0]);
@@ -134,7 +136,7 @@ static void
 npy_skip(struct npy_lex *lx)
 {
 	while (lx->p < lx->end && (*lx->p == ' ' || *lx->p == '\t' ||
-	    *lx->p == '\n' || *lx->p == '\r'))
+	                           *lx->p == '\n' || *lx->p == '\r'))
 		lx->p++;
 }
 
@@ -195,8 +197,7 @@ npy_bool(struct npy_lex *lx, bool *b)
 /* Parse a tuple of non-negative integers, at most max of them, each at most
  * NPY_MAX_DIM; *bad is set when a number is out of range. */
 static bool
-npy_shape(struct npy_lex *lx, uint64_t *dims, size_t max, size_t *nd,
-    bool *bad)
+npy_shape(struct npy_lex *lx, uint64_t *dims, size_t max, size_t *nd, bool *bad)
 {
 	*nd = 0;
 	if (!npy_eat(lx, '('))
@@ -227,17 +228,17 @@ npy_shape(struct npy_lex *lx, uint64_t *dims, size_t max, size_t *nd,
 	}
 }
 
-#define NPY_FAIL(msg)                   \
-	do {                            \
-		if (why != NULL)        \
-			*why = (msg);   \
-		return PE_EFORMAT;      \
+#define NPY_FAIL(msg)                                                          \
+	do {                                                                   \
+		if (why != NULL)                                               \
+			*why = (msg);                                          \
+		return PE_EFORMAT;                                             \
 	} while (0)
 
 /* Parse the header dict: descr's element size, fortran_order, 2-D shape. */
 static int
 npy_header(const unsigned char *h, size_t hl, size_t *esize, bool *fortran,
-    uint64_t *dims, const char **why)
+           uint64_t *dims, const char **why)
 {
 	struct npy_lex lx = {h, h + hl};
 	bool have_descr = false, have_fortran = false, have_shape = false;
@@ -250,39 +251,45 @@ npy_header(const unsigned char *h, size_t hl, size_t *esize, bool *fortran,
 			NPY_FAIL("the NPY header dict is malformed");
 		if (strcmp(key, "descr") == 0 && !have_descr) {
 			if (!npy_string(&lx, val, sizeof val))
-				NPY_FAIL("the NPY header's descr is not a dtype "
-					 "string");
+				NPY_FAIL(
+				    "the NPY header's descr is not a dtype "
+				    "string");
 			if (val[0] == '>')
-				NPY_FAIL("the NPY data is big-endian; only "
-					 "little-endian <f4 and <f8 are supported");
+				NPY_FAIL(
+				    "the NPY data is big-endian; only "
+				    "little-endian <f4 and <f8 are supported");
 			if (strcmp(val, "<f4") == 0)
 				*esize = 4;
 			else if (strcmp(val, "<f8") == 0)
 				*esize = 8;
 			else
-				NPY_FAIL("the NPY dtype is not supported; only "
-					 "little-endian float32 (<f4) and float64 "
-					 "(<f8) are");
+				NPY_FAIL(
+				    "the NPY dtype is not supported; only "
+				    "little-endian float32 (<f4) and float64 "
+				    "(<f8) are");
 			have_descr = true;
 		} else if (strcmp(key, "fortran_order") == 0 && !have_fortran) {
 			if (!npy_bool(&lx, fortran))
-				NPY_FAIL("the NPY header's fortran_order is not "
-					 "True or False");
+				NPY_FAIL(
+				    "the NPY header's fortran_order is not "
+				    "True or False");
 			have_fortran = true;
 		} else if (strcmp(key, "shape") == 0 && !have_shape) {
 			size_t nd;
 			bool bad = false;
 			if (!npy_shape(&lx, dims, 2, &nd, &bad))
-				NPY_FAIL("the NPY header's shape is not a tuple of "
-					 "integers");
+				NPY_FAIL(
+				    "the NPY header's shape is not a tuple of "
+				    "integers");
 			if (nd != 2)
 				NPY_FAIL("the NPY array is not 2-D; a table of "
-					 "positions x dimensions is needed");
+				         "positions x dimensions is needed");
 			if (bad)
 				NPY_FAIL("the NPY shape is absurdly large");
 			have_shape = true;
 		} else
-			NPY_FAIL("the NPY header has an unknown or repeated key");
+			NPY_FAIL(
+			    "the NPY header has an unknown or repeated key");
 		if (!npy_eat(&lx, ',')) {
 			if (!npy_eat(&lx, '}'))
 				NPY_FAIL("the NPY header dict is malformed");
@@ -302,8 +309,8 @@ npy_header(const unsigned char *h, size_t hl, size_t *esize, bool *fortran,
  * against len before use. On success *dest is a malloc'd [rows * cols]
  * float array and *why is NULL; on failure *why is a sentence. */
 int
-pe_npy_read(const unsigned char *buf, size_t len, float **dest,
-    size_t *rows, size_t *cols, const char **why)
+pe_npy_read(const unsigned char *buf, size_t len, float **dest, size_t *rows,
+            size_t *cols, const char **why)
 {
 	size_t start, hl, esize = 0;
 	bool fortran = false;
@@ -320,7 +327,7 @@ pe_npy_read(const unsigned char *buf, size_t len, float **dest,
 		NPY_FAIL("not an NPY file (no \\x93NUMPY magic string)");
 	if (buf[7] != 0 || buf[6] < 1 || buf[6] > 3)
 		NPY_FAIL("unsupported NPY format version (1.0, 2.0 and 3.0 are "
-			 "known)");
+		         "known)");
 	if (buf[6] == 1) {
 		start = 10;
 		hl = (size_t)npy_get_le(buf + 8, 2);
@@ -343,7 +350,7 @@ pe_npy_read(const unsigned char *buf, size_t len, float **dest,
 		NPY_FAIL("the NPY shape overflows a byte count");
 	if (r * c * esize > len - off)
 		NPY_FAIL("the NPY data is truncated: the file is shorter than "
-			 "its shape says");
+		         "its shape says");
 
 	float *out = malloc(r * c * sizeof *out);
 	if (out == NULL) {

@@ -48,7 +48,8 @@ double
 pe_alibi_bias(double m, size_t i, size_t j, enum pe_alibi_mode mode)
 {
 	if (j > i)
-		return mode == PE_ALIBI_CAUSAL ? -INFINITY : -m * (double)(j - i);
+		return mode == PE_ALIBI_CAUSAL ? -INFINITY
+		                               : -m * (double)(j - i);
 	return -m * (double)(i - j);
 }
 
@@ -69,7 +70,7 @@ pe_alibi_fill(const struct pe_config *cfg, double *dest)
 	for (size_t k = 0; k < h; k++)
 		for (size_t i = 0; i < n; i++)
 			for (size_t j = 0; j < n; j++)
-				dest[k * n * n + i * n + j] = pe_alibi_bias(slopes[k],
-				    i, j, cfg->alibi_mode);
+				dest[k * n * n + i * n + j] = pe_alibi_bias(
+				    slopes[k], i, j, cfg->alibi_mode);
 	return PE_OK;
 }

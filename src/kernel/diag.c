@@ -27,11 +27,11 @@ typedef __int128 i128;
  * closed forms of sum 1, sum k and sum k^2. */
 struct diag_acc {
 	int64_t kmin, kmax; /* diagonals that meet the rectangle */
-	int64_t m;	    /* min(R, C): the trapezoid's plateau height */
-	i128 sum;	    /* sum of w (p + q k) over unmasked cells */
-	uint64_t cnt;	    /* unmasked cells */
+	int64_t m;          /* min(R, C): the trapezoid's plateau height */
+	i128 sum;           /* sum of w (p + q k) over unmasked cells */
+	uint64_t cnt;       /* unmasked cells */
 	uint64_t masked;    /* masked cells */
-	bool any;	    /* vlo, vhi set */
+	bool any;           /* vlo, vhi set */
 	int64_t vlo, vhi;   /* least and greatest p + q k seen */
 };
 
@@ -53,13 +53,13 @@ diag_power_sums(int64_t a, int64_t b, i128 *s0, i128 *s1, i128 *s2)
 /* Add the cells of diagonals [a, b] where the field is p + q k, or masked. */
 static void
 diag_segment(struct diag_acc *acc, int64_t a, int64_t b, int64_t p, int64_t q,
-    bool masked)
+             bool masked)
 {
 	/* The trapezoid's three linear pieces: w = alpha + beta k. */
 	const int64_t lo[3] = {acc->kmin, acc->kmin + acc->m - 1,
-		acc->kmax - acc->m + 2};
+	                       acc->kmax - acc->m + 2};
 	const int64_t hi[3] = {acc->kmin + acc->m - 2, acc->kmax - acc->m + 1,
-		acc->kmax};
+	                       acc->kmax};
 	const int64_t alpha[3] = {1 - acc->kmin, acc->m, acc->kmax + 1};
 	const int64_t beta[3] = {1, 0, -1};
 	i128 w = 0, wv = 0;
@@ -81,8 +81,8 @@ diag_segment(struct diag_acc *acc, int64_t a, int64_t b, int64_t p, int64_t q,
 		w += alpha[s] * s0 + beta[s] * s1;
 		if (!masked)
 			wv += (i128)alpha[s] * p * s0 +
-			    ((i128)alpha[s] * q + (i128)beta[s] * p) * s1 +
-			    (i128)(beta[s] * q) * s2;
+			      ((i128)alpha[s] * q + (i128)beta[s] * p) * s1 +
+			      (i128)(beta[s] * q) * s2;
 	}
 	if (masked) {
 		acc->masked += (uint64_t)w;
@@ -105,7 +105,7 @@ diag_segment(struct diag_acc *acc, int64_t a, int64_t b, int64_t p, int64_t q,
 /* Parameters of the T5 bucket function g(n) of one direction. */
 struct diag_t5 {
 	const struct pe_config *cfg;
-	int64_t nb;	   /* buckets of one direction */
+	int64_t nb;        /* buckets of one direction */
 	int64_t max_exact; /* buckets that are exact distances */
 };
 
@@ -115,7 +115,7 @@ static int64_t
 diag_t5_g(const struct diag_t5 *t, int64_t n)
 {
 	return pe_t5_bucket(-n, t->cfg->bidirectional, t->cfg->buckets,
-	    t->cfg->max_distance);
+	                    t->cfg->max_distance);
 }
 
 /* Smallest n >= from with g(n) >= b. Starts at the real-valued inverse of
@@ -129,7 +129,8 @@ diag_t5_first(const struct diag_t5 *t, int64_t b, int64_t from)
 	int64_t cap = 2 * (int64_t)t->cfg->max_distance + 2;
 	int64_t lo = from, hi, step;
 	double x = (double)(b - t->max_exact) / (double)(t->nb - t->max_exact);
-	double est = ceil((double)t->max_exact *
+	double est = ceil(
+	    (double)t->max_exact *
 	    exp(x * log((double)t->cfg->max_distance / (double)t->max_exact)));
 	int64_t e = isfinite(est) && est < (double)cap ? (int64_t)est : cap;
 
@@ -167,13 +168,14 @@ diag_t5_first(const struct diag_t5 *t, int64_t b, int64_t from)
  * or, bidirectional, after it (k = n >= 1, the upper half of buckets). */
 static void
 diag_t5_run(struct diag_acc *acc, const struct diag_t5 *t, int64_t nlo,
-    int64_t nhi, bool exact, int64_t b, bool after)
+            int64_t nhi, bool exact, int64_t b, bool after)
 {
 	if (!after)
-		diag_segment(acc, -nhi, -nlo, exact ? 0 : b, exact ? -1 : 0, false);
+		diag_segment(acc, -nhi, -nlo, exact ? 0 : b, exact ? -1 : 0,
+		             false);
 	else
 		diag_segment(acc, nlo, nhi, exact ? t->nb : t->nb + b,
-		    exact ? 1 : 0, false);
+		             exact ? 1 : 0, false);
 }
 
 /* Add distances n in [lo, hi] of one side: the exact run, then one run per
@@ -181,7 +183,7 @@ diag_t5_run(struct diag_acc *acc, const struct diag_t5 *t, int64_t nlo,
  * bucket function. Costs O(buckets met in [lo, hi]). */
 static void
 diag_t5_side(struct diag_acc *acc, const struct diag_t5 *t, int64_t lo,
-    int64_t hi, bool after)
+             int64_t hi, bool after)
 {
 	if (lo > hi)
 		return;
@@ -192,9 +194,10 @@ diag_t5_side(struct diag_acc *acc, const struct diag_t5 *t, int64_t lo,
 	}
 	for (int64_t start = lo, next; start <= hi; start = next) {
 		int64_t b = diag_t5_g(t, start);
-		next = b + 1 < t->nb ? diag_t5_first(t, b + 1, start) : DIAG_FAR;
-		diag_t5_run(acc, t, start, next - 1 < hi ? next - 1 : hi, false, b,
-		    after);
+		next =
+		    b + 1 < t->nb ? diag_t5_first(t, b + 1, start) : DIAG_FAR;
+		diag_t5_run(acc, t, start, next - 1 < hi ? next - 1 : hi, false,
+		            b, after);
 	}
 }
 
@@ -207,8 +210,8 @@ diag_t5(struct diag_acc *acc, const struct pe_config *cfg)
 	int64_t kmin = acc->kmin, kmax = acc->kmax;
 
 	t.nb = (int64_t)(cfg->bidirectional ? cfg->buckets / 2 : cfg->buckets);
-	t.max_exact = (int64_t)pe_t5_max_exact(cfg->bidirectional,
-	    cfg->buckets);
+	t.max_exact =
+	    (int64_t)pe_t5_max_exact(cfg->bidirectional, cfg->buckets);
 	if (kmin <= 0)
 		diag_t5_side(acc, &t, kmax < 0 ? -kmax : 0, -kmin, false);
 	if (kmax >= 1) {
@@ -243,8 +246,8 @@ pe_diag_value(const struct pe_field *f, size_t r, size_t c)
 	case PE_FIELD_RELATIVE:
 		if (cfg->relative == PE_REL_SHAW)
 			return (double)pe_shaw_index(rel, cfg->max_relative);
-		return (double)pe_t5_bucket(rel, cfg->bidirectional, cfg->buckets,
-		    cfg->max_distance);
+		return (double)pe_t5_bucket(rel, cfg->bidirectional,
+		                            cfg->buckets, cfg->max_distance);
 	default:
 		return NAN;
 	}
@@ -254,7 +257,7 @@ pe_diag_value(const struct pe_field *f, size_t r, size_t c)
  * cells (NAN when all are masked), exact min and max, masked count. */
 int
 pe_diag_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
-    size_t c1, bool minmax, struct pe_stats *dest)
+              size_t c1, bool minmax, struct pe_stats *dest)
 {
 	const struct pe_config *cfg = f->cfg;
 	struct diag_acc acc = {0};
@@ -293,12 +296,13 @@ pe_diag_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 			diag_segment(&acc, -DIAG_FAR, -k, 0, 0, false);
 			if (k >= 1)
 				diag_segment(&acc, -k + 1, k - 1, k, 1, false);
-			diag_segment(&acc, k > 0 ? k : 1, DIAG_FAR, 2 * k, 0, false);
+			diag_segment(&acc, k > 0 ? k : 1, DIAG_FAR, 2 * k, 0,
+			             false);
 			break;
 		}
 		if (pe_t5_max_exact(cfg->bidirectional, cfg->buckets) < 1 ||
-		    cfg->max_distance <= pe_t5_max_exact(cfg->bidirectional,
-			cfg->buckets) ||
+		    cfg->max_distance <=
+		        pe_t5_max_exact(cfg->bidirectional, cfg->buckets) ||
 		    cfg->max_distance > PE_MAX_N)
 			return PE_EINVAL;
 		diag_t5(&acc, cfg);
@@ -319,7 +323,8 @@ pe_diag_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	/* sum / cnt as quotient and remainder, so long double only rounds
 	 * once at the end. */
 	i128 q = acc.sum / (i128)acc.cnt, rem = acc.sum % (i128)acc.cnt;
-	long double mv = (long double)q + (long double)rem / (long double)acc.cnt;
+	long double mv =
+	    (long double)q + (long double)rem / (long double)acc.cnt;
 	double lo = scale * (double)acc.vlo, hi = scale * (double)acc.vhi;
 	dest->mean = (double)((long double)scale * mv);
 	dest->min = lo < hi ? lo : hi;

@@ -41,8 +41,8 @@ t5_half(uint64_t n, int64_t nb, int64_t max_exact, size_t max_distance)
 	/* volatile keeps each step a float32 rounding, as torch does. */
 	volatile float ratio = (float)n / (float)max_exact;
 	volatile float num = logf(ratio);
-	volatile float den = (float)log((double)max_distance /
-	    (double)max_exact);
+	volatile float den =
+	    (float)log((double)max_distance / (double)max_exact);
 	volatile float q = num / den;
 	volatile float r = q * (float)(nb - max_exact);
 	int64_t b;
@@ -58,7 +58,7 @@ t5_half(uint64_t n, int64_t nb, int64_t max_exact, size_t max_distance)
  * for rel = key - query. */
 int64_t
 pe_t5_bucket(int64_t rel, bool bidirectional, size_t num_buckets,
-    size_t max_distance)
+             size_t max_distance)
 {
 	int64_t nb = (int64_t)num_buckets;
 	int64_t off = 0;
@@ -86,10 +86,11 @@ pe_relative_fill(const struct pe_config *cfg, int64_t *dest)
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; j < n; j++) {
 			int64_t rel = (int64_t)j - (int64_t)i;
-			dest[i * n + j] = cfg->relative == PE_REL_SHAW ?
-			    pe_shaw_index(rel, cfg->max_relative) :
-			    pe_t5_bucket(rel, cfg->bidirectional, cfg->buckets,
-				cfg->max_distance);
+			dest[i * n + j] =
+			    cfg->relative == PE_REL_SHAW
+			        ? pe_shaw_index(rel, cfg->max_relative)
+			        : pe_t5_bucket(rel, cfg->bidirectional,
+			                       cfg->buckets, cfg->max_distance);
 		}
 	return PE_OK;
 }

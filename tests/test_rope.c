@@ -297,6 +297,7 @@ frand(unsigned *s)
 	return (float)((*s >> 8) & 0xffff) / 32768.0f - 1.0f;
 }
 
+/* Dot product of two float vectors, in double. */
 static double
 dotf(const float *a, const float *b, size_t n)
 {

@@ -57,7 +57,12 @@ yarn_correction_dim(double num_rotations, double dim, double base,
 /* YaRN (HF _compute_yarn_parameters): blend of interpolated (inv_freq /
  * factor) and extrapolated (unscaled) frequencies along a linear ramp between
  * the correction dims of beta_fast and beta_slow; floor/ceil only when
- * truncate. Returns the attention factor. */
+ * truncate. As current HF, the correction range uses
+ * original_max_position_embeddings (older releases used
+ * max_position_embeddings). The attention factor: attention_factor when
+ * given; else get_mscale(factor, mscale) / get_mscale(factor,
+ * mscale_all_dim) when both are given and nonzero; else
+ * get_mscale(factor) = 0.1 ln(factor) + 1. Returns it. */
 static double
 rope_yarn(const struct pe_rope_scaling *s, double base, size_t rot,
     const double *inv0, double *dest)

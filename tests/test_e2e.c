@@ -1,0 +1,736 @@
+/* End to end: the real binary ($PESCOPE_BIN) in a pseudo-terminal
+ * (forkpty), its screen read through a terminal emulator (libvterm), keys
+ * sent as xterm sends them. Values on screen are checked against the kernel
+ * called here; snapshots against `pescope snapshot`. */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <vterm.h>
+
+#include "helpers.h"
+#include "pescope/rope.h"
+#include "pescope/sinusoidal.h"
+
+#define ROWS 40
+#define COLS 120
+#define WAIT_MS 8000 /* generous: sanitizer builds start slowly */
+
+/* xterm's keys in keypad-transmit mode (curses turns it on). */
+#define K_UP "\033OA"
+#define K_DOWN "\033OB"
+#define K_RIGHT "\033OC"
+#define K_LEFT "\033OD"
+#define K_BTAB "\033[Z"
+
+struct term {
+	pid_t pid;
+	int fd;		/* the pty's master side */
+	VTerm *vt;
+	VTermScreen *scr;
+	int rows, cols;
+	char *raw;	/* every byte the program wrote */
+	size_t nraw, capraw;
+	int status;	/* wait status once it exited */
+	bool exited;
+};
+
+/* Milliseconds on the monotonic clock. */
+static long long
+now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Send the emulator's answers (device reports) back to the program. */
+static void
+vt_output(const char *s, size_t len, void *user)
+{
+	struct term *t = user;
+	while (len > 0) {
+		ssize_t n = write(t->fd, s, len);
+		if (n <= 0)
+			return;
+		s += n;
+		len -= (size_t)n;
+	}
+}
+
+/* Start pescope with args (NULL-terminated, after the program name) in a
+ * rows x cols pseudo-terminal; env: extra "NAME=value" strings or NULL. */
+static void
+term_start(struct term *t, int rows, int cols, const char *const *args,
+    const char *const *env)
+{
+	struct winsize ws = {.ws_row = (unsigned short)rows,
+	    .ws_col = (unsigned short)cols};
+	const char *argv[32];
+	int n = 0;
+
+	memset(t, 0, sizeof *t);
+	t->rows = rows;
+	t->cols = cols;
+	argv[n++] = th_bin();
+	for (size_t i = 0; args != NULL && args[i] != NULL; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+
+	t->pid = forkpty(&t->fd, NULL, NULL, &ws);
+	cr_assert_geq(t->pid, 0, "forkpty: %s", strerror(errno));
+	if (t->pid == 0) {
+		setenv("TERM", "xterm-256color", 1);
+		setenv("LC_ALL", "C.UTF-8", 1);
+		unsetenv("NO_COLOR");
+		unsetenv("LINES");
+		unsetenv("COLUMNS");
+		unsetenv("PESCOPE_SNAPSHOT_DIR");
+		for (size_t i = 0; env != NULL && env[i] != NULL; i++)
+			putenv((char *)env[i]);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	fcntl(t->fd, F_SETFL, fcntl(t->fd, F_GETFL) | O_NONBLOCK);
+	t->vt = vterm_new(rows, cols);
+	vterm_set_utf8(t->vt, 1);
+	vterm_output_set_callback(t->vt, vt_output, t);
+	t->scr = vterm_obtain_screen(t->vt);
+	vterm_screen_enable_altscreen(t->scr, 1);
+	vterm_screen_reset(t->scr, 1);
+}
+
+/* Read what the program wrote for up to ms (stopping early once it has
+ * been quiet for 30 ms after some output) and feed it to the emulator. */
+static void
+term_pump(struct term *t, int ms)
+{
+	long long end = now_ms() + ms;
+	bool got = false;
+
+	for (;;) {
+		long long left = end - now_ms();
+		if (left <= 0)
+			break;
+		struct pollfd p = {.fd = t->fd, .events = POLLIN};
+		int r = poll(&p, 1, got ? 30 : (int)(left < 50 ? left : 50));
+		if (r == 0) {
+			if (got)
+				break;
+			if (!t->exited && waitpid(t->pid, &t->status, WNOHANG) ==
+			    t->pid)
+				t->exited = true;
+			if (t->exited)
+				break;
+			continue;
+		}
+		char buf[65536];
+		ssize_t n = read(t->fd, buf, sizeof buf);
+		if (n <= 0) {
+			if (n < 0 && errno == EAGAIN)
+				continue;
+			break; /* EIO: the program has gone */
+		}
+		got = true;
+		if (t->nraw + (size_t)n + 1 > t->capraw) {
+			while (t->nraw + (size_t)n + 1 > t->capraw)
+				t->capraw = t->capraw ? t->capraw * 2 : 65536;
+			t->raw = realloc(t->raw, t->capraw);
+		}
+		memcpy(t->raw + t->nraw, buf, (size_t)n);
+		t->nraw += (size_t)n;
+		t->raw[t->nraw] = '\0';
+		vterm_input_write(t->vt, buf, (size_t)n);
+	}
+}
+
+/* Encode one code point as UTF-8; returns the bytes. */
+static int
+utf8(uint32_t cp, char *o)
+{
+	if (cp < 0x80) {
+		o[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		o[0] = (char)(0xc0 | cp >> 6);
+		o[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		o[0] = (char)(0xe0 | cp >> 12);
+		o[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+		o[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	o[0] = (char)(0xf0 | cp >> 18);
+	o[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+	o[2] = (char)(0x80 | (cp >> 6 & 0x3f));
+	o[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+/* Row y of the screen as UTF-8 (one glyph per cell), into buf[cap]. */
+static char *
+term_line(struct term *t, int y, char *buf, size_t cap)
+{
+	size_t n = 0;
+
+	for (int x = 0; x < t->cols && n + 8 < cap; x++) {
+		VTermScreenCell c;
+		VTermPos pos = {.row = y, .col = x};
+		vterm_screen_get_cell(t->scr, pos, &c);
+		uint32_t cp = c.chars[0] != 0 ? c.chars[0] : ' ';
+		n += (size_t)utf8(cp, buf + n);
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/* The whole screen as text, lines joined by '\n' (malloc'd). */
+static char *
+term_text(struct term *t)
+{
+	size_t cap = (size_t)t->rows * ((size_t)t->cols * 4 + 2) + 1, n = 0;
+	char *s = malloc(cap);
+	char line[COLS * 8 + 64];
+
+	for (int y = 0; y < t->rows; y++) {
+		int l = snprintf(s + n, cap - n, "%s\n",
+		    term_line(t, y, line, sizeof line));
+		n += (size_t)l;
+	}
+	return s;
+}
+
+/* Whether the screen shows text. */
+static bool
+term_has(struct term *t, const char *text)
+{
+	char *s = term_text(t);
+	bool r = strstr(s, text) != NULL;
+	free(s);
+	return r;
+}
+
+/* Pump until the screen shows text (true) or ms pass (false). */
+static bool
+term_wait_for(struct term *t, const char *text, int ms)
+{
+	long long end = now_ms() + ms;
+
+	do {
+		if (term_has(t, text))
+			return true;
+		term_pump(t, 100);
+	} while (now_ms() < end && !t->exited);
+	return term_has(t, text);
+}
+
+/* Pump until the screen lacks text. */
+static bool
+term_wait_gone(struct term *t, const char *text, int ms)
+{
+	long long end = now_ms() + ms;
+
+	do {
+		if (!term_has(t, text))
+			return true;
+		term_pump(t, 100);
+	} while (now_ms() < end && !t->exited);
+	return !term_has(t, text);
+}
+
+/* Type keys, then let the program draw. */
+static void
+term_send(struct term *t, const char *keys)
+{
+	size_t len = strlen(keys);
+	cr_assert_eq(write(t->fd, keys, len), (ssize_t)len);
+	term_pump(t, 300);
+}
+
+/* Change the window size (the kernel signals SIGWINCH; we do too). */
+static void
+term_resize(struct term *t, int rows, int cols)
+{
+	struct winsize ws = {.ws_row = (unsigned short)rows,
+	    .ws_col = (unsigned short)cols};
+	ioctl(t->fd, TIOCSWINSZ, &ws);
+	kill(t->pid, SIGWINCH);
+	t->rows = rows;
+	t->cols = cols;
+	vterm_set_size(t->vt, rows, cols);
+}
+
+/* Wait for the program to exit; its wait status, or -1 on timeout (then
+ * it is killed). */
+static int
+term_wait_exit(struct term *t, int ms)
+{
+	long long end = now_ms() + ms;
+
+	while (!t->exited && now_ms() < end) {
+		term_pump(t, 50);
+		if (!t->exited && waitpid(t->pid, &t->status, WNOHANG) == t->pid)
+			t->exited = true;
+	}
+	if (!t->exited) {
+		kill(t->pid, SIGKILL);
+		waitpid(t->pid, &t->status, 0);
+		return -1;
+	}
+	return t->status;
+}
+
+/* Quit with q and expect exit status 0; free the terminal. */
+static void
+term_quit(struct term *t)
+{
+	term_send(t, "q");
+	int st = term_wait_exit(t, WAIT_MS);
+	cr_expect(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	    "q must exit with status 0 (wait status %d)", st);
+}
+
+/* Release the emulator and the pty. */
+static void
+term_free(struct term *t)
+{
+	if (!t->exited) {
+		kill(t->pid, SIGKILL);
+		waitpid(t->pid, &t->status, 0);
+	}
+	vterm_free(t->vt);
+	close(t->fd);
+	free(t->raw);
+}
+
+/* Find the line holding needle; copy it to buf; -1 when absent. */
+static int
+find_line(struct term *t, const char *needle, char *buf, size_t cap)
+{
+	for (int y = 0; y < t->rows; y++) {
+		term_line(t, y, buf, cap);
+		if (strstr(buf, needle) != NULL)
+			return y;
+	}
+	return -1;
+}
+
+/* Start at 120x40 and wait for the first frame. */
+static void
+start(struct term *t, const char *const *args, const char *const *env)
+{
+	term_start(t, ROWS, COLS, args, env);
+	cr_assert(term_wait_for(t, "1 sinusoidal", WAIT_MS),
+	    "no first frame; output so far: %.300s", t->raw ? t->raw : "");
+	term_pump(t, 200);
+}
+
+Test(e2e, start_and_quit)
+{
+	struct term t;
+
+	start(&t, NULL, NULL);
+	cr_expect(term_has(&t, "7 vit2d"), "every encoding has a tab");
+	cr_expect(term_has(&t, "d_model 64"));
+	cr_expect(term_has(&t, "seq_len 64"));
+	term_quit(&t);
+	/* The terminal is given back: the alternate screen is left. */
+	cr_expect(strstr(t.raw, "\033[?1049l") != NULL, "rmcup at exit");
+	term_free(&t);
+}
+
+/* Whether the tab of encoding e (" N name ") is drawn bold (the current
+ * tab is bold on a light background; the others are not). */
+static bool
+tab_is_current(struct term *t, int e, const char *name)
+{
+	char line[COLS * 8 + 64], want[32];
+	term_line(t, 0, line, sizeof line);
+	snprintf(want, sizeof want, "%d %s", e + 1, name);
+	char *p = strstr(line, want);
+	if (p == NULL)
+		return false;
+	/* The tabs row is ASCII up to the tabs, so bytes = cells. */
+	int x = (int)(p - line);
+	VTermScreenCell c;
+	VTermPos pos = {.row = 0, .col = x + 2};
+	vterm_screen_get_cell(t->scr, pos, &c);
+	return c.attrs.bold;
+}
+
+Test(e2e, every_encoding_by_key)
+{
+	static const char *names[] = {"sinusoidal", "learned", "relative",
+	    "rope", "alibi", "nope", "vit2d"};
+	struct term t;
+
+	start(&t, NULL, NULL);
+	cr_assert(tab_is_current(&t, 0, names[0]));
+	/* Tab walks forward through all of them and wraps. */
+	for (int i = 1; i <= 7; i++) {
+		term_send(&t, "\t");
+		term_pump(&t, 200);
+		for (int e = 0; e < 7; e++)
+			cr_expect_eq(tab_is_current(&t, e, names[e]), e == i % 7,
+			    "after %d tabs, tab %s", i, names[e]);
+	}
+	/* Number keys choose directly; shift-tab goes back. */
+	for (int e = 6; e >= 0; e--) {
+		char k[2] = {(char)('1' + e), 0};
+		term_send(&t, k);
+		cr_expect(tab_is_current(&t, e, names[e]), "key %s", k);
+	}
+	term_send(&t, K_BTAB);
+	cr_expect(tab_is_current(&t, 6, names[6]), "shift-tab wraps to vit2d");
+	term_quit(&t);
+	term_free(&t);
+}
+
+Test(e2e, parameters_and_refusal)
+{
+	struct term t;
+
+	start(&t, NULL, NULL);
+	term_send(&t, "D");
+	cr_expect(term_wait_for(&t, "d_model 128", WAIT_MS));
+	term_send(&t, "N");
+	cr_expect(term_wait_for(&t, "seq_len 128", WAIT_MS));
+	term_send(&t, "nd");
+	cr_expect(term_wait_for(&t, "d_model 64", WAIT_MS));
+	cr_expect(term_wait_for(&t, "seq_len 64", WAIT_MS));
+	/* rope: 64 -> 2 accepted, 1 refused with the reason. */
+	term_send(&t, "4ddddd");
+	term_send(&t, "d");
+	cr_expect(term_wait_for(&t, "rope needs an even d_model", WAIT_MS),
+	    "refusal explained on screen");
+	/* vit2d needs d % 4: 2 becomes 4, and the status says so. */
+	term_send(&t, "7");
+	cr_expect(term_wait_for(&t, "d_model 2 -> 4", WAIT_MS));
+	term_quit(&t);
+	term_free(&t);
+}
+
+/* Parse "PE[p,j] = ... = v" from the screen. */
+static bool
+inspector_pe(struct term *t, size_t *p, size_t *j, double *v)
+{
+	char line[COLS * 8 + 64];
+	if (find_line(t, " PE[", line, sizeof line) < 0)
+		return false;
+	char *s = strstr(line, "PE[");
+	if (sscanf(s, "PE[%zu,%zu]", p, j) != 2)
+		return false;
+	char *eq = strrchr(s, '=');
+	return eq != NULL && sscanf(eq + 1, "%lf", v) == 1;
+}
+
+/* The integers on the main map's column axis (the line with the ▴ mark),
+ * left panel only; returns the largest. */
+static long
+axis_max(struct term *t)
+{
+	char line[COLS * 8 + 64];
+	long best = -1;
+	if (find_line(t, "▴", line, sizeof line) < 0)
+		return -1;
+	/* The left panel ends before a run of 4 spaces after the labels. */
+	char *end = strstr(line + 10, "     ");
+	if (end != NULL)
+		*end = '\0';
+	for (char *s = line; *s != '\0'; s++) {
+		if (*s >= '0' && *s <= '9' && (s == line || s[-1] == ' ')) {
+			long v = strtol(s, &s, 10);
+			if (v > best)
+				best = v;
+			s--;
+		}
+	}
+	return best;
+}
+
+Test(e2e, cursor_inspector_matches_kernel_and_zoom)
+{
+	struct term t;
+	size_t p, j;
+	double v;
+
+	start(&t, NULL, NULL);
+	cr_assert(inspector_pe(&t, &p, &j, &v), "inspector on screen");
+	cr_expect(p == 0 && j == 0);
+	term_send(&t, K_DOWN K_DOWN K_DOWN K_RIGHT K_RIGHT);
+	cr_assert(term_wait_for(&t, "PE[3,2]", WAIT_MS));
+	cr_assert(inspector_pe(&t, &p, &j, &v));
+	double ref = pe_sinusoidal_value(3, 2, 64, 10000.0, PE_LAYOUT_INTERLEAVED);
+	cr_expect(th_close(v, ref, 1e-8, 1e-6), "PE[3,2] on screen %.9g, "
+	    "kernel %.9g", v, ref);
+	term_send(&t, K_UP K_LEFT);
+	cr_assert(term_wait_for(&t, "PE[2,1]", WAIT_MS));
+	cr_assert(inspector_pe(&t, &p, &j, &v));
+	ref = pe_sinusoidal_value(2, 1, 64, 10000.0, PE_LAYOUT_INTERLEAVED);
+	cr_expect(th_close(v, ref, 1e-8, 1e-6), "PE[2,1] on screen %.9g, "
+	    "kernel %.9g", v, ref);
+
+	/* Zoom: the axis shows the viewport's real dimensions. */
+	long before = axis_max(&t);
+	cr_expect_geq(before, 55, "whole map: labels up to ~63 (got %ld)",
+	    before);
+	term_send(&t, "++");
+	long after = axis_max(&t);
+	cr_expect(after >= 0 && after < 40, "zoomed x4: labels within 16 "
+	    "columns of the cursor (got %ld)", after);
+	cr_expect(term_has(&t, "PE[2,1]"), "zoom keeps the cursor");
+	term_send(&t, "0");
+	cr_expect_eq(axis_max(&t), before, "0 shows the whole map again");
+
+	/* rope's angle against the kernel. */
+	term_send(&t, "4");
+	cr_assert(term_wait_for(&t, "θ[2,1]", WAIT_MS));
+	char line[COLS * 8 + 64];
+	cr_assert_geq(find_line(&t, "θ[2,1]", line, sizeof line), 0);
+	char *rad = strstr(line, " rad");
+	cr_assert_not_null(rad);
+	*rad = '\0';
+	char *eq = strrchr(line, '=');
+	cr_assert(eq != NULL && sscanf(eq + 1, "%lf", &v) == 1);
+	struct pe_config c;
+	struct pe_rope r;
+	pe_config_default(&c);
+	c.enc = PE_ENC_ROPE;
+	cr_assert_eq(pe_rope_init(&r, &c), PE_OK);
+	ref = pe_rope_angle(&r, 2.0, 1);
+	pe_rope_free(&r);
+	cr_expect(th_close(v, ref, 1e-8, 1e-6), "θ[2,1] on screen %.9g, kernel "
+	    "%.9g", v, ref);
+	term_quit(&t);
+	term_free(&t);
+}
+
+Test(e2e, resize_storm)
+{
+	static const int sizes[][2] = {{24, 80}, {1, 1}, {3, 5}, {60, 200},
+	    {1, 1}, {10, 50}, {2, 300}, {300, 2}, {1, 1}, {23, 79}, {1, 1},
+	    {40, 120}};
+	struct term t;
+
+	start(&t, NULL, NULL);
+	for (int round = 0; round < 3; round++)
+		for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+			term_resize(&t, sizes[i][0], sizes[i][1]);
+			term_pump(&t, 5);
+		}
+	term_pump(&t, 300);
+	cr_assert(!t.exited, "survived the storm");
+	cr_expect(term_wait_for(&t, "1 sinusoidal", WAIT_MS), "back to normal");
+	term_resize(&t, 10, 50);
+	cr_expect(term_wait_for(&t, "too small", WAIT_MS));
+	term_resize(&t, 1, 1);
+	term_pump(&t, 300);
+	cr_assert(!t.exited);
+	term_resize(&t, ROWS, COLS);
+	cr_expect(term_wait_for(&t, "1 sinusoidal", WAIT_MS));
+	cr_expect(term_wait_gone(&t, "too small", WAIT_MS));
+	term_quit(&t);
+	term_free(&t);
+}
+
+/* The one file in dir whose name ends with suffix and does not appear in
+ * skip (malloc'd path), or NULL. */
+
+static char *
+find_file(const char *dir, const char *suffix, const char *skip)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char *r = NULL;
+	if (d == NULL)
+		return NULL;
+	while ((e = readdir(d)) != NULL) {
+		size_t l = strlen(e->d_name), s = strlen(suffix);
+		if (l > s && strcmp(e->d_name + l - s, suffix) == 0 &&
+		    (skip == NULL || strstr(skip, e->d_name) == NULL)) {
+			free(r);
+			r = malloc(strlen(dir) + l + 2);
+			sprintf(r, "%s/%s", dir, e->d_name);
+		}
+	}
+	closedir(d);
+	return r;
+}
+
+Test(e2e, snapshot_key_equals_snapshot_command)
+{
+	struct term t;
+	char *dir = th_tmpdir();
+	char env[4200];
+	snprintf(env, sizeof env, "PESCOPE_SNAPSHOT_DIR=%s", dir);
+	const char *envs[] = {env, NULL};
+	const char *args[] = {"--encoding", "rope", NULL};
+
+	start(&t, args, envs);
+	term_send(&t, K_DOWN K_DOWN K_RIGHT);
+	cr_assert(term_wait_gone(&t, "θ[0,0]", WAIT_MS));
+	/* Where the cursor went (a cell may cover several positions). */
+	char line[COLS * 8 + 64], cursor[64];
+	size_t cp, cj;
+	cr_assert_geq(find_line(&t, " θ[", line, sizeof line), 0);
+	cr_assert_eq(sscanf(strstr(line, "θ[") + strlen("θ["), "%zu,%zu", &cp,
+	    &cj), 2, "%s", line);
+	cr_expect(cp > 0 && cj == 1, "%s", line);
+	snprintf(cursor, sizeof cursor, "%zu,%zu", cp, cj);
+	term_send(&t, "w");
+	cr_assert(term_wait_for(&t, "saved", WAIT_MS), "status shows the path");
+	cr_expect(term_has(&t, dir), "the path is on screen");
+	cr_expect_eq(th_dir_count(dir), 2, ".ansi and .txt, no temporary left");
+	char *ansi = find_file(dir, ".ansi", NULL);
+	char *txt = find_file(dir, ".txt", NULL);
+	cr_assert_not_null(ansi);
+	cr_assert_not_null(txt);
+	cr_expect(strstr(ansi, "pescope-rope-") != NULL, "%s", ansi);
+
+	/* The same state through the command line, at the depth the TUI
+	 * used (xterm-256color: 256 colors). */
+	const char *cmd[] = {"pescope", "snapshot", "--encoding", "rope",
+	    "--cursor", cursor, "--size", "120x40", "--color", "256", NULL};
+	const char *cmdt[] = {"pescope", "snapshot", "--encoding", "rope",
+	    "--cursor", cursor, "--size", "120x40", "--format", "txt", NULL};
+	char *out = NULL, *outt = NULL;
+	size_t len = 0, lent = 0, flen = 0, flent = 0;
+	cr_assert_eq(th_run(cmd, NULL, &out, &len, NULL), 0);
+	cr_assert_eq(th_run(cmdt, NULL, &outt, &lent, NULL), 0);
+	char *file = th_slurp(ansi, &flen);
+	char *filet = th_slurp(txt, &flent);
+	cr_assert_not_null(file);
+	cr_expect(flen == len && memcmp(file, out, len) == 0,
+	    "the .ansi file equals `pescope snapshot` (%zu vs %zu bytes)", flen,
+	    len);
+	cr_expect(flent == lent && memcmp(filet, outt, lent) == 0,
+	    "the .txt file equals `pescope snapshot --format txt` (%zu vs %zu "
+	    "bytes)", flent, lent);
+
+	/* Again at once: a new name, nothing overwritten. */
+	term_send(&t, "w");
+	term_send(&t, "w");
+	cr_expect(term_wait_for(&t, "saved", WAIT_MS));
+	cr_expect_eq(th_dir_count(dir), 6, "three .ansi/.txt pairs");
+	char *again = th_slurp(ansi, NULL);
+	cr_expect(again != NULL && strcmp(again, file) == 0,
+	    "the first snapshot is untouched");
+	free(again);
+	term_quit(&t);
+	term_free(&t);
+	free(out);
+	free(outt);
+	free(file);
+	free(filet);
+	free(ansi);
+	free(txt);
+	free(dir);
+}
+
+Test(e2e, snapshot_error_keeps_session)
+{
+	struct term t;
+	const char *envs[] = {"PESCOPE_SNAPSHOT_DIR=/nonexistent/pescope", NULL};
+
+	start(&t, NULL, envs);
+	term_send(&t, "w");
+	cr_expect(term_wait_for(&t, "snapshot not saved", WAIT_MS));
+	cr_expect(term_has(&t, "/nonexistent/pescope"));
+	term_send(&t, "D");
+	cr_expect(term_wait_for(&t, "d_model 128", WAIT_MS), "still running");
+	term_quit(&t);
+	term_free(&t);
+}
+
+Test(e2e, help_and_escape)
+{
+	struct term t;
+
+	start(&t, NULL, NULL);
+	term_send(&t, "?");
+	cr_expect(term_wait_for(&t, "any key closes this help", WAIT_MS));
+	term_send(&t, "q"); /* closes help only */
+	cr_expect(term_wait_gone(&t, "any key closes this help", WAIT_MS));
+	cr_expect(!t.exited);
+	term_send(&t, "\033");
+	int st = term_wait_exit(&t, WAIT_MS);
+	cr_expect(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	    "Esc quits with 0 (wait status %d)", st);
+	term_free(&t);
+}
+
+Test(e2e, sigterm_restores_terminal)
+{
+	struct term t;
+
+	start(&t, NULL, NULL);
+	kill(t.pid, SIGTERM);
+	int st = term_wait_exit(&t, WAIT_MS);
+	cr_expect(st >= 0 && WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM,
+	    "dies of SIGTERM after cleanup (wait status %d)", st);
+	cr_expect(strstr(t.raw, "\033[?1049l") != NULL, "rmcup before dying");
+	term_free(&t);
+}
+
+Test(e2e, animation_moves_cursor)
+{
+	struct term t;
+	const char *args[] = {"--encoding", "sinusoidal", NULL};
+	size_t p, j;
+	double v;
+
+	start(&t, args, NULL);
+	term_send(&t, "]]] "); /* 64 steps/s, play */
+	term_pump(&t, 600);
+	term_send(&t, " ");
+	cr_assert(inspector_pe(&t, &p, &j, &v));
+	cr_expect_gt(p, 3, "the sweep moved the cursor (at %zu)", p);
+	term_quit(&t);
+	term_free(&t);
+}
+
+Test(e2e, not_a_terminal)
+{
+	const char *argv[] = {"pescope", NULL};
+	char *out = NULL, *err = NULL;
+	size_t len = 0;
+
+	int rc = th_run(argv, NULL, &out, &len, &err);
+	cr_expect_eq(rc, 2);
+	cr_expect_eq(len, 0, "nothing on standard output");
+	cr_expect(err != NULL && strstr(err, "pescope snapshot") != NULL, "%s",
+	    err);
+	cr_expect(err == NULL || strchr(err, '\033') == NULL, "no escapes");
+	free(out);
+	free(err);
+
+	/* A terminal that cannot address the cursor, and an unknown one. */
+	static const char *bad[] = {"TERM=dumb", "TERM=no-such-terminal-xyz"};
+	for (int i = 0; i < 2; i++) {
+		struct term t;
+		const char *envs[] = {bad[i], NULL};
+		term_start(&t, ROWS, COLS, NULL, envs);
+		int st = term_wait_exit(&t, WAIT_MS);
+		cr_expect(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 2,
+		    "%s: exit 2 (wait status %d)", bad[i], st);
+		cr_expect(t.raw != NULL && strstr(t.raw, "pescope snapshot"),
+		    "%s: the message", bad[i]);
+		cr_expect(t.raw == NULL || strchr(t.raw, '\033') == NULL,
+		    "%s: no escape codes: %s", bad[i], t.raw);
+		term_free(&t);
+	}
+}

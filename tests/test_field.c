@@ -18,7 +18,7 @@
  * double. */
 static void
 brute(const struct pe_field *f, size_t r0, size_t r1, size_t c0, size_t c1,
-    struct pe_stats *s)
+      struct pe_stats *s)
 {
 	long double sum = 0, ss = 0, sc = 0;
 	uint64_t n = 0;
@@ -58,31 +58,34 @@ brute(const struct pe_field *f, size_t r0, size_t r1, size_t c0, size_t c1,
 /* Compare a block's statistics with brute force. */
 static void
 expect_stats(const struct pe_field *f, const struct pe_stats *got,
-    const struct pe_stats *want, bool minmax, const char *what)
+             const struct pe_stats *want, bool minmax, const char *what)
 {
 	cr_expect_eq(got->count, want->count, "%s: count", what);
 	cr_expect_eq(got->masked, want->masked, "%s: masked %llu vs %llu", what,
-	    (unsigned long long)got->masked, (unsigned long long)want->masked);
+	             (unsigned long long)got->masked,
+	             (unsigned long long)want->masked);
 	cr_expect_eq(got->undefined, want->undefined, "%s: undefined", what);
 	if (f->kind == PE_FIELD_ROPE_ANGLE) {
 		cr_expect(th_close(got->resultant, want->resultant, 1e-9, 1e-9),
-		    "%s: R %.15g vs %.15g", what, got->resultant, want->resultant);
+		          "%s: R %.15g vs %.15g", what, got->resultant,
+		          want->resultant);
 		if (want->resultant > 1e-6) {
 			double d = remainder(got->mean - want->mean, TWO_PI);
 			cr_expect_lt(fabs(d), 1e-8 / want->resultant,
-			    "%s: circular mean %.15g vs %.15g", what, got->mean,
-			    want->mean);
+			             "%s: circular mean %.15g vs %.15g", what,
+			             got->mean, want->mean);
 		}
 	} else {
 		cr_expect(th_close(got->mean, want->mean, 1e-10, 1e-9),
-		    "%s: mean %.15g vs %.15g", what, got->mean, want->mean);
+		          "%s: mean %.15g vs %.15g", what, got->mean,
+		          want->mean);
 	}
 	if (minmax) {
 		cr_expect(got->minmax_exact, "%s: minmax not exact", what);
 		cr_expect(th_close(got->min, want->min, 1e-12, 1e-12),
-		    "%s: min %.15g vs %.15g", what, got->min, want->min);
+		          "%s: min %.15g vs %.15g", what, got->min, want->min);
 		cr_expect(th_close(got->max, want->max, 1e-12, 1e-12),
-		    "%s: max %.15g vs %.15g", what, got->max, want->max);
+		          "%s: max %.15g vs %.15g", what, got->max, want->max);
 	}
 }
 
@@ -112,10 +115,11 @@ check_field(const struct pe_field *f, const char *what)
 		}
 		struct pe_stats got, want;
 		bool mm = t % 2 == 0;
-		cr_assert_eq(pe_field_block(f, r0, r1, c0, c1, mm, &got), PE_OK);
+		cr_assert_eq(pe_field_block(f, r0, r1, c0, c1, mm, &got),
+		             PE_OK);
 		brute(f, r0, r1, c0, c1, &want);
-		snprintf(msg, sizeof msg, "%s [%zu,%zu)x[%zu,%zu)", what, r0, r1, c0,
-		    c1);
+		snprintf(msg, sizeof msg, "%s [%zu,%zu)x[%zu,%zu)", what, r0,
+		         r1, c0, c1);
 		expect_stats(f, &got, &want, mm, msg);
 	}
 	for (int t = 0; t < 4; t++) {
@@ -127,7 +131,8 @@ check_field(const struct pe_field *f, const char *what)
 			nc = (c1 - c0) + 2;
 		}
 		struct pe_stats *g = calloc(nr * nc, sizeof *g);
-		cr_assert_eq(pe_field_grid(f, r0, r1, nr, c0, c1, nc, g), PE_OK);
+		cr_assert_eq(pe_field_grid(f, r0, r1, nr, c0, c1, nc, g),
+		             PE_OK);
 		for (size_t i = 0; i < nr; i++)
 			for (size_t j = 0; j < nc; j++) {
 				size_t p0, p1, q0, q1;
@@ -135,7 +140,8 @@ check_field(const struct pe_field *f, const char *what)
 				pe_field_span(c0, c1, nc, j, &q0, &q1);
 				struct pe_stats b;
 				pe_field_block(f, p0, p1, q0, q1, false, &b);
-				snprintf(msg, sizeof msg, "%s grid cell %zu,%zu", what, i, j);
+				snprintf(msg, sizeof msg,
+				         "%s grid cell %zu,%zu", what, i, j);
 				expect_stats(f, &g[i * nc + j], &b, false, msg);
 			}
 		free(g);
@@ -145,12 +151,12 @@ check_field(const struct pe_field *f, const char *what)
 /* Init a field of kind for cfg and run check_field on it. */
 static void
 check_kind(const struct pe_config *cfg, enum pe_field_kind kind,
-    const char *what)
+           const char *what)
 {
 	struct pe_field f;
 	char why[256] = "";
-	cr_assert_eq(pe_config_check(cfg, why, sizeof why), PE_OK, "%s: %s", what,
-	    why);
+	cr_assert_eq(pe_config_check(cfg, why, sizeof why), PE_OK, "%s: %s",
+	             what, why);
 	cr_assert(pe_field_supported(cfg->enc, kind), "%s", what);
 	cr_assert_eq(pe_field_init(&f, kind, cfg), PE_OK, "%s", what);
 	check_field(&f, what);
@@ -159,8 +165,11 @@ check_kind(const struct pe_config *cfg, enum pe_field_kind kind,
 
 Test(field, span_tiles_without_gaps)
 {
-	size_t cases[][3] = {{0, 100, 7}, {5, 6, 4}, {3, 10, 7}, {0, 1u << 30, 120},
-		{10, 13, 10}};
+	size_t cases[][3] = {{0, 100, 7},
+	                     {5, 6, 4},
+	                     {3, 10, 7},
+	                     {0, 1u << 30, 120},
+	                     {10, 13, 10}};
 	for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
 		size_t lo = cases[t][0], hi = cases[t][1], nb = cases[t][2];
 		size_t prev = lo;
@@ -173,10 +182,12 @@ Test(field, span_tiles_without_gaps)
 			if (nb <= hi - lo) {
 				cr_expect_eq(b0, prev, "gap at block %zu", k);
 				size_t len = b1 - b0;
-				cr_expect(len == (hi - lo) / nb || len == (hi - lo) / nb + 1);
+				cr_expect(len == (hi - lo) / nb ||
+				          len == (hi - lo) / nb + 1);
 			} else {
 				cr_expect_eq(b1, b0 + 1);
-				cr_expect(b0 == prev || b0 == prev - 1 || k == 0);
+				cr_expect(b0 == prev || b0 == prev - 1 ||
+				          k == 0);
 			}
 			prev = b1;
 		}
@@ -271,10 +282,10 @@ Test(field, diagonal_kinds_equal_brute_force)
 
 /* MAE cosine similarity of patch (1, 2) with every patch of a 3 x 5 grid,
  * d 16: printed by /usr/bin/python3 tests/ref/vit2d_ref.py. */
-static const double ref_cos_12[15] = {0.762371717, 0.883813995, 0.941906991,
-	0.883813989, 0.762371713, 0.820464726, 0.941907004, 1, 0.941906997,
-	0.820464723, 0.762371728, 0.883814007, 0.941907003, 0.883814,
-	0.762371724};
+static const double ref_cos_12[15] = {
+    0.762371717, 0.883813995, 0.941906991, 0.883813989, 0.762371713,
+    0.820464726, 0.941907004, 1,           0.941906997, 0.820464723,
+    0.762371728, 0.883814007, 0.941907003, 0.883814,    0.762371724};
 
 Test(field, vit2d_blocks_equal_brute_force)
 {
@@ -297,8 +308,9 @@ Test(field, vit2d_blocks_equal_brute_force)
 	cr_assert_eq(pe_field_init(&f, PE_FIELD_PATCH_COSINE, &c), PE_OK);
 	f.anchor = 1 * 5 + 2;
 	for (size_t r = 0; r < 15; r++)
-		cr_expect(th_close(pe_field_value(&f, r / 5, r % 5), ref_cos_12[r],
-		    2e-6, 0), "patch %zu", r);
+		cr_expect(th_close(pe_field_value(&f, r / 5, r % 5),
+		                   ref_cos_12[r], 2e-6, 0),
+		          "patch %zu", r);
 	pe_field_free(&f);
 }
 
@@ -360,7 +372,8 @@ Test(field, similarity_is_a_dot_product_of_position_vectors)
 			double dot = 0;
 			for (size_t k = 0; k < 32; k++)
 				dot += pe[i * 32 + k] * pe[j * 32 + k];
-			cr_expect(th_close(pe_field_value(&f, i, j), dot, 1e-12, 1e-12));
+			cr_expect(th_close(pe_field_value(&f, i, j), dot, 1e-12,
+			                   1e-12));
 		}
 	double prof[30];
 	cr_assert_eq(pe_field_profile(&f, 180, 30, prof), PE_OK);
@@ -401,9 +414,10 @@ Test(field, similarity_is_a_dot_product_of_position_vectors)
 				double dot = 0;
 				for (int k = 0; k < 16; k++)
 					dot += (double)a[k] * b[k];
-				cr_expect(th_close(pe_field_value(&f, i, j), dot, 1e-5, 1e-5),
-				    "rope S(%zu,%zu) %g vs %g", i, j,
-				    pe_field_value(&f, i, j), dot);
+				cr_expect(th_close(pe_field_value(&f, i, j),
+				                   dot, 1e-5, 1e-5),
+				          "rope S(%zu,%zu) %g vs %g", i, j,
+				          pe_field_value(&f, i, j), dot);
 			}
 		pe_field_free(&f);
 	}
@@ -457,8 +471,9 @@ Test(field, huge_sinusoid_matches_long_double)
 		cr_assert(isfinite(g[i].mean) && fabs(g[i].mean) <= 1.0);
 	free(g);
 
-	size_t rects[][4] = {{1000000, 1u << 20, 8186, 8192}, {0, 1u << 20, 0, 2},
-		{123457, 987654, 4093, 4099}};
+	size_t rects[][4] = {{1000000, 1u << 20, 8186, 8192},
+	                     {0, 1u << 20, 0, 2},
+	                     {123457, 987654, 4093, 4099}};
 	for (size_t t = 0; t < 3; t++) {
 		size_t r0 = rects[t][0], r1 = rects[t][1], c0 = rects[t][2],
 		       c1 = rects[t][3];
@@ -471,11 +486,13 @@ Test(field, huge_sinusoid_matches_long_double)
 			for (size_t p = r0; p < r1; p++)
 				sum += is_cos ? cosl(p * w) : sinl(p * w);
 		}
-		double want = (double)(sum / ((long double)(r1 - r0) * (c1 - c0)));
+		double want =
+		    (double)(sum / ((long double)(r1 - r0) * (c1 - c0)));
 		struct pe_stats s;
-		cr_assert_eq(pe_field_block(&f, r0, r1, c0, c1, false, &s), PE_OK);
-		cr_expect(th_close(s.mean, want, 1e-12, 1e-9), "rect %zu: %.17g vs %.17g",
-		    t, s.mean, want);
+		cr_assert_eq(pe_field_block(&f, r0, r1, c0, c1, false, &s),
+		             PE_OK);
+		cr_expect(th_close(s.mean, want, 1e-12, 1e-9),
+		          "rect %zu: %.17g vs %.17g", t, s.mean, want);
 	}
 	pe_field_free(&f);
 
@@ -483,7 +500,8 @@ Test(field, huge_sinusoid_matches_long_double)
 	g = calloc(30 * 40, sizeof *g);
 	cr_assert_eq(pe_field_grid(&f, 0, c.n, 30, 0, c.n, 40, g), PE_OK);
 	for (size_t i = 0; i < 30 * 40; i++)
-		cr_assert(isfinite(g[i].mean) && fabs(g[i].mean) <= 4096.0 + 1e-9);
+		cr_assert(isfinite(g[i].mean) &&
+		          fabs(g[i].mean) <= 4096.0 + 1e-9);
 	free(g);
 	long double sum = 0;
 	size_t r0 = (1u << 20) - 60, r1 = 1u << 20, c0 = 3, c1 = 6;
@@ -491,12 +509,13 @@ Test(field, huge_sinusoid_matches_long_double)
 		for (size_t j = c0; j < c1; j++)
 			for (size_t k = 0; k < 4096; k++)
 				sum += cosl(((long double)i - j) *
-				    (long double)pe_sinusoidal_omega(k, c.d, c.base));
+				            (long double)pe_sinusoidal_omega(
+				                k, c.d, c.base));
 	double want = (double)(sum / ((r1 - r0) * (c1 - c0)));
 	struct pe_stats s;
 	pe_field_block(&f, r0, r1, c0, c1, false, &s);
-	cr_expect(th_close(s.mean, want, 1e-9, 1e-9), "similarity %.17g vs %.17g",
-	    s.mean, want);
+	cr_expect(th_close(s.mean, want, 1e-9, 1e-9),
+	          "similarity %.17g vs %.17g", s.mean, want);
 	pe_field_free(&f);
 }
 
@@ -520,7 +539,7 @@ Test(field, huge_rope_matches_long_double)
 	struct pe_stats s;
 	pe_field_block(&f, 0, c.n, 62, 66, false, &s);
 	cr_expect(th_close(s.mean, want, 1e-12, 1e-9), "%.17g vs %.17g", s.mean,
-	    want);
+	          want);
 	pe_field_free(&f);
 
 	cr_assert_eq(pe_field_init(&f, PE_FIELD_ROPE_ANGLE, &c), PE_OK);
@@ -534,15 +553,15 @@ Test(field, huge_rope_matches_long_double)
 	if (m < 0)
 		m += TWO_PI;
 	pe_field_block(&f, 1000000, c.n, 40, 41, false, &s);
-	cr_expect(th_close(s.resultant, (double)(hypotl(ss, sc) / (c.n - 1000000)),
-	    1e-9, 0));
-	cr_expect_lt(fabs(remainder(s.mean - m, TWO_PI)), 1e-7, "%.17g vs %.17g",
-	    s.mean, m);
+	cr_expect(th_close(
+	    s.resultant, (double)(hypotl(ss, sc) / (c.n - 1000000)), 1e-9, 0));
+	cr_expect_lt(fabs(remainder(s.mean - m, TWO_PI)), 1e-7,
+	             "%.17g vs %.17g", s.mean, m);
 	struct pe_stats *g = calloc(50 * 64, sizeof *g);
 	cr_assert_eq(pe_field_grid(&f, 0, c.n, 50, 0, 64, 64, g), PE_OK);
 	for (size_t i = 0; i < 50 * 64; i++)
 		cr_assert(g[i].mean >= 0 && g[i].mean < TWO_PI &&
-		    g[i].resultant >= 0 && g[i].resultant <= 1);
+		          g[i].resultant >= 0 && g[i].resultant <= 1);
 	free(g);
 	pe_field_free(&f);
 }

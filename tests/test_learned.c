@@ -7,16 +7,17 @@
 #include "pescope/learned.h"
 
 /* tests/ref/learned_ref.py: splitmix64 + Box-Muller, seed 42, x 0.02. */
-static const float ref_seed42[] = {0.00829439517, 0.0130536249,
-	-0.0178377237, 0.0265366714, 0.0345918611, -0.0376683362, 0.0109124091};
+static const float ref_seed42[] = {0.00829439517, 0.0130536249, -0.0178377237,
+                                   0.0265366714,  0.0345918611, -0.0376683362,
+                                   0.0109124091};
 
 Test(learned, init_matches_reference_draws)
 {
 	float t[7];
 	pe_learned_init(1, 7, 42, t);
 	for (int i = 0; i < 7; i++)
-		cr_expect(th_close(t[i], ref_seed42[i], 1e-9, 1e-6), "%d: %.9g vs %.9g",
-		    i, t[i], ref_seed42[i]);
+		cr_expect(th_close(t[i], ref_seed42[i], 1e-9, 1e-6),
+		          "%d: %.9g vs %.9g", i, t[i], ref_seed42[i]);
 }
 
 Test(learned, init_is_deterministic_and_seeded)

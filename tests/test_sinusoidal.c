@@ -9,29 +9,33 @@
 
 /* tests/ref/sinusoidal_ref.py: [sin p, cos p, sin(p/100), cos(p/100)]. */
 static const double ref_d4[5][4] = {
-	{0, 1, 0, 1},
-	{0.8414709848078965, 0.54030230586813977, 0.0099998333341666645,
-	    0.99995000041666526},
-	{0.90929742682568171, -0.41614683654714241, 0.01999866669333308,
-	    0.99980000666657776},
-	{0.14112000805986721, -0.98999249660044542, 0.02999550020249566,
-	    0.99955003374898754},
-	{-0.7568024953079282, -0.65364362086361194, 0.039989334186634161,
-	    0.99920010666097792},
+    {0, 1, 0, 1},
+    {0.8414709848078965, 0.54030230586813977, 0.0099998333341666645,
+     0.99995000041666526},
+    {0.90929742682568171, -0.41614683654714241, 0.01999866669333308,
+     0.99980000666657776},
+    {0.14112000805986721, -0.98999249660044542, 0.02999550020249566,
+     0.99955003374898754},
+    {-0.7568024953079282, -0.65364362086361194, 0.039989334186634161,
+     0.99920010666097792},
 };
 
 Test(sinusoidal, d4_example_values)
 {
 	double buf[5 * 4];
-	cr_assert_eq(pe_sinusoidal_fill(0, 5, 4, 10000.0,
-	    PE_LAYOUT_INTERLEAVED, buf), PE_OK);
+	cr_assert_eq(
+	    pe_sinusoidal_fill(0, 5, 4, 10000.0, PE_LAYOUT_INTERLEAVED, buf),
+	    PE_OK);
 	for (size_t p = 0; p < 5; p++)
 		for (size_t c = 0; c < 4; c++) {
-			cr_expect(th_close(buf[p * 4 + c], ref_d4[p][c], 1e-15, 1e-14),
-			    "PE[%zu,%zu] = %.17g, want %.17g", p, c, buf[p * 4 + c],
-			    ref_d4[p][c]);
-			cr_expect(th_close(pe_sinusoidal_value(p, c, 4, 10000.0,
-			    PE_LAYOUT_INTERLEAVED), ref_d4[p][c], 1e-15, 1e-14));
+			cr_expect(th_close(buf[p * 4 + c], ref_d4[p][c], 1e-15,
+			                   1e-14),
+			          "PE[%zu,%zu] = %.17g, want %.17g", p, c,
+			          buf[p * 4 + c], ref_d4[p][c]);
+			cr_expect(
+			    th_close(pe_sinusoidal_value(p, c, 4, 10000.0,
+			                                 PE_LAYOUT_INTERLEAVED),
+			             ref_d4[p][c], 1e-15, 1e-14));
 		}
 }
 
@@ -54,7 +58,8 @@ Test(sinusoidal, split_layout_is_a_permutation)
 	for (size_t p = 0; p < 3; p++)
 		for (size_t i = 0; i < d / 2; i++) {
 			cr_expect_eq(a[p * d + 2 * i], b[p * d + i]);
-			cr_expect_eq(a[p * d + 2 * i + 1], b[p * d + d / 2 + i]);
+			cr_expect_eq(a[p * d + 2 * i + 1],
+			             b[p * d + d / 2 + i]);
 		}
 	size_t f;
 	int is_cos;
@@ -69,11 +74,12 @@ Test(sinusoidal, omega_and_base)
 	/* omega_i = base^(-2i/d): d = 8, base 10000: 1, 0.1, 0.01, 0.001. */
 	const double want[4] = {1, 0.1, 0.01, 0.001};
 	for (size_t i = 0; i < 4; i++)
-		cr_expect(th_close(pe_sinusoidal_omega(i, 8, 10000.0), want[i], 0,
-		    1e-14));
+		cr_expect(th_close(pe_sinusoidal_omega(i, 8, 10000.0), want[i],
+		                   0, 1e-14));
 	/* base 100, d 4: omega_1 = 0.1, PE(3, 2) = sin(0.3). */
-	cr_expect(th_close(pe_sinusoidal_value(3, 2, 4, 100.0,
-	    PE_LAYOUT_INTERLEAVED), sin(0.3), 0, 1e-14));
+	cr_expect(
+	    th_close(pe_sinusoidal_value(3, 2, 4, 100.0, PE_LAYOUT_INTERLEAVED),
+	             sin(0.3), 0, 1e-14));
 }
 
 /* PE(p) . PE(p + k) = sum_i cos(k omega_i) does not depend on p. */
@@ -90,7 +96,8 @@ Test(sinusoidal, dot_product_depends_on_offset_only)
 			double dot = 0.0;
 			for (size_t c = 0; c < d; c++)
 				dot += buf[p * d + c] * buf[(p + k) * d + c];
-			cr_expect(th_close(dot, ref, 1e-11, 0), "k %zu p %zu", k, p);
+			cr_expect(th_close(dot, ref, 1e-11, 0), "k %zu p %zu",
+			          k, p);
 		}
 	}
 	free(buf);
@@ -102,19 +109,21 @@ Test(sinusoidal, fill_offset_matches_value)
 	pe_sinusoidal_fill(123456, 4, 10, 500.0, PE_LAYOUT_SPLIT, buf);
 	for (size_t p = 0; p < 4; p++)
 		for (size_t c = 0; c < 10; c++)
-			cr_expect_eq(buf[p * 10 + c], pe_sinusoidal_value(123456 + p, c,
-			    10, 500.0, PE_LAYOUT_SPLIT));
+			cr_expect_eq(buf[p * 10 + c],
+			             pe_sinusoidal_value(123456 + p, c, 10,
+			                                 500.0,
+			                                 PE_LAYOUT_SPLIT));
 }
 
 Test(sinusoidal, rejects_bad_parameters)
 {
 	double buf[16];
 	cr_expect_eq(pe_sinusoidal_fill(0, 1, 3, 10000.0, PE_LAYOUT_SPLIT, buf),
-	    PE_EINVAL);
+	             PE_EINVAL);
 	cr_expect_eq(pe_sinusoidal_fill(0, 1, 0, 10000.0, PE_LAYOUT_SPLIT, buf),
-	    PE_EINVAL);
+	             PE_EINVAL);
 	cr_expect_eq(pe_sinusoidal_fill(0, 1, 4, 1.0, PE_LAYOUT_SPLIT, buf),
-	    PE_EINVAL);
+	             PE_EINVAL);
 	cr_expect_eq(pe_sinusoidal_fill(0, 1, 4, NAN, PE_LAYOUT_SPLIT, buf),
-	    PE_EINVAL);
+	             PE_EINVAL);
 }

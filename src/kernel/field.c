@@ -39,8 +39,9 @@ pe_field_supported(enum pe_encoding enc, enum pe_field_kind kind)
 	case PE_ENC_LEARNED:
 		return kind == PE_FIELD_PE || kind == PE_FIELD_SIMILARITY;
 	case PE_ENC_ROPE:
-		return kind == PE_FIELD_ROPE_ANGLE || kind == PE_FIELD_ROPE_COS ||
-		    kind == PE_FIELD_ROPE_SIN || kind == PE_FIELD_SIMILARITY;
+		return kind == PE_FIELD_ROPE_ANGLE ||
+		       kind == PE_FIELD_ROPE_COS || kind == PE_FIELD_ROPE_SIN ||
+		       kind == PE_FIELD_SIMILARITY;
 	case PE_ENC_ALIBI:
 		return kind == PE_FIELD_BIAS;
 	case PE_ENC_NOPE:
@@ -59,8 +60,8 @@ static bool
 field_is_wave(const struct pe_field *f)
 {
 	return (f->kind == PE_FIELD_PE && f->cfg->enc == PE_ENC_SINUSOIDAL) ||
-	    f->kind == PE_FIELD_ROPE_ANGLE || f->kind == PE_FIELD_ROPE_COS ||
-	    f->kind == PE_FIELD_ROPE_SIN;
+	       f->kind == PE_FIELD_ROPE_ANGLE || f->kind == PE_FIELD_ROPE_COS ||
+	       f->kind == PE_FIELD_ROPE_SIN;
 }
 
 /* Whether f is the similarity of a wave encoding (sinusoidal or rope). */
@@ -68,7 +69,7 @@ static bool
 field_is_wave_sim(const struct pe_field *f)
 {
 	return f->kind == PE_FIELD_SIMILARITY &&
-	    (f->cfg->enc == PE_ENC_SINUSOIDAL || f->cfg->enc == PE_ENC_ROPE);
+	       (f->cfg->enc == PE_ENC_SINUSOIDAL || f->cfg->enc == PE_ENC_ROPE);
 }
 
 /* Frequencies of a wave field, and how many. */
@@ -88,7 +89,7 @@ field_freqs(const struct pe_field *f, size_t *nfreq)
  * repeats each frequency twice. */
 static void
 field_wave_column(const struct pe_field *f, size_t c, size_t *freq,
-    enum field_fn *fn)
+                  enum field_fn *fn)
 {
 	int is_cos;
 
@@ -99,12 +100,14 @@ field_wave_column(const struct pe_field *f, size_t c, size_t *freq,
 		return;
 	case PE_FIELD_ROPE_COS:
 	case PE_FIELD_ROPE_SIN:
-		*freq = f->rope.pairing == PE_PAIR_INTERLEAVED ? c / 2
-							       : c % f->rope.npairs;
+		*freq = f->rope.pairing == PE_PAIR_INTERLEAVED
+		            ? c / 2
+		            : c % f->rope.npairs;
 		*fn = f->kind == PE_FIELD_ROPE_COS ? FN_COS : FN_SIN;
 		return;
 	default:
-		pe_sinusoidal_column(c, f->cfg->d, f->cfg->layout, freq, &is_cos);
+		pe_sinusoidal_column(c, f->cfg->d, f->cfg->layout, freq,
+		                     &is_cos);
 		*fn = is_cos ? FN_COS : FN_SIN;
 		return;
 	}
@@ -179,7 +182,7 @@ field_init_learned(struct pe_field *f)
 /* Prepare a field of the given kind for cfg. */
 int
 pe_field_init(struct pe_field *f, enum pe_field_kind kind,
-    const struct pe_config *cfg)
+              const struct pe_config *cfg)
 {
 	int rc;
 
@@ -194,7 +197,7 @@ pe_field_init(struct pe_field *f, enum pe_field_kind kind,
 	switch (kind) {
 	case PE_FIELD_PE:
 		f->rows = cfg->enc == PE_ENC_VIT2D ? cfg->grid_h * cfg->grid_w
-						   : cfg->n;
+		                                   : cfg->n;
 		f->cols = cfg->d;
 		break;
 	case PE_FIELD_PATCH_COSINE:
@@ -223,8 +226,8 @@ pe_field_init(struct pe_field *f, enum pe_field_kind kind,
 			goto nomem;
 		/* MAE: omega_k = 1 / 10000^(k / (d/4)). */
 		for (size_t k = 0; k < f->nomega; k++)
-			f->omega[k] = 1.0 /
-			    pow(10000.0, (double)k / (double)f->nomega);
+			f->omega[k] =
+			    1.0 / pow(10000.0, (double)k / (double)f->nomega);
 		break;
 	case PE_ENC_ROPE:
 		rc = pe_rope_init(&f->rope, cfg);
@@ -330,7 +333,7 @@ field_learned_pe(const struct pe_field *f, size_t p, size_t c)
 	if (cfg->table != NULL)
 		return cfg->table[p * cfg->d + c];
 	return f->sat[(p + 1) * d1 + c + 1] - f->sat[p * d1 + c + 1] -
-	    f->sat[(p + 1) * d1 + c] + f->sat[p * d1 + c];
+	       f->sat[(p + 1) * d1 + c] + f->sat[p * d1 + c];
 }
 
 /* Learned similarity: the dot product of rows i and j of the table. */
@@ -417,7 +420,7 @@ field_stats_init(struct pe_stats *s, uint64_t count)
  * field: per column one closed-form trig sum over the rows (Lagrange). */
 static void
 field_wave_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
-    size_t c1, struct pe_stats *dest)
+                 size_t c1, struct pe_stats *dest)
 {
 	size_t nfreq, last = SIZE_MAX;
 	const double *w = field_freqs(f, &nfreq);
@@ -447,7 +450,8 @@ field_wave_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 		 * Jupp 2000, section 2.2.1). */
 		double m = atan2(ts, tc);
 		dest->mean = m < 0.0 ? m + TWO_PI : m;
-		dest->resultant = fmin(hypot(ts, tc) / (double)dest->count, 1.0);
+		dest->resultant =
+		    fmin(hypot(ts, tc) / (double)dest->count, 1.0);
 		return;
 	}
 	dest->mean = (ts + tc) * field_wave_scale(f) / (double)dest->count;
@@ -456,8 +460,8 @@ field_wave_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 /* Mean of a block of a wave similarity: per frequency
  * Re(sum_p e^{i p w} conj(sum_q e^{i q w})) / (np nq) (pe_trig_cross). */
 static void
-field_wave_sim_block(const struct pe_field *f, size_t r0, size_t r1,
-    size_t c0, size_t c1, struct pe_stats *dest)
+field_wave_sim_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
+                     size_t c1, struct pe_stats *dest)
 {
 	size_t nfreq;
 	const double *w = field_freqs(f, &nfreq);
@@ -477,7 +481,7 @@ field_wave_sim_block(const struct pe_field *f, size_t r0, size_t r1,
  * are undefined and left out. */
 static void
 field_learned_pe_block(const struct pe_field *f, size_t r0, size_t r1,
-    size_t c0, size_t c1, struct pe_stats *dest)
+                       size_t c0, size_t c1, struct pe_stats *dest)
 {
 	size_t L = field_learned_rows(f->cfg), d1 = f->cfg->d + 1;
 	size_t e = r1 < L ? r1 : L;
@@ -489,7 +493,7 @@ field_learned_pe_block(const struct pe_field *f, size_t r0, size_t r1,
 	uint64_t def = (uint64_t)(e - r0) * (c1 - c0);
 	dest->undefined = dest->count - def;
 	double sum = f->sat[e * d1 + c1] - f->sat[r0 * d1 + c1] -
-	    f->sat[e * d1 + c0] + f->sat[r0 * d1 + c0];
+	             f->sat[e * d1 + c0] + f->sat[r0 * d1 + c0];
 	dest->mean = sum / (double)def;
 }
 
@@ -497,7 +501,7 @@ field_learned_pe_block(const struct pe_field *f, size_t r0, size_t r1,
  * over the defined rows and columns, from the column prefix sums. */
 static void
 field_learned_sim_block(const struct pe_field *f, size_t r0, size_t r1,
-    size_t c0, size_t c1, struct pe_stats *dest)
+                        size_t c0, size_t c1, struct pe_stats *dest)
 {
 	size_t L = field_learned_rows(f->cfg), d = f->cfg->d;
 	size_t pe = r1 < L ? r1 : L, qe = c1 < L ? c1 : L;
@@ -512,7 +516,7 @@ field_learned_sim_block(const struct pe_field *f, size_t r0, size_t r1,
 	double sum = 0.0;
 	for (size_t c = 0; c < d; c++)
 		sum += (P[pe * d + c] - P[r0 * d + c]) *
-		    (P[qe * d + c] - P[c0 * d + c]);
+		       (P[qe * d + c] - P[c0 * d + c]);
 	dest->mean = sum / (double)def;
 }
 
@@ -566,7 +570,7 @@ field_wave_sum(double om, size_t p0, size_t n, int is_cos)
  * h column is constant along a row). */
 static void
 field_vit2d_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
-    size_t c1, struct pe_stats *dest)
+                  size_t c1, struct pe_stats *dest)
 {
 	size_t W = f->cfg->grid_w, q = f->nomega;
 	struct field_patches pt;
@@ -582,18 +586,20 @@ field_vit2d_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 		if (is_w) {
 			for (size_t s = 0; s < pt.nseg; s++)
 				total += field_wave_sum(om, pt.wlo[s],
-				    pt.whi[s] - pt.wlo[s], is_cos);
+				                        pt.whi[s] - pt.wlo[s],
+				                        is_cos);
 			if (nfull > 0)
 				total += (double)nfull *
-				    field_wave_sum(om, 0, W, is_cos);
+				         field_wave_sum(om, 0, W, is_cos);
 		} else {
 			for (size_t s = 0; s < pt.nseg; s++) {
 				double t = (double)pt.h[s] * om;
 				total += (double)(pt.whi[s] - pt.wlo[s]) *
-				    (is_cos ? cos(t) : sin(t));
+				         (is_cos ? cos(t) : sin(t));
 			}
 			if (nfull > 0)
-				total += (double)W *
+				total +=
+				    (double)W *
 				    field_wave_sum(om, pt.hf0, nfull, is_cos);
 		}
 	}
@@ -608,7 +614,8 @@ field_vit2d_csum(const struct pe_field *f, size_t a, size_t p0, size_t n)
 	double sum = 0.0, s, c;
 
 	for (size_t k = 0; k < f->nomega; k++) {
-		pe_trig_sum(-(double)a * f->omega[k], f->omega[k], p0, n, &s, &c);
+		pe_trig_sum(-(double)a * f->omega[k], f->omega[k], p0, n, &s,
+		            &c);
 		sum += c;
 	}
 	return sum;
@@ -618,7 +625,7 @@ field_vit2d_csum(const struct pe_field *f, size_t a, size_t p0, size_t n)
  * (C(w - wa) + C(h - ha)) / (d/2), separable in h and w. */
 static int
 field_patch_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
-    size_t c1, struct pe_stats *dest)
+                  size_t c1, struct pe_stats *dest)
 {
 	const struct pe_config *cfg = f->cfg;
 	size_t ha, wa;
@@ -648,7 +655,7 @@ field_fold(double v, double *lo, double *hi)
  * FIELD_SCAN_BUDGET; otherwise they stay NAN and minmax_exact false. */
 static void
 field_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
-    size_t c1, struct pe_stats *dest)
+             size_t c1, struct pe_stats *dest)
 {
 	const struct pe_config *cfg = f->cfg;
 	uint64_t nr = r1 - r0, nc = c1 - c0;
@@ -698,7 +705,7 @@ field_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 /* Statistics of rows [r0, r1) x cols [c0, c1). */
 int
 pe_field_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
-    size_t c1, bool minmax, struct pe_stats *dest)
+               size_t c1, bool minmax, struct pe_stats *dest)
 {
 	if (f == NULL || f->cfg == NULL || dest == NULL || r0 >= r1 ||
 	    r1 > f->rows || c0 >= c1 || c1 > f->cols)
@@ -750,7 +757,7 @@ pe_field_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
  * widened to one item when there are more blocks than items. */
 void
 pe_field_span(size_t lo, size_t hi, size_t nblocks, size_t k, size_t *b0,
-    size_t *b1)
+              size_t *b1)
 {
 	if (hi <= lo || nblocks == 0) {
 		*b0 = *b1 = lo;
@@ -780,7 +787,7 @@ pe_field_span(size_t lo, size_t hi, size_t nblocks, size_t k, size_t *b0,
 struct field_phasor {
 	size_t nf;
 	const double *wr; /* reduced frequencies */
-	double *c, *s;	  /* current phasor, [nf] each */
+	double *c, *s;    /* current phasor, [nf] each */
 	uint64_t mid;
 	int have, steps, next;
 	struct {
@@ -797,7 +804,7 @@ field_phasor_init(struct field_phasor *ph, const double *wr, size_t nf)
 	ph->nf = nf;
 	ph->wr = wr;
 	ph->c = malloc((2 + 2 * FIELD_PHASOR_NROT) * (nf ? nf : 1) *
-	    sizeof(double));
+	               sizeof(double));
 	if (ph->c == NULL)
 		return PE_ENOMEM;
 	ph->s = ph->c + nf;
@@ -825,7 +832,7 @@ field_phasor_step(struct field_phasor *ph, uint64_t mid)
 	if (!ph->have || mid < ph->mid || ph->steps >= FIELD_PHASOR_ANCHOR) {
 		for (size_t i = 0; i < nf; i++)
 			sincos((double)mid * (0.5 * ph->wr[i]), &ph->s[i],
-			    &ph->c[i]);
+			       &ph->c[i]);
 		ph->have = 1;
 		ph->steps = 0;
 		ph->mid = mid;
@@ -842,8 +849,8 @@ field_phasor_step(struct field_phasor *ph, uint64_t mid)
 		ph->next = (ph->next + 1) % FIELD_PHASOR_NROT;
 		ph->rot[k].delta = delta;
 		for (size_t i = 0; i < nf; i++)
-			sincos((double)delta * (0.5 * ph->wr[i]), &ph->rot[k].s[i],
-			    &ph->rot[k].c[i]);
+			sincos((double)delta * (0.5 * ph->wr[i]),
+			       &ph->rot[k].s[i], &ph->rot[k].c[i]);
 	}
 	const double *rc = ph->rot[k].c, *rs = ph->rot[k].s;
 	for (size_t i = 0; i < nf; i++) {
@@ -865,7 +872,7 @@ struct field_dcache {
  * have at most two lengths). */
 static const double *
 field_dcache_get(struct field_dcache cache[2], int *next, const double *wr,
-    size_t nf, uint64_t n)
+                 size_t nf, uint64_t n)
 {
 	for (int k = 0; k < 2; k++)
 		if (cache[k].n == n)
@@ -884,7 +891,7 @@ field_dcache_get(struct field_dcache cache[2], int *next, const double *wr,
  * O(nr (F + cols) + nr nc) arithmetic and O(F) sincos per 16 row-blocks. */
 static int
 field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
-    size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
+                size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
 {
 	size_t nfreq, ncol = c1 - c0;
 	const double *w = field_freqs(f, &nfreq);
@@ -955,10 +962,11 @@ field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 			if (f->kind == PE_FIELD_ROPE_ANGLE) {
 				double m = atan2(ts, tc);
 				st->mean = m < 0.0 ? m + TWO_PI : m;
-				st->resultant =
-				    fmin(hypot(ts, tc) / (double)st->count, 1.0);
+				st->resultant = fmin(
+				    hypot(ts, tc) / (double)st->count, 1.0);
 			} else {
-				st->mean = (ts + tc) * scale / (double)st->count;
+				st->mean =
+				    (ts + tc) * scale / (double)st->count;
 			}
 		}
 	}
@@ -978,8 +986,8 @@ end:
 /* Per-block geometric sums D(n, w) e^{i mid w/2} for every frequency of nb
  * blocks tiling [lo, hi): dest[b * 2F + 2i] real, [.. + 1] imaginary. */
 static int
-field_geo_blocks(const double *wr, size_t nf, size_t lo, size_t hi,
-    size_t nb, double *dest)
+field_geo_blocks(const double *wr, size_t nf, size_t lo, size_t hi, size_t nb,
+                 double *dest)
 {
 	struct field_dcache cache[2] = {{0, NULL}, {0, NULL}};
 	struct field_phasor ph;
@@ -1042,8 +1050,8 @@ field_dot(const double *a, const double *b, size_t n)
  * with the per-block geometric sums G, computed once per row-block and
  * once per column-block. Falls back (PE_ENOMEM) when they would not fit. */
 static int
-field_wave_sim_grid(const struct pe_field *f, size_t r0, size_t r1,
-    size_t nr, size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
+field_wave_sim_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
+                    size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
 {
 	size_t nf;
 	const double *w = field_freqs(f, &nf);
@@ -1073,8 +1081,8 @@ field_wave_sim_grid(const struct pe_field *f, size_t r0, size_t r1,
 	for (size_t i = 0; i < nr * nc; i++)
 		dest[i].mean = 0.0;
 	for (size_t k0 = 0; k0 < 2 * nf; k0 += FIELD_DOT_TILE) {
-		size_t kn = 2 * nf - k0 < FIELD_DOT_TILE ? 2 * nf - k0
-							 : FIELD_DOT_TILE;
+		size_t kn =
+		    2 * nf - k0 < FIELD_DOT_TILE ? 2 * nf - k0 : FIELD_DOT_TILE;
 		for (size_t bi = 0; bi < nr; bi++) {
 			const double *g = G + bi * 2 * nf + k0;
 			for (size_t bj = 0; bj < nc; bj++)
@@ -1105,7 +1113,7 @@ end:
 /* Means of an nr x nc grid of blocks tiling rows [r0, r1) x cols [c0, c1). */
 int
 pe_field_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
-    size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
+              size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
 {
 	if (f == NULL || f->cfg == NULL || dest == NULL || r0 >= r1 ||
 	    r1 > f->rows || c0 >= c1 || c1 > f->cols || nr == 0 || nc == 0)
@@ -1123,7 +1131,7 @@ pe_field_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 			size_t q0, q1;
 			pe_field_span(c0, c1, nc, bj, &q0, &q1);
 			int rc = pe_field_block(f, p0, p1, q0, q1, false,
-			    &dest[bi * nc + bj]);
+			                        &dest[bi * nc + bj]);
 			if (rc != PE_OK)
 				return rc;
 		}
@@ -1140,6 +1148,7 @@ pe_field_profile(const struct pe_field *f, size_t p, size_t nk, double *dest)
 		return PE_EINVAL;
 	for (size_t k = 0; k < nk; k++)
 		dest[k] = p < f->rows && k < f->rows - p
-		    ? pe_field_value(f, p, p + k) : NAN;
+		              ? pe_field_value(f, p, p + k)
+		              : NAN;
 	return PE_OK;
 }

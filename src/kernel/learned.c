@@ -47,8 +47,7 @@ pe_learned_init(size_t max_len, size_t d, uint64_t seed, float *dest)
 
 /* table[p, c], or PE_ERANGE past the table's max_len rows. */
 int
-pe_learned_value(const struct pe_config *cfg, size_t p, size_t c,
-    double *dest)
+pe_learned_value(const struct pe_config *cfg, size_t p, size_t c, double *dest)
 {
 	if (cfg == NULL || cfg->table == NULL || c >= cfg->d)
 		return PE_EINVAL;

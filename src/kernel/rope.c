@@ -25,7 +25,8 @@ rope_rot(const struct pe_config *cfg)
 }
 
 /* HF's default inverse frequencies 1 / base^(2j/rot) into dest[rot/2]
- * (_compute_default_rope_parameters; f32: the exponent 2j/rot and the power). */
+ * (_compute_default_rope_parameters; f32: the exponent 2j/rot and the power).
+ */
 static void
 rope_default(double base, size_t rot, double *dest)
 {
@@ -48,10 +49,10 @@ yarn_get_mscale(double scale, double mscale)
  *   dim * ln(max_pos / (num_rotations 2 pi)) / (2 ln base). */
 static double
 yarn_correction_dim(double num_rotations, double dim, double base,
-    double max_pos)
+                    double max_pos)
 {
 	return dim * log(max_pos / (num_rotations * 2.0 * M_PI)) /
-	    (2.0 * log(base));
+	       (2.0 * log(base));
 }
 
 /* YaRN (HF _compute_yarn_parameters): blend of interpolated (inv_freq /
@@ -65,7 +66,7 @@ yarn_correction_dim(double num_rotations, double dim, double base,
  * get_mscale(factor) = 0.1 ln(factor) + 1. Returns it. */
 static double
 rope_yarn(const struct pe_rope_scaling *s, double base, size_t rot,
-    const double *inv0, double *dest)
+          const double *inv0, double *dest)
 {
 	double factor = s->factor;
 	double att;
@@ -73,17 +74,17 @@ rope_yarn(const struct pe_rope_scaling *s, double base, size_t rot,
 	if (!isnan(s->attention_factor))
 		att = s->attention_factor;
 	else if (!isnan(s->mscale) && s->mscale != 0.0 &&
-	    !isnan(s->mscale_all_dim) && s->mscale_all_dim != 0.0)
+	         !isnan(s->mscale_all_dim) && s->mscale_all_dim != 0.0)
 		att = yarn_get_mscale(factor, s->mscale) /
-		    yarn_get_mscale(factor, s->mscale_all_dim);
+		      yarn_get_mscale(factor, s->mscale_all_dim);
 	else
 		att = yarn_get_mscale(factor, 1.0);
 
 	/* beta_fast/beta_slow: HF's `get(...) or 32` / `or 1`. */
-	double beta_fast = s->beta_fast != 0.0 && !isnan(s->beta_fast)
-	    ? s->beta_fast : 32.0;
-	double beta_slow = s->beta_slow != 0.0 && !isnan(s->beta_slow)
-	    ? s->beta_slow : 1.0;
+	double beta_fast =
+	    s->beta_fast != 0.0 && !isnan(s->beta_fast) ? s->beta_fast : 32.0;
+	double beta_slow =
+	    s->beta_slow != 0.0 && !isnan(s->beta_slow) ? s->beta_slow : 1.0;
 	double omp = (double)s->original_max_pos;
 	double low = yarn_correction_dim(beta_fast, (double)rot, base, omp);
 	double high = yarn_correction_dim(beta_slow, (double)rot, base, omp);
@@ -112,8 +113,8 @@ rope_yarn(const struct pe_rope_scaling *s, double base, size_t rot,
  * original/high_freq_factor kept, and the band between blended with
  * smooth = (original / wavelen - low) / (high - low). */
 static void
-rope_llama3(const struct pe_rope_scaling *s, size_t npairs,
-    const double *inv0, double *dest)
+rope_llama3(const struct pe_rope_scaling *s, size_t npairs, const double *inv0,
+            double *dest)
 {
 	double old = (double)s->original_max_pos;
 	double lo = s->low_freq_factor, hi = s->high_freq_factor;
@@ -122,7 +123,8 @@ rope_llama3(const struct pe_rope_scaling *s, size_t npairs,
 
 	for (size_t j = 0; j < npairs; j++) {
 		double wavelen = 2.0 * M_PI / inv0[j];
-		double f = wavelen > low_wavelen ? inv0[j] / s->factor : inv0[j];
+		double f =
+		    wavelen > low_wavelen ? inv0[j] / s->factor : inv0[j];
 		if (!(wavelen < high_wavelen) && !(wavelen > low_wavelen)) {
 			double smooth = (old / wavelen - lo) / (hi - lo);
 			f = (1.0 - smooth) * f / s->factor + smooth * f;
@@ -140,7 +142,7 @@ rope_llama3(const struct pe_rope_scaling *s, size_t npairs,
  * factor <= 1. Returns the attention factor. */
 static double
 rope_longrope(const struct pe_rope_scaling *s, size_t seq_len, size_t npairs,
-    const double *inv0, double *dest)
+              const double *inv0, double *dest)
 {
 	double omp = (double)s->original_max_pos;
 	double factor = (double)s->max_pos / omp;
@@ -154,8 +156,8 @@ rope_longrope(const struct pe_rope_scaling *s, size_t seq_len, size_t npairs,
 		att = sqrt(1.0 + log(factor) / log(omp));
 
 	/* f32: HF holds the factor lists as float32 tensors. */
-	const double *ext = seq_len > s->original_max_pos ? s->long_factor
-							  : s->short_factor;
+	const double *ext =
+	    seq_len > s->original_max_pos ? s->long_factor : s->short_factor;
 	for (size_t j = 0; j < npairs; j++)
 		dest[j] = inv0[j] / ext[j];
 	return att;
@@ -170,26 +172,27 @@ pe_rope_init(struct pe_rope *r, const struct pe_config *cfg)
 	r->inv_freq = NULL;
 	r->inv_freq0 = NULL;
 	if (cfg->d == 0 || cfg->d % 2 != 0 || !isfinite(cfg->base) ||
-	    cfg->base <= 1.0 || !(s->partial_rotary > 0.0 &&
-	    s->partial_rotary <= 1.0))
+	    cfg->base <= 1.0 ||
+	    !(s->partial_rotary > 0.0 && s->partial_rotary <= 1.0))
 		return PE_EINVAL;
 	size_t rot = rope_rot(cfg);
 	if (rot < 2 || rot % 2 != 0)
 		return PE_EINVAL;
-	if (s->type != PE_ROPE_DEFAULT && (!isfinite(s->factor) ||
-	    s->factor <= 0.0))
+	if (s->type != PE_ROPE_DEFAULT &&
+	    (!isfinite(s->factor) || s->factor <= 0.0))
 		return PE_EINVAL;
 	if ((s->type == PE_ROPE_YARN || s->type == PE_ROPE_LONGROPE ||
-	    s->type == PE_ROPE_LLAMA3) && s->original_max_pos == 0)
+	     s->type == PE_ROPE_LLAMA3) &&
+	    s->original_max_pos == 0)
 		return PE_EINVAL;
 	if (s->type == PE_ROPE_DYNAMIC && s->max_pos == 0)
 		return PE_EINVAL;
 	if (s->type == PE_ROPE_LLAMA3 &&
 	    !(s->high_freq_factor > s->low_freq_factor))
 		return PE_EINVAL;
-	if (s->type == PE_ROPE_LONGROPE && (s->short_factor == NULL ||
-	    s->long_factor == NULL || s->n_short != rot / 2 ||
-	    s->n_long != rot / 2))
+	if (s->type == PE_ROPE_LONGROPE &&
+	    (s->short_factor == NULL || s->long_factor == NULL ||
+	     s->n_short != rot / 2 || s->n_long != rot / 2))
 		return PE_EINVAL;
 	if ((unsigned)s->type >= PE_ROPE_TYPE_COUNT)
 		return PE_EINVAL;
@@ -212,7 +215,8 @@ pe_rope_init(struct pe_rope *r, const struct pe_config *cfg)
 		rope_default(cfg->base, rot, r->inv_freq);
 		break;
 	case PE_ROPE_LINEAR:
-		/* _compute_linear_scaling_rope_parameters: inv_freq /= factor. */
+		/* _compute_linear_scaling_rope_parameters: inv_freq /= factor.
+		 */
 		for (size_t j = 0; j < r->npairs; j++)
 			r->inv_freq[j] = r->inv_freq0[j] / s->factor;
 		break;
@@ -224,18 +228,19 @@ pe_rope_init(struct pe_rope *r, const struct pe_config *cfg)
 		double mp = (double)s->max_pos;
 		double sl = cfg->n > s->max_pos ? (double)cfg->n : mp;
 		double dim = (double)rot;
-		double base = cfg->base *
-		    pow(s->factor * sl / mp - (s->factor - 1.0), dim / (dim - 2.0));
+		double base =
+		    cfg->base * pow(s->factor * sl / mp - (s->factor - 1.0),
+		                    dim / (dim - 2.0));
 		rope_default(base, rot, r->inv_freq);
 		break;
 	}
 	case PE_ROPE_YARN:
-		r->attention_scaling = rope_yarn(s, cfg->base, rot, r->inv_freq0,
-		    r->inv_freq);
+		r->attention_scaling =
+		    rope_yarn(s, cfg->base, rot, r->inv_freq0, r->inv_freq);
 		break;
 	case PE_ROPE_LONGROPE:
 		r->attention_scaling = rope_longrope(s, cfg->n, r->npairs,
-		    r->inv_freq0, r->inv_freq);
+		                                     r->inv_freq0, r->inv_freq);
 		break;
 	case PE_ROPE_LLAMA3:
 		rope_llama3(s, r->npairs, r->inv_freq0, r->inv_freq);
@@ -261,7 +266,7 @@ pe_rope_free(struct pe_rope *r)
  * j + rot/2; interleaved (GPT-J rotate_every_two, RoFormer) 2j with 2j+1. */
 void
 pe_rope_pair_dims(size_t j, size_t rot, enum pe_pairing pairing, size_t *a,
-    size_t *b)
+                  size_t *b)
 {
 	if (pairing == PE_PAIR_INTERLEAVED) {
 		*a = 2 * j;
@@ -291,17 +296,20 @@ rope_column_pair(const struct pe_rope *r, size_t c)
  * LlamaRotaryEmbedding.forward: cos = emb.cos() * attention_scaling). */
 int
 pe_rope_fill_cos_sin(const struct pe_rope *r, size_t p0, size_t npos,
-    double *cos_dest, double *sin_dest)
+                     double *cos_dest, double *sin_dest)
 {
 	if (r == NULL || r->inv_freq == NULL || r->rot == 0)
 		return PE_EINVAL;
 	for (size_t k = 0; k < npos; k++) {
 		for (size_t c = 0; c < r->rot; c++) {
-			double t = (double)(p0 + k) * r->inv_freq[rope_column_pair(r, c)];
+			double t = (double)(p0 + k) *
+			           r->inv_freq[rope_column_pair(r, c)];
 			if (cos_dest != NULL)
-				cos_dest[k * r->rot + c] = cos(t) * r->attention_scaling;
+				cos_dest[k * r->rot + c] =
+				    cos(t) * r->attention_scaling;
 			if (sin_dest != NULL)
-				sin_dest[k * r->rot + c] = sin(t) * r->attention_scaling;
+				sin_dest[k * r->rot + c] =
+				    sin(t) * r->attention_scaling;
 		}
 	}
 	return PE_OK;

@@ -17,7 +17,7 @@ pe_sinusoidal_omega(size_t i, size_t d, double base)
  * sines first, then the d/2 cosines (tensor2tensor's get_timing_signal_1d). */
 void
 pe_sinusoidal_column(size_t c, size_t d, enum pe_layout layout, size_t *freq,
-    int *is_cos)
+                     int *is_cos)
 {
 	if (layout == PE_LAYOUT_SPLIT) {
 		*freq = c < d / 2 ? c : c - d / 2;
@@ -31,7 +31,7 @@ pe_sinusoidal_column(size_t c, size_t d, enum pe_layout layout, size_t *freq,
 /* PE[p, c] in double: the angle p omega_i is formed in double. */
 double
 pe_sinusoidal_value(size_t p, size_t c, size_t d, double base,
-    enum pe_layout layout)
+                    enum pe_layout layout)
 {
 	size_t i;
 	int is_cos;
@@ -45,7 +45,7 @@ pe_sinusoidal_value(size_t p, size_t c, size_t d, double base,
  * (position, frequency). */
 int
 pe_sinusoidal_fill(size_t p0, size_t npos, size_t d, double base,
-    enum pe_layout layout, double *dest)
+                   enum pe_layout layout, double *dest)
 {
 	if (d == 0 || d % 2 != 0 || !isfinite(base) || base <= 1.0 ||
 	    (npos > 0 && dest == NULL))

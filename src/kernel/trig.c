@@ -34,8 +34,7 @@ pe_trig_dirichlet(double wr, uint64_t n)
  *   sum = {sin, cos}(a + (2 p0 + n - 1) w/2) sin(n w/2) / sin(w/2)
  * (Lagrange's trigonometric identity). */
 void
-pe_trig_sum(double a, double w, uint64_t p0, uint64_t n, double *s,
-    double *c)
+pe_trig_sum(double a, double w, uint64_t p0, uint64_t n, double *s, double *c)
 {
 	if (n == 0) {
 		*s = 0.0;
@@ -61,5 +60,5 @@ pe_trig_cross(double w, uint64_t p0, uint64_t np, uint64_t q0, uint64_t nq)
 	double wr = pe_trig_reduce(w);
 	int64_t dm = (int64_t)(2 * p0 + np) - (int64_t)(2 * q0 + nq);
 	return pe_trig_dirichlet(wr, np) * pe_trig_dirichlet(wr, nq) *
-	    cos((double)dm * (0.5 * wr));
+	       cos((double)dm * (0.5 * wr));
 }

@@ -20,12 +20,12 @@ double pe_trig_dirichlet(double wr, uint64_t n);
 
 /* *s = sum sin(a + p w), *c = sum cos(a + p w) over p = p0 .. p0+n-1. */
 void pe_trig_sum(double a, double w, uint64_t p0, uint64_t n, double *s,
-    double *c);
+                 double *c);
 
 /* Real part of (sum_p e^{i p w}) * conj(sum_q e^{i q w}) over p = p0 ..
  * p0+np-1 and q = q0 .. q0+nq-1, i.e. sum_p sum_q cos((p - q) w). The phase
  * difference is formed from integers first, so no large angles cancel. */
 double pe_trig_cross(double w, uint64_t p0, uint64_t np, uint64_t q0,
-    uint64_t nq);
+                     uint64_t nq);
 
 #endif

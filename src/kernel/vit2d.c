@@ -65,7 +65,8 @@ pe_vit2d_fill(size_t grid_h, size_t grid_w, size_t d, double *dest)
 /* Cosine similarity of patches (h1, w1) and (h2, w2): each half's dot
  * product is sum_k cos(dpos omega_k) (sin a sin b + cos a cos b =
  * cos(a - b)) and every embedding has squared norm d/2, so
- *   cos = (C(w1 - w2) + C(h1 - h2)) / (d/2), C(k) = sum_{i<d/4} cos(k omega_i). */
+ *   cos = (C(w1 - w2) + C(h1 - h2)) / (d/2), C(k) = sum_{i<d/4} cos(k omega_i).
+ */
 double
 pe_vit2d_cosine(size_t h1, size_t w1, size_t h2, size_t w2, size_t d)
 {

@@ -97,8 +97,11 @@ Test(canvas, text_one_cell_per_code_point)
 	struct pe_canvas cv;
 
 	cr_assert_eq(pe_canvas_init(&cv, 10, 1), PE_OK);
-	cr_expect_eq(pe_canvas_text(&cv, 1, 0, 10, "a\xc2\xb7" "b", 5, 6, 0),
-	    3);
+	cr_expect_eq(pe_canvas_text(&cv, 1, 0, 10,
+	                            "a\xc2\xb7"
+	                            "b",
+	                            5, 6, 0),
+	             3);
 	cr_expect_eq(pe_canvas_at(&cv, 1, 0)->cp, 'a');
 	cr_expect_eq(pe_canvas_at(&cv, 2, 0)->cp, 0xb7);
 	cr_expect_eq(pe_canvas_at(&cv, 3, 0)->cp, 'b');

@@ -55,7 +55,7 @@ Test(draw, scale_t)
 	cr_expect_float_eq(pe_scale_t(&sc, INFINITY), 1.0, 1e-15);
 	struct pe_scale cyc = {PE_CMAP_CYCLIC, 0.0, 2 * M_PI, true};
 	cr_expect_float_eq(pe_scale_t(&cyc, 2 * M_PI + 0.5 * M_PI), 0.25,
-	    1e-12);
+	                   1e-12);
 	cr_expect_float_eq(pe_scale_t(&cyc, -0.5 * M_PI), 0.75, 1e-12);
 	double t = pe_scale_t(&cyc, 2 * M_PI);
 	cr_expect(t >= 0.0 && t < 1.0, "wrapped into [0, 1): %g", t);
@@ -82,7 +82,7 @@ Test(draw, cyclic_fades_to_grey)
 	struct pe_stats s = val(1.0);
 
 	cr_expect_eq(pe_scale_color(&sc, &s),
-	    pe_cmap_color(PE_CMAP_CYCLIC, 1.0 / (2 * M_PI)));
+	             pe_cmap_color(PE_CMAP_CYCLIC, 1.0 / (2 * M_PI)));
 	s.resultant = 0.0; /* no direction at all: mid grey */
 	cr_expect_eq(pe_scale_color(&sc, &s), 0x808080);
 	/* Half way: each channel half way to 0x80 (within rounding). */
@@ -137,7 +137,7 @@ Test(draw, heatmap_grid_layout)
 			cr_expect_eq(c->bg, pe_cmap_color(sc.cmap, lo / 7.0));
 			int want = (int)lround(255.0 * (up + lo) / 14.0);
 			cr_expect(abs(c->shade - want) <= 1, "shade %d want %d",
-			    c->shade, want);
+			          c->shade, want);
 		}
 	pe_canvas_free(&cv);
 }
@@ -148,7 +148,7 @@ Test(draw, heatmap_masked_and_undefined_cells)
 	struct pe_scale sc = {PE_CMAP_DIVERGING, -1.0, 1.0, false};
 	/* Samples 2 rows x 3 cols: masked pair, undefined pair, mixed. */
 	struct pe_stats s[6] = {special(4, 0), special(0, 4), special(4, 0),
-	    special(3, 0), special(0, 3), val(1.0)};
+	                        special(3, 0), special(0, 3), val(1.0)};
 
 	cr_assert_eq(pe_canvas_init(&cv, 3, 1), 0);
 	pe_draw_heatmap(&cv, 0, 0, 3, 1, s, &sc);
@@ -166,7 +166,7 @@ Test(draw, heatmap_masked_and_undefined_cells)
 	cr_expect_eq(x->kind, PE_CELL_SHADE);
 	cr_expect_eq(x->fg, PE_COLOR_MASKED);
 	cr_expect_eq(x->bg, 0x67001f); /* RdBu_r at 1 (ColorBrewer) */
-	cr_expect_eq(x->shade, 255);	/* the one value sample's level */
+	cr_expect_eq(x->shade, 255);   /* the one value sample's level */
 	pe_canvas_free(&cv);
 }
 
@@ -177,14 +177,15 @@ Test(draw, braille_dot_bits)
 	struct pe_canvas cv;
 	const int px[8] = {0, 0, 0, 0, 1, 1, 1, 1};
 	const int py[8] = {0, 1, 2, 3, 0, 1, 2, 3};
-	const uint32_t bit[8] = {0x01, 0x02, 0x04, 0x40, 0x08, 0x10, 0x20, 0x80};
+	const uint32_t bit[8] = {0x01, 0x02, 0x04, 0x40,
+	                         0x08, 0x10, 0x20, 0x80};
 
 	cr_assert_eq(pe_canvas_init(&cv, 1, 1), 0);
 	for (int i = 0; i < 8; i++) {
 		pe_canvas_clear(&cv);
 		pe_draw_dot(&cv, 0, 0, 1, 1, px[i], py[i], 0xffffff);
 		cr_expect_eq(pe_canvas_at(&cv, 0, 0)->cp, 0x2800 + bit[i],
-		    "dot (%d,%d)", px[i], py[i]);
+		             "dot (%d,%d)", px[i], py[i]);
 	}
 	/* Dots accumulate: all eight make U+28FF. */
 	for (int i = 0; i < 8; i++)
@@ -275,25 +276,25 @@ Test(draw, wheel_hands)
 Test(draw, fmt_num_fits)
 {
 	char buf[64];
-	const double v[] = {0.0, -0.0, 1.0, -1.0, 0.123456789, 12345.0,
-	    -98765.4321, 1e-5, 3.3e-12, 6.02e23, -1e100, 1.5, 1000000.0};
+	const double v[] = {
+	    0.0,  -0.0,    1.0,     -1.0,   0.123456789, 12345.0,  -98765.4321,
+	    1e-5, 3.3e-12, 6.02e23, -1e100, 1.5,         1000000.0};
 
 	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
 		for (int w = 1; w <= 12; w++) {
 			pe_fmt_num(buf, sizeof buf, w, v[i]);
 			cr_expect_leq(strlen(buf), (size_t)w, "%g in %d: %s",
-			    v[i], w, buf);
+			              v[i], w, buf);
 			cr_expect_gt(strlen(buf), 0);
 			/* Whatever is printed is the number (or #...#). */
 			if (buf[0] != '#') {
 				double back = strtod(buf, NULL);
 				cr_expect(fabs(back - v[i]) <=
-				    0.5 * fabs(v[i]) + 1e-300,
-				    "%g -> %s", v[i], buf);
+				              0.5 * fabs(v[i]) + 1e-300,
+				          "%g -> %s", v[i], buf);
 			}
 		}
-	cr_expect_str_eq(pe_fmt_num(buf, sizeof buf, 6, 0.123456789),
-	    "0.1235");
+	cr_expect_str_eq(pe_fmt_num(buf, sizeof buf, 6, 0.123456789), "0.1235");
 	cr_expect_str_eq(pe_fmt_num(buf, sizeof buf, 5, 12345.0), "12345");
 	cr_expect_str_eq(pe_fmt_num(buf, sizeof buf, 4, 12345.0), "1e4");
 	cr_expect_str_eq(pe_fmt_num(buf, sizeof buf, 4, 1e-5), "1e-5");
@@ -324,7 +325,7 @@ Test(draw, vaxis_labels)
 
 		cr_assert_eq(pe_canvas_init(&cv, w, h), 0);
 		pe_draw_vaxis(&cv, 0, 0, w, h, cases[ci][0], cases[ci][1], 2,
-		    0xffffff);
+		              0xffffff);
 		for (int y = 0; y < h; y++) {
 			row_text(&cv, y, line);
 			char *p = line + strspn(line, " ");
@@ -333,9 +334,10 @@ Test(draw, vaxis_labels)
 			/* Right-aligned, an exact row number, the cell's
 			 * first row, never touching the label above. */
 			cr_expect_eq(line[w - 1] != ' ', 1, "row %d: '%s'", y,
-			    line);
+			             line);
 			cr_expect_gt(y - last, 1, "labels touch at row %d", y);
-			cr_expect_eq(strtoull(p, NULL, 10),
+			cr_expect_eq(
+			    strtoull(p, NULL, 10),
 			    first_row(cases[ci][0], cases[ci][1], h, y),
 			    "row %d: '%s'", y, line);
 			last = y;
@@ -360,7 +362,7 @@ Test(draw, haxis_labels)
 
 		cr_assert_eq(pe_canvas_init(&cv, w, 2), 0);
 		pe_draw_haxis(&cv, 0, 0, w, cases[ci][0], cases[ci][1],
-		    0xffffff);
+		              0xffffff);
 		row_text(&cv, 1, line);
 		for (int x = 0; x < w;) {
 			if (line[x] == ' ') {
@@ -375,16 +377,18 @@ Test(draw, haxis_labels)
 			unsigned long long v = strtoull(line + x, NULL, 10);
 			bool found = false;
 			for (int k = x; k < end; k++) {
-				size_t a = first_row(cases[ci][0],
-				    cases[ci][1], w, k);
+				size_t a =
+				    first_row(cases[ci][0], cases[ci][1], w, k);
 				size_t b = k + 1 < w ? first_row(cases[ci][0],
-				    cases[ci][1], w, k + 1) : cases[ci][1];
+				                                 cases[ci][1],
+				                                 w, k + 1)
+				                     : cases[ci][1];
 				if (pe_canvas_at(&cv, k, 0)->cp == 0x252c &&
 				    a <= v && (v < b || a == v))
 					found = true;
 			}
 			cr_expect(found, "label '%.*s' at %d has no tick",
-			    end - x, line + x, x);
+			          end - x, line + x, x);
 			nlab++;
 			x = end;
 		}
@@ -413,14 +417,15 @@ Test(draw, colorbar_legend)
 	cr_expect_eq(pe_canvas_at(&cv, 0, 0)->kind, PE_CELL_SHADE);
 	cr_expect_lt(pe_canvas_at(&cv, 0, 0)->shade, 10);
 	cr_expect_gt(pe_canvas_at(&cv, 29, 0)->shade, 245);
-	pe_color l = pe_canvas_at(&cv, 0, 0)->fg, r = pe_canvas_at(&cv, 29, 0)->fg;
+	pe_color l = pe_canvas_at(&cv, 0, 0)->fg,
+	         r = pe_canvas_at(&cv, 29, 0)->fg;
 	cr_expect_gt(l & 0xff, (l >> 16) & 0xff);
 	cr_expect_gt((r >> 16) & 0xff, r & 0xff);
 	pe_canvas_free(&cv);
 
 	/* Narrow: numbers shrink to fit and never touch. */
 	struct pe_scale wide = {PE_CMAP_SEQUENTIAL, -0.000123456, 123456.789,
-	    false};
+	                        false};
 	cr_assert_eq(pe_canvas_init(&cv, 14, 2), 0);
 	pe_draw_colorbar(&cv, 0, 0, 14, &wide, "%.6g", 0xffffff);
 	row_text(&cv, 1, line);

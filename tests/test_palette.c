@@ -12,30 +12,32 @@ struct pair {
 /* Expected indices from tests/ref/render_ref.py (brute-force search over
  * xterm's palette rebuilt from 256colres.pl; independent of palette.c). */
 static const struct pair ref256[] = {
-	{0x5f87af, 67}, {0x080808, 232}, {0xffffff, 231}, {0x808080, 244},
-	{0x000000, 16}, {0x123456, 23}, {0xfa8072, 209}, {0x3a3a3c, 237},
-	{0x6c006c, 53}, {0x262626, 235}, {0xc0ffee, 159},
+    {0x5f87af, 67}, {0x080808, 232}, {0xffffff, 231}, {0x808080, 244},
+    {0x000000, 16}, {0x123456, 23},  {0xfa8072, 209}, {0x3a3a3c, 237},
+    {0x6c006c, 53}, {0x262626, 235}, {0xc0ffee, 159},
 };
 static const struct pair ref16[] = {
-	{0x000000, 0}, {0xffffff, 15}, {0xc80000, 1}, {0x808080, 8},
-	{0x101090, 4}, {0x6060f0, 12}, {0xe0e0e0, 7}, {0x00c0c0, 6},
+    {0x000000, 0}, {0xffffff, 15}, {0xc80000, 1}, {0x808080, 8},
+    {0x101090, 4}, {0x6060f0, 12}, {0xe0e0e0, 7}, {0x00c0c0, 6},
 };
 
 Test(palette, nearest_256)
 {
 	for (size_t i = 0; i < sizeof ref256 / sizeof ref256[0]; i++)
 		cr_expect_eq(pe_palette_256(ref256[i].c), ref256[i].idx,
-		    "0x%06x -> %d, want %d", ref256[i].c,
-		    pe_palette_256(ref256[i].c), ref256[i].idx);
+		             "0x%06x -> %d, want %d", ref256[i].c,
+		             pe_palette_256(ref256[i].c), ref256[i].idx);
 }
 
 Test(palette, every_entry_maps_to_itself)
 {
 	/* 16..255 are distinct colors, so each is its own nearest entry. */
 	for (int i = 16; i < 256; i++)
-		cr_expect_eq(pe_palette_256(pe_palette_rgb(i)), i, "index %d", i);
+		cr_expect_eq(pe_palette_256(pe_palette_rgb(i)), i, "index %d",
+		             i);
 	for (int i = 0; i < 16; i++)
-		cr_expect_eq(pe_palette_16(pe_palette_rgb(i)), i, "index %d", i);
+		cr_expect_eq(pe_palette_16(pe_palette_rgb(i)), i, "index %d",
+		             i);
 }
 
 Test(palette, rgb_of_index)
@@ -54,8 +56,8 @@ Test(palette, nearest_16)
 {
 	for (size_t i = 0; i < sizeof ref16 / sizeof ref16[0]; i++)
 		cr_expect_eq(pe_palette_16(ref16[i].c), ref16[i].idx,
-		    "0x%06x -> %d, want %d", ref16[i].c,
-		    pe_palette_16(ref16[i].c), ref16[i].idx);
+		             "0x%06x -> %d, want %d", ref16[i].c,
+		             pe_palette_16(ref16[i].c), ref16[i].idx);
 }
 
 Test(palette, ramp)

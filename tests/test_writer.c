@@ -16,7 +16,7 @@
 #define H 5
 
 static const enum pe_depth depths[4] = {PE_DEPTH_TRUECOLOR, PE_DEPTH_256,
-	PE_DEPTH_16, PE_DEPTH_MONO};
+                                        PE_DEPTH_16, PE_DEPTH_MONO};
 
 /* A canvas with text, heatmap cells (value, masked, undefined), braille,
  * box drawing, attributes and characters HTML must escape. */
@@ -28,7 +28,7 @@ make_canvas(struct pe_canvas *cv)
 
 	cr_assert_eq(pe_canvas_init(cv, W, H), PE_OK);
 	pe_canvas_text(cv, 0, 0, W, "a<b & \"c\" \xc2\xb7z", 0x5f87af,
-	    PE_COLOR_DEFAULT, PE_ATTR_BOLD);
+	               PE_COLOR_DEFAULT, PE_ATTR_BOLD);
 	for (int i = 0; i < 8; i++) {
 		s[i].mean = -1.0 + i / 3.5;
 		s[i].resultant = 1.0;
@@ -50,7 +50,7 @@ make_canvas(struct pe_canvas *cv)
 /* Write a canvas to a malloc'd string. */
 static char *
 write_str(const struct pe_canvas *cv, enum pe_format fmt, enum pe_depth d,
-    const char *title)
+          const char *title)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -80,7 +80,8 @@ expect_grid(const char *s, int w, int h)
 			continue;
 		}
 		if (*s == '\n') {
-			cr_expect_eq(cols, w, "line %d is %d wide", lines, cols);
+			cr_expect_eq(cols, w, "line %d is %d wide", lines,
+			             cols);
 			lines++;
 			cols = 0;
 			s++;
@@ -133,7 +134,8 @@ Test(writer, ansi_line_ends_reset)
 		int nl = 0;
 		for (char *p = strchr(out, '\n'); p != NULL;
 		     p = strchr(p + 1, '\n')) {
-			cr_expect(p - out >= 4 && strncmp(p - 4, "\033[0m", 4) == 0,
+			cr_expect(
+			    p - out >= 4 && strncmp(p - 4, "\033[0m", 4) == 0,
 			    "depth %d: line %d ends without a reset", d, nl);
 			nl++;
 		}
@@ -155,18 +157,19 @@ Test(writer, ansi_color_codes)
 	pe_canvas_set(&cv, 1, 0, 'b', 0xcd0000, 0x0000ee, 0);
 	pe_canvas_set(&cv, 2, 0, 'c', 0xff0000, 0xffffff, PE_ATTR_BOLD);
 	out = write_str(&cv, PE_FMT_ANSI, PE_DEPTH_TRUECOLOR, NULL);
-	cr_expect_str_eq(out, "\033[0;38;2;95;135;175ma"
-	    "\033[0;38;2;205;0;0;48;2;0;0;238mb"
-	    "\033[0;1;38;2;255;0;0;48;2;255;255;255mc\033[0m\n");
+	cr_expect_str_eq(out,
+	                 "\033[0;38;2;95;135;175ma"
+	                 "\033[0;38;2;205;0;0;48;2;0;0;238mb"
+	                 "\033[0;1;38;2;255;0;0;48;2;255;255;255mc\033[0m\n");
 	free(out);
 	out = write_str(&cv, PE_FMT_ANSI, PE_DEPTH_256, NULL);
 	/* 0xcd0000 -> cube (215,0,0) = 160; 0x0000ee -> (0,0,255)... */
 	cr_expect_str_eq(out, "\033[0;38;5;67ma\033[0;38;5;160;48;5;21mb"
-	    "\033[0;1;38;5;196;48;5;231mc\033[0m\n");
+	                      "\033[0;1;38;5;196;48;5;231mc\033[0m\n");
 	free(out);
 	out = write_str(&cv, PE_FMT_ANSI, PE_DEPTH_16, NULL);
 	cr_expect_str_eq(out, "\033[0;90ma\033[0;31;44mb\033[0;1;91;107mc"
-	    "\033[0m\n");
+	                      "\033[0m\n");
 	free(out);
 	out = write_str(&cv, PE_FMT_ANSI, PE_DEPTH_MONO, NULL);
 	/* Mono: attributes only, never a color. */
@@ -184,7 +187,8 @@ Test(writer, ansi_sgr_only_on_change)
 	cr_assert_eq(pe_canvas_init(&cv, 6, 2), PE_OK);
 	pe_canvas_fill(&cv, 0, 0, 6, 1, '#', 0x123456, 0x654321);
 	out = write_str(&cv, PE_FMT_ANSI, PE_DEPTH_TRUECOLOR, NULL);
-	for (char *p = strstr(out, "\033["); p != NULL; p = strstr(p + 1, "\033["))
+	for (char *p = strstr(out, "\033["); p != NULL;
+	     p = strstr(p + 1, "\033["))
 		n++;
 	/* One SGR for the run, one reset per line; the default second
 	 * line has no color code at all. */
@@ -202,7 +206,8 @@ Test(writer, mono_has_no_color)
 	char *out = write_str(&cv, PE_FMT_ANSI, PE_DEPTH_MONO, NULL);
 	cr_expect_null(strstr(out, "38;"));
 	cr_expect_null(strstr(out, "48;"));
-	for (char *p = strstr(out, "\033["); p != NULL; p = strstr(p + 1, "\033[")) {
+	for (char *p = strstr(out, "\033["); p != NULL;
+	     p = strstr(p + 1, "\033[")) {
 		/* Only resets and attributes: no 3x/4x/9x/10x parameters. */
 		const char *q = p + 2;
 		while (*q != 'm') {
@@ -260,11 +265,14 @@ expect_html_grid(const char *doc, int w, int h)
 		}
 		if (*p == '&') {
 			static const char *const ent[][2] = {{"&amp;", "&"},
-			    {"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""},
-			    {"&#39;", "'"}};
+			                                     {"&lt;", "<"},
+			                                     {"&gt;", ">"},
+			                                     {"&quot;", "\""},
+			                                     {"&#39;", "'"}};
 			bool ok = false;
 			for (size_t i = 0; i < 5; i++)
-				if (strncmp(p, ent[i][0], strlen(ent[i][0])) == 0) {
+				if (strncmp(p, ent[i][0], strlen(ent[i][0])) ==
+				    0) {
 					*o++ = ent[i][1][0];
 					p += strlen(ent[i][0]);
 					ok = true;
@@ -290,15 +298,18 @@ Test(writer, html_document)
 		char *out = write_str(&cv, PE_FMT_HTML, depths[d], "x<y & z");
 		cr_expect_eq(strncmp(out, "<!DOCTYPE html>", 15), 0);
 		cr_expect_not_null(strstr(out, "<meta charset=\"utf-8\">"));
-		cr_expect_not_null(strstr(out, "<title>x&lt;y &amp; z</title>"));
+		cr_expect_not_null(
+		    strstr(out, "<title>x&lt;y &amp; z</title>"));
 		cr_expect_not_null(strstr(out, "line-height: 1"));
 		cr_expect_not_null(strstr(out, "monospace"));
 		cr_expect_not_null(strstr(out, "</html>\n"));
 		expect_html_grid(out, W, H);
 		if (depths[d] == PE_DEPTH_MONO)
-			cr_expect_null(strstr(out, "color:#"), "mono: no color");
+			cr_expect_null(strstr(out, "color:#"),
+			               "mono: no color");
 		else
-			cr_expect_not_null(strstr(out, "<span style=\"color:#"));
+			cr_expect_not_null(
+			    strstr(out, "<span style=\"color:#"));
 		free(out);
 	}
 	pe_canvas_free(&cv);
@@ -313,8 +324,10 @@ Test(writer, html_span_colors)
 	pe_canvas_set(&cv, 1, 0, 'b', 0x123456, PE_COLOR_DEFAULT, 0);
 	char *out = write_str(&cv, PE_FMT_HTML, PE_DEPTH_TRUECOLOR, "t");
 	cr_expect_not_null(strstr(out, "<pre><span style=\"color:#5f87af;"
-	    "background:#080808\">&lt;</span><span style=\"color:#123456\">b"
-	    "</span>\n</pre>"), "%s", out);
+	                               "background:#080808\">&lt;</span><span "
+	                               "style=\"color:#123456\">b"
+	                               "</span>\n</pre>"),
+	                   "%s", out);
 	free(out);
 	/* 256 colors: the palette entry's RGB (0x123456 -> 23 = #005f5f). */
 	out = write_str(&cv, PE_FMT_HTML, PE_DEPTH_256, "t");
@@ -339,10 +352,11 @@ Test(writer, html_parses)
 		cr_assert_geq(fd, 0);
 		FILE *fp = fdopen(fd, "w");
 		cr_assert_eq(pe_write_canvas(fp, &cv, PE_FMT_HTML, depths[d],
-		    "check <&> \"it\""), PE_OK);
+		                             "check <&> \"it\""),
+		             PE_OK);
 		fclose(fp);
 		snprintf(cmd, sizeof cmd, "%s %s --size %dx%d %s", py,
-		    th_src("tests/check_html.py"), W, H, path);
+		         th_src("tests/check_html.py"), W, H, path);
 		cr_expect_eq(system(cmd), 0, "%s", cmd);
 		unlink(path);
 		strcpy(path, "/tmp/pescope-html-XXXXXX");
@@ -359,7 +373,7 @@ Test(writer, stream_error)
 		cr_skip_test("no /dev/full");
 	cr_assert_eq(pe_canvas_init(&cv, 4, 2), PE_OK);
 	cr_expect_eq(pe_write_canvas(fp, &cv, PE_FMT_TXT, PE_DEPTH_MONO, NULL),
-	    PE_EIO);
+	             PE_EIO);
 	fclose(fp);
 	pe_canvas_free(&cv);
 }

@@ -23,11 +23,13 @@ MAPS = [
     ("twilight.inc", _cm_listed._twilight_data,
      "twilight, matplotlib %s _cm_listed.py _twilight_data.\n"
      " * By Bastian Bechtold (https://github.com/bastibe/twilight);\n"
-     " * licence: MIT. Cyclic: the first and last entries meet."),
+     " * licence: MIT there; shipped in matplotlib under the Matplotlib License.\n"
+     " * Cyclic: the first and last entries meet."),
     ("rdbu_r.inc", list(reversed(_cm._RdBu_data)),
      "RdBu_r (RdBu reversed: blue low, red high), matplotlib %s _cm.py\n"
      " * _RdBu_data: ColorBrewer 2.0 by Cynthia A. Brewer, Penn State;\n"
-     " * licence: Apache-2.0 (ColorBrewer). The middle knot is #f7f7f7."),
+     " * licence: Apache-style ColorBrewer licence v1.1 (since relicensed\n"
+     " * Apache-2.0). The middle knot is #f7f7f7."),
 ]
 
 

@@ -8,7 +8,7 @@
 #define GLYPH_RULE 0x2500u /* BOX DRAWINGS LIGHT HORIZONTAL */
 #define GLYPH_TICK 0x252cu /* BOX DRAWINGS LIGHT DOWN AND HORIZONTAL */
 #define GLYPH_HALF 0x2580u /* UPPER HALF BLOCK */
-#define AXIS_MIN_STEP 3	   /* vertical labels: at least 2 blank rows apart */
+#define AXIS_MIN_STEP 3    /* vertical labels: at least 2 blank rows apart */
 #define AXIS_MAX_STEP 8
 
 /* First index covered by cell k of ncells tiling [lo, hi): lo +
@@ -76,7 +76,7 @@ axis_step(size_t lo, size_t hi, size_t ncells, int min_step, int max_step)
  * not which row a cell starts at. */
 void
 pe_draw_vaxis(struct pe_canvas *cv, int x, int y, int w, int h, size_t r0,
-    size_t r1, int per_cell, pe_color fg)
+              size_t r1, int per_cell, pe_color fg)
 {
 	char buf[48];
 	size_t prev = 0;
@@ -96,7 +96,7 @@ pe_draw_vaxis(struct pe_canvas *cv, int x, int y, int w, int h, size_t r0,
 		axis_label(buf, sizeof buf, w, v);
 		len = (int)strlen(buf);
 		pe_canvas_text(cv, x + w - len, y + k, len, buf, fg,
-		    PE_COLOR_DEFAULT, 0);
+		               PE_COLOR_DEFAULT, 0);
 		prev = v;
 		have_prev = true;
 	}
@@ -117,7 +117,7 @@ axis_cell_of(size_t lo, size_t hi, int w, size_t v)
 	while (k > 0 && axis_first(lo, hi, (size_t)w, (size_t)k) > v)
 		k--;
 	while (k > 0 && axis_first(lo, hi, (size_t)w, (size_t)k - 1) ==
-	    axis_first(lo, hi, (size_t)w, (size_t)k))
+	                    axis_first(lo, hi, (size_t)w, (size_t)k))
 		k--;
 	return k;
 }
@@ -146,7 +146,7 @@ axis_nice(double x)
  * would come within a column of the previous label. */
 static void
 axis_hlabel(struct pe_canvas *cv, int x, int y, int w, int k, size_t v,
-    pe_color fg, int *next_free)
+            pe_color fg, int *next_free)
 {
 	char buf[48];
 	int len, at = x + k;
@@ -168,7 +168,7 @@ axis_hlabel(struct pe_canvas *cv, int x, int y, int w, int k, size_t v,
  * under the cell that holds that column; labels never touch. */
 void
 pe_draw_haxis(struct pe_canvas *cv, int x, int y, int w, size_t c0, size_t c1,
-    pe_color fg)
+              pe_color fg)
 {
 	char buf[48];
 	int widest, next_free = x;
@@ -177,14 +177,15 @@ pe_draw_haxis(struct pe_canvas *cv, int x, int y, int w, size_t c0, size_t c1,
 	if (w < 1 || c1 <= c0)
 		return;
 	for (int i = 0; i < w; i++)
-		pe_canvas_set(cv, x + i, y, GLYPH_RULE, fg, PE_COLOR_DEFAULT, 0);
+		pe_canvas_set(cv, x + i, y, GLYPH_RULE, fg, PE_COLOR_DEFAULT,
+		              0);
 	snprintf(buf, sizeof buf, "%zu", c1 - 1);
 	widest = (int)strlen(buf);
 	step = axis_nice((double)(widest + 2) * (double)n / (double)w);
 	axis_hlabel(cv, x, y, w, 0, c0, fg, &next_free);
 	for (v = (c0 / step + 1) * step; v < c1 && v > c0; v += step) {
 		axis_hlabel(cv, x, y, w, axis_cell_of(c0, c1, w, v), v, fg,
-		    &next_free);
+		            &next_free);
 		if (v > SIZE_MAX - step)
 			break;
 	}
@@ -195,7 +196,7 @@ pe_draw_haxis(struct pe_canvas *cv, int x, int y, int w, size_t c0, size_t c1,
  * a third of the width: left-aligned, centred, right-aligned. */
 void
 pe_draw_colorbar(struct pe_canvas *cv, int x, int y, int w,
-    const struct pe_scale *sc, const char *fmt, pe_color fg)
+                 const struct pe_scale *sc, const char *fmt, pe_color fg)
 {
 	double vals[3] = {sc->lo, 0.5 * (sc->lo + sc->hi), sc->hi};
 	int slot = (w - 2) / 3, at[3];
@@ -236,5 +237,5 @@ pe_draw_colorbar(struct pe_canvas *cv, int x, int y, int w,
 		at[1] = at[2] - 1 - len[1];
 	for (int i = 0; i < 3; i++)
 		pe_canvas_text(cv, at[i], y + 1, len[i], buf[i], fg,
-		    PE_COLOR_DEFAULT, 0);
+		               PE_COLOR_DEFAULT, 0);
 }

@@ -35,7 +35,8 @@ pe_canvas_init(struct pe_canvas *cv, int w, int h)
 	cv->w = 0;
 	cv->h = 0;
 	cv->cells = NULL;
-	if (w < 1 || h < 1 || (size_t)w > SIZE_MAX / sizeof *cv->cells / (size_t)h)
+	if (w < 1 || h < 1 ||
+	    (size_t)w > SIZE_MAX / sizeof *cv->cells / (size_t)h)
 		return PE_EINVAL;
 	cv->cells = malloc((size_t)w * (size_t)h * sizeof *cv->cells);
 	if (cv->cells == NULL)
@@ -81,7 +82,7 @@ pe_canvas_at(struct pe_canvas *cv, int x, int y)
 /* Set one cell as text (clipped). */
 void
 pe_canvas_set(struct pe_canvas *cv, int x, int y, uint32_t cp, pe_color fg,
-    pe_color bg, uint8_t attr)
+              pe_color bg, uint8_t attr)
 {
 	struct pe_cell *c = pe_canvas_at(cv, x, y);
 
@@ -176,8 +177,8 @@ pe_utf8_encode(uint32_t cp, char *buf)
 /* Write UTF-8 text at (x, y), one cell per code point, at most max_w cells;
  * control characters show as spaces. Returns the cells written. */
 int
-pe_canvas_text(struct pe_canvas *cv, int x, int y, int max_w,
-    const char *utf8, pe_color fg, pe_color bg, uint8_t attr)
+pe_canvas_text(struct pe_canvas *cv, int x, int y, int max_w, const char *utf8,
+               pe_color fg, pe_color bg, uint8_t attr)
 {
 	uint32_t cp;
 	int used, n = 0;
@@ -185,7 +186,7 @@ pe_canvas_text(struct pe_canvas *cv, int x, int y, int max_w,
 	if (utf8 == NULL || y < 0 || y >= cv->h)
 		return 0;
 	while (n < max_w && x + n < cv->w &&
-	    (used = pe_utf8_decode(utf8, &cp)) > 0) {
+	       (used = pe_utf8_decode(utf8, &cp)) > 0) {
 		utf8 += used;
 		if (cp < 0x20 || cp == 0x7f)
 			cp = ' ';
@@ -199,7 +200,7 @@ pe_canvas_text(struct pe_canvas *cv, int x, int y, int max_w,
 /* printf into the canvas, like pe_canvas_text. */
 int
 pe_canvas_printf(struct pe_canvas *cv, int x, int y, int max_w, pe_color fg,
-    pe_color bg, uint8_t attr, const char *fmt, ...)
+                 pe_color bg, uint8_t attr, const char *fmt, ...)
 {
 	char small[256], *buf = small;
 	va_list ap;
@@ -227,7 +228,7 @@ pe_canvas_printf(struct pe_canvas *cv, int x, int y, int max_w, pe_color fg,
 /* Fill a rectangle with one glyph and colors (clipped). */
 void
 pe_canvas_fill(struct pe_canvas *cv, int x, int y, int w, int h, uint32_t cp,
-    pe_color fg, pe_color bg)
+               pe_color fg, pe_color bg)
 {
 	for (int j = 0; j < h; j++)
 		for (int i = 0; i < w; i++)
@@ -238,7 +239,7 @@ pe_canvas_fill(struct pe_canvas *cv, int x, int y, int w, int h, uint32_t cp,
  * top edge. */
 void
 pe_canvas_box(struct pe_canvas *cv, int x, int y, int w, int h,
-    const char *title, pe_color fg)
+              const char *title, pe_color fg)
 {
 	pe_color bg = PE_COLOR_DEFAULT;
 
@@ -259,8 +260,8 @@ pe_canvas_box(struct pe_canvas *cv, int x, int y, int w, int h,
 	if (title != NULL && title[0] != '\0' && w > 4) {
 		/* " title " after the corner and one rule, before the end. */
 		int n = pe_canvas_text(cv, x + 2, y, w - 4, " ", fg, bg, 0);
-		n += pe_canvas_text(cv, x + 2 + n, y, w - 4 - n, title, fg,
-		    bg, PE_ATTR_BOLD);
+		n += pe_canvas_text(cv, x + 2 + n, y, w - 4 - n, title, fg, bg,
+		                    PE_ATTR_BOLD);
 		pe_canvas_text(cv, x + 2 + n, y, w - 4 - n, " ", fg, bg, 0);
 	}
 }

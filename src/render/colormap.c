@@ -24,15 +24,15 @@ struct cmap_table {
 };
 
 static const struct cmap_table tables[PE_CMAP_COUNT] = {
-	[PE_CMAP_DIVERGING] = {"RdBu_r",
-	    "ColorBrewer RdBu (C. Brewer, Apache-2.0) via matplotlib, reversed",
-	    rdbu_r, sizeof rdbu_r / sizeof rdbu_r[0]},
-	[PE_CMAP_SEQUENTIAL] = {"viridis",
-	    "matplotlib viridis (Smith, van der Walt, Firing; CC0)", viridis,
-	    sizeof viridis / sizeof viridis[0]},
-	[PE_CMAP_CYCLIC] = {"twilight",
-	    "matplotlib twilight (B. Bechtold; MIT)", twilight,
-	    sizeof twilight / sizeof twilight[0]},
+    [PE_CMAP_DIVERGING] = {"RdBu_r",
+                           "ColorBrewer RdBu (C. Brewer; Apache-style licence) "
+                           "via matplotlib, reversed",
+                           rdbu_r, sizeof rdbu_r / sizeof rdbu_r[0]},
+    [PE_CMAP_SEQUENTIAL] =
+        {"viridis", "matplotlib viridis (Smith, van der Walt, Firing; CC0)",
+         viridis, sizeof viridis / sizeof viridis[0]},
+    [PE_CMAP_CYCLIC] = {"twilight", "matplotlib twilight (B. Bechtold; MIT)",
+                        twilight, sizeof twilight / sizeof twilight[0]},
 };
 
 /* Name of a colormap. */

@@ -5,8 +5,8 @@
 #include "pescope/draw.h"
 
 #define GLYPH_UPPER_HALF 0x2580u /* UPPER HALF BLOCK */
-#define GLYPH_HATCH 0x2571u	 /* BOX DRAWINGS LIGHT DIAGONAL */
-#define GLYPH_MIDDOT 0x00b7u	 /* MIDDLE DOT */
+#define GLYPH_HATCH 0x2571u      /* BOX DRAWINGS LIGHT DIAGONAL */
+#define GLYPH_MIDDOT 0x00b7u     /* MIDDLE DOT */
 #define COLOR_MID_GREY PE_RGB(0x80, 0x80, 0x80)
 #define COLOR_HATCH PE_RGB(0x76, 0x76, 0x76)
 #define COLOR_DOT PE_RGB(0xd0, 0xd0, 0xd0)
@@ -110,7 +110,7 @@ heatmap_level(const struct pe_scale *sc, const struct pe_stats *s)
  * neither is a value). */
 void
 pe_draw_heatmap(struct pe_canvas *cv, int x, int y, int w, int h,
-    const struct pe_stats *samples, const struct pe_scale *sc)
+                const struct pe_stats *samples, const struct pe_scale *sc)
 {
 	for (int cy = 0; cy < h; cy++) {
 		for (int cx = 0; cx < w; cx++) {
@@ -121,9 +121,10 @@ pe_draw_heatmap(struct pe_canvas *cv, int x, int y, int w, int h,
 
 			if (c == NULL)
 				continue;
-			up = &samples[(size_t)(2 * cy) * (size_t)w + (size_t)cx];
+			up =
+			    &samples[(size_t)(2 * cy) * (size_t)w + (size_t)cx];
 			lo = &samples[(size_t)(2 * cy + 1) * (size_t)w +
-			    (size_t)cx];
+			              (size_t)cx];
 			ku = heatmap_class(up);
 			kl = heatmap_class(lo);
 			c->attr = 0;

@@ -12,9 +12,9 @@ static const int cube_level[6] = {0, 95, 135, 175, 215, 255};
 /* xterm's default RGB values of the 16 ANSI colors (xterm's
  * XTerm-col.ad / charproc.c defaults: color0..color15). */
 static const pe_color ansi16[16] = {
-	0x000000, 0xcd0000, 0x00cd00, 0xcdcd00, 0x0000ee, 0xcd00cd, 0x00cdcd,
-	0xe5e5e5, 0x7f7f7f, 0xff0000, 0x00ff00, 0xffff00, 0x5c5cff, 0xff00ff,
-	0x00ffff, 0xffffff,
+    0x000000, 0xcd0000, 0x00cd00, 0xcdcd00, 0x0000ee, 0xcd00cd,
+    0x00cdcd, 0xe5e5e5, 0x7f7f7f, 0xff0000, 0x00ff00, 0xffff00,
+    0x5c5cff, 0xff00ff, 0x00ffff, 0xffffff,
 };
 
 /* The mono ramp, darkest (empty) to densest. */
@@ -56,7 +56,7 @@ pe_palette_rgb(int index)
 	if (index < 232) {
 		int i = index - 16;
 		return PE_RGB(cube_level[i / 36], cube_level[(i / 6) % 6],
-		    cube_level[i % 6]);
+		              cube_level[i % 6]);
 	}
 	if (index < 256) {
 		int v = 8 + 10 * (index - 232);
@@ -79,7 +79,7 @@ pe_palette_256(pe_color c)
 	g = (c >> 8) & 0xff;
 	b = c & 0xff;
 	ci = 16 + 36 * palette_cube_index(r) + 6 * palette_cube_index(g) +
-	    palette_cube_index(b);
+	     palette_cube_index(b);
 	dcube = palette_dist2(r, g, b, pe_palette_rgb(ci));
 	dgrey = palette_dist2(r, g, b, pe_palette_rgb(232));
 	for (int i = 233; i < 256; i++) {

@@ -10,15 +10,15 @@
  * left column, 4-5-6-8 down the right (Unicode 3.0, ch. 15 Braille
  * Patterns: dot n is bit n - 1). */
 static const uint8_t braille_bit[2][4] = {
-	{0x01, 0x02, 0x04, 0x40},
-	{0x08, 0x10, 0x20, 0x80},
+    {0x01, 0x02, 0x04, 0x40},
+    {0x08, 0x10, 0x20, 0x80},
 };
 
 /* Set dot (px, py) of a w x h cell box at (x, y); dots outside the box are
  * dropped, a cell that is not braille yet starts empty. */
 void
 pe_draw_dot(struct pe_canvas *cv, int x, int y, int w, int h, int px, int py,
-    pe_color fg)
+            pe_color fg)
 {
 	struct pe_cell *c;
 	uint32_t bits = 0;
@@ -44,7 +44,7 @@ pe_draw_dot(struct pe_canvas *cv, int x, int y, int w, int h, int px, int py,
  * all-octant integer form). */
 static void
 plot_segment(struct pe_canvas *cv, int x, int y, int w, int h, int x0, int y0,
-    int x1, int y1, pe_color fg)
+             int x1, int y1, pe_color fg)
 {
 	int dx = abs(x1 - x0), sx = x0 < x1 ? 1 : -1;
 	int dy = -abs(y1 - y0), sy = y0 < y1 ? 1 : -1;
@@ -83,8 +83,8 @@ plot_row(double v, double ylo, double yhi, int rows)
  * (n - 1)), consecutive finite samples joined by segments, NAN a gap; a
  * finite sample between two gaps is one dot. */
 void
-pe_draw_plot(struct pe_canvas *cv, int x, int y, int w, int h,
-    const double *ys, size_t n, double ylo, double yhi, pe_color fg)
+pe_draw_plot(struct pe_canvas *cv, int x, int y, int w, int h, const double *ys,
+             size_t n, double ylo, double yhi, pe_color fg)
 {
 	int cols = 2 * w, rows = 4 * h, px_prev = 0, py_prev = 0;
 	bool have_prev = false;
@@ -99,11 +99,12 @@ pe_draw_plot(struct pe_canvas *cv, int x, int y, int w, int h,
 			continue;
 		}
 		px = n > 1 ? (int)lround((double)i * (double)(cols - 1) /
-			(double)(n - 1)) : 0;
+		                         (double)(n - 1))
+		           : 0;
 		py = plot_row(ys[i], ylo, yhi, rows);
 		if (have_prev)
 			plot_segment(cv, x, y, w, h, px_prev, py_prev, px, py,
-			    fg);
+			             fg);
 		else
 			pe_draw_dot(cv, x, y, w, h, px, py, fg);
 		px_prev = px;

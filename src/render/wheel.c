@@ -9,8 +9,8 @@
 /* Dots of the straight segment (x0, y0)-(x1, y1) (Bresenham 1965, the
  * all-octant integer form). */
 static void
-wheel_segment(struct pe_canvas *cv, int x, int y, int w, int h, int x0,
-    int y0, int x1, int y1, pe_color fg)
+wheel_segment(struct pe_canvas *cv, int x, int y, int w, int h, int x0, int y0,
+              int x1, int y1, pe_color fg)
 {
 	int dx = abs(x1 - x0), sx = x0 < x1 ? 1 : -1;
 	int dy = -abs(y1 - y0), sy = y0 < y1 ? 1 : -1;
@@ -40,7 +40,7 @@ wheel_segment(struct pe_canvas *cv, int x, int y, int w, int h, int x0,
  * grow downward, hence the minus). Each hand's cells take its color. */
 void
 pe_draw_wheel(struct pe_canvas *cv, int x, int y, int w, int h,
-    const double *angles, size_t n, const pe_color *colors)
+              const double *angles, size_t n, const pe_color *colors)
 {
 	int cols = 2 * w, rows = 4 * h, steps;
 	double cx = (cols - 1) / 2.0, cy = (rows - 1) / 2.0, r;
@@ -52,7 +52,7 @@ pe_draw_wheel(struct pe_canvas *cv, int x, int y, int w, int h,
 	for (int i = 0; i < steps; i++) {
 		double a = 2.0 * M_PI * i / steps;
 		pe_draw_dot(cv, x, y, w, h, (int)lround(cx + r * cos(a)),
-		    (int)lround(cy - r * sin(a)), WHEEL_RIM);
+		            (int)lround(cy - r * sin(a)), WHEEL_RIM);
 	}
 	for (size_t k = 0; k < n; k++) {
 		pe_color fg = colors != NULL ? colors[k] : PE_COLOR_DEFAULT;
@@ -60,7 +60,7 @@ pe_draw_wheel(struct pe_canvas *cv, int x, int y, int w, int h,
 		if (!isfinite(angles[k]))
 			continue;
 		wheel_segment(cv, x, y, w, h, (int)lround(cx), (int)lround(cy),
-		    (int)lround(cx + r * cos(angles[k])),
-		    (int)lround(cy - r * sin(angles[k])), fg);
+		              (int)lround(cx + r * cos(angles[k])),
+		              (int)lround(cy - r * sin(angles[k])), fg);
 	}
 }

@@ -13,7 +13,7 @@
 /* A cell's look after quantisation to the output depth. */
 struct look {
 	pe_color fg, bg; /* RGB (truecolor), palette index (256, 16), or
-			    PE_COLOR_DEFAULT */
+	                    PE_COLOR_DEFAULT */
 	uint8_t attr;
 };
 
@@ -116,7 +116,7 @@ writer_sgr_color(FILE *fp, pe_color c, enum pe_depth depth, bool bg)
 	switch (depth) {
 	case PE_DEPTH_TRUECOLOR:
 		fprintf(fp, ";%d;2;%d;%d;%d", bg ? 48 : 38, (c >> 16) & 0xff,
-		    (c >> 8) & 0xff, c & 0xff);
+		        (c >> 8) & 0xff, c & 0xff);
 		break;
 	case PE_DEPTH_256:
 		fprintf(fp, ";%d;5;%d", bg ? 48 : 38, (int)c);
@@ -179,8 +179,11 @@ writer_txt(FILE *fp, const struct pe_canvas *cv)
 {
 	for (int y = 0; y < cv->h; y++) {
 		for (int x = 0; x < cv->w; x++)
-			writer_putcp(fp, pe_writer_glyph(&cv->cells[(size_t)y *
-			    (size_t)cv->w + (size_t)x], PE_DEPTH_MONO));
+			writer_putcp(fp,
+			             pe_writer_glyph(
+			                 &cv->cells[(size_t)y * (size_t)cv->w +
+			                            (size_t)x],
+			                 PE_DEPTH_MONO));
 		fputc('\n', fp);
 	}
 }
@@ -286,20 +289,22 @@ writer_html_span(FILE *fp, const struct look *lk, enum pe_depth depth)
  * no span crosses a line end. Mono depth has no colors. */
 static void
 writer_html(FILE *fp, const struct pe_canvas *cv, enum pe_depth depth,
-    const char *title)
+            const char *title)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
-	      "<meta charset=\"utf-8\">\n<title>", fp);
-	writer_html_escape(fp, title != NULL && title[0] != '\0' ? title :
-	    "pescope");
-	fprintf(fp, "</title>\n<style>\n"
-	    "body { margin: 0; background: #%06x; color: #%06x; }\n"
-	    "pre { margin: 0; padding: 1em; line-height: 1; "
-	    "font-family: \"DejaVu Sans Mono\", \"Cascadia Mono\", Menlo, "
-	    "Consolas, monospace; background: #%06x; color: #%06x; }\n"
-	    "</style>\n</head>\n<body>\n<pre>",
-	    (unsigned)HTML_BG, (unsigned)HTML_FG, (unsigned)HTML_BG,
-	    (unsigned)HTML_FG);
+	      "<meta charset=\"utf-8\">\n<title>",
+	      fp);
+	writer_html_escape(fp, title != NULL && title[0] != '\0' ? title
+	                                                         : "pescope");
+	fprintf(fp,
+	        "</title>\n<style>\n"
+	        "body { margin: 0; background: #%06x; color: #%06x; }\n"
+	        "pre { margin: 0; padding: 1em; line-height: 1; "
+	        "font-family: \"DejaVu Sans Mono\", \"Cascadia Mono\", Menlo, "
+	        "Consolas, monospace; background: #%06x; color: #%06x; }\n"
+	        "</style>\n</head>\n<body>\n<pre>",
+	        (unsigned)HTML_BG, (unsigned)HTML_FG, (unsigned)HTML_BG,
+	        (unsigned)HTML_FG);
 	for (int y = 0; y < cv->h; y++) {
 		struct look cur = {PE_COLOR_DEFAULT, PE_COLOR_DEFAULT, 0};
 		bool open = false;
@@ -327,7 +332,7 @@ writer_html(FILE *fp, const struct pe_canvas *cv, enum pe_depth depth,
 /* Write cv in a format at a depth; PE_EIO when the stream failed. */
 int
 pe_write_canvas(FILE *fp, const struct pe_canvas *cv, enum pe_format fmt,
-    enum pe_depth depth, const char *title)
+                enum pe_depth depth, const char *title)
 {
 	if (fp == NULL || cv == NULL || cv->cells == NULL)
 		return PE_EINVAL;

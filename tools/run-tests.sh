@@ -5,7 +5,18 @@ set -u
 dir=$1
 label=$2
 rc=0
+logs="$dir/tests/sanitizer-logs"
+rm -rf "$logs"
+mkdir -p "$logs"
 meson test -C "$dir" --print-errorlogs --num-processes 2 || rc=$?
+# A sanitizer report anywhere (a leak in a Criterion worker, say) fails the
+# run even when the test itself passed.
+if [ -n "$(ls -A "$logs" 2>/dev/null)" ]; then
+	echo "== sanitizer reports ($label) =="
+	cat "$logs"/*
+	echo "$label: sanitizer reports found: failing the run"
+	rc=1
+fi
 log="$dir/meson-logs/testlog.txt"
 if [ -f "$log" ]; then
 	echo "== Criterion summaries ($label) =="

@@ -39,7 +39,7 @@ peak_mib(void)
 /* Time one configuration: model build once, then `frames` renders. */
 static int
 bench_one(const struct pe_config *cfg, int w, int h, int frames,
-    double *model_ms, double *median_ms, double *max_ms)
+    double *model_ms, double *median_ms, double *max_ms, int *nframes)
 {
 	struct pe_state st;
 	struct pe_model m;
@@ -55,19 +55,25 @@ bench_one(const struct pe_config *cfg, int w, int h, int frames,
 	pe_state_init(&st, cfg);
 	st.cur_r = cfg->n / 3;
 	pe_state_clamp(&st);
-	double *t = malloc((size_t)frames * sizeof *t);
-	for (int i = 0; t != NULL && i < frames; i++) {
+	double *t = malloc((size_t)frames * sizeof *t), spent = 0;
+	int done = 0;
+	/* at least 5 frames; stop early past 1.5 s so the whole bench stays
+	 * within its budget even on a slow machine */
+	for (; t != NULL && done < frames && (done < 5 || spent < 1500);
+	     done++) {
 		double a = now_ms();
 		pe_view_render(&st, &m, &cv, NULL);
-		t[i] = now_ms() - a;
+		t[done] = now_ms() - a;
+		spent += t[done];
 		st.cur_r = (st.cur_r + 1) % cfg->n; /* as the animation does */
 		pe_state_clamp(&st);
 	}
 	if (t != NULL) {
-		qsort(t, (size_t)frames, sizeof *t, cmp_double);
-		*median_ms = t[frames / 2];
-		*max_ms = t[frames - 1];
+		qsort(t, (size_t)done, sizeof *t, cmp_double);
+		*median_ms = t[done / 2];
+		*max_ms = t[done - 1];
 	}
+	*nframes = done;
 	free(t);
 	pe_canvas_free(&cv);
 	pe_model_free(&m);
@@ -105,16 +111,17 @@ pe_bench_run(const struct pe_options *o)
 	int frames = o->bench_quick ? 5 : 31;
 	if (o->width != 120 || o->height != 40)
 		w = o->width, h = o->height;
-	printf("pescope bench: frame %dx%d, median of %d frames, one core\n", w, h,
-	    frames);
-	printf("%-11s %-26s %10s %10s %10s\n", "view", "size", "model ms",
-	    "frame ms", "max ms");
+	printf("pescope bench: frame %dx%d, median of up to %d frames (1.5 s "
+	    "each at most), one core\n", w, h, frames);
+	printf("%-11s %-26s %9s %9s %9s %7s\n", "view", "size", "model ms",
+	    "frame ms", "max ms", "frames");
 	int rc = PE_EXIT_OK;
 	for (int large = 0; large < 2; large++)
 		for (int e = 0; e < PE_ENC_COUNT; e++) {
 			struct pe_config cfg;
 			float *table = NULL;
 			double mm = 0, med = 0, mx = 0;
+			int nf = 0;
 			char size[64];
 			bench_config(o, (enum pe_encoding)e, large, &cfg, &table);
 			if (e == PE_ENC_VIT2D)
@@ -122,13 +129,13 @@ pe_bench_run(const struct pe_options *o)
 				    cfg.grid_w, cfg.d);
 			else
 				snprintf(size, sizeof size, "n %zu d %zu", cfg.n, cfg.d);
-			if (bench_one(&cfg, w, h, frames, &mm, &med, &mx) != 0) {
+			if (bench_one(&cfg, w, h, frames, &mm, &med, &mx, &nf) != 0) {
 				printf("%-11s %-26s failed\n", pe_encoding_name(cfg.enc),
 				    size);
 				rc = PE_EXIT_FAIL;
 			} else {
-				printf("%-11s %-26s %10.2f %10.2f %10.2f\n",
-				    pe_encoding_name(cfg.enc), size, mm, med, mx);
+				printf("%-11s %-26s %9.2f %9.2f %9.2f %7d\n",
+				    pe_encoding_name(cfg.enc), size, mm, med, mx, nf);
 			}
 			fflush(stdout);
 			free(table);

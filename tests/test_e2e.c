@@ -734,3 +734,192 @@ Test(e2e, not_a_terminal)
 		term_free(&t);
 	}
 }
+
+/* Send an SGR (1006) mouse event: button b at 0-based cell (x, y). */
+static void
+term_mouse(struct term *t, int b, int x, int y)
+{
+	char s[64];
+	snprintf(s, sizeof s, "\033[<%d;%d;%dM", b, x + 1, y + 1);
+	term_send(t, s);
+	if (b < 64) {
+		snprintf(s, sizeof s, "\033[<%d;%d;%dm", b, x + 1, y + 1);
+		term_send(t, s);
+	}
+}
+
+Test(e2e, mouse_tabs_map_wheel)
+{
+	struct term t;
+	char line[COLS * 8 + 64];
+	size_t p, j;
+	double v;
+
+	start(&t, NULL, NULL);
+	/* Click a cell inside the main map: the cursor goes there. */
+	term_mouse(&t, 0, 13, 9);
+	cr_assert(term_wait_gone(&t, "PE[0,0]", WAIT_MS), "click moved the "
+	    "cursor");
+	cr_assert(inspector_pe(&t, &p, &j, &v));
+	cr_expect(p > 0 && j > 0, "PE[%zu,%zu]", p, j);
+	double ref = pe_sinusoidal_value(p, j, 64, 10000.0,
+	    PE_LAYOUT_INTERLEAVED);
+	cr_expect(th_close(v, ref, 1e-8, 1e-6), "PE[%zu,%zu] %.9g vs %.9g", p,
+	    j, v, ref);
+	/* The wheel zooms in and out. */
+	long before = axis_max(&t);
+	term_mouse(&t, 64, 13, 9);
+	term_mouse(&t, 64, 13, 9);
+	cr_expect_lt(axis_max(&t), before, "wheel up zooms in");
+	term_mouse(&t, 65, 13, 9);
+	term_mouse(&t, 65, 13, 9);
+	cr_expect_eq(axis_max(&t), before, "wheel down zooms back out");
+	/* Click a tab. */
+	term_line(&t, 0, line, sizeof line);
+	char *r = strstr(line, "4 rope");
+	cr_assert_not_null(r);
+	term_mouse(&t, 0, (int)(r - line) + 2, 0);
+	cr_expect(tab_is_current(&t, 3, "rope"), "clicking the tab chose rope");
+	cr_expect(term_wait_for(&t, "head_dim 64", WAIT_MS));
+	term_quit(&t);
+	term_free(&t);
+}
+
+/* The cell at (x, y). */
+static VTermScreenCell
+cell_at(struct term *t, int x, int y)
+{
+	VTermScreenCell c;
+	VTermPos pos = {.row = y, .col = x};
+	vterm_screen_get_cell(t->scr, pos, &c);
+	return c;
+}
+
+/* Whether the raw output holds an SGR color of the given form. */
+static bool
+raw_has(struct term *t, const char *s)
+{
+	return t->raw != NULL && strstr(t->raw, s) != NULL;
+}
+
+/* Whether any SGR sequence in the raw output sets a color (30-38, 40-48,
+ * 90-97, 100-107; 39 and 49 are the defaults). */
+static bool
+sgr_color(struct term *t)
+{
+	for (const char *s = t->raw; s != NULL && (s = strstr(s, "\033[")) != NULL;
+	     ) {
+		s += 2;
+		size_t n = strspn(s, "0123456789;:");
+		if (s[n] != 'm')
+			continue;
+		for (const char *q = s; q < s + n;) {
+			long v = strtol(q, (char **)&q, 10);
+			if ((v >= 30 && v <= 38) || (v >= 40 && v <= 48) ||
+			    (v >= 90 && v <= 97) || (v >= 100 && v <= 107))
+				return true;
+			while (q < s + n && (*q == ';' || *q == ':'))
+				q++;
+		}
+	}
+	return false;
+}
+
+Test(e2e, color_depths)
+{
+	struct term t;
+
+	/* xterm-256color: the heatmap's half blocks in palette colors. */
+	start(&t, NULL, NULL);
+	VTermScreenCell c = cell_at(&t, 10, 8);
+	cr_expect_eq(c.chars[0], 0x2580, "half block in the map");
+	cr_expect(VTERM_COLOR_IS_INDEXED(&c.fg), "256 colors: indexed");
+	cr_expect(raw_has(&t, "38;5;"), "SGR 38;5 used");
+	term_quit(&t);
+	term_free(&t);
+
+	/* --color 16: only the 16 ANSI colors. */
+	const char *a16[] = {"--color", "16", NULL};
+	start(&t, a16, NULL);
+	c = cell_at(&t, 10, 8);
+	cr_expect(VTERM_COLOR_IS_INDEXED(&c.fg) && c.fg.indexed.idx < 16,
+	    "16 colors: index %d", c.fg.indexed.idx);
+	cr_expect(!raw_has(&t, "38;5;"), "no 256-color SGR");
+	term_quit(&t);
+	term_free(&t);
+
+	/* NO_COLOR: mono, the map drawn with the glyph ramp. */
+	const char *nc[] = {"NO_COLOR=1", NULL};
+	start(&t, NULL, nc);
+	c = cell_at(&t, 10, 8);
+	cr_expect_neq(c.chars[0], 0x2580, "mono: a ramp glyph, not ▀");
+	cr_expect(strchr(" .:-=+*#%@", (int)c.chars[0]) != NULL,
+	    "mono ramp glyph, got U+%04X", c.chars[0]);
+	cr_expect(!sgr_color(&t), "no color SGR at all");
+	term_quit(&t);
+	term_free(&t);
+
+	/* --color beats NO_COLOR. */
+	const char *a256[] = {"--color", "256", NULL};
+	start(&t, a256, nc);
+	c = cell_at(&t, 10, 8);
+	cr_expect_eq(c.chars[0], 0x2580);
+	cr_expect(raw_has(&t, "38;5;"));
+	term_quit(&t);
+	term_free(&t);
+}
+
+Test(e2e, direct_color_terminfo)
+{
+	/* A terminfo entry with direct color (like ncurses' xterm-direct,
+	 * which Debian ships only in ncurses-term), compiled with tic. */
+	char *dir = th_tmpdir();
+	char src[4200], cmd[9000], ti[4200], tienv[4300];
+	snprintf(src, sizeof src, "%s/direct.src", dir);
+	snprintf(ti, sizeof ti, "%s/db", dir);
+	FILE *fp = fopen(src, "w");
+	cr_assert_not_null(fp);
+	fputs("pescope-direct|direct color for pescope tests,\n"
+	      "\tcolors#0x1000000, pairs#0x10000, RGB,\n"
+	      "\tsetab=\\E[%?%p1%{8}%<%t4%p1%d%e48;2;%p1%{65536}%/%d;"
+	      "%p1%{256}%/%{255}%&%d;%p1%{255}%&%d%;m,\n"
+	      "\tsetaf=\\E[%?%p1%{8}%<%t3%p1%d%e38;2;%p1%{65536}%/%d;"
+	      "%p1%{256}%/%{255}%&%d;%p1%{255}%&%d%;m,\n"
+	      "\tuse=xterm-256color,\n", fp);
+	fclose(fp);
+	snprintf(cmd, sizeof cmd, "tic -x -o '%s' '%s' 2>/dev/null", ti, src);
+	if (system(cmd) != 0) {
+		free(dir);
+		cr_skip_test("tic could not compile a terminfo entry");
+	}
+	snprintf(tienv, sizeof tienv, "TERMINFO=%s", ti);
+	char snapenv[4300];
+	snprintf(snapenv, sizeof snapenv, "PESCOPE_SNAPSHOT_DIR=%s", dir);
+	const char *envs[] = {tienv, "TERM=pescope-direct", snapenv, NULL};
+	struct term t;
+
+	start(&t, NULL, envs);
+	VTermScreenCell c = cell_at(&t, 10, 8);
+	cr_expect_eq(c.chars[0], 0x2580);
+	cr_expect(VTERM_COLOR_IS_RGB(&c.fg), "direct color: RGB cells");
+	cr_expect(raw_has(&t, "38;2;"), "SGR 38;2 used");
+	/* The snapshot is written at the depth on screen: truecolor. */
+	term_send(&t, "w");
+	cr_assert(term_wait_for(&t, "saved", WAIT_MS));
+	char *ansi = find_file(dir, ".ansi", NULL);
+	cr_assert_not_null(ansi);
+	const char *snap[] = {"pescope", "snapshot", "--size", "120x40",
+	    "--color", "truecolor", NULL};
+	char *out = NULL;
+	size_t len = 0, flen = 0;
+	cr_assert_eq(th_run(snap, NULL, &out, &len, NULL), 0);
+	char *file = th_slurp(ansi, &flen);
+	cr_expect(file != NULL && flen == len && memcmp(file, out, len) == 0,
+	    "truecolor .ansi equals `pescope snapshot --color truecolor`");
+	term_quit(&t);
+	term_free(&t);
+	free(out);
+	free(file);
+	free(ansi);
+	free(dir);
+}

@@ -257,19 +257,19 @@ colors_init(int forced)
 {
 	enum pe_depth best = PE_DEPTH_MONO;
 
+	/* Decide from terminfo first: start_color writes to the terminal,
+	 * and a mono screen must get no color sequences at all. */
 	crt.depth = PE_DEPTH_MONO;
-	if (has_colors() && start_color() == OK) {
-		crt.ncolors = COLORS;
+	int colors = tigetnum("colors"), pairs = tigetnum("pairs");
+	if (has_colors() && colors > 0 && pairs >= 2) {
 		int rgb = tigetflag("RGB");
-		crt.direct = COLORS >= 0x1000000 || (rgb > 0 && COLORS > 256);
+		crt.direct = colors >= 0x1000000 || (rgb > 0 && colors > 256);
 		if (crt.direct)
 			best = PE_DEPTH_TRUECOLOR;
-		else if (COLORS >= 256)
+		else if (colors >= 256)
 			best = PE_DEPTH_256;
-		else if (COLORS >= 8)
+		else if (colors >= 8)
 			best = PE_DEPTH_16;
-		if (COLOR_PAIRS < 2)
-			best = PE_DEPTH_MONO;
 	}
 	if (forced >= 0) {
 		crt.depth = (enum pe_depth)forced;
@@ -286,7 +286,11 @@ colors_init(int forced)
 	}
 	if (crt.depth == PE_DEPTH_MONO)
 		return;
-
+	if (start_color() != OK || COLOR_PAIRS < 2) {
+		crt.depth = PE_DEPTH_MONO;
+		return;
+	}
+	crt.ncolors = COLORS;
 	crt.defaults = use_default_colors() == OK;
 	crt.max_pair = COLOR_PAIRS - 1;
 	if (crt.max_pair > 65535)

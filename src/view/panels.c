@@ -175,16 +175,22 @@ panel_map(struct pe_canvas *cv, int x, int y, int w, int h,
 		size_t sr = panel_sample_of(s->r0, s->r1, nsr, s->cur_r);
 		size_t sc = panel_sample_of(s->c0, s->c1, nsc, s->cur_c);
 		struct pe_cell *cell = pe_canvas_at(cv, mx + (int)sc, y + (int)sr / 2);
-		if (cell != NULL) {
-			pe_color bg = sr % 2 == 0 ? cell->fg : cell->bg;
+		if (cell != NULL && cell->kind != PE_CELL_TEXT) {
+			/* mark the cursor's half of the cell, keep the other half's
+			 * color: upper sample -> U+2580, lower -> U+2584 */
+			bool upper = sr % 2 == 0;
+			pe_color other = upper ? cell->bg : cell->fg;
+			pe_color mine = upper ? cell->fg : cell->bg;
+			if (cell->cp != 0x2580) /* masked/undefined glyph cells */
+				other = mine = cell->bg;
 			int r = 0, gg = 0, b = 0;
-			if (bg >= 0)
-				r = (bg >> 16) & 255, gg = (bg >> 8) & 255, b = bg & 255;
-			bool light = bg >= 0 && 299 * r + 587 * gg + 114 * b > 128000;
-			cell->cp = '+';
+			if (mine >= 0)
+				r = (mine >> 16) & 255, gg = (mine >> 8) & 255, b = mine & 255;
+			bool light = mine >= 0 && 299 * r + 587 * gg + 114 * b > 128000;
+			cell->cp = upper ? 0x2580 : 0x2584;
 			cell->fg = light ? PE_RGB(0, 0, 0) : PE_RGB(255, 255, 255);
-			cell->bg = bg;
-			cell->attr = PE_ATTR_BOLD;
+			cell->bg = other;
+			cell->attr = 0;
 			cell->kind = PE_CELL_TEXT;
 		}
 		if (s->axes)

@@ -888,6 +888,8 @@ view_alibi(struct ctx *c)
 		int tw = 10, th = 5; /* map 8x4 cells + label line */
 		int per_row = w / tw;
 		int rows = h / th;
+		if ((size_t)per_row * (size_t)rows < H)
+			rows = (h - 1) / th; /* keep a line to say how many more */
 		size_t shown = (size_t)per_row * (size_t)rows;
 		if (shown > H)
 			shown = H;
@@ -916,8 +918,8 @@ view_alibi(struct ctx *c)
 			char l[64];
 			snprintf(l, sizeof l, "… %zu more heads (</> selects)",
 			    H - shown);
-			pe_canvas_text(c->cv, x, y + rows * th - 1 > y ? y + rows * th -
-			    1 : y, w, l, C_DIM, PE_COLOR_DEFAULT, 0);
+			pe_canvas_text(c->cv, x, y + rows * th, w, l, C_DIM,
+			    PE_COLOR_DEFAULT, 0);
 		}
 	}
 

@@ -757,7 +757,8 @@ view_rope(struct ctx *c)
 		for (size_t j = 0; j < nh; j++) {
 			size_t pj = nh == r->npairs ? j : j * (r->npairs - 1) / (nh - 1);
 			ang[j] = fmod(pe_rope_angle(r, (double)m, pj), TWO_PI);
-			col[j] = pe_cmap_color(PE_CMAP_SEQUENTIAL,
+			/* the lighter part of the map, readable on dark and light */
+			col[j] = pe_cmap_color(PE_CMAP_SEQUENTIAL, 0.35 + 0.65 *
 			    (double)j / (double)(nh > 1 ? nh - 1 : 1));
 		}
 		char t[96];
@@ -975,38 +976,52 @@ view_vit2d(struct ctx *c)
 	struct pe_field *mf = &c->mainf;
 	size_t ph = c->st->cur_r, pw = c->st->cur_c;
 	mf->anchor = ph * k->grid_w + pw; /* the map follows the cursor */
-	struct pe_scale sc = {PE_CMAP_DIVERGING, -1, 1, false};
+	/* Cosines of 2-D sin-cos embeddings sit mostly near 1: a scale from the
+	 * grid's lowest cosine to 1 shows their structure (the legend says
+	 * so). Patch 0 meets every offset there is, so its map holds the min. */
+	struct pe_field f0 = c->mainf;
+	struct pe_stats all;
+	f0.anchor = 0;
+	pe_field_block(&f0, 0, k->grid_h, 0, k->grid_w, true, &all);
+	double lo = isfinite(all.min) && all.min < 1 ? all.min : -1;
+	struct pe_scale sc = {PE_CMAP_SEQUENTIAL, lo, 1, false};
 	char title[96];
 	snprintf(title, sizeof title, "cosine(PE(%zu,%zu), PE(h,w))  (h ↓, w →)",
 	    ph, pw);
-	draw_main(c, &sc, title, "%.2g", NULL);
+	draw_main(c, &sc, title, "%.3g", NULL);
 
-	/* right: every patch's map, when there is room (the ViT figure) */
+	/* right: every patch's map (the ViT paper's figure); when the grid is
+	 * too fine for the room, every s-th patch in each direction */
 	int x = c->rx, y = c->by, w = c->rw, h = c->bh - 1;
-	pe_canvas_text(c->cv, x, y, w, "every patch's similarity map", C_TEXT,
-	    PE_COLOR_DEFAULT, PE_ATTR_BOLD);
+	size_t s = 1;
+	while ((k->grid_w + s - 1) / s * 5 > (size_t)w + 1 ||
+	    (k->grid_h + s - 1) / s * 3 > (size_t)h)
+		s++;
+	size_t gw = (k->grid_w + s - 1) / s, gh = (k->grid_h + s - 1) / s;
+	char t[96];
+	if (s == 1)
+		snprintf(t, sizeof t, "every patch's similarity map");
+	else
+		snprintf(t, sizeof t, "similarity maps, patches in steps of %zu", s);
+	pe_canvas_text(c->cv, x, y, w, t, C_TEXT, PE_COLOR_DEFAULT, PE_ATTR_BOLD);
 	y++;
-	int cw = (w) / (int)k->grid_w, ch = h / (int)k->grid_h;
-	if (cw >= 2 && ch >= 1) {
+	int cw = w / (int)gw, ch = h / (int)gh;
+	if (cw > 2 * ch + 1) /* keep the small maps roughly square */
+		cw = 2 * ch + 1;
+	if (cw >= 3 && ch >= 2) {
 		struct pe_field f = c->mainf;
-		for (size_t hh = 0; hh < k->grid_h; hh++)
-			for (size_t ww = 0; ww < k->grid_w; ww++) {
-				struct map_spec s;
+		for (size_t hh = 0; hh < gh; hh++)
+			for (size_t ww = 0; ww < gw; ww++) {
+				struct map_spec ms;
 				struct map_geom g;
-				memset(&s, 0, sizeof s);
-				f.anchor = hh * k->grid_w + ww;
-				s.f = &f;
-				s.r0 = 0, s.r1 = k->grid_h, s.c0 = 0, s.c1 = k->grid_w;
-				s.scale = sc;
+				memset(&ms, 0, sizeof ms);
+				f.anchor = hh * s * k->grid_w + ww * s;
+				ms.f = &f;
+				ms.r0 = 0, ms.r1 = k->grid_h, ms.c0 = 0, ms.c1 = k->grid_w;
+				ms.scale = sc;
 				panel_map(c->cv, x + (int)ww * cw, y + (int)hh * ch, cw - 1,
-				    ch, &s, &g);
+				    ch - (ch > 2), &ms, &g);
 			}
-	} else {
-		char l[128];
-		snprintf(l, sizeof l, "needs %zu×%zu cells for the %zu×%zu grid; "
-		    "enlarge the terminal", 2 * k->grid_w, k->grid_h, k->grid_h,
-		    k->grid_w);
-		pe_canvas_text(c->cv, x, y, w, l, C_DIM, PE_COLOR_DEFAULT, 0);
 	}
 
 	double v = pe_field_value(mf, ph, pw);

@@ -869,30 +869,38 @@ Test(e2e, color_depths)
 	term_free(&t);
 }
 
+/* Compile a direct-color terminfo entry `name` with `pairs` color pairs
+ * (like ncurses' xterm-direct, which Debian ships only in ncurses-term)
+ * into dir/db; false when tic is not available. */
+static bool
+direct_terminfo(const char *dir, const char *name, int pairs)
+{
+	char src[4200], cmd[9000];
+	snprintf(src, sizeof src, "%s/%s.src", dir, name);
+	FILE *fp = fopen(src, "w");
+	if (fp == NULL)
+		return false;
+	fprintf(fp, "%s|direct color for pescope tests,\n"
+	      "\tcolors#0x1000000, pairs#%d, RGB,\n"
+	      "\tsetab=\\E[%%?%%p1%%{8}%%<%%t4%%p1%%d%%e48;2;%%p1%%{65536}%%/%%d;"
+	      "%%p1%%{256}%%/%%{255}%%&%%d;%%p1%%{255}%%&%%d%%;m,\n"
+	      "\tsetaf=\\E[%%?%%p1%%{8}%%<%%t3%%p1%%d%%e38;2;%%p1%%{65536}%%/%%d;"
+	      "%%p1%%{256}%%/%%{255}%%&%%d;%%p1%%{255}%%&%%d%%;m,\n"
+	      "\tuse=xterm-256color,\n", name, pairs);
+	fclose(fp);
+	snprintf(cmd, sizeof cmd, "tic -x -o '%s/db' '%s' 2>/dev/null", dir, src);
+	return system(cmd) == 0;
+}
+
 Test(e2e, direct_color_terminfo)
 {
-	/* A terminfo entry with direct color (like ncurses' xterm-direct,
-	 * which Debian ships only in ncurses-term), compiled with tic. */
 	char *dir = th_tmpdir();
-	char src[4200], cmd[9000], ti[4200], tienv[4300];
-	snprintf(src, sizeof src, "%s/direct.src", dir);
-	snprintf(ti, sizeof ti, "%s/db", dir);
-	FILE *fp = fopen(src, "w");
-	cr_assert_not_null(fp);
-	fputs("pescope-direct|direct color for pescope tests,\n"
-	      "\tcolors#0x1000000, pairs#0x10000, RGB,\n"
-	      "\tsetab=\\E[%?%p1%{8}%<%t4%p1%d%e48;2;%p1%{65536}%/%d;"
-	      "%p1%{256}%/%{255}%&%d;%p1%{255}%&%d%;m,\n"
-	      "\tsetaf=\\E[%?%p1%{8}%<%t3%p1%d%e38;2;%p1%{65536}%/%d;"
-	      "%p1%{256}%/%{255}%&%d;%p1%{255}%&%d%;m,\n"
-	      "\tuse=xterm-256color,\n", fp);
-	fclose(fp);
-	snprintf(cmd, sizeof cmd, "tic -x -o '%s' '%s' 2>/dev/null", ti, src);
-	if (system(cmd) != 0) {
+	char tienv[4300];
+	if (!direct_terminfo(dir, "pescope-direct", 65536)) {
 		free(dir);
 		cr_skip_test("tic could not compile a terminfo entry");
 	}
-	snprintf(tienv, sizeof tienv, "TERMINFO=%s", ti);
+	snprintf(tienv, sizeof tienv, "TERMINFO=%s/db", dir);
 	char snapenv[4300];
 	snprintf(snapenv, sizeof snapenv, "PESCOPE_SNAPSHOT_DIR=%s", dir);
 	const char *envs[] = {tienv, "TERM=pescope-direct", snapenv, NULL};
@@ -921,5 +929,100 @@ Test(e2e, direct_color_terminfo)
 	free(out);
 	free(file);
 	free(ansi);
+	free(dir);
+}
+
+/* The colors of every cell, as RGB (malloc'd [rows * cols * 2]). */
+static uint32_t *
+screen_colors(struct term *t)
+{
+	uint32_t *g = malloc(sizeof *g * (size_t)t->rows * t->cols * 2);
+	for (int y = 0; y < t->rows; y++)
+		for (int x = 0; x < t->cols; x++) {
+			VTermScreenCell c = cell_at(t, x, y);
+			uint32_t *o = &g[((size_t)y * t->cols + x) * 2];
+			o[0] = VTERM_COLOR_IS_DEFAULT_FG(&c.fg) ? 0xff000000u
+			    : (uint32_t)c.fg.rgb.red << 16 | c.fg.rgb.green << 8 |
+				c.fg.rgb.blue;
+			o[1] = VTERM_COLOR_IS_DEFAULT_BG(&c.bg) ? 0xff000000u
+			    : (uint32_t)c.bg.rgb.red << 16 | c.bg.rgb.green << 8 |
+				c.bg.rgb.blue;
+		}
+	return g;
+}
+
+Test(e2e, pair_pool_exhaustion_keeps_colors)
+{
+	/* A pool of 2000 pairs holds one frame of direct color (~1800 pairs)
+	 * and runs out within the next few:
+	 * the cache is cleared and the screen repainted; no cell may keep a
+	 * stale color. */
+	char *dir = th_tmpdir();
+	char tienv[4300];
+	if (!direct_terminfo(dir, "pescope-few", 2000)) {
+		free(dir);
+		cr_skip_test("tic could not compile a terminfo entry");
+	}
+	snprintf(tienv, sizeof tienv, "TERMINFO=%s/db", dir);
+	const char *envs[] = {tienv, "TERM=pescope-few", NULL};
+	struct term t;
+
+	start(&t, NULL, envs);
+	term_pump(&t, 300);
+	uint32_t *first = screen_colors(&t);
+	/* Every encoding has its own colors: the pool runs out. */
+	for (int i = 0; i < 2; i++) {
+		term_send(&t, "+");
+		term_send(&t, "0");
+		for (const char *k = "2345671"; *k != '\0'; k++) {
+			char key[2] = {*k, 0};
+			term_send(&t, key);
+		}
+	}
+	term_pump(&t, 300);
+	uint32_t *now = screen_colors(&t);
+	size_t bad = 0, first_bad = 0;
+	for (size_t i = 0; i < (size_t)t.rows * t.cols * 2; i++)
+		if (first[i] != now[i] && bad++ == 0)
+			first_bad = i;
+	cr_expect_eq(bad, 0, "%zu color(s) differ from the first frame, first "
+	    "at cell %zu,%zu", bad, first_bad / 2 % (size_t)t.cols,
+	    first_bad / 2 / (size_t)t.cols);
+	term_quit(&t);
+	term_free(&t);
+
+	/* And they are the colors a terminal with a large pool shows. */
+	cr_assert(direct_terminfo(dir, "pescope-many", 65536));
+	const char *envs2[] = {tienv, "TERM=pescope-many", NULL};
+	start(&t, NULL, envs2);
+	term_pump(&t, 300);
+	uint32_t *ref = screen_colors(&t);
+	{
+		size_t n = (size_t)t.rows * t.cols, distinct = 0;
+		for (size_t i = 0; i < n; i++) {
+			bool seen = false;
+			for (size_t k = 0; k < i && !seen; k++)
+				seen = ref[2 * k] == ref[2 * i] &&
+				    ref[2 * k + 1] == ref[2 * i + 1];
+			distinct += !seen;
+		}
+		/* The test means something only if one frame fits the small
+		 * pool and the frames after it do not. */
+		cr_expect(distinct > 1000 && distinct < 2000, "a frame has %zu "
+		    "distinct color pairs; adjust the small pool (2000)",
+		    distinct);
+	}
+	bad = 0;
+	for (size_t i = 0; i < (size_t)t.rows * t.cols * 2; i++)
+		if (ref[i] != now[i] && bad++ == 0)
+			first_bad = i;
+	cr_expect_eq(bad, 0, "%zu color(s) differ from a large pool's, first "
+	    "at cell %zu,%zu", bad, first_bad / 2 % (size_t)t.cols,
+	    first_bad / 2 / (size_t)t.cols);
+	term_quit(&t);
+	term_free(&t);
+	free(ref);
+	free(first);
+	free(now);
 	free(dir);
 }

@@ -27,6 +27,7 @@ static struct {
 	enum pe_depth depth;
 	bool direct;	   /* color numbers are 0xRRGGBB (terminfo RGB) */
 	bool defaults;	   /* use_default_colors worked: -1 is allowed */
+	bool utf8;	   /* the locale can show non-ASCII glyphs */
 	int ncolors;	   /* COLORS */
 	int max_pair;	   /* highest pair number we may define */
 	int next_pair;	   /* next pair to define; pairs are never reused
@@ -175,6 +176,46 @@ term_attr(uint8_t a)
 	return r;
 }
 
+/* An ASCII stand-in for a glyph when the locale is not UTF-8 (htop falls
+ * back the same way): shade cells take the mono ramp. */
+static uint32_t
+ascii_glyph(const struct pe_cell *c, uint32_t cp)
+{
+	if (cp < 128)
+		return cp;
+	if (c->kind == PE_CELL_SHADE)
+		return pe_palette_ramp(c->shade);
+	if (cp >= 0x2800 && cp <= 0x28ff) /* braille dots */
+		return cp == 0x2800 ? ' ' : '.';
+	switch (cp) {
+	case 0x2500: case 0x2501: case 0x2212: /* ─ ━ − */
+		return '-';
+	case 0x2502: case 0x2503: /* │ ┃ */
+		return '|';
+	case 0x25b8: case 0x25b6: case 0x2192: case 0x2265: /* ▸ ▶ → ≥ */
+		return '>';
+	case 0x25c2: case 0x25c0: case 0x2190: case 0x2264: /* ◂ ◀ ← ≤ */
+		return '<';
+	case 0x25b4: case 0x25b2: case 0x2191: /* ▴ ▲ ↑ */
+		return '^';
+	case 0x25be: case 0x25bc: case 0x2193: /* ▾ ▼ ↓ */
+		return 'v';
+	case 0x00b7: case 0x2026: case 0x22c5: /* · … ⋅ */
+		return '.';
+	case 0x00d7: /* × */
+		return 'x';
+	case 0x03b8: /* θ */
+		return 't';
+	case 0x03c0: /* π */
+		return 'p';
+	}
+	if (cp >= 0x2500 && cp <= 0x257f) /* other box drawing */
+		return '+';
+	if (cp >= 0x2580 && cp <= 0x259f) /* blocks */
+		return '#';
+	return '?';
+}
+
 /* Put the canvas into stdscr; false when the pair pool ran out (then
  * nothing is guaranteed about stdscr). last_try: use the default pair for
  * cells that find none instead of failing. */
@@ -193,6 +234,8 @@ put_canvas(const struct pe_canvas *cv, bool last_try)
 
 			if (wc[0] == 0 || (wc[0] < 32) || wc[0] == 127)
 				wc[0] = ' ';
+			else if (!crt.utf8)
+				wc[0] = (wchar_t)ascii_glyph(c, (uint32_t)wc[0]);
 			if (crt.depth != PE_DEPTH_MONO) {
 				pair = pair_for(term_color(c->fg, true),
 				    term_color(c->bg, false));
@@ -370,6 +413,7 @@ pe_crt_init(int depth, char *err, size_t cap)
 	}
 	set_term(crt.scr);
 	crt.active = true;
+	crt.utf8 = MB_CUR_MAX > 1;
 	atexit(pe_crt_done);
 	cbreak();
 	noecho();

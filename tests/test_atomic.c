@@ -146,3 +146,25 @@ Test(atomic, failed_commit_cleans_up)
 	rmdir(dir);
 	free(dir);
 }
+
+/* A device is written in place: renaming over /dev/null (as root) would
+ * replace it with a regular file. A folder is refused. */
+Test(atomic, devices_are_written_in_place)
+{
+	struct stat st;
+	struct pe_atomic a;
+	cr_assert_eq(pe_atomic_open(&a, "/dev/null"), PE_OK);
+	cr_expect_null(a.tmp);
+	fputs("discarded", a.fp);
+	cr_expect_eq(pe_atomic_commit(&a), PE_OK);
+	cr_assert_eq(stat("/dev/null", &st), 0);
+	cr_expect(S_ISCHR(st.st_mode), "/dev/null is no longer a device");
+	cr_assert_eq(pe_atomic_open(&a, "/dev/null"), PE_OK);
+	pe_atomic_abort(&a);
+	cr_assert_eq(stat("/dev/null", &st), 0);
+	cr_expect(S_ISCHR(st.st_mode));
+	char *dir = th_tmpdir();
+	cr_expect_eq(pe_atomic_open(&a, dir), PE_EINVAL);
+	rmdir(dir);
+	free(dir);
+}

@@ -80,7 +80,7 @@ static const struct opt_desc opts[] = {
 	{"format", 1, O_FORMAT, C_DUMP | C_SNAP},
 	{"dtype", 1, O_DTYPE, C_DUMP},
 	{"output", 1, O_OUTPUT, C_DUMP | C_SNAP},
-	{"head", 1, O_HEAD, C_DUMP},
+	{"head", 1, O_HEAD, C_DUMP | C_VIEW},
 	{"cursor", 1, O_CURSOR, C_VIEW},
 	{"size", 1, O_SIZE, C_SNAP | C_BENCH},
 	{"color", 1, O_COLOR, C_VIEW},
@@ -850,7 +850,8 @@ pe_options_usage(FILE *fp)
 "                          buckets, index, mask (as the encoding has them)\n"
 "  -f, --format F          csv (default) or npy\n"
 "      --dtype D           f32 (default) or f64\n"
-"      --head H            the head of a 3-D table, for csv\n"
+"      --head H            the head of a 3-D table, for csv (alibi: also\n"
+"                          the head the TUI and snapshot draw large)\n"
 "\n"
 "  -h, --help              this text\n"
 "  -V, --version           the version\n"

@@ -28,6 +28,8 @@ pe_app_state_from_options(const struct pe_options *o, struct pe_state *st)
 {
 	pe_state_init(st, &o->cfg);
 	st->preset = o->preset;
+	if (o->head_given && o->head < o->cfg.heads)
+		st->head = o->head;
 	if (o->cursor_given) {
 		st->cur_r = o->cursor_p;
 		st->cur_c = o->cursor_j;

@@ -36,7 +36,8 @@ atomic_mode(const char *path)
 }
 
 /* Open a temporary file ".<name>.XXXXXX" in the target's folder. path "-"
- * means standard output (no temp file). Returns PE_EINVAL for an empty
+ * means standard output, and an existing non-regular target (a device) is
+ * written in place; neither has a temp file. Returns PE_EINVAL for an empty
  * path, PE_EIO when the folder is not writable, PE_ENOMEM. */
 int
 pe_atomic_open(struct pe_atomic *a, const char *path)
@@ -55,6 +56,17 @@ pe_atomic_open(struct pe_atomic *a, const char *path)
 		return PE_ENOMEM;
 	if (strcmp(path, "-") == 0) {
 		a->fp = stdout;
+		return PE_OK;
+	}
+	/* A target that exists and is not a regular file (/dev/null, a FIFO,
+	 * a terminal) is written in place: renaming over it would replace the
+	 * device with a file. A folder is refused. */
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (S_ISDIR(st.st_mode) || (a->fp = fopen(path, "wb")) == NULL) {
+			atomic_clear(a);
+			return S_ISDIR(st.st_mode) ? PE_EINVAL : PE_EIO;
+		}
 		return PE_OK;
 	}
 	slash = strrchr(path, '/');
@@ -95,8 +107,10 @@ pe_atomic_commit(struct pe_atomic *a)
 
 	if (a == NULL || a->fp == NULL)
 		return PE_EINVAL;
-	if (a->tmp == NULL) {
+	if (a->tmp == NULL) { /* standard output, or a device written in place */
 		if (fflush(a->fp) != 0 || ferror(a->fp))
+			rc = PE_EIO;
+		if (a->fp != stdout && fclose(a->fp) != 0)
 			rc = PE_EIO;
 		atomic_clear(a);
 		return rc;
@@ -125,6 +139,8 @@ pe_atomic_abort(struct pe_atomic *a)
 	if (a->fp != NULL && a->tmp != NULL) {
 		fclose(a->fp);
 		unlink(a->tmp);
+	} else if (a->fp != NULL && a->fp != stdout) {
+		fclose(a->fp); /* a device written in place */
 	}
 	atomic_clear(a);
 }

@@ -259,10 +259,7 @@ pe_tui_run(const struct pe_options *o)
 
 	memset(&L, 0, sizeof L);
 	L.cur = -1;
-	pe_app_state_from_options(o, &L.st);
-	if (o->head_given && L.st.cfg.enc == PE_ENC_ALIBI)
-		L.st.head = o->head;
-	pe_state_clamp(&L.st);
+	pe_app_state_from_options(o, &L.st); /* cursor, head, preset */
 	if (pe_crt_init(o->depth, err, sizeof err) != 0) {
 		pe_app_error("%s", err);
 		return PE_EXIT_USAGE;

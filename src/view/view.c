@@ -548,7 +548,7 @@ right_vector(struct ctx *c, const char *rowtitle, double lo, double hi)
 	panel_dot(c, x, y, w, hc, p, "PE(p)·PE(key)");
 	y += hc + 1;
 	h -= hc + 1;
-	int hr = h >= 24 ? 8 : 0;
+	int hr = h >= 20 ? 7 : 0; /* the cursor row, when there is room */
 	if (hr > 0) {
 		panel_row_values(c, x, y + h - hr, w, hr, p, rowtitle, lo, hi, "dim");
 		h -= hr + 1;

@@ -283,6 +283,19 @@ pe_field_free(struct pe_field *f)
 	f->nomega = 0;
 }
 
+/* Value at position p of a wave field's function fn of frequency w. */
+static double
+field_wave_exact(const struct pe_field *f, size_t p, double w,
+                 enum field_fn fn)
+{
+	double t = (double)p * w;
+	if (fn == FN_ANGLE) {
+		double a = fmod(t, TWO_PI);
+		return a < 0.0 ? a + TWO_PI : a;
+	}
+	return (fn == FN_COS ? cos(t) : sin(t)) * field_wave_scale(f);
+}
+
 /* Value of column c at position p of a wave field. */
 static double
 field_wave_value(const struct pe_field *f, size_t p, size_t c)
@@ -292,12 +305,7 @@ field_wave_value(const struct pe_field *f, size_t p, size_t c)
 	const double *w = field_freqs(f, &nfreq);
 
 	field_wave_column(f, c, &i, &fn);
-	double t = (double)p * w[i];
-	if (fn == FN_ANGLE) {
-		double a = fmod(t, TWO_PI);
-		return a < 0.0 ? a + TWO_PI : a;
-	}
-	return (fn == FN_COS ? cos(t) : sin(t)) * field_wave_scale(f);
+	return field_wave_exact(f, p, w[i], fn);
 }
 
 /* Similarity of a wave encoding at relative position k = i - j:
@@ -651,6 +659,196 @@ field_fold(double v, double *lo, double *hi)
 		*hi = v;
 }
 
+/* Positions between direct evaluations in a wave min/max scan. */
+#define FIELD_SCAN_ANCHOR 64
+
+/* A wave min/max scan: the entries are first approximated, each from a
+ * direct sincos every FIELD_SCAN_ANCHOR positions times a precomputed
+ * e^{i k w} (k < FIELD_SCAN_ANCHOR), then only those within twice the
+ * approximation's error bound of the approximate extremes are evaluated
+ * exactly (pe_field_value's own formula). The exact extremes are among
+ * them, so the result is the brute-force scan's, bit for bit, at the cost
+ * of a few flops per entry instead of a sin or an fmod. */
+struct field_scan {
+	const struct pe_field *f;
+	size_t r0, r1;
+	double tol;	 /* bound on |approximation - exact value| */
+	double alo, ahi; /* approximate extremes of the unambiguous entries */
+	double lo, hi;	 /* exact extremes of the entries evaluated */
+};
+
+/* Min and max of v[FIELD_SCAN_ANCHOR] (fixed length, four lanes held in
+ * registers, so that it vectorises). */
+static void
+field_scan_extremes(const double *v, double *lo, double *hi)
+{
+	double l0 = v[0], l1 = v[1], l2 = v[2], l3 = v[3];
+	double h0 = l0, h1 = l1, h2 = l2, h3 = l3;
+
+	for (size_t k = 4; k < FIELD_SCAN_ANCHOR; k += 4) {
+		l0 = v[k] < l0 ? v[k] : l0;
+		l1 = v[k + 1] < l1 ? v[k + 1] : l1;
+		l2 = v[k + 2] < l2 ? v[k + 2] : l2;
+		l3 = v[k + 3] < l3 ? v[k + 3] : l3;
+		h0 = v[k] > h0 ? v[k] : h0;
+		h1 = v[k + 1] > h1 ? v[k + 1] : h1;
+		h2 = v[k + 2] > h2 ? v[k + 2] : h2;
+		h3 = v[k + 3] > h3 ? v[k + 3] : h3;
+	}
+	l0 = l1 < l0 ? l1 : l0;
+	l2 = l3 < l2 ? l3 : l2;
+	h0 = h1 > h0 ? h1 : h0;
+	h2 = h3 > h2 ? h3 : h2;
+	*lo = l2 < l0 ? l2 : l0;
+	*hi = h2 > h0 ? h2 : h0;
+}
+
+/* One run of approximations v[k] of positions p0 + k (k < n; entries past
+ * n repeat v[0]): pass 0 folds them into the approximate extremes, pass 1
+ * evaluates exactly the entries that may be extreme. Angles within tol of
+ * 0 or 2 pi may wrap once exact: pass 0 evaluates them at once and leaves
+ * them out. */
+static void
+field_scan_run(struct field_scan *sc, int pass, size_t p0, size_t n,
+               double w, enum field_fn fn, const double *v)
+{
+	double lo, hi;
+	double tl = sc->alo + 2.0 * sc->tol, th = sc->ahi - 2.0 * sc->tol;
+	double zl = sc->tol, zh = TWO_PI - sc->tol;
+
+	field_scan_extremes(v, &lo, &hi);
+	if (fn != FN_ANGLE || (lo >= zl && hi <= zh)) {
+		if (pass == 0) {
+			sc->alo = lo < sc->alo ? lo : sc->alo;
+			sc->ahi = hi > sc->ahi ? hi : sc->ahi;
+			return;
+		}
+		if (lo > tl && hi < th)
+			return;
+	}
+	for (size_t k = 0; k < n; k++) {
+		if (fn == FN_ANGLE && (v[k] < zl || v[k] > zh)) {
+			if (pass == 0)
+				field_fold(field_wave_exact(sc->f, p0 + k, w,
+				                            fn),
+				           &sc->lo, &sc->hi);
+		} else if (pass == 0) {
+			sc->alo = v[k] < sc->alo ? v[k] : sc->alo;
+			sc->ahi = v[k] > sc->ahi ? v[k] : sc->ahi;
+		} else if (v[k] >= th || v[k] <= tl) {
+			field_fold(field_wave_exact(sc->f, p0 + k, w, fn),
+			           &sc->lo, &sc->hi);
+		}
+	}
+}
+
+/* One pass of a scan over rows [r0, r1) of frequency w: sines when
+ * fns & 1, cosines when fns & 2, angles when fns & 4. */
+static void
+field_scan_freq(struct field_scan *sc, int pass, double w, int fns)
+{
+	double ps[FIELD_SCAN_ANCHOR], pc[FIELD_SCAN_ANCHOR];
+	double vs[FIELD_SCAN_ANCHOR], vc[FIELD_SCAN_ANCHOR];
+	double scale = field_wave_scale(sc->f);
+
+	if (fns & 4) {
+		/* angles: fmod(p0 w) + (k w mod 2 pi), wrapped once */
+		double wa = fmod(w, TWO_PI);
+		if (wa < 0.0)
+			wa += TWO_PI;
+		for (size_t k = 0; k < FIELD_SCAN_ANCHOR; k++)
+			pc[k] = fmod((double)k * wa, TWO_PI);
+	} else {
+		for (size_t k = 0; k < FIELD_SCAN_ANCHOR; k++) {
+			sincos((double)k * w, &ps[k], &pc[k]);
+			ps[k] *= scale;
+			pc[k] *= scale;
+		}
+	}
+	for (size_t p0 = sc->r0; p0 < sc->r1; p0 += FIELD_SCAN_ANCHOR) {
+		size_t n = sc->r1 - p0 < FIELD_SCAN_ANCHOR ? sc->r1 - p0
+		                                           : FIELD_SCAN_ANCHOR;
+		double t = (double)p0 * w, s, c;
+		if (fns & 4) {
+			double a = fmod(t, TWO_PI);
+			if (a < 0.0)
+				a += TWO_PI;
+			for (size_t k = 0; k < FIELD_SCAN_ANCHOR; k++) {
+				double v = a + pc[k];
+				vc[k] = v >= TWO_PI ? v - TWO_PI : v;
+			}
+			for (size_t k = n; k < FIELD_SCAN_ANCHOR; k++)
+				vc[k] = vc[0];
+			field_scan_run(sc, pass, p0, n, w, FN_ANGLE, vc);
+			continue;
+		}
+		sincos(t, &s, &c);
+		for (size_t k = 0; k < FIELD_SCAN_ANCHOR; k++) {
+			vs[k] = s * pc[k] + c * ps[k];
+			vc[k] = c * pc[k] - s * ps[k];
+		}
+		for (size_t k = n; k < FIELD_SCAN_ANCHOR; k++) {
+			vs[k] = vs[0];
+			vc[k] = vc[0];
+		}
+		if (fns & 1)
+			field_scan_run(sc, pass, p0, n, w, FN_SIN, vs);
+		if (fns & 2)
+			field_scan_run(sc, pass, p0, n, w, FN_COS, vc);
+	}
+}
+
+/* Exact min and max of a wave block [r0, r1) x [c0, c1) (struct
+ * field_scan); PE_ENOMEM when the column flags cannot be allocated. */
+static int
+field_wave_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
+                  size_t c1, double *lo, double *hi)
+{
+	size_t nfreq;
+	const double *w = field_freqs(f, &nfreq);
+	unsigned char *fns = calloc(nfreq ? nfreq : 1, 1);
+	double wmax = 0.0;
+
+	if (fns == NULL)
+		return PE_ENOMEM;
+	for (size_t c = c0; c < c1; c++) {
+		size_t i;
+		enum field_fn fn;
+		field_wave_column(f, c, &i, &fn);
+		fns[i] |= (unsigned char)(1 << fn);
+		if (fabs(w[i]) > wmax)
+			wmax = fabs(w[i]);
+	}
+	/* Error bound: the exact value is sin(fl(p w)), and fl(p w) is within
+	 * half an ulp of p w (at most r1 wmax 2^-53), for the entry and for
+	 * its anchor; fl(k w) and the product with the anchor add a few ulps
+	 * of the unit circle (of 2 pi for angles). Four times that is
+	 * generous. */
+	double amp = f->cfg->enc == PE_ENC_ROPE ? fabs(field_wave_scale(f))
+	                                        : 1.0;
+	if (f->kind == PE_FIELD_ROPE_ANGLE)
+		amp = TWO_PI;
+	struct field_scan sc = {
+	    .f = f,
+	    .r0 = r0,
+	    .r1 = r1,
+	    .tol = 4.0 * (amp * (double)r1 * wmax * 0x1p-52 +
+	                  amp * (FIELD_SCAN_ANCHOR + 2) * 8.0 * 0x1p-53),
+	    .alo = INFINITY,
+	    .ahi = -INFINITY,
+	    .lo = *lo,
+	    .hi = *hi,
+	};
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < nfreq; i++)
+			if (fns[i] != 0)
+				field_scan_freq(&sc, pass, w[i], fns[i]);
+	free(fns);
+	*lo = sc.lo;
+	*hi = sc.hi;
+	return PE_OK;
+}
+
 /* Exact min and max of the finite entries of a block when the scan fits in
  * FIELD_SCAN_BUDGET; otherwise they stay NAN and minmax_exact false. */
 static void
@@ -691,10 +889,14 @@ field_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 		uint64_t cost = f->kind == PE_FIELD_SIMILARITY ? cfg->d : 1;
 		if (nr > FIELD_SCAN_BUDGET / nc / cost)
 			return;
+		if (field_is_wave(f) &&
+		    field_wave_minmax(f, r0, r1, c0, c1, &lo, &hi) == PE_OK)
+			goto done;
 		for (size_t r = r0; r < r1; r++)
 			for (size_t c = c0; c < c1; c++)
 				field_fold(pe_field_value(f, r, c), &lo, &hi);
 	}
+done:
 	if (lo <= hi) {
 		dest->min = lo;
 		dest->max = hi;

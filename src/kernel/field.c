@@ -3,9 +3,10 @@
  * Waves (sinusoidal PE, RoPE cos/sin/angle) sum in closed form along
  * positions with Lagrange's identity (trig.h), so a block of B rows x C
  * columns costs O(C). Similarities of waves are sums over frequencies of
- * products of two geometric sums. Learned tables use a summed-area table
- * (PE) and column prefix sums (similarity); vit2d splits a range of patch
- * indices into partial and full grid rows. Alibi bias, the causal mask and
+ * products of two geometric sums. Learned tables keep column prefix sums
+ * every FIELD_LEARNED_STRIDE rows (a block's column sums cost at most that
+ * many table rows); vit2d splits a range of patch indices into partial and
+ * full grid rows, and its patch cosine is separable in h and w. Alibi bias, the causal mask and
  * relative buckets are diagonal fields, handled by diag.c. */
 #include <math.h>
 #include <stdlib.h>
@@ -127,56 +128,161 @@ field_learned_rows(const struct pe_config *cfg)
 	return cfg->n < cfg->max_len ? cfg->n : cfg->max_len;
 }
 
-/* Build the learned field's prefix sums from the table (cfg->table, or the
+/* Rows between the stored column prefix sums of a learned field. */
+#define FIELD_LEARNED_STRIDE 32
+
+/* Where a learned field keeps its parts, all in one allocation at
+ * f->prefix (struct pe_field's sat stays NULL):
+ *   K[k * d + c] = sum of table[p][c] over p < k STRIDE, k = 0 .. L/STRIDE
+ *   (column prefix sums at every STRIDE-th row: 1/STRIDE of a full
+ *   table's memory, so building them touches few pages);
+ *   similarity only: norm[p] = table[p] . table[p], p < L;
+ *   when cfg->table is NULL, the field's own float table [L * d]. */
+struct field_learned {
+	size_t L, d;
+	const double *K;
+	const double *norm; /* NULL for a PE field */
+	const float *tab;
+};
+
+/* Parts of a learned field (struct field_learned). */
+static void
+field_learned_parts(const struct pe_field *f, struct field_learned *lp)
+{
+	size_t nk;
+
+	lp->L = field_learned_rows(f->cfg);
+	lp->d = f->cfg->d;
+	nk = lp->L / FIELD_LEARNED_STRIDE + 1;
+	lp->K = f->prefix;
+	lp->norm = f->kind == PE_FIELD_SIMILARITY ? f->prefix + nk * lp->d
+	                                          : NULL;
+	lp->tab = f->cfg->table != NULL
+	              ? f->cfg->table
+	              : (const float *)(f->prefix + nk * lp->d +
+	                                (lp->norm != NULL ? lp->L : 0));
+}
+
+/* Dot product of two float rows in double (each product is exact; four
+ * accumulators, so that it pipelines and vectorises). */
+static double
+field_dotf(const float *a, const float *b, size_t n)
+{
+	double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+	size_t k = 0;
+
+	for (; k + 4 <= n; k += 4) {
+		s0 += (double)a[k] * (double)b[k];
+		s1 += (double)a[k + 1] * (double)b[k + 1];
+		s2 += (double)a[k + 2] * (double)b[k + 2];
+		s3 += (double)a[k + 3] * (double)b[k + 3];
+	}
+	for (; k < n; k++)
+		s0 += (double)a[k] * (double)b[k];
+	return (s0 + s1) + (s2 + s3);
+}
+
+/* Build a learned field's parts from the table (cfg->table, or the
  * N(0, 0.02^2) init with seed FIELD_LEARNED_SEED when there is none). */
 static int
 field_init_learned(struct pe_field *f)
 {
 	const struct pe_config *cfg = f->cfg;
 	size_t L = field_learned_rows(cfg), d = cfg->d;
-	float *own = NULL;
-	const float *tab = cfg->table;
+	size_t nk = L / FIELD_LEARNED_STRIDE + 1;
+	size_t nnorm = f->kind == PE_FIELD_SIMILARITY ? L : 0;
+	size_t ntab = cfg->table == NULL ? L : 0;
+	struct field_learned lp;
 
-	if (L + 1 > SIZE_MAX / (d + 1) / sizeof(double))
+	if (nk > SIZE_MAX / d / sizeof(double) - nnorm ||
+	    (ntab > 0 && L > SIZE_MAX / d / sizeof(float) -
+	                         (nk * d + nnorm) * 2))
 		return PE_ENOMEM;
-	if (tab == NULL) {
-		own = malloc(L * d * sizeof *own);
-		if (own == NULL)
-			return PE_ENOMEM;
+	f->prefix = malloc((nk * d + nnorm) * sizeof(double) +
+	                   ntab * d * sizeof(float));
+	if (f->prefix == NULL)
+		return PE_ENOMEM;
+	field_learned_parts(f, &lp);
+	if (ntab > 0)
 		/* The init fills rows in order, so the first L rows of the
 		 * max_len-row table are the first L * d draws. */
-		pe_learned_init(L, d, FIELD_LEARNED_SEED, own);
-		tab = own;
-	}
-	if (f->kind == PE_FIELD_PE) {
-		/* sat[(p)(d+1) + c] = sum of table[0..p-1][0..c-1]. */
-		f->sat = calloc((L + 1) * (d + 1), sizeof *f->sat);
-		if (f->sat == NULL) {
-			free(own);
-			return PE_ENOMEM;
-		}
-		for (size_t p = 0; p < L; p++) {
-			double run = 0.0;
-			for (size_t c = 0; c < d; c++) {
-				run += tab[p * d + c];
-				f->sat[(p + 1) * (d + 1) + c + 1] =
-				    f->sat[p * (d + 1) + c + 1] + run;
-			}
-		}
-	} else {
-		/* prefix[p d + c] = sum of table[0..p-1][c]. */
-		f->prefix = calloc((L + 1) * d, sizeof *f->prefix);
-		if (f->prefix == NULL) {
-			free(own);
-			return PE_ENOMEM;
-		}
-		for (size_t p = 0; p < L; p++)
+		pe_learned_init(L, d, FIELD_LEARNED_SEED, (float *)lp.tab);
+	double *K = f->prefix;
+	for (size_t c = 0; c < d; c++)
+		K[c] = 0.0;
+	for (size_t k = 1; k < nk; k++) {
+		double *row = K + k * d;
+		memcpy(row, row - d, d * sizeof *row);
+		for (size_t p = (k - 1) * FIELD_LEARNED_STRIDE;
+		     p < k * FIELD_LEARNED_STRIDE; p++) {
+			const float *t = lp.tab + p * d;
 			for (size_t c = 0; c < d; c++)
-				f->prefix[(p + 1) * d + c] =
-				    f->prefix[p * d + c] + tab[p * d + c];
+				row[c] += (double)t[c];
+		}
 	}
-	free(own);
+	if (nnorm > 0) {
+		double *norm = f->prefix + nk * d;
+		for (size_t p = 0; p < L; p++)
+			norm[p] = field_dotf(lp.tab + p * d, lp.tab + p * d, d);
+	}
 	return PE_OK;
+}
+
+/* Add sign * table[p][c0..c1) to dest for rows p in [a, b). */
+static void
+field_learned_rows_add(const struct field_learned *lp, size_t a, size_t b,
+                       size_t c0, size_t c1, double sign, double *dest)
+{
+	for (size_t p = a; p < b; p++) {
+		const float *t = lp->tab + p * lp->d + c0;
+		if (sign > 0)
+			for (size_t c = 0; c < c1 - c0; c++)
+				dest[c] += (double)t[c];
+		else
+			for (size_t c = 0; c < c1 - c0; c++)
+				dest[c] -= (double)t[c];
+	}
+}
+
+/* Add sign * (sum of table[p][c0..c1) over p < r) to dest: the nearest
+ * stored prefix row, corrected by at most STRIDE/2 table rows. */
+static void
+field_learned_prefix_add(const struct field_learned *lp, size_t r, size_t c0,
+                         size_t c1, double sign, double *dest)
+{
+	size_t k = (r + FIELD_LEARNED_STRIDE / 2) / FIELD_LEARNED_STRIDE;
+	if (k > lp->L / FIELD_LEARNED_STRIDE)
+		k = lp->L / FIELD_LEARNED_STRIDE;
+	size_t at = k * FIELD_LEARNED_STRIDE;
+	const double *K = lp->K + k * lp->d + c0;
+
+	if (sign > 0)
+		for (size_t c = 0; c < c1 - c0; c++)
+			dest[c] += K[c];
+	else
+		for (size_t c = 0; c < c1 - c0; c++)
+			dest[c] -= K[c];
+	if (at < r)
+		field_learned_rows_add(lp, at, r, c0, c1, sign, dest);
+	else
+		field_learned_rows_add(lp, r, at, c0, c1, -sign, dest);
+}
+
+/* dest[c - c0] = sum of table[p][c] over rows p in [a, b) (b <= L), for c
+ * in [c0, c1): the rows themselves when there are few, else the difference
+ * of two prefix sums. O(min(b - a, STRIDE) (c1 - c0)). */
+static void
+field_learned_colsum(const struct field_learned *lp, size_t a, size_t b,
+                     size_t c0, size_t c1, double *dest)
+{
+	for (size_t c = 0; c < c1 - c0; c++)
+		dest[c] = 0.0;
+	if (b - a <= FIELD_LEARNED_STRIDE) {
+		field_learned_rows_add(lp, a, b, c0, c1, 1.0, dest);
+		return;
+	}
+	field_learned_prefix_add(lp, b, c0, c1, 1.0, dest);
+	field_learned_prefix_add(lp, a, c0, c1, -1.0, dest);
 }
 
 /* Prepare a field of the given kind for cfg. */
@@ -329,43 +435,30 @@ field_wave_sim(const struct pe_field *f, double k)
 	return sum;
 }
 
-/* Value of a learned PE field at (p, c) from its summed-area table. */
+/* Value of a learned PE field at (p, c): the table's entry. */
 static double
 field_learned_pe(const struct pe_field *f, size_t p, size_t c)
 {
-	const struct pe_config *cfg = f->cfg;
-	size_t d1 = cfg->d + 1;
+	struct field_learned lp;
 
-	if (p >= cfg->max_len)
+	if (p >= f->cfg->max_len)
 		return NAN;
-	if (cfg->table != NULL)
-		return cfg->table[p * cfg->d + c];
-	return f->sat[(p + 1) * d1 + c + 1] - f->sat[p * d1 + c + 1] -
-	       f->sat[(p + 1) * d1 + c] + f->sat[p * d1 + c];
+	field_learned_parts(f, &lp);
+	return lp.tab[p * lp.d + c];
 }
 
 /* Learned similarity: the dot product of rows i and j of the table. */
 static double
 field_learned_sim(const struct pe_field *f, size_t i, size_t j)
 {
-	const struct pe_config *cfg = f->cfg;
-	size_t d = cfg->d;
-	double sum = 0.0;
+	struct field_learned lp;
 
-	if (i >= cfg->max_len || j >= cfg->max_len)
+	if (i >= f->cfg->max_len || j >= f->cfg->max_len)
 		return NAN;
-	for (size_t c = 0; c < d; c++) {
-		double a, b;
-		if (cfg->table != NULL) {
-			a = cfg->table[i * d + c];
-			b = cfg->table[j * d + c];
-		} else {
-			a = f->prefix[(i + 1) * d + c] - f->prefix[i * d + c];
-			b = f->prefix[(j + 1) * d + c] - f->prefix[j * d + c];
-		}
-		sum += a * b;
-	}
-	return sum;
+	field_learned_parts(f, &lp);
+	if (i == j)
+		return lp.norm[i];
+	return field_dotf(lp.tab + i * lp.d, lp.tab + j * lp.d, lp.d);
 }
 
 /* Exact value at (r, c). */
@@ -485,46 +578,64 @@ field_wave_sim_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	dest->mean = sum;
 }
 
-/* Mean of a learned PE block from the summed-area table; rows past max_len
- * are undefined and left out. */
+/* Columns per pass of a learned block's column sums (a stack buffer). */
+#define FIELD_LEARNED_CHUNK 256
+
+/* Mean of a learned PE block from its column sums (field_learned_colsum);
+ * rows past max_len are undefined and left out. */
 static void
 field_learned_pe_block(const struct pe_field *f, size_t r0, size_t r1,
                        size_t c0, size_t c1, struct pe_stats *dest)
 {
-	size_t L = field_learned_rows(f->cfg), d1 = f->cfg->d + 1;
-	size_t e = r1 < L ? r1 : L;
+	struct field_learned lp;
+	double cs[FIELD_LEARNED_CHUNK];
 
+	field_learned_parts(f, &lp);
+	size_t e = r1 < lp.L ? r1 : lp.L;
 	if (r0 >= e) {
 		dest->undefined = dest->count;
 		return;
 	}
 	uint64_t def = (uint64_t)(e - r0) * (c1 - c0);
 	dest->undefined = dest->count - def;
-	double sum = f->sat[e * d1 + c1] - f->sat[r0 * d1 + c1] -
-	             f->sat[e * d1 + c0] + f->sat[r0 * d1 + c0];
+	double sum = 0.0;
+	for (size_t a = c0; a < c1; a += FIELD_LEARNED_CHUNK) {
+		size_t b = c1 - a < FIELD_LEARNED_CHUNK ? c1
+		                                        : a + FIELD_LEARNED_CHUNK;
+		field_learned_colsum(&lp, r0, e, a, b, cs);
+		for (size_t c = 0; c < b - a; c++)
+			sum += cs[c];
+	}
 	dest->mean = sum / (double)def;
 }
 
-/* Mean of a learned similarity block: (P[p1] - P[p0]) . (P[q1] - P[q0])
- * over the defined rows and columns, from the column prefix sums. */
+/* Mean of a learned similarity block: (sum of rows [r0, pe)) . (sum of
+ * rows [c0, qe)) over the defined rows and columns. */
 static void
 field_learned_sim_block(const struct pe_field *f, size_t r0, size_t r1,
                         size_t c0, size_t c1, struct pe_stats *dest)
 {
-	size_t L = field_learned_rows(f->cfg), d = f->cfg->d;
-	size_t pe = r1 < L ? r1 : L, qe = c1 < L ? c1 : L;
+	struct field_learned lp;
+	double u[FIELD_LEARNED_CHUNK], v[FIELD_LEARNED_CHUNK];
 
+	field_learned_parts(f, &lp);
+	size_t pe = r1 < lp.L ? r1 : lp.L, qe = c1 < lp.L ? c1 : lp.L;
 	if (r0 >= pe || c0 >= qe) {
 		dest->undefined = dest->count;
 		return;
 	}
 	uint64_t def = (uint64_t)(pe - r0) * (qe - c0);
 	dest->undefined = dest->count - def;
-	const double *P = f->prefix;
 	double sum = 0.0;
-	for (size_t c = 0; c < d; c++)
-		sum += (P[pe * d + c] - P[r0 * d + c]) *
-		       (P[qe * d + c] - P[c0 * d + c]);
+	for (size_t a = 0; a < lp.d; a += FIELD_LEARNED_CHUNK) {
+		size_t b = lp.d - a < FIELD_LEARNED_CHUNK
+		               ? lp.d
+		               : a + FIELD_LEARNED_CHUNK;
+		field_learned_colsum(&lp, r0, pe, a, b, u);
+		field_learned_colsum(&lp, c0, qe, a, b, v);
+		for (size_t c = 0; c < b - a; c++)
+			sum += u[c] * v[c];
+	}
 	dest->mean = sum / (double)def;
 }
 
@@ -892,6 +1003,14 @@ field_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 		if (field_is_wave(f) &&
 		    field_wave_minmax(f, r0, r1, c0, c1, &lo, &hi) == PE_OK)
 			goto done;
+		if (cfg->enc == PE_ENC_LEARNED) {
+			/* rows (and, for similarity, columns) past the table
+			 * are NAN: scan the defined ones only */
+			size_t L = field_learned_rows(cfg);
+			r1 = r1 < L ? r1 : L;
+			if (f->kind == PE_FIELD_SIMILARITY)
+				c1 = c1 < L ? c1 : L;
+		}
 		for (size_t r = r0; r < r1; r++)
 			for (size_t c = c0; c < c1; c++)
 				field_fold(pe_field_value(f, r, c), &lo, &hi);
@@ -1411,6 +1530,126 @@ end:
 	return rc;
 }
 
+/* Grid of a learned PE field: per row block the column sums of its defined
+ * rows (field_learned_colsum), then per column block their sum. */
+static int
+field_learned_pe_grid(const struct pe_field *f, size_t r0, size_t r1,
+                      size_t nr, size_t c0, size_t c1, size_t nc,
+                      struct pe_stats *dest)
+{
+	struct field_learned lp;
+	double *cs = malloc((c1 - c0) * sizeof *cs);
+
+	if (cs == NULL)
+		return PE_ENOMEM;
+	field_learned_parts(f, &lp);
+	for (size_t bi = 0; bi < nr; bi++) {
+		size_t p0, p1;
+		pe_field_span(r0, r1, nr, bi, &p0, &p1);
+		size_t e = p1 < lp.L ? p1 : lp.L;
+		if (p0 < e)
+			field_learned_colsum(&lp, p0, e, c0, c1, cs);
+		for (size_t bj = 0; bj < nc; bj++) {
+			size_t q0, q1;
+			pe_field_span(c0, c1, nc, bj, &q0, &q1);
+			struct pe_stats *st = &dest[bi * nc + bj];
+			field_stats_init(st, (uint64_t)(p1 - p0) * (q1 - q0));
+			if (p0 >= e) {
+				st->undefined = st->count;
+				continue;
+			}
+			uint64_t def = (uint64_t)(e - p0) * (q1 - q0);
+			st->undefined = st->count - def;
+			double sum = 0.0;
+			for (size_t q = q0; q < q1; q++)
+				sum += cs[q - c0];
+			st->mean = sum / (double)def;
+		}
+	}
+	free(cs);
+	return PE_OK;
+}
+
+/* Grid of a learned similarity: mean(i, j) = U_i . V_j / count with U, V
+ * the column sums of the defined rows of row block i and column block j,
+ * FIELD_LEARNED_CHUNK table columns at a time (memory O((nr + nc) chunk)). */
+static int
+field_learned_sim_grid(const struct pe_field *f, size_t r0, size_t r1,
+                       size_t nr, size_t c0, size_t c1, size_t nc,
+                       struct pe_stats *dest)
+{
+	struct field_learned lp;
+	double *U = malloc((nr + nc) * FIELD_LEARNED_CHUNK * sizeof *U);
+
+	if (U == NULL)
+		return PE_ENOMEM;
+	double *V = U + nr * FIELD_LEARNED_CHUNK;
+	field_learned_parts(f, &lp);
+	for (size_t i = 0; i < nr * nc; i++)
+		dest[i].mean = 0.0;
+	for (size_t a = 0; a < lp.d; a += FIELD_LEARNED_CHUNK) {
+		size_t b = lp.d - a < FIELD_LEARNED_CHUNK
+		               ? lp.d
+		               : a + FIELD_LEARNED_CHUNK;
+		for (size_t bi = 0; bi < nr; bi++) {
+			size_t p0, p1;
+			pe_field_span(r0, r1, nr, bi, &p0, &p1);
+			if (p0 < lp.L)
+				field_learned_colsum(
+				    &lp, p0, p1 < lp.L ? p1 : lp.L, a, b,
+				    U + bi * FIELD_LEARNED_CHUNK);
+		}
+		for (size_t bj = 0; bj < nc; bj++) {
+			size_t q0, q1;
+			pe_field_span(c0, c1, nc, bj, &q0, &q1);
+			if (q0 < lp.L)
+				field_learned_colsum(
+				    &lp, q0, q1 < lp.L ? q1 : lp.L, a, b,
+				    V + bj * FIELD_LEARNED_CHUNK);
+		}
+		for (size_t bi = 0; bi < nr; bi++) {
+			size_t p0, p1;
+			pe_field_span(r0, r1, nr, bi, &p0, &p1);
+			if (p0 >= lp.L)
+				continue;
+			const double *u = U + bi * FIELD_LEARNED_CHUNK;
+			for (size_t bj = 0; bj < nc; bj++) {
+				size_t q0, q1;
+				pe_field_span(c0, c1, nc, bj, &q0, &q1);
+				if (q0 >= lp.L)
+					continue;
+				const double *v = V + bj * FIELD_LEARNED_CHUNK;
+				double sum = 0.0;
+				for (size_t c = 0; c < b - a; c++)
+					sum += u[c] * v[c];
+				dest[bi * nc + bj].mean += sum;
+			}
+		}
+	}
+	for (size_t bi = 0; bi < nr; bi++) {
+		size_t p0, p1;
+		pe_field_span(r0, r1, nr, bi, &p0, &p1);
+		size_t pe = p1 < lp.L ? p1 : lp.L;
+		for (size_t bj = 0; bj < nc; bj++) {
+			size_t q0, q1;
+			pe_field_span(c0, c1, nc, bj, &q0, &q1);
+			size_t qe = q1 < lp.L ? q1 : lp.L;
+			struct pe_stats *st = &dest[bi * nc + bj];
+			double sum = st->mean;
+			field_stats_init(st, (uint64_t)(p1 - p0) * (q1 - q0));
+			if (p0 >= pe || q0 >= qe) {
+				st->undefined = st->count;
+				continue;
+			}
+			uint64_t def = (uint64_t)(pe - p0) * (qe - q0);
+			st->undefined = st->count - def;
+			st->mean = sum / (double)def;
+		}
+	}
+	free(U);
+	return PE_OK;
+}
+
 /* Means of an nr x nc grid of blocks tiling rows [r0, r1) x cols [c0, c1). */
 int
 pe_field_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
@@ -1430,6 +1669,12 @@ pe_field_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 		if (rc != PE_ENOMEM)
 			return rc;
 	}
+	if (f->cfg->enc == PE_ENC_LEARNED && f->kind == PE_FIELD_PE &&
+	    field_learned_pe_grid(f, r0, r1, nr, c0, c1, nc, dest) == PE_OK)
+		return PE_OK;
+	if (f->cfg->enc == PE_ENC_LEARNED && f->kind == PE_FIELD_SIMILARITY &&
+	    field_learned_sim_grid(f, r0, r1, nr, c0, c1, nc, dest) == PE_OK)
+		return PE_OK;
 	for (size_t bi = 0; bi < nr; bi++) {
 		size_t p0, p1;
 		pe_field_span(r0, r1, nr, bi, &p0, &p1);

@@ -429,9 +429,11 @@ static bool
 inspector_pe(struct term *t, size_t *p, size_t *j, double *v)
 {
 	char line[COLS * 8 + 64];
-	if (find_line(t, " PE[", line, sizeof line) < 0)
+	/* the inspector is the third line from the bottom */
+	term_line(t, t->rows - 3, line, sizeof line);
+	if (strncmp(line, " PE[", 4) != 0)
 		return false;
-	char *s = strstr(line, "PE[");
+	char *s = line + 1;
 	if (sscanf(s, "PE[%zu,%zu]", p, j) != 2)
 		return false;
 	char *eq = strrchr(s, '=');

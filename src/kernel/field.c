@@ -285,6 +285,46 @@ field_learned_colsum(const struct field_learned *lp, size_t a, size_t b,
 	field_learned_prefix_add(lp, a, c0, c1, -1.0, dest);
 }
 
+/* Largest table of C (entries times frequencies) built with one cos per
+ * term; past it, cos(k w) steps by rotation between direct sincos calls
+ * every FIELD_CTAB_ANCHOR positions (a few ulps), to bound the build. */
+#define FIELD_CTAB_DIRECT ((uint64_t)1 << 22)
+#define FIELD_CTAB_ANCHOR 16
+
+/* The table of a patch-cosine field, at f->prefix: C(k) = sum_i cos(k
+ * omega_i) for k = 0 .. max(H, W) - 1, the dot product of the 1-D halves
+ * of two patches k apart (MAE). */
+static int
+field_init_vit2d(struct pe_field *f)
+{
+	const struct pe_config *cfg = f->cfg;
+	size_t M = cfg->grid_h > cfg->grid_w ? cfg->grid_h : cfg->grid_w;
+	size_t step = (uint64_t)M * f->nomega <= FIELD_CTAB_DIRECT
+	                  ? 1
+	                  : FIELD_CTAB_ANCHOR;
+
+	f->prefix = calloc(M, sizeof *f->prefix);
+	if (f->prefix == NULL)
+		return PE_ENOMEM;
+	for (size_t i = 0; i < f->nomega; i++) {
+		double w = f->omega[i], sw, cw, s = 0.0, c = 1.0;
+		sincos(w, &sw, &cw);
+		for (size_t k = 0; k < M; k++) {
+			if (step == 1) {
+				c = cos((double)k * w);
+			} else if (k % step == 0) {
+				sincos((double)k * w, &s, &c);
+			} else {
+				double ns = s * cw + c * sw;
+				c = c * cw - s * sw;
+				s = ns;
+			}
+			f->prefix[k] += c;
+		}
+	}
+	return PE_OK;
+}
+
 /* Prepare a field of the given kind for cfg. */
 int
 pe_field_init(struct pe_field *f, enum pe_field_kind kind,
@@ -334,6 +374,9 @@ pe_field_init(struct pe_field *f, enum pe_field_kind kind,
 		for (size_t k = 0; k < f->nomega; k++)
 			f->omega[k] =
 			    1.0 / pow(10000.0, (double)k / (double)f->nomega);
+		if (kind == PE_FIELD_PATCH_COSINE &&
+		    field_init_vit2d(f) != PE_OK)
+			goto nomem;
 		break;
 	case PE_ENC_ROPE:
 		rc = pe_rope_init(&f->rope, cfg);
@@ -725,23 +768,21 @@ field_vit2d_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	dest->mean = total / (double)dest->count;
 }
 
-/* Sum over pos = p0 .. p0+n-1 of C(pos - a) = sum_k cos((pos - a) omega_k):
- * the vit2d per-axis dot product, in closed form per frequency. */
+/* Sum over pos in [p0, p1) of C(pos - a) from the table of C (struct
+ * pe_field's prefix for a patch-cosine field; C is even). */
 static double
-field_vit2d_csum(const struct pe_field *f, size_t a, size_t p0, size_t n)
+field_vit2d_csum(const struct pe_field *f, size_t a, size_t p0, size_t p1)
 {
-	double sum = 0.0, s, c;
+	double sum = 0.0;
 
-	for (size_t k = 0; k < f->nomega; k++) {
-		pe_trig_sum(-(double)a * f->omega[k], f->omega[k], p0, n, &s,
-		            &c);
-		sum += c;
-	}
+	for (size_t pos = p0; pos < p1; pos++)
+		sum += f->prefix[pos > a ? pos - a : a - pos];
 	return sum;
 }
 
 /* Mean of a patch-cosine block [h0, h1) x [w0, w1): the cosine is
- * (C(w - wa) + C(h - ha)) / (d/2), separable in h and w. */
+ * (C(w - wa) + C(h - ha)) / (d/2), separable in h and w, so the mean is
+ * (mean_w C + mean_h C) / (d/2). */
 static int
 field_patch_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
                   size_t c1, struct pe_stats *dest)
@@ -752,8 +793,8 @@ field_patch_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	if (f->anchor >= cfg->grid_h * cfg->grid_w)
 		return PE_EINVAL;
 	pe_vit2d_coords(f->anchor, cfg->grid_w, &ha, &wa);
-	double mw = field_vit2d_csum(f, wa, c0, c1 - c0) / (double)(c1 - c0);
-	double mh = field_vit2d_csum(f, ha, r0, r1 - r0) / (double)(r1 - r0);
+	double mw = field_vit2d_csum(f, wa, c0, c1) / (double)(c1 - c0);
+	double mh = field_vit2d_csum(f, ha, r0, r1) / (double)(r1 - r0);
 	dest->mean = (mw + mh) / (double)(2 * f->nomega);
 	return PE_OK;
 }
@@ -982,17 +1023,16 @@ field_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 		     k <= (int64_t)(r1 - 1) - (int64_t)c0; k++)
 			field_fold(field_wave_sim(f, (double)k), &lo, &hi);
 	} else if (f->kind == PE_FIELD_PATCH_COSINE) {
-		/* Separable: max of C(w - wa) plus max of C(h - ha). */
+		/* Separable: max of C(w - wa) plus max of C(h - ha), from
+		 * the table of C. */
 		size_t ha, wa;
-		if ((nr + nc) * (uint64_t)f->nomega > FIELD_SCAN_BUDGET)
-			return;
 		pe_vit2d_coords(f->anchor, cfg->grid_w, &ha, &wa);
 		double lw = INFINITY, hw = -INFINITY, lh = INFINITY,
 		       hh = -INFINITY;
 		for (size_t w = c0; w < c1; w++)
-			field_fold(field_vit2d_csum(f, wa, w, 1), &lw, &hw);
+			field_fold(field_vit2d_csum(f, wa, w, w + 1), &lw, &hw);
 		for (size_t h = r0; h < r1; h++)
-			field_fold(field_vit2d_csum(f, ha, h, 1), &lh, &hh);
+			field_fold(field_vit2d_csum(f, ha, h, h + 1), &lh, &hh);
 		double half = (double)(2 * f->nomega);
 		lo = (lw + lh) / half;
 		hi = (hw + hh) / half;
@@ -1431,67 +1471,16 @@ end:
 	return rc;
 }
 
-/* Frequencies per pass of the grids that work frequency by frequency: the
- * per-block sums of one pass stay small (and in cache) at any d. */
-#define FIELD_FREQ_CHUNK 512
-
-/* Per-block sums dest[b] = sum_{pos in block b} C(pos - a), C(k) = sum_i
- * cos(k om_i), for nb blocks tiling [lo, hi): Re(e^{-i a om} sum_pos
- * e^{i pos om}) per frequency, the geometric sums from field_geo_blocks.
- * O(nb q) arithmetic and O(q) sincos per 16 blocks. */
-static int
-field_vit2d_axis(const double *om, size_t q, size_t a, size_t lo, size_t hi,
-                 size_t nb, double *dest)
-{
-	size_t chunk = q < FIELD_FREQ_CHUNK ? q : FIELD_FREQ_CHUNK;
-	double *G = malloc(nb * 2 * chunk * sizeof *G);
-	double *ca = malloc(2 * chunk * sizeof *ca);
-	int rc = PE_ENOMEM;
-
-	if (G == NULL || ca == NULL)
-		goto end;
-	double *sa = ca + chunk;
-	for (size_t b = 0; b < nb; b++)
-		dest[b] = 0.0;
-	for (size_t k0 = 0; k0 < q; k0 += chunk) {
-		size_t kn = q - k0 < chunk ? q - k0 : chunk;
-		/* MAE's omegas lie in (0, 1], already reduced. */
-		if (field_geo_blocks(om + k0, kn, lo, hi, nb, G) != PE_OK)
-			goto end;
-		for (size_t i = 0; i < kn; i++)
-			sincos((double)a * om[k0 + i], &sa[i], &ca[i]);
-		for (size_t b = 0; b < nb; b++) {
-			const double *g = G + b * 2 * kn;
-			double s0 = 0.0, s1 = 0.0;
-			size_t i = 0;
-			for (; i + 2 <= kn; i += 2) {
-				s0 += ca[i] * g[2 * i] + sa[i] * g[2 * i + 1];
-				s1 += ca[i + 1] * g[2 * i + 2] +
-				      sa[i + 1] * g[2 * i + 3];
-			}
-			for (; i < kn; i++)
-				s0 += ca[i] * g[2 * i] + sa[i] * g[2 * i + 1];
-			dest[b] += s0 + s1;
-		}
-	}
-	rc = PE_OK;
-end:
-	free(G);
-	free(ca);
-	return rc;
-}
-
 /* Grid of a patch-cosine field: the cosine (C(w - wa) + C(h - ha)) / (d/2)
  * is separable, so a block's mean is mean_w C + mean_h C: one sum per
- * column block and one per row block, O((nr + nc) d/4 + nr nc) in all
- * instead of O(nr nc d/4). */
+ * column block and one per row block from the table of C, O(H + W + nr +
+ * nc + nr nc) in all (each block's mean as field_patch_block's). */
 static int
 field_patch_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
                  size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
 {
 	const struct pe_config *cfg = f->cfg;
 	size_t ha, wa, q = f->nomega;
-	int rc = PE_ENOMEM;
 
 	if (f->anchor >= cfg->grid_h * cfg->grid_w)
 		return PE_EINVAL;
@@ -1500,18 +1489,15 @@ field_patch_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 	if (mh == NULL)
 		return PE_ENOMEM;
 	double *mw = mh + nr;
-	if (field_vit2d_axis(f->omega, q, ha, r0, r1, nr, mh) != PE_OK ||
-	    field_vit2d_axis(f->omega, q, wa, c0, c1, nc, mw) != PE_OK)
-		goto end;
 	for (size_t bi = 0; bi < nr; bi++) {
 		size_t p0, p1;
 		pe_field_span(r0, r1, nr, bi, &p0, &p1);
-		mh[bi] /= (double)(p1 - p0);
+		mh[bi] = field_vit2d_csum(f, ha, p0, p1) / (double)(p1 - p0);
 	}
 	for (size_t bj = 0; bj < nc; bj++) {
 		size_t q0, q1;
 		pe_field_span(c0, c1, nc, bj, &q0, &q1);
-		mw[bj] /= (double)(q1 - q0);
+		mw[bj] = field_vit2d_csum(f, wa, q0, q1) / (double)(q1 - q0);
 	}
 	for (size_t bi = 0; bi < nr; bi++) {
 		size_t p0, p1;
@@ -1524,10 +1510,8 @@ field_patch_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 			st->mean = (mw[bj] + mh[bi]) / (double)(2 * q);
 		}
 	}
-	rc = PE_OK;
-end:
 	free(mh);
-	return rc;
+	return PE_OK;
 }
 
 /* Grid of a learned PE field: per row block the column sums of its defined

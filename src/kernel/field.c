@@ -1407,49 +1407,132 @@ field_dot(const double *a, const double *b, size_t n)
 	return sum;
 }
 
-/* Grid of a wave similarity: mean(i, j) = Re(G_i . conj(G_j)) / (np nq)
- * with the per-block geometric sums G, computed once per row-block and
- * once per column-block. Falls back (PE_ENOMEM) when they would not fit. */
+/* Frequencies per pass of a similarity grid: a multiple of FIELD_DOT_TILE
+ * / 2, so that the dot products add the same tiles in the same order at
+ * any chunking, and small enough that a pass's sums stay in cache. */
+#define FIELD_SIM_CHUNK 256
+
+/* What a block of a wave similarity depends on: sum_f D(np, w_f) D(nq,
+ * w_f) cos(dm w_f / 2), dm = (2 p0 + np) - (2 q0 + nq), is symmetric in np
+ * and nq and even in dm. */
+struct field_sim_key {
+	uint64_t lo, hi, dm; /* min(np, nq), max(np, nq), |dm| */
+};
+
+/* Key of block rows [p0, p1) x cols [q0, q1) (struct field_sim_key). */
+static struct field_sim_key
+field_sim_key(size_t p0, size_t p1, size_t q0, size_t q1)
+{
+	uint64_t np = p1 - p0, nq = q1 - q0;
+	uint64_t mp = 2 * (uint64_t)p0 + np, mq = 2 * (uint64_t)q0 + nq;
+	struct field_sim_key k = {np < nq ? np : nq, np < nq ? nq : np,
+	                          mp > mq ? mp - mq : mq - mp};
+	return k;
+}
+
+/* Number the distinct keys of an nr x nc grid: uid[cell] is its key's
+ * number, rep[u] the first cell with key u; returns how many (0 when out of
+ * memory). Blocks with equal keys have equal means, so a grid over uniform
+ * tilings (whose blocks share a handful of sizes and offsets) needs far
+ * fewer dot products than cells. */
+static size_t
+field_sim_unique(size_t r0, size_t r1, size_t nr, size_t c0, size_t c1,
+                 size_t nc, size_t *uid, size_t *rep)
+{
+	size_t ncell = nr * nc, cap = 16, nu = 0;
+
+	while (cap < 2 * ncell)
+		cap *= 2;
+	size_t *slot = malloc(cap * sizeof *slot); /* u + 1, 0 when empty */
+	struct field_sim_key *key = malloc(ncell * sizeof *key);
+	if (slot == NULL || key == NULL) {
+		free(slot);
+		free(key);
+		return 0;
+	}
+	memset(slot, 0, cap * sizeof *slot);
+	for (size_t bi = 0; bi < nr; bi++) {
+		size_t p0, p1;
+		pe_field_span(r0, r1, nr, bi, &p0, &p1);
+		for (size_t bj = 0; bj < nc; bj++) {
+			size_t q0, q1;
+			pe_field_span(c0, c1, nc, bj, &q0, &q1);
+			struct field_sim_key k = field_sim_key(p0, p1, q0, q1);
+			uint64_t h = (k.lo * 0x9e3779b97f4a7c15ULL) ^
+			             (k.hi * 0xbf58476d1ce4e5b9ULL) ^
+			             (k.dm * 0x94d049bb133111ebULL);
+			size_t at = (size_t)(h ^ (h >> 29)) & (cap - 1);
+			for (;; at = (at + 1) & (cap - 1)) {
+				size_t u = slot[at];
+				if (u == 0) {
+					slot[at] = nu + 1;
+					key[nu] = k;
+					rep[nu] = bi * nc + bj;
+					uid[bi * nc + bj] = nu++;
+					break;
+				}
+				if (key[u - 1].lo == k.lo &&
+				    key[u - 1].hi == k.hi &&
+				    key[u - 1].dm == k.dm) {
+					uid[bi * nc + bj] = u - 1;
+					break;
+				}
+			}
+		}
+	}
+	free(slot);
+	free(key);
+	return nu;
+}
+
+/* Grid of a wave similarity: mean(i, j) = Re(G_i . conj(H_j)) / (np nq)
+ * with the per-block geometric sums G and H (field_geo_blocks), once per
+ * distinct block (field_sim_unique), FIELD_SIM_CHUNK frequencies at a
+ * time: memory O((nr + nc) chunk + nr nc) at any d. */
 static int
 field_wave_sim_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
                     size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
 {
-	size_t nf;
+	size_t nf, ncell = nr * nc;
 	const double *w = field_freqs(f, &nf);
+	size_t chunk = nf < FIELD_SIM_CHUNK ? nf : FIELD_SIM_CHUNK;
 	int rc = PE_ENOMEM;
 
-	if ((uint64_t)(nr + nc) * nf > ((uint64_t)1 << 25))
-		return PE_ENOMEM;
-	double *wr = malloc(nf * sizeof *wr);
-	double *G = malloc(nr * 2 * nf * sizeof *G);
-	double *H = malloc(nc * 2 * nf * sizeof *H);
-	if (wr == NULL || G == NULL || H == NULL)
+	double *wr = malloc((nf ? nf : 1) * sizeof *wr);
+	double *G = malloc((nr + nc) * 2 * (chunk ? chunk : 1) * sizeof *G);
+	size_t *uid = malloc(2 * ncell * sizeof *uid);
+	double *acc = calloc(ncell, sizeof *acc);
+	if (wr == NULL || G == NULL || uid == NULL || acc == NULL)
+		goto end;
+	double *H = G + nr * 2 * chunk;
+	size_t *rep = uid + ncell;
+	size_t nu = field_sim_unique(r0, r1, nr, c0, c1, nc, uid, rep);
+	if (nu == 0)
 		goto end;
 	for (size_t i = 0; i < nf; i++)
 		wr[i] = pe_trig_reduce(w[i]);
-	if (field_geo_blocks(wr, nf, r0, r1, nr, G) != PE_OK ||
-	    field_geo_blocks(wr, nf, c0, c1, nc, H) != PE_OK)
-		goto end;
+	for (size_t k0 = 0; k0 < nf; k0 += chunk) {
+		size_t kn = nf - k0 < chunk ? nf - k0 : chunk;
+		if (field_geo_blocks(wr + k0, kn, r0, r1, nr, G) != PE_OK ||
+		    field_geo_blocks(wr + k0, kn, c0, c1, nc, H) != PE_OK)
+			goto end;
+		/* tiles of FIELD_DOT_TILE doubles, added in frequency order */
+		for (size_t t0 = 0; t0 < 2 * kn; t0 += FIELD_DOT_TILE) {
+			size_t tn = 2 * kn - t0 < FIELD_DOT_TILE
+			                ? 2 * kn - t0
+			                : FIELD_DOT_TILE;
+			for (size_t u = 0; u < nu; u++) {
+				size_t bi = rep[u] / nc, bj = rep[u] % nc;
+				acc[u] += field_dot(G + bi * 2 * kn + t0,
+				                    H + bj * 2 * kn + t0, tn);
+			}
+		}
+	}
 
 	double s2 = 1.0, pass = 0.0;
 	if (f->cfg->enc == PE_ENC_ROPE) {
 		s2 = f->rope.attention_scaling * f->rope.attention_scaling;
 		pass = (double)((f->rope.d - f->rope.rot) / 2);
-	}
-	/* Dot products tiled along the frequencies, so that a tile of H stays
-	 * in cache while every row-block passes over it; the running sums live
-	 * in dest[].mean. */
-	for (size_t i = 0; i < nr * nc; i++)
-		dest[i].mean = 0.0;
-	for (size_t k0 = 0; k0 < 2 * nf; k0 += FIELD_DOT_TILE) {
-		size_t kn =
-		    2 * nf - k0 < FIELD_DOT_TILE ? 2 * nf - k0 : FIELD_DOT_TILE;
-		for (size_t bi = 0; bi < nr; bi++) {
-			const double *g = G + bi * 2 * nf + k0;
-			for (size_t bj = 0; bj < nc; bj++)
-				dest[bi * nc + bj].mean +=
-				    field_dot(g, H + bj * 2 * nf + k0, kn);
-		}
 	}
 	for (size_t bi = 0; bi < nr; bi++) {
 		size_t p0, p1;
@@ -1458,16 +1541,18 @@ field_wave_sim_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 			size_t q0, q1;
 			pe_field_span(c0, c1, nc, bj, &q0, &q1);
 			struct pe_stats *st = &dest[bi * nc + bj];
-			double sum = st->mean;
 			field_stats_init(st, (uint64_t)(p1 - p0) * (q1 - q0));
-			st->mean = s2 * sum / (double)st->count + pass;
+			st->mean = s2 * acc[uid[bi * nc + bj]] /
+			               (double)st->count +
+			           pass;
 		}
 	}
 	rc = PE_OK;
 end:
 	free(wr);
 	free(G);
-	free(H);
+	free(uid);
+	free(acc);
 	return rc;
 }
 

@@ -565,3 +565,188 @@ Test(field, huge_rope_matches_long_double)
 	free(g);
 	pe_field_free(&f);
 }
+
+/* A grid against pe_field_block cell by cell (struct pe_stats as
+ * expect_stats compares them). */
+static void
+check_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
+           size_t c0, size_t c1, size_t nc, const char *what)
+{
+	char msg[160];
+	struct pe_stats *g = calloc(nr * nc, sizeof *g);
+	cr_assert_eq(pe_field_grid(f, r0, r1, nr, c0, c1, nc, g), PE_OK, "%s",
+	             what);
+	for (size_t i = 0; i < nr; i++)
+		for (size_t j = 0; j < nc; j++) {
+			size_t p0, p1, q0, q1;
+			struct pe_stats b;
+			pe_field_span(r0, r1, nr, i, &p0, &p1);
+			pe_field_span(c0, c1, nc, j, &q0, &q1);
+			cr_assert_eq(pe_field_block(f, p0, p1, q0, q1, false,
+			                            &b),
+			             PE_OK);
+			snprintf(msg, sizeof msg, "%s %zux%zu grid cell %zu,%zu",
+			         what, nr, nc, i, j);
+			expect_stats(f, &g[i * nc + j], &b, false, msg);
+		}
+	free(g);
+}
+
+/* Init a field of kind for cfg and check grids of the whole field: fewer
+ * blocks than items, equal blocks (a uniform tiling, whose similarity
+ * blocks repeat), and more blocks than items (each item spans several). */
+static void
+check_grids(const struct pe_config *cfg, enum pe_field_kind kind,
+            const char *what)
+{
+	struct pe_field f;
+	cr_assert_eq(pe_field_init(&f, kind, cfg), PE_OK, "%s", what);
+	if (kind == PE_FIELD_PATCH_COSINE)
+		f.anchor = f.rows * f.cols / 3;
+	size_t R = f.rows, C = f.cols;
+	check_grid(&f, 0, R, R / 3 + 1, 0, C, C / 2 + 1, what);
+	check_grid(&f, 0, R - R % 4, 4, 0, C - C % 4, 4, what);
+	check_grid(&f, 1, R, 2 * R + 1, 0, C - 1, 3 * C - 1, what);
+	pe_field_free(&f);
+}
+
+Test(field, grids_equal_blocks_at_every_tiling)
+{
+	struct pe_config c;
+	pe_config_default(&c);
+	c.d = 12;
+	c.n = 40;
+	check_grids(&c, PE_FIELD_PE, "sinusoidal");
+	check_grids(&c, PE_FIELD_SIMILARITY, "sinusoidal similarity");
+	c.layout = PE_LAYOUT_SPLIT;
+	check_grids(&c, PE_FIELD_PE, "sinusoidal split");
+	c.enc = PE_ENC_ROPE;
+	c.rope.type = PE_ROPE_YARN;
+	c.rope.factor = 8.0;
+	c.rope.original_max_pos = 16;
+	for (int p = 0; p < 2; p++) {
+		c.pairing = (enum pe_pairing)p;
+		check_grids(&c, PE_FIELD_ROPE_ANGLE, "rope angle");
+		check_grids(&c, PE_FIELD_ROPE_COS, "rope cos");
+		check_grids(&c, PE_FIELD_ROPE_SIN, "rope sin");
+		check_grids(&c, PE_FIELD_SIMILARITY, "rope similarity");
+	}
+	c.enc = PE_ENC_LEARNED;
+	c.max_len = 30;
+	check_grids(&c, PE_FIELD_PE, "learned");
+	check_grids(&c, PE_FIELD_SIMILARITY, "learned similarity");
+	c.enc = PE_ENC_VIT2D;
+	c.grid_h = 5;
+	c.grid_w = 7;
+	check_grids(&c, PE_FIELD_PATCH_COSINE, "vit2d patch cosine");
+	check_grids(&c, PE_FIELD_PE, "vit2d pe");
+}
+
+/* Wave min/max come from approximations and exact evaluations near the
+ * extremes: they must equal a scan of pe_field_value bit for bit, at
+ * large positions (rounded angles) and for angles that wrap at 2 pi. */
+Test(field, wave_minmax_equals_a_scan_exactly)
+{
+	struct pe_config c;
+	pe_config_default(&c);
+	c.n = 1u << 20;
+	c.d = 8192;
+	struct {
+		enum pe_encoding enc;
+		enum pe_field_kind kind;
+		size_t r0, r1, c0, c1;
+	} cases[] = {
+	    {PE_ENC_SINUSOIDAL, PE_FIELD_PE, 349525, 359607, 0, 12},
+	    {PE_ENC_SINUSOIDAL, PE_FIELD_PE, 1000001, 1048576, 8180, 8192},
+	    {PE_ENC_SINUSOIDAL, PE_FIELD_PE, 5, 70, 3, 200},
+	    {PE_ENC_ROPE, PE_FIELD_ROPE_ANGLE, 349525, 359805, 0, 10},
+	    {PE_ENC_ROPE, PE_FIELD_ROPE_ANGLE, 777, 50000, 4090, 4096},
+	    {PE_ENC_ROPE, PE_FIELD_ROPE_COS, 600000, 610000, 4093, 4099},
+	    {PE_ENC_ROPE, PE_FIELD_ROPE_SIN, 3, 9000, 0, 5},
+	};
+	c.rope.type = PE_ROPE_YARN;
+	c.rope.factor = 16.0;
+	c.rope.original_max_pos = 4096;
+	for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
+		struct pe_field f;
+		c.enc = cases[t].enc;
+		cr_assert_eq(pe_field_init(&f, cases[t].kind, &c), PE_OK);
+		double lo = INFINITY, hi = -INFINITY;
+		for (size_t r = cases[t].r0; r < cases[t].r1; r++)
+			for (size_t col = cases[t].c0; col < cases[t].c1;
+			     col++) {
+				double v = pe_field_value(&f, r, col);
+				lo = fmin(lo, v);
+				hi = fmax(hi, v);
+			}
+		struct pe_stats s;
+		cr_assert_eq(pe_field_block(&f, cases[t].r0, cases[t].r1,
+		                            cases[t].c0, cases[t].c1, true,
+		                            &s),
+		             PE_OK);
+		cr_expect(s.minmax_exact, "case %zu", t);
+		cr_expect(s.min == lo && s.max == hi,
+		          "case %zu: min %.17g vs %.17g, max %.17g vs %.17g", t,
+		          s.min, lo, s.max, hi);
+		pe_field_free(&f);
+	}
+}
+
+/* The patch-cosine table at a width past its direct build (cos(k w) by
+ * rotation): blocks of one patch against MAE's formula
+ * (pe_vit2d_cosine, computed independently), and a min/max. */
+Test(field, patch_cosine_table_at_large_d)
+{
+	struct pe_config c;
+	pe_config_default(&c);
+	c.enc = PE_ENC_VIT2D;
+	c.grid_h = 64;
+	c.grid_w = 40;
+	c.d = 4 * 65600; /* 64 x 65600 terms: past the direct build */
+	struct pe_field f;
+	cr_assert_eq(pe_field_init(&f, PE_FIELD_PATCH_COSINE, &c), PE_OK);
+	f.anchor = 21 * 40 + 17;
+	size_t cells[][2] = {{21, 17}, {0, 0}, {63, 39}, {40, 2}, {22, 18}};
+	for (size_t t = 0; t < 5; t++) {
+		struct pe_stats s;
+		size_t h = cells[t][0], w = cells[t][1];
+		pe_field_block(&f, h, h + 1, w, w + 1, false, &s);
+		double want = pe_field_value(&f, h, w);
+		cr_expect(th_close(s.mean, want, 1e-12, 1e-12),
+		          "patch %zu,%zu: %.17g vs %.17g", h, w, s.mean, want);
+	}
+	struct pe_stats s;
+	pe_field_block(&f, 21, 22, 10, 25, true, &s);
+	cr_expect(s.minmax_exact);
+	cr_expect(th_close(s.max, 1.0, 1e-12, 0), "max %.17g", s.max);
+	pe_field_free(&f);
+}
+
+/* Learned fields keep prefix sums every few rows: blocks that start, end
+ * and span anywhere against brute force, for a table given and made. */
+Test(field, learned_blocks_across_stored_prefix_rows)
+{
+	struct pe_config c;
+	pe_config_default(&c);
+	c.enc = PE_ENC_LEARNED;
+	c.d = 7;
+	c.n = 400;
+	c.max_len = 333;
+	float *tab = malloc(333 * 7 * sizeof *tab);
+	pe_learned_init(333, 7, 5, tab);
+	c.table = tab;
+	check_kind(&c, PE_FIELD_PE, "learned pe, long table");
+	check_kind(&c, PE_FIELD_SIMILARITY, "learned similarity, long table");
+	c.table = NULL;
+	check_kind(&c, PE_FIELD_PE, "learned pe, own long table");
+	struct pe_field f;
+	cr_assert_eq(pe_field_init(&f, PE_FIELD_PE, &c), PE_OK);
+	float *own = malloc(333 * 7 * sizeof *own);
+	pe_learned_init(333, 7, 0, own); /* the field's seed */
+	for (size_t p = 0; p < 333; p += 31)
+		for (size_t j = 0; j < 7; j++)
+			cr_expect_eq(pe_field_value(&f, p, j), own[p * 7 + j]);
+	pe_field_free(&f);
+	free(own);
+	free(tab);
+}

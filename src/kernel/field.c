@@ -1137,119 +1137,185 @@ pe_field_span(size_t lo, size_t hi, size_t nblocks, size_t k, size_t *b0,
 	*b1 = b;
 }
 
-/* Phasors e^{i mid wr_f / 2} of every frequency for an increasing sequence
- * of block midpoints mid (= 2 start + count - 1). Consecutive blocks step by
- * one of a few deltas, so each step is a complex rotation by a cached
- * e^{i delta wr_f / 2}; a direct sincos every FIELD_PHASOR_ANCHOR steps
- * bounds the rounding drift to a few ulps. */
-#define FIELD_PHASOR_ANCHOR 16
+/* Geometric sums of the blocks that tile [lo, hi) (pe_field_span), block
+ * after block, for nf reduced frequencies wr (Lagrange's identity):
+ *   sum_{p in block} e^{i p wr} = D(len, wr) e^{i mid h},  h = wr / 2,
+ * with mid = 2 start + len - 1 and D(len, wr) = sin(len h) / sin(h).
+ * Blocks have one of two lengths n and n + 1, and consecutive midpoints
+ * differ by 2n + j with |j| <= 2, so per frequency only e^{i h} and
+ * e^{i n h} need a sincos; the Dirichlet factors and the step from block
+ * to block are products of those, and a direct sincos every
+ * FIELD_PHASOR_ANCHOR blocks re-anchors the phasor. A rotation is as
+ * accurate as a direct evaluation here: both are off by the rounding of
+ * the angle, about 2^-53 mid h. */
+#define FIELD_PHASOR_ANCHOR 64
 #define FIELD_PHASOR_NROT 4
 
-struct field_phasor {
-	size_t nf;
-	const double *wr; /* reduced frequencies */
-	double *c, *s;    /* current phasor, [nf] each */
+struct field_tiling {
+	size_t nf, lo, hi, nb, b; /* b: the next block */
+	uint64_t n;		  /* the shorter block length (>= 1) */
+	const double *wr;	  /* reduced frequencies */
+	double *c, *s;		  /* e^{i mid h} of the current block */
+	const double *D;	  /* its Dirichlet factors */
+	double *hc, *hs;	  /* e^{i h} */
+	double *nc, *ns;	  /* e^{i n h} */
+	double *Dn, *Dn1, *Dx;	  /* D(n), D(n + 1), D(other) */
 	uint64_t mid;
-	int have, steps, next;
+	int steps, next;
 	struct {
-		uint64_t delta;
+		uint64_t delta; /* 0: unused */
 		double *c, *s;
 	} rot[FIELD_PHASOR_NROT];
 };
 
-/* Allocate a phasor iterator for nf frequencies; PE_ENOMEM on failure. */
+/* Start a tiling of [lo, hi) in nb blocks; PE_ENOMEM on failure. */
 static int
-field_phasor_init(struct field_phasor *ph, const double *wr, size_t nf)
+field_tiling_init(struct field_tiling *t, const double *wr, size_t nf,
+                  size_t lo, size_t hi, size_t nb)
 {
-	memset(ph, 0, sizeof *ph);
-	ph->nf = nf;
-	ph->wr = wr;
-	ph->c = malloc((2 + 2 * FIELD_PHASOR_NROT) * (nf ? nf : 1) *
-	               sizeof(double));
-	if (ph->c == NULL)
+	size_t m = nf ? nf : 1;
+
+	memset(t, 0, sizeof *t);
+	t->nf = nf;
+	t->wr = wr;
+	t->lo = lo;
+	t->hi = hi;
+	t->nb = nb;
+	t->n = (hi - lo) / nb > 0 ? (hi - lo) / nb : 1;
+	t->c = malloc((9 + 2 * FIELD_PHASOR_NROT) * m * sizeof(double));
+	if (t->c == NULL)
 		return PE_ENOMEM;
-	ph->s = ph->c + nf;
+	t->s = t->c + m;
+	t->hc = t->s + m;
+	t->hs = t->hc + m;
+	t->nc = t->hs + m;
+	t->ns = t->nc + m;
+	t->Dn = t->ns + m;
+	t->Dn1 = t->Dn + m;
+	t->Dx = t->Dn1 + m;
 	for (int k = 0; k < FIELD_PHASOR_NROT; k++) {
-		ph->rot[k].c = ph->c + (2 + 2 * (size_t)k) * nf;
-		ph->rot[k].s = ph->rot[k].c + nf;
+		t->rot[k].c = t->Dx + (1 + 2 * (size_t)k) * m;
+		t->rot[k].s = t->rot[k].c + m;
+	}
+	double n = (double)t->n;
+	for (size_t i = 0; i < nf; i++) {
+		double h = 0.5 * wr[i];
+		sincos(h, &t->hs[i], &t->hc[i]);
+		sincos(n * h, &t->ns[i], &t->nc[i]);
+		/* sin((n + 1) h) = sin(n h) cos(h) + cos(n h) sin(h) */
+		double sn1 = t->ns[i] * t->hc[i] + t->nc[i] * t->hs[i];
+		if (t->hs[i] == 0.0) {
+			t->Dn[i] = n;
+			t->Dn1[i] = n + 1.0;
+		} else {
+			t->Dn[i] = t->ns[i] / t->hs[i];
+			t->Dn1[i] = sn1 / t->hs[i];
+		}
 	}
 	return PE_OK;
 }
 
-/* Release a phasor iterator. */
+/* Release a tiling. */
 static void
-field_phasor_free(struct field_phasor *ph)
+field_tiling_free(struct field_tiling *t)
 {
-	free(ph->c);
-	ph->c = NULL;
+	free(t->c);
+	t->c = NULL;
 }
 
-/* Move the phasors to midpoint mid. */
-static void
-field_phasor_step(struct field_phasor *ph, uint64_t mid)
+/* The rotation e^{i delta h} for every frequency, from the cache or made:
+ * delta = 2n + j, |j| <= 2, as (e^{i n h})^2 e^{i j h}; else a sincos. */
+static int
+field_tiling_rot(struct field_tiling *t, uint64_t delta)
 {
-	size_t nf = ph->nf;
-
-	if (!ph->have || mid < ph->mid || ph->steps >= FIELD_PHASOR_ANCHOR) {
-		for (size_t i = 0; i < nf; i++)
-			sincos((double)mid * (0.5 * ph->wr[i]), &ph->s[i],
-			       &ph->c[i]);
-		ph->have = 1;
-		ph->steps = 0;
-		ph->mid = mid;
-		return;
-	}
-	uint64_t delta = mid - ph->mid;
 	int k;
+
 	for (k = 0; k < FIELD_PHASOR_NROT; k++)
-		if (ph->rot[k].c != NULL && ph->rot[k].delta == delta &&
-		    ph->rot[k].delta != 0)
-			break;
-	if (k == FIELD_PHASOR_NROT) {
-		k = ph->next;
-		ph->next = (ph->next + 1) % FIELD_PHASOR_NROT;
-		ph->rot[k].delta = delta;
-		for (size_t i = 0; i < nf; i++)
-			sincos((double)delta * (0.5 * ph->wr[i]),
-			       &ph->rot[k].s[i], &ph->rot[k].c[i]);
+		if (t->rot[k].delta == delta)
+			return k;
+	k = t->next;
+	t->next = (t->next + 1) % FIELD_PHASOR_NROT;
+	t->rot[k].delta = delta;
+	double *restrict rc = t->rot[k].c, *restrict rs = t->rot[k].s;
+	int64_t j = (int64_t)(delta - 2 * t->n);
+	for (size_t i = 0; i < t->nf; i++) {
+		if (j < -2 || j > 2) {
+			sincos((double)delta * (0.5 * t->wr[i]), &rs[i],
+			       &rc[i]);
+			continue;
+		}
+		double c = t->nc[i] * t->nc[i] - t->ns[i] * t->ns[i];
+		double s = 2.0 * t->nc[i] * t->ns[i];
+		double hc = t->hc[i], hs = j < 0 ? -t->hs[i] : t->hs[i];
+		for (int64_t a = j < 0 ? -j : j; a > 0; a--) {
+			double ns = s * hc + c * hs;
+			c = c * hc - s * hs;
+			s = ns;
+		}
+		rc[i] = c;
+		rs[i] = s;
 	}
-	const double *rc = ph->rot[k].c, *rs = ph->rot[k].s;
-	for (size_t i = 0; i < nf; i++) {
-		double c = ph->c[i], s = ph->s[i];
-		ph->c[i] = c * rc[i] - s * rs[i];
-		ph->s[i] = s * rc[i] + c * rs[i];
-	}
-	ph->steps++;
-	ph->mid = mid;
+	return k;
 }
 
-/* Dirichlet factors of one block length for a range of frequencies. */
-struct field_dcache {
-	uint64_t n;
-	double *D;
-};
-
-/* Dirichlet factors D(n, wr[i]) from a two-entry cache (a grid's blocks
- * have at most two lengths). */
-static const double *
-field_dcache_get(struct field_dcache cache[2], int *next, const double *wr,
-                 size_t nf, uint64_t n)
+/* Move to the next block: its phasors t->c, t->s and factors t->D. */
+static void
+field_tiling_next(struct field_tiling *t)
 {
-	for (int k = 0; k < 2; k++)
-		if (cache[k].n == n)
-			return cache[k].D;
-	struct field_dcache *e = &cache[*next];
-	*next ^= 1;
-	e->n = n;
-	for (size_t i = 0; i < nf; i++)
-		e->D[i] = pe_trig_dirichlet(wr[i], n);
-	return e->D;
+	size_t p0, p1, nf = t->nf;
+
+	pe_field_span(t->lo, t->hi, t->nb, t->b, &p0, &p1);
+	uint64_t len = p1 - p0, mid = 2 * (uint64_t)p0 + len - 1;
+	if (len == t->n) {
+		t->D = t->Dn;
+	} else if (len == t->n + 1) {
+		t->D = t->Dn1;
+	} else {
+		for (size_t i = 0; i < nf; i++)
+			t->Dx[i] = pe_trig_dirichlet(t->wr[i], len);
+		t->D = t->Dx;
+	}
+	if (t->b == 0 || mid < t->mid || t->steps >= FIELD_PHASOR_ANCHOR) {
+		for (size_t i = 0; i < nf; i++)
+			sincos((double)mid * (0.5 * t->wr[i]), &t->s[i],
+			       &t->c[i]);
+		t->steps = 0;
+	} else if (mid != t->mid) {
+		int k = field_tiling_rot(t, mid - t->mid);
+		const double *restrict rc = t->rot[k].c, *restrict rs =
+		                                             t->rot[k].s;
+		double *restrict pc = t->c, *restrict ps = t->s;
+		size_t i = 0;
+		/* in pairs, so that it vectorises */
+		for (; i + 2 <= nf; i += 2) {
+			double c0 = pc[i], s0 = ps[i];
+			double c1 = pc[i + 1], s1 = ps[i + 1];
+			pc[i] = c0 * rc[i] - s0 * rs[i];
+			pc[i + 1] = c1 * rc[i + 1] - s1 * rs[i + 1];
+			ps[i] = s0 * rc[i] + c0 * rs[i];
+			ps[i + 1] = s1 * rc[i + 1] + c1 * rs[i + 1];
+		}
+		for (; i < nf; i++) {
+			double c0 = pc[i], s0 = ps[i];
+			pc[i] = c0 * rc[i] - s0 * rs[i];
+			ps[i] = s0 * rc[i] + c0 * rs[i];
+		}
+		t->steps++;
+	}
+	t->mid = mid;
+	t->b++;
 }
+
+/* Frequencies per pass of a wave grid (its scratch stays small, so it
+ * comes from the heap, not from fresh pages). */
+#define FIELD_WAVE_CHUNK 256
 
 /* Grid of a wave field: per row-block the closed-form sums of every
- * frequency (Lagrange's identity, with cached Dirichlet factors and phasors
- * stepped by rotation), then per column-block a sum of the per-column sums.
- * O(nr (F + cols) + nr nc) arithmetic and O(F) sincos per 16 row-blocks. */
+ * frequency (struct field_tiling), FIELD_WAVE_CHUNK frequencies at a time,
+ * added to the cells of the column blocks whose columns show them; the
+ * running sums live in dest[].mean (sines) and dest[].resultant (cosines).
+ * O(nr (F + cols) + nr nc) arithmetic and O(F) sincos per
+ * FIELD_PHASOR_ANCHOR row-blocks. */
 static int
 field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
                 size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
@@ -1257,69 +1323,98 @@ field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 	size_t nfreq, ncol = c1 - c0;
 	const double *w = field_freqs(f, &nfreq);
 	double scale = field_wave_scale(f);
-	int rc = PE_ENOMEM, next = 0;
-	struct field_dcache cache[2] = {{0, NULL}, {0, NULL}};
-	struct field_phasor ph = {0};
+	int rc = PE_ENOMEM;
 
-	size_t *cf = malloc(ncol * sizeof *cf);
+	if (ncol > UINT32_MAX || nfreq > UINT32_MAX)
+		return PE_ENOMEM;
+	/* per column: frequency, function and the column blocks that hold it
+	 * (several when there are more blocks than columns), in frequency
+	 * order (a counting sort by chunk) */
+	uint32_t *cf = malloc(ncol * sizeof *cf);
+	uint32_t *cb = calloc(2 * ncol, sizeof *cb); /* first block, count */
+	uint32_t *perm = malloc(ncol * sizeof *perm);
 	unsigned char *cfn = malloc(ncol);
-	double *wr = malloc(nfreq * sizeof *wr);
-	double *S = malloc(nfreq * sizeof *S);
-	double *C = malloc(nfreq * sizeof *C);
-	cache[0].D = malloc(nfreq * sizeof(double));
-	cache[1].D = malloc(nfreq * sizeof(double));
-	if (cf == NULL || cfn == NULL || wr == NULL || S == NULL || C == NULL ||
-	    cache[0].D == NULL || cache[1].D == NULL)
+	size_t nchunk = (nfreq + FIELD_WAVE_CHUNK - 1) / FIELD_WAVE_CHUNK;
+	size_t *start = calloc(nchunk + 1, sizeof *start);
+	double *wr = malloc(2 * FIELD_WAVE_CHUNK * sizeof *wr);
+	double *SC = malloc(2 * FIELD_WAVE_CHUNK * sizeof *SC);
+	if (cf == NULL || cb == NULL || perm == NULL || cfn == NULL ||
+	    start == NULL || wr == NULL || SC == NULL)
 		goto end;
-
-	/* Per-column factors, once: frequency, function, reduced frequency. */
-	size_t flo = SIZE_MAX, fhi = 0;
-	for (size_t c = 0; c < ncol; c++) {
-		enum field_fn fn;
-		field_wave_column(f, c0 + c, &cf[c], &fn);
-		cfn[c] = (unsigned char)fn;
-		if (cf[c] < flo)
-			flo = cf[c];
-		if (cf[c] > fhi)
-			fhi = cf[c];
+	for (size_t bj = 0; bj < nc; bj++) {
+		size_t q0, q1;
+		pe_field_span(c0, c1, nc, bj, &q0, &q1);
+		for (size_t q = q0; q < q1; q++) {
+			if (cb[2 * (q - c0) + 1]++ == 0)
+				cb[2 * (q - c0)] = (uint32_t)bj;
+		}
 	}
-	for (size_t i = 0; i < nfreq; i++)
-		wr[i] = pe_trig_reduce(w[i]);
-	size_t nf = fhi - flo + 1;
-	if (field_phasor_init(&ph, wr + flo, nf) != PE_OK)
-		goto end;
+	for (size_t c = 0; c < ncol; c++) {
+		size_t i;
+		enum field_fn fn;
+		field_wave_column(f, c0 + c, &i, &fn);
+		cf[c] = (uint32_t)i;
+		cfn[c] = (unsigned char)fn;
+		start[i / FIELD_WAVE_CHUNK + 1]++;
+	}
+	for (size_t k = 0; k < nchunk; k++)
+		start[k + 1] += start[k];
+	for (size_t c = 0; c < ncol; c++)
+		perm[start[cf[c] / FIELD_WAVE_CHUNK]++] = (uint32_t)c;
+	for (size_t k = nchunk; k > 0; k--)
+		start[k] = start[k - 1];
+	start[0] = 0;
 
+	for (size_t i = 0; i < nr * nc; i++) {
+		dest[i].mean = 0.0;
+		dest[i].resultant = 0.0;
+	}
+	for (size_t k = 0; k < nchunk; k++) {
+		if (start[k] == start[k + 1])
+			continue;
+		/* the chunk's frequencies that some column shows */
+		size_t flo = SIZE_MAX, fhi = 0;
+		for (size_t j = start[k]; j < start[k + 1]; j++) {
+			size_t i = cf[perm[j]];
+			flo = i < flo ? i : flo;
+			fhi = i > fhi ? i : fhi;
+		}
+		size_t nf = fhi - flo + 1;
+		double *S = SC, *C = SC + FIELD_WAVE_CHUNK;
+		struct field_tiling ti;
+		for (size_t i = 0; i < nf; i++)
+			wr[i] = pe_trig_reduce(w[flo + i]);
+		if (field_tiling_init(&ti, wr, nf, r0, r1, nr) != PE_OK)
+			goto end;
+		for (size_t bi = 0; bi < nr; bi++) {
+			field_tiling_next(&ti);
+			for (size_t i = 0; i < nf; i++) {
+				S[i] = ti.s[i] * ti.D[i];
+				C[i] = ti.c[i] * ti.D[i];
+			}
+			struct pe_stats *row = dest + bi * nc;
+			for (size_t j = start[k]; j < start[k + 1]; j++) {
+				size_t c = perm[j], i = cf[c] - flo;
+				struct pe_stats *st = &row[cb[2 * c]];
+				for (size_t m = 0; m < cb[2 * c + 1]; m++) {
+					if (cfn[c] != FN_COS)
+						st[m].mean += S[i];
+					if (cfn[c] != FN_SIN)
+						st[m].resultant += C[i];
+				}
+			}
+		}
+		field_tiling_free(&ti);
+	}
 	for (size_t bi = 0; bi < nr; bi++) {
 		size_t p0, p1;
 		pe_field_span(r0, r1, nr, bi, &p0, &p1);
-		uint64_t n = p1 - p0;
-		const double *D = field_dcache_get(cache, &next, wr, nfreq, n);
-		field_phasor_step(&ph, 2 * (uint64_t)p0 + n - 1);
-		for (size_t i = 0; i < nf; i++) {
-			S[flo + i] = ph.s[i] * D[flo + i];
-			C[flo + i] = ph.c[i] * D[flo + i];
-		}
 		for (size_t bj = 0; bj < nc; bj++) {
 			size_t q0, q1;
 			pe_field_span(c0, c1, nc, bj, &q0, &q1);
 			struct pe_stats *st = &dest[bi * nc + bj];
-			double ts = 0.0, tc = 0.0;
-			for (size_t q = q0; q < q1; q++) {
-				size_t i = cf[q - c0];
-				switch (cfn[q - c0]) {
-				case FN_SIN:
-					ts += S[i];
-					break;
-				case FN_COS:
-					tc += C[i];
-					break;
-				default:
-					ts += S[i];
-					tc += C[i];
-					break;
-				}
-			}
-			field_stats_init(st, n * (q1 - q0));
+			double ts = st->mean, tc = st->resultant;
+			field_stats_init(st, (uint64_t)(p1 - p0) * (q1 - q0));
 			if (f->kind == PE_FIELD_ROPE_ANGLE) {
 				double m = atan2(ts, tc);
 				st->mean = m < 0.0 ? m + TWO_PI : m;
@@ -1334,13 +1429,12 @@ field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 	rc = PE_OK;
 end:
 	free(cf);
+	free(cb);
+	free(perm);
 	free(cfn);
+	free(start);
 	free(wr);
-	free(S);
-	free(C);
-	free(cache[0].D);
-	free(cache[1].D);
-	field_phasor_free(&ph);
+	free(SC);
 	return rc;
 }
 
@@ -1350,34 +1444,20 @@ static int
 field_geo_blocks(const double *wr, size_t nf, size_t lo, size_t hi, size_t nb,
                  double *dest)
 {
-	struct field_dcache cache[2] = {{0, NULL}, {0, NULL}};
-	struct field_phasor ph;
-	int next = 0, rc = PE_ENOMEM;
+	struct field_tiling ti;
 
-	if (field_phasor_init(&ph, wr, nf) != PE_OK)
+	if (field_tiling_init(&ti, wr, nf, lo, hi, nb) != PE_OK)
 		return PE_ENOMEM;
-	cache[0].D = malloc((nf ? nf : 1) * sizeof(double));
-	cache[1].D = malloc((nf ? nf : 1) * sizeof(double));
-	if (cache[0].D == NULL || cache[1].D == NULL)
-		goto end;
 	for (size_t b = 0; b < nb; b++) {
-		size_t p0, p1;
-		pe_field_span(lo, hi, nb, b, &p0, &p1);
-		uint64_t n = p1 - p0;
-		const double *D = field_dcache_get(cache, &next, wr, nf, n);
-		field_phasor_step(&ph, 2 * (uint64_t)p0 + n - 1);
+		field_tiling_next(&ti);
 		double *row = dest + b * 2 * nf;
 		for (size_t i = 0; i < nf; i++) {
-			row[2 * i] = ph.c[i] * D[i];
-			row[2 * i + 1] = ph.s[i] * D[i];
+			row[2 * i] = ti.c[i] * ti.D[i];
+			row[2 * i + 1] = ti.s[i] * ti.D[i];
 		}
 	}
-	rc = PE_OK;
-end:
-	free(cache[0].D);
-	free(cache[1].D);
-	field_phasor_free(&ph);
-	return rc;
+	field_tiling_free(&ti);
+	return PE_OK;
 }
 
 /* Doubles of a similarity grid's dot products done per pass (cache tile). */
@@ -1407,10 +1487,9 @@ field_dot(const double *a, const double *b, size_t n)
 	return sum;
 }
 
-/* Frequencies per pass of a similarity grid: a multiple of FIELD_DOT_TILE
- * / 2, so that the dot products add the same tiles in the same order at
- * any chunking, and small enough that a pass's sums stay in cache. */
-#define FIELD_SIM_CHUNK 256
+/* Doubles of a similarity grid's per-pass sums G and H: small enough to
+ * stay in cache and to come from the heap rather than fresh pages. */
+#define FIELD_SIM_SCRATCH 16384
 
 /* What a block of a wave similarity depends on: sum_f D(np, w_f) D(nq,
  * w_f) cos(dm w_f / 2), dm = (2 p0 + np) - (2 q0 + nq), is symmetric in np
@@ -1487,16 +1566,23 @@ field_sim_unique(size_t r0, size_t r1, size_t nr, size_t c0, size_t c1,
 
 /* Grid of a wave similarity: mean(i, j) = Re(G_i . conj(H_j)) / (np nq)
  * with the per-block geometric sums G and H (field_geo_blocks), once per
- * distinct block (field_sim_unique), FIELD_SIM_CHUNK frequencies at a
- * time: memory O((nr + nc) chunk + nr nc) at any d. */
+ * distinct block (field_sim_unique), a chunk of frequencies at a time:
+ * memory O(FIELD_SIM_SCRATCH + nr nc) at any d. */
 static int
 field_wave_sim_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
                     size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
 {
 	size_t nf, ncell = nr * nc;
 	const double *w = field_freqs(f, &nf);
-	size_t chunk = nf < FIELD_SIM_CHUNK ? nf : FIELD_SIM_CHUNK;
 	int rc = PE_ENOMEM;
+
+	/* G and H of a pass within FIELD_SIM_SCRATCH doubles, in whole dot
+	 * tiles (FIELD_DOT_TILE / 2 frequencies) when they fit */
+	size_t chunk = FIELD_SIM_SCRATCH / (2 * (nr + nc));
+	if (chunk >= FIELD_DOT_TILE / 2)
+		chunk -= chunk % (FIELD_DOT_TILE / 2);
+	chunk = chunk < 8 ? 8 : chunk;
+	chunk = chunk > nf ? nf : chunk;
 
 	double *wr = malloc((nf ? nf : 1) * sizeof *wr);
 	double *G = malloc((nr + nc) * 2 * (chunk ? chunk : 1) * sizeof *G);

@@ -1310,9 +1310,82 @@ field_tiling_next(struct field_tiling *t)
  * comes from the heap, not from fresh pages). */
 #define FIELD_WAVE_CHUNK 256
 
+/* What a column block sums of a wave grid: terms (block, frequency, how
+ * many sine and cosine columns of it), grouped by frequency chunk and, in
+ * a chunk, by block. iw packs i << 4 | sines << 2 | cosines. */
+struct field_terms {
+	uint32_t *blk, *iw;
+	size_t *start; /* chunk k: terms [start[k], start[k + 1]) */
+	size_t nchunk;
+};
+
+/* Build the terms of nc column blocks tiling [c0, c1) of a wave field with
+ * nfreq frequencies; PE_ENOMEM on failure. */
+static int
+field_terms_init(const struct pe_field *f, size_t c0, size_t c1, size_t nc,
+                 size_t nfreq, struct field_terms *t)
+{
+	size_t ncol = c1 - c0, nterm = 0, cap = ncol > nc ? ncol : nc;
+	uint32_t *blk = malloc(cap * sizeof *blk);
+	uint32_t *iw = malloc(cap * sizeof *iw);
+
+	t->nchunk = (nfreq + FIELD_WAVE_CHUNK - 1) / FIELD_WAVE_CHUNK;
+	t->start = calloc(t->nchunk + 2, sizeof *t->start);
+	t->blk = malloc(cap * sizeof *t->blk);
+	t->iw = malloc(cap * sizeof *t->iw);
+	if (blk == NULL || iw == NULL || t->start == NULL || t->blk == NULL ||
+	    t->iw == NULL) {
+		free(blk);
+		free(iw);
+		return PE_ENOMEM;
+	}
+	/* per block, its columns as terms; a frequency's sine and cosine
+	 * columns side by side (interleaved layouts) merge into one term */
+	for (size_t bj = 0; bj < nc; bj++) {
+		size_t q0, q1, first = nterm;
+		pe_field_span(c0, c1, nc, bj, &q0, &q1);
+		for (size_t q = q0; q < q1; q++) {
+			size_t i;
+			enum field_fn fn;
+			field_wave_column(f, q, &i, &fn);
+			uint32_t add = fn == FN_SIN   ? 1u << 2
+			               : fn == FN_COS ? 1u
+			                              : 1u << 2 | 1u;
+			if (nterm > first && iw[nterm - 1] >> 4 == i) {
+				iw[nterm - 1] += add;
+				continue;
+			}
+			blk[nterm] = (uint32_t)bj;
+			iw[nterm++] = (uint32_t)i << 4 | add;
+		}
+	}
+	/* stable counting sort by chunk: blocks stay in order in a chunk */
+	for (size_t j = 0; j < nterm; j++)
+		t->start[(iw[j] >> 4) / FIELD_WAVE_CHUNK + 2]++;
+	for (size_t k = 2; k < t->nchunk + 2; k++)
+		t->start[k] += t->start[k - 1];
+	for (size_t j = 0; j < nterm; j++) {
+		size_t at = t->start[(iw[j] >> 4) / FIELD_WAVE_CHUNK + 1]++;
+		t->blk[at] = blk[j];
+		t->iw[at] = iw[j];
+	}
+	free(blk);
+	free(iw);
+	return PE_OK;
+}
+
+/* Release a wave grid's terms. */
+static void
+field_terms_free(struct field_terms *t)
+{
+	free(t->blk);
+	free(t->iw);
+	free(t->start);
+}
+
 /* Grid of a wave field: per row-block the closed-form sums of every
  * frequency (struct field_tiling), FIELD_WAVE_CHUNK frequencies at a time,
- * added to the cells of the column blocks whose columns show them; the
+ * added to the column blocks that show them (struct field_terms); the
  * running sums live in dest[].mean (sines) and dest[].resultant (cosines).
  * O(nr (F + cols) + nr nc) arithmetic and O(F) sincos per
  * FIELD_PHASOR_ANCHOR row-blocks. */
@@ -1320,72 +1393,47 @@ static int
 field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
                 size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
 {
-	size_t nfreq, ncol = c1 - c0;
+	size_t nfreq;
 	const double *w = field_freqs(f, &nfreq);
 	double scale = field_wave_scale(f);
-	int rc = PE_ENOMEM;
+	struct field_terms tm;
 
-	if (ncol > UINT32_MAX || nfreq > UINT32_MAX)
+	if (nfreq >= (size_t)1 << 28 || nc > UINT32_MAX)
 		return PE_ENOMEM;
-	/* per column: frequency, function and the column blocks that hold it
-	 * (several when there are more blocks than columns), in frequency
-	 * order (a counting sort by chunk) */
-	uint32_t *cf = malloc(ncol * sizeof *cf);
-	uint32_t *cb = calloc(2 * ncol, sizeof *cb); /* first block, count */
-	uint32_t *perm = malloc(ncol * sizeof *perm);
-	unsigned char *cfn = malloc(ncol);
-	size_t nchunk = (nfreq + FIELD_WAVE_CHUNK - 1) / FIELD_WAVE_CHUNK;
-	size_t *start = calloc(nchunk + 1, sizeof *start);
-	double *wr = malloc(2 * FIELD_WAVE_CHUNK * sizeof *wr);
-	double *SC = malloc(2 * FIELD_WAVE_CHUNK * sizeof *SC);
-	if (cf == NULL || cb == NULL || perm == NULL || cfn == NULL ||
-	    start == NULL || wr == NULL || SC == NULL)
-		goto end;
-	for (size_t bj = 0; bj < nc; bj++) {
-		size_t q0, q1;
-		pe_field_span(c0, c1, nc, bj, &q0, &q1);
-		for (size_t q = q0; q < q1; q++) {
-			if (cb[2 * (q - c0) + 1]++ == 0)
-				cb[2 * (q - c0)] = (uint32_t)bj;
-		}
+	if (field_terms_init(f, c0, c1, nc, nfreq, &tm) != PE_OK) {
+		field_terms_free(&tm);
+		return PE_ENOMEM;
 	}
-	for (size_t c = 0; c < ncol; c++) {
-		size_t i;
-		enum field_fn fn;
-		field_wave_column(f, c0 + c, &i, &fn);
-		cf[c] = (uint32_t)i;
-		cfn[c] = (unsigned char)fn;
-		start[i / FIELD_WAVE_CHUNK + 1]++;
+	double *wr = malloc(3 * FIELD_WAVE_CHUNK * sizeof *wr);
+	if (wr == NULL) {
+		field_terms_free(&tm);
+		return PE_ENOMEM;
 	}
-	for (size_t k = 0; k < nchunk; k++)
-		start[k + 1] += start[k];
-	for (size_t c = 0; c < ncol; c++)
-		perm[start[cf[c] / FIELD_WAVE_CHUNK]++] = (uint32_t)c;
-	for (size_t k = nchunk; k > 0; k--)
-		start[k] = start[k - 1];
-	start[0] = 0;
-
+	double *S = wr + FIELD_WAVE_CHUNK, *C = S + FIELD_WAVE_CHUNK;
 	for (size_t i = 0; i < nr * nc; i++) {
 		dest[i].mean = 0.0;
 		dest[i].resultant = 0.0;
 	}
-	for (size_t k = 0; k < nchunk; k++) {
-		if (start[k] == start[k + 1])
+	for (size_t k = 0; k < tm.nchunk; k++) {
+		size_t j0 = tm.start[k], j1 = tm.start[k + 1];
+		if (j0 == j1)
 			continue;
 		/* the chunk's frequencies that some column shows */
 		size_t flo = SIZE_MAX, fhi = 0;
-		for (size_t j = start[k]; j < start[k + 1]; j++) {
-			size_t i = cf[perm[j]];
+		for (size_t j = j0; j < j1; j++) {
+			size_t i = tm.iw[j] >> 4;
 			flo = i < flo ? i : flo;
 			fhi = i > fhi ? i : fhi;
 		}
 		size_t nf = fhi - flo + 1;
-		double *S = SC, *C = SC + FIELD_WAVE_CHUNK;
 		struct field_tiling ti;
 		for (size_t i = 0; i < nf; i++)
 			wr[i] = pe_trig_reduce(w[flo + i]);
-		if (field_tiling_init(&ti, wr, nf, r0, r1, nr) != PE_OK)
-			goto end;
+		if (field_tiling_init(&ti, wr, nf, r0, r1, nr) != PE_OK) {
+			free(wr);
+			field_terms_free(&tm);
+			return PE_ENOMEM;
+		}
 		for (size_t bi = 0; bi < nr; bi++) {
 			field_tiling_next(&ti);
 			for (size_t i = 0; i < nf; i++) {
@@ -1393,15 +1441,17 @@ field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 				C[i] = ti.c[i] * ti.D[i];
 			}
 			struct pe_stats *row = dest + bi * nc;
-			for (size_t j = start[k]; j < start[k + 1]; j++) {
-				size_t c = perm[j], i = cf[c] - flo;
-				struct pe_stats *st = &row[cb[2 * c]];
-				for (size_t m = 0; m < cb[2 * c + 1]; m++) {
-					if (cfn[c] != FN_COS)
-						st[m].mean += S[i];
-					if (cfn[c] != FN_SIN)
-						st[m].resultant += C[i];
+			for (size_t j = j0; j < j1;) {
+				uint32_t bj = tm.blk[j];
+				double ts = 0.0, tc = 0.0;
+				for (; j < j1 && tm.blk[j] == bj; j++) {
+					uint32_t v = tm.iw[j];
+					size_t i = (v >> 4) - flo;
+					ts += (double)(v >> 2 & 3) * S[i];
+					tc += (double)(v & 3) * C[i];
 				}
+				row[bj].mean += ts;
+				row[bj].resultant += tc;
 			}
 		}
 		field_tiling_free(&ti);
@@ -1426,16 +1476,9 @@ field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 			}
 		}
 	}
-	rc = PE_OK;
-end:
-	free(cf);
-	free(cb);
-	free(perm);
-	free(cfn);
-	free(start);
 	free(wr);
-	free(SC);
-	return rc;
+	field_terms_free(&tm);
+	return PE_OK;
 }
 
 /* Per-block geometric sums D(n, w) e^{i mid w/2} for every frequency of nb

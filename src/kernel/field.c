@@ -325,6 +325,39 @@ field_init_vit2d(struct pe_field *f)
 	return PE_OK;
 }
 
+/* A wave field's frequencies prepared once, at f->prefix: wr[F] reduced
+ * (pe_trig_reduce), then cos(wr/2)[F] and sin(wr/2)[F], so that grids
+ * need no sincos of them (field_tiling_init). */
+static int
+field_init_wave(struct pe_field *f)
+{
+	size_t nf;
+	const double *w = field_freqs(f, &nf);
+
+	f->prefix = malloc(3 * (nf ? nf : 1) * sizeof *f->prefix);
+	if (f->prefix == NULL)
+		return PE_ENOMEM;
+	double *wr = f->prefix, *hc = wr + nf, *hs = hc + nf;
+	for (size_t i = 0; i < nf; i++) {
+		wr[i] = pe_trig_reduce(w[i]);
+		sincos(0.5 * wr[i], &hs[i], &hc[i]);
+	}
+	return PE_OK;
+}
+
+/* The arrays of field_init_wave: wr, cos(wr/2), sin(wr/2). */
+static void
+field_wave_pre(const struct pe_field *f, const double **wr, const double **hc,
+               const double **hs)
+{
+	size_t nf;
+
+	field_freqs(f, &nf);
+	*wr = f->prefix;
+	*hc = f->prefix + nf;
+	*hs = f->prefix + 2 * nf;
+}
+
 /* Prepare a field of the given kind for cfg. */
 int
 pe_field_init(struct pe_field *f, enum pe_field_kind kind,
@@ -409,6 +442,9 @@ pe_field_init(struct pe_field *f, enum pe_field_kind kind,
 	default:
 		break;
 	}
+	if ((field_is_wave(f) || field_is_wave_sim(f)) &&
+	    field_init_wave(f) != PE_OK)
+		goto nomem;
 	return PE_OK;
 nomem:
 	pe_field_free(f);
@@ -1137,6 +1173,41 @@ pe_field_span(size_t lo, size_t hi, size_t nblocks, size_t k, size_t *b0,
 	*b1 = b;
 }
 
+/* Two doubles: the hot loops below in SSE2 lanes, which GCC's -O2 cost
+ * model leaves scalar. Each lane does the scalar arithmetic, so the results
+ * are the same bit for bit. */
+typedef double field_v2 __attribute__((vector_size(16)));
+
+/* Load two doubles from p (any alignment). */
+static inline field_v2
+field_v2_load(const double *p)
+{
+	field_v2 v;
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+/* Store two doubles to p (any alignment). */
+static inline void
+field_v2_store(double *p, field_v2 v)
+{
+	memcpy(p, &v, sizeof v);
+}
+
+/* dest[i] = a[i] * b[i] for i < n. */
+static void
+field_mul(double *restrict dest, const double *restrict a,
+          const double *restrict b, size_t n)
+{
+	size_t i = 0;
+
+	for (; i + 2 <= n; i += 2)
+		field_v2_store(dest + i,
+		               field_v2_load(a + i) * field_v2_load(b + i));
+	for (; i < n; i++)
+		dest[i] = a[i] * b[i];
+}
+
 /* Geometric sums of the blocks that tile [lo, hi) (pe_field_span), block
  * after block, for nf reduced frequencies wr (Lagrange's identity):
  *   sum_{p in block} e^{i p wr} = D(len, wr) e^{i mid h},  h = wr / 2,
@@ -1157,7 +1228,7 @@ struct field_tiling {
 	const double *wr;	  /* reduced frequencies */
 	double *c, *s;		  /* e^{i mid h} of the current block */
 	const double *D;	  /* its Dirichlet factors */
-	double *hc, *hs;	  /* e^{i h} */
+	const double *hc, *hs;	  /* e^{i h} (the field's, or own) */
 	double *nc, *ns;	  /* e^{i n h} */
 	double *Dn, *Dn1, *Dx;	  /* D(n), D(n + 1), D(other) */
 	uint64_t mid;
@@ -1168,10 +1239,13 @@ struct field_tiling {
 	} rot[FIELD_PHASOR_NROT];
 };
 
-/* Start a tiling of [lo, hi) in nb blocks; PE_ENOMEM on failure. */
+/* Start a tiling of [lo, hi) in nb blocks; hc, hs: cos and sin of wr/2
+ * when the field keeps them (field_wave_pre), else NULL. PE_ENOMEM on
+ * failure. */
 static int
-field_tiling_init(struct field_tiling *t, const double *wr, size_t nf,
-                  size_t lo, size_t hi, size_t nb)
+field_tiling_init(struct field_tiling *t, const double *wr, const double *hc,
+                  const double *hs, size_t nf, size_t lo, size_t hi,
+                  size_t nb)
 {
 	size_t m = nf ? nf : 1;
 
@@ -1186,9 +1260,10 @@ field_tiling_init(struct field_tiling *t, const double *wr, size_t nf,
 	if (t->c == NULL)
 		return PE_ENOMEM;
 	t->s = t->c + m;
-	t->hc = t->s + m;
-	t->hs = t->hc + m;
-	t->nc = t->hs + m;
+	double *own_hc = t->s + m, *own_hs = own_hc + m;
+	t->hc = hc != NULL ? hc : own_hc;
+	t->hs = hs != NULL ? hs : own_hs;
+	t->nc = own_hs + m;
 	t->ns = t->nc + m;
 	t->Dn = t->ns + m;
 	t->Dn1 = t->Dn + m;
@@ -1200,7 +1275,8 @@ field_tiling_init(struct field_tiling *t, const double *wr, size_t nf,
 	double n = (double)t->n;
 	for (size_t i = 0; i < nf; i++) {
 		double h = 0.5 * wr[i];
-		sincos(h, &t->hs[i], &t->hc[i]);
+		if (hc == NULL || hs == NULL)
+			sincos(h, &own_hs[i], &own_hc[i]);
 		sincos(n * h, &t->ns[i], &t->nc[i]);
 		/* sin((n + 1) h) = sin(n h) cos(h) + cos(n h) sin(h) */
 		double sn1 = t->ns[i] * t->hc[i] + t->nc[i] * t->hs[i];
@@ -1286,14 +1362,13 @@ field_tiling_next(struct field_tiling *t)
 		                                             t->rot[k].s;
 		double *restrict pc = t->c, *restrict ps = t->s;
 		size_t i = 0;
-		/* in pairs, so that it vectorises */
 		for (; i + 2 <= nf; i += 2) {
-			double c0 = pc[i], s0 = ps[i];
-			double c1 = pc[i + 1], s1 = ps[i + 1];
-			pc[i] = c0 * rc[i] - s0 * rs[i];
-			pc[i + 1] = c1 * rc[i + 1] - s1 * rs[i + 1];
-			ps[i] = s0 * rc[i] + c0 * rs[i];
-			ps[i + 1] = s1 * rc[i + 1] + c1 * rs[i + 1];
+			field_v2 c0 = field_v2_load(pc + i);
+			field_v2 s0 = field_v2_load(ps + i);
+			field_v2 c1 = field_v2_load(rc + i);
+			field_v2 s1 = field_v2_load(rs + i);
+			field_v2_store(pc + i, c0 * c1 - s0 * s1);
+			field_v2_store(ps + i, s0 * c1 + c0 * s1);
 		}
 		for (; i < nf; i++) {
 			double c0 = pc[i], s0 = ps[i];
@@ -1394,9 +1469,10 @@ field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
                 size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
 {
 	size_t nfreq;
-	const double *w = field_freqs(f, &nfreq);
 	double scale = field_wave_scale(f);
 	struct field_terms tm;
+
+	field_freqs(f, &nfreq);
 
 	if (nfreq >= (size_t)1 << 28 || nc > UINT32_MAX)
 		return PE_ENOMEM;
@@ -1404,12 +1480,14 @@ field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 		field_terms_free(&tm);
 		return PE_ENOMEM;
 	}
-	double *wr = malloc(3 * FIELD_WAVE_CHUNK * sizeof *wr);
-	if (wr == NULL) {
+	const double *wr, *hc, *hs;
+	field_wave_pre(f, &wr, &hc, &hs);
+	double *S = malloc(2 * FIELD_WAVE_CHUNK * sizeof *S);
+	if (S == NULL) {
 		field_terms_free(&tm);
 		return PE_ENOMEM;
 	}
-	double *S = wr + FIELD_WAVE_CHUNK, *C = S + FIELD_WAVE_CHUNK;
+	double *C = S + FIELD_WAVE_CHUNK;
 	for (size_t i = 0; i < nr * nc; i++) {
 		dest[i].mean = 0.0;
 		dest[i].resultant = 0.0;
@@ -1427,19 +1505,16 @@ field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 		}
 		size_t nf = fhi - flo + 1;
 		struct field_tiling ti;
-		for (size_t i = 0; i < nf; i++)
-			wr[i] = pe_trig_reduce(w[flo + i]);
-		if (field_tiling_init(&ti, wr, nf, r0, r1, nr) != PE_OK) {
-			free(wr);
+		if (field_tiling_init(&ti, wr + flo, hc + flo, hs + flo, nf, r0,
+		                      r1, nr) != PE_OK) {
+			free(S);
 			field_terms_free(&tm);
 			return PE_ENOMEM;
 		}
 		for (size_t bi = 0; bi < nr; bi++) {
 			field_tiling_next(&ti);
-			for (size_t i = 0; i < nf; i++) {
-				S[i] = ti.s[i] * ti.D[i];
-				C[i] = ti.c[i] * ti.D[i];
-			}
+			field_mul(S, ti.s, ti.D, nf);
+			field_mul(C, ti.c, ti.D, nf);
 			struct pe_stats *row = dest + bi * nc;
 			for (size_t j = j0; j < j1;) {
 				uint32_t bj = tm.blk[j];
@@ -1476,28 +1551,27 @@ field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 			}
 		}
 	}
-	free(wr);
+	free(S);
 	field_terms_free(&tm);
 	return PE_OK;
 }
 
 /* Per-block geometric sums D(n, w) e^{i mid w/2} for every frequency of nb
- * blocks tiling [lo, hi): dest[b * 2F + 2i] real, [.. + 1] imaginary. */
+ * blocks tiling [lo, hi): block b's real parts at dest[b * 2F + i], its
+ * imaginary parts at dest[b * 2F + F + i]. */
 static int
-field_geo_blocks(const double *wr, size_t nf, size_t lo, size_t hi, size_t nb,
-                 double *dest)
+field_geo_blocks(const double *wr, const double *hc, const double *hs,
+                 size_t nf, size_t lo, size_t hi, size_t nb, double *dest)
 {
 	struct field_tiling ti;
 
-	if (field_tiling_init(&ti, wr, nf, lo, hi, nb) != PE_OK)
+	if (field_tiling_init(&ti, wr, hc, hs, nf, lo, hi, nb) != PE_OK)
 		return PE_ENOMEM;
 	for (size_t b = 0; b < nb; b++) {
 		field_tiling_next(&ti);
 		double *row = dest + b * 2 * nf;
-		for (size_t i = 0; i < nf; i++) {
-			row[2 * i] = ti.c[i] * ti.D[i];
-			row[2 * i + 1] = ti.s[i] * ti.D[i];
-		}
+		field_mul(row, ti.c, ti.D, nf);
+		field_mul(row + nf, ti.s, ti.D, nf);
 	}
 	field_tiling_free(&ti);
 	return PE_OK;
@@ -1616,9 +1690,9 @@ field_wave_sim_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
                     size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
 {
 	size_t nf, ncell = nr * nc;
-	const double *w = field_freqs(f, &nf);
 	int rc = PE_ENOMEM;
 
+	field_freqs(f, &nf);
 	/* G and H of a pass within FIELD_SIM_SCRATCH doubles, in whole dot
 	 * tiles (FIELD_DOT_TILE / 2 frequencies) when they fit */
 	size_t chunk = FIELD_SIM_SCRATCH / (2 * (nr + nc));
@@ -1627,23 +1701,24 @@ field_wave_sim_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 	chunk = chunk < 8 ? 8 : chunk;
 	chunk = chunk > nf ? nf : chunk;
 
-	double *wr = malloc((nf ? nf : 1) * sizeof *wr);
+	const double *wr, *hc, *hs;
+	field_wave_pre(f, &wr, &hc, &hs);
 	double *G = malloc((nr + nc) * 2 * (chunk ? chunk : 1) * sizeof *G);
 	size_t *uid = malloc(2 * ncell * sizeof *uid);
 	double *acc = calloc(ncell, sizeof *acc);
-	if (wr == NULL || G == NULL || uid == NULL || acc == NULL)
+	if (G == NULL || uid == NULL || acc == NULL)
 		goto end;
 	double *H = G + nr * 2 * chunk;
 	size_t *rep = uid + ncell;
 	size_t nu = field_sim_unique(r0, r1, nr, c0, c1, nc, uid, rep);
 	if (nu == 0)
 		goto end;
-	for (size_t i = 0; i < nf; i++)
-		wr[i] = pe_trig_reduce(w[i]);
 	for (size_t k0 = 0; k0 < nf; k0 += chunk) {
 		size_t kn = nf - k0 < chunk ? nf - k0 : chunk;
-		if (field_geo_blocks(wr + k0, kn, r0, r1, nr, G) != PE_OK ||
-		    field_geo_blocks(wr + k0, kn, c0, c1, nc, H) != PE_OK)
+		if (field_geo_blocks(wr + k0, hc + k0, hs + k0, kn, r0, r1, nr,
+		                     G) != PE_OK ||
+		    field_geo_blocks(wr + k0, hc + k0, hs + k0, kn, c0, c1, nc,
+		                     H) != PE_OK)
 			goto end;
 		/* tiles of FIELD_DOT_TILE doubles, added in frequency order */
 		for (size_t t0 = 0; t0 < 2 * kn; t0 += FIELD_DOT_TILE) {
@@ -1678,7 +1753,6 @@ field_wave_sim_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 	}
 	rc = PE_OK;
 end:
-	free(wr);
 	free(G);
 	free(uid);
 	free(acc);

@@ -80,6 +80,22 @@ pe_model_init(struct pe_model *m, const struct pe_config *cfg)
 			goto fail;
 		m->has_aux = true;
 	}
+	if (cfg->enc == PE_ENC_LEARNED) {
+		/* the color range of the table and the bound of its dot
+		 * products, once per config rather than once per frame */
+		size_t rows = cfg->max_len < cfg->n ? cfg->max_len : cfg->n;
+		for (size_t p = 0; p < rows; p++) {
+			double sq = 0;
+			for (size_t j = 0; j < cfg->d; j++) {
+				double v = (double)cfg->table[p * cfg->d + j];
+				sq += v * v;
+				if (fabs(v) > m->learned_absmax)
+					m->learned_absmax = fabs(v);
+			}
+			if (sq > m->learned_sqmax)
+				m->learned_sqmax = sq;
+		}
+	}
 	if (cfg->enc == PE_ENC_ROPE && cfg->rope.type != PE_ROPE_DEFAULT) {
 		/* the same rope unscaled, for the comparison curves */
 		m->base_cfg = m->cfg;
@@ -443,17 +459,8 @@ sim_row(const struct pe_field *f, size_t p, size_t n, size_t ns, double *ys)
 static double
 sim_bound(const struct pe_model *m)
 {
-	const struct pe_config *k = &m->cfg;
-	if (k->enc == PE_ENC_LEARNED) {
-		double best = 0;
-		size_t rows = k->max_len < k->n ? k->max_len : k->n;
-		for (size_t p = 0; p < rows && p < 4096; p++) {
-			double v = pe_field_value(&m->sim, p, p);
-			if (isfinite(v) && v > best)
-				best = v;
-		}
-		return best > 0 ? best : 1;
-	}
+	if (m->cfg.enc == PE_ENC_LEARNED) /* |PE_p . PE_q| <= max |PE_p|^2 */
+		return m->learned_sqmax > 0 ? m->learned_sqmax : 1;
 	double v = pe_field_value(&m->sim, 0, 0);
 	return isfinite(v) && v > 0 ? v : 1;
 }
@@ -581,16 +588,7 @@ static void
 view_learned(struct ctx *c)
 {
 	const struct pe_config *k = c->cfg;
-	double a = 0;
-	size_t rows = k->max_len < k->n ? k->max_len : k->n;
-	for (size_t p = 0; p < rows && p < 65536; p++)
-		for (size_t j = 0; j < k->d; j++) {
-			double v = fabs((double)k->table[p * k->d + j]);
-			if (v > a)
-				a = v;
-		}
-	if (a == 0)
-		a = 1;
+	double a = c->m->learned_absmax > 0 ? c->m->learned_absmax : 1;
 	struct pe_scale sc = {PE_CMAP_DIVERGING, -a, a, false};
 	char legend[128] = "";
 	if (k->n > k->max_len)

@@ -23,6 +23,8 @@ struct pe_model {
 	struct pe_config base_cfg; /* rope: the same, unscaled */
 	struct pe_field base;	   /* its similarity, for comparison */
 	bool has_base;
+	double learned_absmax; /* learned: max |table| over the shown rows */
+	double learned_sqmax;  /* learned: max |PE_p|^2, bounds PE_p . PE_q */
 };
 
 int pe_model_init(struct pe_model *m, const struct pe_config *cfg);

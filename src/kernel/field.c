@@ -850,20 +850,69 @@ field_fold(double v, double *lo, double *hi)
 /* Positions between direct evaluations in a wave min/max scan. */
 #define FIELD_SCAN_ANCHOR 64
 
-/* A wave min/max scan: the entries are first approximated, each from a
- * direct sincos every FIELD_SCAN_ANCHOR positions times a precomputed
- * e^{i k w} (k < FIELD_SCAN_ANCHOR), then only those within twice the
- * approximation's error bound of the approximate extremes are evaluated
- * exactly (pe_field_value's own formula). The exact extremes are among
- * them, so the result is the brute-force scan's, bit for bit, at the cost
- * of a few flops per entry instead of a sin or an fmod. */
+/* An entry that may be a block's extreme: position, frequency, function
+ * and its approximation. */
+struct field_cand {
+	size_t p;
+	double w, v;
+	enum field_fn fn;
+};
+
+/* Entries whose approximations lie within 2 tol of the running
+ * approximate maximum (sign +1) or minimum (sign -1). */
+struct field_cands {
+	struct field_cand *a;
+	size_t n, cap;
+	double best; /* the running approximate extreme, times sign */
+	double sign;
+};
+
+/* A wave min/max scan, in one pass: the entries are approximated, each
+ * from a direct sincos (fmod for angles) every FIELD_SCAN_ANCHOR positions
+ * times a precomputed e^{i k w} (k < FIELD_SCAN_ANCHOR); those within
+ * twice the approximation's error bound of the running approximate extremes
+ * are kept, and at the end the ones still that close are evaluated exactly
+ * (pe_field_value's own formula). The exact extremes are among them, so
+ * the result is the brute-force scan's, bit for bit, at the cost of a few
+ * flops per entry instead of a sin or an fmod. */
 struct field_scan {
 	const struct pe_field *f;
 	size_t r0, r1;
-	double tol;	 /* bound on |approximation - exact value| */
-	double alo, ahi; /* approximate extremes of the unambiguous entries */
-	double lo, hi;	 /* exact extremes of the entries evaluated */
+	double tol;		   /* bound on |approximation - exact value| */
+	struct field_cands mx, mn; /* candidates for the max and the min */
+	double lo, hi;		   /* exact extremes of the entries evaluated */
+	bool nomem;
 };
+
+/* Keep candidate (p, w, fn) with approximation v (times c->sign: s) if it
+ * is within 2 tol of the best so far; drop those that no longer are when
+ * the list fills. false when out of memory. */
+static bool
+field_cands_add(struct field_cands *c, double tol, size_t p, double w,
+                enum field_fn fn, double v, double s)
+{
+	if (s > c->best)
+		c->best = s;
+	if (s < c->best - 2.0 * tol)
+		return true;
+	if (c->n == c->cap) {
+		size_t k = 0;
+		for (size_t j = 0; j < c->n; j++)
+			if (c->a[j].v * c->sign >= c->best - 2.0 * tol)
+				c->a[k++] = c->a[j];
+		c->n = k;
+		if (c->cap == 0 || c->n > c->cap / 2) {
+			size_t cap = c->cap ? 2 * c->cap : 64;
+			struct field_cand *a = realloc(c->a, cap * sizeof *a);
+			if (a == NULL)
+				return false;
+			c->a = a;
+			c->cap = cap;
+		}
+	}
+	c->a[c->n++] = (struct field_cand){p, w, v, fn};
+	return true;
+}
 
 /* Min and max of v[FIELD_SCAN_ANCHOR] (fixed length, four lanes held in
  * registers, so that it vectorises). */
@@ -892,60 +941,56 @@ field_scan_extremes(const double *v, double *lo, double *hi)
 }
 
 /* One run of approximations v[k] of positions p0 + k (k < n; entries past
- * n repeat v[0]): pass 0 folds them into the approximate extremes, pass 1
- * evaluates exactly the entries that may be extreme. Angles within tol of
- * 0 or 2 pi may wrap once exact: pass 0 evaluates them at once and leaves
- * them out. */
+ * n repeat v[0]). Angles within tol of 0 or 2 pi may wrap once exact: they
+ * are evaluated at once and left out. */
 static void
-field_scan_run(struct field_scan *sc, int pass, size_t p0, size_t n,
-               double w, enum field_fn fn, const double *v)
+field_scan_run(struct field_scan *sc, size_t p0, size_t n, double w,
+               enum field_fn fn, const double *v)
 {
-	double lo, hi;
-	double tl = sc->alo + 2.0 * sc->tol, th = sc->ahi - 2.0 * sc->tol;
-	double zl = sc->tol, zh = TWO_PI - sc->tol;
+	double lo, hi, tol = sc->tol;
+	double zl = tol, zh = TWO_PI - tol;
 
 	field_scan_extremes(v, &lo, &hi);
-	if (fn != FN_ANGLE || (lo >= zl && hi <= zh)) {
-		if (pass == 0) {
-			sc->alo = lo < sc->alo ? lo : sc->alo;
-			sc->ahi = hi > sc->ahi ? hi : sc->ahi;
-			return;
-		}
-		if (lo > tl && hi < th)
-			return;
-	}
+	bool wrap = fn == FN_ANGLE && (lo < zl || hi > zh);
+	if (!wrap && hi < sc->mx.best - 2.0 * tol &&
+	    -lo < sc->mn.best - 2.0 * tol)
+		return;
 	for (size_t k = 0; k < n; k++) {
-		if (fn == FN_ANGLE && (v[k] < zl || v[k] > zh)) {
-			if (pass == 0)
-				field_fold(field_wave_exact(sc->f, p0 + k, w,
-				                            fn),
-				           &sc->lo, &sc->hi);
-		} else if (pass == 0) {
-			sc->alo = v[k] < sc->alo ? v[k] : sc->alo;
-			sc->ahi = v[k] > sc->ahi ? v[k] : sc->ahi;
-		} else if (v[k] >= th || v[k] <= tl) {
+		if (wrap && (v[k] < zl || v[k] > zh)) {
 			field_fold(field_wave_exact(sc->f, p0 + k, w, fn),
 			           &sc->lo, &sc->hi);
+			continue;
 		}
+		if (!field_cands_add(&sc->mx, tol, p0 + k, w, fn, v[k], v[k]) ||
+		    !field_cands_add(&sc->mn, tol, p0 + k, w, fn, v[k], -v[k]))
+			sc->nomem = true;
 	}
 }
 
-/* One pass of a scan over rows [r0, r1) of frequency w: sines when
- * fns & 1, cosines when fns & 2, angles when fns & 4. */
+/* An approximation of fmod(t, 2 pi) in [0, 2 pi), within an ulp of t. */
+static double
+field_scan_angle(double t)
+{
+	double a = t - floor(t / TWO_PI) * TWO_PI;
+	if (a < 0.0)
+		a += TWO_PI;
+	return a >= TWO_PI ? a - TWO_PI : a;
+}
+
+/* Scan rows [r0, r1) of frequency w: sines when fns & 1, cosines when
+ * fns & 2, angles when fns & 4. */
 static void
-field_scan_freq(struct field_scan *sc, int pass, double w, int fns)
+field_scan_freq(struct field_scan *sc, double w, int fns)
 {
 	double ps[FIELD_SCAN_ANCHOR], pc[FIELD_SCAN_ANCHOR];
 	double vs[FIELD_SCAN_ANCHOR], vc[FIELD_SCAN_ANCHOR];
 	double scale = field_wave_scale(sc->f);
 
 	if (fns & 4) {
-		/* angles: fmod(p0 w) + (k w mod 2 pi), wrapped once */
-		double wa = fmod(w, TWO_PI);
-		if (wa < 0.0)
-			wa += TWO_PI;
+		/* angles: p0 w mod 2 pi, plus k w mod 2 pi, wrapped once */
+		double wa = field_scan_angle(w);
 		for (size_t k = 0; k < FIELD_SCAN_ANCHOR; k++)
-			pc[k] = fmod((double)k * wa, TWO_PI);
+			pc[k] = field_scan_angle((double)k * wa);
 	} else {
 		for (size_t k = 0; k < FIELD_SCAN_ANCHOR; k++) {
 			sincos((double)k * w, &ps[k], &pc[k]);
@@ -958,16 +1003,14 @@ field_scan_freq(struct field_scan *sc, int pass, double w, int fns)
 		                                           : FIELD_SCAN_ANCHOR;
 		double t = (double)p0 * w, s, c;
 		if (fns & 4) {
-			double a = fmod(t, TWO_PI);
-			if (a < 0.0)
-				a += TWO_PI;
+			double a = field_scan_angle(t);
 			for (size_t k = 0; k < FIELD_SCAN_ANCHOR; k++) {
 				double v = a + pc[k];
 				vc[k] = v >= TWO_PI ? v - TWO_PI : v;
 			}
 			for (size_t k = n; k < FIELD_SCAN_ANCHOR; k++)
 				vc[k] = vc[0];
-			field_scan_run(sc, pass, p0, n, w, FN_ANGLE, vc);
+			field_scan_run(sc, p0, n, w, FN_ANGLE, vc);
 			continue;
 		}
 		sincos(t, &s, &c);
@@ -980,14 +1023,27 @@ field_scan_freq(struct field_scan *sc, int pass, double w, int fns)
 			vc[k] = vc[0];
 		}
 		if (fns & 1)
-			field_scan_run(sc, pass, p0, n, w, FN_SIN, vs);
+			field_scan_run(sc, p0, n, w, FN_SIN, vs);
 		if (fns & 2)
-			field_scan_run(sc, pass, p0, n, w, FN_COS, vc);
+			field_scan_run(sc, p0, n, w, FN_COS, vc);
 	}
 }
 
+/* Evaluate exactly the candidates still within 2 tol of the extreme. */
+static void
+field_scan_finish(struct field_scan *sc, struct field_cands *c)
+{
+	for (size_t j = 0; j < c->n; j++)
+		if (c->a[j].v * c->sign >= c->best - 2.0 * sc->tol)
+			field_fold(field_wave_exact(sc->f, c->a[j].p, c->a[j].w,
+			                            c->a[j].fn),
+			           &sc->lo, &sc->hi);
+	free(c->a);
+	c->a = NULL;
+}
+
 /* Exact min and max of a wave block [r0, r1) x [c0, c1) (struct
- * field_scan); PE_ENOMEM when the column flags cannot be allocated. */
+ * field_scan); PE_ENOMEM when out of memory. */
 static int
 field_wave_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
                   size_t c1, double *lo, double *hi)
@@ -1009,9 +1065,9 @@ field_wave_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	}
 	/* Error bound: the exact value is sin(fl(p w)), and fl(p w) is within
 	 * half an ulp of p w (at most r1 wmax 2^-53), for the entry and for
-	 * its anchor; fl(k w) and the product with the anchor add a few ulps
-	 * of the unit circle (of 2 pi for angles). Four times that is
-	 * generous. */
+	 * its anchor (whose angle mod 2 pi is off by as much again); fl(k w)
+	 * and the product with the anchor add a few ulps of the unit circle
+	 * (of 2 pi for angles). Four times that is generous. */
 	double amp = f->cfg->enc == PE_ENC_ROPE ? fabs(field_wave_scale(f))
 	                                        : 1.0;
 	if (f->kind == PE_FIELD_ROPE_ANGLE)
@@ -1020,18 +1076,21 @@ field_wave_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	    .f = f,
 	    .r0 = r0,
 	    .r1 = r1,
-	    .tol = 4.0 * (amp * (double)r1 * wmax * 0x1p-52 +
+	    .tol = 4.0 * (amp * (double)r1 * wmax * 0x1p-51 +
 	                  amp * (FIELD_SCAN_ANCHOR + 2) * 8.0 * 0x1p-53),
-	    .alo = INFINITY,
-	    .ahi = -INFINITY,
+	    .mx = {NULL, 0, 0, -INFINITY, 1.0},
+	    .mn = {NULL, 0, 0, -INFINITY, -1.0},
 	    .lo = *lo,
 	    .hi = *hi,
 	};
-	for (int pass = 0; pass < 2; pass++)
-		for (size_t i = 0; i < nfreq; i++)
-			if (fns[i] != 0)
-				field_scan_freq(&sc, pass, w[i], fns[i]);
+	for (size_t i = 0; i < nfreq; i++)
+		if (fns[i] != 0)
+			field_scan_freq(&sc, w[i], fns[i]);
 	free(fns);
+	field_scan_finish(&sc, &sc.mx);
+	field_scan_finish(&sc, &sc.mn);
+	if (sc.nomem)
+		return PE_ENOMEM;
 	*lo = sc.lo;
 	*hi = sc.hi;
 	return PE_OK;

@@ -1291,6 +1291,7 @@ struct field_tiling {
 	double *nc, *ns;	  /* e^{i n h} */
 	double *Dn, *Dn1, *Dx;	  /* D(n), D(n + 1), D(other) */
 	uint64_t mid;
+	int64_t off; /* phasors are e^{i (mid - off) h} */
 	int steps, next;
 	struct {
 		uint64_t delta; /* 0: unused */
@@ -1411,9 +1412,9 @@ field_tiling_next(struct field_tiling *t)
 		t->D = t->Dx;
 	}
 	if (t->b == 0 || mid < t->mid || t->steps >= FIELD_PHASOR_ANCHOR) {
+		double m = (double)((int64_t)mid - t->off); /* exact */
 		for (size_t i = 0; i < nf; i++)
-			sincos((double)mid * (0.5 * t->wr[i]), &t->s[i],
-			       &t->c[i]);
+			sincos(m * (0.5 * t->wr[i]), &t->s[i], &t->c[i]);
 		t->steps = 0;
 	} else if (mid != t->mid) {
 		int k = field_tiling_rot(t, mid - t->mid);
@@ -1818,6 +1819,78 @@ end:
 	return rc;
 }
 
+/* Similarity means of one row block [r0, r1) against nc column blocks:
+ * mean_j = s^2 sum_f D(np) D(nq) cos((mq - mp) h_f) / (np nq) + pass, with
+ * the column tiling's phasors started at mid - mp, so that each block is
+ * one sum over the frequencies (no per-block sums stored, no dot products
+ * of them). */
+static int
+field_wave_sim_row(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
+                   size_t c1, size_t nc, struct pe_stats *dest)
+{
+	size_t nf;
+	const double *wr, *hc, *hs;
+
+	field_freqs(f, &nf);
+	field_wave_pre(f, &wr, &hc, &hs);
+	uint64_t np = r1 - r0, mp = 2 * (uint64_t)r0 + np - 1;
+	if (mp > INT64_MAX)
+		return PE_ENOMEM;
+	double *Dp = malloc((nf < FIELD_WAVE_CHUNK ? nf : FIELD_WAVE_CHUNK) *
+	                    sizeof *Dp + 1);
+	if (Dp == NULL)
+		return PE_ENOMEM;
+	for (size_t j = 0; j < nc; j++)
+		dest[j].mean = 0.0;
+	for (size_t k0 = 0; k0 < nf; k0 += FIELD_WAVE_CHUNK) {
+		size_t kn = nf - k0 < FIELD_WAVE_CHUNK ? nf - k0
+		                                       : FIELD_WAVE_CHUNK;
+		struct field_tiling row, ti;
+		if (field_tiling_init(&row, wr + k0, hc + k0, hs + k0, kn, r0,
+		                      r1, 1) != PE_OK) {
+			free(Dp);
+			return PE_ENOMEM;
+		}
+		field_tiling_next(&row);
+		memcpy(Dp, row.D, kn * sizeof *Dp);
+		field_tiling_free(&row);
+		if (field_tiling_init(&ti, wr + k0, hc + k0, hs + k0, kn, c0, c1,
+		                      nc) != PE_OK) {
+			free(Dp);
+			return PE_ENOMEM;
+		}
+		ti.off = (int64_t)mp;
+		for (size_t j = 0; j < nc; j++) {
+			field_tiling_next(&ti);
+			double a0 = 0.0, a1 = 0.0;
+			size_t i = 0;
+			for (; i + 2 <= kn; i += 2) {
+				a0 += Dp[i] * ti.D[i] * ti.c[i];
+				a1 += Dp[i + 1] * ti.D[i + 1] * ti.c[i + 1];
+			}
+			for (; i < kn; i++)
+				a0 += Dp[i] * ti.D[i] * ti.c[i];
+			dest[j].mean += a0 + a1;
+		}
+		field_tiling_free(&ti);
+	}
+	free(Dp);
+
+	double s2 = 1.0, pass = 0.0;
+	if (f->cfg->enc == PE_ENC_ROPE) {
+		s2 = f->rope.attention_scaling * f->rope.attention_scaling;
+		pass = (double)((f->rope.d - f->rope.rot) / 2);
+	}
+	for (size_t j = 0; j < nc; j++) {
+		size_t q0, q1;
+		pe_field_span(c0, c1, nc, j, &q0, &q1);
+		double sum = dest[j].mean;
+		field_stats_init(&dest[j], np * (q1 - q0));
+		dest[j].mean = s2 * sum / (double)dest[j].count + pass;
+	}
+	return PE_OK;
+}
+
 /* Grid of a patch-cosine field: the cosine (C(w - wa) + C(h - ha)) / (d/2)
  * is separable, so a block's mean is mean_w C + mean_h C: one sum per
  * column block and one per row block from the table of C, O(H + W + nr +
@@ -1991,6 +2064,9 @@ pe_field_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 		return PE_EINVAL;
 	if (field_is_wave(f) &&
 	    field_wave_grid(f, r0, r1, nr, c0, c1, nc, dest) == PE_OK)
+		return PE_OK;
+	if (field_is_wave_sim(f) && nr == 1 &&
+	    field_wave_sim_row(f, r0, r1, c0, c1, nc, dest) == PE_OK)
 		return PE_OK;
 	if (field_is_wave_sim(f) &&
 	    field_wave_sim_grid(f, r0, r1, nr, c0, c1, nc, dest) == PE_OK)

@@ -569,8 +569,8 @@ Test(field, huge_rope_matches_long_double)
 /* A grid against pe_field_block cell by cell (struct pe_stats as
  * expect_stats compares them). */
 static void
-check_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
-           size_t c0, size_t c1, size_t nc, const char *what)
+check_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr, size_t c0,
+           size_t c1, size_t nc, const char *what)
 {
 	char msg[160];
 	struct pe_stats *g = calloc(nr * nc, sizeof *g);
@@ -582,11 +582,12 @@ check_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 			struct pe_stats b;
 			pe_field_span(r0, r1, nr, i, &p0, &p1);
 			pe_field_span(c0, c1, nc, j, &q0, &q1);
-			cr_assert_eq(pe_field_block(f, p0, p1, q0, q1, false,
-			                            &b),
-			             PE_OK);
-			snprintf(msg, sizeof msg, "%s %zux%zu grid cell %zu,%zu",
-			         what, nr, nc, i, j);
+			cr_assert_eq(
+			    pe_field_block(f, p0, p1, q0, q1, false, &b),
+			    PE_OK);
+			snprintf(msg, sizeof msg,
+			         "%s %zux%zu grid cell %zu,%zu", what, nr, nc,
+			         i, j);
 			expect_stats(f, &g[i * nc + j], &b, false, msg);
 		}
 	free(g);
@@ -681,8 +682,7 @@ Test(field, wave_minmax_equals_a_scan_exactly)
 			}
 		struct pe_stats s;
 		cr_assert_eq(pe_field_block(&f, cases[t].r0, cases[t].r1,
-		                            cases[t].c0, cases[t].c1, true,
-		                            &s),
+		                            cases[t].c0, cases[t].c1, true, &s),
 		             PE_OK);
 		cr_expect(s.minmax_exact, "case %zu", t);
 		cr_expect(s.min == lo && s.max == hi,

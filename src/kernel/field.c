@@ -6,8 +6,8 @@
  * products of two geometric sums. Learned tables keep column prefix sums
  * every FIELD_LEARNED_STRIDE rows (a block's column sums cost at most that
  * many table rows); vit2d splits a range of patch indices into partial and
- * full grid rows, and its patch cosine is separable in h and w. Alibi bias, the causal mask and
- * relative buckets are diagonal fields, handled by diag.c. */
+ * full grid rows, and its patch cosine is separable in h and w. Alibi bias, the
+ * causal mask and relative buckets are diagonal fields, handled by diag.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,8 +155,8 @@ field_learned_parts(const struct pe_field *f, struct field_learned *lp)
 	lp->d = f->cfg->d;
 	nk = lp->L / FIELD_LEARNED_STRIDE + 1;
 	lp->K = f->prefix;
-	lp->norm = f->kind == PE_FIELD_SIMILARITY ? f->prefix + nk * lp->d
-	                                          : NULL;
+	lp->norm =
+	    f->kind == PE_FIELD_SIMILARITY ? f->prefix + nk * lp->d : NULL;
 	lp->tab = f->cfg->table != NULL
 	              ? f->cfg->table
 	              : (const float *)(f->prefix + nk * lp->d +
@@ -195,8 +195,8 @@ field_init_learned(struct pe_field *f)
 	struct field_learned lp;
 
 	if (nk > SIZE_MAX / d / sizeof(double) - nnorm ||
-	    (ntab > 0 && L > SIZE_MAX / d / sizeof(float) -
-	                         (nk * d + nnorm) * 2))
+	    (ntab > 0 &&
+	     L > SIZE_MAX / d / sizeof(float) - (nk * d + nnorm) * 2))
 		return PE_ENOMEM;
 	f->prefix = malloc((nk * d + nnorm) * sizeof(double) +
 	                   ntab * d * sizeof(float));
@@ -470,8 +470,7 @@ pe_field_free(struct pe_field *f)
 
 /* Value at position p of a wave field's function fn of frequency w. */
 static double
-field_wave_exact(const struct pe_field *f, size_t p, double w,
-                 enum field_fn fn)
+field_wave_exact(const struct pe_field *f, size_t p, double w, enum field_fn fn)
 {
 	double t = (double)p * w;
 	if (fn == FN_ANGLE) {
@@ -679,8 +678,8 @@ field_learned_pe_block(const struct pe_field *f, size_t r0, size_t r1,
 	dest->undefined = dest->count - def;
 	double sum = 0.0;
 	for (size_t a = c0; a < c1; a += FIELD_LEARNED_CHUNK) {
-		size_t b = c1 - a < FIELD_LEARNED_CHUNK ? c1
-		                                        : a + FIELD_LEARNED_CHUNK;
+		size_t b =
+		    c1 - a < FIELD_LEARNED_CHUNK ? c1 : a + FIELD_LEARNED_CHUNK;
 		field_learned_colsum(&lp, r0, e, a, b, cs);
 		for (size_t c = 0; c < b - a; c++)
 			sum += cs[c];
@@ -878,9 +877,9 @@ struct field_cands {
 struct field_scan {
 	const struct pe_field *f;
 	size_t r0, r1;
-	double tol;		   /* bound on |approximation - exact value| */
+	double tol;                /* bound on |approximation - exact value| */
 	struct field_cands mx, mn; /* candidates for the max and the min */
-	double lo, hi;		   /* exact extremes of the entries evaluated */
+	double lo, hi;             /* exact extremes of the entries evaluated */
 	bool nomem;
 };
 
@@ -1068,8 +1067,8 @@ field_wave_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	 * its anchor (whose angle mod 2 pi is off by as much again); fl(k w)
 	 * and the product with the anchor add a few ulps of the unit circle
 	 * (of 2 pi for angles). Four times that is generous. */
-	double amp = f->cfg->enc == PE_ENC_ROPE ? fabs(field_wave_scale(f))
-	                                        : 1.0;
+	double amp =
+	    f->cfg->enc == PE_ENC_ROPE ? fabs(field_wave_scale(f)) : 1.0;
 	if (f->kind == PE_FIELD_ROPE_ANGLE)
 		amp = TWO_PI;
 	struct field_scan sc = {
@@ -1283,13 +1282,13 @@ field_mul(double *restrict dest, const double *restrict a,
 
 struct field_tiling {
 	size_t nf, lo, hi, nb, b; /* b: the next block */
-	uint64_t n;		  /* the shorter block length (>= 1) */
-	const double *wr;	  /* reduced frequencies */
-	double *c, *s;		  /* e^{i mid h} of the current block */
-	const double *D;	  /* its Dirichlet factors */
-	const double *hc, *hs;	  /* e^{i h} (the field's, or own) */
-	double *nc, *ns;	  /* e^{i n h} */
-	double *Dn, *Dn1, *Dx;	  /* D(n), D(n + 1), D(other) */
+	uint64_t n;               /* the shorter block length (>= 1) */
+	const double *wr;         /* reduced frequencies */
+	double *c, *s;            /* e^{i mid h} of the current block */
+	const double *D;          /* its Dirichlet factors */
+	const double *hc, *hs;    /* e^{i h} (the field's, or own) */
+	double *nc, *ns;          /* e^{i n h} */
+	double *Dn, *Dn1, *Dx;    /* D(n), D(n + 1), D(other) */
 	uint64_t mid;
 	int64_t off; /* phasors are e^{i (mid - off) h} */
 	int steps, next;
@@ -1304,8 +1303,7 @@ struct field_tiling {
  * failure. */
 static int
 field_tiling_init(struct field_tiling *t, const double *wr, const double *hc,
-                  const double *hs, size_t nf, size_t lo, size_t hi,
-                  size_t nb)
+                  const double *hs, size_t nf, size_t lo, size_t hi, size_t nb)
 {
 	size_t m = nf ? nf : 1;
 
@@ -1806,9 +1804,9 @@ field_wave_sim_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 			pe_field_span(c0, c1, nc, bj, &q0, &q1);
 			struct pe_stats *st = &dest[bi * nc + bj];
 			field_stats_init(st, (uint64_t)(p1 - p0) * (q1 - q0));
-			st->mean = s2 * acc[uid[bi * nc + bj]] /
-			               (double)st->count +
-			           pass;
+			st->mean =
+			    s2 * acc[uid[bi * nc + bj]] / (double)st->count +
+			    pass;
 		}
 	}
 	rc = PE_OK;
@@ -1836,15 +1834,15 @@ field_wave_sim_row(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	uint64_t np = r1 - r0, mp = 2 * (uint64_t)r0 + np - 1;
 	if (mp > INT64_MAX)
 		return PE_ENOMEM;
-	double *Dp = malloc((nf < FIELD_WAVE_CHUNK ? nf : FIELD_WAVE_CHUNK) *
-	                    sizeof *Dp + 1);
+	double *Dp = malloc(
+	    (nf < FIELD_WAVE_CHUNK ? nf : FIELD_WAVE_CHUNK) * sizeof *Dp + 1);
 	if (Dp == NULL)
 		return PE_ENOMEM;
 	for (size_t j = 0; j < nc; j++)
 		dest[j].mean = 0.0;
 	for (size_t k0 = 0; k0 < nf; k0 += FIELD_WAVE_CHUNK) {
-		size_t kn = nf - k0 < FIELD_WAVE_CHUNK ? nf - k0
-		                                       : FIELD_WAVE_CHUNK;
+		size_t kn =
+		    nf - k0 < FIELD_WAVE_CHUNK ? nf - k0 : FIELD_WAVE_CHUNK;
 		struct field_tiling row, ti;
 		if (field_tiling_init(&row, wr + k0, hc + k0, hs + k0, kn, r0,
 		                      r1, 1) != PE_OK) {
@@ -1854,8 +1852,8 @@ field_wave_sim_row(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 		field_tiling_next(&row);
 		memcpy(Dp, row.D, kn * sizeof *Dp);
 		field_tiling_free(&row);
-		if (field_tiling_init(&ti, wr + k0, hc + k0, hs + k0, kn, c0, c1,
-		                      nc) != PE_OK) {
+		if (field_tiling_init(&ti, wr + k0, hc + k0, hs + k0, kn, c0,
+		                      c1, nc) != PE_OK) {
 			free(Dp);
 			return PE_ENOMEM;
 		}
@@ -1937,9 +1935,8 @@ field_patch_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 /* Grid of a learned PE field: per row block the column sums of its defined
  * rows (field_learned_colsum), then per column block their sum. */
 static int
-field_learned_pe_grid(const struct pe_field *f, size_t r0, size_t r1,
-                      size_t nr, size_t c0, size_t c1, size_t nc,
-                      struct pe_stats *dest)
+field_learned_pe_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
+                      size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
 {
 	struct field_learned lp;
 	double *cs = malloc((c1 - c0) * sizeof *cs);

@@ -503,6 +503,21 @@ Test(field, huge_sinusoid_matches_long_double)
 		cr_assert(isfinite(g[i].mean) &&
 		          fabs(g[i].mean) <= 4096.0 + 1e-9);
 	free(g);
+	/* a one-row grid (the dot-product curve) against its blocks, which
+	 * pe_trig_cross computes independently */
+	g = calloc(40, sizeof *g);
+	cr_assert_eq(pe_field_grid(&f, 777777, 777778, 1, 0, c.n, 40, g),
+	             PE_OK);
+	for (size_t j = 0; j < 40; j++) {
+		size_t q0, q1;
+		struct pe_stats b;
+		pe_field_span(0, c.n, 40, j, &q0, &q1);
+		pe_field_block(&f, 777777, 777778, q0, q1, false, &b);
+		cr_expect(th_close(g[j].mean, b.mean, 1e-10, 1e-10),
+		          "row block %zu: %.17g vs %.17g", j, g[j].mean,
+		          b.mean);
+	}
+	free(g);
 	long double sum = 0;
 	size_t r0 = (1u << 20) - 60, r1 = 1u << 20, c0 = 3, c1 = 6;
 	for (size_t i = r0; i < r1; i++)
@@ -608,6 +623,9 @@ check_grids(const struct pe_config *cfg, enum pe_field_kind kind,
 	check_grid(&f, 0, R, R / 3 + 1, 0, C, C / 2 + 1, what);
 	check_grid(&f, 0, R - R % 4, 4, 0, C - C % 4, 4, what);
 	check_grid(&f, 1, R, 2 * R + 1, 0, C - 1, 3 * C - 1, what);
+	/* one row block (the views' curves): one row, and several */
+	check_grid(&f, R / 2, R / 2 + 1, 1, 0, C, C / 3 + 1, what);
+	check_grid(&f, R / 4, R / 4 + 3, 1, 1, C, C + 5, what);
 	pe_field_free(&f);
 }
 

@@ -6,8 +6,20 @@
  * products of two geometric sums. Learned tables keep column prefix sums
  * every FIELD_LEARNED_STRIDE rows (a block's column sums cost at most that
  * many table rows); vit2d splits a range of patch indices into partial and
- * full grid rows, and its patch cosine is separable in h and w. Alibi bias, the
- * causal mask and relative buckets are diagonal fields, handled by diag.c. */
+ * full grid rows, and its patch cosine is separable in h and w. Alibi bias,
+ * the causal mask and relative buckets are diagonal fields, handled by
+ * diag.c.
+ *
+ * Grids share work: a wave grid walks its row blocks with one phasor per
+ * frequency (struct field_tiling), a similarity grid computes one dot
+ * product per distinct block (equal sizes and |offset| give equal means),
+ * a patch-cosine grid one sum per row block and per column block.
+ *
+ * struct pe_field's prefix holds what a kind derives once (field.h names
+ * its learned use): learned, the prefix sums and the table's row norms
+ * (struct field_learned); waves and their similarities, the reduced
+ * frequencies and e^{i w/2} (field_init_wave); patch cosine, the table of
+ * C(k) (field_init_vit2d). sat is no longer used. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

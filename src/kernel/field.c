@@ -1540,6 +1540,7 @@ field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 {
 	size_t nfreq;
 	double scale = field_wave_scale(f);
+	static const double count[4] = {0.0, 1.0, 2.0, 3.0};
 	struct field_terms tm;
 
 	field_freqs(f, &nfreq);
@@ -1592,8 +1593,8 @@ field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 				for (; j < j1 && tm.blk[j] == bj; j++) {
 					uint32_t v = tm.iw[j];
 					size_t i = (v >> 4) - flo;
-					ts += (double)(v >> 2 & 3) * S[i];
-					tc += (double)(v & 3) * C[i];
+					ts += count[v >> 2 & 3] * S[i];
+					tc += count[v & 3] * C[i];
 				}
 				row[bj].mean += ts;
 				row[bj].resultant += tc;

@@ -1679,6 +1679,13 @@ field_dot(const double *a, const double *b, size_t n)
  * stay in cache and to come from the heap rather than fresh pages. */
 #define FIELD_SIM_SCRATCH 16384
 
+/* Grids whose distinct blocks are worth finding (field_sim_unique): at
+ * most this many cells (its tables stay small) ... */
+#define FIELD_SIM_DEDUP_CELLS 4096
+/* ... and at least this many frequencies (a dot product costs more than
+ * hashing a key). */
+#define FIELD_SIM_DEDUP_FREQS 64
+
 /* What a block of a wave similarity depends on: sum_f D(np, w_f) D(nq,
  * w_f) cos(dm w_f / 2), dm = (2 p0 + np) - (2 q0 + nq), is symmetric in np
  * and nq and even in dm. */
@@ -1704,13 +1711,13 @@ field_sim_key(size_t p0, size_t p1, size_t q0, size_t q1)
  * fewer dot products than cells. */
 static size_t
 field_sim_unique(size_t r0, size_t r1, size_t nr, size_t c0, size_t c1,
-                 size_t nc, size_t *uid, size_t *rep)
+                 size_t nc, uint32_t *uid, uint32_t *rep)
 {
 	size_t ncell = nr * nc, cap = 16, nu = 0;
 
 	while (cap < 2 * ncell)
 		cap *= 2;
-	size_t *slot = malloc(cap * sizeof *slot); /* u + 1, 0 when empty */
+	uint32_t *slot = malloc(cap * sizeof *slot); /* u + 1, 0: empty */
 	struct field_sim_key *key = malloc(ncell * sizeof *key);
 	if (slot == NULL || key == NULL) {
 		free(slot);
@@ -1732,16 +1739,16 @@ field_sim_unique(size_t r0, size_t r1, size_t nr, size_t c0, size_t c1,
 			for (;; at = (at + 1) & (cap - 1)) {
 				size_t u = slot[at];
 				if (u == 0) {
-					slot[at] = nu + 1;
+					slot[at] = (uint32_t)(nu + 1);
 					key[nu] = k;
-					rep[nu] = bi * nc + bj;
-					uid[bi * nc + bj] = nu++;
+					rep[nu] = (uint32_t)(bi * nc + bj);
+					uid[bi * nc + bj] = (uint32_t)nu++;
 					break;
 				}
 				if (key[u - 1].lo == k.lo &&
 				    key[u - 1].hi == k.hi &&
 				    key[u - 1].dm == k.dm) {
-					uid[bi * nc + bj] = u - 1;
+					uid[bi * nc + bj] = (uint32_t)(u - 1);
 					break;
 				}
 			}
@@ -1774,16 +1781,28 @@ field_wave_sim_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 
 	const double *wr, *hc, *hs;
 	field_wave_pre(f, &wr, &hc, &hs);
+	bool dedup =
+	    ncell <= FIELD_SIM_DEDUP_CELLS && nf >= FIELD_SIM_DEDUP_FREQS;
 	double *G = malloc((nr + nc) * 2 * (chunk ? chunk : 1) * sizeof *G);
-	size_t *uid = malloc(2 * ncell * sizeof *uid);
-	double *acc = calloc(ncell, sizeof *acc);
-	if (G == NULL || uid == NULL || acc == NULL)
+	uint32_t *uid = NULL, *rep = NULL;
+	double *acc = NULL;
+	size_t nu = ncell;
+	if (G == NULL)
 		goto end;
 	double *H = G + nr * 2 * chunk;
-	size_t *rep = uid + ncell;
-	size_t nu = field_sim_unique(r0, r1, nr, c0, c1, nc, uid, rep);
-	if (nu == 0)
-		goto end;
+	if (dedup) {
+		uid = malloc(2 * ncell * sizeof *uid);
+		acc = calloc(ncell, sizeof *acc);
+		if (uid == NULL || acc == NULL)
+			goto end;
+		rep = uid + ncell;
+		nu = field_sim_unique(r0, r1, nr, c0, c1, nc, uid, rep);
+		if (nu == 0)
+			goto end;
+	} else {
+		for (size_t i = 0; i < ncell; i++)
+			dest[i].mean = 0.0;
+	}
 	for (size_t k0 = 0; k0 < nf; k0 += chunk) {
 		size_t kn = nf - k0 < chunk ? nf - k0 : chunk;
 		if (field_geo_blocks(wr + k0, hc + k0, hs + k0, kn, r0, r1, nr,
@@ -1797,9 +1816,11 @@ field_wave_sim_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 			                ? 2 * kn - t0
 			                : FIELD_DOT_TILE;
 			for (size_t u = 0; u < nu; u++) {
-				size_t bi = rep[u] / nc, bj = rep[u] % nc;
-				acc[u] += field_dot(G + bi * 2 * kn + t0,
-				                    H + bj * 2 * kn + t0, tn);
+				size_t cell = dedup ? rep[u] : u;
+				size_t bi = cell / nc, bj = cell % nc;
+				double *a = dedup ? &acc[u] : &dest[u].mean;
+				*a += field_dot(G + bi * 2 * kn + t0,
+				                H + bj * 2 * kn + t0, tn);
 			}
 		}
 	}
@@ -1816,10 +1837,9 @@ field_wave_sim_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 			size_t q0, q1;
 			pe_field_span(c0, c1, nc, bj, &q0, &q1);
 			struct pe_stats *st = &dest[bi * nc + bj];
+			double sum = dedup ? acc[uid[bi * nc + bj]] : st->mean;
 			field_stats_init(st, (uint64_t)(p1 - p0) * (q1 - q0));
-			st->mean =
-			    s2 * acc[uid[bi * nc + bj]] / (double)st->count +
-			    pass;
+			st->mean = s2 * sum / (double)st->count + pass;
 		}
 	}
 	rc = PE_OK;

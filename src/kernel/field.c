@@ -2013,46 +2013,49 @@ field_learned_sim_grid(const struct pe_field *f, size_t r0, size_t r1,
                        struct pe_stats *dest)
 {
 	struct field_learned lp;
-	double *U = malloc((nr + nc) * FIELD_LEARNED_CHUNK * sizeof *U);
 
+	field_learned_parts(f, &lp);
+	/* U and V of a pass within FIELD_SIM_SCRATCH doubles */
+	size_t chunk = FIELD_SIM_SCRATCH / (nr + nc);
+	chunk = chunk < 8 ? 8 : chunk;
+	chunk = chunk > FIELD_LEARNED_CHUNK ? FIELD_LEARNED_CHUNK : chunk;
+	chunk = chunk > lp.d ? lp.d : chunk;
+	double *U = malloc((nr + nc) * chunk * sizeof *U);
 	if (U == NULL)
 		return PE_ENOMEM;
-	double *V = U + nr * FIELD_LEARNED_CHUNK;
-	field_learned_parts(f, &lp);
+	double *V = U + nr * chunk;
 	for (size_t i = 0; i < nr * nc; i++)
 		dest[i].mean = 0.0;
-	for (size_t a = 0; a < lp.d; a += FIELD_LEARNED_CHUNK) {
-		size_t b = lp.d - a < FIELD_LEARNED_CHUNK
-		               ? lp.d
-		               : a + FIELD_LEARNED_CHUNK;
+	for (size_t a = 0; a < lp.d; a += chunk) {
+		size_t b = lp.d - a < chunk ? lp.d : a + chunk;
 		for (size_t bi = 0; bi < nr; bi++) {
 			size_t p0, p1;
 			pe_field_span(r0, r1, nr, bi, &p0, &p1);
 			if (p0 < lp.L)
-				field_learned_colsum(
-				    &lp, p0, p1 < lp.L ? p1 : lp.L, a, b,
-				    U + bi * FIELD_LEARNED_CHUNK);
+				field_learned_colsum(&lp, p0,
+				                     p1 < lp.L ? p1 : lp.L, a,
+				                     b, U + bi * chunk);
 		}
 		for (size_t bj = 0; bj < nc; bj++) {
 			size_t q0, q1;
 			pe_field_span(c0, c1, nc, bj, &q0, &q1);
 			if (q0 < lp.L)
-				field_learned_colsum(
-				    &lp, q0, q1 < lp.L ? q1 : lp.L, a, b,
-				    V + bj * FIELD_LEARNED_CHUNK);
+				field_learned_colsum(&lp, q0,
+				                     q1 < lp.L ? q1 : lp.L, a,
+				                     b, V + bj * chunk);
 		}
 		for (size_t bi = 0; bi < nr; bi++) {
 			size_t p0, p1;
 			pe_field_span(r0, r1, nr, bi, &p0, &p1);
 			if (p0 >= lp.L)
 				continue;
-			const double *u = U + bi * FIELD_LEARNED_CHUNK;
+			const double *u = U + bi * chunk;
 			for (size_t bj = 0; bj < nc; bj++) {
 				size_t q0, q1;
 				pe_field_span(c0, c1, nc, bj, &q0, &q1);
 				if (q0 >= lp.L)
 					continue;
-				const double *v = V + bj * FIELD_LEARNED_CHUNK;
+				const double *v = V + bj * chunk;
 				double sum = 0.0;
 				for (size_t c = 0; c < b - a; c++)
 					sum += u[c] * v[c];

@@ -1347,7 +1347,12 @@ field_tiling_init(struct field_tiling *t, const double *wr, const double *hc,
 		double h = 0.5 * wr[i];
 		if (hc == NULL || hs == NULL)
 			sincos(h, &own_hs[i], &own_hc[i]);
-		sincos(n * h, &t->ns[i], &t->nc[i]);
+		if (t->n == 1) {
+			t->ns[i] = t->hs[i];
+			t->nc[i] = t->hc[i];
+		} else {
+			sincos(n * h, &t->ns[i], &t->nc[i]);
+		}
 		/* sin((n + 1) h) = sin(n h) cos(h) + cos(n h) sin(h) */
 		double sn1 = t->ns[i] * t->hc[i] + t->nc[i] * t->hs[i];
 		if (t->hs[i] == 0.0) {
@@ -1877,13 +1882,13 @@ field_wave_sim_row(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 		size_t kn =
 		    nf - k0 < FIELD_WAVE_CHUNK ? nf - k0 : FIELD_WAVE_CHUNK;
 		struct field_tiling row, ti;
+		/* D(np) of the one row block: its tiling's Dn */
 		if (field_tiling_init(&row, wr + k0, hc + k0, hs + k0, kn, r0,
 		                      r1, 1) != PE_OK) {
 			free(Dp);
 			return PE_ENOMEM;
 		}
-		field_tiling_next(&row);
-		memcpy(Dp, row.D, kn * sizeof *Dp);
+		memcpy(Dp, row.Dn, kn * sizeof *Dp);
 		field_tiling_free(&row);
 		if (field_tiling_init(&ti, wr + k0, hc + k0, hs + k0, kn, c0,
 		                      c1, nc) != PE_OK) {

@@ -47,8 +47,9 @@ struct pe_field {
 	double *slopes;	     /* alibi: [heads] */
 	double *omega;	     /* frequencies of vector encodings */
 	size_t nomega;
-	double *prefix;	     /* learned: column prefix sums [(max_len+1) * d] */
-	double *sat;	     /* learned: summed-area table [(max_len+1)*(d+1)] */
+	double *prefix;	     /* what a kind derives once (field.c says what):
+				learned prefix sums and row norms, the
+				patch-cosine table C(k), ... */
 };
 
 /* Prepare a field of the given kind for cfg (which must pass

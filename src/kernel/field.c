@@ -15,11 +15,10 @@
  * product per distinct block (equal sizes and |offset| give equal means),
  * a patch-cosine grid one sum per row block and per column block.
  *
- * struct pe_field's prefix holds what a kind derives once (field.h names
- * its learned use): learned, the prefix sums and the table's row norms
+ * struct pe_field's prefix holds what a kind derives once: learned, the prefix sums and the table's row norms
  * (struct field_learned); waves and their similarities, the reduced
  * frequencies and e^{i w/2} (field_init_wave); patch cosine, the table of
- * C(k) (field_init_vit2d). sat is no longer used. */
+ * C(k) (field_init_vit2d). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,7 +143,7 @@ field_learned_rows(const struct pe_config *cfg)
 #define FIELD_LEARNED_STRIDE 32
 
 /* Where a learned field keeps its parts, all in one allocation at
- * f->prefix (struct pe_field's sat stays NULL):
+ * f->prefix:
  *   K[k * d + c] = sum of table[p][c] over p < k STRIDE, k = 0 .. L/STRIDE
  *   (column prefix sums at every STRIDE-th row: 1/STRIDE of a full
  *   table's memory, so building them touches few pages);
@@ -472,11 +471,9 @@ pe_field_free(struct pe_field *f)
 	free(f->slopes);
 	free(f->omega);
 	free(f->prefix);
-	free(f->sat);
 	f->slopes = NULL;
 	f->omega = NULL;
 	f->prefix = NULL;
-	f->sat = NULL;
 	f->nomega = 0;
 }
 

@@ -73,13 +73,6 @@ pe_model_init(struct pe_model *m, const struct pe_config *cfg)
 			goto fail;
 		m->has_sim = true;
 	}
-	if (cfg->enc == PE_ENC_VIT2D || cfg->enc == PE_ENC_ROPE) {
-		enum pe_field_kind k =
-		    cfg->enc == PE_ENC_VIT2D ? PE_FIELD_PE : PE_FIELD_ROPE_COS;
-		if ((st = pe_field_init(&m->aux, k, &m->cfg)) != PE_OK)
-			goto fail;
-		m->has_aux = true;
-	}
 	if (cfg->enc == PE_ENC_LEARNED) {
 		/* the color range of the table and the bound of its dot
 		 * products, once per config rather than once per frame */
@@ -118,11 +111,9 @@ pe_model_free(struct pe_model *m)
 	pe_field_free(&m->main);
 	if (m->has_sim)
 		pe_field_free(&m->sim);
-	if (m->has_aux)
-		pe_field_free(&m->aux);
 	if (m->has_base)
 		pe_field_free(&m->base);
-	m->has_sim = m->has_aux = m->has_base = false;
+	m->has_sim = m->has_base = false;
 }
 
 /* ---- chrome ---------------------------------------------------------- */

@@ -18,8 +18,7 @@ struct pe_model {
 	struct pe_config cfg; /* the copy the fields point at */
 	struct pe_field main; /* the main map */
 	struct pe_field sim;  /* similarity (when the encoding has one) */
-	struct pe_field aux;  /* rope cos, vit2d pe, ... */
-	bool has_sim, has_aux;
+	bool has_sim;
 	struct pe_config base_cfg; /* rope: the same, unscaled */
 	struct pe_field base;	   /* its similarity, for comparison */
 	bool has_base;

@@ -57,6 +57,11 @@ void pe_draw_plot(struct pe_canvas *cv, int x, int y, int w, int h,
 void pe_draw_dot(struct pe_canvas *cv, int x, int y, int w, int h, int px,
     int py, pe_color fg);
 
+/* Braille dots of the straight segment (x0, y0)-(x1, y1) in dot
+ * coordinates of a w x h cell box at (x, y) (Bresenham). */
+void pe_draw_segment(struct pe_canvas *cv, int x, int y, int w, int h, int x0,
+    int y0, int x1, int y1, pe_color fg);
+
 /* RoPE wheel: a circle in a w x h cell box with one hand per angle
  * (radians, counter-clockwise from 3 o'clock, y up), drawn in braille. */
 void pe_draw_wheel(struct pe_canvas *cv, int x, int y, int w, int h,

@@ -42,9 +42,9 @@ pe_draw_dot(struct pe_canvas *cv, int x, int y, int w, int h, int px, int py,
 
 /* Dots of the straight segment (x0, y0)-(x1, y1) (Bresenham 1965, the
  * all-octant integer form). */
-static void
-plot_segment(struct pe_canvas *cv, int x, int y, int w, int h, int x0, int y0,
-             int x1, int y1, pe_color fg)
+void
+pe_draw_segment(struct pe_canvas *cv, int x, int y, int w, int h, int x0,
+                int y0, int x1, int y1, pe_color fg)
 {
 	int dx = abs(x1 - x0), sx = x0 < x1 ? 1 : -1;
 	int dy = -abs(y1 - y0), sy = y0 < y1 ? 1 : -1;
@@ -103,7 +103,7 @@ pe_draw_plot(struct pe_canvas *cv, int x, int y, int w, int h, const double *ys,
 		           : 0;
 		py = plot_row(ys[i], ylo, yhi, rows);
 		if (have_prev)
-			plot_segment(cv, x, y, w, h, px_prev, py_prev, px, py,
+			pe_draw_segment(cv, x, y, w, h, px_prev, py_prev, px, py,
 			             fg);
 		else
 			pe_draw_dot(cv, x, y, w, h, px, py, fg);

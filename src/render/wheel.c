@@ -6,33 +6,6 @@
 
 #define WHEEL_RIM PE_RGB(0x80, 0x80, 0x80)
 
-/* Dots of the straight segment (x0, y0)-(x1, y1) (Bresenham 1965, the
- * all-octant integer form). */
-static void
-wheel_segment(struct pe_canvas *cv, int x, int y, int w, int h, int x0, int y0,
-              int x1, int y1, pe_color fg)
-{
-	int dx = abs(x1 - x0), sx = x0 < x1 ? 1 : -1;
-	int dy = -abs(y1 - y0), sy = y0 < y1 ? 1 : -1;
-	int err = dx + dy;
-
-	for (;;) {
-		int e2 = 2 * err;
-
-		pe_draw_dot(cv, x, y, w, h, x0, y0, fg);
-		if (x0 == x1 && y0 == y1)
-			break;
-		if (e2 >= dy) {
-			err += dy;
-			x0 += sx;
-		}
-		if (e2 <= dx) {
-			err += dx;
-			y0 += sy;
-		}
-	}
-}
-
 /* Circle and hands in a box of 2w x 4h dots. A braille dot is about as
  * wide as it is tall (a cell is ~1:2 and holds 2 x 4 dots), so the circle
  * is round in dots. Hand k ends at (cx + r cos a, cy - r sin a): angle 0
@@ -59,7 +32,7 @@ pe_draw_wheel(struct pe_canvas *cv, int x, int y, int w, int h,
 
 		if (!isfinite(angles[k]))
 			continue;
-		wheel_segment(cv, x, y, w, h, (int)lround(cx), (int)lround(cy),
+		pe_draw_segment(cv, x, y, w, h, (int)lround(cx), (int)lround(cy),
 		              (int)lround(cx + r * cos(angles[k])),
 		              (int)lround(cy - r * sin(angles[k])), fg);
 	}

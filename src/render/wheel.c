@@ -1,6 +1,5 @@
 /* The RoPE wheel: a circle with one hand per rotation angle, in braille. */
 #include <math.h>
-#include <stdlib.h>
 
 #include "pescope/draw.h"
 

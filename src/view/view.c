@@ -294,7 +294,7 @@ static const char *const help_lines[] = {
 	"pescope keys",
 	"",
 	"1-7, Tab, Shift-Tab  choose the encoding",
-	"arrows               move the cursor (one cell)",
+	"arrows               move the cursor by one map sample",
 	"+ / -   0            zoom in / out around the cursor; whole map",
 	"PgUp PgDn Home End   pan the map",
 	"d/D  n/N  b/B        d_model, seq_len halve/double; base /10, x10",

@@ -11,8 +11,8 @@
 #define C_DIM PE_RGB(0x8a, 0x8a, 0x8a)
 #define C_ACCENT PE_RGB(0x5f, 0xaf, 0xff)
 #define C_WARN PE_RGB(0xff, 0x87, 0x5f)
-#define C_CURVE PE_RGB(0xff, 0xd7, 0x5f)
-#define C_CURVE2 PE_RGB(0x87, 0xd7, 0x87)
+#define C_CURVE PE_RGB(0xff, 0x87, 0x00) /* reads on dark and light */
+#define C_CURVE2 PE_RGB(0x00, 0xaf, 0x87)
 
 /* A heatmap of a field over a viewport, with axes and a color bar. */
 struct map_spec {

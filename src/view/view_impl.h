@@ -1,0 +1,52 @@
+/* Private to view/: what a frame's drawing functions share, and the
+ * per-encoding views that view.c dispatches to. */
+#ifndef PESCOPE_VIEW_IMPL_H
+#define PESCOPE_VIEW_IMPL_H
+
+#include "view/panels.h"
+#include "view/view.h"
+
+#define TWO_PI 6.283185307179586
+
+/* What one frame's drawing functions share. */
+struct ctx {
+	const struct pe_state *st;
+	const struct pe_model *m;
+	const struct pe_config *cfg;
+	struct pe_canvas *cv;
+	struct pe_hit *hit;
+	int w, h;	   /* frame */
+	int bx, by, bh;	   /* body: x, first line, lines */
+	int lw;		   /* left column (main map) width */
+	int rx, rw;	   /* right column */
+	struct pe_field mainf; /* the model's main field (vit2d: anchored) */
+	struct map_geom g; /* the main map, once drawn */
+	char insp[2][512]; /* inspector lines */
+};
+
+/* view_map.c: the main map, its inspector block and the dot-product panels */
+void view_cat(char *buf, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void view_map_main(struct ctx *c, const struct pe_scale *sc, const char *title,
+    const char *fmt, const char *legend);
+void view_map_inspect(struct ctx *c, const char *rname, const char *cname);
+double view_map_sim_bound(const struct pe_model *m);
+void view_map_dot(struct ctx *c, int x, int y, int w, int h, size_t p,
+    const char *what);
+void view_map_simmap(struct ctx *c, int x, int y, int w, int h,
+    const char *title);
+void view_map_row(struct ctx *c, int x, int y, int w, int h, size_t p,
+    const char *title, double lo, double hi, const char *cname);
+
+/* One function per encoding: the main map, the right column and the
+ * inspector line (view_vector.c, view_pairwise.c, view_rope.c,
+ * view_vit2d.c). */
+void view_sinusoidal(struct ctx *c);
+void view_learned(struct ctx *c);
+void view_relative(struct ctx *c);
+void view_rope(struct ctx *c);
+void view_alibi(struct ctx *c);
+void view_nope(struct ctx *c);
+void view_vit2d(struct ctx *c);
+
+#endif

@@ -1,0 +1,228 @@
+/* The main map of every view (viewport, cursor, inspector block) and the
+ * dot-product panels the vector encodings share. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "view/view_impl.h"
+
+/* printf into a bounded buffer, appending. */
+void
+view_cat(char *buf, size_t cap, const char *fmt, ...)
+{
+	size_t n = strlen(buf);
+	va_list ap;
+	if (n >= cap - 1)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, cap - n, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- the main map ---------------------------------------------------- */
+
+/* The state's viewport of the main map. */
+static void
+viewport(const struct pe_state *st, size_t *r0, size_t *r1, size_t *c0,
+    size_t *c1)
+{
+	size_t rows, cols;
+	pe_state_main_dims(&st->cfg, &rows, &cols);
+	if (st->vr1 == 0 || st->vr1 > rows || st->vc1 > cols ||
+	    st->vr0 >= st->vr1 || st->vc0 >= st->vc1) {
+		*r0 = 0, *r1 = rows, *c0 = 0, *c1 = cols;
+		return;
+	}
+	*r0 = st->vr0, *r1 = st->vr1, *c0 = st->vc0, *c1 = st->vc1;
+}
+
+/* Draw the main map in the left column and note its geometry. */
+void
+view_map_main(struct ctx *c, const struct pe_scale *sc, const char *title,
+    const char *fmt, const char *legend)
+{
+	struct map_spec s;
+	memset(&s, 0, sizeof s);
+	s.f = &c->mainf;
+	viewport(c->st, &s.r0, &s.r1, &s.c0, &s.c1);
+	s.scale = *sc;
+	s.title = title;
+	s.fmt = fmt;
+	s.cursor = true;
+	s.cur_r = c->st->cur_r;
+	s.cur_c = c->st->cur_c;
+	s.axes = true;
+	s.colorbar = true;
+	s.legend = legend;
+	if (legend != NULL && strncmp(legend, "masked", 6) == 0)
+		s.swatch = PE_CELL_MASKED;
+	else if (legend != NULL && strncmp(legend, "no embedding", 12) == 0)
+		s.swatch = PE_CELL_UNDEFINED;
+	panel_map(c->cv, c->bx, c->by, c->lw, c->bh, &s, &c->g);
+
+	struct pe_hit *h = c->hit;
+	h->map_x = c->g.x, h->map_y = c->g.y, h->map_w = c->g.w,
+	h->map_h = c->g.h;
+	h->r0 = c->g.r0, h->r1 = c->g.r1, h->c0 = c->g.c0, h->c1 = c->g.c1;
+	h->nsr = c->g.nsr, h->nsc = c->g.nsc;
+	size_t R = c->g.r1 - c->g.r0, C = c->g.c1 - c->g.c0;
+	h->cell_rows = c->g.nsr ? (R + c->g.nsr - 1) / c->g.nsr : 1;
+	h->cell_cols = c->g.nsc ? (C + c->g.nsc - 1) / c->g.nsc : 1;
+	if (h->cell_rows < 1)
+		h->cell_rows = 1;
+	if (h->cell_cols < 1)
+		h->cell_cols = 1;
+}
+
+/* The block of elements that the cursor's sample (half a cell) covers. */
+static void
+cursor_block(const struct ctx *c, size_t *r0, size_t *r1, size_t *c0,
+    size_t *c1)
+{
+	const struct map_geom *g = &c->g;
+	size_t sr = panel_sample_of(g->r0, g->r1, g->nsr, c->st->cur_r);
+	size_t sc = panel_sample_of(g->c0, g->c1, g->nsc, c->st->cur_c);
+	pe_field_span(g->r0, g->r1, g->nsr, sr, r0, r1);
+	pe_field_span(g->c0, g->c1, g->nsc, sc, c0, c1);
+}
+
+/* Second inspector line: the cursor cell's block, when it has several. */
+void
+view_map_inspect(struct ctx *c, const char *rname, const char *cname)
+{
+	size_t r0, r1, c0, c1;
+	struct pe_stats s;
+	if (c->g.nsr == 0)
+		return;
+	cursor_block(c, &r0, &r1, &c0, &c1);
+	if ((r1 - r0) * (c1 - c0) <= 1) {
+		snprintf(c->insp[1], sizeof c->insp[1], " the cursor's sample is "
+		    "one element: %s %zu, %s %zu", rname, r0, cname, c0);
+		return;
+	}
+	pe_field_block(&c->mainf, r0, r1, c0, c1, true, &s);
+	char *b = c->insp[1];
+	snprintf(b, sizeof c->insp[1], " sample = block %s %zu–%zu × %s %zu–%zu "
+	    "(%zu elements): ", rname, r0, r1 - 1, cname, c0, c1 - 1,
+	    (r1 - r0) * (c1 - c0));
+	if (c->mainf.kind == PE_FIELD_ROPE_ANGLE)
+		view_cat(b, sizeof c->insp[1], "circular mean %.4g rad, resultant %.3g",
+		    s.mean, s.resultant);
+	else if (isnan(s.mean))
+		view_cat(b, sizeof c->insp[1], "all %s", s.masked ? "masked" : "undefined");
+	else
+		view_cat(b, sizeof c->insp[1], "mean %.6g  min %.6g  max %.6g", s.mean,
+		    s.min, s.max);
+	if (s.masked)
+		view_cat(b, sizeof c->insp[1], "  (%llu masked)",
+		    (unsigned long long)s.masked);
+	if (s.undefined)
+		view_cat(b, sizeof c->insp[1], "  (%llu undefined)",
+		    (unsigned long long)s.undefined);
+}
+
+/* ---- right-column panels -------------------------------------------- */
+
+/* Similarity row S(p, j) for keys j across [0, n) as block means. */
+static void
+sim_row(const struct pe_field *f, size_t p, size_t n, size_t ns, double *ys)
+{
+	struct pe_stats *st = calloc(ns, sizeof *st);
+	if (st == NULL)
+		return;
+	pe_field_grid(f, p, p + 1, 1, 0, n, ns, st);
+	for (size_t i = 0; i < ns; i++)
+		ys[i] = st[i].mean;
+	free(st);
+}
+
+/* Largest |S| a similarity field reaches: S(p, p) bounds it. */
+double
+view_map_sim_bound(const struct pe_model *m)
+{
+	if (m->cfg.enc == PE_ENC_LEARNED) /* |PE_p . PE_q| <= max |PE_p|^2 */
+		return m->learned_sqmax > 0 ? m->learned_sqmax : 1;
+	double v = pe_field_value(&m->sim, 0, 0);
+	return isfinite(v) && v > 0 ? v : 1;
+}
+
+/* The dot-product curve: S(p, j) against the key j for the cursor p. */
+void
+view_map_dot(struct ctx *c, int x, int y, int w, int h, size_t p,
+    const char *what)
+{
+	size_t n = c->cfg->n;
+	int pw = w - 7;
+	if (pw < 4 || h < 4 || !c->m->has_sim)
+		return;
+	size_t ns = (size_t)pw * 2;
+	if (ns > n)
+		ns = n;
+	double *ys = calloc(ns, sizeof *ys);
+	if (ys == NULL)
+		return;
+	sim_row(&c->m->sim, p, n, ns, ys);
+	double bnd = view_map_sim_bound(c->m);
+	char title[160], xlo[40], xhi[40];
+	snprintf(title, sizeof title, "%s, query %zu", what, p);
+	if (p > 0)
+		snprintf(xlo, sizeof xlo, "key 0 (k=−%zu)", p);
+	else
+		snprintf(xlo, sizeof xlo, "key 0 (k=0)");
+	snprintf(xhi, sizeof xhi, "%zu (k=%zu)", n - 1, n - 1 - p);
+	long mark = (long)panel_sample_of(0, n, ns, p);
+	panel_plot(c->cv, x, y, w, h, title, ys, ns, -bnd, bnd, xlo, xhi, mark);
+	if (c->m->has_base) {
+		sim_row(&c->m->base, p, n, ns, ys);
+		panel_plot_overlay(c->cv, x, y, w, h, ys, ns, -bnd, bnd, C_CURVE2);
+	}
+	free(ys);
+}
+
+/* The similarity matrix as a small map. */
+void
+view_map_simmap(struct ctx *c, int x, int y, int w, int h, const char *title)
+{
+	struct map_spec s;
+	struct map_geom g;
+	double bnd = view_map_sim_bound(c->m);
+	memset(&s, 0, sizeof s);
+	s.f = &c->m->sim;
+	s.r0 = 0, s.r1 = c->cfg->n, s.c0 = 0, s.c1 = c->cfg->n;
+	s.scale = (struct pe_scale){PE_CMAP_DIVERGING, -bnd, bnd, false};
+	s.title = title;
+	s.axes = true;
+	s.colorbar = true;
+	s.cursor = false;
+	s.fmt = "%.3g";
+	panel_map(c->cv, x, y, w, h, &s, &g);
+}
+
+/* Values of the cursor row of the main map across its columns. */
+void
+view_map_row(struct ctx *c, int x, int y, int w, int h, size_t p,
+    const char *title, double lo, double hi, const char *cname)
+{
+	size_t cols = c->mainf.cols;
+	int pw = w - 7;
+	if (pw < 4 || h < 4)
+		return;
+	size_t ns = (size_t)pw * 2 < cols ? (size_t)pw * 2 : cols;
+	struct pe_stats *st = calloc(ns, sizeof *st);
+	double *ys = calloc(ns, sizeof *ys);
+	if (st != NULL && ys != NULL) {
+		pe_field_grid(&c->mainf, p, p + 1, 1, 0, cols, ns, st);
+		for (size_t i = 0; i < ns; i++)
+			ys[i] = st[i].mean;
+		char xhi[32], xlo[32];
+		snprintf(xlo, sizeof xlo, "%s 0", cname);
+		snprintf(xhi, sizeof xhi, "%zu", cols - 1);
+		long mark = (long)panel_sample_of(0, cols, ns, c->st->cur_c);
+		panel_plot(c->cv, x, y, w, h, title, ys, ns, lo, hi, xlo, xhi, mark);
+	}
+	free(st);
+	free(ys);
+}

@@ -1,0 +1,235 @@
+/* Views of the pairwise encodings: relative (T5, Shaw), ALiBi, NoPE. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pescope/alibi.h"
+#include "pescope/relative.h"
+
+#include "view/view_impl.h"
+
+/* relative: T5 buckets or Shaw indices over query x key. */
+void
+view_relative(struct ctx *c)
+{
+	const struct pe_config *k = c->cfg;
+	bool t5 = k->relative == PE_REL_T5;
+	double hi = t5 ? (double)k->buckets - 1 : 2.0 * (double)k->max_relative;
+	struct pe_scale sc = {PE_CMAP_SEQUENTIAL, 0, hi, false};
+	char legend[200];
+	size_t me = t5 ? pe_t5_max_exact(k->bidirectional, k->buckets) : 0;
+	if (t5)
+		snprintf(legend, sizeof legend, "exact |rel| < %zu · log %zu..%zu "
+		    "· ≥ %zu: last bucket", me, me, k->max_distance - 1,
+		    k->max_distance);
+	else
+		snprintf(legend, sizeof legend, "index = clip(key − query, −%zu, "
+		    "%zu) + %zu", k->max_relative, k->max_relative, k->max_relative);
+	view_map_main(c, &sc, t5 ? "T5 bucket[query ↓, key →]"
+			     : "Shaw index[query ↓, key →]", "%.0f", legend);
+
+	/* right: bucket (or index) against the relative position */
+	int x = c->rx, y = c->by, w = c->rw, h = c->bh;
+	long span = (long)(t5 ? k->max_distance + k->max_distance / 4
+			      : 2 * k->max_relative + 4);
+	if (span > (long)k->n)
+		span = (long)k->n;
+	int pw = w - 7;
+	if (pw > 4 && h > 6) {
+		size_t ns = (size_t)pw * 2;
+		double *ys = calloc(ns, sizeof *ys);
+		if (ys != NULL) {
+			for (size_t i = 0; i < ns; i++) {
+				long rel = -span + (long)((double)i * 2.0 * (double)span /
+				    (double)(ns - 1));
+				ys[i] = t5 ? (double)pe_t5_bucket(rel, k->bidirectional,
+						 k->buckets, k->max_distance)
+					   : (double)pe_shaw_index(rel, k->max_relative);
+			}
+			char xlo[32], xhi[32];
+			snprintf(xlo, sizeof xlo, "rel −%ld", span);
+			snprintf(xhi, sizeof xhi, "+%ld", span);
+			int hp = h > 16 ? h / 2 : h;
+			panel_plot(c->cv, x, y, w, hp, t5 ? "bucket against rel = key − "
+			    "query" : "index against rel = key − query", ys, ns, 0, hi,
+			    xlo, xhi, (long)(ns / 2));
+			free(ys);
+			y += hp + 1;
+			h -= hp + 1;
+		}
+	}
+	if (t5 && h >= 6) {
+		char l[160];
+		size_t nb = k->bidirectional ? k->buckets / 2 : k->buckets;
+		snprintf(l, sizeof l, "%s: %zu buckets%s",
+		    k->bidirectional ? "bidirectional" : "unidirectional", nb,
+		    k->bidirectional ? " per direction" : "");
+		pe_canvas_text(c->cv, x, y++, w, l, C_TEXT, PE_COLOR_DEFAULT, 0);
+		snprintf(l, sizeof l, "buckets 0..%zu: exact distances 0..%zu",
+		    me - 1, me - 1);
+		pe_canvas_text(c->cv, x, y++, w, l, C_DIM, PE_COLOR_DEFAULT, 0);
+		snprintf(l, sizeof l, "buckets %zu..%zu: log-spaced up to %zu", me,
+		    nb - 1, k->max_distance);
+		pe_canvas_text(c->cv, x, y++, w, l, C_DIM, PE_COLOR_DEFAULT, 0);
+		if (k->bidirectional) {
+			snprintf(l, sizeof l, "keys after the query: the same, +%zu",
+			    nb);
+			pe_canvas_text(c->cv, x, y++, w, l, C_DIM, PE_COLOR_DEFAULT, 0);
+		} else {
+			pe_canvas_text(c->cv, x, y++, w, "keys after the query: bucket 0",
+			    C_DIM, PE_COLOR_DEFAULT, 0);
+		}
+	}
+
+	size_t i = c->st->cur_r, j = c->st->cur_c;
+	long rel = (long)j - (long)i;
+	if (t5) {
+		int64_t b = pe_t5_bucket(rel, k->bidirectional, k->buckets,
+		    k->max_distance);
+		size_t dist = rel < 0 ? (size_t)-rel
+				      : (k->bidirectional ? (size_t)rel : 0);
+		snprintf(c->insp[0], sizeof c->insp[0], " bucket[q=%zu, k=%zu]: rel "
+		    "= %ld → bucket %lld (%s)", i, j, rel, (long long)b,
+		    dist < me ? "exact" : (dist < k->max_distance ? "log" : "clamped"));
+	} else {
+		snprintf(c->insp[0], sizeof c->insp[0], " index[q=%zu, k=%zu] = "
+		    "clip(%ld, −%zu, %zu) + %zu = %lld", i, j, rel, k->max_relative,
+		    k->max_relative, k->max_relative,
+		    (long long)pe_shaw_index(rel, k->max_relative));
+	}
+	view_map_inspect(c, "query", "key");
+}
+
+/* alibi: one head large, all heads small, the attention row. */
+void
+view_alibi(struct ctx *c)
+{
+	const struct pe_config *k = c->cfg;
+	double m = c->mainf.slopes[c->st->head];
+	double lo = -m * (double)(k->n > 1 ? k->n - 1 : 1);
+	struct pe_scale sc = {PE_CMAP_SEQUENTIAL, lo, 0, false};
+	char title[96];
+	snprintf(title, sizeof title, "bias head %zu, slope %.6g (query ↓, key →)",
+	    c->st->head, m);
+	view_map_main(c, &sc, title, "%.3g",
+	    k->alibi_mode == PE_ALIBI_CAUSAL ? "masked: key after query (−inf)"
+					     : NULL);
+
+	int x = c->rx, y = c->by, w = c->rw, h = c->bh;
+	size_t i = c->st->cur_r;
+	/* attention row after softmax over the biased zeros */
+	int ha = h >= 20 ? h / 3 : h / 2;
+	int pw = w - 7;
+	if (pw > 4 && ha >= 4) {
+		size_t ns = (size_t)pw * 2 < k->n ? (size_t)pw * 2 : k->n;
+		double *ys = calloc(ns, sizeof *ys), top = 0;
+		if (ys != NULL) {
+			for (size_t s = 0; s < ns; s++) {
+				size_t j0, j1;
+				pe_field_span(0, k->n, ns, s, &j0, &j1);
+				ys[s] = pe_alibi_attention(m, i, k->n, j0, j1, k->alibi_mode);
+				if (ys[s] > top)
+					top = ys[s];
+			}
+			char t[96], xhi[32];
+			snprintf(t, sizeof t, "softmax attention of query %zu (zero "
+			    "content)", i);
+			snprintf(xhi, sizeof xhi, "%zu", k->n - 1);
+			panel_plot(c->cv, x, y, w, ha, t, ys, ns, 0, top > 0 ? top : 1,
+			    "key 0", xhi, (long)panel_sample_of(0, k->n, ns, i));
+			free(ys);
+		}
+		y += ha + 1;
+		h -= ha + 1;
+	}
+	/* small multiples: every head */
+	size_t H = k->heads;
+	if (h >= 4) {
+		pe_canvas_text(c->cv, x, y, w, "all heads: head:slope, one shared "
+		    "scale", C_TEXT, PE_COLOR_DEFAULT, PE_ATTR_BOLD);
+		y++;
+		h--;
+		int tw = 10, th = 5; /* map 8x4 cells + label line */
+		int per_row = w / tw;
+		int rows = h / th;
+		if ((size_t)per_row * (size_t)rows < H)
+			rows = (h - 1) / th; /* keep a line to say how many more */
+		size_t shown = (size_t)per_row * (size_t)rows;
+		if (shown > H)
+			shown = H;
+		struct pe_field f = c->mainf;
+		for (size_t hh = 0; hh < shown; hh++) {
+			int cx = x + (int)(hh % (size_t)per_row) * tw;
+			int cy = y + (int)(hh / (size_t)per_row) * th;
+			double mh = c->mainf.slopes[hh];
+			struct map_spec s;
+			struct map_geom g;
+			memset(&s, 0, sizeof s);
+			f.head = hh;
+			s.f = &f;
+			s.r0 = 0, s.r1 = k->n, s.c0 = 0, s.c1 = k->n;
+			s.scale = (struct pe_scale){PE_CMAP_SEQUENTIAL,
+			    -c->mainf.slopes[0] * (double)(k->n > 1 ? k->n - 1 : 1), 0,
+			    false};
+			panel_map(c->cv, cx, cy, tw - 2, th - 1, &s, &g);
+			char l[32];
+			snprintf(l, sizeof l, "%zu:%.3g", hh, mh);
+			pe_canvas_text(c->cv, cx, cy + th - 1, tw - 1, l,
+			    hh == c->st->head ? C_ACCENT : C_DIM, PE_COLOR_DEFAULT,
+			    hh == c->st->head ? PE_ATTR_BOLD : 0);
+		}
+		if (shown < H) {
+			char l[64];
+			snprintf(l, sizeof l, "… %zu more heads (</> selects)",
+			    H - shown);
+			pe_canvas_text(c->cv, x, y + rows * th, w, l, C_DIM,
+			    PE_COLOR_DEFAULT, 0);
+		}
+	}
+
+	size_t j = c->st->cur_c;
+	double b = pe_alibi_bias(m, i, j, k->alibi_mode) + 0.0; /* no -0 */
+	if (isinf(b))
+		snprintf(c->insp[0], sizeof c->insp[0], " bias[h%zu][q=%zu, k=%zu] = "
+		    "−inf (key after query: masked)", c->st->head, i, j);
+	else if (k->alibi_mode == PE_ALIBI_CAUSAL)
+		snprintf(c->insp[0], sizeof c->insp[0], " bias[h%zu][q=%zu, k=%zu] = "
+		    "−m·(q − k) = −%.6g·(%zu − %zu) = %.9g", c->st->head, i, j, m, i,
+		    j, b);
+	else
+		snprintf(c->insp[0], sizeof c->insp[0], " bias[h%zu][q=%zu, k=%zu] = "
+		    "−m·|q − k| = −%.6g·%zu = %.9g", c->st->head, i, j, m,
+		    i > j ? i - j : j - i, b);
+	view_map_inspect(c, "query", "key");
+}
+
+/* nope: the causal mask, and dot products that say nothing. */
+void
+view_nope(struct ctx *c)
+{
+	struct pe_scale sc = {PE_CMAP_SEQUENTIAL, -1, 0, false};
+	view_map_main(c, &sc, "causal mask[query ↓, key →]", "%.0f",
+	    "masked (−inf): key after query; 0: may attend");
+	int x = c->rx, y = c->by, w = c->rw, h = c->bh;
+	int hd = h >= 16 ? h / 2 : h;
+	view_map_dot(c, x, y, w, hd, c->st->cur_r, "positional score of query to key");
+	if (h - hd - 1 >= 4) {
+		const char *lines[] = {
+			"No position vectors: the positional part of",
+			"every query-key score is 0, so every key looks",
+			"alike to attention. Order enters only through",
+			"the mask: key j is visible to query i iff j ≤ i.",
+		};
+		for (int i = 0; i < 4; i++)
+			pe_canvas_text(c->cv, x, y + hd + 1 + i, w, lines[i], C_DIM,
+			    PE_COLOR_DEFAULT, 0);
+	}
+	size_t i = c->st->cur_r, j = c->st->cur_c;
+	snprintf(c->insp[0], sizeof c->insp[0], " mask[q=%zu, k=%zu] = %s", i, j,
+	    j <= i ? "0 (key at or before query: visible)"
+		   : "−inf (key after query: masked)");
+	view_map_inspect(c, "query", "key");
+}

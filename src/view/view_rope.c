@@ -1,0 +1,142 @@
+/* The RoPE view: angles, the wheel, scores and the scaling's bands. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pescope/rope.h"
+
+#include "view/view_impl.h"
+
+/* One line naming the pairs each scaling leaves alone, blends and
+ * interpolates: read off the ratio of scaled to unscaled frequency. */
+static void
+rope_bands(struct ctx *c, const struct pe_rope *r, int x, int y, int w)
+{
+	size_t kept = 0, interp = 0, blend = 0, k0 = SIZE_MAX, k1 = 0;
+	double f = c->cfg->rope.factor;
+	for (size_t j = 0; j < r->npairs; j++) {
+		double q = r->inv_freq[j] / r->inv_freq0[j];
+		if (fabs(q - 1.0) < 1e-9) {
+			kept++;
+		} else if (fabs(q * f - 1.0) < 1e-9) {
+			interp++;
+		} else {
+			blend++;
+			if (j < k0)
+				k0 = j;
+			k1 = j;
+		}
+	}
+	char l[200];
+	if (blend > 0)
+		snprintf(l, sizeof l, "pairs kept %zu · blended %zu (j %zu–%zu) · "
+		    "÷%g %zu", kept, blend, k0, k1, f, interp);
+	else
+		snprintf(l, sizeof l, "pairs kept %zu · ÷%g %zu · other %zu", kept, f,
+		    interp, blend);
+	pe_canvas_text(c->cv, x, y, w, l, C_DIM, PE_COLOR_DEFAULT, 0);
+}
+
+/* rope: angles mod 2 pi, the wheel, dot products, frequency bands. */
+void
+view_rope(struct ctx *c)
+{
+	const struct pe_config *k = c->cfg;
+	const struct pe_rope *r = &c->mainf.rope;
+	struct pe_scale sc = {PE_CMAP_CYCLIC, 0, TWO_PI, true};
+	view_map_main(c, &sc, "θ[m, j] mod 2π  (position m ↓, pair j →)", "%.3g",
+	    "cyclic: 0 = 2π · grey: a block spans many turns");
+
+	int x = c->rx, y = c->by, w = c->rw, h = c->bh;
+	size_t m = c->st->cur_r;
+	/* the wheel: one hand per pair, as many as fit */
+	int wh = h >= 30 ? 12 : (h >= 18 ? 8 : 0);
+	if (wh > 0) {
+		size_t nh = r->npairs < 16 ? r->npairs : 16;
+		double ang[16];
+		pe_color col[16];
+		for (size_t j = 0; j < nh; j++) {
+			size_t pj = nh == r->npairs ? j : j * (r->npairs - 1) / (nh - 1);
+			ang[j] = fmod(pe_rope_angle(r, (double)m, pj), TWO_PI);
+			/* the lighter part of the map, readable on dark and light */
+			col[j] = pe_cmap_color(PE_CMAP_SEQUENTIAL, 0.35 + 0.65 *
+			    (double)j / (double)(nh > 1 ? nh - 1 : 1));
+		}
+		char t[96];
+		snprintf(t, sizeof t, "rotation of each pair at m = %zu", m);
+		pe_canvas_text(c->cv, x, y, w, t, C_TEXT, PE_COLOR_DEFAULT,
+		    PE_ATTR_BOLD);
+		int ww = wh * 2 + 2;
+		pe_draw_wheel(c->cv, x, y + 1, ww, wh - 1, ang, nh, col);
+		for (size_t j = 0; j < nh && (int)j < wh - 1; j++) {
+			size_t pj = nh == r->npairs ? j : j * (r->npairs - 1) / (nh - 1);
+			char l[96];
+			snprintf(l, sizeof l, "j=%-3zu ω=%-9.3g θ=%.3g", pj,
+			    r->inv_freq[pj], ang[j]);
+			pe_canvas_text(c->cv, x + ww + 1, y + 1 + (int)j, w - ww - 1, l,
+			    col[j], PE_COLOR_DEFAULT, 0);
+		}
+		y += wh + 1;
+		h -= wh + 1;
+	}
+	int hd = h >= 16 ? h / 2 : h;
+	view_map_dot(c, x, y, w, hd, m, k->rope.type != PE_ROPE_DEFAULT
+					 ? "score (green: unscaled)"
+					 : "score (R_m q)·(R_n k), q=k=(1,0)");
+	y += hd + 1;
+	h -= hd + 1;
+	if (h >= 7 && k->rope.type != PE_ROPE_DEFAULT) {
+		/* wavelengths before (green) and after scaling, log scale */
+		size_t np = r->npairs;
+		double *a = calloc(np, sizeof *a), *b = calloc(np, sizeof *b);
+		if (a != NULL && b != NULL) {
+			double lo = 0, hi = 0;
+			for (size_t j = 0; j < np; j++) {
+				a[j] = log10(pe_rope_wavelength(r, j, false));
+				b[j] = log10(pe_rope_wavelength(r, j, true));
+			}
+			double l2 = 0, h2 = 0;
+			panel_range(a, np, &lo, &hi);
+			panel_range(b, np, &l2, &h2);
+			if (l2 < lo)
+				lo = l2;
+			if (h2 > hi)
+				hi = h2;
+			double orig = log10((double)(k->rope.type == PE_ROPE_DYNAMIC
+				? k->rope.max_pos : k->rope.original_max_pos));
+			if (orig > hi)
+				hi = orig;
+			char t[120];
+			snprintf(t, sizeof t, "log10 wavelength (green: unscaled, "
+			    "blue: %g)", pow(10, orig));
+			panel_plot(c->cv, x, y, w, h - 1, t, a, np, lo, hi, "pair 0",
+			    "high j = slow", -1);
+			rope_bands(c, r, x, y + h - 1, w);
+			panel_plot_overlay(c->cv, x, y, w, h - 1, b, np, lo, hi,
+			    C_CURVE2);
+			double *o = calloc(np, sizeof *o);
+			if (o != NULL) {
+				for (size_t j = 0; j < np; j++)
+					o[j] = orig;
+				panel_plot_overlay(c->cv, x, y, w, h - 1, o, np, lo, hi,
+				    C_ACCENT);
+				free(o);
+			}
+		}
+		free(a);
+		free(b);
+	} else if (h >= 8 && c->m->has_sim) {
+		view_map_simmap(c, x, y, w, h, "score matrix (query m ↓, key n →)");
+	}
+
+	size_t j = c->st->cur_c;
+	double th = pe_rope_angle(r, (double)m, j);
+	snprintf(c->insp[0], sizeof c->insp[0], " θ[%zu,%zu] = m · inv_freq[%zu] "
+	    "= %zu · %.9g = %.9g rad (mod 2π: %.6g); unscaled inv_freq = "
+	    "%g^(−%zu/%zu) = %.6g", m, j, j, m, r->inv_freq[j], th,
+	    fmod(th, TWO_PI), k->base, 2 * j, r->rot, r->inv_freq0[j]);
+	view_map_inspect(c, "pos", "pair");
+}

@@ -1,0 +1,72 @@
+/* The vit2d view: the ViT paper's patch-similarity maps. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "view/view_impl.h"
+
+/* vit2d: cosine similarity of the cursor patch to every patch. */
+void
+view_vit2d(struct ctx *c)
+{
+	const struct pe_config *k = c->cfg;
+	struct pe_field *mf = &c->mainf;
+	size_t ph = c->st->cur_r, pw = c->st->cur_c;
+	mf->anchor = ph * k->grid_w + pw; /* the map follows the cursor */
+	/* Cosines of 2-D sin-cos embeddings sit mostly near 1: a scale from the
+	 * grid's lowest cosine to 1 shows their structure (the legend says
+	 * so). Patch 0 meets every offset there is, so its map holds the min. */
+	struct pe_field f0 = c->mainf;
+	struct pe_stats all;
+	f0.anchor = 0;
+	pe_field_block(&f0, 0, k->grid_h, 0, k->grid_w, true, &all);
+	double lo = isfinite(all.min) && all.min < 1 ? all.min : -1;
+	struct pe_scale sc = {PE_CMAP_SEQUENTIAL, lo, 1, false};
+	char title[96];
+	snprintf(title, sizeof title, "cosine(PE(%zu,%zu), PE(h,w))  (h ↓, w →)",
+	    ph, pw);
+	view_map_main(c, &sc, title, "%.3g", NULL);
+
+	/* right: every patch's map (the ViT paper's figure); when the grid is
+	 * too fine for the room, every s-th patch in each direction */
+	int x = c->rx, y = c->by, w = c->rw, h = c->bh - 1;
+	size_t s = 1;
+	while ((k->grid_w + s - 1) / s * 5 > (size_t)w + 1 ||
+	    (k->grid_h + s - 1) / s * 3 > (size_t)h)
+		s++;
+	size_t gw = (k->grid_w + s - 1) / s, gh = (k->grid_h + s - 1) / s;
+	char t[96];
+	if (s == 1)
+		snprintf(t, sizeof t, "every patch's similarity map");
+	else
+		snprintf(t, sizeof t, "similarity maps, patches in steps of %zu", s);
+	pe_canvas_text(c->cv, x, y, w, t, C_TEXT, PE_COLOR_DEFAULT, PE_ATTR_BOLD);
+	y++;
+	int cw = w / (int)gw, ch = h / (int)gh;
+	if (cw > 2 * ch + 1) /* keep the small maps roughly square */
+		cw = 2 * ch + 1;
+	if (cw >= 3 && ch >= 2) {
+		struct pe_field f = c->mainf;
+		for (size_t hh = 0; hh < gh; hh++)
+			for (size_t ww = 0; ww < gw; ww++) {
+				struct map_spec ms;
+				struct map_geom g;
+				memset(&ms, 0, sizeof ms);
+				f.anchor = hh * s * k->grid_w + ww * s;
+				ms.f = &f;
+				ms.r0 = 0, ms.r1 = k->grid_h, ms.c0 = 0, ms.c1 = k->grid_w;
+				ms.scale = sc;
+				panel_map(c->cv, x + (int)ww * cw, y + (int)hh * ch, cw - 1,
+				    ch - (ch > 2), &ms, &g);
+			}
+	}
+
+	double v = pe_field_value(mf, ph, pw);
+	snprintf(c->insp[0], sizeof c->insp[0], " cos(PE(%zu,%zu), PE(%zu,%zu)) = "
+	    "(C(Δw) + C(Δh)) / (d/2) = %.9g, C(k) = Σ_i cos(k·ω_i)",
+	    ph, pw, ph, pw, v);
+	view_map_inspect(c, "h", "w");
+}

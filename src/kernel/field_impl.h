@@ -1,0 +1,45 @@
+/* Private to the field modules (field.c and field_*.c): what they share.
+ *
+ * field.c is the public API (include/pescope/field.h): it prepares a field
+ * and sends each call to the module of its kind:
+ *   field_learned.c  learned tables: column prefix sums, PE and similarity;
+ * Alibi bias, the causal mask and relative buckets are diagonal fields,
+ * handled by diag.c (kernel/diag.h). */
+#ifndef PESCOPE_KERNEL_FIELD_IMPL_H
+#define PESCOPE_KERNEL_FIELD_IMPL_H
+
+#include "pescope/field.h"
+
+/* Doubles of a similarity grid's per-pass sums: small enough to stay in
+ * cache and to come from the heap rather than fresh pages. */
+#define FIELD_SIM_SCRATCH 16384
+
+/* field.c */
+
+/* Empty statistics of a rectangle of count entries. */
+void pe_field_stats_init(struct pe_stats *s, uint64_t count);
+
+/* field_learned.c: struct pe_field's prefix holds the table's column
+ * prefix sums, its row norms (similarity) and, when cfg->table is NULL, the
+ * field's own table. */
+
+/* Build a learned field's parts (PE_FIELD_PE or PE_FIELD_SIMILARITY). */
+int pe_field_learned_init(struct pe_field *f);
+
+/* Rows of a learned table that exist among the first n positions. */
+size_t pe_field_learned_rows(const struct pe_config *cfg);
+
+/* Value at (r, c): the table's entry, or the dot product of rows r and c;
+ * NAN past max_len. */
+double pe_field_learned_value(const struct pe_field *f, size_t r, size_t c);
+
+/* Mean of rows [r0, r1) x cols [c0, c1) over its defined entries, and how
+ * many are undefined. */
+void pe_field_learned_block(const struct pe_field *f, size_t r0, size_t r1,
+    size_t c0, size_t c1, struct pe_stats *dest);
+
+/* Grid of means as pe_field_grid; PE_ENOMEM when out of memory. */
+int pe_field_learned_grid(const struct pe_field *f, size_t r0, size_t r1,
+    size_t nr, size_t c0, size_t c1, size_t nc, struct pe_stats *dest);
+
+#endif

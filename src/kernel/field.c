@@ -29,7 +29,6 @@
 #include "pescope/alibi.h"
 #include "pescope/field.h"
 #include "pescope/sinusoidal.h"
-#include "pescope/vit2d.h"
 
 #define TWO_PI 6.283185307179586476925286766559
 
@@ -129,46 +128,6 @@ field_wave_scale(const struct pe_field *f)
 	return f->cfg->enc == PE_ENC_ROPE ? f->rope.attention_scaling : 1.0;
 }
 
-/* Largest table of C (entries times frequencies) built with one cos per
- * term; past it, cos(k w) steps by rotation between direct sincos calls
- * every FIELD_CTAB_ANCHOR positions (a few ulps), to bound the build. */
-#define FIELD_CTAB_DIRECT ((uint64_t)1 << 22)
-#define FIELD_CTAB_ANCHOR 16
-
-/* The table of a patch-cosine field, at f->prefix: C(k) = sum_i cos(k
- * omega_i) for k = 0 .. max(H, W) - 1, the dot product of the 1-D halves
- * of two patches k apart (MAE). */
-static int
-field_init_vit2d(struct pe_field *f)
-{
-	const struct pe_config *cfg = f->cfg;
-	size_t M = cfg->grid_h > cfg->grid_w ? cfg->grid_h : cfg->grid_w;
-	size_t step = (uint64_t)M * f->nomega <= FIELD_CTAB_DIRECT
-	                  ? 1
-	                  : FIELD_CTAB_ANCHOR;
-
-	f->prefix = calloc(M, sizeof *f->prefix);
-	if (f->prefix == NULL)
-		return PE_ENOMEM;
-	for (size_t i = 0; i < f->nomega; i++) {
-		double w = f->omega[i], sw, cw, s = 0.0, c = 1.0;
-		sincos(w, &sw, &cw);
-		for (size_t k = 0; k < M; k++) {
-			if (step == 1) {
-				c = cos((double)k * w);
-			} else if (k % step == 0) {
-				sincos((double)k * w, &s, &c);
-			} else {
-				double ns = s * cw + c * sw;
-				c = c * cw - s * sw;
-				s = ns;
-			}
-			f->prefix[k] += c;
-		}
-	}
-	return PE_OK;
-}
-
 /* A wave field's frequencies prepared once, at f->prefix: wr[F] reduced
  * (pe_trig_reduce), then cos(wr/2)[F] and sin(wr/2)[F], so that grids
  * need no sincos of them (field_tiling_init). */
@@ -243,16 +202,7 @@ pe_field_init(struct pe_field *f, enum pe_field_kind kind,
 			f->omega[i] = pe_sinusoidal_omega(i, cfg->d, cfg->base);
 		break;
 	case PE_ENC_VIT2D:
-		f->nomega = cfg->d / 4;
-		f->omega = malloc(f->nomega * sizeof *f->omega);
-		if (f->omega == NULL)
-			goto nomem;
-		/* MAE: omega_k = 1 / 10000^(k / (d/4)). */
-		for (size_t k = 0; k < f->nomega; k++)
-			f->omega[k] =
-			    1.0 / pow(10000.0, (double)k / (double)f->nomega);
-		if (kind == PE_FIELD_PATCH_COSINE &&
-		    field_init_vit2d(f) != PE_OK)
+		if (pe_field_patch_init(f) != PE_OK)
 			goto nomem;
 		break;
 	case PE_ENC_ROPE:
@@ -362,7 +312,6 @@ pe_field_value(const struct pe_field *f, size_t r, size_t c)
 	if (f == NULL || f->cfg == NULL || r >= f->rows || c >= f->cols)
 		return NAN;
 	const struct pe_config *cfg = f->cfg;
-	size_t h, w, ha, wa;
 
 	switch (f->kind) {
 	case PE_FIELD_BIAS:
@@ -372,10 +321,8 @@ pe_field_value(const struct pe_field *f, size_t r, size_t c)
 	case PE_FIELD_PE:
 		if (cfg->enc == PE_ENC_LEARNED)
 			return pe_field_learned_value(f, r, c);
-		if (cfg->enc == PE_ENC_VIT2D) {
-			pe_vit2d_coords(r, cfg->grid_w, &h, &w);
-			return pe_vit2d_value(h, w, c, cfg->d);
-		}
+		if (cfg->enc == PE_ENC_VIT2D)
+			return pe_field_patch_value(f, r, c);
 		return field_wave_value(f, r, c);
 	case PE_FIELD_ROPE_ANGLE:
 	case PE_FIELD_ROPE_COS:
@@ -388,10 +335,7 @@ pe_field_value(const struct pe_field *f, size_t r, size_t c)
 			return pe_field_learned_value(f, r, c);
 		return field_wave_sim(f, (double)r - (double)c);
 	case PE_FIELD_PATCH_COSINE:
-		if (f->anchor >= cfg->grid_h * cfg->grid_w)
-			return NAN;
-		pe_vit2d_coords(f->anchor, cfg->grid_w, &ha, &wa);
-		return pe_vit2d_cosine(ha, wa, r, c, cfg->d);
+		return pe_field_patch_value(f, r, c);
 	default:
 		return NAN;
 	}
@@ -472,126 +416,9 @@ field_wave_sim_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	dest->mean = sum;
 }
 
-/* A range of patch indices [r0, r1) as grid rows: partial rows (h, [wlo,
- * whi)) and a run of full rows [hf0, hf1). */
-struct field_patches {
-	size_t nseg;
-	size_t h[2], wlo[2], whi[2];
-	size_t hf0, hf1;
-};
-
-/* Split patch indices [r0, r1) of a W-wide grid into grid rows. */
-static void
-field_patches_split(size_t r0, size_t r1, size_t W, struct field_patches *p)
-{
-	size_t h0 = r0 / W, w0 = r0 % W;
-	size_t h1 = (r1 - 1) / W, w1 = (r1 - 1) % W;
-
-	p->nseg = 0;
-	p->hf0 = p->hf1 = 0;
-	if (h0 == h1) {
-		p->h[0] = h0;
-		p->wlo[0] = w0;
-		p->whi[0] = w1 + 1;
-		p->nseg = 1;
-		return;
-	}
-	p->h[0] = h0;
-	p->wlo[0] = w0;
-	p->whi[0] = W;
-	p->h[1] = h1;
-	p->wlo[1] = 0;
-	p->whi[1] = w1 + 1;
-	p->nseg = 2;
-	p->hf0 = h0 + 1;
-	p->hf1 = h1;
-}
-
-/* Sum of sin (is_cos 0) or cos (1) of pos * om over pos = p0 .. p0+n-1. */
-static double
-field_wave_sum(double om, size_t p0, size_t n, int is_cos)
-{
-	double s, c;
-
-	pe_trig_sum(0.0, om, p0, n, &s, &c);
-	return is_cos ? c : s;
-}
-
-/* Mean of a vit2d PE block: each column sums over the partial rows and the
- * run of full rows in closed form (a w column sums along w in each row; an
- * h column is constant along a row). */
-static void
-field_vit2d_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
-                  size_t c1, struct pe_stats *dest)
-{
-	size_t W = f->cfg->grid_w, q = f->nomega;
-	struct field_patches pt;
-	double total = 0.0;
-
-	field_patches_split(r0, r1, W, &pt);
-	size_t nfull = pt.hf1 - pt.hf0;
-	for (size_t c = c0; c < c1; c++) {
-		int is_w = c < 2 * q;
-		size_t k = c % (2 * q);
-		int is_cos = k >= q;
-		double om = f->omega[is_cos ? k - q : k];
-		if (is_w) {
-			for (size_t s = 0; s < pt.nseg; s++)
-				total += field_wave_sum(om, pt.wlo[s],
-				                        pt.whi[s] - pt.wlo[s],
-				                        is_cos);
-			if (nfull > 0)
-				total += (double)nfull *
-				         field_wave_sum(om, 0, W, is_cos);
-		} else {
-			for (size_t s = 0; s < pt.nseg; s++) {
-				double t = (double)pt.h[s] * om;
-				total += (double)(pt.whi[s] - pt.wlo[s]) *
-				         (is_cos ? cos(t) : sin(t));
-			}
-			if (nfull > 0)
-				total +=
-				    (double)W *
-				    field_wave_sum(om, pt.hf0, nfull, is_cos);
-		}
-	}
-	dest->mean = total / (double)dest->count;
-}
-
-/* Sum over pos in [p0, p1) of C(pos - a) from the table of C (struct
- * pe_field's prefix for a patch-cosine field; C is even). */
-static double
-field_vit2d_csum(const struct pe_field *f, size_t a, size_t p0, size_t p1)
-{
-	double sum = 0.0;
-
-	for (size_t pos = p0; pos < p1; pos++)
-		sum += f->prefix[pos > a ? pos - a : a - pos];
-	return sum;
-}
-
-/* Mean of a patch-cosine block [h0, h1) x [w0, w1): the cosine is
- * (C(w - wa) + C(h - ha)) / (d/2), separable in h and w, so the mean is
- * (mean_w C + mean_h C) / (d/2). */
-static int
-field_patch_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
-                  size_t c1, struct pe_stats *dest)
-{
-	const struct pe_config *cfg = f->cfg;
-	size_t ha, wa;
-
-	if (f->anchor >= cfg->grid_h * cfg->grid_w)
-		return PE_EINVAL;
-	pe_vit2d_coords(f->anchor, cfg->grid_w, &ha, &wa);
-	double mw = field_vit2d_csum(f, wa, c0, c1) / (double)(c1 - c0);
-	double mh = field_vit2d_csum(f, ha, r0, r1) / (double)(r1 - r0);
-	dest->mean = (mw + mh) / (double)(2 * f->nomega);
-	return PE_OK;
-}
-
 /* Fold value v into running min/max. */
-static void
-field_fold(double v, double *lo, double *hi)
+void
+pe_field_fold(double v, double *lo, double *hi)
 {
 	if (!isfinite(v))
 		return;
@@ -711,8 +538,8 @@ field_scan_run(struct field_scan *sc, size_t p0, size_t n, double w,
 		return;
 	for (size_t k = 0; k < n; k++) {
 		if (wrap && (v[k] < zl || v[k] > zh)) {
-			field_fold(field_wave_exact(sc->f, p0 + k, w, fn),
-			           &sc->lo, &sc->hi);
+			pe_field_fold(field_wave_exact(sc->f, p0 + k, w, fn),
+			              &sc->lo, &sc->hi);
 			continue;
 		}
 		if (!field_cands_add(&sc->mx, tol, p0 + k, w, fn, v[k], v[k]) ||
@@ -789,9 +616,9 @@ field_scan_finish(struct field_scan *sc, struct field_cands *c)
 {
 	for (size_t j = 0; j < c->n; j++)
 		if (c->a[j].v * c->sign >= c->best - 2.0 * sc->tol)
-			field_fold(field_wave_exact(sc->f, c->a[j].p, c->a[j].w,
-			                            c->a[j].fn),
-			           &sc->lo, &sc->hi);
+			pe_field_fold(field_wave_exact(sc->f, c->a[j].p,
+			                               c->a[j].w, c->a[j].fn),
+			              &sc->lo, &sc->hi);
 	free(c->a);
 	c->a = NULL;
 }
@@ -870,21 +697,9 @@ field_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 			return;
 		for (int64_t k = (int64_t)r0 - (int64_t)(c1 - 1);
 		     k <= (int64_t)(r1 - 1) - (int64_t)c0; k++)
-			field_fold(field_wave_sim(f, (double)k), &lo, &hi);
+			pe_field_fold(field_wave_sim(f, (double)k), &lo, &hi);
 	} else if (f->kind == PE_FIELD_PATCH_COSINE) {
-		/* Separable: max of C(w - wa) plus max of C(h - ha), from
-		 * the table of C. */
-		size_t ha, wa;
-		pe_vit2d_coords(f->anchor, cfg->grid_w, &ha, &wa);
-		double lw = INFINITY, hw = -INFINITY, lh = INFINITY,
-		       hh = -INFINITY;
-		for (size_t w = c0; w < c1; w++)
-			field_fold(field_vit2d_csum(f, wa, w, w + 1), &lw, &hw);
-		for (size_t h = r0; h < r1; h++)
-			field_fold(field_vit2d_csum(f, ha, h, h + 1), &lh, &hh);
-		double half = (double)(2 * f->nomega);
-		lo = (lw + lh) / half;
-		hi = (hw + hh) / half;
+		pe_field_patch_minmax(f, r0, r1, c0, c1, &lo, &hi);
 	} else {
 		uint64_t cost = f->kind == PE_FIELD_SIMILARITY ? cfg->d : 1;
 		if (nr > FIELD_SCAN_BUDGET / nc / cost)
@@ -902,7 +717,8 @@ field_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 		}
 		for (size_t r = r0; r < r1; r++)
 			for (size_t c = c0; c < c1; c++)
-				field_fold(pe_field_value(f, r, c), &lo, &hi);
+				pe_field_fold(pe_field_value(f, r, c), &lo,
+				              &hi);
 	}
 done:
 	if (lo <= hi) {
@@ -932,7 +748,7 @@ pe_field_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 		if (cfg->enc == PE_ENC_LEARNED)
 			pe_field_learned_block(f, r0, r1, c0, c1, dest);
 		else if (cfg->enc == PE_ENC_VIT2D)
-			field_vit2d_block(f, r0, r1, c0, c1, dest);
+			pe_field_patch_block(f, r0, r1, c0, c1, dest);
 		else
 			field_wave_block(f, r0, r1, c0, c1, dest);
 		break;
@@ -950,7 +766,7 @@ pe_field_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 			field_wave_sim_block(f, r0, r1, c0, c1, dest);
 		break;
 	case PE_FIELD_PATCH_COSINE: {
-		int rc = field_patch_block(f, r0, r1, c0, c1, dest);
+		int rc = pe_field_patch_block(f, r0, r1, c0, c1, dest);
 		if (rc != PE_OK)
 			return rc;
 		break;
@@ -1668,50 +1484,6 @@ field_wave_sim_row(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	return PE_OK;
 }
 
-/* Grid of a patch-cosine field: the cosine (C(w - wa) + C(h - ha)) / (d/2)
- * is separable, so a block's mean is mean_w C + mean_h C: one sum per
- * column block and one per row block from the table of C, O(H + W + nr +
- * nc + nr nc) in all (each block's mean as field_patch_block's). */
-static int
-field_patch_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
-                 size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
-{
-	const struct pe_config *cfg = f->cfg;
-	size_t ha, wa, q = f->nomega;
-
-	if (f->anchor >= cfg->grid_h * cfg->grid_w)
-		return PE_EINVAL;
-	pe_vit2d_coords(f->anchor, cfg->grid_w, &ha, &wa);
-	double *mh = malloc((nr + nc) * sizeof *mh);
-	if (mh == NULL)
-		return PE_ENOMEM;
-	double *mw = mh + nr;
-	for (size_t bi = 0; bi < nr; bi++) {
-		size_t p0, p1;
-		pe_field_span(r0, r1, nr, bi, &p0, &p1);
-		mh[bi] = field_vit2d_csum(f, ha, p0, p1) / (double)(p1 - p0);
-	}
-	for (size_t bj = 0; bj < nc; bj++) {
-		size_t q0, q1;
-		pe_field_span(c0, c1, nc, bj, &q0, &q1);
-		mw[bj] = field_vit2d_csum(f, wa, q0, q1) / (double)(q1 - q0);
-	}
-	for (size_t bi = 0; bi < nr; bi++) {
-		size_t p0, p1;
-		pe_field_span(r0, r1, nr, bi, &p0, &p1);
-		for (size_t bj = 0; bj < nc; bj++) {
-			size_t q0, q1;
-			pe_field_span(c0, c1, nc, bj, &q0, &q1);
-			struct pe_stats *st = &dest[bi * nc + bj];
-			pe_field_stats_init(st,
-			                    (uint64_t)(p1 - p0) * (q1 - q0));
-			st->mean = (mw[bj] + mh[bi]) / (double)(2 * q);
-		}
-	}
-	free(mh);
-	return PE_OK;
-}
-
 /* Means of an nr x nc grid of blocks tiling rows [r0, r1) x cols [c0, c1). */
 int
 pe_field_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
@@ -1730,7 +1502,7 @@ pe_field_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 	    field_wave_sim_grid(f, r0, r1, nr, c0, c1, nc, dest) == PE_OK)
 		return PE_OK;
 	if (f->kind == PE_FIELD_PATCH_COSINE) {
-		int rc = field_patch_grid(f, r0, r1, nr, c0, c1, nc, dest);
+		int rc = pe_field_patch_grid(f, r0, r1, nr, c0, c1, nc, dest);
 		if (rc != PE_ENOMEM)
 			return rc;
 	}

@@ -3,6 +3,7 @@
  * field.c is the public API (include/pescope/field.h): it prepares a field
  * and sends each call to the module of its kind:
  *   field_learned.c  learned tables: column prefix sums, PE and similarity;
+ *   field_patch.c    vit2d: PE over patch indices, the patch cosine;
  * Alibi bias, the causal mask and relative buckets are diagonal fields,
  * handled by diag.c (kernel/diag.h). */
 #ifndef PESCOPE_KERNEL_FIELD_IMPL_H
@@ -18,6 +19,9 @@
 
 /* Empty statistics of a rectangle of count entries. */
 void pe_field_stats_init(struct pe_stats *s, uint64_t count);
+
+/* Fold value v into running min/max (finite values only). */
+void pe_field_fold(double v, double *lo, double *hi);
 
 /* field_learned.c: struct pe_field's prefix holds the table's column
  * prefix sums, its row norms (similarity) and, when cfg->table is NULL, the
@@ -41,5 +45,27 @@ void pe_field_learned_block(const struct pe_field *f, size_t r0, size_t r1,
 /* Grid of means as pe_field_grid; PE_ENOMEM when out of memory. */
 int pe_field_learned_grid(const struct pe_field *f, size_t r0, size_t r1,
     size_t nr, size_t c0, size_t c1, size_t nc, struct pe_stats *dest);
+
+/* field_patch.c: struct pe_field's prefix holds, for a patch-cosine field,
+ * the table C(k) = sum_i cos(k omega_i), k < max(H, W). */
+
+/* Frequencies of a vit2d field (f->omega) and its table of C. */
+int pe_field_patch_init(struct pe_field *f);
+
+/* Value at (r, c) of a vit2d PE or patch-cosine field. */
+double pe_field_patch_value(const struct pe_field *f, size_t r, size_t c);
+
+/* Mean of rows [r0, r1) x cols [c0, c1); PE_EINVAL when the anchor is off
+ * the grid. */
+int pe_field_patch_block(const struct pe_field *f, size_t r0, size_t r1,
+    size_t c0, size_t c1, struct pe_stats *dest);
+
+/* Grid of a patch-cosine field as pe_field_grid. */
+int pe_field_patch_grid(const struct pe_field *f, size_t r0, size_t r1,
+    size_t nr, size_t c0, size_t c1, size_t nc, struct pe_stats *dest);
+
+/* Exact min and max of a patch-cosine block (anchor on the grid). */
+void pe_field_patch_minmax(const struct pe_field *f, size_t r0, size_t r1,
+    size_t c0, size_t c1, double *lo, double *hi);
 
 #endif

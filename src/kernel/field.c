@@ -802,219 +802,6 @@ pe_field_span(size_t lo, size_t hi, size_t nblocks, size_t k, size_t *b0,
 	*b1 = b;
 }
 
-/* Two doubles: the hot loops below in SSE2 lanes, which GCC's -O2 cost
- * model leaves scalar. Each lane does the scalar arithmetic, so the results
- * are the same bit for bit. */
-typedef double field_v2 __attribute__((vector_size(16)));
-
-/* Load two doubles from p (any alignment). */
-static inline field_v2
-field_v2_load(const double *p)
-{
-	field_v2 v;
-	memcpy(&v, p, sizeof v);
-	return v;
-}
-
-/* Store two doubles to p (any alignment). */
-static inline void
-field_v2_store(double *p, field_v2 v)
-{
-	memcpy(p, &v, sizeof v);
-}
-
-/* dest[i] = a[i] * b[i] for i < n. */
-static void
-field_mul(double *restrict dest, const double *restrict a,
-          const double *restrict b, size_t n)
-{
-	size_t i = 0;
-
-	for (; i + 2 <= n; i += 2)
-		field_v2_store(dest + i,
-		               field_v2_load(a + i) * field_v2_load(b + i));
-	for (; i < n; i++)
-		dest[i] = a[i] * b[i];
-}
-
-/* Geometric sums of the blocks that tile [lo, hi) (pe_field_span), block
- * after block, for nf reduced frequencies wr (Lagrange's identity):
- *   sum_{p in block} e^{i p wr} = D(len, wr) e^{i mid h},  h = wr / 2,
- * with mid = 2 start + len - 1 and D(len, wr) = sin(len h) / sin(h).
- * Blocks have one of two lengths n and n + 1, and consecutive midpoints
- * differ by 2n + j with |j| <= 2, so per frequency only e^{i h} and
- * e^{i n h} need a sincos; the Dirichlet factors and the step from block
- * to block are products of those, and a direct sincos every
- * FIELD_PHASOR_ANCHOR blocks re-anchors the phasor. A rotation is as
- * accurate as a direct evaluation here: both are off by the rounding of
- * the angle, about 2^-53 mid h. */
-#define FIELD_PHASOR_ANCHOR 64
-#define FIELD_PHASOR_NROT 4
-
-struct field_tiling {
-	size_t nf, lo, hi, nb, b; /* b: the next block */
-	uint64_t n;               /* the shorter block length (>= 1) */
-	const double *wr;         /* reduced frequencies */
-	double *c, *s;            /* e^{i mid h} of the current block */
-	const double *D;          /* its Dirichlet factors */
-	const double *hc, *hs;    /* e^{i h} (the field's, or own) */
-	double *nc, *ns;          /* e^{i n h} */
-	double *Dn, *Dn1, *Dx;    /* D(n), D(n + 1), D(other) */
-	uint64_t mid;
-	int64_t off; /* phasors are e^{i (mid - off) h} */
-	int steps, next;
-	struct {
-		uint64_t delta; /* 0: unused */
-		double *c, *s;
-	} rot[FIELD_PHASOR_NROT];
-};
-
-/* Start a tiling of [lo, hi) in nb blocks; hc, hs: cos and sin of wr/2
- * when the field keeps them (field_wave_pre), else NULL. PE_ENOMEM on
- * failure. */
-static int
-field_tiling_init(struct field_tiling *t, const double *wr, const double *hc,
-                  const double *hs, size_t nf, size_t lo, size_t hi, size_t nb)
-{
-	size_t m = nf ? nf : 1;
-
-	memset(t, 0, sizeof *t);
-	t->nf = nf;
-	t->wr = wr;
-	t->lo = lo;
-	t->hi = hi;
-	t->nb = nb;
-	t->n = (hi - lo) / nb > 0 ? (hi - lo) / nb : 1;
-	t->c = malloc((9 + 2 * FIELD_PHASOR_NROT) * m * sizeof(double));
-	if (t->c == NULL)
-		return PE_ENOMEM;
-	t->s = t->c + m;
-	double *own_hc = t->s + m, *own_hs = own_hc + m;
-	t->hc = hc != NULL ? hc : own_hc;
-	t->hs = hs != NULL ? hs : own_hs;
-	t->nc = own_hs + m;
-	t->ns = t->nc + m;
-	t->Dn = t->ns + m;
-	t->Dn1 = t->Dn + m;
-	t->Dx = t->Dn1 + m;
-	for (int k = 0; k < FIELD_PHASOR_NROT; k++) {
-		t->rot[k].c = t->Dx + (1 + 2 * (size_t)k) * m;
-		t->rot[k].s = t->rot[k].c + m;
-	}
-	double n = (double)t->n;
-	for (size_t i = 0; i < nf; i++) {
-		double h = 0.5 * wr[i];
-		if (hc == NULL || hs == NULL)
-			sincos(h, &own_hs[i], &own_hc[i]);
-		if (t->n == 1) {
-			t->ns[i] = t->hs[i];
-			t->nc[i] = t->hc[i];
-		} else {
-			sincos(n * h, &t->ns[i], &t->nc[i]);
-		}
-		/* sin((n + 1) h) = sin(n h) cos(h) + cos(n h) sin(h) */
-		double sn1 = t->ns[i] * t->hc[i] + t->nc[i] * t->hs[i];
-		if (t->hs[i] == 0.0) {
-			t->Dn[i] = n;
-			t->Dn1[i] = n + 1.0;
-		} else {
-			t->Dn[i] = t->ns[i] / t->hs[i];
-			t->Dn1[i] = sn1 / t->hs[i];
-		}
-	}
-	return PE_OK;
-}
-
-/* Release a tiling. */
-static void
-field_tiling_free(struct field_tiling *t)
-{
-	free(t->c);
-	t->c = NULL;
-}
-
-/* The rotation e^{i delta h} for every frequency, from the cache or made:
- * delta = 2n + j, |j| <= 2, as (e^{i n h})^2 e^{i j h}; else a sincos. */
-static int
-field_tiling_rot(struct field_tiling *t, uint64_t delta)
-{
-	int k;
-
-	for (k = 0; k < FIELD_PHASOR_NROT; k++)
-		if (t->rot[k].delta == delta)
-			return k;
-	k = t->next;
-	t->next = (t->next + 1) % FIELD_PHASOR_NROT;
-	t->rot[k].delta = delta;
-	double *restrict rc = t->rot[k].c, *restrict rs = t->rot[k].s;
-	int64_t j = (int64_t)(delta - 2 * t->n);
-	for (size_t i = 0; i < t->nf; i++) {
-		if (j < -2 || j > 2) {
-			sincos((double)delta * (0.5 * t->wr[i]), &rs[i],
-			       &rc[i]);
-			continue;
-		}
-		double c = t->nc[i] * t->nc[i] - t->ns[i] * t->ns[i];
-		double s = 2.0 * t->nc[i] * t->ns[i];
-		double hc = t->hc[i], hs = j < 0 ? -t->hs[i] : t->hs[i];
-		for (int64_t a = j < 0 ? -j : j; a > 0; a--) {
-			double ns = s * hc + c * hs;
-			c = c * hc - s * hs;
-			s = ns;
-		}
-		rc[i] = c;
-		rs[i] = s;
-	}
-	return k;
-}
-
-/* Move to the next block: its phasors t->c, t->s and factors t->D. */
-static void
-field_tiling_next(struct field_tiling *t)
-{
-	size_t p0, p1, nf = t->nf;
-
-	pe_field_span(t->lo, t->hi, t->nb, t->b, &p0, &p1);
-	uint64_t len = p1 - p0, mid = 2 * (uint64_t)p0 + len - 1;
-	if (len == t->n) {
-		t->D = t->Dn;
-	} else if (len == t->n + 1) {
-		t->D = t->Dn1;
-	} else {
-		for (size_t i = 0; i < nf; i++)
-			t->Dx[i] = pe_trig_dirichlet(t->wr[i], len);
-		t->D = t->Dx;
-	}
-	if (t->b == 0 || mid < t->mid || t->steps >= FIELD_PHASOR_ANCHOR) {
-		double m = (double)((int64_t)mid - t->off); /* exact */
-		for (size_t i = 0; i < nf; i++)
-			sincos(m * (0.5 * t->wr[i]), &t->s[i], &t->c[i]);
-		t->steps = 0;
-	} else if (mid != t->mid) {
-		int k = field_tiling_rot(t, mid - t->mid);
-		const double *restrict rc = t->rot[k].c, *restrict rs =
-		                                             t->rot[k].s;
-		double *restrict pc = t->c, *restrict ps = t->s;
-		size_t i = 0;
-		for (; i + 2 <= nf; i += 2) {
-			field_v2 c0 = field_v2_load(pc + i);
-			field_v2 s0 = field_v2_load(ps + i);
-			field_v2 c1 = field_v2_load(rc + i);
-			field_v2 s1 = field_v2_load(rs + i);
-			field_v2_store(pc + i, c0 * c1 - s0 * s1);
-			field_v2_store(ps + i, s0 * c1 + c0 * s1);
-		}
-		for (; i < nf; i++) {
-			double c0 = pc[i], s0 = ps[i];
-			pc[i] = c0 * rc[i] - s0 * rs[i];
-			ps[i] = s0 * rc[i] + c0 * rs[i];
-		}
-		t->steps++;
-	}
-	t->mid = mid;
-	t->b++;
-}
-
 /* Frequencies per pass of a wave grid (its scratch stays small, so it
  * comes from the heap, not from fresh pages). */
 #define FIELD_WAVE_CHUNK 256
@@ -1140,16 +927,15 @@ field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 		}
 		size_t nf = fhi - flo + 1;
 		struct field_tiling ti;
-		if (field_tiling_init(&ti, wr + flo, hc + flo, hs + flo, nf, r0,
-		                      r1, nr) != PE_OK) {
+		if (pe_field_tiling_init(&ti, wr + flo, hc + flo, hs + flo, nf,
+		                         r0, r1, nr) != PE_OK) {
 			free(S);
 			field_terms_free(&tm);
 			return PE_ENOMEM;
 		}
 		for (size_t bi = 0; bi < nr; bi++) {
-			field_tiling_next(&ti);
-			field_mul(S, ti.s, ti.D, nf);
-			field_mul(C, ti.c, ti.D, nf);
+			pe_field_tiling_next(&ti);
+			pe_field_tiling_sums(&ti, C, S);
 			struct pe_stats *row = dest + bi * nc;
 			for (size_t j = j0; j < j1;) {
 				uint32_t bj = tm.blk[j];
@@ -1164,7 +950,7 @@ field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 				row[bj].resultant += tc;
 			}
 		}
-		field_tiling_free(&ti);
+		pe_field_tiling_free(&ti);
 	}
 	for (size_t bi = 0; bi < nr; bi++) {
 		size_t p0, p1;
@@ -1201,15 +987,14 @@ field_geo_blocks(const double *wr, const double *hc, const double *hs,
 {
 	struct field_tiling ti;
 
-	if (field_tiling_init(&ti, wr, hc, hs, nf, lo, hi, nb) != PE_OK)
+	if (pe_field_tiling_init(&ti, wr, hc, hs, nf, lo, hi, nb) != PE_OK)
 		return PE_ENOMEM;
 	for (size_t b = 0; b < nb; b++) {
-		field_tiling_next(&ti);
+		pe_field_tiling_next(&ti);
 		double *row = dest + b * 2 * nf;
-		field_mul(row, ti.c, ti.D, nf);
-		field_mul(row + nf, ti.s, ti.D, nf);
+		pe_field_tiling_sums(&ti, row, row + nf);
 	}
-	field_tiling_free(&ti);
+	pe_field_tiling_free(&ti);
 	return PE_OK;
 }
 
@@ -1440,21 +1225,21 @@ field_wave_sim_row(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 		    nf - k0 < FIELD_WAVE_CHUNK ? nf - k0 : FIELD_WAVE_CHUNK;
 		struct field_tiling row, ti;
 		/* D(np) of the one row block: its tiling's Dn */
-		if (field_tiling_init(&row, wr + k0, hc + k0, hs + k0, kn, r0,
-		                      r1, 1) != PE_OK) {
+		if (pe_field_tiling_init(&row, wr + k0, hc + k0, hs + k0, kn,
+		                         r0, r1, 1) != PE_OK) {
 			free(Dp);
 			return PE_ENOMEM;
 		}
 		memcpy(Dp, row.Dn, kn * sizeof *Dp);
-		field_tiling_free(&row);
-		if (field_tiling_init(&ti, wr + k0, hc + k0, hs + k0, kn, c0,
-		                      c1, nc) != PE_OK) {
+		pe_field_tiling_free(&row);
+		if (pe_field_tiling_init(&ti, wr + k0, hc + k0, hs + k0, kn, c0,
+		                         c1, nc) != PE_OK) {
 			free(Dp);
 			return PE_ENOMEM;
 		}
 		ti.off = (int64_t)mp;
 		for (size_t j = 0; j < nc; j++) {
-			field_tiling_next(&ti);
+			pe_field_tiling_next(&ti);
 			double a0 = 0.0, a1 = 0.0;
 			size_t i = 0;
 			for (; i + 2 <= kn; i += 2) {
@@ -1465,7 +1250,7 @@ field_wave_sim_row(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 				a0 += Dp[i] * ti.D[i] * ti.c[i];
 			dest[j].mean += a0 + a1;
 		}
-		field_tiling_free(&ti);
+		pe_field_tiling_free(&ti);
 	}
 	free(Dp);
 

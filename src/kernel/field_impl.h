@@ -4,6 +4,7 @@
  * and sends each call to the module of its kind:
  *   field_learned.c  learned tables: column prefix sums, PE and similarity;
  *   field_patch.c    vit2d: PE over patch indices, the patch cosine;
+ *   field_tiling.c   geometric sums of the blocks of a tiling (phasors);
  * Alibi bias, the causal mask and relative buckets are diagonal fields,
  * handled by diag.c (kernel/diag.h). */
 #ifndef PESCOPE_KERNEL_FIELD_IMPL_H
@@ -67,5 +68,55 @@ int pe_field_patch_grid(const struct pe_field *f, size_t r0, size_t r1,
 /* Exact min and max of a patch-cosine block (anchor on the grid). */
 void pe_field_patch_minmax(const struct pe_field *f, size_t r0, size_t r1,
     size_t c0, size_t c1, double *lo, double *hi);
+
+/* field_tiling.c */
+
+/* Geometric sums of the blocks that tile [lo, hi) (pe_field_span), block
+ * after block, for nf reduced frequencies wr (Lagrange's identity):
+ *   sum_{p in block} e^{i p wr} = D(len, wr) e^{i mid h},  h = wr / 2,
+ * with mid = 2 start + len - 1 and D(len, wr) = sin(len h) / sin(h).
+ * Blocks have one of two lengths n and n + 1, and consecutive midpoints
+ * differ by 2n + j with |j| <= 2, so per frequency only e^{i h} and
+ * e^{i n h} need a sincos; the Dirichlet factors and the step from block
+ * to block are products of those, and a direct sincos every
+ * FIELD_PHASOR_ANCHOR blocks re-anchors the phasor. A rotation is as
+ * accurate as a direct evaluation here: both are off by the rounding of
+ * the angle, about 2^-53 mid h. */
+#define FIELD_PHASOR_NROT 4
+
+struct field_tiling {
+	size_t nf, lo, hi, nb, b; /* b: the next block */
+	uint64_t n;               /* the shorter block length (>= 1) */
+	const double *wr;         /* reduced frequencies */
+	double *c, *s;            /* e^{i mid h} of the current block */
+	const double *D;          /* its Dirichlet factors */
+	const double *hc, *hs;    /* e^{i h} (the field's, or own) */
+	double *nc, *ns;          /* e^{i n h} */
+	double *Dn, *Dn1, *Dx;    /* D(n), D(n + 1), D(other) */
+	uint64_t mid;
+	int64_t off; /* phasors are e^{i (mid - off) h} */
+	int steps, next;
+	struct {
+		uint64_t delta; /* 0: unused */
+		double *c, *s;
+	} rot[FIELD_PHASOR_NROT];
+};
+
+/* Start a tiling of [lo, hi) in nb blocks for nf reduced frequencies wr,
+ * with hc, hs the cos and sin of wr/2 (or NULL: the tiling makes them).
+ * PE_ENOMEM on failure. */
+int pe_field_tiling_init(struct field_tiling *t, const double *wr,
+    const double *hc, const double *hs, size_t nf, size_t lo, size_t hi,
+    size_t nb);
+
+/* Move to the next block: its phasors t->c, t->s and factors t->D. */
+void pe_field_tiling_next(struct field_tiling *t);
+
+/* The current block's sums D e^{i mid h} into re[nf] and im[nf]. */
+void pe_field_tiling_sums(const struct field_tiling *t, double *re,
+    double *im);
+
+/* Release a tiling. */
+void pe_field_tiling_free(struct field_tiling *t);
 
 #endif

@@ -1,0 +1,206 @@
+/* Phasor tilings: the geometric sums sum_{p in block} e^{i p w} of the
+ * blocks that tile a range (pe_field_span), block after block, for many
+ * frequencies at once, with two sincos per frequency and the rest products
+ * (field_impl.h says how). Wave grids and similarity grids are built on
+ * them. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/field_impl.h"
+#include "kernel/trig.h"
+
+/* Two doubles: the hot loops below in SSE2 lanes, which GCC's -O2 cost
+ * model leaves scalar. Each lane does the scalar arithmetic, so the results
+ * are the same bit for bit. */
+typedef double field_tiling_v2 __attribute__((vector_size(16)));
+
+/* Load two doubles from p (any alignment). */
+static inline field_tiling_v2
+field_tiling_v2_load(const double *p)
+{
+	field_tiling_v2 v;
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+/* Store two doubles to p (any alignment). */
+static inline void
+field_tiling_v2_store(double *p, field_tiling_v2 v)
+{
+	memcpy(p, &v, sizeof v);
+}
+
+/* dest[i] = a[i] * b[i] for i < n. */
+static void
+field_tiling_mul(double *restrict dest, const double *restrict a,
+                 const double *restrict b, size_t n)
+{
+	size_t i = 0;
+
+	for (; i + 2 <= n; i += 2)
+		field_tiling_v2_store(dest + i,
+		                      field_tiling_v2_load(a + i) *
+		                          field_tiling_v2_load(b + i));
+	for (; i < n; i++)
+		dest[i] = a[i] * b[i];
+}
+
+/* Blocks between direct sincos calls that re-anchor a tiling's phasors. */
+#define FIELD_PHASOR_ANCHOR 64
+
+/* Start a tiling of [lo, hi) in nb blocks; hc, hs: cos and sin of wr/2
+ * when the field keeps them (field_wave_pre), else NULL. PE_ENOMEM on
+ * failure. */
+int
+pe_field_tiling_init(struct field_tiling *t, const double *wr, const double *hc,
+                     const double *hs, size_t nf, size_t lo, size_t hi,
+                     size_t nb)
+{
+	size_t m = nf ? nf : 1;
+
+	memset(t, 0, sizeof *t);
+	t->nf = nf;
+	t->wr = wr;
+	t->lo = lo;
+	t->hi = hi;
+	t->nb = nb;
+	t->n = (hi - lo) / nb > 0 ? (hi - lo) / nb : 1;
+	t->c = malloc((9 + 2 * FIELD_PHASOR_NROT) * m * sizeof(double));
+	if (t->c == NULL)
+		return PE_ENOMEM;
+	t->s = t->c + m;
+	double *own_hc = t->s + m, *own_hs = own_hc + m;
+	t->hc = hc != NULL ? hc : own_hc;
+	t->hs = hs != NULL ? hs : own_hs;
+	t->nc = own_hs + m;
+	t->ns = t->nc + m;
+	t->Dn = t->ns + m;
+	t->Dn1 = t->Dn + m;
+	t->Dx = t->Dn1 + m;
+	for (int k = 0; k < FIELD_PHASOR_NROT; k++) {
+		t->rot[k].c = t->Dx + (1 + 2 * (size_t)k) * m;
+		t->rot[k].s = t->rot[k].c + m;
+	}
+	double n = (double)t->n;
+	for (size_t i = 0; i < nf; i++) {
+		double h = 0.5 * wr[i];
+		if (hc == NULL || hs == NULL)
+			sincos(h, &own_hs[i], &own_hc[i]);
+		if (t->n == 1) {
+			t->ns[i] = t->hs[i];
+			t->nc[i] = t->hc[i];
+		} else {
+			sincos(n * h, &t->ns[i], &t->nc[i]);
+		}
+		/* sin((n + 1) h) = sin(n h) cos(h) + cos(n h) sin(h) */
+		double sn1 = t->ns[i] * t->hc[i] + t->nc[i] * t->hs[i];
+		if (t->hs[i] == 0.0) {
+			t->Dn[i] = n;
+			t->Dn1[i] = n + 1.0;
+		} else {
+			t->Dn[i] = t->ns[i] / t->hs[i];
+			t->Dn1[i] = sn1 / t->hs[i];
+		}
+	}
+	return PE_OK;
+}
+
+/* Release a tiling. */
+void
+pe_field_tiling_free(struct field_tiling *t)
+{
+	free(t->c);
+	t->c = NULL;
+}
+
+/* The rotation e^{i delta h} for every frequency, from the cache or made:
+ * delta = 2n + j, |j| <= 2, as (e^{i n h})^2 e^{i j h}; else a sincos. */
+static int
+field_tiling_rot(struct field_tiling *t, uint64_t delta)
+{
+	int k;
+
+	for (k = 0; k < FIELD_PHASOR_NROT; k++)
+		if (t->rot[k].delta == delta)
+			return k;
+	k = t->next;
+	t->next = (t->next + 1) % FIELD_PHASOR_NROT;
+	t->rot[k].delta = delta;
+	double *restrict rc = t->rot[k].c, *restrict rs = t->rot[k].s;
+	int64_t j = (int64_t)(delta - 2 * t->n);
+	for (size_t i = 0; i < t->nf; i++) {
+		if (j < -2 || j > 2) {
+			sincos((double)delta * (0.5 * t->wr[i]), &rs[i],
+			       &rc[i]);
+			continue;
+		}
+		double c = t->nc[i] * t->nc[i] - t->ns[i] * t->ns[i];
+		double s = 2.0 * t->nc[i] * t->ns[i];
+		double hc = t->hc[i], hs = j < 0 ? -t->hs[i] : t->hs[i];
+		for (int64_t a = j < 0 ? -j : j; a > 0; a--) {
+			double ns = s * hc + c * hs;
+			c = c * hc - s * hs;
+			s = ns;
+		}
+		rc[i] = c;
+		rs[i] = s;
+	}
+	return k;
+}
+
+/* Move to the next block: its phasors t->c, t->s and factors t->D. */
+void
+pe_field_tiling_next(struct field_tiling *t)
+{
+	size_t p0, p1, nf = t->nf;
+
+	pe_field_span(t->lo, t->hi, t->nb, t->b, &p0, &p1);
+	uint64_t len = p1 - p0, mid = 2 * (uint64_t)p0 + len - 1;
+	if (len == t->n) {
+		t->D = t->Dn;
+	} else if (len == t->n + 1) {
+		t->D = t->Dn1;
+	} else {
+		for (size_t i = 0; i < nf; i++)
+			t->Dx[i] = pe_trig_dirichlet(t->wr[i], len);
+		t->D = t->Dx;
+	}
+	if (t->b == 0 || mid < t->mid || t->steps >= FIELD_PHASOR_ANCHOR) {
+		double m = (double)((int64_t)mid - t->off); /* exact */
+		for (size_t i = 0; i < nf; i++)
+			sincos(m * (0.5 * t->wr[i]), &t->s[i], &t->c[i]);
+		t->steps = 0;
+	} else if (mid != t->mid) {
+		int k = field_tiling_rot(t, mid - t->mid);
+		const double *restrict rc = t->rot[k].c, *restrict rs =
+		                                             t->rot[k].s;
+		double *restrict pc = t->c, *restrict ps = t->s;
+		size_t i = 0;
+		for (; i + 2 <= nf; i += 2) {
+			field_tiling_v2 c0 = field_tiling_v2_load(pc + i);
+			field_tiling_v2 s0 = field_tiling_v2_load(ps + i);
+			field_tiling_v2 c1 = field_tiling_v2_load(rc + i);
+			field_tiling_v2 s1 = field_tiling_v2_load(rs + i);
+			field_tiling_v2_store(pc + i, c0 * c1 - s0 * s1);
+			field_tiling_v2_store(ps + i, s0 * c1 + c0 * s1);
+		}
+		for (; i < nf; i++) {
+			double c0 = pc[i], s0 = ps[i];
+			pc[i] = c0 * rc[i] - s0 * rs[i];
+			ps[i] = s0 * rc[i] + c0 * rs[i];
+		}
+		t->steps++;
+	}
+	t->mid = mid;
+	t->b++;
+}
+
+/* The current block's sums D(len, wr) e^{i mid h}: re[i] = D cos, im[i] = D
+ * sin, for every frequency. */
+void
+pe_field_tiling_sums(const struct field_tiling *t, double *re, double *im)
+{
+	field_tiling_mul(re, t->c, t->D, t->nf);
+	field_tiling_mul(im, t->s, t->D, t->nf);
+}

@@ -17,8 +17,8 @@
  *
  * struct pe_field's prefix holds what a kind derives once: learned, the prefix
  * sums and the table's row norms (struct field_learned); waves and their
- * similarities, the reduced frequencies and e^{i w/2} (field_init_wave); patch
- * cosine, the table of C(k) (field_init_vit2d). */
+ * similarities, the reduced frequencies and e^{i w/2} (field_wave_prepare);
+ * patch cosine, the table of C(k) (field_init_vit2d). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,15 +28,9 @@
 #include "kernel/trig.h"
 #include "pescope/alibi.h"
 #include "pescope/field.h"
-#include "pescope/sinusoidal.h"
-
-#define TWO_PI 6.283185307179586476925286766559
 
 /* Work limit of an exact min/max scan (entries times the cost of one). */
 #define FIELD_SCAN_BUDGET ((uint64_t)1 << 25)
-
-/* What a wave column shows of its frequency. */
-enum field_fn { FN_SIN, FN_COS, FN_ANGLE };
 
 /* Whether an encoding has this kind of field. */
 bool
@@ -80,85 +74,14 @@ field_is_wave_sim(const struct pe_field *f)
 	       (f->cfg->enc == PE_ENC_SINUSOIDAL || f->cfg->enc == PE_ENC_ROPE);
 }
 
-/* Frequencies of a wave field, and how many. */
-static const double *
-field_freqs(const struct pe_field *f, size_t *nfreq)
-{
-	if (f->cfg->enc == PE_ENC_ROPE) {
-		*nfreq = f->rope.npairs;
-		return f->rope.inv_freq;
-	}
-	*nfreq = f->nomega;
-	return f->omega;
-}
-
-/* Frequency index and function of column c of a wave field. RoPE cos/sin
- * columns follow the pairing: half is HF's cat(freqs, freqs), interleaved
- * repeats each frequency twice. */
-static void
-field_wave_column(const struct pe_field *f, size_t c, size_t *freq,
-                  enum field_fn *fn)
-{
-	int is_cos;
-
-	switch (f->kind) {
-	case PE_FIELD_ROPE_ANGLE:
-		*freq = c;
-		*fn = FN_ANGLE;
-		return;
-	case PE_FIELD_ROPE_COS:
-	case PE_FIELD_ROPE_SIN:
-		*freq = f->rope.pairing == PE_PAIR_INTERLEAVED
-		            ? c / 2
-		            : c % f->rope.npairs;
-		*fn = f->kind == PE_FIELD_ROPE_COS ? FN_COS : FN_SIN;
-		return;
-	default:
-		pe_sinusoidal_column(c, f->cfg->d, f->cfg->layout, freq,
-		                     &is_cos);
-		*fn = is_cos ? FN_COS : FN_SIN;
-		return;
-	}
-}
-
-/* Amplitude of a wave: HF multiplies rope cos and sin by attention_scaling. */
-static double
-field_wave_scale(const struct pe_field *f)
-{
-	return f->cfg->enc == PE_ENC_ROPE ? f->rope.attention_scaling : 1.0;
-}
-
-/* A wave field's frequencies prepared once, at f->prefix: wr[F] reduced
- * (pe_trig_reduce), then cos(wr/2)[F] and sin(wr/2)[F], so that grids
- * need no sincos of them (field_tiling_init). */
+/* An alibi field's slopes, one per head. */
 static int
-field_init_wave(struct pe_field *f)
+field_init_alibi(struct pe_field *f)
 {
-	size_t nf;
-	const double *w = field_freqs(f, &nf);
-
-	f->prefix = malloc(3 * (nf ? nf : 1) * sizeof *f->prefix);
-	if (f->prefix == NULL)
+	f->slopes = malloc(f->cfg->heads * sizeof *f->slopes);
+	if (f->slopes == NULL)
 		return PE_ENOMEM;
-	double *wr = f->prefix, *hc = wr + nf, *hs = hc + nf;
-	for (size_t i = 0; i < nf; i++) {
-		wr[i] = pe_trig_reduce(w[i]);
-		sincos(0.5 * wr[i], &hs[i], &hc[i]);
-	}
-	return PE_OK;
-}
-
-/* The arrays of field_init_wave: wr, cos(wr/2), sin(wr/2). */
-static void
-field_wave_pre(const struct pe_field *f, const double **wr, const double **hc,
-               const double **hs)
-{
-	size_t nf;
-
-	field_freqs(f, &nf);
-	*wr = f->prefix;
-	*hc = f->prefix + nf;
-	*hs = f->prefix + 2 * nf;
+	return pe_alibi_slopes(f->cfg->heads, f->slopes);
 }
 
 /* Prepare a field of the given kind for cfg. */
@@ -194,55 +117,25 @@ pe_field_init(struct pe_field *f, enum pe_field_kind kind,
 
 	switch (cfg->enc) {
 	case PE_ENC_SINUSOIDAL:
-		f->nomega = cfg->d / 2;
-		f->omega = malloc(f->nomega * sizeof *f->omega);
-		if (f->omega == NULL)
-			goto nomem;
-		for (size_t i = 0; i < f->nomega; i++)
-			f->omega[i] = pe_sinusoidal_omega(i, cfg->d, cfg->base);
+	case PE_ENC_ROPE:
+		rc = pe_field_wave_init(f);
 		break;
 	case PE_ENC_VIT2D:
-		if (pe_field_patch_init(f) != PE_OK)
-			goto nomem;
-		break;
-	case PE_ENC_ROPE:
-		rc = pe_rope_init(&f->rope, cfg);
-		if (rc != PE_OK) {
-			pe_field_free(f);
-			return rc;
-		}
-		if (kind == PE_FIELD_ROPE_ANGLE)
-			f->cols = f->rope.npairs;
-		else if (kind == PE_FIELD_ROPE_COS || kind == PE_FIELD_ROPE_SIN)
-			f->cols = f->rope.rot;
+		rc = pe_field_patch_init(f);
 		break;
 	case PE_ENC_LEARNED:
 		rc = pe_field_learned_init(f);
-		if (rc != PE_OK) {
-			pe_field_free(f);
-			return rc;
-		}
 		break;
 	case PE_ENC_ALIBI:
-		f->slopes = malloc(cfg->heads * sizeof *f->slopes);
-		if (f->slopes == NULL)
-			goto nomem;
-		rc = pe_alibi_slopes(cfg->heads, f->slopes);
-		if (rc != PE_OK) {
-			pe_field_free(f);
-			return rc;
-		}
+		rc = field_init_alibi(f);
 		break;
 	default:
+		rc = PE_OK;
 		break;
 	}
-	if ((field_is_wave(f) || field_is_wave_sim(f)) &&
-	    field_init_wave(f) != PE_OK)
-		goto nomem;
-	return PE_OK;
-nomem:
-	pe_field_free(f);
-	return PE_ENOMEM;
+	if (rc != PE_OK)
+		pe_field_free(f);
+	return rc;
 }
 
 /* Release what pe_field_init allocated. */
@@ -260,30 +153,6 @@ pe_field_free(struct pe_field *f)
 	f->nomega = 0;
 }
 
-/* Value at position p of a wave field's function fn of frequency w. */
-static double
-field_wave_exact(const struct pe_field *f, size_t p, double w, enum field_fn fn)
-{
-	double t = (double)p * w;
-	if (fn == FN_ANGLE) {
-		double a = fmod(t, TWO_PI);
-		return a < 0.0 ? a + TWO_PI : a;
-	}
-	return (fn == FN_COS ? cos(t) : sin(t)) * field_wave_scale(f);
-}
-
-/* Value of column c at position p of a wave field. */
-static double
-field_wave_value(const struct pe_field *f, size_t p, size_t c)
-{
-	size_t nfreq, i;
-	enum field_fn fn;
-	const double *w = field_freqs(f, &nfreq);
-
-	field_wave_column(f, c, &i, &fn);
-	return field_wave_exact(f, p, w[i], fn);
-}
-
 /* Similarity of a wave encoding at relative position k = i - j:
  * sinusoidal PE_i . PE_j = sum_f cos(k omega_f) (sin a sin b + cos a cos b
  * = cos(a - b)); rope (R_i q) . (R_j q) for q = (1, 0) in every pair:
@@ -293,7 +162,7 @@ static double
 field_wave_sim(const struct pe_field *f, double k)
 {
 	size_t nfreq;
-	const double *w = field_freqs(f, &nfreq);
+	const double *w = pe_field_wave_freqs(f, &nfreq);
 	double sum = 0.0;
 
 	for (size_t i = 0; i < nfreq; i++)
@@ -323,11 +192,11 @@ pe_field_value(const struct pe_field *f, size_t r, size_t c)
 			return pe_field_learned_value(f, r, c);
 		if (cfg->enc == PE_ENC_VIT2D)
 			return pe_field_patch_value(f, r, c);
-		return field_wave_value(f, r, c);
+		return pe_field_wave_value(f, r, c);
 	case PE_FIELD_ROPE_ANGLE:
 	case PE_FIELD_ROPE_COS:
 	case PE_FIELD_ROPE_SIN:
-		return field_wave_value(f, r, c);
+		return pe_field_wave_value(f, r, c);
 	case PE_FIELD_SIMILARITY:
 		if (cfg->enc == PE_ENC_NOPE)
 			return 0.0;
@@ -355,47 +224,6 @@ pe_field_stats_init(struct pe_stats *s, uint64_t count)
 	s->minmax_exact = false;
 }
 
-/* Mean (and circular statistics) of rows [r0, r1) x cols [c0, c1) of a wave
- * field: per column one closed-form trig sum over the rows (Lagrange). */
-static void
-field_wave_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
-                 size_t c1, struct pe_stats *dest)
-{
-	size_t nfreq, last = SIZE_MAX;
-	const double *w = field_freqs(f, &nfreq);
-	uint64_t n = r1 - r0;
-	double s = 0.0, c = 0.0, ts = 0.0, tc = 0.0;
-
-	for (size_t col = c0; col < c1; col++) {
-		size_t i;
-		enum field_fn fn;
-		field_wave_column(f, col, &i, &fn);
-		if (i != last) {
-			pe_trig_sum(0.0, w[i], r0, n, &s, &c);
-			last = i;
-		}
-		if (fn == FN_COS)
-			tc += c;
-		else if (fn == FN_SIN)
-			ts += s;
-		else {
-			ts += s;
-			tc += c;
-		}
-	}
-	if (f->kind == PE_FIELD_ROPE_ANGLE) {
-		/* Circular mean atan2(sum sin, sum cos) in [0, 2 pi) and the
-		 * mean resultant length |sum e^{i theta}| / count (Mardia &
-		 * Jupp 2000, section 2.2.1). */
-		double m = atan2(ts, tc);
-		dest->mean = m < 0.0 ? m + TWO_PI : m;
-		dest->resultant =
-		    fmin(hypot(ts, tc) / (double)dest->count, 1.0);
-		return;
-	}
-	dest->mean = (ts + tc) * field_wave_scale(f) / (double)dest->count;
-}
-
 /* Mean of a block of a wave similarity: per frequency
  * Re(sum_p e^{i p w} conj(sum_q e^{i q w})) / (np nq) (pe_trig_cross). */
 static void
@@ -403,7 +231,7 @@ field_wave_sim_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
                      size_t c1, struct pe_stats *dest)
 {
 	size_t nfreq;
-	const double *w = field_freqs(f, &nfreq);
+	const double *w = pe_field_wave_freqs(f, &nfreq);
 	double sum = 0.0;
 
 	for (size_t i = 0; i < nfreq; i++)
@@ -532,13 +360,13 @@ field_scan_run(struct field_scan *sc, size_t p0, size_t n, double w,
 	double zl = tol, zh = TWO_PI - tol;
 
 	field_scan_extremes(v, &lo, &hi);
-	bool wrap = fn == FN_ANGLE && (lo < zl || hi > zh);
+	bool wrap = fn == FIELD_FN_ANGLE && (lo < zl || hi > zh);
 	if (!wrap && hi < sc->mx.best - 2.0 * tol &&
 	    -lo < sc->mn.best - 2.0 * tol)
 		return;
 	for (size_t k = 0; k < n; k++) {
 		if (wrap && (v[k] < zl || v[k] > zh)) {
-			pe_field_fold(field_wave_exact(sc->f, p0 + k, w, fn),
+			pe_field_fold(pe_field_wave_exact(sc->f, p0 + k, w, fn),
 			              &sc->lo, &sc->hi);
 			continue;
 		}
@@ -565,7 +393,7 @@ field_scan_freq(struct field_scan *sc, double w, int fns)
 {
 	double ps[FIELD_SCAN_ANCHOR], pc[FIELD_SCAN_ANCHOR];
 	double vs[FIELD_SCAN_ANCHOR], vc[FIELD_SCAN_ANCHOR];
-	double scale = field_wave_scale(sc->f);
+	double scale = pe_field_wave_scale(sc->f);
 
 	if (fns & 4) {
 		/* angles: p0 w mod 2 pi, plus k w mod 2 pi, wrapped once */
@@ -591,7 +419,7 @@ field_scan_freq(struct field_scan *sc, double w, int fns)
 			}
 			for (size_t k = n; k < FIELD_SCAN_ANCHOR; k++)
 				vc[k] = vc[0];
-			field_scan_run(sc, p0, n, w, FN_ANGLE, vc);
+			field_scan_run(sc, p0, n, w, FIELD_FN_ANGLE, vc);
 			continue;
 		}
 		sincos(t, &s, &c);
@@ -604,9 +432,9 @@ field_scan_freq(struct field_scan *sc, double w, int fns)
 			vc[k] = vc[0];
 		}
 		if (fns & 1)
-			field_scan_run(sc, p0, n, w, FN_SIN, vs);
+			field_scan_run(sc, p0, n, w, FIELD_FN_SIN, vs);
 		if (fns & 2)
-			field_scan_run(sc, p0, n, w, FN_COS, vc);
+			field_scan_run(sc, p0, n, w, FIELD_FN_COS, vc);
 	}
 }
 
@@ -616,8 +444,9 @@ field_scan_finish(struct field_scan *sc, struct field_cands *c)
 {
 	for (size_t j = 0; j < c->n; j++)
 		if (c->a[j].v * c->sign >= c->best - 2.0 * sc->tol)
-			pe_field_fold(field_wave_exact(sc->f, c->a[j].p,
-			                               c->a[j].w, c->a[j].fn),
+			pe_field_fold(pe_field_wave_exact(sc->f, c->a[j].p,
+			                                  c->a[j].w,
+			                                  c->a[j].fn),
 			              &sc->lo, &sc->hi);
 	free(c->a);
 	c->a = NULL;
@@ -630,7 +459,7 @@ field_wave_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
                   size_t c1, double *lo, double *hi)
 {
 	size_t nfreq;
-	const double *w = field_freqs(f, &nfreq);
+	const double *w = pe_field_wave_freqs(f, &nfreq);
 	unsigned char *fns = calloc(nfreq ? nfreq : 1, 1);
 	double wmax = 0.0;
 
@@ -639,7 +468,7 @@ field_wave_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	for (size_t c = c0; c < c1; c++) {
 		size_t i;
 		enum field_fn fn;
-		field_wave_column(f, c, &i, &fn);
+		pe_field_wave_column(f, c, &i, &fn);
 		fns[i] |= (unsigned char)(1 << fn);
 		if (fabs(w[i]) > wmax)
 			wmax = fabs(w[i]);
@@ -650,7 +479,7 @@ field_wave_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	 * and the product with the anchor add a few ulps of the unit circle
 	 * (of 2 pi for angles). Four times that is generous. */
 	double amp =
-	    f->cfg->enc == PE_ENC_ROPE ? fabs(field_wave_scale(f)) : 1.0;
+	    f->cfg->enc == PE_ENC_ROPE ? fabs(pe_field_wave_scale(f)) : 1.0;
 	if (f->kind == PE_FIELD_ROPE_ANGLE)
 		amp = TWO_PI;
 	struct field_scan sc = {
@@ -692,7 +521,7 @@ field_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	} else if (field_is_wave_sim(f)) {
 		/* S depends on k = i - j only: scan the distinct diagonals. */
 		size_t nfreq;
-		field_freqs(f, &nfreq);
+		pe_field_wave_freqs(f, &nfreq);
 		if ((nr + nc - 1) * (uint64_t)nfreq > FIELD_SCAN_BUDGET)
 			return;
 		for (int64_t k = (int64_t)r0 - (int64_t)(c1 - 1);
@@ -750,12 +579,12 @@ pe_field_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 		else if (cfg->enc == PE_ENC_VIT2D)
 			pe_field_patch_block(f, r0, r1, c0, c1, dest);
 		else
-			field_wave_block(f, r0, r1, c0, c1, dest);
+			pe_field_wave_block(f, r0, r1, c0, c1, dest);
 		break;
 	case PE_FIELD_ROPE_ANGLE:
 	case PE_FIELD_ROPE_COS:
 	case PE_FIELD_ROPE_SIN:
-		field_wave_block(f, r0, r1, c0, c1, dest);
+		pe_field_wave_block(f, r0, r1, c0, c1, dest);
 		break;
 	case PE_FIELD_SIMILARITY:
 		if (cfg->enc == PE_ENC_NOPE)
@@ -800,182 +629,6 @@ pe_field_span(size_t lo, size_t hi, size_t nblocks, size_t k, size_t *b0,
 		b = hi;
 	*b0 = a;
 	*b1 = b;
-}
-
-/* Frequencies per pass of a wave grid (its scratch stays small, so it
- * comes from the heap, not from fresh pages). */
-#define FIELD_WAVE_CHUNK 256
-
-/* What a column block sums of a wave grid: terms (block, frequency, how
- * many sine and cosine columns of it), grouped by frequency chunk and, in
- * a chunk, by block. iw packs i << 4 | sines << 2 | cosines. */
-struct field_terms {
-	uint32_t *blk, *iw;
-	size_t *start; /* chunk k: terms [start[k], start[k + 1]) */
-	size_t nchunk;
-};
-
-/* Build the terms of nc column blocks tiling [c0, c1) of a wave field with
- * nfreq frequencies; PE_ENOMEM on failure. */
-static int
-field_terms_init(const struct pe_field *f, size_t c0, size_t c1, size_t nc,
-                 size_t nfreq, struct field_terms *t)
-{
-	size_t ncol = c1 - c0, nterm = 0, cap = ncol > nc ? ncol : nc;
-	uint32_t *blk = malloc(cap * sizeof *blk);
-	uint32_t *iw = malloc(cap * sizeof *iw);
-
-	t->nchunk = (nfreq + FIELD_WAVE_CHUNK - 1) / FIELD_WAVE_CHUNK;
-	t->start = calloc(t->nchunk + 2, sizeof *t->start);
-	t->blk = malloc(cap * sizeof *t->blk);
-	t->iw = malloc(cap * sizeof *t->iw);
-	if (blk == NULL || iw == NULL || t->start == NULL || t->blk == NULL ||
-	    t->iw == NULL) {
-		free(blk);
-		free(iw);
-		return PE_ENOMEM;
-	}
-	/* per block, its columns as terms; a frequency's sine and cosine
-	 * columns side by side (interleaved layouts) merge into one term */
-	for (size_t bj = 0; bj < nc; bj++) {
-		size_t q0, q1, first = nterm;
-		pe_field_span(c0, c1, nc, bj, &q0, &q1);
-		for (size_t q = q0; q < q1; q++) {
-			size_t i;
-			enum field_fn fn;
-			field_wave_column(f, q, &i, &fn);
-			uint32_t add = fn == FN_SIN   ? 1u << 2
-			               : fn == FN_COS ? 1u
-			                              : 1u << 2 | 1u;
-			if (nterm > first && iw[nterm - 1] >> 4 == i) {
-				iw[nterm - 1] += add;
-				continue;
-			}
-			blk[nterm] = (uint32_t)bj;
-			iw[nterm++] = (uint32_t)i << 4 | add;
-		}
-	}
-	/* stable counting sort by chunk: blocks stay in order in a chunk */
-	for (size_t j = 0; j < nterm; j++)
-		t->start[(iw[j] >> 4) / FIELD_WAVE_CHUNK + 2]++;
-	for (size_t k = 2; k < t->nchunk + 2; k++)
-		t->start[k] += t->start[k - 1];
-	for (size_t j = 0; j < nterm; j++) {
-		size_t at = t->start[(iw[j] >> 4) / FIELD_WAVE_CHUNK + 1]++;
-		t->blk[at] = blk[j];
-		t->iw[at] = iw[j];
-	}
-	free(blk);
-	free(iw);
-	return PE_OK;
-}
-
-/* Release a wave grid's terms. */
-static void
-field_terms_free(struct field_terms *t)
-{
-	free(t->blk);
-	free(t->iw);
-	free(t->start);
-}
-
-/* Grid of a wave field: per row-block the closed-form sums of every
- * frequency (struct field_tiling), FIELD_WAVE_CHUNK frequencies at a time,
- * added to the column blocks that show them (struct field_terms); the
- * running sums live in dest[].mean (sines) and dest[].resultant (cosines).
- * O(nr (F + cols) + nr nc) arithmetic and O(F) sincos per
- * FIELD_PHASOR_ANCHOR row-blocks. */
-static int
-field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
-                size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
-{
-	size_t nfreq;
-	double scale = field_wave_scale(f);
-	static const double count[4] = {0.0, 1.0, 2.0, 3.0};
-	struct field_terms tm;
-
-	field_freqs(f, &nfreq);
-
-	if (nfreq >= (size_t)1 << 28 || nc > UINT32_MAX)
-		return PE_ENOMEM;
-	if (field_terms_init(f, c0, c1, nc, nfreq, &tm) != PE_OK) {
-		field_terms_free(&tm);
-		return PE_ENOMEM;
-	}
-	const double *wr, *hc, *hs;
-	field_wave_pre(f, &wr, &hc, &hs);
-	double *S = malloc(2 * FIELD_WAVE_CHUNK * sizeof *S);
-	if (S == NULL) {
-		field_terms_free(&tm);
-		return PE_ENOMEM;
-	}
-	double *C = S + FIELD_WAVE_CHUNK;
-	for (size_t i = 0; i < nr * nc; i++) {
-		dest[i].mean = 0.0;
-		dest[i].resultant = 0.0;
-	}
-	for (size_t k = 0; k < tm.nchunk; k++) {
-		size_t j0 = tm.start[k], j1 = tm.start[k + 1];
-		if (j0 == j1)
-			continue;
-		/* the chunk's frequencies that some column shows */
-		size_t flo = SIZE_MAX, fhi = 0;
-		for (size_t j = j0; j < j1; j++) {
-			size_t i = tm.iw[j] >> 4;
-			flo = i < flo ? i : flo;
-			fhi = i > fhi ? i : fhi;
-		}
-		size_t nf = fhi - flo + 1;
-		struct field_tiling ti;
-		if (pe_field_tiling_init(&ti, wr + flo, hc + flo, hs + flo, nf,
-		                         r0, r1, nr) != PE_OK) {
-			free(S);
-			field_terms_free(&tm);
-			return PE_ENOMEM;
-		}
-		for (size_t bi = 0; bi < nr; bi++) {
-			pe_field_tiling_next(&ti);
-			pe_field_tiling_sums(&ti, C, S);
-			struct pe_stats *row = dest + bi * nc;
-			for (size_t j = j0; j < j1;) {
-				uint32_t bj = tm.blk[j];
-				double ts = 0.0, tc = 0.0;
-				for (; j < j1 && tm.blk[j] == bj; j++) {
-					uint32_t v = tm.iw[j];
-					size_t i = (v >> 4) - flo;
-					ts += count[v >> 2 & 3] * S[i];
-					tc += count[v & 3] * C[i];
-				}
-				row[bj].mean += ts;
-				row[bj].resultant += tc;
-			}
-		}
-		pe_field_tiling_free(&ti);
-	}
-	for (size_t bi = 0; bi < nr; bi++) {
-		size_t p0, p1;
-		pe_field_span(r0, r1, nr, bi, &p0, &p1);
-		for (size_t bj = 0; bj < nc; bj++) {
-			size_t q0, q1;
-			pe_field_span(c0, c1, nc, bj, &q0, &q1);
-			struct pe_stats *st = &dest[bi * nc + bj];
-			double ts = st->mean, tc = st->resultant;
-			pe_field_stats_init(st,
-			                    (uint64_t)(p1 - p0) * (q1 - q0));
-			if (f->kind == PE_FIELD_ROPE_ANGLE) {
-				double m = atan2(ts, tc);
-				st->mean = m < 0.0 ? m + TWO_PI : m;
-				st->resultant = fmin(
-				    hypot(ts, tc) / (double)st->count, 1.0);
-			} else {
-				st->mean =
-				    (ts + tc) * scale / (double)st->count;
-			}
-		}
-	}
-	free(S);
-	field_terms_free(&tm);
-	return PE_OK;
 }
 
 /* Per-block geometric sums D(n, w) e^{i mid w/2} for every frequency of nb
@@ -1116,7 +769,7 @@ field_wave_sim_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 	size_t nf, ncell = nr * nc;
 	int rc = PE_ENOMEM;
 
-	field_freqs(f, &nf);
+	pe_field_wave_freqs(f, &nf);
 	/* G and H of a pass within FIELD_SIM_SCRATCH doubles, in whole dot
 	 * tiles (FIELD_DOT_TILE / 2 frequencies) when they fit */
 	size_t chunk = FIELD_SIM_SCRATCH / (2 * (nr + nc));
@@ -1126,7 +779,7 @@ field_wave_sim_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 	chunk = chunk > nf ? nf : chunk;
 
 	const double *wr, *hc, *hs;
-	field_wave_pre(f, &wr, &hc, &hs);
+	pe_field_wave_pre(f, &wr, &hc, &hs);
 	bool dedup =
 	    ncell <= FIELD_SIM_DEDUP_CELLS && nf >= FIELD_SIM_DEDUP_FREQS;
 	double *G = malloc((nr + nc) * 2 * (chunk ? chunk : 1) * sizeof *G);
@@ -1209,8 +862,8 @@ field_wave_sim_row(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	size_t nf;
 	const double *wr, *hc, *hs;
 
-	field_freqs(f, &nf);
-	field_wave_pre(f, &wr, &hc, &hs);
+	pe_field_wave_freqs(f, &nf);
+	pe_field_wave_pre(f, &wr, &hc, &hs);
 	uint64_t np = r1 - r0, mp = 2 * (uint64_t)r0 + np - 1;
 	if (mp > INT64_MAX)
 		return PE_ENOMEM;
@@ -1278,7 +931,7 @@ pe_field_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 	    r1 > f->rows || c0 >= c1 || c1 > f->cols || nr == 0 || nc == 0)
 		return PE_EINVAL;
 	if (field_is_wave(f) &&
-	    field_wave_grid(f, r0, r1, nr, c0, c1, nc, dest) == PE_OK)
+	    pe_field_wave_grid(f, r0, r1, nr, c0, c1, nc, dest) == PE_OK)
 		return PE_OK;
 	if (field_is_wave_sim(f) && nr == 1 &&
 	    field_wave_sim_row(f, r0, r1, c0, c1, nc, dest) == PE_OK)

@@ -2,6 +2,7 @@
  *
  * field.c is the public API (include/pescope/field.h): it prepares a field
  * and sends each call to the module of its kind:
+ *   field_wave.c     sinusoidal PE, rope cos/sin/angle: blocks and grids;
  *   field_learned.c  learned tables: column prefix sums, PE and similarity;
  *   field_patch.c    vit2d: PE over patch indices, the patch cosine;
  *   field_tiling.c   geometric sums of the blocks of a tiling (phasors);
@@ -11,6 +12,12 @@
 #define PESCOPE_KERNEL_FIELD_IMPL_H
 
 #include "pescope/field.h"
+
+#define TWO_PI 6.283185307179586476925286766559
+
+/* Frequencies per pass of a wave grid (its scratch stays small, so it
+ * comes from the heap, not from fresh pages). */
+#define FIELD_WAVE_CHUNK 256
 
 /* Doubles of a similarity grid's per-pass sums: small enough to stay in
  * cache and to come from the heap rather than fresh pages. */
@@ -23,6 +30,46 @@ void pe_field_stats_init(struct pe_stats *s, uint64_t count);
 
 /* Fold value v into running min/max (finite values only). */
 void pe_field_fold(double v, double *lo, double *hi);
+
+/* field_wave.c: struct pe_field's prefix holds a wave's (or its
+ * similarity's) reduced frequencies wr and cos, sin of wr/2
+ * (pe_field_wave_pre). */
+
+/* What a wave column shows of its frequency. */
+enum field_fn { FIELD_FN_SIN, FIELD_FN_COS, FIELD_FN_ANGLE };
+
+/* Frequencies and prepared tables of a sinusoidal or rope field (any kind,
+ * similarity included); sets the columns of rope kinds. */
+int pe_field_wave_init(struct pe_field *f);
+
+/* Frequencies of a wave field, and how many. */
+const double *pe_field_wave_freqs(const struct pe_field *f, size_t *nfreq);
+
+/* The prepared arrays: reduced frequencies wr, cos(wr/2), sin(wr/2). */
+void pe_field_wave_pre(const struct pe_field *f, const double **wr,
+    const double **hc, const double **hs);
+
+/* Frequency index and function of column c of a wave field. */
+void pe_field_wave_column(const struct pe_field *f, size_t c, size_t *freq,
+    enum field_fn *fn);
+
+/* Amplitude of a wave (rope: attention_scaling; else 1). */
+double pe_field_wave_scale(const struct pe_field *f);
+
+/* Value at position p of function fn of frequency w. */
+double pe_field_wave_exact(const struct pe_field *f, size_t p, double w,
+    enum field_fn fn);
+
+/* Value of column c at position p. */
+double pe_field_wave_value(const struct pe_field *f, size_t p, size_t c);
+
+/* Mean (and for angles the circular statistics) of a block. */
+void pe_field_wave_block(const struct pe_field *f, size_t r0, size_t r1,
+    size_t c0, size_t c1, struct pe_stats *dest);
+
+/* Grid of means as pe_field_grid; PE_ENOMEM when out of memory. */
+int pe_field_wave_grid(const struct pe_field *f, size_t r0, size_t r1,
+    size_t nr, size_t c0, size_t c1, size_t nc, struct pe_stats *dest);
 
 /* field_learned.c: struct pe_field's prefix holds the table's column
  * prefix sums, its row norms (similarity) and, when cfg->table is NULL, the

@@ -1,0 +1,364 @@
+/* Waves: sinusoidal PE (Vaswani et al. 2017) and RoPE's cos, sin and angle
+ * tables (Su et al. 2021; HF transformers modeling_rope_utils.py), columns
+ * of sin or cos of p w, or p w mod 2 pi.
+ *
+ * A block's mean sums each column in closed form along positions with
+ * Lagrange's identity (trig.h), so a block of B rows x C columns costs
+ * O(C). A grid walks its row blocks with one phasor per frequency (struct
+ * field_tiling) and adds each frequency to the column blocks that show it
+ * (struct field_wave_terms). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/field_impl.h"
+#include "kernel/trig.h"
+#include "pescope/sinusoidal.h"
+
+/* Frequencies of a wave field, and how many. */
+const double *
+pe_field_wave_freqs(const struct pe_field *f, size_t *nfreq)
+{
+	if (f->cfg->enc == PE_ENC_ROPE) {
+		*nfreq = f->rope.npairs;
+		return f->rope.inv_freq;
+	}
+	*nfreq = f->nomega;
+	return f->omega;
+}
+
+/* Frequency index and function of column c of a wave field. RoPE cos/sin
+ * columns follow the pairing: half is HF's cat(freqs, freqs), interleaved
+ * repeats each frequency twice. */
+void
+pe_field_wave_column(const struct pe_field *f, size_t c, size_t *freq,
+                     enum field_fn *fn)
+{
+	int is_cos;
+
+	switch (f->kind) {
+	case PE_FIELD_ROPE_ANGLE:
+		*freq = c;
+		*fn = FIELD_FN_ANGLE;
+		return;
+	case PE_FIELD_ROPE_COS:
+	case PE_FIELD_ROPE_SIN:
+		*freq = f->rope.pairing == PE_PAIR_INTERLEAVED
+		            ? c / 2
+		            : c % f->rope.npairs;
+		*fn =
+		    f->kind == PE_FIELD_ROPE_COS ? FIELD_FN_COS : FIELD_FN_SIN;
+		return;
+	default:
+		pe_sinusoidal_column(c, f->cfg->d, f->cfg->layout, freq,
+		                     &is_cos);
+		*fn = is_cos ? FIELD_FN_COS : FIELD_FN_SIN;
+		return;
+	}
+}
+
+/* Amplitude of a wave: HF multiplies rope cos and sin by attention_scaling. */
+double
+pe_field_wave_scale(const struct pe_field *f)
+{
+	return f->cfg->enc == PE_ENC_ROPE ? f->rope.attention_scaling : 1.0;
+}
+
+/* A wave field's frequencies prepared once, at f->prefix: wr[F] reduced
+ * (pe_trig_reduce), then cos(wr/2)[F] and sin(wr/2)[F], so that grids
+ * need no sincos of them (field_tiling_init). */
+static int
+field_wave_prepare(struct pe_field *f)
+{
+	size_t nf;
+	const double *w = pe_field_wave_freqs(f, &nf);
+
+	f->prefix = malloc(3 * (nf ? nf : 1) * sizeof *f->prefix);
+	if (f->prefix == NULL)
+		return PE_ENOMEM;
+	double *wr = f->prefix, *hc = wr + nf, *hs = hc + nf;
+	for (size_t i = 0; i < nf; i++) {
+		wr[i] = pe_trig_reduce(w[i]);
+		sincos(0.5 * wr[i], &hs[i], &hc[i]);
+	}
+	return PE_OK;
+}
+
+/* The arrays of field_wave_prepare: wr, cos(wr/2), sin(wr/2). */
+void
+pe_field_wave_pre(const struct pe_field *f, const double **wr,
+                  const double **hc, const double **hs)
+{
+	size_t nf;
+
+	pe_field_wave_freqs(f, &nf);
+	*wr = f->prefix;
+	*hc = f->prefix + nf;
+	*hs = f->prefix + 2 * nf;
+}
+
+/* Frequencies of a wave field (sinusoidal omega, or the rope's inv_freq
+ * and its column count) and their prepared form (field_wave_prepare). */
+int
+pe_field_wave_init(struct pe_field *f)
+{
+	const struct pe_config *cfg = f->cfg;
+	int rc;
+
+	if (cfg->enc == PE_ENC_ROPE) {
+		rc = pe_rope_init(&f->rope, cfg);
+		if (rc != PE_OK)
+			return rc;
+		if (f->kind == PE_FIELD_ROPE_ANGLE)
+			f->cols = f->rope.npairs;
+		else if (f->kind == PE_FIELD_ROPE_COS ||
+		         f->kind == PE_FIELD_ROPE_SIN)
+			f->cols = f->rope.rot;
+	} else {
+		f->nomega = cfg->d / 2;
+		f->omega = malloc(f->nomega * sizeof *f->omega);
+		if (f->omega == NULL)
+			return PE_ENOMEM;
+		for (size_t i = 0; i < f->nomega; i++)
+			f->omega[i] = pe_sinusoidal_omega(i, cfg->d, cfg->base);
+	}
+	return field_wave_prepare(f);
+}
+
+/* Value at position p of a wave field's function fn of frequency w. */
+double
+pe_field_wave_exact(const struct pe_field *f, size_t p, double w,
+                    enum field_fn fn)
+{
+	double t = (double)p * w;
+	if (fn == FIELD_FN_ANGLE) {
+		double a = fmod(t, TWO_PI);
+		return a < 0.0 ? a + TWO_PI : a;
+	}
+	return (fn == FIELD_FN_COS ? cos(t) : sin(t)) * pe_field_wave_scale(f);
+}
+
+/* Value of column c at position p of a wave field. */
+double
+pe_field_wave_value(const struct pe_field *f, size_t p, size_t c)
+{
+	size_t nfreq, i;
+	enum field_fn fn;
+	const double *w = pe_field_wave_freqs(f, &nfreq);
+
+	pe_field_wave_column(f, c, &i, &fn);
+	return pe_field_wave_exact(f, p, w[i], fn);
+}
+
+/* Mean (and circular statistics) of rows [r0, r1) x cols [c0, c1) of a wave
+ * field: per column one closed-form trig sum over the rows (Lagrange). */
+void
+pe_field_wave_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
+                    size_t c1, struct pe_stats *dest)
+{
+	size_t nfreq, last = SIZE_MAX;
+	const double *w = pe_field_wave_freqs(f, &nfreq);
+	uint64_t n = r1 - r0;
+	double s = 0.0, c = 0.0, ts = 0.0, tc = 0.0;
+
+	for (size_t col = c0; col < c1; col++) {
+		size_t i;
+		enum field_fn fn;
+		pe_field_wave_column(f, col, &i, &fn);
+		if (i != last) {
+			pe_trig_sum(0.0, w[i], r0, n, &s, &c);
+			last = i;
+		}
+		if (fn == FIELD_FN_COS)
+			tc += c;
+		else if (fn == FIELD_FN_SIN)
+			ts += s;
+		else {
+			ts += s;
+			tc += c;
+		}
+	}
+	if (f->kind == PE_FIELD_ROPE_ANGLE) {
+		/* Circular mean atan2(sum sin, sum cos) in [0, 2 pi) and the
+		 * mean resultant length |sum e^{i theta}| / count (Mardia &
+		 * Jupp 2000, section 2.2.1). */
+		double m = atan2(ts, tc);
+		dest->mean = m < 0.0 ? m + TWO_PI : m;
+		dest->resultant =
+		    fmin(hypot(ts, tc) / (double)dest->count, 1.0);
+		return;
+	}
+	dest->mean = (ts + tc) * pe_field_wave_scale(f) / (double)dest->count;
+}
+
+/* What a column block sums of a wave grid: terms (block, frequency, how
+ * many sine and cosine columns of it), grouped by frequency chunk and, in
+ * a chunk, by block. iw packs i << 4 | sines << 2 | cosines. */
+struct field_wave_terms {
+	uint32_t *blk, *iw;
+	size_t *start; /* chunk k: terms [start[k], start[k + 1]) */
+	size_t nchunk;
+};
+
+/* Build the terms of nc column blocks tiling [c0, c1) of a wave field with
+ * nfreq frequencies; PE_ENOMEM on failure. */
+static int
+field_wave_terms_init(const struct pe_field *f, size_t c0, size_t c1, size_t nc,
+                      size_t nfreq, struct field_wave_terms *t)
+{
+	size_t ncol = c1 - c0, nterm = 0, cap = ncol > nc ? ncol : nc;
+	uint32_t *blk = malloc(cap * sizeof *blk);
+	uint32_t *iw = malloc(cap * sizeof *iw);
+
+	t->nchunk = (nfreq + FIELD_WAVE_CHUNK - 1) / FIELD_WAVE_CHUNK;
+	t->start = calloc(t->nchunk + 2, sizeof *t->start);
+	t->blk = malloc(cap * sizeof *t->blk);
+	t->iw = malloc(cap * sizeof *t->iw);
+	if (blk == NULL || iw == NULL || t->start == NULL || t->blk == NULL ||
+	    t->iw == NULL) {
+		free(blk);
+		free(iw);
+		return PE_ENOMEM;
+	}
+	/* per block, its columns as terms; a frequency's sine and cosine
+	 * columns side by side (interleaved layouts) merge into one term */
+	for (size_t bj = 0; bj < nc; bj++) {
+		size_t q0, q1, first = nterm;
+		pe_field_span(c0, c1, nc, bj, &q0, &q1);
+		for (size_t q = q0; q < q1; q++) {
+			size_t i;
+			enum field_fn fn;
+			pe_field_wave_column(f, q, &i, &fn);
+			uint32_t add = fn == FIELD_FN_SIN   ? 1u << 2
+			               : fn == FIELD_FN_COS ? 1u
+			                                    : 1u << 2 | 1u;
+			if (nterm > first && iw[nterm - 1] >> 4 == i) {
+				iw[nterm - 1] += add;
+				continue;
+			}
+			blk[nterm] = (uint32_t)bj;
+			iw[nterm++] = (uint32_t)i << 4 | add;
+		}
+	}
+	/* stable counting sort by chunk: blocks stay in order in a chunk */
+	for (size_t j = 0; j < nterm; j++)
+		t->start[(iw[j] >> 4) / FIELD_WAVE_CHUNK + 2]++;
+	for (size_t k = 2; k < t->nchunk + 2; k++)
+		t->start[k] += t->start[k - 1];
+	for (size_t j = 0; j < nterm; j++) {
+		size_t at = t->start[(iw[j] >> 4) / FIELD_WAVE_CHUNK + 1]++;
+		t->blk[at] = blk[j];
+		t->iw[at] = iw[j];
+	}
+	free(blk);
+	free(iw);
+	return PE_OK;
+}
+
+/* Release a wave grid's terms. */
+static void
+field_wave_terms_free(struct field_wave_terms *t)
+{
+	free(t->blk);
+	free(t->iw);
+	free(t->start);
+}
+
+/* Grid of a wave field: per row-block the closed-form sums of every
+ * frequency (struct field_tiling), FIELD_WAVE_CHUNK frequencies at a time,
+ * added to the column blocks that show them (struct field_wave_terms); the
+ * running sums live in dest[].mean (sines) and dest[].resultant (cosines).
+ * O(nr (F + cols) + nr nc) arithmetic and O(F) sincos per
+ * FIELD_PHASOR_ANCHOR row-blocks. */
+int
+pe_field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
+                   size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
+{
+	size_t nfreq;
+	double scale = pe_field_wave_scale(f);
+	static const double count[4] = {0.0, 1.0, 2.0, 3.0};
+	struct field_wave_terms tm;
+
+	pe_field_wave_freqs(f, &nfreq);
+
+	if (nfreq >= (size_t)1 << 28 || nc > UINT32_MAX)
+		return PE_ENOMEM;
+	if (field_wave_terms_init(f, c0, c1, nc, nfreq, &tm) != PE_OK) {
+		field_wave_terms_free(&tm);
+		return PE_ENOMEM;
+	}
+	const double *wr, *hc, *hs;
+	pe_field_wave_pre(f, &wr, &hc, &hs);
+	double *S = malloc(2 * FIELD_WAVE_CHUNK * sizeof *S);
+	if (S == NULL) {
+		field_wave_terms_free(&tm);
+		return PE_ENOMEM;
+	}
+	double *C = S + FIELD_WAVE_CHUNK;
+	for (size_t i = 0; i < nr * nc; i++) {
+		dest[i].mean = 0.0;
+		dest[i].resultant = 0.0;
+	}
+	for (size_t k = 0; k < tm.nchunk; k++) {
+		size_t j0 = tm.start[k], j1 = tm.start[k + 1];
+		if (j0 == j1)
+			continue;
+		/* the chunk's frequencies that some column shows */
+		size_t flo = SIZE_MAX, fhi = 0;
+		for (size_t j = j0; j < j1; j++) {
+			size_t i = tm.iw[j] >> 4;
+			flo = i < flo ? i : flo;
+			fhi = i > fhi ? i : fhi;
+		}
+		size_t nf = fhi - flo + 1;
+		struct field_tiling ti;
+		if (pe_field_tiling_init(&ti, wr + flo, hc + flo, hs + flo, nf,
+		                         r0, r1, nr) != PE_OK) {
+			free(S);
+			field_wave_terms_free(&tm);
+			return PE_ENOMEM;
+		}
+		for (size_t bi = 0; bi < nr; bi++) {
+			pe_field_tiling_next(&ti);
+			pe_field_tiling_sums(&ti, C, S);
+			struct pe_stats *row = dest + bi * nc;
+			for (size_t j = j0; j < j1;) {
+				uint32_t bj = tm.blk[j];
+				double ts = 0.0, tc = 0.0;
+				for (; j < j1 && tm.blk[j] == bj; j++) {
+					uint32_t v = tm.iw[j];
+					size_t i = (v >> 4) - flo;
+					ts += count[v >> 2 & 3] * S[i];
+					tc += count[v & 3] * C[i];
+				}
+				row[bj].mean += ts;
+				row[bj].resultant += tc;
+			}
+		}
+		pe_field_tiling_free(&ti);
+	}
+	for (size_t bi = 0; bi < nr; bi++) {
+		size_t p0, p1;
+		pe_field_span(r0, r1, nr, bi, &p0, &p1);
+		for (size_t bj = 0; bj < nc; bj++) {
+			size_t q0, q1;
+			pe_field_span(c0, c1, nc, bj, &q0, &q1);
+			struct pe_stats *st = &dest[bi * nc + bj];
+			double ts = st->mean, tc = st->resultant;
+			pe_field_stats_init(st,
+			                    (uint64_t)(p1 - p0) * (q1 - q0));
+			if (f->kind == PE_FIELD_ROPE_ANGLE) {
+				double m = atan2(ts, tc);
+				st->mean = m < 0.0 ? m + TWO_PI : m;
+				st->resultant = fmin(
+				    hypot(ts, tc) / (double)st->count, 1.0);
+			} else {
+				st->mean =
+				    (ts + tc) * scale / (double)st->count;
+			}
+		}
+	}
+	free(S);
+	field_wave_terms_free(&tm);
+	return PE_OK;
+}

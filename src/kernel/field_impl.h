@@ -3,6 +3,7 @@
  * field.c is the public API (include/pescope/field.h): it prepares a field
  * and sends each call to the module of its kind:
  *   field_wave.c     sinusoidal PE, rope cos/sin/angle: blocks and grids;
+ *   field_scan.c     exact min/max of wave blocks;
  *   field_learned.c  learned tables: column prefix sums, PE and similarity;
  *   field_patch.c    vit2d: PE over patch indices, the patch cosine;
  *   field_tiling.c   geometric sums of the blocks of a tiling (phasors);
@@ -18,6 +19,9 @@
 /* Frequencies per pass of a wave grid (its scratch stays small, so it
  * comes from the heap, not from fresh pages). */
 #define FIELD_WAVE_CHUNK 256
+
+/* Work limit of an exact min/max scan (entries times the cost of one). */
+#define FIELD_SCAN_BUDGET ((uint64_t)1 << 25)
 
 /* Doubles of a similarity grid's per-pass sums: small enough to stay in
  * cache and to come from the heap rather than fresh pages. */
@@ -70,6 +74,13 @@ void pe_field_wave_block(const struct pe_field *f, size_t r0, size_t r1,
 /* Grid of means as pe_field_grid; PE_ENOMEM when out of memory. */
 int pe_field_wave_grid(const struct pe_field *f, size_t r0, size_t r1,
     size_t nr, size_t c0, size_t c1, size_t nc, struct pe_stats *dest);
+
+/* field_scan.c */
+
+/* Exact min and max of a wave block [r0, r1) x [c0, c1), folded into *lo
+ * and *hi; PE_ENOMEM when out of memory (they are left alone). */
+int pe_field_scan_minmax(const struct pe_field *f, size_t r0, size_t r1,
+    size_t c0, size_t c1, double *lo, double *hi);
 
 /* field_learned.c: struct pe_field's prefix holds the table's column
  * prefix sums, its row norms (similarity) and, when cfg->table is NULL, the

@@ -4,6 +4,7 @@
  * and sends each call to the module of its kind:
  *   field_wave.c     sinusoidal PE, rope cos/sin/angle: blocks and grids;
  *   field_scan.c     exact min/max of wave blocks;
+ *   field_sim.c      similarities of waves (sinusoidal, rope);
  *   field_learned.c  learned tables: column prefix sums, PE and similarity;
  *   field_patch.c    vit2d: PE over patch indices, the patch cosine;
  *   field_tiling.c   geometric sums of the blocks of a tiling (phasors);
@@ -80,6 +81,24 @@ int pe_field_wave_grid(const struct pe_field *f, size_t r0, size_t r1,
 /* Exact min and max of a wave block [r0, r1) x [c0, c1), folded into *lo
  * and *hi; PE_ENOMEM when out of memory (they are left alone). */
 int pe_field_scan_minmax(const struct pe_field *f, size_t r0, size_t r1,
+    size_t c0, size_t c1, double *lo, double *hi);
+
+/* field_sim.c: a wave similarity keeps what field_wave.c prepares. */
+
+/* Similarity of positions i and j. */
+double pe_field_sim_value(const struct pe_field *f, size_t i, size_t j);
+
+/* Mean of rows [r0, r1) x cols [c0, c1) (closed form). */
+void pe_field_sim_block(const struct pe_field *f, size_t r0, size_t r1,
+    size_t c0, size_t c1, struct pe_stats *dest);
+
+/* Grid of means as pe_field_grid; PE_ENOMEM when out of memory. */
+int pe_field_sim_grid(const struct pe_field *f, size_t r0, size_t r1,
+    size_t nr, size_t c0, size_t c1, size_t nc, struct pe_stats *dest);
+
+/* Exact min and max of a block folded into *lo, *hi; false (and nothing
+ * folded) when the scan would exceed FIELD_SCAN_BUDGET. */
+bool pe_field_sim_minmax(const struct pe_field *f, size_t r0, size_t r1,
     size_t c0, size_t c1, double *lo, double *hi);
 
 /* field_learned.c: struct pe_field's prefix holds the table's column

@@ -1,0 +1,382 @@
+/* Similarities of waves: S(i, j) = PE_i . PE_j for sinusoidal PE, and
+ * (R_i q) . (R_j q) for rope, both functions of k = i - j only (sums over
+ * frequencies of cos(k w)).
+ *
+ * A block's mean is, per frequency, the product of two geometric sums
+ * (pe_trig_cross). A grid computes per row block and per column block their
+ * geometric sums (struct field_tiling) and one dot product of them per
+ * distinct block: equal sizes and |offset| give equal means. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/field_impl.h"
+#include "kernel/trig.h"
+
+/* Similarity of a wave encoding at relative position k = i - j:
+ * sinusoidal PE_i . PE_j = sum_f cos(k omega_f) (sin a sin b + cos a cos b
+ * = cos(a - b)); rope (R_i q) . (R_j q) for q = (1, 0) in every pair:
+ * s^2 sum_f cos(k theta_f) per rotary pair (s = attention_scaling, which HF
+ * applies to both q and k) plus 1 per pass-through pair. */
+static double
+field_sim_at(const struct pe_field *f, double k)
+{
+	size_t nfreq;
+	const double *w = pe_field_wave_freqs(f, &nfreq);
+	double sum = 0.0;
+
+	for (size_t i = 0; i < nfreq; i++)
+		sum += cos(k * w[i]);
+	if (f->cfg->enc == PE_ENC_ROPE) {
+		double s = f->rope.attention_scaling;
+		return s * s * sum + (double)((f->rope.d - f->rope.rot) / 2);
+	}
+	return sum;
+}
+
+/* Mean of a block of a wave similarity: per frequency
+ * Re(sum_p e^{i p w} conj(sum_q e^{i q w})) / (np nq) (pe_trig_cross). */
+void
+pe_field_sim_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
+                   size_t c1, struct pe_stats *dest)
+{
+	size_t nfreq;
+	const double *w = pe_field_wave_freqs(f, &nfreq);
+	double sum = 0.0;
+
+	for (size_t i = 0; i < nfreq; i++)
+		sum += pe_trig_cross(w[i], r0, r1 - r0, c0, c1 - c0);
+	sum /= (double)dest->count;
+	if (f->cfg->enc == PE_ENC_ROPE) {
+		double s = f->rope.attention_scaling;
+		sum = s * s * sum + (double)((f->rope.d - f->rope.rot) / 2);
+	}
+	dest->mean = sum;
+}
+
+/* Per-block geometric sums D(n, w) e^{i mid w/2} for every frequency of nb
+ * blocks tiling [lo, hi): block b's real parts at dest[b * 2F + i], its
+ * imaginary parts at dest[b * 2F + F + i]. */
+static int
+field_sim_geo_blocks(const double *wr, const double *hc, const double *hs,
+                     size_t nf, size_t lo, size_t hi, size_t nb, double *dest)
+{
+	struct field_tiling ti;
+
+	if (pe_field_tiling_init(&ti, wr, hc, hs, nf, lo, hi, nb) != PE_OK)
+		return PE_ENOMEM;
+	for (size_t b = 0; b < nb; b++) {
+		pe_field_tiling_next(&ti);
+		double *row = dest + b * 2 * nf;
+		pe_field_tiling_sums(&ti, row, row + nf);
+	}
+	pe_field_tiling_free(&ti);
+	return PE_OK;
+}
+
+/* Doubles of a similarity grid's dot products done per pass (cache tile). */
+#define FIELD_DOT_TILE 256
+
+/* Dot product of a[n] and b[n] with eight accumulators (the additions are
+ * independent, so they pipeline and vectorise). */
+static double
+field_sim_dot(const double *a, const double *b, size_t n)
+{
+	double s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;
+	size_t k = 0;
+
+	for (; k + 8 <= n; k += 8) {
+		s0 += a[k] * b[k];
+		s1 += a[k + 1] * b[k + 1];
+		s2 += a[k + 2] * b[k + 2];
+		s3 += a[k + 3] * b[k + 3];
+		s4 += a[k + 4] * b[k + 4];
+		s5 += a[k + 5] * b[k + 5];
+		s6 += a[k + 6] * b[k + 6];
+		s7 += a[k + 7] * b[k + 7];
+	}
+	double sum = ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7));
+	for (; k < n; k++)
+		sum += a[k] * b[k];
+	return sum;
+}
+
+/* Grids whose distinct blocks are worth finding (field_sim_unique): at
+ * most this many cells (its tables stay small) ... */
+#define FIELD_SIM_DEDUP_CELLS 4096
+/* ... and at least this many frequencies (a dot product costs more than
+ * hashing a key). */
+#define FIELD_SIM_DEDUP_FREQS 64
+
+/* What a block of a wave similarity depends on: sum_f D(np, w_f) D(nq,
+ * w_f) cos(dm w_f / 2), dm = (2 p0 + np) - (2 q0 + nq), is symmetric in np
+ * and nq and even in dm. */
+struct field_sim_key {
+	uint64_t lo, hi, dm; /* min(np, nq), max(np, nq), |dm| */
+};
+
+/* Key of block rows [p0, p1) x cols [q0, q1) (struct field_sim_key). */
+static struct field_sim_key
+field_sim_key(size_t p0, size_t p1, size_t q0, size_t q1)
+{
+	uint64_t np = p1 - p0, nq = q1 - q0;
+	uint64_t mp = 2 * (uint64_t)p0 + np, mq = 2 * (uint64_t)q0 + nq;
+	struct field_sim_key k = {np < nq ? np : nq, np < nq ? nq : np,
+	                          mp > mq ? mp - mq : mq - mp};
+	return k;
+}
+
+/* Number the distinct keys of an nr x nc grid: uid[cell] is its key's
+ * number, rep[u] the first cell with key u; returns how many (0 when out of
+ * memory). Blocks with equal keys have equal means, so a grid over uniform
+ * tilings (whose blocks share a handful of sizes and offsets) needs far
+ * fewer dot products than cells. */
+static size_t
+field_sim_unique(size_t r0, size_t r1, size_t nr, size_t c0, size_t c1,
+                 size_t nc, uint32_t *uid, uint32_t *rep)
+{
+	size_t ncell = nr * nc, cap = 16, nu = 0;
+
+	while (cap < 2 * ncell)
+		cap *= 2;
+	uint32_t *slot = malloc(cap * sizeof *slot); /* u + 1, 0: empty */
+	struct field_sim_key *key = malloc(ncell * sizeof *key);
+	if (slot == NULL || key == NULL) {
+		free(slot);
+		free(key);
+		return 0;
+	}
+	memset(slot, 0, cap * sizeof *slot);
+	for (size_t bi = 0; bi < nr; bi++) {
+		size_t p0, p1;
+		pe_field_span(r0, r1, nr, bi, &p0, &p1);
+		for (size_t bj = 0; bj < nc; bj++) {
+			size_t q0, q1;
+			pe_field_span(c0, c1, nc, bj, &q0, &q1);
+			struct field_sim_key k = field_sim_key(p0, p1, q0, q1);
+			uint64_t h = (k.lo * 0x9e3779b97f4a7c15ULL) ^
+			             (k.hi * 0xbf58476d1ce4e5b9ULL) ^
+			             (k.dm * 0x94d049bb133111ebULL);
+			size_t at = (size_t)(h ^ (h >> 29)) & (cap - 1);
+			for (;; at = (at + 1) & (cap - 1)) {
+				size_t u = slot[at];
+				if (u == 0) {
+					slot[at] = (uint32_t)(nu + 1);
+					key[nu] = k;
+					rep[nu] = (uint32_t)(bi * nc + bj);
+					uid[bi * nc + bj] = (uint32_t)nu++;
+					break;
+				}
+				if (key[u - 1].lo == k.lo &&
+				    key[u - 1].hi == k.hi &&
+				    key[u - 1].dm == k.dm) {
+					uid[bi * nc + bj] = (uint32_t)(u - 1);
+					break;
+				}
+			}
+		}
+	}
+	free(slot);
+	free(key);
+	return nu;
+}
+
+/* Grid of a wave similarity: mean(i, j) = Re(G_i . conj(H_j)) / (np nq)
+ * with the per-block geometric sums G and H (field_sim_geo_blocks), once per
+ * distinct block (field_sim_unique), a chunk of frequencies at a time:
+ * memory O(FIELD_SIM_SCRATCH + nr nc) at any d. */
+static int
+field_sim_dots_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
+                    size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
+{
+	size_t nf, ncell = nr * nc;
+	int rc = PE_ENOMEM;
+
+	pe_field_wave_freqs(f, &nf);
+	/* G and H of a pass within FIELD_SIM_SCRATCH doubles, in whole dot
+	 * tiles (FIELD_DOT_TILE / 2 frequencies) when they fit */
+	size_t chunk = FIELD_SIM_SCRATCH / (2 * (nr + nc));
+	if (chunk >= FIELD_DOT_TILE / 2)
+		chunk -= chunk % (FIELD_DOT_TILE / 2);
+	chunk = chunk < 8 ? 8 : chunk;
+	chunk = chunk > nf ? nf : chunk;
+
+	const double *wr, *hc, *hs;
+	pe_field_wave_pre(f, &wr, &hc, &hs);
+	bool dedup =
+	    ncell <= FIELD_SIM_DEDUP_CELLS && nf >= FIELD_SIM_DEDUP_FREQS;
+	double *G = malloc((nr + nc) * 2 * (chunk ? chunk : 1) * sizeof *G);
+	uint32_t *uid = NULL, *rep = NULL;
+	double *acc = NULL;
+	size_t nu = ncell;
+	if (G == NULL)
+		goto end;
+	double *H = G + nr * 2 * chunk;
+	if (dedup) {
+		uid = malloc(2 * ncell * sizeof *uid);
+		acc = calloc(ncell, sizeof *acc);
+		if (uid == NULL || acc == NULL)
+			goto end;
+		rep = uid + ncell;
+		nu = field_sim_unique(r0, r1, nr, c0, c1, nc, uid, rep);
+		if (nu == 0)
+			goto end;
+	} else {
+		for (size_t i = 0; i < ncell; i++)
+			dest[i].mean = 0.0;
+	}
+	for (size_t k0 = 0; k0 < nf; k0 += chunk) {
+		size_t kn = nf - k0 < chunk ? nf - k0 : chunk;
+		if (field_sim_geo_blocks(wr + k0, hc + k0, hs + k0, kn, r0, r1,
+		                         nr, G) != PE_OK ||
+		    field_sim_geo_blocks(wr + k0, hc + k0, hs + k0, kn, c0, c1,
+		                         nc, H) != PE_OK)
+			goto end;
+		/* tiles of FIELD_DOT_TILE doubles, added in frequency order */
+		for (size_t t0 = 0; t0 < 2 * kn; t0 += FIELD_DOT_TILE) {
+			size_t tn = 2 * kn - t0 < FIELD_DOT_TILE
+			                ? 2 * kn - t0
+			                : FIELD_DOT_TILE;
+			for (size_t u = 0; u < nu; u++) {
+				size_t cell = dedup ? rep[u] : u;
+				size_t bi = cell / nc, bj = cell % nc;
+				double *a = dedup ? &acc[u] : &dest[u].mean;
+				*a += field_sim_dot(G + bi * 2 * kn + t0,
+				                    H + bj * 2 * kn + t0, tn);
+			}
+		}
+	}
+
+	double s2 = 1.0, pass = 0.0;
+	if (f->cfg->enc == PE_ENC_ROPE) {
+		s2 = f->rope.attention_scaling * f->rope.attention_scaling;
+		pass = (double)((f->rope.d - f->rope.rot) / 2);
+	}
+	for (size_t bi = 0; bi < nr; bi++) {
+		size_t p0, p1;
+		pe_field_span(r0, r1, nr, bi, &p0, &p1);
+		for (size_t bj = 0; bj < nc; bj++) {
+			size_t q0, q1;
+			pe_field_span(c0, c1, nc, bj, &q0, &q1);
+			struct pe_stats *st = &dest[bi * nc + bj];
+			double sum = dedup ? acc[uid[bi * nc + bj]] : st->mean;
+			pe_field_stats_init(st,
+			                    (uint64_t)(p1 - p0) * (q1 - q0));
+			st->mean = s2 * sum / (double)st->count + pass;
+		}
+	}
+	rc = PE_OK;
+end:
+	free(G);
+	free(uid);
+	free(acc);
+	return rc;
+}
+
+/* Similarity means of one row block [r0, r1) against nc column blocks:
+ * mean_j = s^2 sum_f D(np) D(nq) cos((mq - mp) h_f) / (np nq) + pass, with
+ * the column tiling's phasors started at mid - mp, so that each block is
+ * one sum over the frequencies (no per-block sums stored, no dot products
+ * of them). */
+static int
+field_sim_row(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
+              size_t c1, size_t nc, struct pe_stats *dest)
+{
+	size_t nf;
+	const double *wr, *hc, *hs;
+
+	pe_field_wave_freqs(f, &nf);
+	pe_field_wave_pre(f, &wr, &hc, &hs);
+	uint64_t np = r1 - r0, mp = 2 * (uint64_t)r0 + np - 1;
+	if (mp > INT64_MAX)
+		return PE_ENOMEM;
+	double *Dp = malloc(
+	    (nf < FIELD_WAVE_CHUNK ? nf : FIELD_WAVE_CHUNK) * sizeof *Dp + 1);
+	if (Dp == NULL)
+		return PE_ENOMEM;
+	for (size_t j = 0; j < nc; j++)
+		dest[j].mean = 0.0;
+	for (size_t k0 = 0; k0 < nf; k0 += FIELD_WAVE_CHUNK) {
+		size_t kn =
+		    nf - k0 < FIELD_WAVE_CHUNK ? nf - k0 : FIELD_WAVE_CHUNK;
+		struct field_tiling row, ti;
+		/* D(np) of the one row block: its tiling's Dn */
+		if (pe_field_tiling_init(&row, wr + k0, hc + k0, hs + k0, kn,
+		                         r0, r1, 1) != PE_OK) {
+			free(Dp);
+			return PE_ENOMEM;
+		}
+		memcpy(Dp, row.Dn, kn * sizeof *Dp);
+		pe_field_tiling_free(&row);
+		if (pe_field_tiling_init(&ti, wr + k0, hc + k0, hs + k0, kn, c0,
+		                         c1, nc) != PE_OK) {
+			free(Dp);
+			return PE_ENOMEM;
+		}
+		ti.off = (int64_t)mp;
+		for (size_t j = 0; j < nc; j++) {
+			pe_field_tiling_next(&ti);
+			double a0 = 0.0, a1 = 0.0;
+			size_t i = 0;
+			for (; i + 2 <= kn; i += 2) {
+				a0 += Dp[i] * ti.D[i] * ti.c[i];
+				a1 += Dp[i + 1] * ti.D[i + 1] * ti.c[i + 1];
+			}
+			for (; i < kn; i++)
+				a0 += Dp[i] * ti.D[i] * ti.c[i];
+			dest[j].mean += a0 + a1;
+		}
+		pe_field_tiling_free(&ti);
+	}
+	free(Dp);
+
+	double s2 = 1.0, pass = 0.0;
+	if (f->cfg->enc == PE_ENC_ROPE) {
+		s2 = f->rope.attention_scaling * f->rope.attention_scaling;
+		pass = (double)((f->rope.d - f->rope.rot) / 2);
+	}
+	for (size_t j = 0; j < nc; j++) {
+		size_t q0, q1;
+		pe_field_span(c0, c1, nc, j, &q0, &q1);
+		double sum = dest[j].mean;
+		pe_field_stats_init(&dest[j], np * (q1 - q0));
+		dest[j].mean = s2 * sum / (double)dest[j].count + pass;
+	}
+	return PE_OK;
+}
+
+/* Similarity at (i, j) (field_sim_at of k = i - j). */
+double
+pe_field_sim_value(const struct pe_field *f, size_t i, size_t j)
+{
+	return field_sim_at(f, (double)i - (double)j);
+}
+
+/* Grid of a wave similarity: a single row block from the column tiling
+ * (field_sim_row), else from dot products (field_sim_dots_grid). */
+int
+pe_field_sim_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
+                  size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
+{
+	if (nr == 1 && field_sim_row(f, r0, r1, c0, c1, nc, dest) == PE_OK)
+		return PE_OK;
+	return field_sim_dots_grid(f, r0, r1, nr, c0, c1, nc, dest);
+}
+
+/* Exact min and max of a block: S depends on k = i - j only, so scan the
+ * distinct diagonals; false when that costs more than FIELD_SCAN_BUDGET. */
+bool
+pe_field_sim_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
+                    size_t c1, double *lo, double *hi)
+{
+	uint64_t nr = r1 - r0, nc = c1 - c0;
+	size_t nfreq;
+
+	pe_field_wave_freqs(f, &nfreq);
+	if ((nr + nc - 1) * (uint64_t)nfreq > FIELD_SCAN_BUDGET)
+		return false;
+	for (int64_t k = (int64_t)r0 - (int64_t)(c1 - 1);
+	     k <= (int64_t)(r1 - 1) - (int64_t)c0; k++)
+		pe_field_fold(field_sim_at(f, (double)k), lo, hi);
+	return true;
+}

@@ -1,31 +1,18 @@
-/* Fields: the logical matrices pescope draws, and exact block means of them.
+/* Fields: the logical matrices pescope draws, and exact block means of them
+ * (include/pescope/field.h).
  *
- * Waves (sinusoidal PE, RoPE cos/sin/angle) sum in closed form along
- * positions with Lagrange's identity (trig.h), so a block of B rows x C
- * columns costs O(C). Similarities of waves are sums over frequencies of
- * products of two geometric sums. Learned tables keep column prefix sums
- * every FIELD_LEARNED_STRIDE rows (a block's column sums cost at most that
- * many table rows); vit2d splits a range of patch indices into partial and
- * full grid rows, and its patch cosine is separable in h and w. Alibi bias,
- * the causal mask and relative buckets are diagonal fields, handled by
- * diag.c.
- *
- * Grids share work: a wave grid walks its row blocks with one phasor per
- * frequency (struct field_tiling), a similarity grid computes one dot
- * product per distinct block (equal sizes and |offset| give equal means),
- * a patch-cosine grid one sum per row block and per column block.
- *
- * struct pe_field's prefix holds what a kind derives once: learned, the prefix
- * sums and the table's row norms (struct field_learned); waves and their
- * similarities, the reduced frequencies and e^{i w/2} (field_wave_prepare);
- * patch cosine, the table of C(k) (field_init_vit2d). */
+ * This file is the public API: it prepares a field, checks arguments and
+ * sends each call to the module of the field's kind (enum field_part), whose
+ * files field_impl.h lists. Blocks are means in closed form where one exists;
+ * a grid is the module's own (sharing work along rows and columns) or else
+ * block by block; exact min/max are closed forms or scans within
+ * FIELD_SCAN_BUDGET. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernel/diag.h"
 #include "kernel/field_impl.h"
-#include "kernel/trig.h"
 #include "pescope/alibi.h"
 #include "pescope/field.h"
 
@@ -54,21 +41,48 @@ pe_field_supported(enum pe_encoding enc, enum pe_field_kind kind)
 	}
 }
 
-/* Whether f is a wave: closed-form sums of sin/cos down its columns. */
-static bool
-field_is_wave(const struct pe_field *f)
-{
-	return (f->kind == PE_FIELD_PE && f->cfg->enc == PE_ENC_SINUSOIDAL) ||
-	       f->kind == PE_FIELD_ROPE_ANGLE || f->kind == PE_FIELD_ROPE_COS ||
-	       f->kind == PE_FIELD_ROPE_SIN;
-}
+/* Which module computes a field's values, blocks and grids. */
+enum field_part {
+	FIELD_PART_NONE,
+	FIELD_PART_DIAG,    /* alibi bias, causal mask, relative: diag.c */
+	FIELD_PART_WAVE,    /* sinusoidal PE, rope cos/sin/angle */
+	FIELD_PART_SIM,     /* similarity of sinusoidal or rope */
+	FIELD_PART_LEARNED, /* learned PE and similarity */
+	FIELD_PART_PATCH,   /* vit2d PE and patch cosine */
+	FIELD_PART_ZERO,    /* nope similarity: no position vectors, all 0 */
+};
 
-/* Whether f is the similarity of a wave encoding (sinusoidal or rope). */
-static bool
-field_is_wave_sim(const struct pe_field *f)
+/* The module of field f (by its kind, then its encoding). */
+static enum field_part
+field_part(const struct pe_field *f)
 {
-	return f->kind == PE_FIELD_SIMILARITY &&
-	       (f->cfg->enc == PE_ENC_SINUSOIDAL || f->cfg->enc == PE_ENC_ROPE);
+	switch (f->kind) {
+	case PE_FIELD_BIAS:
+	case PE_FIELD_MASK:
+	case PE_FIELD_RELATIVE:
+		return FIELD_PART_DIAG;
+	case PE_FIELD_PATCH_COSINE:
+		return FIELD_PART_PATCH;
+	case PE_FIELD_PE:
+	case PE_FIELD_ROPE_ANGLE:
+	case PE_FIELD_ROPE_COS:
+	case PE_FIELD_ROPE_SIN:
+	case PE_FIELD_SIMILARITY:
+		break;
+	default:
+		return FIELD_PART_NONE;
+	}
+	switch (f->cfg->enc) {
+	case PE_ENC_LEARNED:
+		return FIELD_PART_LEARNED;
+	case PE_ENC_VIT2D:
+		return FIELD_PART_PATCH;
+	case PE_ENC_NOPE:
+		return FIELD_PART_ZERO;
+	default:
+		return f->kind == PE_FIELD_SIMILARITY ? FIELD_PART_SIM
+		                                      : FIELD_PART_WAVE;
+	}
 }
 
 /* An alibi field's slopes, one per head. */
@@ -156,31 +170,20 @@ pe_field_value(const struct pe_field *f, size_t r, size_t c)
 {
 	if (f == NULL || f->cfg == NULL || r >= f->rows || c >= f->cols)
 		return NAN;
-	const struct pe_config *cfg = f->cfg;
 
-	switch (f->kind) {
-	case PE_FIELD_BIAS:
-	case PE_FIELD_MASK:
-	case PE_FIELD_RELATIVE:
+	switch (field_part(f)) {
+	case FIELD_PART_DIAG:
 		return pe_diag_value(f, r, c);
-	case PE_FIELD_PE:
-		if (cfg->enc == PE_ENC_LEARNED)
-			return pe_field_learned_value(f, r, c);
-		if (cfg->enc == PE_ENC_VIT2D)
-			return pe_field_patch_value(f, r, c);
+	case FIELD_PART_WAVE:
 		return pe_field_wave_value(f, r, c);
-	case PE_FIELD_ROPE_ANGLE:
-	case PE_FIELD_ROPE_COS:
-	case PE_FIELD_ROPE_SIN:
-		return pe_field_wave_value(f, r, c);
-	case PE_FIELD_SIMILARITY:
-		if (cfg->enc == PE_ENC_NOPE)
-			return 0.0;
-		if (cfg->enc == PE_ENC_LEARNED)
-			return pe_field_learned_value(f, r, c);
+	case FIELD_PART_SIM:
 		return pe_field_sim_value(f, r, c);
-	case PE_FIELD_PATCH_COSINE:
+	case FIELD_PART_LEARNED:
+		return pe_field_learned_value(f, r, c);
+	case FIELD_PART_PATCH:
 		return pe_field_patch_value(f, r, c);
+	case FIELD_PART_ZERO:
+		return 0.0;
 	default:
 		return NAN;
 	}
@@ -218,38 +221,30 @@ static void
 field_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
              size_t c1, struct pe_stats *dest)
 {
-	const struct pe_config *cfg = f->cfg;
+	enum field_part part = field_part(f);
 	uint64_t nr = r1 - r0, nc = c1 - c0;
+	uint64_t cost = f->kind == PE_FIELD_SIMILARITY ? f->cfg->d : 1;
 	double lo = INFINITY, hi = -INFINITY;
 
-	if (f->kind == PE_FIELD_SIMILARITY && cfg->enc == PE_ENC_NOPE) {
+	if (part == FIELD_PART_ZERO) {
 		lo = hi = 0.0;
-	} else if (field_is_wave_sim(f)) {
+	} else if (part == FIELD_PART_SIM) {
 		if (!pe_field_sim_minmax(f, r0, r1, c0, c1, &lo, &hi))
 			return;
 	} else if (f->kind == PE_FIELD_PATCH_COSINE) {
 		pe_field_patch_minmax(f, r0, r1, c0, c1, &lo, &hi);
-	} else {
-		uint64_t cost = f->kind == PE_FIELD_SIMILARITY ? cfg->d : 1;
-		if (nr > FIELD_SCAN_BUDGET / nc / cost)
-			return;
-		if (field_is_wave(f) &&
-		    pe_field_scan_minmax(f, r0, r1, c0, c1, &lo, &hi) == PE_OK)
-			goto done;
-		if (cfg->enc == PE_ENC_LEARNED) {
-			/* rows (and, for similarity, columns) past the table
-			 * are NAN: scan the defined ones only */
-			size_t L = pe_field_learned_rows(cfg);
-			r1 = r1 < L ? r1 : L;
-			if (f->kind == PE_FIELD_SIMILARITY)
-				c1 = c1 < L ? c1 : L;
-		}
+	} else if (nr > FIELD_SCAN_BUDGET / nc / cost) {
+		return;
+	} else if (part == FIELD_PART_LEARNED) {
+		pe_field_learned_minmax(f, r0, r1, c0, c1, &lo, &hi);
+	} else if (part != FIELD_PART_WAVE ||
+	           pe_field_scan_minmax(f, r0, r1, c0, c1, &lo, &hi) != PE_OK) {
+		/* vit2d PE, or a wave scan out of memory: every entry */
 		for (size_t r = r0; r < r1; r++)
 			for (size_t c = c0; c < c1; c++)
 				pe_field_fold(pe_field_value(f, r, c), &lo,
 				              &hi);
 	}
-done:
 	if (lo <= hi) {
 		dest->min = lo;
 		dest->max = hi;
@@ -262,50 +257,38 @@ int
 pe_field_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
                size_t c1, bool minmax, struct pe_stats *dest)
 {
+	int rc = PE_OK;
+
 	if (f == NULL || f->cfg == NULL || dest == NULL || r0 >= r1 ||
 	    r1 > f->rows || c0 >= c1 || c1 > f->cols)
 		return PE_EINVAL;
-	const struct pe_config *cfg = f->cfg;
-
 	pe_field_stats_init(dest, (uint64_t)(r1 - r0) * (c1 - c0));
-	switch (f->kind) {
-	case PE_FIELD_BIAS:
-	case PE_FIELD_MASK:
-	case PE_FIELD_RELATIVE:
+	switch (field_part(f)) {
+	case FIELD_PART_DIAG:
+		/* its min and max are closed forms too */
 		return pe_diag_block(f, r0, r1, c0, c1, minmax, dest);
-	case PE_FIELD_PE:
-		if (cfg->enc == PE_ENC_LEARNED)
-			pe_field_learned_block(f, r0, r1, c0, c1, dest);
-		else if (cfg->enc == PE_ENC_VIT2D)
-			pe_field_patch_block(f, r0, r1, c0, c1, dest);
-		else
-			pe_field_wave_block(f, r0, r1, c0, c1, dest);
-		break;
-	case PE_FIELD_ROPE_ANGLE:
-	case PE_FIELD_ROPE_COS:
-	case PE_FIELD_ROPE_SIN:
+	case FIELD_PART_WAVE:
 		pe_field_wave_block(f, r0, r1, c0, c1, dest);
 		break;
-	case PE_FIELD_SIMILARITY:
-		if (cfg->enc == PE_ENC_NOPE)
-			dest->mean = 0.0;
-		else if (cfg->enc == PE_ENC_LEARNED)
-			pe_field_learned_block(f, r0, r1, c0, c1, dest);
-		else
-			pe_field_sim_block(f, r0, r1, c0, c1, dest);
+	case FIELD_PART_SIM:
+		pe_field_sim_block(f, r0, r1, c0, c1, dest);
 		break;
-	case PE_FIELD_PATCH_COSINE: {
-		int rc = pe_field_patch_block(f, r0, r1, c0, c1, dest);
-		if (rc != PE_OK)
-			return rc;
+	case FIELD_PART_LEARNED:
+		pe_field_learned_block(f, r0, r1, c0, c1, dest);
 		break;
-	}
+	case FIELD_PART_PATCH:
+		rc = pe_field_patch_block(f, r0, r1, c0, c1, dest);
+		break;
+	case FIELD_PART_ZERO:
+		dest->mean = 0.0;
+		break;
 	default:
-		return PE_EINVAL;
+		rc = PE_EINVAL;
+		break;
 	}
-	if (minmax)
+	if (rc == PE_OK && minmax)
 		field_minmax(f, r0, r1, c0, c1, dest);
-	return PE_OK;
+	return rc;
 }
 
 /* Block k of nblocks tiling [lo, hi): [lo + k n / nb, lo + (k+1) n / nb),
@@ -331,39 +314,74 @@ pe_field_span(size_t lo, size_t hi, size_t nblocks, size_t k, size_t *b0,
 	*b1 = b;
 }
 
-/* Means of an nr x nc grid of blocks tiling rows [r0, r1) x cols [c0, c1). */
+/* Start a walk over the cells of an nr x nc grid. */
+void
+pe_field_cells_start(struct field_cells *it, size_t r0, size_t r1, size_t nr,
+                     size_t c0, size_t c1, size_t nc)
+{
+	memset(it, 0, sizeof *it);
+	it->r0 = r0;
+	it->r1 = r1;
+	it->nr = nr;
+	it->c0 = c0;
+	it->c1 = c1;
+	it->nc = nc;
+}
+
+/* Move to the next cell, row by row; false after the last one. */
+bool
+pe_field_cells_next(struct field_cells *it)
+{
+	if (it->next >= it->nr * it->nc)
+		return false;
+	it->k = it->next++;
+	it->bi = it->k / it->nc;
+	it->bj = it->k % it->nc;
+	if (it->bj == 0)
+		pe_field_span(it->r0, it->r1, it->nr, it->bi, &it->p0, &it->p1);
+	pe_field_span(it->c0, it->c1, it->nc, it->bj, &it->q0, &it->q1);
+	it->count = (uint64_t)(it->p1 - it->p0) * (it->q1 - it->q0);
+	return true;
+}
+
+/* Means of an nr x nc grid of blocks tiling rows [r0, r1) x cols [c0, c1):
+ * the module's own grid where it has one, else block by block. */
 int
 pe_field_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
               size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
 {
+	int rc = PE_ENOMEM; /* no grid of its own, or no memory for it */
+	struct field_cells it;
+
 	if (f == NULL || f->cfg == NULL || dest == NULL || r0 >= r1 ||
 	    r1 > f->rows || c0 >= c1 || c1 > f->cols || nr == 0 || nc == 0)
 		return PE_EINVAL;
-	if (field_is_wave(f) &&
-	    pe_field_wave_grid(f, r0, r1, nr, c0, c1, nc, dest) == PE_OK)
-		return PE_OK;
-	if (field_is_wave_sim(f) &&
-	    pe_field_sim_grid(f, r0, r1, nr, c0, c1, nc, dest) == PE_OK)
-		return PE_OK;
-	if (f->kind == PE_FIELD_PATCH_COSINE) {
-		int rc = pe_field_patch_grid(f, r0, r1, nr, c0, c1, nc, dest);
-		if (rc != PE_ENOMEM)
-			return rc;
+	switch (field_part(f)) {
+	case FIELD_PART_WAVE:
+		rc = pe_field_wave_grid(f, r0, r1, nr, c0, c1, nc, dest);
+		break;
+	case FIELD_PART_SIM:
+		rc = pe_field_sim_grid(f, r0, r1, nr, c0, c1, nc, dest);
+		break;
+	case FIELD_PART_LEARNED:
+		rc = pe_field_learned_grid(f, r0, r1, nr, c0, c1, nc, dest);
+		break;
+	case FIELD_PART_PATCH:
+		if (f->kind == PE_FIELD_PATCH_COSINE)
+			rc = pe_field_patch_grid(f, r0, r1, nr, c0, c1, nc,
+			                         dest);
+		break;
+	default:
+		break;
 	}
-	if (f->cfg->enc == PE_ENC_LEARNED &&
-	    pe_field_learned_grid(f, r0, r1, nr, c0, c1, nc, dest) == PE_OK)
-		return PE_OK;
-	for (size_t bi = 0; bi < nr; bi++) {
-		size_t p0, p1;
-		pe_field_span(r0, r1, nr, bi, &p0, &p1);
-		for (size_t bj = 0; bj < nc; bj++) {
-			size_t q0, q1;
-			pe_field_span(c0, c1, nc, bj, &q0, &q1);
-			int rc = pe_field_block(f, p0, p1, q0, q1, false,
-			                        &dest[bi * nc + bj]);
-			if (rc != PE_OK)
-				return rc;
-		}
+	if (rc != PE_ENOMEM)
+		return rc;
+	pe_field_cells_start(&it, r0, r1, nr, c0, c1, nc);
+	while (pe_field_cells_next(&it)) {
+		rc = pe_field_block(f, it.p0, it.p1, it.q0, it.q1, false,
+		                    &dest[it.k]);
+		if (rc != PE_OK)
+			return rc;
 	}
 	return PE_OK;
 }

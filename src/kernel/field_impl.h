@@ -36,6 +36,28 @@ void pe_field_stats_init(struct pe_stats *s, uint64_t count);
 /* Fold value v into running min/max (finite values only). */
 void pe_field_fold(double v, double *lo, double *hi);
 
+/* A walk over the cells of an nr x nc grid of blocks tiling rows [r0, r1) x
+ * cols [c0, c1) as pe_field_span cuts them, row by row:
+ *   pe_field_cells_start(&it, r0, r1, nr, c0, c1, nc);
+ *   while (pe_field_cells_next(&it))
+ *           dest[it.k] = ... block rows [it.p0, it.p1) x [it.q0, it.q1) */
+struct field_cells {
+	size_t r0, r1, nr, c0, c1, nc;
+	size_t next;	 /* the cell after this one */
+	size_t k;	 /* this cell, bi * nc + bj */
+	size_t bi, bj;	 /* its row block and column block */
+	size_t p0, p1;	 /* its rows */
+	size_t q0, q1;	 /* its columns */
+	uint64_t count;	 /* its entries, (p1 - p0) (q1 - q0) */
+};
+
+/* Start a walk before the first cell. */
+void pe_field_cells_start(struct field_cells *it, size_t r0, size_t r1,
+    size_t nr, size_t c0, size_t c1, size_t nc);
+
+/* Move to the next cell; false after the last one. */
+bool pe_field_cells_next(struct field_cells *it);
+
 /* field_wave.c: struct pe_field's prefix holds a wave's (or its
  * similarity's) reduced frequencies wr and cos, sin of wr/2
  * (pe_field_wave_pre). */
@@ -108,9 +130,6 @@ bool pe_field_sim_minmax(const struct pe_field *f, size_t r0, size_t r1,
 /* Build a learned field's parts (PE_FIELD_PE or PE_FIELD_SIMILARITY). */
 int pe_field_learned_init(struct pe_field *f);
 
-/* Rows of a learned table that exist among the first n positions. */
-size_t pe_field_learned_rows(const struct pe_config *cfg);
-
 /* Value at (r, c): the table's entry, or the dot product of rows r and c;
  * NAN past max_len. */
 double pe_field_learned_value(const struct pe_field *f, size_t r, size_t c);
@@ -119,6 +138,10 @@ double pe_field_learned_value(const struct pe_field *f, size_t r, size_t c);
  * many are undefined. */
 void pe_field_learned_block(const struct pe_field *f, size_t r0, size_t r1,
     size_t c0, size_t c1, struct pe_stats *dest);
+
+/* Exact min and max of the defined entries of a block (a scan). */
+void pe_field_learned_minmax(const struct pe_field *f, size_t r0, size_t r1,
+    size_t c0, size_t c1, double *lo, double *hi);
 
 /* Grid of means as pe_field_grid; PE_ENOMEM when out of memory. */
 int pe_field_learned_grid(const struct pe_field *f, size_t r0, size_t r1,

@@ -14,8 +14,8 @@
 #define FIELD_LEARNED_SEED 0
 
 /* Rows of a learned table that exist among the first n positions. */
-size_t
-pe_field_learned_rows(const struct pe_config *cfg)
+static size_t
+field_learned_rows(const struct pe_config *cfg)
 {
 	return cfg->n < cfg->max_len ? cfg->n : cfg->max_len;
 }
@@ -43,7 +43,7 @@ field_learned_parts(const struct pe_field *f, struct field_learned *lp)
 {
 	size_t nk;
 
-	lp->L = pe_field_learned_rows(f->cfg);
+	lp->L = field_learned_rows(f->cfg);
 	lp->d = f->cfg->d;
 	nk = lp->L / FIELD_LEARNED_STRIDE + 1;
 	lp->K = f->prefix;
@@ -80,7 +80,7 @@ int
 pe_field_learned_init(struct pe_field *f)
 {
 	const struct pe_config *cfg = f->cfg;
-	size_t L = pe_field_learned_rows(cfg), d = cfg->d;
+	size_t L = field_learned_rows(cfg), d = cfg->d;
 	size_t nk = L / FIELD_LEARNED_STRIDE + 1;
 	size_t nnorm = f->kind == PE_FIELD_SIMILARITY ? L : 0;
 	size_t ntab = cfg->table == NULL ? L : 0;
@@ -417,4 +417,20 @@ pe_field_learned_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 	if (f->kind == PE_FIELD_SIMILARITY)
 		return field_learned_sim_grid(f, r0, r1, nr, c0, c1, nc, dest);
 	return field_learned_pe_grid(f, r0, r1, nr, c0, c1, nc, dest);
+}
+
+/* Exact min and max of a block: rows (and, for similarity, columns) past
+ * the table are NAN, so only the defined ones are scanned. */
+void
+pe_field_learned_minmax(const struct pe_field *f, size_t r0, size_t r1,
+                        size_t c0, size_t c1, double *lo, double *hi)
+{
+	size_t L = field_learned_rows(f->cfg);
+
+	r1 = r1 < L ? r1 : L;
+	if (f->kind == PE_FIELD_SIMILARITY)
+		c1 = c1 < L ? c1 : L;
+	for (size_t r = r0; r < r1; r++)
+		for (size_t c = c0; c < c1; c++)
+			pe_field_fold(pe_field_learned_value(f, r, c), lo, hi);
 }

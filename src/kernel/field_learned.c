@@ -207,6 +207,25 @@ field_learned_sim(const struct pe_field *f, size_t i, size_t j)
 /* Columns per pass of a learned block's column sums (a stack buffer). */
 #define FIELD_LEARNED_CHUNK 256
 
+/* The end of the defined rows among [.., r): min(r, L). */
+static size_t
+field_learned_end(const struct field_learned *lp, size_t r)
+{
+	return r < lp->L ? r : lp->L;
+}
+
+/* Count the defined entries of a block, rows [r0, re) x cols [c0, ce) (0
+ * when either is empty), and the rest of dest->count as undefined. */
+static uint64_t
+field_learned_defined(struct pe_stats *dest, size_t r0, size_t re, size_t c0,
+                      size_t ce)
+{
+	uint64_t def = r0 < re && c0 < ce ? (uint64_t)(re - r0) * (ce - c0) : 0;
+
+	dest->undefined = dest->count - def;
+	return def;
+}
+
 /* Mean of a learned PE block from its column sums (field_learned_colsum);
  * rows past max_len are undefined and left out. */
 static void
@@ -217,13 +236,10 @@ field_learned_pe_block(const struct pe_field *f, size_t r0, size_t r1,
 	double cs[FIELD_LEARNED_CHUNK];
 
 	field_learned_parts(f, &lp);
-	size_t e = r1 < lp.L ? r1 : lp.L;
-	if (r0 >= e) {
-		dest->undefined = dest->count;
+	size_t e = field_learned_end(&lp, r1);
+	uint64_t def = field_learned_defined(dest, r0, e, c0, c1);
+	if (def == 0)
 		return;
-	}
-	uint64_t def = (uint64_t)(e - r0) * (c1 - c0);
-	dest->undefined = dest->count - def;
 	double sum = 0.0;
 	for (size_t a = c0; a < c1; a += FIELD_LEARNED_CHUNK) {
 		size_t b =
@@ -245,13 +261,10 @@ field_learned_sim_block(const struct pe_field *f, size_t r0, size_t r1,
 	double u[FIELD_LEARNED_CHUNK], v[FIELD_LEARNED_CHUNK];
 
 	field_learned_parts(f, &lp);
-	size_t pe = r1 < lp.L ? r1 : lp.L, qe = c1 < lp.L ? c1 : lp.L;
-	if (r0 >= pe || c0 >= qe) {
-		dest->undefined = dest->count;
+	size_t pe = field_learned_end(&lp, r1), qe = field_learned_end(&lp, c1);
+	uint64_t def = field_learned_defined(dest, r0, pe, c0, qe);
+	if (def == 0)
 		return;
-	}
-	uint64_t def = (uint64_t)(pe - r0) * (qe - c0);
-	dest->undefined = dest->count - def;
 	double sum = 0.0;
 	for (size_t a = 0; a < lp.d; a += FIELD_LEARNED_CHUNK) {
 		size_t b = lp.d - a < FIELD_LEARNED_CHUNK
@@ -272,37 +285,47 @@ field_learned_pe_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
                       size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
 {
 	struct field_learned lp;
+	struct field_cells it;
 	double *cs = malloc((c1 - c0) * sizeof *cs);
 
 	if (cs == NULL)
 		return PE_ENOMEM;
 	field_learned_parts(f, &lp);
-	for (size_t bi = 0; bi < nr; bi++) {
-		size_t p0, p1;
-		pe_field_span(r0, r1, nr, bi, &p0, &p1);
-		size_t e = p1 < lp.L ? p1 : lp.L;
-		if (p0 < e)
-			field_learned_colsum(&lp, p0, e, c0, c1, cs);
-		for (size_t bj = 0; bj < nc; bj++) {
-			size_t q0, q1;
-			pe_field_span(c0, c1, nc, bj, &q0, &q1);
-			struct pe_stats *st = &dest[bi * nc + bj];
-			pe_field_stats_init(st,
-			                    (uint64_t)(p1 - p0) * (q1 - q0));
-			if (p0 >= e) {
-				st->undefined = st->count;
-				continue;
-			}
-			uint64_t def = (uint64_t)(e - p0) * (q1 - q0);
-			st->undefined = st->count - def;
-			double sum = 0.0;
-			for (size_t q = q0; q < q1; q++)
-				sum += cs[q - c0];
-			st->mean = sum / (double)def;
-		}
+	pe_field_cells_start(&it, r0, r1, nr, c0, c1, nc);
+	while (pe_field_cells_next(&it)) {
+		size_t e = field_learned_end(&lp, it.p1);
+		if (it.bj == 0 && it.p0 < e)
+			field_learned_colsum(&lp, it.p0, e, c0, c1, cs);
+		struct pe_stats *st = &dest[it.k];
+		pe_field_stats_init(st, it.count);
+		uint64_t def =
+		    field_learned_defined(st, it.p0, e, it.q0, it.q1);
+		if (def == 0)
+			continue;
+		double sum = 0.0;
+		for (size_t q = it.q0; q < it.q1; q++)
+			sum += cs[q - c0];
+		st->mean = sum / (double)def;
 	}
 	free(cs);
 	return PE_OK;
+}
+
+/* Column sums, table columns [a, b), of the defined rows of each of nb
+ * blocks tiling [lo, hi): block k's at dest[k * stride]; blocks past the
+ * table are left alone. */
+static void
+field_learned_block_sums(const struct field_learned *lp, size_t lo, size_t hi,
+                         size_t nb, size_t a, size_t b, double *dest,
+                         size_t stride)
+{
+	for (size_t k = 0; k < nb; k++) {
+		size_t p0, p1;
+		pe_field_span(lo, hi, nb, k, &p0, &p1);
+		if (p0 < lp->L)
+			field_learned_colsum(lp, p0, field_learned_end(lp, p1),
+			                     a, b, dest + k * stride);
+	}
 }
 
 /* Grid of a learned similarity: mean(i, j) = U_i . V_j / count with U, V
@@ -314,6 +337,7 @@ field_learned_sim_grid(const struct pe_field *f, size_t r0, size_t r1,
                        struct pe_stats *dest)
 {
 	struct field_learned lp;
+	struct field_cells it;
 
 	field_learned_parts(f, &lp);
 	/* U and V of a pass within FIELD_SIM_SCRATCH doubles */
@@ -329,61 +353,30 @@ field_learned_sim_grid(const struct pe_field *f, size_t r0, size_t r1,
 		dest[i].mean = 0.0;
 	for (size_t a = 0; a < lp.d; a += chunk) {
 		size_t b = lp.d - a < chunk ? lp.d : a + chunk;
-		for (size_t bi = 0; bi < nr; bi++) {
-			size_t p0, p1;
-			pe_field_span(r0, r1, nr, bi, &p0, &p1);
-			if (p0 < lp.L)
-				field_learned_colsum(&lp, p0,
-				                     p1 < lp.L ? p1 : lp.L, a,
-				                     b, U + bi * chunk);
-		}
-		for (size_t bj = 0; bj < nc; bj++) {
-			size_t q0, q1;
-			pe_field_span(c0, c1, nc, bj, &q0, &q1);
-			if (q0 < lp.L)
-				field_learned_colsum(&lp, q0,
-				                     q1 < lp.L ? q1 : lp.L, a,
-				                     b, V + bj * chunk);
-		}
-		for (size_t bi = 0; bi < nr; bi++) {
-			size_t p0, p1;
-			pe_field_span(r0, r1, nr, bi, &p0, &p1);
-			if (p0 >= lp.L)
+		field_learned_block_sums(&lp, r0, r1, nr, a, b, U, chunk);
+		field_learned_block_sums(&lp, c0, c1, nc, a, b, V, chunk);
+		pe_field_cells_start(&it, r0, r1, nr, c0, c1, nc);
+		while (pe_field_cells_next(&it)) {
+			if (it.p0 >= lp.L || it.q0 >= lp.L)
 				continue;
-			const double *u = U + bi * chunk;
-			for (size_t bj = 0; bj < nc; bj++) {
-				size_t q0, q1;
-				pe_field_span(c0, c1, nc, bj, &q0, &q1);
-				if (q0 >= lp.L)
-					continue;
-				const double *v = V + bj * chunk;
-				double sum = 0.0;
-				for (size_t c = 0; c < b - a; c++)
-					sum += u[c] * v[c];
-				dest[bi * nc + bj].mean += sum;
-			}
+			const double *u = U + it.bi * chunk;
+			const double *v = V + it.bj * chunk;
+			double sum = 0.0;
+			for (size_t c = 0; c < b - a; c++)
+				sum += u[c] * v[c];
+			dest[it.k].mean += sum;
 		}
 	}
-	for (size_t bi = 0; bi < nr; bi++) {
-		size_t p0, p1;
-		pe_field_span(r0, r1, nr, bi, &p0, &p1);
-		size_t pe = p1 < lp.L ? p1 : lp.L;
-		for (size_t bj = 0; bj < nc; bj++) {
-			size_t q0, q1;
-			pe_field_span(c0, c1, nc, bj, &q0, &q1);
-			size_t qe = q1 < lp.L ? q1 : lp.L;
-			struct pe_stats *st = &dest[bi * nc + bj];
-			double sum = st->mean;
-			pe_field_stats_init(st,
-			                    (uint64_t)(p1 - p0) * (q1 - q0));
-			if (p0 >= pe || q0 >= qe) {
-				st->undefined = st->count;
-				continue;
-			}
-			uint64_t def = (uint64_t)(pe - p0) * (qe - q0);
-			st->undefined = st->count - def;
+	pe_field_cells_start(&it, r0, r1, nr, c0, c1, nc);
+	while (pe_field_cells_next(&it)) {
+		struct pe_stats *st = &dest[it.k];
+		double sum = st->mean;
+		pe_field_stats_init(st, it.count);
+		uint64_t def = field_learned_defined(
+		    st, it.p0, field_learned_end(&lp, it.p1), it.q0,
+		    field_learned_end(&lp, it.q1));
+		if (def != 0)
 			st->mean = sum / (double)def;
-		}
 	}
 	free(U);
 	return PE_OK;

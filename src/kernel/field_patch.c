@@ -140,16 +140,36 @@ field_patch_pe_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	dest->mean = total / (double)dest->count;
 }
 
-/* Sum over pos in [p0, p1) of C(pos - a) from the table of C (struct
- * pe_field's prefix for a patch-cosine field; C is even). */
+/* C(pos - a) from the table of C (struct pe_field's prefix for a
+ * patch-cosine field; C is even). */
 static double
-field_patch_csum(const struct pe_field *f, size_t a, size_t p0, size_t p1)
+field_patch_c(const struct pe_field *f, size_t a, size_t pos)
+{
+	return f->prefix[pos > a ? pos - a : a - pos];
+}
+
+/* Mean of C(pos - a) over pos in [p0, p1). */
+static double
+field_patch_cmean(const struct pe_field *f, size_t a, size_t p0, size_t p1)
 {
 	double sum = 0.0;
 
 	for (size_t pos = p0; pos < p1; pos++)
-		sum += f->prefix[pos > a ? pos - a : a - pos];
-	return sum;
+		sum += field_patch_c(f, a, pos);
+	return sum / (double)(p1 - p0);
+}
+
+/* Grid coordinates (*ha, *wa) of a patch-cosine field's anchor; false when
+ * it is off the grid. */
+static bool
+field_patch_anchor(const struct pe_field *f, size_t *ha, size_t *wa)
+{
+	const struct pe_config *cfg = f->cfg;
+
+	if (f->anchor >= cfg->grid_h * cfg->grid_w)
+		return false;
+	pe_vit2d_coords(f->anchor, cfg->grid_w, ha, wa);
+	return true;
 }
 
 /* Mean of a patch-cosine block [h0, h1) x [w0, w1): the cosine is
@@ -159,14 +179,12 @@ static int
 field_patch_cosine_block(const struct pe_field *f, size_t r0, size_t r1,
                          size_t c0, size_t c1, struct pe_stats *dest)
 {
-	const struct pe_config *cfg = f->cfg;
 	size_t ha, wa;
 
-	if (f->anchor >= cfg->grid_h * cfg->grid_w)
+	if (!field_patch_anchor(f, &ha, &wa))
 		return PE_EINVAL;
-	pe_vit2d_coords(f->anchor, cfg->grid_w, &ha, &wa);
-	double mw = field_patch_csum(f, wa, c0, c1) / (double)(c1 - c0);
-	double mh = field_patch_csum(f, ha, r0, r1) / (double)(r1 - r0);
+	double mw = field_patch_cmean(f, wa, c0, c1);
+	double mh = field_patch_cmean(f, ha, r0, r1);
 	dest->mean = (mw + mh) / (double)(2 * f->nomega);
 	return PE_OK;
 }
@@ -179,12 +197,11 @@ int
 pe_field_patch_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
                     size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
 {
-	const struct pe_config *cfg = f->cfg;
-	size_t ha, wa, q = f->nomega;
+	size_t ha, wa;
+	struct field_cells it;
 
-	if (f->anchor >= cfg->grid_h * cfg->grid_w)
+	if (!field_patch_anchor(f, &ha, &wa))
 		return PE_EINVAL;
-	pe_vit2d_coords(f->anchor, cfg->grid_w, &ha, &wa);
 	double *mh = malloc((nr + nc) * sizeof *mh);
 	if (mh == NULL)
 		return PE_ENOMEM;
@@ -192,24 +209,18 @@ pe_field_patch_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 	for (size_t bi = 0; bi < nr; bi++) {
 		size_t p0, p1;
 		pe_field_span(r0, r1, nr, bi, &p0, &p1);
-		mh[bi] = field_patch_csum(f, ha, p0, p1) / (double)(p1 - p0);
+		mh[bi] = field_patch_cmean(f, ha, p0, p1);
 	}
 	for (size_t bj = 0; bj < nc; bj++) {
 		size_t q0, q1;
 		pe_field_span(c0, c1, nc, bj, &q0, &q1);
-		mw[bj] = field_patch_csum(f, wa, q0, q1) / (double)(q1 - q0);
+		mw[bj] = field_patch_cmean(f, wa, q0, q1);
 	}
-	for (size_t bi = 0; bi < nr; bi++) {
-		size_t p0, p1;
-		pe_field_span(r0, r1, nr, bi, &p0, &p1);
-		for (size_t bj = 0; bj < nc; bj++) {
-			size_t q0, q1;
-			pe_field_span(c0, c1, nc, bj, &q0, &q1);
-			struct pe_stats *st = &dest[bi * nc + bj];
-			pe_field_stats_init(st,
-			                    (uint64_t)(p1 - p0) * (q1 - q0));
-			st->mean = (mw[bj] + mh[bi]) / (double)(2 * q);
-		}
+	pe_field_cells_start(&it, r0, r1, nr, c0, c1, nc);
+	while (pe_field_cells_next(&it)) {
+		struct pe_stats *st = &dest[it.k];
+		pe_field_stats_init(st, it.count);
+		st->mean = (mw[it.bj] + mh[it.bi]) / (double)(2 * f->nomega);
 	}
 	free(mh);
 	return PE_OK;
@@ -245,9 +256,8 @@ pe_field_patch_value(const struct pe_field *f, size_t r, size_t c)
 		pe_vit2d_coords(r, cfg->grid_w, &h, &w);
 		return pe_vit2d_value(h, w, c, cfg->d);
 	}
-	if (f->anchor >= cfg->grid_h * cfg->grid_w)
+	if (!field_patch_anchor(f, &h, &w))
 		return NAN;
-	pe_vit2d_coords(f->anchor, cfg->grid_w, &h, &w);
 	return pe_vit2d_cosine(h, w, r, c, cfg->d);
 }
 
@@ -272,12 +282,12 @@ pe_field_patch_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 {
 	size_t ha, wa;
 
-	pe_vit2d_coords(f->anchor, f->cfg->grid_w, &ha, &wa);
+	field_patch_anchor(f, &ha, &wa); /* on the grid: the block checked */
 	double lw = INFINITY, hw = -INFINITY, lh = INFINITY, hh = -INFINITY;
 	for (size_t w = c0; w < c1; w++)
-		pe_field_fold(field_patch_csum(f, wa, w, w + 1), &lw, &hw);
+		pe_field_fold(field_patch_c(f, wa, w), &lw, &hw);
 	for (size_t h = r0; h < r1; h++)
-		pe_field_fold(field_patch_csum(f, ha, h, h + 1), &lh, &hh);
+		pe_field_fold(field_patch_c(f, ha, h), &lh, &hh);
 	double half = (double)(2 * f->nomega);
 	*lo = (lw + lh) / half;
 	*hi = (hw + hh) / half;

@@ -66,7 +66,7 @@ pe_field_wave_scale(const struct pe_field *f)
 
 /* A wave field's frequencies prepared once, at f->prefix: wr[F] reduced
  * (pe_trig_reduce), then cos(wr/2)[F] and sin(wr/2)[F], so that grids
- * need no sincos of them (field_tiling_init). */
+ * need no sincos of them (pe_field_tiling_init). */
 static int
 field_wave_prepare(struct pe_field *f)
 {
@@ -150,6 +150,24 @@ pe_field_wave_value(const struct pe_field *f, size_t p, size_t c)
 	return pe_field_wave_exact(f, p, w[i], fn);
 }
 
+/* A block's statistics from its sums of sines ts and cosines tc over
+ * dest->count entries: the mean of a sin/cos field; for angles the circular
+ * mean atan2(sum sin, sum cos) in [0, 2 pi) and the mean resultant length
+ * |sum e^{i theta}| / count (Mardia & Jupp 2000, section 2.2.1). */
+static void
+field_wave_finish(const struct pe_field *f, double ts, double tc,
+                  struct pe_stats *dest)
+{
+	if (f->kind == PE_FIELD_ROPE_ANGLE) {
+		double m = atan2(ts, tc);
+		dest->mean = m < 0.0 ? m + TWO_PI : m;
+		dest->resultant =
+		    fmin(hypot(ts, tc) / (double)dest->count, 1.0);
+		return;
+	}
+	dest->mean = (ts + tc) * pe_field_wave_scale(f) / (double)dest->count;
+}
+
 /* Mean (and circular statistics) of rows [r0, r1) x cols [c0, c1) of a wave
  * field: per column one closed-form trig sum over the rows (Lagrange). */
 void
@@ -178,17 +196,7 @@ pe_field_wave_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 			tc += c;
 		}
 	}
-	if (f->kind == PE_FIELD_ROPE_ANGLE) {
-		/* Circular mean atan2(sum sin, sum cos) in [0, 2 pi) and the
-		 * mean resultant length |sum e^{i theta}| / count (Mardia &
-		 * Jupp 2000, section 2.2.1). */
-		double m = atan2(ts, tc);
-		dest->mean = m < 0.0 ? m + TWO_PI : m;
-		dest->resultant =
-		    fmin(hypot(ts, tc) / (double)dest->count, 1.0);
-		return;
-	}
-	dest->mean = (ts + tc) * pe_field_wave_scale(f) / (double)dest->count;
+	field_wave_finish(f, ts, tc, dest);
 }
 
 /* What a column block sums of a wave grid: terms (block, frequency, how
@@ -274,26 +282,23 @@ int
 pe_field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
                    size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
 {
-	size_t nfreq;
-	double scale = pe_field_wave_scale(f);
 	static const double count[4] = {0.0, 1.0, 2.0, 3.0};
+	size_t nfreq;
+	const double *wr, *hc, *hs;
 	struct field_wave_terms tm;
+	struct field_cells it;
+	double *S = NULL;
+	int rc = PE_ENOMEM;
 
 	pe_field_wave_freqs(f, &nfreq);
-
+	pe_field_wave_pre(f, &wr, &hc, &hs);
 	if (nfreq >= (size_t)1 << 28 || nc > UINT32_MAX)
 		return PE_ENOMEM;
-	if (field_wave_terms_init(f, c0, c1, nc, nfreq, &tm) != PE_OK) {
-		field_wave_terms_free(&tm);
-		return PE_ENOMEM;
-	}
-	const double *wr, *hc, *hs;
-	pe_field_wave_pre(f, &wr, &hc, &hs);
-	double *S = malloc(2 * FIELD_WAVE_CHUNK * sizeof *S);
-	if (S == NULL) {
-		field_wave_terms_free(&tm);
-		return PE_ENOMEM;
-	}
+	if (field_wave_terms_init(f, c0, c1, nc, nfreq, &tm) != PE_OK)
+		goto end;
+	S = malloc(2 * FIELD_WAVE_CHUNK * sizeof *S);
+	if (S == NULL)
+		goto end;
 	double *C = S + FIELD_WAVE_CHUNK;
 	for (size_t i = 0; i < nr * nc; i++) {
 		dest[i].mean = 0.0;
@@ -313,11 +318,8 @@ pe_field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 		size_t nf = fhi - flo + 1;
 		struct field_tiling ti;
 		if (pe_field_tiling_init(&ti, wr + flo, hc + flo, hs + flo, nf,
-		                         r0, r1, nr) != PE_OK) {
-			free(S);
-			field_wave_terms_free(&tm);
-			return PE_ENOMEM;
-		}
+		                         r0, r1, nr) != PE_OK)
+			goto end;
 		for (size_t bi = 0; bi < nr; bi++) {
 			pe_field_tiling_next(&ti);
 			pe_field_tiling_sums(&ti, C, S);
@@ -337,28 +339,16 @@ pe_field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 		}
 		pe_field_tiling_free(&ti);
 	}
-	for (size_t bi = 0; bi < nr; bi++) {
-		size_t p0, p1;
-		pe_field_span(r0, r1, nr, bi, &p0, &p1);
-		for (size_t bj = 0; bj < nc; bj++) {
-			size_t q0, q1;
-			pe_field_span(c0, c1, nc, bj, &q0, &q1);
-			struct pe_stats *st = &dest[bi * nc + bj];
-			double ts = st->mean, tc = st->resultant;
-			pe_field_stats_init(st,
-			                    (uint64_t)(p1 - p0) * (q1 - q0));
-			if (f->kind == PE_FIELD_ROPE_ANGLE) {
-				double m = atan2(ts, tc);
-				st->mean = m < 0.0 ? m + TWO_PI : m;
-				st->resultant = fmin(
-				    hypot(ts, tc) / (double)st->count, 1.0);
-			} else {
-				st->mean =
-				    (ts + tc) * scale / (double)st->count;
-			}
-		}
+	pe_field_cells_start(&it, r0, r1, nr, c0, c1, nc);
+	while (pe_field_cells_next(&it)) {
+		struct pe_stats *st = &dest[it.k];
+		double ts = st->mean, tc = st->resultant;
+		pe_field_stats_init(st, it.count);
+		field_wave_finish(f, ts, tc, st);
 	}
+	rc = PE_OK;
+end:
 	free(S);
 	field_wave_terms_free(&tm);
-	return PE_OK;
+	return rc;
 }

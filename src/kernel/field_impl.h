@@ -190,7 +190,7 @@ struct field_tiling {
 	const double *wr;         /* reduced frequencies */
 	double *c, *s;            /* e^{i mid h} of the current block */
 	const double *D;          /* its Dirichlet factors */
-	const double *hc, *hs;    /* e^{i h} (the field's, or own) */
+	const double *hc, *hs;    /* e^{i h} (the field's) */
 	double *nc, *ns;          /* e^{i n h} */
 	double *Dn, *Dn1, *Dx;    /* D(n), D(n + 1), D(other) */
 	uint64_t mid;
@@ -203,8 +203,8 @@ struct field_tiling {
 };
 
 /* Start a tiling of [lo, hi) in nb blocks for nf reduced frequencies wr,
- * with hc, hs the cos and sin of wr/2 (or NULL: the tiling makes them).
- * PE_ENOMEM on failure. */
+ * with hc, hs the cos and sin of wr/2 (pe_field_wave_pre). PE_ENOMEM on
+ * failure. */
 int pe_field_tiling_init(struct field_tiling *t, const double *wr,
     const double *hc, const double *hs, size_t nf, size_t lo, size_t hi,
     size_t nb);

@@ -49,9 +49,8 @@ field_tiling_mul(double *restrict dest, const double *restrict a,
 /* Blocks between direct sincos calls that re-anchor a tiling's phasors. */
 #define FIELD_PHASOR_ANCHOR 64
 
-/* Start a tiling of [lo, hi) in nb blocks; hc, hs: cos and sin of wr/2
- * when the field keeps them (field_wave_pre), else NULL. PE_ENOMEM on
- * failure. */
+/* Start a tiling of [lo, hi) in nb blocks; hc, hs: cos and sin of wr/2, as
+ * the field keeps them (pe_field_wave_pre). PE_ENOMEM on failure. */
 int
 pe_field_tiling_init(struct field_tiling *t, const double *wr, const double *hc,
                      const double *hs, size_t nf, size_t lo, size_t hi,
@@ -66,14 +65,13 @@ pe_field_tiling_init(struct field_tiling *t, const double *wr, const double *hc,
 	t->hi = hi;
 	t->nb = nb;
 	t->n = (hi - lo) / nb > 0 ? (hi - lo) / nb : 1;
-	t->c = malloc((9 + 2 * FIELD_PHASOR_NROT) * m * sizeof(double));
+	t->hc = hc;
+	t->hs = hs;
+	t->c = malloc((7 + 2 * FIELD_PHASOR_NROT) * m * sizeof(double));
 	if (t->c == NULL)
 		return PE_ENOMEM;
 	t->s = t->c + m;
-	double *own_hc = t->s + m, *own_hs = own_hc + m;
-	t->hc = hc != NULL ? hc : own_hc;
-	t->hs = hs != NULL ? hs : own_hs;
-	t->nc = own_hs + m;
+	t->nc = t->s + m;
 	t->ns = t->nc + m;
 	t->Dn = t->ns + m;
 	t->Dn1 = t->Dn + m;
@@ -84,14 +82,11 @@ pe_field_tiling_init(struct field_tiling *t, const double *wr, const double *hc,
 	}
 	double n = (double)t->n;
 	for (size_t i = 0; i < nf; i++) {
-		double h = 0.5 * wr[i];
-		if (hc == NULL || hs == NULL)
-			sincos(h, &own_hs[i], &own_hc[i]);
 		if (t->n == 1) {
-			t->ns[i] = t->hs[i];
-			t->nc[i] = t->hc[i];
+			t->ns[i] = hs[i];
+			t->nc[i] = hc[i];
 		} else {
-			sincos(n * h, &t->ns[i], &t->nc[i]);
+			sincos(n * (0.5 * wr[i]), &t->ns[i], &t->nc[i]);
 		}
 		/* sin((n + 1) h) = sin(n h) cos(h) + cos(n h) sin(h) */
 		double sn1 = t->ns[i] * t->hc[i] + t->nc[i] * t->hs[i];

@@ -13,6 +13,21 @@
 #include "kernel/field_impl.h"
 #include "kernel/trig.h"
 
+/* Whether f is a rope similarity, with *s2 = s^2 (s = attention_scaling,
+ * which HF applies to both q and k) and *pass = the pass-through pairs'
+ * constant, one per pair (partial rotary); 1 and 0 for sinusoidal. */
+static bool
+field_sim_rope(const struct pe_field *f, double *s2, double *pass)
+{
+	*s2 = 1.0;
+	*pass = 0.0;
+	if (f->cfg->enc != PE_ENC_ROPE)
+		return false;
+	*s2 = f->rope.attention_scaling * f->rope.attention_scaling;
+	*pass = (double)((f->rope.d - f->rope.rot) / 2);
+	return true;
+}
+
 /* Similarity of a wave encoding at relative position k = i - j:
  * sinusoidal PE_i . PE_j = sum_f cos(k omega_f) (sin a sin b + cos a cos b
  * = cos(a - b)); rope (R_i q) . (R_j q) for q = (1, 0) in every pair:
@@ -23,14 +38,12 @@ field_sim_at(const struct pe_field *f, double k)
 {
 	size_t nfreq;
 	const double *w = pe_field_wave_freqs(f, &nfreq);
-	double sum = 0.0;
+	double sum = 0.0, s2, pass;
 
 	for (size_t i = 0; i < nfreq; i++)
 		sum += cos(k * w[i]);
-	if (f->cfg->enc == PE_ENC_ROPE) {
-		double s = f->rope.attention_scaling;
-		return s * s * sum + (double)((f->rope.d - f->rope.rot) / 2);
-	}
+	if (field_sim_rope(f, &s2, &pass))
+		return s2 * sum + pass;
 	return sum;
 }
 
@@ -42,15 +55,13 @@ pe_field_sim_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 {
 	size_t nfreq;
 	const double *w = pe_field_wave_freqs(f, &nfreq);
-	double sum = 0.0;
+	double sum = 0.0, s2, pass;
 
 	for (size_t i = 0; i < nfreq; i++)
 		sum += pe_trig_cross(w[i], r0, r1 - r0, c0, c1 - c0);
 	sum /= (double)dest->count;
-	if (f->cfg->enc == PE_ENC_ROPE) {
-		double s = f->rope.attention_scaling;
-		sum = s * s * sum + (double)((f->rope.d - f->rope.rot) / 2);
-	}
+	if (field_sim_rope(f, &s2, &pass))
+		sum = s2 * sum + pass;
 	dest->mean = sum;
 }
 
@@ -136,6 +147,7 @@ field_sim_unique(size_t r0, size_t r1, size_t nr, size_t c0, size_t c1,
                  size_t nc, uint32_t *uid, uint32_t *rep)
 {
 	size_t ncell = nr * nc, cap = 16, nu = 0;
+	struct field_cells it;
 
 	while (cap < 2 * ncell)
 		cap *= 2;
@@ -147,38 +159,55 @@ field_sim_unique(size_t r0, size_t r1, size_t nr, size_t c0, size_t c1,
 		return 0;
 	}
 	memset(slot, 0, cap * sizeof *slot);
-	for (size_t bi = 0; bi < nr; bi++) {
-		size_t p0, p1;
-		pe_field_span(r0, r1, nr, bi, &p0, &p1);
-		for (size_t bj = 0; bj < nc; bj++) {
-			size_t q0, q1;
-			pe_field_span(c0, c1, nc, bj, &q0, &q1);
-			struct field_sim_key k = field_sim_key(p0, p1, q0, q1);
-			uint64_t h = (k.lo * 0x9e3779b97f4a7c15ULL) ^
-			             (k.hi * 0xbf58476d1ce4e5b9ULL) ^
-			             (k.dm * 0x94d049bb133111ebULL);
-			size_t at = (size_t)(h ^ (h >> 29)) & (cap - 1);
-			for (;; at = (at + 1) & (cap - 1)) {
-				size_t u = slot[at];
-				if (u == 0) {
-					slot[at] = (uint32_t)(nu + 1);
-					key[nu] = k;
-					rep[nu] = (uint32_t)(bi * nc + bj);
-					uid[bi * nc + bj] = (uint32_t)nu++;
-					break;
-				}
-				if (key[u - 1].lo == k.lo &&
-				    key[u - 1].hi == k.hi &&
-				    key[u - 1].dm == k.dm) {
-					uid[bi * nc + bj] = (uint32_t)(u - 1);
-					break;
-				}
+	pe_field_cells_start(&it, r0, r1, nr, c0, c1, nc);
+	while (pe_field_cells_next(&it)) {
+		struct field_sim_key k =
+		    field_sim_key(it.p0, it.p1, it.q0, it.q1);
+		/* open addressing; the multipliers are splitmix64's */
+		uint64_t h = (k.lo * 0x9e3779b97f4a7c15ULL) ^
+		             (k.hi * 0xbf58476d1ce4e5b9ULL) ^
+		             (k.dm * 0x94d049bb133111ebULL);
+		size_t at = (size_t)(h ^ (h >> 29)) & (cap - 1);
+		for (;; at = (at + 1) & (cap - 1)) {
+			size_t u = slot[at];
+			if (u == 0) {
+				slot[at] = (uint32_t)(nu + 1);
+				key[nu] = k;
+				rep[nu] = (uint32_t)it.k;
+				uid[it.k] = (uint32_t)nu++;
+				break;
+			}
+			if (key[u - 1].lo == k.lo && key[u - 1].hi == k.hi &&
+			    key[u - 1].dm == k.dm) {
+				uid[it.k] = (uint32_t)(u - 1);
+				break;
 			}
 		}
 	}
 	free(slot);
 	free(key);
 	return nu;
+}
+
+/* Finish a similarity grid: each cell's mean is s^2 sum / count + pass,
+ * with sum from acc[uid[cell]] (distinct blocks), or parked in the cell's
+ * mean when acc is NULL. */
+static void
+field_sim_finish(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
+                 size_t c0, size_t c1, size_t nc, const double *acc,
+                 const uint32_t *uid, struct pe_stats *dest)
+{
+	struct field_cells it;
+	double s2, pass;
+
+	field_sim_rope(f, &s2, &pass);
+	pe_field_cells_start(&it, r0, r1, nr, c0, c1, nc);
+	while (pe_field_cells_next(&it)) {
+		struct pe_stats *st = &dest[it.k];
+		double sum = acc != NULL ? acc[uid[it.k]] : st->mean;
+		pe_field_stats_init(st, it.count);
+		st->mean = s2 * sum / (double)st->count + pass;
+	}
 }
 
 /* Grid of a wave similarity: mean(i, j) = Re(G_i . conj(H_j)) / (np nq)
@@ -246,25 +275,8 @@ field_sim_dots_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 			}
 		}
 	}
-
-	double s2 = 1.0, pass = 0.0;
-	if (f->cfg->enc == PE_ENC_ROPE) {
-		s2 = f->rope.attention_scaling * f->rope.attention_scaling;
-		pass = (double)((f->rope.d - f->rope.rot) / 2);
-	}
-	for (size_t bi = 0; bi < nr; bi++) {
-		size_t p0, p1;
-		pe_field_span(r0, r1, nr, bi, &p0, &p1);
-		for (size_t bj = 0; bj < nc; bj++) {
-			size_t q0, q1;
-			pe_field_span(c0, c1, nc, bj, &q0, &q1);
-			struct pe_stats *st = &dest[bi * nc + bj];
-			double sum = dedup ? acc[uid[bi * nc + bj]] : st->mean;
-			pe_field_stats_init(st,
-			                    (uint64_t)(p1 - p0) * (q1 - q0));
-			st->mean = s2 * sum / (double)st->count + pass;
-		}
-	}
+	field_sim_finish(f, r0, r1, nr, c0, c1, nc, dedup ? acc : NULL, uid,
+	                 dest);
 	rc = PE_OK;
 end:
 	free(G);
@@ -284,6 +296,7 @@ field_sim_row(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 {
 	size_t nf;
 	const double *wr, *hc, *hs;
+	struct field_tiling row, ti;
 
 	pe_field_wave_freqs(f, &nf);
 	pe_field_wave_pre(f, &wr, &hc, &hs);
@@ -299,20 +312,15 @@ field_sim_row(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	for (size_t k0 = 0; k0 < nf; k0 += FIELD_WAVE_CHUNK) {
 		size_t kn =
 		    nf - k0 < FIELD_WAVE_CHUNK ? nf - k0 : FIELD_WAVE_CHUNK;
-		struct field_tiling row, ti;
 		/* D(np) of the one row block: its tiling's Dn */
 		if (pe_field_tiling_init(&row, wr + k0, hc + k0, hs + k0, kn,
-		                         r0, r1, 1) != PE_OK) {
-			free(Dp);
-			return PE_ENOMEM;
-		}
+		                         r0, r1, 1) != PE_OK)
+			goto nomem;
 		memcpy(Dp, row.Dn, kn * sizeof *Dp);
 		pe_field_tiling_free(&row);
 		if (pe_field_tiling_init(&ti, wr + k0, hc + k0, hs + k0, kn, c0,
-		                         c1, nc) != PE_OK) {
-			free(Dp);
-			return PE_ENOMEM;
-		}
+		                         c1, nc) != PE_OK)
+			goto nomem;
 		ti.off = (int64_t)mp;
 		for (size_t j = 0; j < nc; j++) {
 			pe_field_tiling_next(&ti);
@@ -329,20 +337,11 @@ field_sim_row(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 		pe_field_tiling_free(&ti);
 	}
 	free(Dp);
-
-	double s2 = 1.0, pass = 0.0;
-	if (f->cfg->enc == PE_ENC_ROPE) {
-		s2 = f->rope.attention_scaling * f->rope.attention_scaling;
-		pass = (double)((f->rope.d - f->rope.rot) / 2);
-	}
-	for (size_t j = 0; j < nc; j++) {
-		size_t q0, q1;
-		pe_field_span(c0, c1, nc, j, &q0, &q1);
-		double sum = dest[j].mean;
-		pe_field_stats_init(&dest[j], np * (q1 - q0));
-		dest[j].mean = s2 * sum / (double)dest[j].count + pass;
-	}
+	field_sim_finish(f, r0, r1, 1, c0, c1, nc, NULL, NULL, dest);
 	return PE_OK;
+nomem:
+	free(Dp);
+	return PE_ENOMEM;
 }
 
 /* Similarity at (i, j) (field_sim_at of k = i - j). */

@@ -6,7 +6,8 @@
  * files field_impl.h lists. Blocks are means in closed form where one exists;
  * a grid is the module's own (sharing work along rows and columns) or else
  * block by block; exact min/max are closed forms or scans within
- * FIELD_SCAN_BUDGET. */
+ * FIELD_SCAN_BUDGET. What a module derives once and keeps at struct
+ * pe_field's prefix, field_impl.h says under its name. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -319,13 +320,8 @@ void
 pe_field_cells_start(struct field_cells *it, size_t r0, size_t r1, size_t nr,
                      size_t c0, size_t c1, size_t nc)
 {
-	memset(it, 0, sizeof *it);
-	it->r0 = r0;
-	it->r1 = r1;
-	it->nr = nr;
-	it->c0 = c0;
-	it->c1 = c1;
-	it->nc = nc;
+	*it = (struct field_cells){
+	    .r0 = r0, .r1 = r1, .nr = nr, .c0 = c0, .c1 = c1, .nc = nc};
 }
 
 /* Move to the next cell, row by row; false after the last one. */

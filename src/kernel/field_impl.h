@@ -15,6 +15,7 @@
 
 #include "pescope/field.h"
 
+/* 2 pi to double precision. */
 #define TWO_PI 6.283185307179586476925286766559
 
 /* Frequencies per pass of a wave grid (its scratch stays small, so it
@@ -182,6 +183,8 @@ void pe_field_patch_minmax(const struct pe_field *f, size_t r0, size_t r1,
  * FIELD_PHASOR_ANCHOR blocks re-anchors the phasor. A rotation is as
  * accurate as a direct evaluation here: both are off by the rounding of
  * the angle, about 2^-53 mid h. */
+
+/* Rotations e^{i delta h} a tiling keeps (the last few deltas). */
 #define FIELD_PHASOR_NROT 4
 
 struct field_tiling {
@@ -193,9 +196,10 @@ struct field_tiling {
 	const double *hc, *hs;    /* e^{i h} (the field's) */
 	double *nc, *ns;          /* e^{i n h} */
 	double *Dn, *Dn1, *Dx;    /* D(n), D(n + 1), D(other) */
-	uint64_t mid;
-	int64_t off; /* phasors are e^{i (mid - off) h} */
-	int steps, next;
+	uint64_t mid;             /* the current block's 2 start + len - 1 */
+	int64_t off;              /* phasors are e^{i (mid - off) h} */
+	int steps;                /* rotations since the last direct sincos */
+	int next;                 /* the rot slot to fill next */
 	struct {
 		uint64_t delta; /* 0: unused */
 		double *c, *s;

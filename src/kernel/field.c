@@ -190,20 +190,6 @@ pe_field_value(const struct pe_field *f, size_t r, size_t c)
 	}
 }
 
-/* Empty statistics of a rectangle of count entries. */
-void
-pe_field_stats_init(struct pe_stats *s, uint64_t count)
-{
-	s->mean = NAN;
-	s->min = NAN;
-	s->max = NAN;
-	s->resultant = 1.0;
-	s->count = count;
-	s->masked = 0;
-	s->undefined = 0;
-	s->minmax_exact = false;
-}
-
 /* Fold value v into running min/max. */
 void
 pe_field_fold(double v, double *lo, double *hi)
@@ -263,7 +249,7 @@ pe_field_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	if (f == NULL || f->cfg == NULL || dest == NULL || r0 >= r1 ||
 	    r1 > f->rows || c0 >= c1 || c1 > f->cols)
 		return PE_EINVAL;
-	pe_field_stats_init(dest, (uint64_t)(r1 - r0) * (c1 - c0));
+	field_stats_init(dest, (uint64_t)(r1 - r0) * (c1 - c0));
 	switch (field_part(f)) {
 	case FIELD_PART_DIAG:
 		/* its min and max are closed forms too */
@@ -292,52 +278,12 @@ pe_field_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	return rc;
 }
 
-/* Block k of nblocks tiling [lo, hi): [lo + k n / nb, lo + (k+1) n / nb),
- * widened to one item when there are more blocks than items. */
+/* Block k of nblocks tiling [lo, hi) (field_span). */
 void
 pe_field_span(size_t lo, size_t hi, size_t nblocks, size_t k, size_t *b0,
               size_t *b1)
 {
-	if (hi <= lo || nblocks == 0) {
-		*b0 = *b1 = lo;
-		return;
-	}
-	unsigned __int128 n = hi - lo;
-	size_t a = lo + (size_t)(n * k / nblocks);
-	size_t b = lo + (size_t)(n * (k + 1) / nblocks);
-	if (a >= hi)
-		a = hi - 1;
-	if (b <= a)
-		b = a + 1;
-	if (b > hi)
-		b = hi;
-	*b0 = a;
-	*b1 = b;
-}
-
-/* Start a walk over the cells of an nr x nc grid. */
-void
-pe_field_cells_start(struct field_cells *it, size_t r0, size_t r1, size_t nr,
-                     size_t c0, size_t c1, size_t nc)
-{
-	*it = (struct field_cells){
-	    .r0 = r0, .r1 = r1, .nr = nr, .c0 = c0, .c1 = c1, .nc = nc};
-}
-
-/* Move to the next cell, row by row; false after the last one. */
-bool
-pe_field_cells_next(struct field_cells *it)
-{
-	if (it->next >= it->nr * it->nc)
-		return false;
-	it->k = it->next++;
-	it->bi = it->k / it->nc;
-	it->bj = it->k % it->nc;
-	if (it->bj == 0)
-		pe_field_span(it->r0, it->r1, it->nr, it->bi, &it->p0, &it->p1);
-	pe_field_span(it->c0, it->c1, it->nc, it->bj, &it->q0, &it->q1);
-	it->count = (uint64_t)(it->p1 - it->p0) * (it->q1 - it->q0);
-	return true;
+	field_span(lo, hi, nblocks, k, b0, b1);
 }
 
 /* Means of an nr x nc grid of blocks tiling rows [r0, r1) x cols [c0, c1):
@@ -372,8 +318,8 @@ pe_field_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 	}
 	if (rc != PE_ENOMEM)
 		return rc;
-	pe_field_cells_start(&it, r0, r1, nr, c0, c1, nc);
-	while (pe_field_cells_next(&it)) {
+	field_cells_start(&it, r0, r1, nr, c0, c1, nc);
+	while (field_cells_next(&it)) {
 		rc = pe_field_block(f, it.p0, it.p1, it.q0, it.q1, false,
 		                    &dest[it.k]);
 		if (rc != PE_OK)

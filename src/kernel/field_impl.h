@@ -13,6 +13,8 @@
 #ifndef PESCOPE_KERNEL_FIELD_IMPL_H
 #define PESCOPE_KERNEL_FIELD_IMPL_H
 
+#include <math.h>
+
 #include "pescope/field.h"
 
 /* 2 pi to double precision. */
@@ -29,18 +31,58 @@
  * cache and to come from the heap rather than fresh pages. */
 #define FIELD_SIM_SCRATCH 16384
 
-/* field.c */
+/* Shared by every module: statistics, the cuts of a tiling and a walk over
+ * a grid's cells. Inline, as grid loops call them once per cell. */
 
 /* Empty statistics of a rectangle of count entries. */
-void pe_field_stats_init(struct pe_stats *s, uint64_t count);
+static inline void
+field_stats_init(struct pe_stats *s, uint64_t count)
+{
+	s->mean = NAN;
+	s->min = NAN;
+	s->max = NAN;
+	s->resultant = 1.0;
+	s->count = count;
+	s->masked = 0;
+	s->undefined = 0;
+	s->minmax_exact = false;
+}
 
-/* Fold value v into running min/max (finite values only). */
-void pe_field_fold(double v, double *lo, double *hi);
+/* Block k of nblocks tiling [lo, hi): [lo + k n / nb, lo + (k+1) n / nb),
+ * widened to one item when there are more blocks than items (the body of
+ * pe_field_span). */
+static inline void
+field_span(size_t lo, size_t hi, size_t nblocks, size_t k, size_t *b0,
+    size_t *b1)
+{
+	if (hi <= lo || nblocks == 0) {
+		*b0 = *b1 = lo;
+		return;
+	}
+	size_t n = hi - lo, a, b;
+	if (n <= UINT32_MAX && k < UINT32_MAX) {
+		/* n (k + 1) < 2^64: the same quotients in 64 bits (a
+		 * 128-bit division is a call) */
+		a = lo + (size_t)((uint64_t)n * k / nblocks);
+		b = lo + (size_t)((uint64_t)n * (k + 1) / nblocks);
+	} else {
+		a = lo + (size_t)((unsigned __int128)n * k / nblocks);
+		b = lo + (size_t)((unsigned __int128)n * (k + 1) / nblocks);
+	}
+	if (a >= hi)
+		a = hi - 1;
+	if (b <= a)
+		b = a + 1;
+	if (b > hi)
+		b = hi;
+	*b0 = a;
+	*b1 = b;
+}
 
 /* A walk over the cells of an nr x nc grid of blocks tiling rows [r0, r1) x
- * cols [c0, c1) as pe_field_span cuts them, row by row:
- *   pe_field_cells_start(&it, r0, r1, nr, c0, c1, nc);
- *   while (pe_field_cells_next(&it))
+ * cols [c0, c1) as field_span cuts them, row by row:
+ *   field_cells_start(&it, r0, r1, nr, c0, c1, nc);
+ *   while (field_cells_next(&it))
  *           dest[it.k] = ... block rows [it.p0, it.p1) x [it.q0, it.q1) */
 struct field_cells {
 	size_t r0, r1, nr, c0, c1, nc;
@@ -53,11 +95,38 @@ struct field_cells {
 };
 
 /* Start a walk before the first cell. */
-void pe_field_cells_start(struct field_cells *it, size_t r0, size_t r1,
-    size_t nr, size_t c0, size_t c1, size_t nc);
+static inline void
+field_cells_start(struct field_cells *it, size_t r0, size_t r1, size_t nr,
+    size_t c0, size_t c1, size_t nc)
+{
+	*it = (struct field_cells){
+	    .r0 = r0, .r1 = r1, .nr = nr, .c0 = c0, .c1 = c1, .nc = nc};
+}
 
 /* Move to the next cell; false after the last one. */
-bool pe_field_cells_next(struct field_cells *it);
+static inline bool
+field_cells_next(struct field_cells *it)
+{
+	if (it->next >= it->nr * it->nc)
+		return false;
+	if (it->next == 0) {
+		it->bi = it->bj = 0;
+	} else if (++it->bj == it->nc) {
+		it->bi++;
+		it->bj = 0;
+	}
+	it->k = it->next++;
+	if (it->bj == 0)
+		field_span(it->r0, it->r1, it->nr, it->bi, &it->p0, &it->p1);
+	field_span(it->c0, it->c1, it->nc, it->bj, &it->q0, &it->q1);
+	it->count = (uint64_t)(it->p1 - it->p0) * (it->q1 - it->q0);
+	return true;
+}
+
+/* field.c */
+
+/* Fold value v into running min/max (finite values only). */
+void pe_field_fold(double v, double *lo, double *hi);
 
 /* field_wave.c: struct pe_field's prefix holds a wave's (or its
  * similarity's) reduced frequencies wr and cos, sin of wr/2

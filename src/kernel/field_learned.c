@@ -291,13 +291,13 @@ field_learned_pe_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 	if (cs == NULL)
 		return PE_ENOMEM;
 	field_learned_parts(f, &lp);
-	pe_field_cells_start(&it, r0, r1, nr, c0, c1, nc);
-	while (pe_field_cells_next(&it)) {
+	field_cells_start(&it, r0, r1, nr, c0, c1, nc);
+	while (field_cells_next(&it)) {
 		size_t e = field_learned_end(&lp, it.p1);
 		if (it.bj == 0 && it.p0 < e)
 			field_learned_colsum(&lp, it.p0, e, c0, c1, cs);
 		struct pe_stats *st = &dest[it.k];
-		pe_field_stats_init(st, it.count);
+		field_stats_init(st, it.count);
 		uint64_t def =
 		    field_learned_defined(st, it.p0, e, it.q0, it.q1);
 		if (def == 0)
@@ -321,7 +321,7 @@ field_learned_block_sums(const struct field_learned *lp, size_t lo, size_t hi,
 {
 	for (size_t k = 0; k < nb; k++) {
 		size_t p0, p1;
-		pe_field_span(lo, hi, nb, k, &p0, &p1);
+		field_span(lo, hi, nb, k, &p0, &p1);
 		if (p0 < lp->L)
 			field_learned_colsum(lp, p0, field_learned_end(lp, p1),
 			                     a, b, dest + k * stride);
@@ -355,23 +355,32 @@ field_learned_sim_grid(const struct pe_field *f, size_t r0, size_t r1,
 		size_t b = lp.d - a < chunk ? lp.d : a + chunk;
 		field_learned_block_sums(&lp, r0, r1, nr, a, b, U, chunk);
 		field_learned_block_sums(&lp, c0, c1, nc, a, b, V, chunk);
-		pe_field_cells_start(&it, r0, r1, nr, c0, c1, nc);
-		while (pe_field_cells_next(&it)) {
-			if (it.p0 >= lp.L || it.q0 >= lp.L)
+		/* (not a field_cells walk: most blocks of a long sequence lie
+		 * past the table, and whole rows of them are skipped here) */
+		for (size_t bi = 0; bi < nr; bi++) {
+			size_t p0, p1;
+			field_span(r0, r1, nr, bi, &p0, &p1);
+			if (p0 >= lp.L)
 				continue;
-			const double *u = U + it.bi * chunk;
-			const double *v = V + it.bj * chunk;
-			double sum = 0.0;
-			for (size_t c = 0; c < b - a; c++)
-				sum += u[c] * v[c];
-			dest[it.k].mean += sum;
+			const double *u = U + bi * chunk;
+			for (size_t bj = 0; bj < nc; bj++) {
+				size_t q0, q1;
+				field_span(c0, c1, nc, bj, &q0, &q1);
+				if (q0 >= lp.L)
+					continue;
+				const double *v = V + bj * chunk;
+				double sum = 0.0;
+				for (size_t c = 0; c < b - a; c++)
+					sum += u[c] * v[c];
+				dest[bi * nc + bj].mean += sum;
+			}
 		}
 	}
-	pe_field_cells_start(&it, r0, r1, nr, c0, c1, nc);
-	while (pe_field_cells_next(&it)) {
+	field_cells_start(&it, r0, r1, nr, c0, c1, nc);
+	while (field_cells_next(&it)) {
 		struct pe_stats *st = &dest[it.k];
 		double sum = st->mean;
-		pe_field_stats_init(st, it.count);
+		field_stats_init(st, it.count);
 		uint64_t def = field_learned_defined(
 		    st, it.p0, field_learned_end(&lp, it.p1), it.q0,
 		    field_learned_end(&lp, it.q1));

@@ -208,18 +208,18 @@ pe_field_patch_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 	double *mw = mh + nr;
 	for (size_t bi = 0; bi < nr; bi++) {
 		size_t p0, p1;
-		pe_field_span(r0, r1, nr, bi, &p0, &p1);
+		field_span(r0, r1, nr, bi, &p0, &p1);
 		mh[bi] = field_patch_cmean(f, ha, p0, p1);
 	}
 	for (size_t bj = 0; bj < nc; bj++) {
 		size_t q0, q1;
-		pe_field_span(c0, c1, nc, bj, &q0, &q1);
+		field_span(c0, c1, nc, bj, &q0, &q1);
 		mw[bj] = field_patch_cmean(f, wa, q0, q1);
 	}
-	pe_field_cells_start(&it, r0, r1, nr, c0, c1, nc);
-	while (pe_field_cells_next(&it)) {
+	field_cells_start(&it, r0, r1, nr, c0, c1, nc);
+	while (field_cells_next(&it)) {
 		struct pe_stats *st = &dest[it.k];
-		pe_field_stats_init(st, it.count);
+		field_stats_init(st, it.count);
 		st->mean = (mw[it.bj] + mh[it.bi]) / (double)(2 * f->nomega);
 	}
 	free(mh);

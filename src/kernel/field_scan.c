@@ -32,9 +32,9 @@ struct field_scan_cands {
  * times a precomputed e^{i k w} (k < FIELD_SCAN_ANCHOR); those within
  * twice the approximation's error bound of the running approximate extremes
  * are kept, and at the end the ones still that close are evaluated exactly
- * (pe_field_value's own formula). The exact extremes are among them, so
- * the result is the brute-force scan's, bit for bit, at the cost of a few
- * flops per entry instead of a sin or an fmod. */
+ * (pe_field_wave_exact, pe_field_value's own formula). The exact extremes are
+ * among them, so the result is the brute-force scan's, bit for bit, at the cost
+ * of a few flops per entry instead of a sin or an fmod. */
 struct field_scan {
 	const struct pe_field *f;
 	size_t r0, r1;

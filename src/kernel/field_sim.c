@@ -159,8 +159,8 @@ field_sim_unique(size_t r0, size_t r1, size_t nr, size_t c0, size_t c1,
 		return 0;
 	}
 	memset(slot, 0, cap * sizeof *slot);
-	pe_field_cells_start(&it, r0, r1, nr, c0, c1, nc);
-	while (pe_field_cells_next(&it)) {
+	field_cells_start(&it, r0, r1, nr, c0, c1, nc);
+	while (field_cells_next(&it)) {
 		struct field_sim_key k =
 		    field_sim_key(it.p0, it.p1, it.q0, it.q1);
 		/* open addressing; the multipliers are splitmix64's */
@@ -201,11 +201,11 @@ field_sim_finish(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 	double s2, pass;
 
 	field_sim_rope(f, &s2, &pass);
-	pe_field_cells_start(&it, r0, r1, nr, c0, c1, nc);
-	while (pe_field_cells_next(&it)) {
+	field_cells_start(&it, r0, r1, nr, c0, c1, nc);
+	while (field_cells_next(&it)) {
 		struct pe_stats *st = &dest[it.k];
 		double sum = acc != NULL ? acc[uid[it.k]] : st->mean;
-		pe_field_stats_init(st, it.count);
+		field_stats_init(st, it.count);
 		st->mean = s2 * sum / (double)st->count + pass;
 	}
 }

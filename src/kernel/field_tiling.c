@@ -150,7 +150,7 @@ pe_field_tiling_next(struct field_tiling *t)
 {
 	size_t p0, p1, nf = t->nf;
 
-	pe_field_span(t->lo, t->hi, t->nb, t->b, &p0, &p1);
+	field_span(t->lo, t->hi, t->nb, t->b, &p0, &p1);
 	uint64_t len = p1 - p0, mid = 2 * (uint64_t)p0 + len - 1;
 	if (len == t->n) {
 		t->D = t->Dn;

@@ -232,7 +232,7 @@ field_wave_terms_init(const struct pe_field *f, size_t c0, size_t c1, size_t nc,
 	 * columns side by side (interleaved layouts) merge into one term */
 	for (size_t bj = 0; bj < nc; bj++) {
 		size_t q0, q1, first = nterm;
-		pe_field_span(c0, c1, nc, bj, &q0, &q1);
+		field_span(c0, c1, nc, bj, &q0, &q1);
 		for (size_t q = q0; q < q1; q++) {
 			size_t i;
 			enum field_fn fn;
@@ -339,11 +339,11 @@ pe_field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 		}
 		pe_field_tiling_free(&ti);
 	}
-	pe_field_cells_start(&it, r0, r1, nr, c0, c1, nc);
-	while (pe_field_cells_next(&it)) {
+	field_cells_start(&it, r0, r1, nr, c0, c1, nc);
+	while (field_cells_next(&it)) {
 		struct pe_stats *st = &dest[it.k];
 		double ts = st->mean, tc = st->resultant;
-		pe_field_stats_init(st, it.count);
+		field_stats_init(st, it.count);
 		field_wave_finish(f, ts, tc, st);
 	}
 	rc = PE_OK;

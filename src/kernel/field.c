@@ -190,18 +190,6 @@ pe_field_value(const struct pe_field *f, size_t r, size_t c)
 	}
 }
 
-/* Fold value v into running min/max. */
-void
-pe_field_fold(double v, double *lo, double *hi)
-{
-	if (!isfinite(v))
-		return;
-	if (v < *lo)
-		*lo = v;
-	if (v > *hi)
-		*hi = v;
-}
-
 /* Exact min and max of the finite entries of a block when the scan fits in
  * FIELD_SCAN_BUDGET; otherwise they stay NAN and minmax_exact false. */
 static void
@@ -229,8 +217,7 @@ field_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 		/* vit2d PE, or a wave scan out of memory: every entry */
 		for (size_t r = r0; r < r1; r++)
 			for (size_t c = c0; c < c1; c++)
-				pe_field_fold(pe_field_value(f, r, c), &lo,
-				              &hi);
+				field_fold(pe_field_value(f, r, c), &lo, &hi);
 	}
 	if (lo <= hi) {
 		dest->min = lo;

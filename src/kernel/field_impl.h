@@ -32,7 +32,7 @@
 #define FIELD_SIM_SCRATCH 16384
 
 /* Shared by every module: statistics, the cuts of a tiling and a walk over
- * a grid's cells. Inline, as grid loops call them once per cell. */
+ * a grid's cells. Inline, as loops call them once per cell or entry. */
 
 /* Empty statistics of a rectangle of count entries. */
 static inline void
@@ -46,6 +46,18 @@ field_stats_init(struct pe_stats *s, uint64_t count)
 	s->masked = 0;
 	s->undefined = 0;
 	s->minmax_exact = false;
+}
+
+/* Fold value v into running min/max (finite values only). */
+static inline void
+field_fold(double v, double *lo, double *hi)
+{
+	if (!isfinite(v))
+		return;
+	if (v < *lo)
+		*lo = v;
+	if (v > *hi)
+		*hi = v;
 }
 
 /* Block k of nblocks tiling [lo, hi): [lo + k n / nb, lo + (k+1) n / nb),
@@ -122,11 +134,6 @@ field_cells_next(struct field_cells *it)
 	it->count = (uint64_t)(it->p1 - it->p0) * (it->q1 - it->q0);
 	return true;
 }
-
-/* field.c */
-
-/* Fold value v into running min/max (finite values only). */
-void pe_field_fold(double v, double *lo, double *hi);
 
 /* field_wave.c: struct pe_field's prefix holds a wave's (or its
  * similarity's) reduced frequencies wr and cos, sin of wr/2

@@ -434,5 +434,5 @@ pe_field_learned_minmax(const struct pe_field *f, size_t r0, size_t r1,
 		c1 = c1 < L ? c1 : L;
 	for (size_t r = r0; r < r1; r++)
 		for (size_t c = c0; c < c1; c++)
-			pe_field_fold(pe_field_learned_value(f, r, c), lo, hi);
+			field_fold(pe_field_learned_value(f, r, c), lo, hi);
 }

@@ -285,9 +285,9 @@ pe_field_patch_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	field_patch_anchor(f, &ha, &wa); /* on the grid: the block checked */
 	double lw = INFINITY, hw = -INFINITY, lh = INFINITY, hh = -INFINITY;
 	for (size_t w = c0; w < c1; w++)
-		pe_field_fold(field_patch_c(f, wa, w), &lw, &hw);
+		field_fold(field_patch_c(f, wa, w), &lw, &hw);
 	for (size_t h = r0; h < r1; h++)
-		pe_field_fold(field_patch_c(f, ha, h), &lh, &hh);
+		field_fold(field_patch_c(f, ha, h), &lh, &hh);
 	double half = (double)(2 * f->nomega);
 	*lo = (lw + lh) / half;
 	*hi = (hw + hh) / half;

@@ -118,8 +118,8 @@ field_scan_run(struct field_scan *sc, size_t p0, size_t n, double w,
 		return;
 	for (size_t k = 0; k < n; k++) {
 		if (wrap && (v[k] < zl || v[k] > zh)) {
-			pe_field_fold(pe_field_wave_exact(sc->f, p0 + k, w, fn),
-			              &sc->lo, &sc->hi);
+			field_fold(pe_field_wave_exact(sc->f, p0 + k, w, fn),
+			           &sc->lo, &sc->hi);
 			continue;
 		}
 		if (!field_scan_cands_add(&sc->mx, tol, p0 + k, w, fn, v[k],
@@ -198,10 +198,9 @@ field_scan_finish(struct field_scan *sc, struct field_scan_cands *c)
 {
 	for (size_t j = 0; j < c->n; j++)
 		if (c->a[j].v * c->sign >= c->best - 2.0 * sc->tol)
-			pe_field_fold(pe_field_wave_exact(sc->f, c->a[j].p,
-			                                  c->a[j].w,
-			                                  c->a[j].fn),
-			              &sc->lo, &sc->hi);
+			field_fold(pe_field_wave_exact(sc->f, c->a[j].p,
+			                               c->a[j].w, c->a[j].fn),
+			           &sc->lo, &sc->hi);
 	free(c->a);
 	c->a = NULL;
 }

@@ -376,6 +376,6 @@ pe_field_sim_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 		return false;
 	for (int64_t k = (int64_t)r0 - (int64_t)(c1 - 1);
 	     k <= (int64_t)(r1 - 1) - (int64_t)c0; k++)
-		pe_field_fold(field_sim_at(f, (double)k), lo, hi);
+		field_fold(field_sim_at(f, (double)k), lo, hi);
 	return true;
 }

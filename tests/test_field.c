@@ -165,11 +165,18 @@ check_kind(const struct pe_config *cfg, enum pe_field_kind kind,
 
 Test(field, span_tiles_without_gaps)
 {
-	size_t cases[][3] = {{0, 100, 7},
-	                     {5, 6, 4},
-	                     {3, 10, 7},
-	                     {0, 1u << 30, 120},
-	                     {10, 13, 10}};
+	size_t cases[][3] = {
+	    {0, 100, 7},
+	    {5, 6, 4},
+	    {3, 10, 7},
+	    {0, 1u << 30, 120},
+	    {10, 13, 10},
+	    /* around 2^32 items, where the quotients
+	       leave 64 bits for 128 */
+	    {0, UINT32_MAX, 1000},
+	    {0, (size_t)UINT32_MAX + 1, 999},
+	    {(size_t)UINT32_MAX - 3, (size_t)UINT32_MAX + 5, 3},
+	    {7, ((size_t)1 << 40) + 7, 1000}};
 	for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
 		size_t lo = cases[t][0], hi = cases[t][1], nb = cases[t][2];
 		size_t prev = lo;
@@ -192,6 +199,36 @@ Test(field, span_tiles_without_gaps)
 			prev = b1;
 		}
 		cr_expect_eq(prev, hi);
+	}
+}
+
+/* Blocks of a uniform tiling are exactly [lo + k n / nb, lo + (k+1) n / nb)
+ * at any k, on both sides of k = 2^32 and of n = 2^32 (the limits of the
+ * 64-bit quotients). */
+Test(field, span_of_a_uniform_tiling_at_large_k)
+{
+	size_t nb = (size_t)1 << 33, lo = 5, hi = lo + 2 * nb;
+	size_t ks[] = {0,
+	               1,
+	               (size_t)UINT32_MAX - 1,
+	               UINT32_MAX,
+	               (size_t)UINT32_MAX + 1,
+	               nb - 1};
+	for (size_t t = 0; t < sizeof ks / sizeof ks[0]; t++) {
+		size_t b0, b1, k = ks[t];
+		pe_field_span(lo, hi, nb, k, &b0, &b1);
+		cr_expect_eq(b0, lo + 2 * k, "k %zu: start %zu", k, b0);
+		cr_expect_eq(b1, lo + 2 * k + 2, "k %zu: end %zu", k, b1);
+	}
+	/* 2^31 items in 2^33 blocks: block k starts at item k / 4 and
+	 * spans one item */
+	nb = (size_t)1 << 33;
+	hi = lo + ((size_t)1 << 31);
+	for (size_t t = 0; t < sizeof ks / sizeof ks[0]; t++) {
+		size_t b0, b1, k = ks[t];
+		pe_field_span(lo, hi, nb, k, &b0, &b1);
+		cr_expect_eq(b0, lo + k / 4, "k %zu: start %zu", k, b0);
+		cr_expect_eq(b1, b0 + 1, "k %zu: end %zu", k, b1);
 	}
 }
 

@@ -277,3 +277,49 @@ Test(alibi_block, errors)
 	struct pe_stats s;
 	cr_expect_eq(pe_diag_block(&f, 0, 5, 0, 5, false, &s), PE_EINVAL);
 }
+
+/* Softmax of the biases alone (src/kernel/attention.c): block means equal
+ * the means of a softmax computed here term by term. */
+Test(alibi, attention_block_means_match_softmax)
+{
+	const double slopes[] = {0.5, 1.0 / 256, 2.0};
+	const size_t n = 9;
+	for (size_t s = 0; s < 3; s++)
+		for (int mode = 0; mode < 2; mode++)
+			for (size_t i = 0; i < n; i++) {
+				double m = slopes[s], w[9], z = 0;
+				for (size_t j = 0; j < n; j++) {
+					double d = i > j ? (double)(i - j) : (double)(j - i);
+					w[j] = mode == PE_ALIBI_CAUSAL && j > i ? 0 : exp(-m * d);
+					z += w[j];
+				}
+				for (size_t j0 = 0; j0 < n; j0++)
+					for (size_t j1 = j0 + 1; j1 <= n; j1++) {
+						double want = 0;
+						for (size_t j = j0; j < j1; j++)
+							want += w[j] / z;
+						want /= (double)(j1 - j0);
+						double got = pe_alibi_attention(m, i, n, j0, j1,
+						    (enum pe_alibi_mode)mode);
+						cr_assert(fabs(got - want) <= 1e-15 + 1e-12 * want,
+						    "m %g mode %d i %zu [%zu,%zu): %.17g vs %.17g", m,
+						    mode, i, j0, j1, got, want);
+					}
+			}
+}
+
+/* At a million keys the block weights still sum to one. */
+Test(alibi, attention_sums_to_one_at_scale)
+{
+	const size_t n = (size_t)1 << 20, i = 600000, nb = 97;
+	for (int mode = 0; mode < 2; mode++) {
+		double total = 0;
+		for (size_t b = 0; b < nb; b++) {
+			size_t j0 = b * n / nb, j1 = (b + 1) * n / nb;
+			total += pe_alibi_attention(1.0 / 4096, i, n, j0, j1,
+			    (enum pe_alibi_mode)mode) * (double)(j1 - j0);
+		}
+		cr_assert(fabs(total - 1.0) < 1e-12, "mode %d: %.17g", mode, total);
+	}
+	cr_assert(isnan(pe_alibi_attention(0.5, 3, 8, 5, 5, PE_ALIBI_CAUSAL)));
+}

@@ -47,7 +47,7 @@ struct pe_field {
 	double *slopes;	     /* alibi: [heads] */
 	double *omega;	     /* frequencies of vector encodings */
 	size_t nomega;
-	double *prefix;	     /* what a kind derives once (field.c says what):
+	double *prefix;	     /* what a kind derives once (field_impl.h says what):
 				learned prefix sums and row norms, the
 				patch-cosine table C(k), ... */
 };

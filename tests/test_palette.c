@@ -2,6 +2,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "pescope/draw.h"
 #include "pescope/palette.h"
 
 struct pair {
@@ -129,4 +130,37 @@ Test(palette, diverging_is_light_in_the_middle)
 		int l = ((c >> 16) & 255) + ((c >> 8) & 255) + (c & 255);
 		cr_expect_lt(l, lmid, "t=%g", i / 20.0);
 	}
+}
+
+/* At 16 colors a heatmap keeps its order: a diverging ramp of samples
+ * from -1 to 1 maps to blue, bright blue, white, bright red, red (xterm
+ * indices 4 12 15 9 1), not to whatever ANSI color is nearest. */
+Test(palette, sixteen_color_heatmaps_keep_their_order)
+{
+	struct pe_canvas cv;
+	struct pe_stats s[10];
+	memset(s, 0, sizeof s);
+	for (int i = 0; i < 10; i++) {
+		s[i].count = 1;
+		s[i].resultant = 1;
+		s[i].mean = -1.0 + 2.0 * (i / 2 + 0.5) / 5.0; /* 5 cells, 2 rows */
+	}
+	struct pe_stats grid[10]; /* [2 rows x 5 cols] */
+	for (int c = 0; c < 5; c++)
+		grid[c] = grid[5 + c] = s[2 * c];
+	struct pe_scale sc = {PE_CMAP_DIVERGING, -1, 1, false};
+	cr_assert_eq(pe_canvas_init(&cv, 5, 1), 0);
+	pe_draw_heatmap(&cv, 0, 0, 5, 1, grid, &sc);
+	const int want[5] = {4, 12, 15, 9, 1};
+	for (int c = 0; c < 5; c++) {
+		cr_expect_eq(pe_palette_16_cell(&cv.cells[c], true), want[c],
+		    "cell %d fg", c);
+		cr_expect_eq(pe_palette_16_cell(&cv.cells[c], false), want[c],
+		    "cell %d bg", c);
+	}
+	/* text cells keep the nearest color and the default stays default */
+	pe_canvas_set(&cv, 0, 0, 'x', PE_RGB(0xff, 0, 0), PE_COLOR_DEFAULT, 0);
+	cr_expect_eq(pe_palette_16_cell(&cv.cells[0], true), 9);
+	cr_expect_eq(pe_palette_16_cell(&cv.cells[0], false), -1);
+	pe_canvas_free(&cv);
 }

@@ -36,6 +36,15 @@ int pe_palette_256(pe_color c);
 pe_color pe_palette_rgb(int index);
 /* Index 0..15 of the nearest of the 16 ANSI colors (xterm's values). */
 int pe_palette_16(pe_color c);
+/* Index at 16 colors of a cell's foreground (fg) or background, or -1 for
+ * the default: heatmap halves of a diverging or sequential map take that
+ * map's ordered 16-color ramp (nearest colors would scramble the order of
+ * a smooth map), everything else the nearest ANSI color. */
+int pe_palette_16_cell(const struct pe_cell *c, bool fg);
+/* Set a cell's ramp fields for a half (0 upper/fg, 1 lower/bg) drawn from
+ * colormap cm at level lv; cyclic maps keep nearest colors. */
+void pe_palette_mark(struct pe_cell *c, int half, enum pe_cmap cm,
+    bool cyclic, uint8_t lv);
 
 /* The mono ramp: glyph for a shade level 0..255 (" .:-=+*#%@"). */
 uint32_t pe_palette_ramp(uint8_t shade);

@@ -216,6 +216,10 @@ pe_draw_colorbar(struct pe_canvas *cv, int x, int y, int w,
 		cell->attr = 0;
 		cell->kind = PE_CELL_SHADE;
 		cell->shade = (uint8_t)(t * 255.0 + 0.5);
+		cell->ramp = 0;
+		cell->lvok = 0;
+		pe_palette_mark(cell, 0, sc->cmap, sc->cyclic, cell->shade);
+		pe_palette_mark(cell, 1, sc->cmap, sc->cyclic, cell->shade);
 	}
 	if (slot < 1)
 		return;

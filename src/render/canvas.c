@@ -26,6 +26,8 @@ canvas_blank(struct pe_cell *c)
 	c->attr = 0;
 	c->kind = PE_CELL_TEXT;
 	c->shade = 0;
+	c->ramp = 0;
+	c->lvok = 0;
 }
 
 /* Allocate a w x h canvas of blank cells. */
@@ -94,6 +96,8 @@ pe_canvas_set(struct pe_canvas *cv, int x, int y, uint32_t cp, pe_color fg,
 	c->attr = attr;
 	c->kind = PE_CELL_TEXT;
 	c->shade = 0;
+	c->ramp = 0;
+	c->lvok = 0;
 }
 
 /* Decode one UTF-8 code point (RFC 3629: no overlongs, no surrogates, at

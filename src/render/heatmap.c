@@ -129,6 +129,8 @@ pe_draw_heatmap(struct pe_canvas *cv, int x, int y, int w, int h,
 			kl = heatmap_class(lo);
 			c->attr = 0;
 			c->shade = 0;
+			c->ramp = 0;
+			c->lvok = 0;
 			if (ku == SAMPLE_MASKED && kl == SAMPLE_MASKED) {
 				c->cp = GLYPH_HATCH;
 				c->fg = COLOR_HATCH;
@@ -148,11 +150,15 @@ pe_draw_heatmap(struct pe_canvas *cv, int x, int y, int w, int h,
 			c->bg = pe_scale_color(sc, lo);
 			c->kind = PE_CELL_SHADE;
 			if (ku == SAMPLE_VALUE) {
-				sum += heatmap_level(sc, up);
+				int lv = heatmap_level(sc, up);
+				pe_palette_mark(c, 0, sc->cmap, sc->cyclic, (uint8_t)lv);
+				sum += lv;
 				nv++;
 			}
 			if (kl == SAMPLE_VALUE) {
-				sum += heatmap_level(sc, lo);
+				int lv = heatmap_level(sc, lo);
+				pe_palette_mark(c, 1, sc->cmap, sc->cyclic, (uint8_t)lv);
+				sum += lv;
 				nv++;
 			}
 			if (nv > 0)

@@ -115,6 +115,42 @@ pe_palette_16(pe_color c)
 	return best;
 }
 
+/* Ordered 16-color ramps (xterm indices): diverging blue, bright blue,
+ * white, bright red, red; sequential as viridis goes, purple to yellow. */
+static const uint8_t ramp16_div[] = {4, 12, 15, 9, 1};
+static const uint8_t ramp16_seq[] = {5, 4, 6, 2, 10, 11};
+
+/* Index at 16 colors of a cell's fg or bg (ramp for heatmap halves). */
+int
+pe_palette_16_cell(const struct pe_cell *c, bool fg)
+{
+	pe_color col = fg ? c->fg : c->bg;
+	int half = fg ? 0 : 1;
+
+	if (col < 0)
+		return -1;
+	if (c->ramp != 0 && (c->lvok & (1 << half))) {
+		const uint8_t *r = c->ramp - 1 == PE_CMAP_DIVERGING ? ramp16_div
+								    : ramp16_seq;
+		size_t n = c->ramp - 1 == PE_CMAP_DIVERGING ? sizeof ramp16_div
+							    : sizeof ramp16_seq;
+		return r[(size_t)c->lv[half] * n / 256];
+	}
+	return pe_palette_16(col);
+}
+
+/* Mark half `half` of a cell as drawn from colormap cm at level lv. */
+void
+pe_palette_mark(struct pe_cell *c, int half, enum pe_cmap cm, bool cyclic,
+    uint8_t lv)
+{
+	if (cyclic || cm == PE_CMAP_CYCLIC)
+		return;
+	c->ramp = (uint8_t)(cm + 1);
+	c->lv[half] = lv;
+	c->lvok |= (uint8_t)(1 << half);
+}
+
 /* Glyph of a shade level: ten equal bins of the ramp, 0 -> ' ',
  * 255 -> '@'. */
 uint32_t

@@ -136,10 +136,11 @@ pair_for(int fg, int bg)
 	return p;
 }
 
-/* A canvas color as a terminal color number at the current depth. */
+/* A cell's fg or bg as a terminal color number at the current depth. */
 static int
-term_color(pe_color c, bool fg)
+term_color(const struct pe_cell *cell, bool fg)
 {
+	pe_color c = fg ? cell->fg : cell->bg;
 	if (c == PE_COLOR_DEFAULT || c < 0) {
 		if (crt.defaults)
 			return -1;
@@ -153,7 +154,8 @@ term_color(pe_color c, bool fg)
 	case PE_DEPTH_256:
 		return pe_palette_256(c);
 	case PE_DEPTH_16:
-		return pe_palette_16(c) % (crt.ncolors < 16 ? 8 : 16);
+		/* heatmaps take their colormap's ordered ramp */
+		return pe_palette_16_cell(cell, fg) % (crt.ncolors < 16 ? 8 : 16);
 	default:
 		return -1;
 	}
@@ -237,8 +239,8 @@ put_canvas(const struct pe_canvas *cv, bool last_try)
 			else if (!crt.utf8)
 				wc[0] = (wchar_t)ascii_glyph(c, (uint32_t)wc[0]);
 			if (crt.depth != PE_DEPTH_MONO) {
-				pair = pair_for(term_color(c->fg, true),
-				    term_color(c->bg, false));
+				pair = pair_for(term_color(c, true),
+				    term_color(c, false));
 				if (pair < 0) {
 					if (!last_try)
 						return false;

@@ -74,6 +74,10 @@ colorbar_line(struct pe_canvas *cv, int x, int y, int w,
 		cell->attr = 0;
 		cell->kind = PE_CELL_SHADE;
 		cell->shade = (uint8_t)(t * 255.0 + 0.5);
+		cell->ramp = 0;
+		cell->lvok = 0;
+		pe_palette_mark(cell, 0, sc->cmap, sc->cyclic, cell->shade);
+		pe_palette_mark(cell, 1, sc->cmap, sc->cyclic, cell->shade);
 	}
 	int ml = (int)strlen(mid) - (sc->cyclic ? 1 : 0);
 	if (ml + 2 < bw) {
@@ -187,6 +191,10 @@ panel_map(struct pe_canvas *cv, int x, int y, int w, int h,
 			if (mine >= 0)
 				r = (mine >> 16) & 255, gg = (mine >> 8) & 255, b = mine & 255;
 			bool light = mine >= 0 && 299 * r + 587 * gg + 114 * b > 128000;
+			/* the remaining half is now the background */
+			if (!upper)
+				cell->lv[1] = cell->lv[0];
+			cell->lvok = (uint8_t)(cell->lvok & (upper ? 2 : 1) ? 2 : 0);
 			cell->cp = upper ? 0x2580 : 0x2584;
 			cell->fg = light ? PE_RGB(0, 0, 0) : PE_RGB(255, 255, 255);
 			cell->bg = other;

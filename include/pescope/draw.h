@@ -41,6 +41,10 @@ void pe_draw_vaxis(struct pe_canvas *cv, int x, int y, int w, int h,
 void pe_draw_haxis(struct pe_canvas *cv, int x, int y, int w, size_t c0,
     size_t c1, pe_color fg);
 
+/* The colormap alone across w cells at (x, y) (shade cells). */
+void pe_draw_colorbar_bar(struct pe_canvas *cv, int x, int y, int w,
+    const struct pe_scale *sc);
+
 /* Color bar: one line of the colormap across w cells at (x, y), and on the
  * line below its low end, midpoint and high end printed with fmt (a
  * printf format for one double, e.g. "%.3g"). */

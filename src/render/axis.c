@@ -191,18 +191,12 @@ pe_draw_haxis(struct pe_canvas *cv, int x, int y, int w, size_t c0, size_t c1,
 	}
 }
 
-/* Color bar: w cells of the colormap (cell i shows t = (i + 0.5) / w, as a
- * shade cell so mono shows the ramp), then lo, mid and hi below it, each in
- * a third of the width: left-aligned, centred, right-aligned. */
+/* The colormap across w cells at (x, y): shade cells (so mono shows the
+ * ramp) that carry their level for the 16-color ramps. */
 void
-pe_draw_colorbar(struct pe_canvas *cv, int x, int y, int w,
-                 const struct pe_scale *sc, const char *fmt, pe_color fg)
+pe_draw_colorbar_bar(struct pe_canvas *cv, int x, int y, int w,
+                     const struct pe_scale *sc)
 {
-	double vals[3] = {sc->lo, 0.5 * (sc->lo + sc->hi), sc->hi};
-	int slot = (w - 2) / 3, at[3];
-	char buf[3][64];
-	int len[3];
-
 	for (int i = 0; i < w; i++) {
 		double t = ((double)i + 0.5) / (double)w;
 		pe_color c = pe_cmap_color(sc->cmap, t);
@@ -221,6 +215,21 @@ pe_draw_colorbar(struct pe_canvas *cv, int x, int y, int w,
 		pe_palette_mark(cell, 0, sc->cmap, sc->cyclic, cell->shade);
 		pe_palette_mark(cell, 1, sc->cmap, sc->cyclic, cell->shade);
 	}
+}
+
+/* Color bar: w cells of the colormap (cell i shows t = (i + 0.5) / w, as a
+ * shade cell so mono shows the ramp), then lo, mid and hi below it, each in
+ * a third of the width: left-aligned, centred, right-aligned. */
+void
+pe_draw_colorbar(struct pe_canvas *cv, int x, int y, int w,
+                 const struct pe_scale *sc, const char *fmt, pe_color fg)
+{
+	double vals[3] = {sc->lo, 0.5 * (sc->lo + sc->hi), sc->hi};
+	int slot = (w - 2) / 3, at[3];
+	char buf[3][64];
+	int len[3];
+
+	pe_draw_colorbar_bar(cv, x, y, w, sc);
 	if (slot < 1)
 		return;
 	for (int i = 0; i < 3; i++) {

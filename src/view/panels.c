@@ -63,22 +63,7 @@ colorbar_line(struct pe_canvas *cv, int x, int y, int w,
 	int bx = x + ll + 1, bw = w - ll - hl - 2;
 	if (bw < 3)
 		return;
-	for (int i = 0; i < bw; i++) {
-		double t = ((double)i + 0.5) / (double)bw;
-		pe_color c = pe_cmap_color(sc->cmap, t);
-		struct pe_cell *cell = pe_canvas_at(cv, bx + i, y);
-		if (cell == NULL)
-			continue;
-		cell->cp = 0x2580;
-		cell->fg = cell->bg = c;
-		cell->attr = 0;
-		cell->kind = PE_CELL_SHADE;
-		cell->shade = (uint8_t)(t * 255.0 + 0.5);
-		cell->ramp = 0;
-		cell->lvok = 0;
-		pe_palette_mark(cell, 0, sc->cmap, sc->cyclic, cell->shade);
-		pe_palette_mark(cell, 1, sc->cmap, sc->cyclic, cell->shade);
-	}
+	pe_draw_colorbar_bar(cv, bx, y, bw, sc);
 	int ml = (int)strlen(mid) - (sc->cyclic ? 1 : 0);
 	if (ml + 2 < bw) {
 		int mx = bx + (bw - ml) / 2;

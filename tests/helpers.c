@@ -13,6 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "kernel/diag.h"
+
 extern char **environ;
 
 const char *
@@ -188,4 +190,40 @@ th_close(double a, double b, double atol, double rtol)
 	if (isinf(a) || isinf(b))
 		return a == b;
 	return fabs(a - b) <= atol + rtol * fabs(b);
+}
+
+/* Deterministic pseudo-random numbers (64-bit LCG, Knuth's MMIX). */
+uint64_t
+th_lcg(uint64_t *s)
+{
+	*s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+	return *s >> 33;
+}
+
+/* Brute-force statistics of a rectangle of a diagonal field. */
+void
+th_diag_brute(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
+    size_t c1, struct pe_stats *s)
+{
+	long double sum = 0;
+	uint64_t cnt = 0;
+	memset(s, 0, sizeof *s);
+	s->min = INFINITY;
+	s->max = -INFINITY;
+	for (size_t i = r0; i < r1; i++)
+		for (size_t j = c0; j < c1; j++) {
+			double v = pe_diag_value(f, i, j);
+			s->count++;
+			if (v == -INFINITY) {
+				s->masked++;
+				continue;
+			}
+			sum += v;
+			cnt++;
+			s->min = fmin(s->min, v);
+			s->max = fmax(s->max, v);
+		}
+	s->mean = cnt ? (double)(sum / cnt) : NAN;
+	if (!cnt)
+		s->min = s->max = NAN;
 }

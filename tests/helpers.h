@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Path of the pescope binary under test ($PESCOPE_BIN). */
 const char *th_bin(void);
@@ -27,6 +28,18 @@ char *th_slurp(const char *path, size_t *len);
 char *th_tmpdir(void);
 /* Number of entries in a directory (excluding . and ..). */
 int th_dir_count(const char *dir);
+
+struct pe_field;
+struct pe_stats;
+
+/* Deterministic pseudo-random numbers (64-bit LCG, Knuth's MMIX). */
+uint64_t th_lcg(uint64_t *s);
+
+/* Statistics of a rectangle of a diagonal field (bias, mask, relative),
+ * cell by cell through pe_diag_value: the brute force the closed forms are
+ * checked against. */
+void th_diag_brute(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
+    size_t c1, struct pe_stats *s);
 
 /* |a - b| <= atol + rtol * |b| */
 bool th_close(double a, double b, double atol, double rtol);

@@ -306,14 +306,6 @@ Test(npy_read, bad_headers)
 	free(b);
 }
 
-/* Deterministic pseudo-random numbers (64-bit LCG, Knuth's MMIX). */
-static uint64_t
-lcg(uint64_t *s)
-{
-	*s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
-	return *s >> 33;
-}
-
 Test(npy_read, fuzz_mutations)
 {
 	unsigned char *orig;
@@ -326,23 +318,23 @@ Test(npy_read, fuzz_mutations)
 		size_t len = olen;
 		unsigned char *b = malloc(olen);
 		memcpy(b, orig, olen);
-		int muts = 1 + (int)(lcg(&seed) % 4);
+		int muts = 1 + (int)(th_lcg(&seed) % 4);
 		for (int m = 0; m < muts; m++) {
-			size_t at = lcg(&seed) % olen;
-			switch (lcg(&seed) % 4) {
+			size_t at = th_lcg(&seed) % olen;
+			switch (th_lcg(&seed) % 4) {
 			case 0: /* random byte */
-				b[at] = (unsigned char)lcg(&seed);
+				b[at] = (unsigned char)th_lcg(&seed);
 				break;
 			case 1: /* interesting byte in the header */
 				b[at % 80] = "0123456789(),'{}: <>f48TF\xff\x00"
-				    [lcg(&seed) % 27];
+				    [th_lcg(&seed) % 27];
 				break;
 			case 2: /* truncate */
 				len = at < len ? at : len;
 				break;
 			default: /* length field */
-				b[8 + lcg(&seed) % 4] =
-				    (unsigned char)lcg(&seed);
+				b[8 + th_lcg(&seed) % 4] =
+				    (unsigned char)th_lcg(&seed);
 			}
 		}
 		/* Exact-size copy so ASan sees any read past the end. */
@@ -364,10 +356,10 @@ Test(npy_read, fuzz_mutations)
 	}
 	/* Pure garbage of many lengths. */
 	for (int it = 0; it < 2000; it++) {
-		size_t len = lcg(&seed) % 300;
+		size_t len = th_lcg(&seed) % 300;
 		unsigned char *g = malloc(len ? len : 1);
 		for (size_t k = 0; k < len; k++)
-			g[k] = (unsigned char)lcg(&seed);
+			g[k] = (unsigned char)th_lcg(&seed);
 		if (len > 8 && it % 2)
 			memcpy(g, "\x93NUMPY\x01\x00", 8);
 		float *a = NULL;

@@ -283,42 +283,6 @@ make_field(const struct pe_config *cfg)
 	return f;
 }
 
-/* Deterministic pseudo-random numbers (64-bit LCG, Knuth's MMIX). */
-static uint64_t
-lcg(uint64_t *s)
-{
-	*s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
-	return *s >> 33;
-}
-
-/* Brute-force statistics of a rectangle, cell by cell. */
-static void
-brute(const struct pe_field *f, size_t r0, size_t r1, size_t c0, size_t c1,
-      struct pe_stats *s)
-{
-	long double sum = 0;
-	uint64_t cnt = 0;
-	memset(s, 0, sizeof *s);
-	s->min = INFINITY;
-	s->max = -INFINITY;
-	for (size_t i = r0; i < r1; i++)
-		for (size_t j = c0; j < c1; j++) {
-			double v = pe_diag_value(f, i, j);
-			s->count++;
-			if (v == -INFINITY) {
-				s->masked++;
-				continue;
-			}
-			sum += v;
-			cnt++;
-			s->min = fmin(s->min, v);
-			s->max = fmax(s->max, v);
-		}
-	s->mean = cnt ? (double)(sum / cnt) : NAN;
-	if (!cnt)
-		s->min = s->max = NAN;
-}
-
 /* Compare pe_diag_block with brute force on many random rectangles. */
 static void
 check_random_blocks(const struct pe_config *cfg, int trials)
@@ -327,16 +291,16 @@ check_random_blocks(const struct pe_config *cfg, int trials)
 	uint64_t seed = 12345;
 	for (int t = 0; t < trials; t++) {
 		size_t n = cfg->n;
-		size_t r0 = lcg(&seed) % n, c0 = lcg(&seed) % n;
-		size_t r1 = r0 + 1 + lcg(&seed) % (n - r0);
-		size_t c1 = c0 + 1 + lcg(&seed) % (n - c0);
+		size_t r0 = th_lcg(&seed) % n, c0 = th_lcg(&seed) % n;
+		size_t r1 = r0 + 1 + th_lcg(&seed) % (n - r0);
+		size_t c1 = c0 + 1 + th_lcg(&seed) % (n - c0);
 		if (t % 4 == 0) { /* thin ones too */
-			r1 = r0 + 1 + lcg(&seed) % 3 % (n - r0);
+			r1 = r0 + 1 + th_lcg(&seed) % 3 % (n - r0);
 		}
 		struct pe_stats got, want;
 		cr_assert_eq(pe_diag_block(&f, r0, r1, c0, c1, true, &got),
 		             PE_OK);
-		brute(&f, r0, r1, c0, c1, &want);
+		th_diag_brute(&f, r0, r1, c0, c1, &want);
 		cr_expect_eq(got.count, want.count);
 		cr_expect_eq(got.masked, want.masked);
 		cr_expect(th_close(got.mean, want.mean, 1e-12, 1e-13),

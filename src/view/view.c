@@ -257,7 +257,7 @@ static const char *const help_lines[] = {
 	"pescope keys",
 	"",
 	"1-7, Tab, Shift-Tab  choose the encoding",
-	"arrows               move the cursor by one map sample",
+	"arrows               move the cursor by one (smallest) sample",
 	"+ / -   0            zoom in / out around the cursor; whole map",
 	"PgUp PgDn Home End   pan the map",
 	"d/D  n/N  b/B        d_model, seq_len halve/double; base /10, x10",

@@ -69,8 +69,11 @@ view_map_main(struct ctx *c, const struct pe_scale *sc, const char *title,
 	h->r0 = c->g.r0, h->r1 = c->g.r1, h->c0 = c->g.c0, h->c1 = c->g.c1;
 	h->nsr = c->g.nsr, h->nsc = c->g.nsc;
 	size_t R = c->g.r1 - c->g.r0, C = c->g.c1 - c->g.c0;
-	h->cell_rows = c->g.nsr ? (R + c->g.nsr - 1) / c->g.nsr : 1;
-	h->cell_cols = c->g.nsc ? (C + c->g.nsc - 1) / c->g.nsc : 1;
+	/* A step is the smallest block: blocks differ by at most one element,
+	 * so rounding down never jumps over a whole block (every row stays
+	 * reachable); rounding up skipped rows at sizes like 64 in 42. */
+	h->cell_rows = c->g.nsr ? R / c->g.nsr : 1;
+	h->cell_cols = c->g.nsc ? C / c->g.nsc : 1;
 	if (h->cell_rows < 1)
 		h->cell_rows = 1;
 	if (h->cell_cols < 1)

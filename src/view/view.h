@@ -36,7 +36,7 @@ struct pe_hit {
 	int map_x, map_y, map_w, map_h; /* the main map's cells */
 	size_t r0, r1, c0, c1;		/* the viewport it shows */
 	size_t nsr, nsc;		/* samples: rows (2 per cell), cols */
-	size_t cell_rows, cell_cols;	/* elements the smallest sample covers
+	size_t cell_rows, cell_cols;	/* elements the smallest sample covers:
 					   a cursor step */
 };
 

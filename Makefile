@@ -4,7 +4,7 @@
 # ASan+UBSan build.
 
 PACKAGES := gcc meson ninja-build pkg-config libncurses-dev libcglm-dev \
-	libcriterion-dev libvterm-dev python3 python3-numpy tmux
+	libcriterion-dev libvterm-dev python3 python3-numpy tmux locales
 
 BUILD := build
 ASAN := build-asan

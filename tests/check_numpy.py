@@ -232,7 +232,7 @@ check("vit2d pe 3x5 d16", dump(["-e", "vit2d", "--grid", "3x5", "-d", "16",
 # learned: a numpy-written table round-trips, NaN past max_len
 fx = os.path.join(FIX, "f4_3x4.npy")
 t = np.load(fx)
-a = dump(["--table-file", fx, "-n", "5", "--table", "pe"], "f32")
+a = dump(["-e", "learned", "--table-file", fx, "-n", "5", "--table", "pe"], "f32")
 check("learned table-file", a, np.concatenate([t, np.full((2, 4), np.nan)]),
       atol=0, rtol=0)
 

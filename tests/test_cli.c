@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "helpers.h"
@@ -172,6 +173,44 @@ static const struct bad bads[] = {
 	{{"--bogus"}, "unknown option"},
 	{{"--preset", "gpt-5"}, "--preset"},
 	{{"dump", "--grid", "3y4", "-e", "vit2d", "--table", "pe"}, "--grid"},
+	/* issue 8.9: an option that changes nothing here is refused */
+	{{"dump", "-e", "sinusoidal", "--heads", "4", "--table", "pe"},
+	     "--heads has no effect with -e sinusoidal"},
+	{{"dump", "-e", "vit2d", "-n", "5", "--table", "pe"}, "--seq-len"},
+	{{"snapshot", "-e", "vit2d", "-n", "5"}, "--seq-len"},
+	{{"dump", "-e", "rope", "--factor", "2", "--table", "inv_freq"},
+	     "--rope-scaling default"},
+	{{"dump", "-e", "rope", "--rope-scaling", "linear", "--no-truncate",
+	     "--table", "inv_freq"}, "--no-truncate"},
+	{{"dump", "-e", "rope", "--rope-scaling", "llama3", "--beta-fast", "8",
+	     "--table", "inv_freq"}, "applies to yarn"},
+	{{"dump", "-e", "relative", "--relative", "shaw", "--buckets", "8",
+	     "--table", "index"}, "--buckets"},
+	{{"dump", "-e", "alibi", "-d", "8", "--table", "slopes"}, "--d-model"},
+	{{"dump", "-e", "sinusoidal", "--head", "1", "--table", "pe"}, "--head"},
+	{{"dump", "-e", "alibi", "--head", "1", "--table", "slopes"},
+	     "no head axis"},
+	{{"snapshot", "-e", "rope", "--head", "1"}, "--head"},
+	{{"dump", "--size", "80x24", "--table", "pe"}, "--size"},
+	{{"bench", "-e", "rope"}, "does not apply to bench"},
+	/* issue 8.10: abbreviations go through the one parser */
+	{{"--preset-f", "/nonexistent/p"}, "No such file or directory"},
+	{{"--pre", "x"}, "ambiguous"},
+	/* issue 8.12: a table only with -e learned, in either order */
+	{{"dump", "-e", "sinusoidal", "--table-file", "/dev/zero", "--table",
+	     "pe"}, "not a regular file"},
+	/* issue 8.14: below the smallest frame */
+	{{"snapshot", "--size", "10x5"}, "at least 80x24"},
+	/* issue 8.15: one rule for numbers: no spaces, tabs, hex or commas */
+	{{"dump", "-n", "\t5", "--table", "pe"}, "--seq-len"},
+	{{"dump", "-n", " 5", "--table", "pe"}, "--seq-len"},
+	{{"dump", "--base", " 2", "--table", "pe"}, "--base"},
+	{{"dump", "--base", "0x10", "--table", "pe"}, "--base"},
+	{{"dump", "--base", "1,5", "--table", "pe"}, "--base"},
+	{{"dump", "--quick", "--table", "pe"}, "--quick"},
+	{{"dump", "-e", "rope", "-d", "4", "--rope-scaling", "longrope",
+	     "--short-factor", "1,1 2", "--long-factor", "1,0x2", "--table",
+	     "inv_freq"}, "--long-factor"},
 };
 
 Test(cli, bad_input_exits_2_and_names_the_option)
@@ -191,6 +230,134 @@ Test(cli, bad_input_exits_2_and_names_the_option)
 		cr_expect_str_empty(out, "case %zu wrote to stdout", i);
 		free(out), free(err);
 	}
+}
+
+/* The fixture table copied into a buffer of the caller's (th_fixture's
+ * buffer is static). */
+static const char *
+fixture(const char *name, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "%s", th_fixture(name));
+	return buf;
+}
+
+/* issue 8.12: --table-file does not choose the encoding, in either order,
+ * and its width does not become another encoding's d_model. */
+Test(cli, table_file_needs_learned_in_either_order)
+{
+	char fx[1024], *out, *err;
+	fixture("f4_3x4.npy", fx, sizeof fx);
+	const char *a[] = {"pescope", "dump", "-e", "sinusoidal", "--table-file",
+	    fx, "--table", "pe", NULL};
+	const char *b[] = {"pescope", "dump", "--table-file", fx, "-e",
+	    "sinusoidal", "--table", "pe", NULL};
+	const char *c[] = {"pescope", "snapshot", "--table-file", fx, NULL};
+	const char *const *all[] = {a, b, c};
+	for (int i = 0; i < 3; i++) {
+		cr_expect_eq(run(all[i], &out, &err), 2, "case %d", i);
+		cr_expect(strstr(err, "-e learned") != NULL, "%s", err);
+		cr_expect_str_empty(out);
+		free(out), free(err);
+	}
+	const char *d[] = {"pescope", "dump", "-e", "learned", "--table-file",
+	    "/nonexistent/t.npy", "--table", "pe", NULL};
+	cr_expect_eq(run(d, &out, &err), 2);
+	cr_expect(strstr(err, "No such file or directory") != NULL, "%s", err);
+	free(out), free(err);
+}
+
+/* issue 8.15: a message quoting an argument does not send its control
+ * bytes to the terminal. */
+Test(cli, messages_escape_control_bytes)
+{
+	char *out, *err;
+	const char *a[] = {"pescope", "-e", "\x1b]0;pwned\x07\x1b[2J\xc2\x9b", NULL};
+	cr_assert_eq(run(a, &out, &err), 2);
+	cr_expect(strchr(err, 0x1b) == NULL && strchr(err, 0x07) == NULL,
+	    "raw control bytes in: %s", err);
+	cr_expect(strstr(err, "\\x1b]0;pwned\\x07\\x1b[2J\\u009b") != NULL, "%s",
+	    err);
+	free(out), free(err);
+
+	/* the same from a preset file's line */
+	char *dir = th_tmpdir(), path[512];
+	snprintf(path, sizeof path, "%s/p.preset", dir);
+	FILE *fp = fopen(path, "w");
+	fputs("encoding = \x1b[31mred\n", fp);
+	fclose(fp);
+	const char *b[] = {"pescope", "snapshot", "--preset-file", path, NULL};
+	cr_assert_eq(run(b, &out, &err), 2);
+	cr_expect(strchr(err, 0x1b) == NULL, "%s", err);
+	cr_expect(strstr(err, "line 1") != NULL, "%s", err);
+	free(out), free(err);
+	unlink(path);
+	rmdir(dir);
+	free(dir);
+}
+
+/* issue 8.1: a preset cannot set where output goes or which table is
+ * written (and the options own every string they keep). */
+Test(cli, preset_cannot_set_output_or_table)
+{
+	char *dir = th_tmpdir(), path[512], *out, *err;
+	snprintf(path, sizeof path, "%s/p.preset", dir);
+	const char *lines[] = {"output = out.csv\n", "table = pe\n"};
+	for (int i = 0; i < 2; i++) {
+		FILE *fp = fopen(path, "w");
+		fputs(lines[i], fp);
+		fclose(fp);
+		const char *a[] = {"pescope", "dump", "--preset-file", path, "-t",
+		    "pe", NULL};
+		cr_expect_eq(run(a, &out, &err), 2, "%s", lines[i]);
+		cr_expect(strstr(err, "not an option a preset can set") != NULL,
+		    "%s", err);
+		free(out), free(err);
+	}
+	unlink(path);
+	cr_expect_eq(th_dir_count(dir), 0);
+	rmdir(dir);
+	free(dir);
+}
+
+/* issue 8.14: a bad output path costs nothing: refused before the work
+ * (this table would take seconds and gigabytes). */
+Test(cli, bad_output_path_is_refused_first)
+{
+	char *out, *err;
+	const char *a[] = {"pescope", "dump", "-d", "8192", "-n", "65536", "-t",
+	    "pe", "-o", "/nonexistent/x.csv", NULL};
+	const char *b[] = {"pescope", "snapshot", "-o", "/nonexistent/x.txt",
+	    NULL};
+	const char *const *all[] = {a, b};
+	for (int i = 0; i < 2; i++) {
+		struct timespec t0, t1;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		cr_expect_eq(run(all[i], &out, &err), 2);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		cr_expect(strstr(err, "No such file or directory") != NULL, "%s",
+		    err);
+		double s = (double)(t1.tv_sec - t0.tv_sec) +
+		    1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+		cr_expect(s < 1.0, "took %.2f s: the work ran first", s);
+		free(out), free(err);
+	}
+}
+
+/* issue 8.16: a preset that the command line or a key changed says so. */
+Test(cli, preset_modified_is_shown)
+{
+	char *out, *err;
+	const char *a[] = {"pescope", "snapshot", "--preset", "llama-3.1-8b",
+	    "-f", "txt", NULL};
+	cr_assert_eq(run(a, &out, &err), 0, "%s", err);
+	cr_expect(strstr(out, "preset llama-3.1-8b") != NULL);
+	cr_expect(strstr(out, "(modified)") == NULL);
+	free(out), free(err);
+	const char *b[] = {"pescope", "snapshot", "--preset", "llama-3.1-8b",
+	    "--factor", "16", "-f", "txt", NULL};
+	cr_assert_eq(run(b, &out, &err), 0, "%s", err);
+	cr_expect(strstr(out, "preset llama-3.1-8b (modified)") != NULL);
+	free(out), free(err);
 }
 
 Test(cli, output_is_atomic)
@@ -222,12 +389,14 @@ Test(cli, output_is_atomic)
 	free(txt);
 	cr_assert_eq(th_dir_count(dir), 1);
 
-	/* a folder that cannot be written: exit 1, nothing created */
+	/* a folder that does not exist: refused before any work, exit 2 with
+	 * errno's reason, nothing created */
 	char ro[512];
 	snprintf(ro, sizeof ro, "%s/missing/pe.csv", dir);
 	const char *c[] = {"pescope", "dump", "--table", "pe", "-o", ro, NULL};
-	cr_assert_eq(run(c, &out, &err), 1);
+	cr_assert_eq(run(c, &out, &err), 2);
 	cr_assert(strstr(err, "missing") != NULL);
+	cr_assert(strstr(err, "No such file or directory") != NULL, "%s", err);
 	free(out), free(err);
 	cr_assert_eq(th_dir_count(dir), 1);
 	unlink(path);
@@ -239,20 +408,21 @@ Test(cli, table_file_is_checked)
 {
 	char *out, *err;
 	/* a numpy-written [3, 4] float32 table */
-	const char *a[] = {"pescope", "dump", "--table-file",
+	const char *a[] = {"pescope", "dump", "-e", "learned", "--table-file",
 	    th_fixture("f4_3x4.npy"), "-n", "6", "--table", "pe", NULL};
 	const char *fx = th_fixture("f4_3x4.npy");
 	if (access(fx, R_OK) != 0)
 		cr_skip("fixture %s missing", fx);
 	char fxcopy[1024];
 	snprintf(fxcopy, sizeof fxcopy, "%s", fx);
-	a[3] = fxcopy;
+	a[5] = fxcopy;
 	cr_assert_eq(run(a, &out, &err), 0, "%s", err);
 	/* rows 3..5 are past the table: nan */
 	cr_assert(strstr(out, "nan,nan,nan,nan\nnan") != NULL, "%s", out);
 	free(out), free(err);
 
-	const char *b[] = {"pescope", "dump", "--table-file", fxcopy, "-d", "8",
+	const char *b[] = {"pescope", "dump", "-e", "learned", "--table-file",
+	    fxcopy, "-d", "8",
 	    "--table", "pe", NULL};
 	cr_assert_eq(run(b, &out, &err), 2);
 	cr_assert(strstr(err, "--d-model") != NULL, "%s", err);
@@ -267,8 +437,8 @@ Test(cli, table_file_is_checked)
 	fwrite(buf, 1, len - 7, fp);
 	fclose(fp);
 	free(buf);
-	const char *c[] = {"pescope", "dump", "--table-file", bad, "--table", "pe",
-	    NULL};
+	const char *c[] = {"pescope", "dump", "-e", "learned", "--table-file",
+	    bad, "--table", "pe", NULL};
 	cr_assert_eq(run(c, &out, &err), 2);
 	cr_assert(strstr(err, "--table-file") != NULL, "%s", err);
 	free(out), free(err);
@@ -290,8 +460,22 @@ Test(cli, presets_load_and_list)
 	const char *names[] = {"llama-2-7b", "llama-3.1-8b", "qwen2.5-7b-yarn",
 	    "deepseek-v2", "gpt-j-6b", "gpt-neox-20b", "mpt-7b", "bloom-176b",
 	    "t5-base", "gpt2", "bert-base", "mae-vit-b16"};
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		cr_expect(strstr(out, names[i]) != NULL, "%s missing", names[i]);
+		/* issue 8.16: each with its source line, as the file has it */
+		char rel[256], *file;
+		snprintf(rel, sizeof rel, "assets/presets/%s.preset", names[i]);
+		cr_assert_not_null(file = th_slurp(th_src(rel), NULL));
+		char *src = strstr(file, "\nsource = ");
+		cr_assert_not_null(src, "%s has no source", names[i]);
+		src += strlen("\nsource = ");
+		src[strcspn(src, "\n")] = '\0';
+		char want[1024];
+		snprintf(want, sizeof want, "source: %s\n", src);
+		cr_expect(strstr(out, want) != NULL, "%s: no line %s", names[i],
+		    want);
+		free(file);
+	}
 	free(out), free(err);
 
 	/* bloom has 112 heads: slopes has 112 lines */

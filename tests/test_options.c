@@ -2,7 +2,11 @@
  * refusal explains itself, and the parser can run twice. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app/options.h"
 
@@ -121,4 +125,142 @@ Test(options, runs_twice)
 		cr_assert_eq(o.cfg.n, 9);
 		pe_options_free(&o);
 	}
+}
+
+/* issue 8.1: the options own every string they keep: overwriting argv (or
+ * freeing a preset's text) after parsing leaves them intact. */
+Test(options, strings_are_owned)
+{
+	struct pe_options o;
+	char err[512], table[] = "pe", output[] = "out.csv", preset[] = "gpt2";
+	char *a[] = {"pescope", "dump", "--preset", preset, "-t", table, "-o",
+	    output, NULL};
+	cr_assert_eq(pe_options_parse(&o, 8, a, err, sizeof err), 0, "%s", err);
+	memset(table, 'X', sizeof table - 1);
+	memset(output, 'X', sizeof output - 1);
+	memset(preset, 'X', sizeof preset - 1);
+	cr_expect_str_eq(o.table, "pe");
+	cr_expect_str_eq(o.output, "out.csv");
+	cr_expect_str_eq(o.preset, "gpt2");
+	pe_options_free(&o);
+}
+
+/* issue 8.10: getopt's abbreviations reach presets too: one parser. */
+Test(options, abbreviated_preset_file)
+{
+	struct pe_options o;
+	char err[512], path[] = "/tmp/pescope-abbrev-XXXXXX";
+	int fd = mkstemp(path);
+	cr_assert(fd >= 0);
+	const char text[] = "encoding = alibi\nheads = 12\n";
+	cr_assert_eq(write(fd, text, sizeof text - 1), (ssize_t)sizeof text - 1);
+	close(fd);
+	const char *a[] = {"pescope", "snapshot", "--preset-f", path, NULL};
+	cr_assert_eq(parse(&o, err, a), 0, "%s", err);
+	cr_expect_eq(o.cfg.enc, PE_ENC_ALIBI);
+	cr_expect_eq(o.cfg.heads, 12);
+	pe_options_free(&o);
+	const char *b[] = {"pescope", "snapshot", "--preset-file=", NULL};
+	cr_expect_eq(parse(&o, err, b), 2);
+	pe_options_free(&o);
+	unlink(path);
+}
+
+/* issue 8.9: the TUI accepts options of other encodings (they set what
+ * the other tabs show); snapshot and dump refuse them; presets are
+ * exempt everywhere. */
+Test(options, other_encodings_options_by_command)
+{
+	struct pe_options o;
+	char err[512];
+	const char *a[] = {"pescope", "-e", "sinusoidal", "--heads", "4",
+	    "--rope-scaling", "yarn", "--factor", "2", NULL};
+	cr_assert_eq(parse(&o, err, a), 0, "%s", err);
+	cr_expect_eq(o.cfg.heads, 4);
+	pe_options_free(&o);
+	const char *b[] = {"pescope", "snapshot", "-e", "sinusoidal", "--heads",
+	    "4", NULL};
+	cr_assert_eq(parse(&o, err, b), 2);
+	cr_expect(strstr(err, "--heads has no effect with -e sinusoidal"), "%s",
+	    err);
+	pe_options_free(&o);
+	/* gpt-neox-20b sets partial-rotary and the rest; with -e sinusoidal
+	 * on the command line, the preset's rope settings are not refused */
+	const char *c[] = {"pescope", "snapshot", "--preset", "gpt-neox-20b",
+	    "-e", "sinusoidal", NULL};
+	cr_assert_eq(parse(&o, err, c), 0, "%s", err);
+	pe_options_free(&o);
+	/* options shared by every table of an encoding are accepted */
+	const char *d[] = {"pescope", "dump", "-e", "rope", "-n", "9", "--base",
+	    "500", "--pairing", "interleaved", "--dtype", "f64", "-t",
+	    "inv_freq", NULL};
+	cr_assert_eq(parse(&o, err, d), 0, "%s", err);
+	pe_options_free(&o);
+	const char *e[] = {"pescope", "dump", "-e", "relative", "--dtype", "f64",
+	    "-f", "npy", "-t", "buckets", NULL};
+	cr_assert_eq(parse(&o, err, e), 0, "%s", err);
+	pe_options_free(&o);
+}
+
+/* issue 8.2: numbers are read the same in every locale. */
+Test(options, numbers_ignore_the_locale)
+{
+	struct pe_options o;
+	char err[512];
+	const char *names[] = {"it_IT.UTF-8", "de_DE.UTF-8", "fr_FR.UTF-8"};
+	const char *got = NULL;
+	for (int i = 0; i < 3 && got == NULL; i++)
+		got = setlocale(LC_ALL, names[i]);
+	if (got == NULL)
+		cr_skip("no comma-decimal locale installed (tests/check_locale.sh "
+		    "builds its own)");
+	const char *a[] = {"pescope", "--base", "1.5", "-e", "rope",
+	    "--rope-scaling", "linear", "--factor", "2.25", NULL};
+	cr_expect_eq(parse(&o, err, a), 0, "%s", err);
+	cr_expect_eq(o.cfg.base, 1.5);
+	cr_expect_eq(o.cfg.rope.factor, 2.25);
+	pe_options_free(&o);
+	const char *b[] = {"pescope", "--base", "1,5", NULL};
+	cr_expect_eq(parse(&o, err, b), 2);
+	pe_options_free(&o);
+	setlocale(LC_ALL, "C");
+}
+
+/* Every long option --help prints is one the parser accepts, and no
+ * --help line is wider than 79 columns. */
+Test(options, help_lists_only_real_options)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	pe_options_usage(fp);
+	fclose(fp);
+	int n = 0;
+	for (char *p = buf; (p = strstr(p, "--")) != NULL; p += 2) {
+		char name[64];
+		size_t l = strspn(p + 2, "abcdefghijklmnopqrstuvwxyz-");
+		if (l == 0 || l >= sizeof name)
+			continue;
+		memcpy(name, p + 2, l);
+		name[l] = '\0';
+		if (name[l - 1] == '-')
+			continue;
+		char opt[80];
+		snprintf(opt, sizeof opt, "--%s", name);
+		const char *a[] = {"pescope", opt, "1", NULL};
+		struct pe_options o;
+		char err[512];
+		parse(&o, err, a);
+		cr_expect(strstr(err, "unknown option") == NULL &&
+		    strstr(err, "ambiguous") == NULL, "%s: %s", opt, err);
+		pe_options_free(&o);
+		n++;
+	}
+	cr_expect_gt(n, 40);
+	for (char *line = buf; *line != '\0';) {
+		size_t l = strcspn(line, "\n");
+		cr_expect_leq(l, 79, "wide line: %.*s", (int)l, line);
+		line += l + (line[l] == '\n');
+	}
+	free(buf);
 }

@@ -1,5 +1,6 @@
 /* pescope dump: the raw numbers of one table, as CSV or NPY. Everything is
  * checked before any work; the output is written atomically. */
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -305,20 +306,29 @@ pe_dump_run(const struct pe_options *o)
 		goto end;
 	}
 
+	if (o->head_given && (tab.ndim != 3 || o->dump_format == PE_DUMP_NPY)) {
+		pe_app_error(tab.ndim != 3
+			? "--head: table %s has no head axis"
+			: "--head: table %s as NPY holds every head; --head picks "
+			  "the head written as CSV", o->table);
+		goto end;
+	}
+
+	/* The output is created before any work: a bad path costs nothing. */
+	struct pe_atomic out;
+	const char *path = o->output != NULL ? o->output : "-";
+	if (pe_atomic_open(&out, path) != PE_OK) {
+		pe_app_error("-o '%s': cannot create a file there: %s", path,
+		    strerror(errno));
+		goto end;
+	}
 	double *fbuf = NULL;
 	int64_t *ibuf = NULL;
 	int st = compute(c, &rope, (enum table_id)t, &tab, &fbuf, &ibuf);
 	if (st != PE_OK) {
+		pe_atomic_abort(&out);
 		pe_app_error("--table %s: %s", o->table, pe_strerror(st));
 		rc = st == PE_ENOMEM ? PE_EXIT_FAIL : PE_EXIT_USAGE;
-		goto free_bufs;
-	}
-
-	struct pe_atomic out;
-	const char *path = o->output != NULL ? o->output : "-";
-	if (pe_atomic_open(&out, path) != PE_OK) {
-		pe_app_error("-o '%s': cannot create a file there", path);
-		rc = PE_EXIT_FAIL;
 		goto free_bufs;
 	}
 	st = o->dump_format == PE_DUMP_NPY ? pe_npy_write(out.fp, &tab, dt)
@@ -328,7 +338,8 @@ pe_dump_run(const struct pe_options *o)
 	else
 		pe_atomic_abort(&out);
 	if (st != PE_OK) {
-		pe_app_error("-o '%s': write failed; nothing was written", path);
+		pe_app_error("-o '%s': write failed (%s); nothing was written", path,
+		    strerror(errno));
 		rc = PE_EXIT_FAIL;
 	} else {
 		rc = PE_EXIT_OK;

@@ -8,16 +8,17 @@
 
 #include "app/app.h"
 
-/* Print "pescope: <message>" to standard error. */
+/* Print "pescope: <message>" to standard error, with control characters
+ * escaped: a message may quote an argument or a preset line. */
 void
 pe_app_error(const char *fmt, ...)
 {
+	char msg[2048], safe[4 * sizeof msg];
 	va_list ap;
-	fputs("pescope: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fprintf(stderr, "pescope: %s\n", pe_options_escape(msg, safe, sizeof safe));
 }
 
 int
@@ -27,7 +28,10 @@ main(int argc, char **argv)
 	char err[1024];
 	int rc;
 
-	setlocale(LC_ALL, "");
+	/* The character set follows the user's locale (for the TUI's
+	 * glyphs); numbers never do: LC_NUMERIC stays "C", so a German or
+	 * Italian user reads and writes the same numbers as everyone. */
+	setlocale(LC_CTYPE, "");
 	if (pe_options_parse(&o, argc, argv, err, sizeof err) != 0) {
 		pe_app_error("%s", err);
 		fputs("Try 'pescope --help' for more information.\n", stderr);

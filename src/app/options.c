@@ -1,9 +1,12 @@
-/* The one command-line parser: getopt_long over a table of options that the
- * TUI, snapshot, dump and bench share, plus presets (option files). */
+/* The one command-line parser: one row per option (in the spirit of tmux's
+ * options-table.c) says its names, which commands, encodings, rope scaling
+ * types and relative kinds it applies to, and its help line. getopt_long,
+ * the "has no effect here" refusal and --help all read the table. */
 #include "app/options.h"
 
 #include <errno.h>
 #include <getopt.h>
+#include <locale.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,87 +14,183 @@
 #include <string.h>
 
 #include "pescope/learned.h"
+#include "view/view.h"
 
 /* Which commands an option applies to. */
 #define C_TUI (1u << PE_CMD_TUI)
 #define C_SNAP (1u << PE_CMD_SNAPSHOT)
 #define C_DUMP (1u << PE_CMD_DUMP)
 #define C_BENCH (1u << PE_CMD_BENCH)
-#define C_VIEW (C_TUI | C_SNAP)
-#define C_ALL (C_TUI | C_SNAP | C_DUMP | C_BENCH)
+#define C_CONF (C_TUI | C_SNAP | C_DUMP) /* the commands that take a config */
+#define C_ANY (C_CONF | C_BENCH)
 
+/* Which encodings a config option changes the numbers of. */
+#define E(x) (1u << PE_ENC_##x)
+#define E_ALL ((1u << PE_ENC_COUNT) - 1)
+/* Which rope scaling types a rope option needs (0: any). */
+#define R(x) (1u << PE_ROPE_##x)
+/* Which relative kinds (0: any). */
+#define K_T5 (1u << PE_REL_T5)
+#define K_SHAW (1u << PE_REL_SHAW)
+
+/* The rows of the table; an option's id is its index. */
 enum opt_id {
-	O_ENCODING = 256, O_D_MODEL, O_SEQ_LEN, O_BASE, O_LAYOUT, O_PAIRING,
-	O_HEADS, O_ALIBI_MODE, O_RELATIVE, O_BUCKETS, O_MAX_DISTANCE,
-	O_BIDIRECTIONAL, O_UNIDIRECTIONAL, O_MAX_RELATIVE, O_GRID, O_TABLE_FILE,
-	O_MAX_LEN, O_ROPE_SCALING, O_FACTOR, O_ORIGINAL_MAX_POS, O_MAX_POS,
-	O_BETA_FAST, O_BETA_SLOW, O_MSCALE, O_MSCALE_ALL_DIM, O_ATTENTION_FACTOR,
-	O_NO_TRUNCATE, O_TRUNCATE, O_LOW_FREQ, O_HIGH_FREQ, O_SHORT_FACTOR,
-	O_LONG_FACTOR, O_PARTIAL_ROTARY, O_PRESET, O_PRESET_FILE,
-	O_LIST_PRESETS, O_TABLE, O_FORMAT, O_DTYPE, O_OUTPUT, O_HEAD, O_CURSOR,
-	O_SIZE, O_COLOR, O_QUICK, O_HELP, O_VERSION,
+	O_ENCODING, O_D_MODEL, O_SEQ_LEN, O_BASE, O_LAYOUT, O_PAIRING, O_HEADS,
+	O_ALIBI_MODE, O_RELATIVE, O_BUCKETS, O_MAX_DISTANCE, O_BIDIRECTIONAL,
+	O_UNIDIRECTIONAL, O_MAX_RELATIVE, O_GRID, O_TABLE_FILE, O_MAX_LEN,
+	O_ROPE_SCALING, O_FACTOR, O_ORIGINAL_MAX_POS, O_MAX_POS, O_BETA_FAST,
+	O_BETA_SLOW, O_MSCALE, O_MSCALE_ALL_DIM, O_ATTENTION_FACTOR,
+	O_TRUNCATE, O_NO_TRUNCATE, O_LOW_FREQ, O_HIGH_FREQ, O_SHORT_FACTOR,
+	O_LONG_FACTOR, O_PARTIAL_ROTARY, O_PRESET, O_PRESET_FILE, O_CURSOR,
+	O_HEAD, O_SIZE, O_COLOR, O_FORMAT, O_OUTPUT, O_TABLE, O_DTYPE, O_QUICK,
+	O_LIST_PRESETS, O_HELP, O_VERSION, O_COUNT
 };
 
-struct opt_desc {
-	const char *name;
-	int has_arg;
-	int id;
-	unsigned cmds;
+/* Sections of --help, in order. */
+enum opt_group { G_ENC, G_ROPE, G_VIEW, G_DUMP, G_BENCH, G_MISC, G_COUNT };
+
+static const char *const group_titles[G_COUNT] = {
+	"Encoding and sizes (the TUI, snapshot and dump):",
+	"RoPE scaling (names as in Hugging Face transformers' rope_scaling):",
+	"snapshot and the TUI:",
+	"dump:",
+	"bench:",
+	"",
 };
 
-static const struct opt_desc opts[] = {
-	{"encoding", 1, O_ENCODING, C_ALL},
-	{"d-model", 1, O_D_MODEL, C_ALL},
-	{"seq-len", 1, O_SEQ_LEN, C_ALL},
-	{"base", 1, O_BASE, C_ALL},
-	{"layout", 1, O_LAYOUT, C_ALL},
-	{"pairing", 1, O_PAIRING, C_ALL},
-	{"heads", 1, O_HEADS, C_ALL},
-	{"alibi-mode", 1, O_ALIBI_MODE, C_ALL},
-	{"relative", 1, O_RELATIVE, C_ALL},
-	{"buckets", 1, O_BUCKETS, C_ALL},
-	{"max-distance", 1, O_MAX_DISTANCE, C_ALL},
-	{"bidirectional", 0, O_BIDIRECTIONAL, C_ALL},
-	{"unidirectional", 0, O_UNIDIRECTIONAL, C_ALL},
-	{"max-relative", 1, O_MAX_RELATIVE, C_ALL},
-	{"grid", 1, O_GRID, C_ALL},
-	{"table-file", 1, O_TABLE_FILE, C_ALL},
-	{"max-len", 1, O_MAX_LEN, C_ALL},
-	{"rope-scaling", 1, O_ROPE_SCALING, C_ALL},
-	{"factor", 1, O_FACTOR, C_ALL},
-	{"original-max-pos", 1, O_ORIGINAL_MAX_POS, C_ALL},
-	{"max-pos", 1, O_MAX_POS, C_ALL},
-	{"beta-fast", 1, O_BETA_FAST, C_ALL},
-	{"beta-slow", 1, O_BETA_SLOW, C_ALL},
-	{"mscale", 1, O_MSCALE, C_ALL},
-	{"mscale-all-dim", 1, O_MSCALE_ALL_DIM, C_ALL},
-	{"attention-factor", 1, O_ATTENTION_FACTOR, C_ALL},
-	{"no-truncate", 0, O_NO_TRUNCATE, C_ALL},
-	{"truncate", 0, O_TRUNCATE, C_ALL},
-	{"low-freq-factor", 1, O_LOW_FREQ, C_ALL},
-	{"high-freq-factor", 1, O_HIGH_FREQ, C_ALL},
-	{"short-factor", 1, O_SHORT_FACTOR, C_ALL},
-	{"long-factor", 1, O_LONG_FACTOR, C_ALL},
-	{"partial-rotary", 1, O_PARTIAL_ROTARY, C_ALL},
-	{"preset", 1, O_PRESET, C_ALL},
-	{"preset-file", 1, O_PRESET_FILE, C_ALL},
-	{"list-presets", 0, O_LIST_PRESETS, C_ALL},
-	{"table", 1, O_TABLE, C_DUMP},
-	{"format", 1, O_FORMAT, C_DUMP | C_SNAP},
-	{"dtype", 1, O_DTYPE, C_DUMP},
-	{"output", 1, O_OUTPUT, C_DUMP | C_SNAP},
-	{"head", 1, O_HEAD, C_DUMP | C_VIEW},
-	{"cursor", 1, O_CURSOR, C_VIEW},
-	{"size", 1, O_SIZE, C_SNAP | C_BENCH},
-	{"color", 1, O_COLOR, C_VIEW},
-	{"quick", 0, O_QUICK, C_BENCH},
-	{"help", 0, O_HELP, C_ALL},
-	{"version", 0, O_VERSION, C_ALL},
+struct opt_row {
+	const char *name;     /* long name, without "--" */
+	char letter;	      /* short name, or 0 */
+	bool arg;	      /* takes a value */
+	unsigned cmds;	      /* C_* bits */
+	unsigned encs;	      /* E() bits: encodings it changes; 0 = none */
+	unsigned scalings;    /* R() bits it needs with rope; 0 = any */
+	unsigned kinds;	      /* K_* bits it needs with relative; 0 = any */
+	enum opt_group group;
+	const char *metavar;  /* the value's name in --help */
+	const char *help;     /* one or more lines, '\n' between */
 };
-#define NOPTS (sizeof opts / sizeof opts[0])
+
+#define R_SCALED (R(LINEAR) | R(DYNAMIC) | R(YARN) | R(LONGROPE) | R(LLAMA3))
+
+static const struct opt_row opts[O_COUNT] = {
+	[O_ENCODING] = {"encoding", 'e', true, C_CONF, E_ALL, 0, 0, G_ENC, "E",
+	    "sinusoidal (default), learned, relative, rope,\n"
+	    "alibi, nope, vit2d"},
+	[O_D_MODEL] = {"d-model", 'd', true, C_CONF,
+	    E(SINUSOIDAL) | E(LEARNED) | E(ROPE) | E(VIT2D), 0, 0, G_ENC, "N",
+	    "model width (rope: the head dimension); 64"},
+	[O_SEQ_LEN] = {"seq-len", 'n', true, C_CONF, E_ALL & ~E(VIT2D), 0, 0,
+	    G_ENC, "N", "sequence length; 64 (vit2d is sized by --grid)"},
+	[O_BASE] = {"base", 0, true, C_CONF, E(SINUSOIDAL) | E(ROPE), 0, 0, G_ENC,
+	    "B", "sinusoidal / rope base theta; 10000"},
+	[O_LAYOUT] = {"layout", 0, true, C_CONF, E(SINUSOIDAL), 0, 0, G_ENC, "L",
+	    "sinusoidal columns: interleaved (the paper,\n"
+	    "PyTorch), split (GPT-J: sines, then cosines) or\n"
+	    "t2t (tensor2tensor)"},
+	[O_PAIRING] = {"pairing", 0, true, C_CONF, E(ROPE), 0, 0, G_ENC, "P",
+	    "rope: half (HF rotate_half) or interleaved (GPT-J)"},
+	[O_HEADS] = {"heads", 0, true, C_CONF, E(ALIBI), 0, 0, G_ENC, "H",
+	    "alibi heads; 8"},
+	[O_ALIBI_MODE] = {"alibi-mode", 0, true, C_CONF, E(ALIBI), 0, 0, G_ENC,
+	    "M", "alibi: causal (default) or symmetric"},
+	[O_RELATIVE] = {"relative", 0, true, C_CONF, E(RELATIVE), 0, 0, G_ENC, "K",
+	    "relative: t5 (default) or shaw"},
+	[O_BUCKETS] = {"buckets", 0, true, C_CONF, E(RELATIVE), 0, K_T5, G_ENC,
+	    "N", "t5 num_buckets; 32"},
+	[O_MAX_DISTANCE] = {"max-distance", 0, true, C_CONF, E(RELATIVE), 0, K_T5,
+	    G_ENC, "N", "t5 max_distance; 128"},
+	[O_BIDIRECTIONAL] = {"bidirectional", 0, false, C_CONF, E(RELATIVE), 0,
+	    K_T5, G_ENC, NULL, "t5 encoder buckets (default)"},
+	[O_UNIDIRECTIONAL] = {"unidirectional", 0, false, C_CONF, E(RELATIVE), 0,
+	    K_T5, G_ENC, NULL, "t5 decoder buckets"},
+	[O_MAX_RELATIVE] = {"max-relative", 0, true, C_CONF, E(RELATIVE), 0,
+	    K_SHAW, G_ENC, "K", "shaw clipping distance; 16"},
+	[O_GRID] = {"grid", 0, true, C_CONF, E(VIT2D), 0, 0, G_ENC, "HxW",
+	    "vit2d patch grid; 14x14"},
+	[O_TABLE_FILE] = {"table-file", 0, true, C_CONF, E(LEARNED), 0, 0, G_ENC,
+	    "F.npy", "learned: a [max_len, d] table (else untrained)"},
+	[O_MAX_LEN] = {"max-len", 0, true, C_CONF, E(LEARNED), 0, 0, G_ENC, "L",
+	    "learned: rows of the untrained table; 1024"},
+
+	[O_ROPE_SCALING] = {"rope-scaling", 0, true, C_CONF, E(ROPE), 0, 0,
+	    G_ROPE, "T", "default, linear, dynamic, yarn, longrope, llama3"},
+	[O_FACTOR] = {"factor", 0, true, C_CONF, E(ROPE), R_SCALED, 0, G_ROPE,
+	    "F", "scaling factor (>= 1); 4 (longrope, unless given:\n"
+	    "max-pos / original-max-pos)"},
+	[O_ORIGINAL_MAX_POS] = {"original-max-pos", 0, true, C_CONF, E(ROPE),
+	    R(YARN) | R(LONGROPE) | R(LLAMA3), 0, G_ROPE, "N",
+	    "original_max_position_embeddings; 4096"},
+	[O_MAX_POS] = {"max-pos", 0, true, C_CONF, E(ROPE),
+	    R(DYNAMIC) | R(LONGROPE), 0, G_ROPE, "N",
+	    "max_position_embeddings (dynamic, longrope); 4096"},
+	[O_BETA_FAST] = {"beta-fast", 0, true, C_CONF, E(ROPE), R(YARN), 0,
+	    G_ROPE, "B", "yarn; 32 (0 means unset, as HF: 32)"},
+	[O_BETA_SLOW] = {"beta-slow", 0, true, C_CONF, E(ROPE), R(YARN), 0,
+	    G_ROPE, "B", "yarn; 1 (0 means unset, as HF: 1)"},
+	[O_MSCALE] = {"mscale", 0, true, C_CONF, E(ROPE), R(YARN), 0, G_ROPE, "M",
+	    "yarn; with --mscale-all-dim the attention factor is\n"
+	    "get_mscale(f, M) / get_mscale(f, A) (0: unset, as HF)"},
+	[O_MSCALE_ALL_DIM] = {"mscale-all-dim", 0, true, C_CONF, E(ROPE), R(YARN),
+	    0, G_ROPE, "A", "yarn (0 means unset, as HF)"},
+	[O_ATTENTION_FACTOR] = {"attention-factor", 0, true, C_CONF, E(ROPE),
+	    R(YARN) | R(LONGROPE), 0, G_ROPE, "A",
+	    "yarn, longrope: the factor on cos and sin; derived"},
+	[O_TRUNCATE] = {"truncate", 0, false, C_CONF, E(ROPE), R(YARN), 0, G_ROPE,
+	    NULL, "yarn: floor/ceil the correction range (default)"},
+	[O_NO_TRUNCATE] = {"no-truncate", 0, false, C_CONF, E(ROPE), R(YARN), 0,
+	    G_ROPE, NULL, "yarn: keep the correction range fractional"},
+	[O_LOW_FREQ] = {"low-freq-factor", 0, true, C_CONF, E(ROPE), R(LLAMA3), 0,
+	    G_ROPE, "F", "llama3; 1"},
+	[O_HIGH_FREQ] = {"high-freq-factor", 0, true, C_CONF, E(ROPE), R(LLAMA3),
+	    0, G_ROPE, "F", "llama3; 4"},
+	[O_SHORT_FACTOR] = {"short-factor", 0, true, C_CONF, E(ROPE), R(LONGROPE),
+	    0, G_ROPE, "LIST|@FILE", "longrope: rotary_dim/2 numbers"},
+	[O_LONG_FACTOR] = {"long-factor", 0, true, C_CONF, E(ROPE), R(LONGROPE),
+	    0, G_ROPE, "LIST|@FILE", "longrope: rotary_dim/2 numbers"},
+	[O_PARTIAL_ROTARY] = {"partial-rotary", 0, true, C_CONF, E(ROPE), 0, 0,
+	    G_ROPE, "F", "fraction of dims that rotate (GPT-NeoX); 1"},
+	[O_PRESET] = {"preset", 0, true, C_CONF, 0, 0, 0, G_ROPE, "NAME",
+	    "a real model's settings (--list-presets); other\n"
+	    "options override it wherever they stand"},
+	[O_PRESET_FILE] = {"preset-file", 0, true, C_CONF, 0, 0, 0, G_ROPE,
+	    "FILE", "settings from a file (lines: option = value)"},
+
+	[O_CURSOR] = {"cursor", 0, true, C_TUI | C_SNAP, 0, 0, 0, G_VIEW, "P,J",
+	    "cursor at position P, column J"},
+	[O_HEAD] = {"head", 0, true, C_CONF, E(ALIBI), 0, 0, G_VIEW, "H",
+	    "alibi: the head drawn large; dump: the head of a\n"
+	    "3-D table written as CSV"},
+	[O_SIZE] = {"size", 0, true, C_SNAP | C_BENCH, 0, 0, 0, G_VIEW, "WxH",
+	    "frame size in cells, 80x24 to 1000x1000; 120x40\n"
+	    "(bench: 200x60)"},
+	[O_COLOR] = {"color", 0, true, C_TUI | C_SNAP, 0, 0, 0, G_VIEW, "C",
+	    "truecolor, 256, 16 or mono (NO_COLOR: mono)"},
+	[O_FORMAT] = {"format", 'f', true, C_SNAP | C_DUMP, 0, 0, 0, G_VIEW, "F",
+	    "snapshot: ansi (default), txt or html; dump: csv\n"
+	    "(default) or npy"},
+	[O_OUTPUT] = {"output", 'o', true, C_SNAP | C_DUMP, 0, 0, 0, G_VIEW,
+	    "FILE", "write to FILE atomically (default: stdout)"},
+
+	[O_TABLE] = {"table", 't', true, C_DUMP, 0, 0, 0, G_DUMP, "T",
+	    "pe, similarity, cosine, profile, inv_freq, angles,\n"
+	    "cos, sin, wavelength, attention_scaling, slopes,\n"
+	    "bias, buckets, index, mask (as the encoding has\n"
+	    "them)"},
+	[O_DTYPE] = {"dtype", 0, true, C_DUMP, 0, 0, 0, G_DUMP, "D",
+	    "f32 (default) or f64 (integer tables stay int64)"},
+	[O_QUICK] = {"quick", 0, false, C_BENCH, 0, 0, 0, G_BENCH, NULL,
+	    "fewer frames"},
+
+	[O_LIST_PRESETS] = {"list-presets", 0, false, C_ANY, 0, 0, 0, G_MISC,
+	    NULL, "the presets and their sources"},
+	[O_HELP] = {"help", 'h', false, C_ANY, 0, 0, 0, G_MISC, NULL, "this text"},
+	[O_VERSION] = {"version", 'V', false, C_ANY, 0, 0, 0, G_MISC, NULL,
+	    "the version"},
+};
 
 static const char *const cmd_names[] = {
-	"pescope", "snapshot", "dump", "bench", "help", "version", "list-presets",
+	"the TUI", "snapshot", "dump", "bench", "help", "version", "list-presets",
 };
 
 /* Write a one-line error into err and return 2. */
@@ -105,114 +204,174 @@ fail(char *err, size_t cap, const char *fmt, ...)
 	return 2;
 }
 
+/* The "C" locale, for reading numbers whatever the user's locale. */
+static locale_t
+c_locale(void)
+{
+	static locale_t loc;
+	if (loc == (locale_t)0)
+		loc = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+	return loc;
+}
+
+/* Whether s[0..len) is a plain decimal number: [+-]digits[.digits][e[+-]
+ * digits]. One rule for every number pescope reads: no spaces, no hex, no
+ * inf or nan, the same in every locale. */
+static bool
+is_number(const char *s, size_t len)
+{
+	size_t i = 0, digits = 0;
+	if (i < len && (s[i] == '+' || s[i] == '-'))
+		i++;
+	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+		digits++;
+	if (i < len && s[i] == '.')
+		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+			digits++;
+	if (digits == 0)
+		return false;
+	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+		i++;
+		if (i < len && (s[i] == '+' || s[i] == '-'))
+			i++;
+		size_t e = i;
+		for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+			;
+		if (i == e)
+			return false;
+	}
+	return i == len;
+}
+
+/* Read the number s[0..len) (checked with is_number) in the C locale. */
+static bool
+read_number(const char *s, size_t len, double *dest)
+{
+	char tmp[128];
+	if (len == 0 || len >= sizeof tmp || !is_number(s, len))
+		return false;
+	memcpy(tmp, s, len);
+	tmp[len] = '\0';
+	errno = 0;
+	double v = strtod_l(tmp, NULL, c_locale());
+	if (errno == ERANGE && fabs(v) > 1.0) /* overflow; underflow is fine */
+		return false;
+	*dest = v;
+	return isfinite(v);
+}
+
+/* Whether s is all digits (at least one). */
+static bool
+is_digits(const char *s)
+{
+	if (*s == '\0')
+		return false;
+	for (; *s != '\0'; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
 /* Parse a whole-string unsigned integer in [lo, hi]. */
 static int
 parse_size(const char *opt, const char *s, size_t lo, size_t hi, size_t *dest,
     char *err, size_t cap)
 {
-	char *end;
 	errno = 0;
-	if (*s == '-' || *s == '+' || *s == '\0' || *s == ' ')
-		goto bad;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno != 0 || *end != '\0' || v < lo || v > hi)
-		goto bad;
+	unsigned long long v = is_digits(s) ? strtoull(s, NULL, 10) : 0;
+	if (!is_digits(s) || errno != 0 || v < lo || v > hi)
+		return fail(err, cap, "--%s '%s': must be an integer in %zu..%zu",
+		    opt, s, lo, hi);
 	*dest = (size_t)v;
 	return 0;
-bad:
-	return fail(err, cap, "--%s '%s': must be an integer in %zu..%zu", opt, s,
-	    lo, hi);
 }
 
-/* Parse a whole-string finite double. */
+/* Parse a whole-string finite decimal number. */
 static int
 parse_double(const char *opt, const char *s, double *dest, char *err,
     size_t cap)
 {
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (*s == '\0' || *end != '\0' || errno == ERANGE || !isfinite(v))
-		return fail(err, cap, "--%s '%s': must be a finite number", opt, s);
-	*dest = v;
+	if (!read_number(s, strlen(s), dest))
+		return fail(err, cap, "--%s '%s': must be a finite decimal number "
+		    "(such as 2, 0.5 or 1e-3)", opt, s);
 	return 0;
 }
 
-/* Parse "AxB" into two integers in [1, hi]. */
+/* Parse "A<sep>B" into two integers in [lo, hi]. */
 static int
 parse_pair(const char *opt, const char *s, char sep, size_t lo, size_t hi,
     size_t *a, size_t *b, const char *form, char *err, size_t cap)
 {
 	const char *x = strchr(s, sep);
-	char tmp[64];
+	char tmp[32];
 	if (x == NULL || (size_t)(x - s) >= sizeof tmp)
 		goto bad;
 	memcpy(tmp, s, (size_t)(x - s));
 	tmp[x - s] = '\0';
-	char *end;
-	errno = 0;
-	if (tmp[0] < '0' || tmp[0] > '9' || x[1] < '0' || x[1] > '9')
+	if (parse_size(opt, tmp, lo, hi, a, NULL, 0) != 0 ||
+	    parse_size(opt, x + 1, lo, hi, b, NULL, 0) != 0)
 		goto bad;
-	unsigned long long va = strtoull(tmp, &end, 10);
-	if (*end != '\0' || errno != 0)
-		goto bad;
-	unsigned long long vb = strtoull(x + 1, &end, 10);
-	if (*end != '\0' || errno != 0)
-		goto bad;
-	if (va < lo || va > hi || vb < lo || vb > hi)
-		goto bad;
-	*a = (size_t)va;
-	*b = (size_t)vb;
 	return 0;
 bad:
 	return fail(err, cap, "--%s '%s': must be %s with each number in %zu..%zu",
 	    opt, s, form, lo, hi);
 }
 
+/* Why a file could not be read, from a pe_file_read status. */
+static const char *
+file_why(int st)
+{
+	switch (st) {
+	case PE_EIO:
+		return strerror(errno);
+	case PE_ERANGE:
+		return "too large";
+	case PE_EINVAL:
+		return "not a regular file";
+	default:
+		return pe_strerror(st);
+	}
+}
+
 /* Parse a list "a,b,c" or "@FILE" (numbers separated by commas, spaces or
- * newlines; '#' comments) into a malloc'd array. */
+ * newlines, optionally in brackets; '#' comments) into a malloc'd array. */
 static int
 parse_list(const char *opt, const char *s, double **dest, size_t *n, char *err,
     size_t cap)
 {
+	static const char seps[] = ", \t\r\n[]";
 	unsigned char *buf = NULL;
 	size_t len;
-	char *text;
+	const char *p = s;
+
 	if (s[0] == '@') {
 		int st = pe_file_read(s + 1, 1 << 20, &buf, &len);
 		if (st != PE_OK)
-			return fail(err, cap, "--%s '%s': cannot read the file (%s)",
-			    opt, s + 1, pe_strerror(st));
-		text = (char *)buf;
-	} else {
-		text = strdup(s);
-		if (text == NULL)
-			return fail(err, cap, "out of memory");
+			return fail(err, cap, "--%s '%s': cannot read it: %s", opt,
+			    s + 1, file_why(st));
+		p = (const char *)buf;
 	}
-	size_t cap_n = 16, cnt = 0;
-	double *v = malloc(cap_n * sizeof *v);
-	char *p = text;
+	size_t cnt = 0, room = 16;
+	double *v = malloc(room * sizeof *v);
 	int rc = 0;
 	while (v != NULL && *p != '\0') {
 		if (*p == '#') {
-			while (*p != '\0' && *p != '\n')
-				p++;
+			p += strcspn(p, "\n");
 			continue;
 		}
-		if (*p == ',' || *p == ' ' || *p == '\n' || *p == '\t' ||
-		    *p == '\r' || *p == '[' || *p == ']') {
+		if (strchr(seps, *p) != NULL) {
 			p++;
 			continue;
 		}
-		char *end;
-		double x = strtod(p, &end);
-		if (end == p || !isfinite(x)) {
-			rc = fail(err, cap, "--%s: '%.20s' is not a finite number", opt,
-			    p);
+		size_t tl = strcspn(p, ", \t\r\n[]#");
+		double x;
+		if (!read_number(p, tl, &x)) {
+			rc = fail(err, cap, "--%s: '%.*s' is not a finite decimal "
+			    "number", opt, (int)(tl < 24 ? tl : 24), p);
 			break;
 		}
-		if (cnt == cap_n) {
-			double *nv = realloc(v, (cap_n *= 2) * sizeof *v);
+		if (cnt == room) {
+			double *nv = realloc(v, (room *= 2) * sizeof *v);
 			if (nv == NULL) {
 				free(v);
 				v = NULL;
@@ -221,9 +380,9 @@ parse_list(const char *opt, const char *s, double **dest, size_t *n, char *err,
 			v = nv;
 		}
 		v[cnt++] = x;
-		p = end;
+		p += tl;
 	}
-	free(text);
+	free(buf);
 	if (v == NULL)
 		return fail(err, cap, "out of memory");
 	if (rc != 0 || cnt == 0) {
@@ -237,33 +396,65 @@ parse_list(const char *opt, const char *s, double **dest, size_t *n, char *err,
 	return 0;
 }
 
-/* Match s against a list of names; index or -1. */
+/* Match s against names; the index, or -1 after writing "--opt 's': must
+ * be one of a, b or c" into err. */
 static int
-pick(const char *s, const char *const *names, int n)
+pick(const char *opt, const char *s, const char *const *names, int n,
+    char *err, size_t cap)
 {
-	for (int i = 0; i < n; i++)
+	char list[256] = "";
+	for (int i = 0; i < n; i++) {
 		if (strcmp(s, names[i]) == 0)
 			return i;
+		size_t l = strlen(list);
+		snprintf(list + l, sizeof list - l, "%s%s",
+		    i == 0 ? "" : i == n - 1 ? " or " : ", ", names[i]);
+	}
+	fail(err, cap, "--%s '%s': must be %s", opt, s, list);
 	return -1;
+}
+
+/* Replace an owned string with a copy of s. */
+static int
+own(char **dest, const char *s, char *err, size_t cap)
+{
+	char *c = strdup(s);
+	if (c == NULL)
+		return fail(err, cap, "out of memory");
+	free(*dest);
+	*dest = c;
+	return 0;
 }
 
 static int load_table(struct pe_options *o, const char *path, char *err,
     size_t cap);
 
-/* Apply one option (by id) with its argument to *o. */
+/* Apply one option with its argument (NULL for flags) to *o. */
 static int
-apply(struct pe_options *o, int id, const char *name, const char *arg,
-    char *err, size_t cap)
+apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
+    size_t cap)
 {
+	static const char *const encs[] = {"sinusoidal", "learned", "relative",
+		"rope", "alibi", "nope", "vit2d"};
+	static const char *const scalings[] = {"default", "linear", "dynamic",
+		"yarn", "longrope", "llama3"};
+	static const char *const layouts[] = {"interleaved", "split"};
+	static const char *const pairings[] = {"half", "interleaved"};
+	static const char *const modes[] = {"causal", "symmetric"};
+	static const char *const kinds[] = {"t5", "shaw"};
+	static const char *const dumps[] = {"csv", "npy"};
+	static const char *const snaps[] = {"ansi", "txt", "html"};
+	static const char *const dtypes[] = {"f32", "f64"};
+	static const char *const depths[] = {"truecolor", "256", "16", "mono"};
 	struct pe_config *c = &o->cfg;
+	struct pe_rope_scaling *r = &c->rope;
+	const char *name = opts[id].name;
 	int k;
 
 	switch (id) {
 	case O_ENCODING:
-		if ((k = pe_encoding_parse(arg)) < 0)
-			return fail(err, cap, "--encoding '%s': must be one of "
-			    "sinusoidal, learned, relative, rope, alibi, nope, vit2d",
-			    arg);
+		if ((k = pick(name, arg, encs, PE_ENC_COUNT, err, cap)) < 0)
+			return 2;
 		c->enc = (enum pe_encoding)k;
 		return 0;
 	case O_D_MODEL:
@@ -278,50 +469,36 @@ apply(struct pe_options *o, int id, const char *name, const char *arg,
 			return fail(err, cap, "--base '%s': must be a finite number > 1",
 			    arg);
 		return 0;
-	case O_LAYOUT: {
-		static const char *const n[] = {"interleaved", "split"};
-		if ((k = pick(arg, n, 2)) < 0)
-			return fail(err, cap,
-			    "--layout '%s': must be interleaved or split", arg);
+	case O_LAYOUT:
+		if ((k = pick(name, arg, layouts, 2, err, cap)) < 0)
+			return 2;
 		c->layout = (enum pe_layout)k;
 		return 0;
-	}
-	case O_PAIRING: {
-		static const char *const n[] = {"half", "interleaved"};
-		if ((k = pick(arg, n, 2)) < 0)
-			return fail(err, cap,
-			    "--pairing '%s': must be half or interleaved", arg);
+	case O_PAIRING:
+		if ((k = pick(name, arg, pairings, 2, err, cap)) < 0)
+			return 2;
 		c->pairing = (enum pe_pairing)k;
 		return 0;
-	}
 	case O_HEADS:
 		return parse_size(name, arg, 1, PE_MAX_HEADS, &c->heads, err, cap);
-	case O_ALIBI_MODE: {
-		static const char *const n[] = {"causal", "symmetric"};
-		if ((k = pick(arg, n, 2)) < 0)
-			return fail(err, cap,
-			    "--alibi-mode '%s': must be causal or symmetric", arg);
+	case O_ALIBI_MODE:
+		if ((k = pick(name, arg, modes, 2, err, cap)) < 0)
+			return 2;
 		c->alibi_mode = (enum pe_alibi_mode)k;
 		return 0;
-	}
-	case O_RELATIVE: {
-		static const char *const n[] = {"t5", "shaw"};
-		if ((k = pick(arg, n, 2)) < 0)
-			return fail(err, cap, "--relative '%s': must be t5 or shaw",
-			    arg);
+	case O_RELATIVE:
+		if ((k = pick(name, arg, kinds, 2, err, cap)) < 0)
+			return 2;
 		c->relative = (enum pe_relative_kind)k;
 		return 0;
-	}
 	case O_BUCKETS:
 		return parse_size(name, arg, 2, 4096, &c->buckets, err, cap);
 	case O_MAX_DISTANCE:
 		return parse_size(name, arg, 1, PE_MAX_N, &c->max_distance, err,
 		    cap);
 	case O_BIDIRECTIONAL:
-		c->bidirectional = true;
-		return 0;
 	case O_UNIDIRECTIONAL:
-		c->bidirectional = false;
+		c->bidirectional = id == O_BIDIRECTIONAL;
 		return 0;
 	case O_MAX_RELATIVE:
 		return parse_size(name, arg, 1, PE_MAX_N, &c->max_relative, err,
@@ -335,109 +512,106 @@ apply(struct pe_options *o, int id, const char *name, const char *arg,
 		o->max_len_given = true;
 		return parse_size(name, arg, 1, PE_MAX_N, &c->max_len, err, cap);
 	case O_ROPE_SCALING:
-		if ((k = pe_rope_type_parse(arg)) < 0)
-			return fail(err, cap, "--rope-scaling '%s': must be one of "
-			    "default, linear, dynamic, yarn, longrope, llama3", arg);
-		c->rope.type = (enum pe_rope_type)k;
+		if ((k = pick(name, arg, scalings, PE_ROPE_TYPE_COUNT, err, cap)) < 0)
+			return 2;
+		r->type = (enum pe_rope_type)k;
 		return 0;
 	case O_FACTOR:
-		return parse_double(name, arg, &c->rope.factor, err, cap);
+		return parse_double(name, arg, &r->factor, err, cap);
 	case O_ORIGINAL_MAX_POS:
-		return parse_size(name, arg, 1, PE_MAX_N, &c->rope.original_max_pos,
-		    err, cap);
-	case O_MAX_POS:
-		return parse_size(name, arg, 1, PE_MAX_N, &c->rope.max_pos, err,
+		return parse_size(name, arg, 1, PE_MAX_N, &r->original_max_pos, err,
 		    cap);
+	case O_MAX_POS:
+		return parse_size(name, arg, 1, PE_MAX_N, &r->max_pos, err, cap);
 	case O_BETA_FAST:
-		return parse_double(name, arg, &c->rope.beta_fast, err, cap);
+		return parse_double(name, arg, &r->beta_fast, err, cap);
 	case O_BETA_SLOW:
-		return parse_double(name, arg, &c->rope.beta_slow, err, cap);
+		return parse_double(name, arg, &r->beta_slow, err, cap);
 	case O_MSCALE:
-		return parse_double(name, arg, &c->rope.mscale, err, cap);
+		return parse_double(name, arg, &r->mscale, err, cap);
 	case O_MSCALE_ALL_DIM:
-		return parse_double(name, arg, &c->rope.mscale_all_dim, err, cap);
+		return parse_double(name, arg, &r->mscale_all_dim, err, cap);
 	case O_ATTENTION_FACTOR:
-		return parse_double(name, arg, &c->rope.attention_factor, err, cap);
-	case O_NO_TRUNCATE:
-		c->rope.truncate = false;
-		return 0;
+		return parse_double(name, arg, &r->attention_factor, err, cap);
 	case O_TRUNCATE:
-		c->rope.truncate = true;
+	case O_NO_TRUNCATE:
+		r->truncate = id == O_TRUNCATE;
 		return 0;
 	case O_LOW_FREQ:
-		return parse_double(name, arg, &c->rope.low_freq_factor, err, cap);
+		return parse_double(name, arg, &r->low_freq_factor, err, cap);
 	case O_HIGH_FREQ:
-		return parse_double(name, arg, &c->rope.high_freq_factor, err, cap);
+		return parse_double(name, arg, &r->high_freq_factor, err, cap);
 	case O_SHORT_FACTOR:
-		if (parse_list(name, arg, &o->short_factor, &c->rope.n_short, err,
+		if (parse_list(name, arg, &o->short_factor, &r->n_short, err,
 			cap) != 0)
 			return 2;
-		c->rope.short_factor = o->short_factor;
+		r->short_factor = o->short_factor;
 		return 0;
 	case O_LONG_FACTOR:
-		if (parse_list(name, arg, &o->long_factor, &c->rope.n_long, err,
-			cap) != 0)
+		if (parse_list(name, arg, &o->long_factor, &r->n_long, err, cap) != 0)
 			return 2;
-		c->rope.long_factor = o->long_factor;
+		r->long_factor = o->long_factor;
 		return 0;
 	case O_PARTIAL_ROTARY:
-		if (parse_double(name, arg, &c->rope.partial_rotary, err, cap) != 0)
+		if (parse_double(name, arg, &r->partial_rotary, err, cap) != 0)
 			return 2;
-		if (c->rope.partial_rotary <= 0 || c->rope.partial_rotary > 1)
+		if (r->partial_rotary <= 0 || r->partial_rotary > 1)
 			return fail(err, cap, "--partial-rotary '%s': must be in (0, 1]",
 			    arg);
 		return 0;
-	case O_TABLE:
-		o->table = arg;
-		return 0;
-	case O_FORMAT:
-		if (o->cmd == PE_CMD_DUMP) {
-			static const char *const n[] = {"csv", "npy"};
-			if ((k = pick(arg, n, 2)) < 0)
-				return fail(err, cap,
-				    "--format '%s': dump writes csv or npy", arg);
-			o->dump_format = (enum pe_dump_format)k;
-		} else {
-			if ((k = pe_format_parse(arg)) < 0)
-				return fail(err, cap, "--format '%s': snapshot writes "
-				    "ansi, txt or html", arg);
-			o->snap_format = (enum pe_format)k;
-		}
-		return 0;
-	case O_DTYPE: {
-		static const char *const n[] = {"f32", "f64"};
-		if ((k = pick(arg, n, 2)) < 0)
-			return fail(err, cap, "--dtype '%s': must be f32 or f64", arg);
-		o->dtype = k == 0 ? PE_F32 : PE_F64;
-		return 0;
-	}
-	case O_OUTPUT:
-		if (arg[0] == '\0')
-			return fail(err, cap, "--output: the file name is empty");
-		o->output = strcmp(arg, "-") == 0 ? NULL : arg;
-		return 0;
-	case O_HEAD:
-		o->head_given = true;
-		return parse_size(name, arg, 0, PE_MAX_HEADS - 1, &o->head, err,
-		    cap);
 	case O_CURSOR:
 		o->cursor_given = true;
 		return parse_pair(name, arg, ',', 0, PE_MAX_N, &o->cursor_p,
 		    &o->cursor_j, "P,J (position, then column)", err, cap);
+	case O_HEAD:
+		o->head_given = true;
+		return parse_size(name, arg, 0, PE_MAX_HEADS - 1, &o->head, err,
+		    cap);
 	case O_SIZE: {
 		size_t w, h;
 		if (parse_pair(name, arg, 'x', 1, 1000, &w, &h,
 			"WxH (columns x lines)", err, cap) != 0)
 			return 2;
+		if (w < PE_VIEW_MIN_W || h < PE_VIEW_MIN_H)
+			return fail(err, cap, "--size '%s': must be at least %dx%d "
+			    "(the smallest frame pescope draws) and at most "
+			    "1000x1000", arg, PE_VIEW_MIN_W, PE_VIEW_MIN_H);
 		o->width = (int)w;
 		o->height = (int)h;
 		return 0;
 	}
 	case O_COLOR:
-		if ((k = pe_depth_parse(arg)) < 0)
-			return fail(err, cap,
-			    "--color '%s': must be truecolor, 256, 16 or mono", arg);
-		o->depth = k;
+		if ((k = pick(name, arg, depths, 4, err, cap)) < 0)
+			return 2;
+		o->depth = pe_depth_parse(arg);
+		return 0;
+	case O_FORMAT:
+		o->format_given = true;
+		if (o->cmd == PE_CMD_DUMP) {
+			if ((k = pick(name, arg, dumps, 2, err, cap)) < 0)
+				return 2;
+			o->dump_format = (enum pe_dump_format)k;
+			return 0;
+		}
+		if ((k = pick(name, arg, snaps, 3, err, cap)) < 0)
+			return 2;
+		o->snap_format = (enum pe_format)pe_format_parse(arg);
+		return 0;
+	case O_OUTPUT:
+		if (arg[0] == '\0')
+			return fail(err, cap, "--output: the file name is empty");
+		if (strcmp(arg, "-") == 0) {
+			free(o->output);
+			o->output = NULL;
+			return 0;
+		}
+		return own(&o->output, arg, err, cap);
+	case O_TABLE:
+		return own(&o->table, arg, err, cap);
+	case O_DTYPE:
+		if ((k = pick(name, arg, dtypes, 2, err, cap)) < 0)
+			return 2;
+		o->dtype = k == 0 ? PE_F32 : PE_F64;
 		return 0;
 	case O_QUICK:
 		o->bench_quick = true;
@@ -451,11 +625,16 @@ apply(struct pe_options *o, int id, const char *name, const char *arg,
 	case O_VERSION:
 		o->cmd = PE_CMD_VERSION;
 		return 0;
+	case O_PRESET:
+	case O_PRESET_FILE:
+	case O_COUNT:
+		break;
 	}
 	return fail(err, cap, "--%s: not handled", name);
 }
 
-/* Read an NPY table for the learned encoding. */
+/* Read an NPY table for the learned encoding. It does not choose the
+ * encoding: a table with another encoding is refused in finish(). */
 static int
 load_table(struct pe_options *o, const char *path, char *err, size_t cap)
 {
@@ -465,8 +644,8 @@ load_table(struct pe_options *o, const char *path, char *err, size_t cap)
 	float *t;
 	int st = pe_file_read(path, (size_t)1 << 32, &buf, &len);
 	if (st != PE_OK)
-		return fail(err, cap, "--table-file '%s': cannot read it (%s)", path,
-		    pe_strerror(st));
+		return fail(err, cap, "--table-file '%s': cannot read it: %s", path,
+		    file_why(st));
 	st = pe_npy_read(buf, len, &t, &rows, &cols, &why);
 	free(buf);
 	if (st != PE_OK)
@@ -479,25 +658,19 @@ load_table(struct pe_options *o, const char *path, char *err, size_t cap)
 	}
 	free(o->table_data);
 	o->table_data = t;
-	o->cfg.table = t;
-	o->cfg.table_untrained = false;
-	o->cfg.max_len = rows;
-	o->cfg.enc = PE_ENC_LEARNED;
-	/* The file's width is its d_model; a different --d-model is an error
-	 * found after all options are read. */
 	o->table_rows = rows;
 	o->table_cols = cols;
 	return 0;
 }
 
 /* Find an option by long name. */
-static const struct opt_desc *
+static int
 find_opt(const char *name)
 {
-	for (size_t i = 0; i < NOPTS; i++)
+	for (int i = 0; i < O_COUNT; i++)
 		if (strcmp(opts[i].name, name) == 0)
-			return &opts[i];
-	return NULL;
+			return i;
+	return -1;
 }
 
 extern const struct pe_embedded {
@@ -551,28 +724,28 @@ pe_options_apply_preset(struct pe_options *o, const char *name,
 			key = trim(key);
 		}
 		if (strcmp(key, "source") == 0 || strcmp(key, "description") == 0) {
-			if (strcmp(key, "source") == 0 && val != NULL) {
-				free(o->preset_source);
-				o->preset_source = strdup(val);
-			}
+			if (strcmp(key, "source") == 0 && val != NULL)
+				rc = own(&o->preset_source, val, err, cap);
 			continue;
 		}
-		const struct opt_desc *d = find_opt(key);
-		if (d == NULL || d->id == O_PRESET || d->id == O_PRESET_FILE ||
-		    !(d->cmds & C_ALL) || d->id == O_HELP || d->id == O_VERSION ||
-		    d->id == O_LIST_PRESETS) {
+		int id = find_opt(key);
+		if (id < 0 || opts[id].encs == 0 || id == O_TABLE_FILE) {
 			rc = fail(err, cap, "preset %s, line %d: '%s' is not an option "
 			    "a preset can set", name, lineno, key);
 			break;
 		}
-		if (d->has_arg && (val == NULL || *val == '\0')) {
+		if (opts[id].arg && (val == NULL || *val == '\0')) {
 			rc = fail(err, cap, "preset %s, line %d: '%s' needs a value",
 			    name, lineno, key);
 			break;
 		}
+		if (!opts[id].arg && val != NULL) {
+			rc = fail(err, cap, "preset %s, line %d: '%s' takes no value",
+			    name, lineno, key);
+			break;
+		}
 		char msg[512];
-		if (apply(o, d->id, d->name, val != NULL ? val : "", msg,
-			sizeof msg) != 0)
+		if (apply(o, (enum opt_id)id, val, msg, sizeof msg) != 0)
 			rc = fail(err, cap, "preset %s, line %d: %s", name, lineno, msg);
 	}
 	free(copy);
@@ -589,39 +762,114 @@ apply_preset_opt(struct pe_options *o, bool is_file, const char *arg,
 		if (t == NULL)
 			return fail(err, cap, "--preset '%s': unknown preset; "
 			    "`pescope --list-presets` lists them", arg);
-		o->preset = arg;
+		if (own(&o->preset, arg, err, cap) != 0)
+			return 2;
 		return pe_options_apply_preset(o, arg, t, err, cap);
 	}
 	unsigned char *buf;
 	size_t len;
 	int st = pe_file_read(arg, 1 << 20, &buf, &len);
 	if (st != PE_OK)
-		return fail(err, cap, "--preset-file '%s': cannot read it (%s)", arg,
-		    pe_strerror(st));
-	char *text = realloc(buf, len + 1);
-	if (text == NULL) {
+		return fail(err, cap, "--preset-file '%s': cannot read it: %s", arg,
+		    file_why(st));
+	if (memchr(buf, '\0', len) != NULL) {
 		free(buf);
-		return fail(err, cap, "out of memory");
-	}
-	text[len] = '\0';
-	if (memchr(text, '\0', len) != NULL) {
-		free(text);
 		return fail(err, cap, "--preset-file '%s': not a text file", arg);
 	}
-	o->preset = arg;
-	int rc = pe_options_apply_preset(o, arg, text, err, cap);
-	free(text);
+	int rc = own(&o->preset, arg, err, cap);
+	if (rc == 0)
+		rc = pe_options_apply_preset(o, arg, (const char *)buf, err, cap);
+	free(buf);
 	return rc;
 }
 
-/* The checks that need every option: table width, cursor, the config. */
+/* "a, b or c" from the names of the bits set in mask. */
+static const char *
+mask_names(unsigned mask, const char *(*name)(int), int count, char *buf,
+    size_t cap)
+{
+	int total = 0, seen = 0;
+	for (int i = 0; i < count; i++)
+		total += (mask >> i) & 1;
+	buf[0] = '\0';
+	for (int i = 0; i < count; i++) {
+		if (!((mask >> i) & 1))
+			continue;
+		size_t l = strlen(buf);
+		snprintf(buf + l, cap - l, "%s%s",
+		    seen == 0 ? "" : seen == total - 1 ? " and " : ", ", name(i));
+		seen++;
+	}
+	return buf;
+}
+
+static const char *
+enc_name(int i)
+{
+	return pe_encoding_name((enum pe_encoding)i);
+}
+
+static const char *
+scaling_name(int i)
+{
+	return pe_rope_type_name((enum pe_rope_type)i);
+}
+
+static const char *
+kind_name(int i)
+{
+	return i == PE_REL_T5 ? "t5" : "shaw";
+}
+
+/* In snapshot and dump, refuse an option given on the command line that
+ * changes nothing for the chosen encoding, scaling type or relative kind. */
 static int
-finish(struct pe_options *o, char *err, size_t cap)
+check_applies(const struct pe_options *o, const bool *given, char *err,
+    size_t cap)
+{
+	const struct pe_config *c = &o->cfg;
+	char list[160];
+
+	if (o->cmd != PE_CMD_SNAPSHOT && o->cmd != PE_CMD_DUMP)
+		return 0;
+	for (int i = 0; i < O_COUNT; i++) {
+		const struct opt_row *r = &opts[i];
+		if (!given[i] || r->encs == 0)
+			continue;
+		if (!(r->encs & (1u << c->enc)))
+			return fail(err, cap, "--%s has no effect with -e %s: it "
+			    "applies to %s", r->name, pe_encoding_name(c->enc),
+			    mask_names(r->encs, enc_name, PE_ENC_COUNT, list,
+				sizeof list));
+		if (c->enc == PE_ENC_ROPE && r->scalings != 0 &&
+		    !(r->scalings & (1u << c->rope.type)))
+			return fail(err, cap, "--%s has no effect with --rope-scaling "
+			    "%s: it applies to %s", r->name,
+			    pe_rope_type_name(c->rope.type),
+			    mask_names(r->scalings, scaling_name,
+				PE_ROPE_TYPE_COUNT, list, sizeof list));
+		if (c->enc == PE_ENC_RELATIVE && r->kinds != 0 &&
+		    !(r->kinds & (1u << c->relative)))
+			return fail(err, cap, "--%s has no effect with --relative %s: "
+			    "it applies to %s", r->name, kind_name(c->relative),
+			    mask_names(r->kinds, kind_name, 2, list, sizeof list));
+	}
+	return 0;
+}
+
+/* The checks that need every option: table width, the config, what
+ * applies where. */
+static int
+finish(struct pe_options *o, const bool *given, char *err, size_t cap)
 {
 	struct pe_config *c = &o->cfg;
 	char why[512];
 
 	if (o->table_data != NULL) {
+		if (c->enc != PE_ENC_LEARNED)
+			return fail(err, cap, "--table-file: only the learned encoding "
+			    "reads a table, and the encoding is %s; add -e learned",
+			    pe_encoding_name(c->enc));
 		if (o->d_given && c->d != o->table_cols)
 			return fail(err, cap, "--table-file: the table is %zu wide but "
 			    "--d-model is %zu; they must agree (or leave out "
@@ -632,9 +880,14 @@ finish(struct pe_options *o, char *err, size_t cap)
 			    "rows; leave out --max-len to use them all", c->max_len,
 			    o->table_rows);
 		c->max_len = o->table_rows;
+		c->table = o->table_data;
+		c->table_untrained = false;
 	}
 	if (pe_config_check(c, why, sizeof why) != PE_OK)
 		return fail(err, cap, "%s", why);
+	int rc = check_applies(o, given, err, cap);
+	if (rc != 0)
+		return rc;
 	if (c->enc == PE_ENC_LEARNED && o->table_data == NULL) {
 		/* GPT-2's init, labelled untrained; bounded so it fits in memory. */
 		if ((double)c->max_len * (double)c->d > (double)(1u << 26))
@@ -654,13 +907,44 @@ finish(struct pe_options *o, char *err, size_t cap)
 	return 0;
 }
 
-/* Parse argv into *o. */
+/* Explain a long option getopt_long refused: unknown, or the start of
+ * several ("--pre": --preset or --preset-file). */
+static int
+unknown_long(const char *arg, char *err, size_t cap)
+{
+	const char *name = arg + strspn(arg, "-");
+	size_t len = strcspn(name, "=");
+	char list[256] = "";
+	int hits = 0;
+	for (int i = 0; i < O_COUNT; i++)
+		if (strncmp(opts[i].name, name, len) == 0) {
+			size_t l = strlen(list);
+			snprintf(list + l, sizeof list - l, "%s--%s",
+			    hits++ == 0 ? "" : ", ", opts[i].name);
+		}
+	if (hits > 1)
+		return fail(err, cap, "ambiguous option '%.*s': could be %s",
+		    (int)(name - arg + len), arg, list);
+	return fail(err, cap, "unknown option '%s'; see `pescope --help`", arg);
+}
+
+/* One option as getopt_long found it, applied after every preset. */
+struct opt_hit {
+	enum opt_id id;
+	const char *arg;
+};
+
+/* Parse argv into *o. One getopt_long pass (abbreviations included)
+ * collects the options; presets are applied first, then the others in
+ * order, so the command line overrides a preset wherever it stands. */
 int
 pe_options_parse(struct pe_options *o, int argc, char **argv, char *err,
     size_t cap)
 {
-	struct option lo[NOPTS + 1];
-	int first = 1, rc;
+	struct option lo[O_COUNT + 1];
+	char shorts[2 * O_COUNT + 2] = ":";
+	bool given[O_COUNT] = {false};
+	int first = 1, rc = 0;
 
 	memset(o, 0, sizeof *o);
 	pe_config_default(&o->cfg);
@@ -672,94 +956,95 @@ pe_options_parse(struct pe_options *o, int argc, char **argv, char *err,
 	o->dump_format = PE_DUMP_CSV;
 	o->dtype = PE_F32;
 	if (argc > 1 && argv[1][0] != '-') {
-		if (strcmp(argv[1], "snapshot") == 0)
-			o->cmd = PE_CMD_SNAPSHOT;
-		else if (strcmp(argv[1], "dump") == 0)
-			o->cmd = PE_CMD_DUMP;
-		else if (strcmp(argv[1], "bench") == 0)
-			o->cmd = PE_CMD_BENCH;
-		else
+		static const char *const cmds[] = {"snapshot", "dump", "bench"};
+		static const enum pe_cmd ids[] = {PE_CMD_SNAPSHOT, PE_CMD_DUMP,
+			PE_CMD_BENCH};
+		int k = -1;
+		for (int i = 0; i < 3; i++)
+			if (strcmp(argv[1], cmds[i]) == 0)
+				k = i;
+		if (k < 0)
 			return fail(err, cap, "unknown command '%s': commands are "
 			    "snapshot, dump and bench (none starts the TUI)", argv[1]);
+		o->cmd = ids[k];
 		first = 2;
 	}
 	enum pe_cmd cmd = o->cmd;
 
-	/* Presets first, so that the other options override them wherever
-	 * they stand on the line. */
-	for (int i = first; i < argc; i++) {
-		const char *a = argv[i];
-		bool file = strncmp(a, "--preset-file", 13) == 0;
-		bool name = !file && strncmp(a, "--preset", 8) == 0 &&
-		    (a[8] == '\0' || a[8] == '=');
-		if (!file && !name)
-			continue;
-		const char *eq = strchr(a, '=');
-		const char *val = eq != NULL ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
-		if (val == NULL)
-			return fail(err, cap, "%s: needs a value", a);
-		if ((rc = apply_preset_opt(o, file, val, err, cap)) != 0)
-			return rc;
+	for (int i = 0; i < O_COUNT; i++) {
+		lo[i] = (struct option){opts[i].name,
+			opts[i].arg ? required_argument : no_argument, NULL, 256 + i};
+		if (opts[i].letter != 0) {
+			size_t l = strlen(shorts);
+			shorts[l] = opts[i].letter;
+			shorts[l + 1] = opts[i].arg ? ':' : '\0';
+			shorts[l + 2] = '\0';
+		}
 	}
+	memset(&lo[O_COUNT], 0, sizeof lo[O_COUNT]);
 
-	for (size_t i = 0; i < NOPTS; i++) {
-		lo[i].name = opts[i].name;
-		lo[i].has_arg = opts[i].has_arg ? required_argument : no_argument;
-		lo[i].flag = NULL;
-		lo[i].val = opts[i].id;
-	}
-	memset(&lo[NOPTS], 0, sizeof lo[NOPTS]);
-
+	struct opt_hit *hits = calloc((size_t)argc + 1, sizeof *hits);
+	if (hits == NULL)
+		return fail(err, cap, "out of memory");
+	int nhits = 0;
 	optind = 0; /* full re-initialisation, so the parser can run twice */
 	opterr = 0;
 	int ac = argc - first + 1;
 	char **av = argv + first - 1;
-	int c, idx;
-	while ((c = getopt_long(ac, av, ":e:d:n:t:f:o:hV", lo, &idx)) != -1) {
-		const struct opt_desc *d = NULL;
-		switch (c) {
-		case 'e': d = find_opt("encoding"); break;
-		case 'd': d = find_opt("d-model"); break;
-		case 'n': d = find_opt("seq-len"); break;
-		case 't': d = find_opt("table"); break;
-		case 'f': d = find_opt("format"); break;
-		case 'o': d = find_opt("output"); break;
-		case 'h': d = find_opt("help"); break;
-		case 'V': d = find_opt("version"); break;
-		case ':':
-			return fail(err, cap, "%s: needs a value", av[optind - 1]);
-		case '?':
-			if (optopt != 0)
-				return fail(err, cap, "unknown option '-%c'; see "
+	int ch;
+	while (rc == 0 && (ch = getopt_long(ac, av, shorts, lo, NULL)) != -1) {
+		int id = -1;
+		if (ch >= 256) {
+			id = ch - 256;
+		} else if (ch == ':') {
+			rc = fail(err, cap, "%s: needs a value", av[optind - 1]);
+		} else if (ch == '?') {
+			if (optopt >= 256)
+				rc = fail(err, cap, "--%s takes no value",
+				    opts[optopt - 256].name);
+			else if (optopt != 0)
+				rc = fail(err, cap, "unknown option '-%c'; see "
 				    "`pescope --help`", optopt);
-			return fail(err, cap, "unknown option '%s'; see "
-			    "`pescope --help`", av[optind - 1]);
-		default:
-			for (size_t i = 0; i < NOPTS; i++)
-				if (opts[i].id == c)
-					d = &opts[i];
+			else
+				rc = unknown_long(av[optind - 1], err, cap);
+		} else {
+			for (int i = 0; i < O_COUNT; i++)
+				if (opts[i].letter == ch)
+					id = i;
 		}
-		if (d == NULL)
-			return fail(err, cap, "internal: option %d", c);
-		if (d->id == O_PRESET || d->id == O_PRESET_FILE)
-			continue; /* applied above */
-		if (!(d->cmds & (1u << cmd))) {
-			return fail(err, cap, "--%s does not apply to %s", d->name,
-			    cmd == PE_CMD_TUI ? "the TUI" : cmd_names[cmd]);
+		if (rc != 0 || id < 0)
+			continue;
+		if (!(opts[id].cmds & (1u << cmd))) {
+			rc = fail(err, cap, "--%s does not apply to %s", opts[id].name,
+			    cmd_names[cmd]);
+			continue;
 		}
-		if ((rc = apply(o, d->id, d->name, optarg, err, cap)) != 0)
-			return rc;
+		hits[nhits++] = (struct opt_hit){(enum opt_id)id, optarg};
 	}
-	if (optind < ac)
-		return fail(err, cap, "unexpected argument '%s'; see `pescope "
+	if (rc == 0 && optind < ac)
+		rc = fail(err, cap, "unexpected argument '%s'; see `pescope "
 		    "--help`", av[optind]);
-	if (o->cmd == PE_CMD_HELP || o->cmd == PE_CMD_VERSION ||
+	for (int i = 0; rc == 0 && i < nhits; i++)
+		if (hits[i].id == O_PRESET || hits[i].id == O_PRESET_FILE)
+			rc = apply_preset_opt(o, hits[i].id == O_PRESET_FILE,
+			    hits[i].arg, err, cap);
+	for (int i = 0; rc == 0 && i < nhits; i++) {
+		enum opt_id id = hits[i].id;
+		if (id == O_PRESET || id == O_PRESET_FILE)
+			continue;
+		given[id] = true;
+		if (o->preset != NULL && opts[id].group <= G_ROPE)
+			o->preset_modified = true; /* a config option */
+		rc = apply(o, id, hits[i].arg, err, cap);
+	}
+	free(hits);
+	if (rc != 0 || o->cmd == PE_CMD_HELP || o->cmd == PE_CMD_VERSION ||
 	    o->cmd == PE_CMD_LIST_PRESETS)
-		return 0;
+		return rc;
 	if (o->cmd == PE_CMD_DUMP && o->table == NULL)
 		return fail(err, cap, "dump needs --table T (which table to write); "
 		    "see `pescope --help`");
-	return finish(o, err, cap);
+	return finish(o, given, err, cap);
 }
 
 /* Release what the options own. */
@@ -770,29 +1055,56 @@ pe_options_free(struct pe_options *o)
 	free(o->short_factor);
 	free(o->long_factor);
 	free(o->preset_source);
+	free(o->preset);
+	free(o->table);
+	free(o->output);
 	o->table_data = NULL;
 	o->short_factor = o->long_factor = NULL;
-	o->preset_source = NULL;
+	o->preset_source = o->preset = o->table = o->output = NULL;
 }
 
-/* List the compiled-in presets with their first description line. */
+/* The value of "key = value" in a preset's text, as a length-bounded
+ * span; NULL when absent. */
+static const char *
+preset_field(const char *text, const char *key, int *len)
+{
+	size_t kl = strlen(key);
+	for (const char *p = text; p != NULL && *p != '\0';) {
+		if (strncmp(p, key, kl) == 0) {
+			const char *q = p + kl;
+			while (*q == ' ' || *q == '\t')
+				q++;
+			if (*q == '=') {
+				q++;
+				while (*q == ' ' || *q == '\t')
+					q++;
+				*len = (int)strcspn(q, "\n");
+				return q;
+			}
+		}
+		p = strchr(p, '\n');
+		p = p != NULL ? p + 1 : NULL;
+	}
+	*len = 0;
+	return NULL;
+}
+
+/* List the compiled-in presets: name and description, then the source. */
 void
 pe_options_list_presets(FILE *fp)
 {
 	for (size_t i = 0; pe_presets[i].name != NULL; i++) {
-		const char *t = pe_presets[i].text, *d = strstr(t, "description");
-		int len = 0;
-		if (d != NULL && (d = strchr(d, '=')) != NULL) {
-			d++;
-			while (*d == ' ')
-				d++;
-			len = (int)strcspn(d, "\n");
-		}
-		fprintf(fp, "%-18s %.*s\n", pe_presets[i].name, len, d ? d : "");
+		const char *t = pe_presets[i].text;
+		int dl, sl;
+		const char *d = preset_field(t, "description", &dl);
+		const char *s = preset_field(t, "source", &sl);
+		fprintf(fp, "%-18s %.*s\n", pe_presets[i].name, dl, d ? d : "");
+		if (s != NULL)
+			fprintf(fp, "%-18s source: %.*s\n", "", sl, s);
 	}
 }
 
-/* The usage text. */
+/* The usage text, from the table. */
 void
 pe_options_usage(FILE *fp)
 {
@@ -800,61 +1112,90 @@ pe_options_usage(FILE *fp)
 "Usage: pescope [OPTION]...              the interactive viewer (TUI)\n"
 "  or:  pescope snapshot [OPTION]...     the same frame, written as text\n"
 "  or:  pescope dump --table T [OPTION]... the raw numbers (CSV or NPY)\n"
-"  or:  pescope bench [--quick]          time every view\n"
+"  or:  pescope bench [--size WxH] [--quick]  time every view\n"
 "See transformer positional encodings in a terminal.\n"
 "\n"
-"Encoding and sizes (the TUI, snapshot and dump all take these):\n"
-"  -e, --encoding E        sinusoidal (default), learned, relative, rope,\n"
-"                          alibi, nope, vit2d\n"
-"  -d, --d-model N         model width (rope: the head dimension); 64\n"
-"  -n, --seq-len N         sequence length; 64\n"
-"      --base B            sinusoidal / rope base theta; 10000\n"
-"      --layout L          sinusoidal: interleaved (paper) or split (t2t)\n"
-"      --pairing P         rope: half (HF rotate_half) or interleaved (GPT-J)\n"
-"      --heads H           alibi heads; 8\n"
-"      --alibi-mode M      causal (default) or symmetric\n"
-"      --relative K        t5 (default) or shaw\n"
-"      --buckets N         t5 num_buckets; 32\n"
-"      --max-distance N    t5 max_distance; 128\n"
-"      --bidirectional     t5 encoder buckets (default)\n"
-"      --unidirectional    t5 decoder buckets\n"
-"      --max-relative K    shaw clipping distance; 16\n"
-"      --grid HxW          vit2d patch grid; 14x14\n"
-"      --table-file F.npy  learned: a [max_len, d] table (else untrained)\n"
-"      --max-len L         learned: rows of the untrained table; 1024\n"
-"\n"
-"RoPE scaling (names as in Hugging Face transformers' rope_scaling):\n"
-"      --rope-scaling T    default, linear, dynamic, yarn, longrope, llama3\n"
-"      --factor F          scaling factor (>= 1); 4\n"
-"      --original-max-pos N  original_max_position_embeddings; 4096\n"
-"      --max-pos N         max_position_embeddings (dynamic); 4096\n"
-"      --beta-fast B, --beta-slow B   yarn; 32 and 1\n"
-"      --mscale M, --mscale-all-dim M, --attention-factor A   yarn\n"
-"      --no-truncate       yarn: keep the correction range fractional\n"
-"      --low-freq-factor F, --high-freq-factor F   llama3; 1 and 4\n"
-"      --short-factor LIST|@FILE, --long-factor LIST|@FILE   longrope\n"
-"      --partial-rotary F  fraction of dims that rotate (GPT-NeoX); 1\n"
-"      --preset NAME       a real model's settings (--list-presets)\n"
-"      --preset-file FILE  settings from a file (lines: option = value)\n"
-"\n"
-"snapshot and the TUI:\n"
-"      --cursor P,J        cursor at position P, column J\n"
-"      --size WxH          snapshot size in cells; 120x40\n"
-"      --color C           truecolor, 256, 16 or mono (NO_COLOR: mono)\n"
-"  -f, --format F          snapshot: ansi (default), txt or html\n"
-"  -o, --output FILE       write to FILE atomically (default: stdout)\n"
-"\n"
-"dump:\n"
-"  -t, --table T           pe, similarity, profile, inv_freq, angles, cos,\n"
-"                          sin, wavelength, attention_scaling, slopes, bias,\n"
-"                          buckets, index, mask (as the encoding has them)\n"
-"  -f, --format F          csv (default) or npy\n"
-"      --dtype D           f32 (default) or f64\n"
-"      --head H            the head of a 3-D table, for csv (alibi: also\n"
-"                          the head the TUI and snapshot draw large)\n"
-"\n"
-"  -h, --help              this text\n"
-"  -V, --version           the version\n"
-"\n"
-"Exit status: 0 on success, 2 for bad input (nothing is written).\n", fp);
+"snapshot and dump refuse an option that has no effect on what they write\n"
+"(an option of another encoding, or of another rope scaling type); the TUI\n"
+"accepts them all: they set what you see after switching encodings.\n",
+	    fp);
+	for (int g = 0; g < G_COUNT; g++) {
+		fprintf(fp, "\n%s%s", group_titles[g], group_titles[g][0] ? "\n" : "");
+		for (int i = 0; i < O_COUNT; i++) {
+			const struct opt_row *r = &opts[i];
+			if (r->group != (enum opt_group)g)
+				continue;
+			char left[64];
+			int l = snprintf(left, sizeof left, "  %c%c%c --%s%s%s",
+			    r->letter ? '-' : ' ', r->letter ? r->letter : ' ',
+			    r->letter ? ',' : ' ', r->name, r->metavar ? " " : "",
+			    r->metavar ? r->metavar : "");
+			const char *h = r->help;
+			fputs(left, fp);
+			if (l > 24) {
+				fputc('\n', fp);
+				l = 0;
+			}
+			for (bool firstline = true; *h != '\0'; firstline = false) {
+				size_t n = strcspn(h, "\n");
+				fprintf(fp, "%*s%.*s\n", firstline ? 26 - l : 26, "",
+				    (int)n, h);
+				h += n + (h[n] == '\n');
+			}
+		}
+	}
+	fputs("\nExit status: 0 on success, 1 when writing fails, 2 for bad input\n"
+	      "(nothing is written).\n", fp);
+}
+
+/* Copy s with control bytes, C1 controls and invalid UTF-8 escaped. */
+char *
+pe_options_escape(const char *s, char *dest, size_t cap)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t o = 0;
+
+	if (cap == 0)
+		return dest;
+	while (*p != '\0' && o + 1 < cap) {
+		size_t n = 1;
+		unsigned cp = *p;
+		if (*p >= 0xc2 && *p <= 0xf4) {
+			n = *p < 0xe0 ? 2 : *p < 0xf0 ? 3 : 4;
+			cp = *p & (0x7f >> n);
+			for (size_t k = 1; k < n; k++) {
+				if ((p[k] & 0xc0) != 0x80) {
+					n = 0;
+					break;
+				}
+				cp = cp << 6 | (p[k] & 0x3f);
+			}
+			if (n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp < 0xe000)))
+				n = 0; /* overlong or a surrogate */
+			if (n == 4 && (cp < 0x10000 || cp > 0x10ffff))
+				n = 0;
+		} else if (*p >= 0x80) {
+			n = 0;
+		}
+		bool ctl = cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0);
+		if (n == 0 || (ctl && n == 1)) {
+			if (o + 5 > cap)
+				break;
+			o += (size_t)snprintf(dest + o, cap - o, "\\x%02x", *p);
+			p++;
+		} else if (ctl) { /* a C1 control spelled in UTF-8 */
+			if (o + 7 > cap)
+				break;
+			o += (size_t)snprintf(dest + o, cap - o, "\\u%04x", cp);
+			p += n;
+		} else {
+			if (o + n >= cap)
+				break;
+			memcpy(dest + o, p, n);
+			o += n;
+			p += n;
+		}
+	}
+	dest[o] = '\0';
+	return dest;
 }

@@ -1,6 +1,8 @@
 /* The one command-line parser, shared by the TUI, snapshot, dump and bench,
  * so that any frame is reproducible from flags. Presets are option files:
- * each line is a long option and its value. */
+ * each line is a long option and its value. Every option is one row of a
+ * table (options.c) that drives parsing, range messages, the "has no effect
+ * here" refusal and --help. */
 #ifndef PESCOPE_APP_OPTIONS_H
 #define PESCOPE_APP_OPTIONS_H
 
@@ -24,17 +26,19 @@ enum pe_cmd {
 
 enum pe_dump_format { PE_DUMP_CSV, PE_DUMP_NPY };
 
+/* Everything parsed. Strings and buffers are owned (pe_options_free). */
 struct pe_options {
 	enum pe_cmd cmd;
 	struct pe_config cfg;
 
 	/* dump */
-	const char *table;	/* table name */
+	char *table;		/* table name */
 	enum pe_dump_format dump_format;
+	bool format_given;
 	enum pe_dtype dtype;	/* PE_F32 or PE_F64 */
-	bool head_given;
-	size_t head;		/* CSV slice of a 3-D table */
-	const char *output;	/* -o; NULL = standard output */
+	bool head_given;	/* --head on the command line or in a preset */
+	size_t head;		/* CSV slice of a 3-D table; alibi's big head */
+	char *output;		/* -o; NULL = standard output */
 
 	/* snapshot and TUI */
 	int width, height;	/* --size; default 120 x 40 */
@@ -46,9 +50,10 @@ struct pe_options {
 	/* bench */
 	bool bench_quick;	/* --quick: fewer frames */
 
-	/* where the config's buffers live (owned) */
-	const char *preset;	/* name or file the config started from */
+	/* where the config's buffers live */
+	char *preset;		/* name or file the config started from */
 	char *preset_source;	/* the preset's "source" line, if any */
+	bool preset_modified;	/* a config option overrode the preset */
 	float *table_data;
 	double *short_factor, *long_factor;
 	bool d_given, max_len_given;
@@ -56,12 +61,14 @@ struct pe_options {
 };
 
 /* Parse argv into *o. Returns 0, or 2 with a one-line message in err[cap]
- * naming the option and what is allowed. Nothing is written anywhere. */
+ * naming the option and what is allowed. Nothing is written anywhere.
+ * *o is always initialised: call pe_options_free either way. */
 int pe_options_parse(struct pe_options *o, int argc, char **argv, char *err,
     size_t cap);
 void pe_options_free(struct pe_options *o);
 
-/* The usage text (for --help) and the list of presets. */
+/* The usage text (for --help), generated from the option table, and the
+ * list of presets with their sources. */
 void pe_options_usage(FILE *fp);
 void pe_options_list_presets(FILE *fp);
 
@@ -72,5 +79,10 @@ int pe_options_apply_preset(struct pe_options *o, const char *name,
 
 /* Text of a compiled-in preset, or NULL. */
 const char *pe_preset_text(const char *name);
+
+/* Copy s into dest[cap] with control characters, C1 controls and bytes
+ * that are not UTF-8 written as \xNN, so a message that quotes user input
+ * cannot send escape sequences to a terminal. Returns dest. */
+char *pe_options_escape(const char *s, char *dest, size_t cap);
 
 #endif

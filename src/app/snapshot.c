@@ -1,5 +1,6 @@
 /* pescope snapshot: exactly the frame the TUI shows for the same options
  * and size, written as ANSI, plain text or HTML. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,7 @@ pe_app_state_from_options(const struct pe_options *o, struct pe_state *st)
 {
 	pe_state_init(st, &o->cfg);
 	st->preset = o->preset;
+	st->preset_modified = o->preset_modified;
 	if (o->head_given && o->head < o->cfg.heads)
 		st->head = o->head;
 	if (o->cursor_given) {
@@ -53,39 +55,42 @@ pe_snapshot_run(const struct pe_options *o)
 		    pe_encoding_name(o->cfg.enc), rows, cols, rows - 1, cols - 1);
 		return PE_EXIT_USAGE;
 	}
+	/* The output is created before any work: a bad path costs nothing. */
+	struct pe_atomic out;
+	const char *path = o->output != NULL ? o->output : "-";
+	if (pe_atomic_open(&out, path) != PE_OK) {
+		pe_app_error("-o '%s': cannot create a file there: %s", path,
+		    strerror(errno));
+		return PE_EXIT_USAGE;
+	}
 	pe_app_state_from_options(o, &st);
 	if (pe_model_init(&m, &o->cfg) != PE_OK) {
+		pe_atomic_abort(&out);
 		pe_app_error("cannot prepare the %s view (out of memory?)",
 		    pe_encoding_name(o->cfg.enc));
 		return PE_EXIT_FAIL;
 	}
 	if (pe_canvas_init(&cv, o->width, o->height) != PE_OK) {
+		pe_atomic_abort(&out);
 		pe_model_free(&m);
 		pe_app_error("out of memory");
 		return PE_EXIT_FAIL;
 	}
 	pe_view_render(&st, &m, &cv, NULL);
 
-	struct pe_atomic out;
-	const char *path = o->output != NULL ? o->output : "-";
 	int rc = PE_EXIT_OK;
-	if (pe_atomic_open(&out, path) != PE_OK) {
-		pe_app_error("-o '%s': cannot create a file there", path);
+	char title[128];
+	snprintf(title, sizeof title, "pescope %s", pe_encoding_name(o->cfg.enc));
+	int st2 = pe_write_canvas(out.fp, &cv, o->snap_format, snapshot_depth(o),
+	    title);
+	if (st2 == PE_OK)
+		st2 = pe_atomic_commit(&out);
+	else
+		pe_atomic_abort(&out);
+	if (st2 != PE_OK) {
+		pe_app_error("-o '%s': write failed (%s); nothing was written", path,
+		    strerror(errno));
 		rc = PE_EXIT_FAIL;
-	} else {
-		char title[128];
-		snprintf(title, sizeof title, "pescope %s",
-		    pe_encoding_name(o->cfg.enc));
-		int st2 = pe_write_canvas(out.fp, &cv, o->snap_format,
-		    snapshot_depth(o), title);
-		if (st2 == PE_OK)
-			st2 = pe_atomic_commit(&out);
-		else
-			pe_atomic_abort(&out);
-		if (st2 != PE_OK) {
-			pe_app_error("-o '%s': write failed; nothing was written", path);
-			rc = PE_EXIT_FAIL;
-		}
 	}
 	pe_canvas_free(&cv);
 	pe_model_free(&m);

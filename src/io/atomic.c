@@ -9,15 +9,18 @@
 
 #include "pescope/io.h"
 
-/* Reset a to the closed state, freeing its names. */
+/* Reset a to the closed state, freeing its names; errno is kept, so a
+ * caller can say why an open failed. */
 static void
 atomic_clear(struct pe_atomic *a)
 {
+	int saved = errno;
 	free(a->path);
 	free(a->tmp);
 	a->fp = NULL;
 	a->path = NULL;
 	a->tmp = NULL;
+	errno = saved;
 }
 
 /* Mode for the new file: the target's permissions when it exists as a
@@ -64,6 +67,8 @@ pe_atomic_open(struct pe_atomic *a, const char *path)
 	struct stat st;
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		if (S_ISDIR(st.st_mode) || (a->fp = fopen(path, "wb")) == NULL) {
+			if (S_ISDIR(st.st_mode))
+				errno = EISDIR;
 			atomic_clear(a);
 			return S_ISDIR(st.st_mode) ? PE_EINVAL : PE_EIO;
 		}
@@ -73,6 +78,7 @@ pe_atomic_open(struct pe_atomic *a, const char *path)
 	base = slash != NULL ? slash + 1 : path;
 	dirlen = slash != NULL ? (size_t)(slash - path) + 1 : 0;
 	if (*base == '\0') {
+		errno = EISDIR;
 		atomic_clear(a);
 		return PE_EINVAL; /* a folder, not a file */
 	}
@@ -89,8 +95,10 @@ pe_atomic_open(struct pe_atomic *a, const char *path)
 	}
 	if (fchmod(fd, atomic_mode(path)) != 0 ||
 	    (a->fp = fdopen(fd, "wb")) == NULL) {
+		int saved = errno;
 		close(fd);
 		unlink(a->tmp);
+		errno = saved;
 		atomic_clear(a);
 		return PE_EIO;
 	}

@@ -1,14 +1,18 @@
 /* Reading whole files, with a cap on their size. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "pescope/io.h"
 
 /* Read a whole file (path "-" is standard input) into a malloc'd buffer
  * with a NUL byte after the last one. Returns PE_EIO when it cannot be
- * opened or read, PE_ERANGE when it holds more than max bytes, PE_ENOMEM
- * when memory runs out. */
+ * opened or read (errno says why), PE_EINVAL for a folder or a device
+ * (only regular files, pipes and standard input are read), PE_ERANGE when
+ * it holds more than max bytes (a regular file is measured before it is
+ * read), PE_ENOMEM when memory runs out. */
 int
 pe_file_read(const char *path, size_t max, unsigned char **dest, size_t *len)
 {
@@ -24,6 +28,13 @@ pe_file_read(const char *path, size_t max, unsigned char **dest, size_t *len)
 	fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
 	if (fp == NULL)
 		return PE_EIO;
+	struct stat st;
+	if (fp != stdin && fstat(fileno(fp), &st) == 0 &&
+	    (!(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode)) ||
+		(S_ISREG(st.st_mode) && (uintmax_t)st.st_size > max))) {
+		fclose(fp);
+		return S_ISREG(st.st_mode) ? PE_ERANGE : PE_EINVAL;
+	}
 	for (;;) {
 		if (n == cap) {
 			/* Grow geometrically, but never past max + 1 (one byte

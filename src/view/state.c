@@ -177,6 +177,7 @@ apply(struct pe_state *st, struct pe_config *cand)
 		return PE_ACT_REDRAW;
 	}
 	st->cfg = *cand;
+	st->preset_modified = st->preset != NULL;
 	pe_state_clamp(st);
 	return PE_ACT_REDRAW | PE_ACT_REBUILD;
 }

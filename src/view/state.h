@@ -47,6 +47,7 @@ struct pe_state {
 	bool help;		   /* the help overlay is up */
 	char status[200];	   /* a message for the status line, or "" */
 	const char *preset;	   /* preset name shown in the title, or NULL */
+	bool preset_modified;	   /* the config no longer is the preset's */
 };
 
 /* Start from a config (already checked): cursor at 0,0, whole map. */

@@ -116,7 +116,8 @@ draw_tabs(struct ctx *c)
 	}
 	if (c->st->preset != NULL) {
 		char t[96];
-		int l = snprintf(t, sizeof t, "preset %s ", c->st->preset);
+		int l = snprintf(t, sizeof t, "preset %s%s ", c->st->preset,
+		    c->st->preset_modified ? " (modified)" : "");
 		if (x + l + 1 <= c->w)
 			pe_canvas_text(c->cv, c->w - l, 0, l, t, C_DIM,
 			    PE_COLOR_DEFAULT, 0);

@@ -10,7 +10,7 @@ BUILD := build
 ASAN := build-asan
 MESON_TEST := meson test --print-errorlogs --num-processes 2
 
-.PHONY: all deps build run test test-normal test-asan screenshots bench clean
+.PHONY: all deps build run test test-normal test-asan screenshots bench clean fuzz
 
 all: build
 
@@ -65,4 +65,29 @@ bench: build
 	./$(BUILD)/pescope bench
 
 clean:
-	rm -rf $(BUILD) $(ASAN)
+	rm -rf $(BUILD) $(ASAN) $(FUZZ)
+
+# libFuzzer targets (clang), each run for FUZZ_SECONDS on its corpus under
+# fuzz/corpus/ (new inputs go to build-fuzz/corpus-*, not into the repo).
+FUZZ := build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := options preset npy
+
+$(FUZZ)/build.ninja:
+	@command -v clang >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq clang >/dev/null; } || { echo "make fuzz needs clang"; exit 1; }
+	CC=clang meson setup $(FUZZ) --buildtype=debug -Dfuzz=true -Dtests=false \
+	    -Db_sanitize=address,undefined -Db_lundef=false
+
+fuzz: deps $(FUZZ)/build.ninja
+	ninja -C $(FUZZ)
+	@for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(FUZZ)/corpus-$$t; \
+		echo "== fuzz_$$t for $(FUZZ_SECONDS) s (log: $(FUZZ)/fuzz_$$t.log)"; \
+		./$(FUZZ)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) \
+		    -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 \
+		    -artifact_prefix=$(FUZZ)/ $(FUZZ)/corpus-$$t fuzz/corpus/$$t \
+		    >$(FUZZ)/fuzz_$$t.log 2>&1; rc=$$?; \
+		grep -E "^stat::number_of_executed_units|^Done|ERROR|SUMMARY" \
+		    $(FUZZ)/fuzz_$$t.log; \
+		[ $$rc -eq 0 ] || { echo "fuzz_$$t failed ($$rc)"; exit 1; }; \
+	done

@@ -264,3 +264,15 @@ Test(options, help_lists_only_real_options)
 	}
 	free(buf);
 }
+
+/* Found by fuzz_options: bundled short options ("-hVhV...") are several
+ * options in one argument. */
+Test(options, bundled_short_options)
+{
+	struct pe_options o;
+	char err[512];
+	const char *a[] = {"pescope", "-hVhVhVhVhVhVhVhVhVhVhV", "-hV", NULL};
+	cr_assert_eq(parse(&o, err, a), 0, "%s", err);
+	cr_expect_eq(o.cmd, PE_CMD_VERSION);
+	pe_options_free(&o);
+}

@@ -983,7 +983,11 @@ pe_options_parse(struct pe_options *o, int argc, char **argv, char *err,
 	}
 	memset(&lo[O_COUNT], 0, sizeof lo[O_COUNT]);
 
-	struct opt_hit *hits = calloc((size_t)argc + 1, sizeof *hits);
+	/* At most one option per character ("-hV" is two). */
+	size_t room = 1;
+	for (int i = first; i < argc; i++)
+		room += strlen(argv[i]) + 1;
+	struct opt_hit *hits = calloc(room, sizeof *hits);
 	if (hits == NULL)
 		return fail(err, cap, "out of memory");
 	int nhits = 0;

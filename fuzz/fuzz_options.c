@@ -1,0 +1,38 @@
+/* libFuzzer target: the command line. The input is split at NUL bytes into
+ * arguments after "pescope"; the first may be a command. Any argv must give
+ * 0 or 2 and leave nothing behind (ASan, LeakSanitizer). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/options.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *buf = malloc(size + 1), *argv[66];
+	int argc = 0;
+	if (buf == NULL)
+		return 0;
+	memcpy(buf, data, size);
+	buf[size] = '\0';
+	argv[argc++] = "pescope";
+	for (char *p = buf; p <= buf + size && argc < 65; p += strlen(p) + 1)
+		argv[argc++] = p;
+	argv[argc] = NULL;
+
+	struct pe_options o;
+	char err[512];
+	int rc = pe_options_parse(&o, argc, argv, err, sizeof err);
+	if (rc != 0 && rc != 2)
+		abort();
+	if (rc == 2 && err[0] == '\0')
+		abort(); /* a refusal always explains itself */
+	char safe[4 * sizeof err];
+	pe_options_escape(err, safe, sizeof safe);
+	pe_options_free(&o);
+	free(buf);
+	return 0;
+}

@@ -526,3 +526,18 @@ Test(state, animation)
 		key(&st, PE_KEY_TICK);
 	cr_assert(st.cur_r == 1 && st.cur_c == 0);
 }
+
+/* issue 8.16: a key that changes the configuration marks the preset as
+ * modified; moving the cursor does not. */
+Test(state, changing_a_preset_marks_it_modified)
+{
+	struct pe_state st;
+
+	start(&st, PE_ENC_ROPE);
+	st.preset = "llama-3.1-8b";
+	key(&st, PE_KEY_DOWN);
+	cr_expect(!st.preset_modified, "a cursor move is no change");
+	key(&st, 's');
+	cr_expect_neq(st.cfg.rope.type, PE_ROPE_DEFAULT);
+	cr_expect(st.preset_modified);
+}

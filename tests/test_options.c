@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "app/options.h"
+#include "app/options_table.h"
 
 /* Parse a NULL-terminated argv; returns the status, message in err. */
 static int
@@ -275,4 +276,34 @@ Test(options, bundled_short_options)
 	cr_assert_eq(parse(&o, err, a), 0, "%s", err);
 	cr_expect_eq(o.cmd, PE_CMD_VERSION);
 	pe_options_free(&o);
+}
+
+/* The values a row lists for completion are the values its parser takes:
+ * the two cannot drift apart. */
+Test(options, completion_values_are_accepted)
+{
+	for (int i = 0; i < O_COUNT; i++) {
+		const struct opt_row *r = &pe_opts[i];
+		if (r->values == NULL || i == O_TABLE)
+			continue;
+		char vals[256];
+		snprintf(vals, sizeof vals, "%s", r->values);
+		for (char *save, *v = strtok_r(vals, " ", &save); v != NULL;
+		     v = strtok_r(NULL, " ", &save)) {
+			bool dumpfmt = i == O_FORMAT &&
+			    (strcmp(v, "csv") == 0 || strcmp(v, "npy") == 0);
+			char opt[64];
+			snprintf(opt, sizeof opt, "--%s", r->name);
+			const char *a[] = {"pescope", dumpfmt ? "dump" : "snapshot",
+			    opt, v, "-t", "pe", NULL};
+			if (!dumpfmt)
+				a[4] = NULL;
+			struct pe_options o;
+			char err[512] = "";
+			parse(&o, err, a);
+			cr_expect(strstr(err, "must be") == NULL, "%s %s: %s", opt, v,
+			    err);
+			pe_options_free(&o);
+		}
+	}
 }

@@ -51,6 +51,14 @@ main(int argc, char **argv)
 		pe_options_list_presets(stdout);
 		rc = PE_EXIT_OK;
 		break;
+	case PE_CMD_COMPLETION:
+		pe_options_completion(stdout, o.shell);
+		rc = PE_EXIT_OK;
+		break;
+	case PE_CMD_MANPAGE:
+		pe_options_man(stdout);
+		rc = PE_EXIT_OK;
+		break;
 	case PE_CMD_DUMP:
 		rc = pe_dump_run(&o);
 		break;

@@ -3,6 +3,7 @@
  * types and relative kinds it applies to, and its help line. getopt_long,
  * the "has no effect here" refusal and --help all read the table. */
 #include "app/options.h"
+#include "app/options_table.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -16,67 +17,13 @@
 #include "pescope/learned.h"
 #include "view/view.h"
 
-/* Which commands an option applies to. */
-#define C_TUI (1u << PE_CMD_TUI)
-#define C_SNAP (1u << PE_CMD_SNAPSHOT)
-#define C_DUMP (1u << PE_CMD_DUMP)
-#define C_BENCH (1u << PE_CMD_BENCH)
-#define C_CONF (C_TUI | C_SNAP | C_DUMP) /* the commands that take a config */
-#define C_ANY (C_CONF | C_BENCH)
-
-/* Which encodings a config option changes the numbers of. */
-#define E(x) (1u << PE_ENC_##x)
-#define E_ALL ((1u << PE_ENC_COUNT) - 1)
-/* Which rope scaling types a rope option needs (0: any). */
-#define R(x) (1u << PE_ROPE_##x)
-/* Which relative kinds (0: any). */
-#define K_T5 (1u << PE_REL_T5)
-#define K_SHAW (1u << PE_REL_SHAW)
-
-/* The rows of the table; an option's id is its index. */
-enum opt_id {
-	O_ENCODING, O_D_MODEL, O_SEQ_LEN, O_BASE, O_LAYOUT, O_PAIRING, O_HEADS,
-	O_ALIBI_MODE, O_RELATIVE, O_BUCKETS, O_MAX_DISTANCE, O_BIDIRECTIONAL,
-	O_UNIDIRECTIONAL, O_MAX_RELATIVE, O_GRID, O_TABLE_FILE, O_MAX_LEN,
-	O_ROPE_SCALING, O_FACTOR, O_ORIGINAL_MAX_POS, O_MAX_POS, O_BETA_FAST,
-	O_BETA_SLOW, O_MSCALE, O_MSCALE_ALL_DIM, O_ATTENTION_FACTOR,
-	O_TRUNCATE, O_NO_TRUNCATE, O_LOW_FREQ, O_HIGH_FREQ, O_SHORT_FACTOR,
-	O_LONG_FACTOR, O_PARTIAL_ROTARY, O_PRESET, O_PRESET_FILE, O_CURSOR,
-	O_HEAD, O_SIZE, O_COLOR, O_FORMAT, O_OUTPUT, O_TABLE, O_DTYPE, O_QUICK,
-	O_LIST_PRESETS, O_HELP, O_VERSION, O_COUNT
-};
-
-/* Sections of --help, in order. */
-enum opt_group { G_ENC, G_ROPE, G_VIEW, G_DUMP, G_BENCH, G_MISC, G_COUNT };
-
-static const char *const group_titles[G_COUNT] = {
-	"Encoding and sizes (the TUI, snapshot and dump):",
-	"RoPE scaling (names as in Hugging Face transformers' rope_scaling):",
-	"snapshot and the TUI:",
-	"dump:",
-	"bench:",
-	"",
-};
-
-struct opt_row {
-	const char *name;     /* long name, without "--" */
-	char letter;	      /* short name, or 0 */
-	bool arg;	      /* takes a value */
-	unsigned cmds;	      /* C_* bits */
-	unsigned encs;	      /* E() bits: encodings it changes; 0 = none */
-	unsigned scalings;    /* R() bits it needs with rope; 0 = any */
-	unsigned kinds;	      /* K_* bits it needs with relative; 0 = any */
-	enum opt_group group;
-	const char *metavar;  /* the value's name in --help */
-	const char *help;     /* one or more lines, '\n' between */
-};
-
 #define R_SCALED (R(LINEAR) | R(DYNAMIC) | R(YARN) | R(LONGROPE) | R(LLAMA3))
 
-static const struct opt_row opts[O_COUNT] = {
+const struct opt_row pe_opts[O_COUNT] = {
 	[O_ENCODING] = {"encoding", 'e', true, C_CONF, E_ALL, 0, 0, G_ENC, "E",
 	    "sinusoidal (default), learned, relative, rope,\n"
-	    "alibi, nope, vit2d"},
+	    "alibi, nope, vit2d",
+	    "sinusoidal learned relative rope alibi nope vit2d"},
 	[O_D_MODEL] = {"d-model", 'd', true, C_CONF,
 	    E(SINUSOIDAL) | E(LEARNED) | E(ROPE) | E(VIT2D), 0, 0, G_ENC, "N",
 	    "model width (rope: the head dimension); 64"},
@@ -87,15 +34,19 @@ static const struct opt_row opts[O_COUNT] = {
 	[O_LAYOUT] = {"layout", 0, true, C_CONF, E(SINUSOIDAL), 0, 0, G_ENC, "L",
 	    "sinusoidal columns: interleaved (the paper,\n"
 	    "PyTorch), split (GPT-J: sines, then cosines) or\n"
-	    "t2t (tensor2tensor)"},
+	    "t2t (tensor2tensor)",
+	    "interleaved split"},
 	[O_PAIRING] = {"pairing", 0, true, C_CONF, E(ROPE), 0, 0, G_ENC, "P",
-	    "rope: half (HF rotate_half) or interleaved (GPT-J)"},
+	    "rope: half (HF rotate_half) or interleaved (GPT-J)",
+	    "half interleaved"},
 	[O_HEADS] = {"heads", 0, true, C_CONF, E(ALIBI), 0, 0, G_ENC, "H",
 	    "alibi heads; 8"},
 	[O_ALIBI_MODE] = {"alibi-mode", 0, true, C_CONF, E(ALIBI), 0, 0, G_ENC,
-	    "M", "alibi: causal (default) or symmetric"},
+	    "M", "alibi: causal (default) or symmetric",
+	    "causal symmetric"},
 	[O_RELATIVE] = {"relative", 0, true, C_CONF, E(RELATIVE), 0, 0, G_ENC, "K",
-	    "relative: t5 (default) or shaw"},
+	    "relative: t5 (default) or shaw",
+	    "t5 shaw"},
 	[O_BUCKETS] = {"buckets", 0, true, C_CONF, E(RELATIVE), 0, K_T5, G_ENC,
 	    "N", "t5 num_buckets; 32"},
 	[O_MAX_DISTANCE] = {"max-distance", 0, true, C_CONF, E(RELATIVE), 0, K_T5,
@@ -109,12 +60,14 @@ static const struct opt_row opts[O_COUNT] = {
 	[O_GRID] = {"grid", 0, true, C_CONF, E(VIT2D), 0, 0, G_ENC, "HxW",
 	    "vit2d patch grid; 14x14"},
 	[O_TABLE_FILE] = {"table-file", 0, true, C_CONF, E(LEARNED), 0, 0, G_ENC,
-	    "F.npy", "learned: a [max_len, d] table (else untrained)"},
+	    "F.npy", "learned: a [max_len, d] table (else untrained)",
+	    NULL, true},
 	[O_MAX_LEN] = {"max-len", 0, true, C_CONF, E(LEARNED), 0, 0, G_ENC, "L",
 	    "learned: rows of the untrained table; 1024"},
 
 	[O_ROPE_SCALING] = {"rope-scaling", 0, true, C_CONF, E(ROPE), 0, 0,
-	    G_ROPE, "T", "default, linear, dynamic, yarn, longrope, llama3"},
+	    G_ROPE, "T", "default, linear, dynamic, yarn, longrope, llama3",
+	    "default linear dynamic yarn longrope llama3"},
 	[O_FACTOR] = {"factor", 0, true, C_CONF, E(ROPE), R_SCALED, 0, G_ROPE,
 	    "F", "scaling factor (>= 1); 4 (longrope, unless given:\n"
 	    "max-pos / original-max-pos)"},
@@ -145,16 +98,19 @@ static const struct opt_row opts[O_COUNT] = {
 	[O_HIGH_FREQ] = {"high-freq-factor", 0, true, C_CONF, E(ROPE), R(LLAMA3),
 	    0, G_ROPE, "F", "llama3; 4"},
 	[O_SHORT_FACTOR] = {"short-factor", 0, true, C_CONF, E(ROPE), R(LONGROPE),
-	    0, G_ROPE, "LIST|@FILE", "longrope: rotary_dim/2 numbers"},
+	    0, G_ROPE, "LIST|@FILE", "longrope: rotary_dim/2 numbers",
+	    NULL, true},
 	[O_LONG_FACTOR] = {"long-factor", 0, true, C_CONF, E(ROPE), R(LONGROPE),
-	    0, G_ROPE, "LIST|@FILE", "longrope: rotary_dim/2 numbers"},
+	    0, G_ROPE, "LIST|@FILE", "longrope: rotary_dim/2 numbers",
+	    NULL, true},
 	[O_PARTIAL_ROTARY] = {"partial-rotary", 0, true, C_CONF, E(ROPE), 0, 0,
 	    G_ROPE, "F", "fraction of dims that rotate (GPT-NeoX); 1"},
 	[O_PRESET] = {"preset", 0, true, C_CONF, 0, 0, 0, G_ROPE, "NAME",
 	    "a real model's settings (--list-presets); other\n"
 	    "options override it wherever they stand"},
 	[O_PRESET_FILE] = {"preset-file", 0, true, C_CONF, 0, 0, 0, G_ROPE,
-	    "FILE", "settings from a file (lines: option = value)"},
+	    "FILE", "settings from a file (lines: option = value)",
+	    NULL, true},
 
 	[O_CURSOR] = {"cursor", 0, true, C_TUI | C_SNAP, 0, 0, 0, G_VIEW, "P,J",
 	    "cursor at position P, column J"},
@@ -165,20 +121,26 @@ static const struct opt_row opts[O_COUNT] = {
 	    "frame size in cells, 80x24 to 1000x1000; 120x40\n"
 	    "(bench: 200x60)"},
 	[O_COLOR] = {"color", 0, true, C_TUI | C_SNAP, 0, 0, 0, G_VIEW, "C",
-	    "truecolor, 256, 16 or mono (NO_COLOR: mono)"},
+	    "truecolor, 256, 16 or mono (NO_COLOR: mono)",
+	    "truecolor 256 16 mono"},
 	[O_FORMAT] = {"format", 'f', true, C_SNAP | C_DUMP, 0, 0, 0, G_VIEW, "F",
 	    "snapshot: ansi (default), txt or html; dump: csv\n"
-	    "(default) or npy"},
+	    "(default) or npy",
+	    "ansi txt html csv npy"},
 	[O_OUTPUT] = {"output", 'o', true, C_SNAP | C_DUMP, 0, 0, 0, G_VIEW,
-	    "FILE", "write to FILE atomically (default: stdout)"},
+	    "FILE", "write to FILE atomically (default: stdout)",
+	    NULL, true},
 
 	[O_TABLE] = {"table", 't', true, C_DUMP, 0, 0, 0, G_DUMP, "T",
 	    "pe, similarity, cosine, profile, inv_freq, angles,\n"
 	    "cos, sin, wavelength, attention_scaling, slopes,\n"
 	    "bias, buckets, index, mask (as the encoding has\n"
-	    "them)"},
+	    "them)",
+	    "pe similarity cosine profile inv_freq angles cos sin wavelength "
+	    "attention_scaling slopes bias buckets index mask"},
 	[O_DTYPE] = {"dtype", 0, true, C_DUMP, 0, 0, 0, G_DUMP, "D",
-	    "f32 (default) or f64 (integer tables stay int64)"},
+	    "f32 (default) or f64 (integer tables stay int64)",
+	    "f32 f64"},
 	[O_QUICK] = {"quick", 0, false, C_BENCH, 0, 0, 0, G_BENCH, NULL,
 	    "fewer frames"},
 
@@ -191,6 +153,7 @@ static const struct opt_row opts[O_COUNT] = {
 
 static const char *const cmd_names[] = {
 	"the TUI", "snapshot", "dump", "bench", "help", "version", "list-presets",
+	"completion", "manpage",
 };
 
 /* Write a one-line error into err and return 2. */
@@ -448,7 +411,7 @@ apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
 	static const char *const depths[] = {"truecolor", "256", "16", "mono"};
 	struct pe_config *c = &o->cfg;
 	struct pe_rope_scaling *r = &c->rope;
-	const char *name = opts[id].name;
+	const char *name = pe_opts[id].name;
 	int k;
 
 	switch (id) {
@@ -668,7 +631,7 @@ static int
 find_opt(const char *name)
 {
 	for (int i = 0; i < O_COUNT; i++)
-		if (strcmp(opts[i].name, name) == 0)
+		if (strcmp(pe_opts[i].name, name) == 0)
 			return i;
 	return -1;
 }
@@ -729,17 +692,17 @@ pe_options_apply_preset(struct pe_options *o, const char *name,
 			continue;
 		}
 		int id = find_opt(key);
-		if (id < 0 || opts[id].encs == 0 || id == O_TABLE_FILE) {
+		if (id < 0 || pe_opts[id].encs == 0 || id == O_TABLE_FILE) {
 			rc = fail(err, cap, "preset %s, line %d: '%s' is not an option "
 			    "a preset can set", name, lineno, key);
 			break;
 		}
-		if (opts[id].arg && (val == NULL || *val == '\0')) {
+		if (pe_opts[id].arg && (val == NULL || *val == '\0')) {
 			rc = fail(err, cap, "preset %s, line %d: '%s' needs a value",
 			    name, lineno, key);
 			break;
 		}
-		if (!opts[id].arg && val != NULL) {
+		if (!pe_opts[id].arg && val != NULL) {
 			rc = fail(err, cap, "preset %s, line %d: '%s' takes no value",
 			    name, lineno, key);
 			break;
@@ -833,7 +796,7 @@ check_applies(const struct pe_options *o, const bool *given, char *err,
 	if (o->cmd != PE_CMD_SNAPSHOT && o->cmd != PE_CMD_DUMP)
 		return 0;
 	for (int i = 0; i < O_COUNT; i++) {
-		const struct opt_row *r = &opts[i];
+		const struct opt_row *r = &pe_opts[i];
 		if (!given[i] || r->encs == 0)
 			continue;
 		if (!(r->encs & (1u << c->enc)))
@@ -917,10 +880,10 @@ unknown_long(const char *arg, char *err, size_t cap)
 	char list[256] = "";
 	int hits = 0;
 	for (int i = 0; i < O_COUNT; i++)
-		if (strncmp(opts[i].name, name, len) == 0) {
+		if (strncmp(pe_opts[i].name, name, len) == 0) {
 			size_t l = strlen(list);
 			snprintf(list + l, sizeof list - l, "%s--%s",
-			    hits++ == 0 ? "" : ", ", opts[i].name);
+			    hits++ == 0 ? "" : ", ", pe_opts[i].name);
 		}
 	if (hits > 1)
 		return fail(err, cap, "ambiguous option '%.*s': could be %s",
@@ -956,28 +919,40 @@ pe_options_parse(struct pe_options *o, int argc, char **argv, char *err,
 	o->dump_format = PE_DUMP_CSV;
 	o->dtype = PE_F32;
 	if (argc > 1 && argv[1][0] != '-') {
-		static const char *const cmds[] = {"snapshot", "dump", "bench"};
+		static const char *const cmds[] = {"snapshot", "dump", "bench",
+			"completion", "manpage"};
 		static const enum pe_cmd ids[] = {PE_CMD_SNAPSHOT, PE_CMD_DUMP,
-			PE_CMD_BENCH};
+			PE_CMD_BENCH, PE_CMD_COMPLETION, PE_CMD_MANPAGE};
 		int k = -1;
-		for (int i = 0; i < 3; i++)
+		for (int i = 0; i < 5; i++)
 			if (strcmp(argv[1], cmds[i]) == 0)
 				k = i;
 		if (k < 0)
 			return fail(err, cap, "unknown command '%s': commands are "
-			    "snapshot, dump and bench (none starts the TUI)", argv[1]);
+			    "snapshot, dump, bench, completion and manpage (none "
+			    "starts the TUI)", argv[1]);
 		o->cmd = ids[k];
 		first = 2;
+		if (o->cmd == PE_CMD_COMPLETION) {
+			if (argc != 3 || (strcmp(argv[2], "bash") != 0 &&
+					     strcmp(argv[2], "zsh") != 0))
+				return fail(err, cap, "completion takes one word: bash "
+				    "or zsh");
+			o->shell = strcmp(argv[2], "zsh") == 0;
+			return 0;
+		}
+		if (o->cmd == PE_CMD_MANPAGE && argc != 2)
+			return fail(err, cap, "manpage takes no options");
 	}
 	enum pe_cmd cmd = o->cmd;
 
 	for (int i = 0; i < O_COUNT; i++) {
-		lo[i] = (struct option){opts[i].name,
-			opts[i].arg ? required_argument : no_argument, NULL, 256 + i};
-		if (opts[i].letter != 0) {
+		lo[i] = (struct option){pe_opts[i].name,
+			pe_opts[i].arg ? required_argument : no_argument, NULL, 256 + i};
+		if (pe_opts[i].letter != 0) {
 			size_t l = strlen(shorts);
-			shorts[l] = opts[i].letter;
-			shorts[l + 1] = opts[i].arg ? ':' : '\0';
+			shorts[l] = pe_opts[i].letter;
+			shorts[l + 1] = pe_opts[i].arg ? ':' : '\0';
 			shorts[l + 2] = '\0';
 		}
 	}
@@ -1005,7 +980,7 @@ pe_options_parse(struct pe_options *o, int argc, char **argv, char *err,
 		} else if (ch == '?') {
 			if (optopt >= 256)
 				rc = fail(err, cap, "--%s takes no value",
-				    opts[optopt - 256].name);
+				    pe_opts[optopt - 256].name);
 			else if (optopt != 0)
 				rc = fail(err, cap, "unknown option '-%c'; see "
 				    "`pescope --help`", optopt);
@@ -1013,13 +988,13 @@ pe_options_parse(struct pe_options *o, int argc, char **argv, char *err,
 				rc = unknown_long(av[optind - 1], err, cap);
 		} else {
 			for (int i = 0; i < O_COUNT; i++)
-				if (opts[i].letter == ch)
+				if (pe_opts[i].letter == ch)
 					id = i;
 		}
 		if (rc != 0 || id < 0)
 			continue;
-		if (!(opts[id].cmds & (1u << cmd))) {
-			rc = fail(err, cap, "--%s does not apply to %s", opts[id].name,
+		if (!(pe_opts[id].cmds & (1u << cmd))) {
+			rc = fail(err, cap, "--%s does not apply to %s", pe_opts[id].name,
 			    cmd_names[cmd]);
 			continue;
 		}
@@ -1037,13 +1012,13 @@ pe_options_parse(struct pe_options *o, int argc, char **argv, char *err,
 		if (id == O_PRESET || id == O_PRESET_FILE)
 			continue;
 		given[id] = true;
-		if (o->preset != NULL && opts[id].group <= G_ROPE)
+		if (o->preset != NULL && pe_opts[id].group <= G_ROPE)
 			o->preset_modified = true; /* a config option */
 		rc = apply(o, id, hits[i].arg, err, cap);
 	}
 	free(hits);
 	if (rc != 0 || o->cmd == PE_CMD_HELP || o->cmd == PE_CMD_VERSION ||
-	    o->cmd == PE_CMD_LIST_PRESETS)
+	    o->cmd == PE_CMD_LIST_PRESETS || o->cmd == PE_CMD_MANPAGE)
 		return rc;
 	if (o->cmd == PE_CMD_DUMP && o->table == NULL)
 		return fail(err, cap, "dump needs --table T (which table to write); "
@@ -1106,50 +1081,6 @@ pe_options_list_presets(FILE *fp)
 		if (s != NULL)
 			fprintf(fp, "%-18s source: %.*s\n", "", sl, s);
 	}
-}
-
-/* The usage text, from the table. */
-void
-pe_options_usage(FILE *fp)
-{
-	fputs(
-"Usage: pescope [OPTION]...              the interactive viewer (TUI)\n"
-"  or:  pescope snapshot [OPTION]...     the same frame, written as text\n"
-"  or:  pescope dump --table T [OPTION]... the raw numbers (CSV or NPY)\n"
-"  or:  pescope bench [--size WxH] [--quick]  time every view\n"
-"See transformer positional encodings in a terminal.\n"
-"\n"
-"snapshot and dump refuse an option that has no effect on what they write\n"
-"(an option of another encoding, or of another rope scaling type); the TUI\n"
-"accepts them all: they set what you see after switching encodings.\n",
-	    fp);
-	for (int g = 0; g < G_COUNT; g++) {
-		fprintf(fp, "\n%s%s", group_titles[g], group_titles[g][0] ? "\n" : "");
-		for (int i = 0; i < O_COUNT; i++) {
-			const struct opt_row *r = &opts[i];
-			if (r->group != (enum opt_group)g)
-				continue;
-			char left[64];
-			int l = snprintf(left, sizeof left, "  %c%c%c --%s%s%s",
-			    r->letter ? '-' : ' ', r->letter ? r->letter : ' ',
-			    r->letter ? ',' : ' ', r->name, r->metavar ? " " : "",
-			    r->metavar ? r->metavar : "");
-			const char *h = r->help;
-			fputs(left, fp);
-			if (l > 24) {
-				fputc('\n', fp);
-				l = 0;
-			}
-			for (bool firstline = true; *h != '\0'; firstline = false) {
-				size_t n = strcspn(h, "\n");
-				fprintf(fp, "%*s%.*s\n", firstline ? 26 - l : 26, "",
-				    (int)n, h);
-				h += n + (h[n] == '\n');
-			}
-		}
-	}
-	fputs("\nExit status: 0 on success, 1 when writing fails, 2 for bad input\n"
-	      "(nothing is written).\n", fp);
 }
 
 /* Copy s with control bytes, C1 controls and invalid UTF-8 escaped. */

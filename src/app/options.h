@@ -22,6 +22,8 @@ enum pe_cmd {
 	PE_CMD_HELP,
 	PE_CMD_VERSION,
 	PE_CMD_LIST_PRESETS,
+	PE_CMD_COMPLETION, /* pescope completion bash|zsh */
+	PE_CMD_MANPAGE,	   /* pescope manpage: troff for pescope.1 */
 };
 
 enum pe_dump_format { PE_DUMP_CSV, PE_DUMP_NPY };
@@ -50,6 +52,9 @@ struct pe_options {
 	/* bench */
 	bool bench_quick;	/* --quick: fewer frames */
 
+	/* completion */
+	int shell;		/* 0 bash, 1 zsh */
+
 	/* where the config's buffers live */
 	char *preset;		/* name or file the config started from */
 	char *preset_source;	/* the preset's "source" line, if any */
@@ -67,9 +72,12 @@ int pe_options_parse(struct pe_options *o, int argc, char **argv, char *err,
     size_t cap);
 void pe_options_free(struct pe_options *o);
 
-/* The usage text (for --help), generated from the option table, and the
+/* Generated from the option table (docs.c): the usage text (--help), the
+ * man page (troff) and a completion script (shell 0 bash, 1 zsh). And the
  * list of presets with their sources. */
 void pe_options_usage(FILE *fp);
+void pe_options_man(FILE *fp);
+void pe_options_completion(FILE *fp, int shell);
 void pe_options_list_presets(FILE *fp);
 
 /* Apply a preset's text (lines "option = value", '#' comments) to *o.

@@ -1,0 +1,64 @@
+/* The option table, shared by the parser (options.c) and what is
+ * generated from it (docs.c: --help, the man page, shell completions).
+ * Private to src/app. */
+#ifndef PESCOPE_APP_OPTIONS_TABLE_H
+#define PESCOPE_APP_OPTIONS_TABLE_H
+
+#include <stdbool.h>
+
+#include "app/options.h"
+
+/* Which commands an option applies to. */
+#define C_TUI (1u << PE_CMD_TUI)
+#define C_SNAP (1u << PE_CMD_SNAPSHOT)
+#define C_DUMP (1u << PE_CMD_DUMP)
+#define C_BENCH (1u << PE_CMD_BENCH)
+#define C_CONF (C_TUI | C_SNAP | C_DUMP) /* the commands that take a config */
+#define C_ANY (C_CONF | C_BENCH)
+
+/* Which encodings a config option changes the numbers of. */
+#define E(x) (1u << PE_ENC_##x)
+#define E_ALL ((1u << PE_ENC_COUNT) - 1)
+/* Which rope scaling types a rope option needs (0: any). */
+#define R(x) (1u << PE_ROPE_##x)
+/* Which relative kinds (0: any). */
+#define K_T5 (1u << PE_REL_T5)
+#define K_SHAW (1u << PE_REL_SHAW)
+
+/* The rows of the table; an option's id is its index. */
+enum opt_id {
+	O_ENCODING, O_D_MODEL, O_SEQ_LEN, O_BASE, O_LAYOUT, O_PAIRING, O_HEADS,
+	O_ALIBI_MODE, O_RELATIVE, O_BUCKETS, O_MAX_DISTANCE, O_BIDIRECTIONAL,
+	O_UNIDIRECTIONAL, O_MAX_RELATIVE, O_GRID, O_TABLE_FILE, O_MAX_LEN,
+	O_ROPE_SCALING, O_FACTOR, O_ORIGINAL_MAX_POS, O_MAX_POS, O_BETA_FAST,
+	O_BETA_SLOW, O_MSCALE, O_MSCALE_ALL_DIM, O_ATTENTION_FACTOR,
+	O_TRUNCATE, O_NO_TRUNCATE, O_LOW_FREQ, O_HIGH_FREQ, O_SHORT_FACTOR,
+	O_LONG_FACTOR, O_PARTIAL_ROTARY, O_PRESET, O_PRESET_FILE, O_CURSOR,
+	O_HEAD, O_SIZE, O_COLOR, O_FORMAT, O_OUTPUT, O_TABLE, O_DTYPE, O_QUICK,
+	O_LIST_PRESETS, O_HELP, O_VERSION, O_COUNT
+};
+
+/* Sections of --help, in order. */
+enum opt_group { G_ENC, G_ROPE, G_VIEW, G_DUMP, G_BENCH, G_MISC, G_COUNT };
+
+
+struct opt_row {
+	const char *name;     /* long name, without "--" */
+	char letter;	      /* short name, or 0 */
+	bool arg;	      /* takes a value */
+	unsigned cmds;	      /* C_* bits */
+	unsigned encs;	      /* E() bits: encodings it changes; 0 = none */
+	unsigned scalings;    /* R() bits it needs with rope; 0 = any */
+	unsigned kinds;	      /* K_* bits it needs with relative; 0 = any */
+	enum opt_group group;
+	const char *metavar;  /* the value's name in --help */
+	const char *help;     /* one or more lines, '\n' between */
+	const char *values;   /* the values it takes, space-separated, for
+				 completions; NULL: free-form */
+	bool file;	      /* the value is a file name */
+};
+
+/* The table, indexed by enum opt_id. */
+extern const struct opt_row pe_opts[O_COUNT];
+
+#endif

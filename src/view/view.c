@@ -327,6 +327,10 @@ pe_view_render(const struct pe_state *st, const struct pe_model *m,
 	c.st = st, c.m = m, c.cfg = &m->cfg, c.cv = cv, c.hit = hit;
 	c.w = cv->w, c.h = cv->h;
 	c.mainf = m->main;
+	/* alibi: the main map, its samples and the inspector are the selected
+	 * head's (the model's field starts at head 0) */
+	if (c.cfg->enc == PE_ENC_ALIBI && st->head < c.cfg->heads)
+		c.mainf.head = st->head;
 
 	if (c.w < PE_VIEW_MIN_W || c.h < PE_VIEW_MIN_H) {
 		char msg[96];

@@ -805,3 +805,34 @@ Test(field, learned_blocks_across_stored_prefix_rows)
 	free(own);
 	free(tab);
 }
+
+/* A wave scan's work is positions times frequencies (a sin and a cos
+ * column of one frequency are one pass): the cursor block of
+ * `snapshot -e sinusoidal -d 32768 -n 4194304` (65536 x 528 entries, 264
+ * frequencies) is scanned, and its min and max equal a brute-force scan. */
+Test(field, wave_minmax_counts_frequencies_not_columns)
+{
+	struct pe_config c;
+	struct pe_field f;
+	struct pe_stats s;
+	pe_config_default(&c);
+	c.d = 32768;
+	c.n = 4194304;
+	size_t r1 = 65536, c1 = 528;
+	cr_assert_eq(pe_field_init(&f, PE_FIELD_PE, &c), PE_OK);
+	cr_assert_eq(pe_field_block(&f, 0, r1, 0, c1, true, &s), PE_OK);
+	double lo = INFINITY, hi = -INFINITY;
+	for (size_t i = 0; i < c1 / 2; i++) {
+		double w = pe_sinusoidal_omega(i, c.d, c.base);
+		for (size_t p = 0; p < r1; p++) {
+			double sn, cs;
+			sincos((double)p * w, &sn, &cs);
+			lo = fmin(lo, fmin(sn, cs));
+			hi = fmax(hi, fmax(sn, cs));
+		}
+	}
+	cr_expect(s.minmax_exact);
+	cr_expect(s.min == lo && s.max == hi, "min %.17g vs %.17g, max %.17g vs "
+	    "%.17g", s.min, lo, s.max, hi);
+	pe_field_free(&f);
+}

@@ -227,3 +227,21 @@ Test(view, alibi_uses_the_selected_head)
 		pe_model_free(&m);
 	}
 }
+
+/* A block too large for an exact min/max scan says so; it never prints
+ * "nan" for numbers it did not compute. */
+Test(view, unscanned_min_max_are_not_nan)
+{
+	struct pe_config cfg;
+	struct pe_canvas cv;
+	struct pe_hit hit;
+	pe_config_default(&cfg);
+	cfg.n = PE_MAX_N;
+	cfg.d = 8192;
+	render(&cfg, 5, 3, 120, 40, &cv, &hit);
+	const char *l = line(&cv, cv.h - 2);
+	cr_assert(strstr(l, "sample = block pos") != NULL, "%s", l);
+	cr_expect(strstr(l, "nan") == NULL, "%s", l);
+	cr_expect(strstr(l, "min and max not scanned") != NULL, "%s", l);
+	pe_canvas_free(&cv);
+}

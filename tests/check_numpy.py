@@ -55,7 +55,7 @@ def sinusoid(n, d, base=10000.0, split=False):
     pos = np.arange(n, dtype=np.float64)[:, None]
     div = np.exp(np.arange(0, d, 2, dtype=np.float64) * (-math.log(base) / d))
     pe = np.zeros((n, d))
-    if split:  # tensor2tensor: all sines then all cosines
+    if split:  # GPT-J's create_sinusoidal_positions: sines then cosines
         pe[:, : d // 2] = np.sin(pos * div)
         pe[:, d // 2:] = np.cos(pos * div)
     else:
@@ -73,6 +73,32 @@ a = dump(["-e", "sinusoidal", "-n", "40", "-d", "16", "--layout", "split",
           "--table", "pe"], "f32")
 assert a.dtype == np.dtype("<f4")
 check("sinusoidal split f32", a, sinusoid(40, 16, split=True), atol=1e-6)
+
+
+# tensor2tensor's get_timing_signal_1d (layers/common_attention.py), in
+# float64: a geometric sequence of timescales from min_timescale 1 to
+# max_timescale (= --base), channels // 2 of them; sines then cosines.
+def t2t_timing_signal(length, channels, min_timescale=1.0,
+                      max_timescale=1.0e4):
+    position = np.arange(length, dtype=np.float64)
+    num_timescales = channels // 2
+    log_timescale_increment = (
+        math.log(float(max_timescale) / float(min_timescale)) /
+        (float(num_timescales) - 1))
+    inv_timescales = min_timescale * np.exp(
+        np.arange(num_timescales, dtype=np.float64) * -log_timescale_increment)
+    scaled_time = position[:, None] * inv_timescales[None, :]
+    return np.concatenate([np.sin(scaled_time), np.cos(scaled_time)], axis=1)
+
+
+for n, d, base in [(40, 16, 10000.0), (33, 10, 500.0)]:
+    check("sinusoidal t2t n%d d%d base %g" % (n, d, base),
+          dump(["-e", "sinusoidal", "-n", str(n), "-d", str(d), "--base",
+                str(base), "--layout", "t2t", "--table", "pe"]),
+          t2t_timing_signal(n, d, max_timescale=base), atol=1e-12)
+pe = t2t_timing_signal(30, 16)
+check("sinusoidal t2t similarity", dump(["-n", "30", "-d", "16", "--layout",
+      "t2t", "--table", "similarity"]), pe @ pe.T, atol=1e-9)
 pe = sinusoid(30, 16)
 check("sinusoidal similarity", dump(["-n", "30", "-d", "16", "--table",
       "similarity"]), pe @ pe.T, atol=1e-9)

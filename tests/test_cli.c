@@ -25,6 +25,9 @@ Test(cli, help_and_version)
 	cr_assert_eq(run(a, &out, &err), 0);
 	cr_assert(strstr(out, "Usage: pescope") != NULL);
 	cr_assert(strstr(out, "--d-model") != NULL);
+	/* the layouts say whose tables they are */
+	cr_assert(strstr(out, "split (GPT-J") != NULL);
+	cr_assert(strstr(out, "t2t (tensor2tensor") != NULL);
 	cr_assert_str_empty(err);
 	free(out), free(err);
 	const char *b[] = {"pescope", "--version", NULL};
@@ -147,6 +150,8 @@ static const struct bad bads[] = {
 	{{"dump", "--base", "nan", "--table", "pe"}, "--base"},
 	{{"dump", "-e", "sinusoid", "--table", "pe"}, "--encoding"},
 	{{"dump", "--table", "nonsense"}, "--table"},
+	{{"dump", "--layout", "t2t", "-d", "2", "--table", "pe"}, "--layout t2t"},
+	{{"dump", "--layout", "fairseq", "--table", "pe"}, "t2t"},
 	{{"dump", "-e", "alibi", "--table", "pe"}, "not available"},
 	{{"dump", "-e", "alibi", "--table", "bias"}, "--head"},
 	{{"dump", "-e", "alibi", "--heads", "4096", "-n", "65536", "--table",

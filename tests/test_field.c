@@ -243,6 +243,39 @@ Test(field, sinusoidal_blocks_equal_brute_force)
 	c.layout = PE_LAYOUT_SPLIT;
 	c.base = 50.0;
 	check_kind(&c, PE_FIELD_PE, "sinusoidal split");
+	c.layout = PE_LAYOUT_T2T;
+	check_kind(&c, PE_FIELD_PE, "sinusoidal t2t");
+	check_kind(&c, PE_FIELD_SIMILARITY, "sinusoidal t2t similarity");
+}
+
+/* A t2t field is tensor2tensor's table (pe_sinusoidal_value, checked
+ * against a transcription in test_sinusoidal.c), entry for entry, and its
+ * similarity is the dot product of those rows. */
+Test(field, t2t_field_is_the_t2t_table)
+{
+	struct pe_config c;
+	struct pe_field f, s;
+	pe_config_default(&c);
+	c.layout = PE_LAYOUT_T2T;
+	c.d = 12;
+	c.n = 90;
+	cr_assert_eq(pe_field_init(&f, PE_FIELD_PE, &c), PE_OK);
+	cr_assert_eq(pe_field_init(&s, PE_FIELD_SIMILARITY, &c), PE_OK);
+	double pe[90 * 12];
+	cr_assert_eq(pe_sinusoidal_fill(0, 90, 12, c.base, c.layout, pe), PE_OK);
+	for (size_t p = 0; p < 90; p++)
+		for (size_t j = 0; j < 12; j++)
+			cr_expect_eq(pe_field_value(&f, p, j), pe[p * 12 + j]);
+	for (size_t i = 0; i < 90; i += 7)
+		for (size_t j = 0; j < 90; j += 5) {
+			double dot = 0;
+			for (size_t k = 0; k < 12; k++)
+				dot += pe[i * 12 + k] * pe[j * 12 + k];
+			cr_expect(th_close(pe_field_value(&s, i, j), dot, 1e-12,
+			                   1e-12), "S(%zu,%zu)", i, j);
+		}
+	pe_field_free(&f);
+	pe_field_free(&s);
 }
 
 Test(field, rope_blocks_equal_brute_force)

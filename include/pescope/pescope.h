@@ -37,10 +37,13 @@ enum pe_encoding {
 	PE_ENC_COUNT
 };
 
-/* Sinusoidal column layout. */
+/* Sinusoidal column layout (and, for t2t, frequencies). */
 enum pe_layout {
 	PE_LAYOUT_INTERLEAVED, /* sin, cos, sin, cos ... (the paper, PyTorch) */
-	PE_LAYOUT_SPLIT,       /* all sines then all cosines (tensor2tensor) */
+	PE_LAYOUT_SPLIT,       /* the paper's frequencies, all sines then all
+				  cosines (GPT-J's create_sinusoidal_positions) */
+	PE_LAYOUT_T2T,	       /* tensor2tensor's get_timing_signal_1d (and
+				  fairseq): base^(-i/(d/2-1)), sines, cosines */
 };
 
 /* RoPE pairing of dimensions. */

@@ -279,10 +279,10 @@ apply(struct pe_options *o, int id, const char *name, const char *arg,
 			    arg);
 		return 0;
 	case O_LAYOUT: {
-		static const char *const n[] = {"interleaved", "split"};
-		if ((k = pick(arg, n, 2)) < 0)
+		static const char *const n[] = {"interleaved", "split", "t2t"};
+		if ((k = pick(arg, n, 3)) < 0)
 			return fail(err, cap,
-			    "--layout '%s': must be interleaved or split", arg);
+			    "--layout '%s': must be interleaved, split or t2t", arg);
 		c->layout = (enum pe_layout)k;
 		return 0;
 	}
@@ -809,7 +809,9 @@ pe_options_usage(FILE *fp)
 "  -d, --d-model N         model width (rope: the head dimension); 64\n"
 "  -n, --seq-len N         sequence length; 64\n"
 "      --base B            sinusoidal / rope base theta; 10000\n"
-"      --layout L          sinusoidal: interleaved (paper) or split (t2t)\n"
+"      --layout L          sinusoidal: interleaved (paper), split (GPT-J:\n"
+"                          the paper's frequencies, sines then cosines) or\n"
+"                          t2t (tensor2tensor, fairseq: base^(-i/(d/2-1)))\n"
 "      --pairing P         rope: half (HF rotate_half) or interleaved (GPT-J)\n"
 "      --heads H           alibi heads; 8\n"
 "      --alibi-mode M      causal (default) or symmetric\n"

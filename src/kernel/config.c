@@ -212,6 +212,12 @@ pe_config_check(const struct pe_config *cfg, char *why, size_t cap)
 		if (cfg->d % 2 != 0)
 			FAIL("--d-model %zu: sinusoidal needs an even d_model (each "
 			     "frequency fills a sin and a cos column)", cfg->d);
+		/* tensor2tensor's get_timing_signal_1d divides by
+		 * num_timescales - 1 */
+		if (cfg->layout == PE_LAYOUT_T2T && cfg->d < 4)
+			FAIL("--layout t2t: d_model %zu has one timescale, and "
+			     "tensor2tensor divides by num_timescales - 1 = 0; use "
+			     "--d-model 4 or more", cfg->d);
 		break;
 	case PE_ENC_ROPE:
 		if (cfg->d % 2 != 0)

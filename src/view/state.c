@@ -471,7 +471,9 @@ config_key(struct pe_state *st, int key)
 	case 'l':
 		if (needs(st, key, PE_ENC_SINUSOIDAL, "column layout"))
 			return PE_ACT_REDRAW;
+		/* interleaved -> split -> t2t -> interleaved */
 		c.layout = c.layout == PE_LAYOUT_INTERLEAVED ? PE_LAYOUT_SPLIT
+			   : c.layout == PE_LAYOUT_SPLIT     ? PE_LAYOUT_T2T
 							     : PE_LAYOUT_INTERLEAVED;
 		return apply(st, &c);
 	case 'p':

@@ -135,7 +135,8 @@ draw_params(struct ctx *c)
 		view_cat(b, sizeof b, " d_model %zu · seq_len %zu · base %g · layout %s",
 		    k->d, k->n, k->base,
 		    k->layout == PE_LAYOUT_INTERLEAVED ? "interleaved (sin,cos,…)"
-						       : "split (sin…|cos…)");
+		    : k->layout == PE_LAYOUT_SPLIT ? "split (GPT-J: sin…|cos…)"
+						   : "t2t (tensor2tensor: sin…|cos…)");
 		break;
 	case PE_ENC_LEARNED:
 		view_cat(b, sizeof b, " d_model %zu · seq_len %zu · max_len %zu · %s",
@@ -261,7 +262,7 @@ static const char *const help_lines[] = {
 	"+ / -   0            zoom in / out around the cursor; whole map",
 	"PgUp PgDn Home End   pan the map",
 	"d/D  n/N  b/B        d_model, seq_len halve/double; base /10, x10",
-	"l  p                 sinusoidal layout; rope pairing",
+	"l  p                 sinusoidal layout (3 kinds); rope pairing",
 	"s/S  f/F             rope scaling type; factor /2, x2",
 	"h/H  < >  a          alibi heads -/+; head drawn large; mode",
 	"r  u  k/K  m/M       relative: t5/shaw; direction; buckets or K;",

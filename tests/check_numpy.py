@@ -175,6 +175,39 @@ check("rope yarn no-truncate", dump(["-e", "rope", "-d", "64",
       "--rope-scaling", "yarn", "--factor", "4", "--original-max-pos", "2048",
       "--no-truncate", "--table", "inv_freq"]), inv_y)
 
+# HF reads beta_fast 0, beta_slow 0 (`or 32`, `or 1`) and mscale 0 (`if
+# mscale and mscale_all_dim`) as unset
+yarn0 = ["-e", "rope", "-d", "64", "--rope-scaling", "yarn", "--factor", "4",
+         "--original-max-pos", "2048", "--beta-fast", "0", "--beta-slow", "0",
+         "--mscale", "0", "--mscale-all-dim", "2"]
+inv_y, att = yarn(64, 10000.0, 4.0, 2048)
+check("rope yarn zeros are unset", dump(yarn0 + ["--table", "inv_freq"]), inv_y)
+check("rope yarn mscale 0 attention", dump(yarn0 + ["--table",
+      "attention_scaling"]), [att])
+
+
+# HF _compute_longrope_parameters: rope_scaling["factor"], unless the config
+# has a top-level original_max_position_embeddings (Phi-3): then
+# max_position_embeddings / original_max_position_embeddings
+def longrope(d, base, short, long, orig, seq_len, factor):
+    att = 1.0 if factor <= 1.0 else math.sqrt(1 + math.log(factor) /
+                                              math.log(orig))
+    ext = np.array(long if seq_len > orig else short, dtype=np.float64)
+    shape = np.arange(0, d, 2, dtype=np.int64).astype(np.float64) / d
+    return 1.0 / (ext * base ** shape), att
+
+
+sf, lf = [1.0, 1.25, 1.5, 2.0], [2.0, 4.0, 8.0, 16.0]
+lr = ["-e", "rope", "-d", "8", "--rope-scaling", "longrope", "--short-factor",
+      ",".join(map(str, sf)), "--long-factor", ",".join(map(str, lf)),
+      "--original-max-pos", "512", "--max-pos", "2048", "-n", "600"]
+for extra, factor in (([], 2048 / 512), (["--factor", "16"], 16.0)):
+    inv_l, att = longrope(8, 10000.0, sf, lf, 512, 600, factor)
+    what = "longrope factor %g%s" % (factor, " (--factor)" if extra else "")
+    check(what + " inv_freq", dump(lr + extra + ["--table", "inv_freq"]), inv_l)
+    check(what + " attention", dump(lr + extra + ["--table",
+          "attention_scaling"]), [att])
+
 
 # ALiBi authors' get_slopes
 def get_slopes(n):

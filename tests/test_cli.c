@@ -28,6 +28,10 @@ Test(cli, help_and_version)
 	/* the layouts say whose tables they are */
 	cr_assert(strstr(out, "split (GPT-J") != NULL);
 	cr_assert(strstr(out, "t2t (tensor2tensor") != NULL);
+	/* yarn's zeros mean what they mean in HF; --truncate is listed */
+	cr_assert(strstr(out, "0 means unset") != NULL);
+	cr_assert(strstr(out, "--truncate ") != NULL);
+	cr_assert(strstr(out, "0 or only one given: unset") != NULL);
 	cr_assert_str_empty(err);
 	free(out), free(err);
 	const char *b[] = {"pescope", "--version", NULL};
@@ -169,6 +173,20 @@ static const struct bad bads[] = {
 	     "--short-factor", "1,2,3", "--long-factor", "1,2,3,4", "--table",
 	     "inv_freq"}, "--short-factor"},
 	{{"dump", "--cursor", "1,1", "--table", "pe"}, "--cursor"},
+	/* non-finite tables (issue 8, item 5) */
+	{{"dump", "-e", "rope", "-d", "8", "--rope-scaling", "longrope",
+	     "--short-factor", "1,1,1,1", "--long-factor", "1,1,1,1",
+	     "--original-max-pos", "1", "--table", "inv_freq"},
+	    "--original-max-pos 1"},
+	{{"dump", "-e", "rope", "-d", "8", "--rope-scaling", "longrope",
+	     "--short-factor", "1e-320,1,1,1", "--long-factor", "1,1,1,1",
+	     "--table", "inv_freq"}, "--short-factor"},
+	{{"dump", "-e", "rope", "-d", "8", "--rope-scaling", "yarn", "--factor",
+	     "1e308", "--mscale", "1e308", "--mscale-all-dim", "1e308",
+	     "--table", "cos"}, "--mscale"},
+	{{"dump", "-e", "rope", "-d", "8", "--rope-scaling", "longrope",
+	     "--short-factor", "1e-300,1,1,1", "--long-factor", "1,1,1,1",
+	     "--table", "inv_freq"}, "--dtype"},
 	{{"snapshot", "--table", "pe"}, "--table"},
 	{{"snapshot", "--size", "0x5"}, "--size"},
 	{{"snapshot", "--color", "blue"}, "--color"},

@@ -245,3 +245,36 @@ Test(view, unscanned_min_max_are_not_nan)
 	cr_expect(strstr(l, "min and max not scanned") != NULL, "%s", l);
 	pe_canvas_free(&cv);
 }
+
+/* The parameter line says which factor longrope uses: --factor when given,
+ * else max_pos / original_max_pos (HF's Phi-3 path). */
+Test(view, longrope_says_which_factor)
+{
+	static const double ones[4] = {1, 1, 1, 1};
+	struct pe_config cfg;
+	struct pe_canvas cv;
+	struct pe_hit hit;
+	pe_config_default(&cfg);
+	cfg.enc = PE_ENC_ROPE;
+	cfg.d = 8;
+	cfg.rope.type = PE_ROPE_LONGROPE;
+	cfg.rope.short_factor = cfg.rope.long_factor = ones;
+	cfg.rope.n_short = cfg.rope.n_long = 4;
+	cfg.rope.original_max_pos = 1024;
+	cfg.rope.max_pos = 4096;
+	render(&cfg, 0, 0, 160, 40, &cv, &hit);
+	cr_expect(strstr(line(&cv, 1), "longrope ×4 = max_pos 4096 / orig 1024"),
+	    "%s", line(&cv, 1));
+	pe_canvas_free(&cv);
+	cfg.rope.factor = 8;
+	cfg.rope.factor_given = true;
+	render(&cfg, 0, 0, 160, 40, &cv, &hit);
+	cr_expect(strstr(line(&cv, 1), "longrope ×8 (--factor) orig 1024"), "%s",
+	    line(&cv, 1));
+	/* and the attention scaling follows: sqrt(1 + ln 8 / ln 1024) */
+	char want[64];
+	snprintf(want, sizeof want, "cos,sin ×%.4g",
+	    sqrt(1.0 + log(8.0) / log(1024.0)));
+	cr_expect(strstr(line(&cv, 1), want), "%s", line(&cv, 1));
+	pe_canvas_free(&cv);
+}

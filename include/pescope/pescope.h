@@ -78,12 +78,14 @@ enum pe_rope_type {
 struct pe_rope_scaling {
 	enum pe_rope_type type;
 	double factor;		  /* linear, dynamic, yarn, longrope, llama3 */
+	bool factor_given;	  /* longrope: --factor given (else HF's Phi-3
+				     path: max_pos / original_max_pos) */
 	size_t original_max_pos;  /* original_max_position_embeddings */
 	size_t max_pos;		  /* max_position_embeddings (dynamic, longrope) */
-	double beta_fast;	  /* yarn, default 32 */
-	double beta_slow;	  /* yarn, default 1 */
-	double mscale;		  /* yarn, NAN = unset */
-	double mscale_all_dim;	  /* yarn, NAN = unset */
+	double beta_fast;	  /* yarn, default 32; 0 = unset (HF `or 32`) */
+	double beta_slow;	  /* yarn, default 1; 0 = unset (HF `or 1`) */
+	double mscale;		  /* yarn, NAN or 0 = unset */
+	double mscale_all_dim;	  /* yarn, NAN or 0 = unset */
 	double attention_factor;  /* yarn, longrope; NAN = derive */
 	bool truncate;		  /* yarn, default true */
 	double low_freq_factor;	  /* llama3, default 1 */

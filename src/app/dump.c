@@ -314,6 +314,21 @@ pe_dump_run(const struct pe_options *o)
 		goto free_bufs;
 	}
 
+	/* a finite number past float32's range would be written as inf:
+	 * round to nearest overflows from 2^128 - 2^103 (halfway past
+	 * FLT_MAX) on */
+	if (dt == PE_F32 && tab.f != NULL) {
+		size_t count = (size_t)elems;
+		for (size_t k = 0; k < count; k++)
+			if (isfinite(tab.f[k]) && fabs(tab.f[k]) >= 0x1.ffffffp+127) {
+				pe_app_error("--dtype f32: entry %zu of --table %s is %g, "
+				    "past float32's range (it would be written as inf); "
+				    "use --dtype f64", k, o->table, tab.f[k]);
+				rc = PE_EXIT_USAGE;
+				goto free_bufs;
+			}
+	}
+
 	struct pe_atomic out;
 	const char *path = o->output != NULL ? o->output : "-";
 	if (pe_atomic_open(&out, path) != PE_OK) {

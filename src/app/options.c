@@ -341,6 +341,7 @@ apply(struct pe_options *o, int id, const char *name, const char *arg,
 		c->rope.type = (enum pe_rope_type)k;
 		return 0;
 	case O_FACTOR:
+		c->rope.factor_given = true; /* longrope: not max_pos / orig */
 		return parse_double(name, arg, &c->rope.factor, err, cap);
 	case O_ORIGINAL_MAX_POS:
 		return parse_size(name, arg, 1, PE_MAX_N, &c->rope.original_max_pos,
@@ -827,11 +828,17 @@ pe_options_usage(FILE *fp)
 "\n"
 "RoPE scaling (names as in Hugging Face transformers' rope_scaling):\n"
 "      --rope-scaling T    default, linear, dynamic, yarn, longrope, llama3\n"
-"      --factor F          scaling factor (>= 1); 4\n"
+"      --factor F          scaling factor (>= 1); 4 (longrope: when given;\n"
+"                          else max-pos / original-max-pos, as HF's Phi-3)\n"
 "      --original-max-pos N  original_max_position_embeddings; 4096\n"
-"      --max-pos N         max_position_embeddings (dynamic); 4096\n"
-"      --beta-fast B, --beta-slow B   yarn; 32 and 1\n"
-"      --mscale M, --mscale-all-dim M, --attention-factor A   yarn\n"
+"      --max-pos N         max_position_embeddings (dynamic, longrope); 4096\n"
+"      --beta-fast B, --beta-slow B   yarn; 32 and 1; 0 means unset (the\n"
+"                          default), as HF's `beta_fast or 32`\n"
+"      --mscale M, --mscale-all-dim M   yarn: attention factor\n"
+"                          get_mscale(factor, M) / get_mscale(factor, M_all);\n"
+"                          0 or only one given: unset (0.1 ln(factor) + 1)\n"
+"      --attention-factor A  yarn, longrope: the attention factor itself\n"
+"      --truncate          yarn: floor/ceil the correction range (default)\n"
 "      --no-truncate       yarn: keep the correction range fractional\n"
 "      --low-freq-factor F, --high-freq-factor F   llama3; 1 and 4\n"
 "      --short-factor LIST|@FILE, --long-factor LIST|@FILE   longrope\n"

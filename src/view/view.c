@@ -163,16 +163,31 @@ draw_params(struct ctx *c)
 					       : "interleaved (GPT-J)");
 		if (r->rot != k->d)
 			view_cat(b, sizeof b, " · rotary %zu of %zu", r->rot, k->d);
-		if (k->rope.type != PE_ROPE_DEFAULT) {
+		if (k->rope.type == PE_ROPE_LONGROPE) {
+			/* which factor longrope uses, and why (HF: rope_scaling's
+			 * factor, or the Phi-3 ratio) */
+			view_cat(b, sizeof b, " · longrope ×%g",
+			    pe_rope_longrope_factor(&k->rope));
+			if (k->rope.factor_given)
+				view_cat(b, sizeof b, " (--factor) orig %zu",
+				    k->rope.original_max_pos);
+			else
+				view_cat(b, sizeof b, " = max_pos %zu / orig %zu",
+				    k->rope.max_pos, k->rope.original_max_pos);
+		} else if (k->rope.type != PE_ROPE_DEFAULT) {
 			view_cat(b, sizeof b, " · %s ×%g", pe_rope_type_name(k->rope.type),
 			    k->rope.factor);
 			if (k->rope.type == PE_ROPE_DYNAMIC)
 				view_cat(b, sizeof b, " max_pos %zu", k->rope.max_pos);
 			else if (k->rope.type != PE_ROPE_LINEAR)
 				view_cat(b, sizeof b, " orig %zu", k->rope.original_max_pos);
-			if (k->rope.type == PE_ROPE_YARN)
-				view_cat(b, sizeof b, " β %g/%g", k->rope.beta_fast,
-				    k->rope.beta_slow);
+		}
+		if (k->rope.type != PE_ROPE_DEFAULT) {
+			if (k->rope.type == PE_ROPE_YARN) {
+				double bf, bs; /* 0 means HF's default */
+				pe_rope_yarn_betas(&k->rope, &bf, &bs);
+				view_cat(b, sizeof b, " β %g/%g", bf, bs);
+			}
 			if (k->rope.type == PE_ROPE_LLAMA3)
 				view_cat(b, sizeof b, " low %g high %g", k->rope.low_freq_factor,
 				    k->rope.high_freq_factor);

@@ -294,6 +294,14 @@ t = np.load(fx)
 a = dump(["--table-file", fx, "-n", "5", "--table", "pe"], "f32")
 check("learned table-file", a, np.concatenate([t, np.full((2, 4), np.nan)]),
       atol=0, rtol=0)
+# an f8 table keeps its float64 values: dump --dtype f64 returns them
+fx = os.path.join(FIX, "f8_third_3x4.npy")
+t = np.load(fx)
+assert (t != t.astype(np.float32)).all()
+check("learned f8 table-file, f64 dump", dump(["--table-file", fx, "-n", "3",
+      "--table", "pe"], "f64"), t, atol=0, rtol=0)
+check("learned f8 similarity", dump(["--table-file", fx, "-n", "3",
+      "--table", "similarity"], "f64"), t @ t.T, atol=0, rtol=1e-15)
 
 print("%d passed, %d failed" % (checks - failures, failures))
 sys.exit(1 if failures else 0)

@@ -173,6 +173,8 @@ static const struct bad bads[] = {
 	     "--short-factor", "1,2,3", "--long-factor", "1,2,3,4", "--table",
 	     "inv_freq"}, "--short-factor"},
 	{{"dump", "--cursor", "1,1", "--table", "pe"}, "--cursor"},
+	{{"dump", "--table-file", "@FIX/f8_nan_2x2.npy", "--table", "pe"},
+	    "must be finite"},
 	/* non-finite tables (issue 8, item 5) */
 	{{"dump", "-e", "rope", "-d", "8", "--rope-scaling", "longrope",
 	     "--short-factor", "1,1,1,1", "--long-factor", "1,1,1,1",
@@ -202,8 +204,10 @@ Test(cli, bad_input_exits_2_and_names_the_option)
 	for (size_t i = 0; i < sizeof bads / sizeof bads[0]; i++) {
 		const char *a[18] = {"pescope"};
 		size_t n = 1;
-		for (; bads[i].args[n - 1] != NULL; n++)
-			a[n] = bads[i].args[n - 1];
+		for (; bads[i].args[n - 1] != NULL; n++) /* @FIX/: a fixture */
+			a[n] = strncmp(bads[i].args[n - 1], "@FIX/", 5) == 0
+			    ? th_fixture(bads[i].args[n - 1] + 5)
+			    : bads[i].args[n - 1];
 		a[n] = NULL;
 		char *out, *err;
 		int st = run(a, &out, &err);

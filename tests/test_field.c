@@ -309,7 +309,7 @@ Test(field, learned_blocks_equal_brute_force)
 	c.d = 12;
 	c.n = 90;
 	c.max_len = 60;
-	float *tab = malloc(60 * 12 * sizeof *tab);
+	double *tab = malloc(60 * 12 * sizeof *tab);
 	pe_learned_init(60, 12, 99, tab);
 	c.table = tab;
 	check_kind(&c, PE_FIELD_PE, "learned pe");
@@ -392,7 +392,7 @@ Test(field, learned_rows_past_max_len_are_undefined)
 	c.d = 4;
 	c.n = 20;
 	c.max_len = 10;
-	float tab[40];
+	double tab[40];
 	for (int i = 0; i < 40; i++)
 		tab[i] = (float)i;
 	c.table = tab;
@@ -820,7 +820,7 @@ Test(field, learned_blocks_across_stored_prefix_rows)
 	c.d = 7;
 	c.n = 400;
 	c.max_len = 333;
-	float *tab = malloc(333 * 7 * sizeof *tab);
+	double *tab = malloc(333 * 7 * sizeof *tab);
 	pe_learned_init(333, 7, 5, tab);
 	c.table = tab;
 	check_kind(&c, PE_FIELD_PE, "learned pe, long table");
@@ -829,7 +829,7 @@ Test(field, learned_blocks_across_stored_prefix_rows)
 	check_kind(&c, PE_FIELD_PE, "learned pe, own long table");
 	struct pe_field f;
 	cr_assert_eq(pe_field_init(&f, PE_FIELD_PE, &c), PE_OK);
-	float *own = malloc(333 * 7 * sizeof *own);
+	double *own = malloc(333 * 7 * sizeof *own);
 	pe_learned_init(333, 7, 0, own); /* the field's seed */
 	for (size_t p = 0; p < 333; p += 31)
 		for (size_t j = 0; j < 7; j++)

@@ -106,7 +106,7 @@ Test(state, learned_table_follows_d)
 {
 	struct pe_state st;
 	struct pe_config c;
-	static float table[4 * 8];
+	static double table[4 * 8];
 
 	pe_config_default(&c);
 	c.enc = PE_ENC_LEARNED;

@@ -89,7 +89,7 @@ Test(view, too_small_says_so_at_any_size)
 Test(view, every_encoding_lays_out_at_common_sizes)
 {
 	int sizes[][2] = {{80, 24}, {120, 40}, {200, 60}};
-	float *table = malloc(1024 * 64 * sizeof *table);
+	double *table = malloc(1024 * 64 * sizeof *table);
 	pe_learned_init(1024, 64, 1, table);
 	for (int e = 0; e < PE_ENC_COUNT; e++)
 		for (size_t i = 0; i < 3; i++) {

@@ -113,7 +113,8 @@ struct pe_config {
 	size_t max_relative; /* shaw K, default 16 */
 	size_t grid_h, grid_w; /* vit2d patch grid */
 	size_t max_len;	       /* learned: rows in the table */
-	const float *table;    /* learned: [max_len, d], row-major; NULL = none yet */
+	const double *table;   /* learned: [max_len, d], row-major, in double
+				  (an f8 table's own values); NULL = none yet */
 	bool table_untrained;  /* learned: table is the N(0, 0.02^2) init */
 	struct pe_rope_scaling rope;
 };

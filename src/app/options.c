@@ -463,7 +463,7 @@ load_table(struct pe_options *o, const char *path, char *err, size_t cap)
 	unsigned char *buf;
 	size_t len, rows, cols;
 	const char *why = "unreadable";
-	float *t;
+	double *t;
 	int st = pe_file_read(path, (size_t)1 << 32, &buf, &len);
 	if (st != PE_OK)
 		return fail(err, cap, "--table-file '%s': cannot read it (%s)", path,
@@ -478,6 +478,14 @@ load_table(struct pe_options *o, const char *path, char *err, size_t cap)
 		return fail(err, cap, "--table-file '%s': shape [%zu, %zu] is out "
 		    "of range", path, rows, cols);
 	}
+	for (size_t k = 0; k < rows * cols; k++)
+		if (!isfinite(t[k])) {
+			double v = t[k];
+			free(t);
+			return fail(err, cap, "--table-file '%s': entry [%zu, %zu] is "
+			    "%g; a learned table must be finite", path, k / cols,
+			    k % cols, v);
+		}
 	free(o->table_data);
 	o->table_data = t;
 	o->cfg.table = t;
@@ -642,7 +650,7 @@ finish(struct pe_options *o, char *err, size_t cap)
 			return fail(err, cap, "--max-len %zu: an untrained table of %zu "
 			    "x %zu is too large; max_len x d_model must be at most "
 			    "67108864", c->max_len, c->max_len, c->d);
-		o->table_data = malloc(c->max_len * c->d * sizeof(float));
+		o->table_data = malloc(c->max_len * c->d * sizeof *o->table_data);
 		if (o->table_data == NULL)
 			return fail(err, cap, "out of memory for the learned table");
 		pe_learned_init(c->max_len, c->d, 0x5e5c09eULL, o->table_data);

@@ -49,7 +49,7 @@ struct pe_options {
 	/* where the config's buffers live (owned) */
 	const char *preset;	/* name or file the config started from */
 	char *preset_source;	/* the preset's "source" line, if any */
-	float *table_data;
+	double *table_data;
 	double *short_factor, *long_factor;
 	bool d_given, max_len_given;
 	size_t table_rows, table_cols; /* --table-file's shape */

@@ -287,6 +287,15 @@ check("vit2d pe 14x14 d768 (MAE ViT-B/16)", dump(["--preset", "mae-vit-b16",
       "--table", "pe"]), mae_2d(768, 14, 14), atol=1e-12)
 check("vit2d pe 3x5 d16", dump(["-e", "vit2d", "--grid", "3x5", "-d", "16",
       "--table", "pe"]), mae_2d(16, 3, 5), atol=1e-12)
+# similarity is the raw dot product (as for every encoding); cosine is its
+# normalised form, the ViT paper's figure and the TUI's maps
+pe = mae_2d(16, 3, 5)
+sim = pe @ pe.T
+check("vit2d similarity 3x5 d16 (dot product)", dump(["-e", "vit2d", "--grid",
+      "3x5", "-d", "16", "--table", "similarity"]), sim, atol=1e-12)
+nrm = np.sqrt(np.diag(sim))
+check("vit2d cosine 3x5 d16", dump(["-e", "vit2d", "--grid", "3x5", "-d",
+      "16", "--table", "cosine"]), sim / np.outer(nrm, nrm), atol=1e-12)
 
 # learned: a numpy-written table round-trips, NaN past max_len
 fx = os.path.join(FIX, "f4_3x4.npy")

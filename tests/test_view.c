@@ -278,3 +278,65 @@ Test(view, longrope_says_which_factor)
 	cr_expect(strstr(line(&cv, 1), want), "%s", line(&cv, 1));
 	pe_canvas_free(&cv);
 }
+
+/* ALiBi's header states the formula of its mode: symmetric is
+ * −m·|query − key|, causal −m·(query − key). */
+Test(view, alibi_header_says_the_modes_formula)
+{
+	struct pe_config cfg;
+	struct pe_canvas cv;
+	struct pe_hit hit;
+	pe_config_default(&cfg);
+	cfg.enc = PE_ENC_ALIBI;
+	cfg.alibi_mode = PE_ALIBI_SYMMETRIC;
+	render(&cfg, 0, 0, 160, 40, &cv, &hit);
+	cr_expect(strstr(line(&cv, 1), "bias = −m·|query − key|"), "%s",
+	    line(&cv, 1));
+	cr_expect(!strstr(line(&cv, 1), "(query − key)"), "%s", line(&cv, 1));
+	pe_canvas_free(&cv);
+	cfg.alibi_mode = PE_ALIBI_CAUSAL;
+	render(&cfg, 0, 0, 160, 40, &cv, &hit);
+	cr_expect(strstr(line(&cv, 1), "bias = −m·(query − key)"), "%s",
+	    line(&cv, 1));
+	pe_canvas_free(&cv);
+}
+
+/* NoPE's color bar: -1, its midpoint -0.5, 0; never "-0". */
+Test(view, nope_color_bar_has_no_negative_zero)
+{
+	struct pe_config cfg;
+	struct pe_canvas cv;
+	struct pe_hit hit;
+	pe_config_default(&cfg);
+	cfg.enc = PE_ENC_NOPE;
+	render(&cfg, 0, 0, 120, 40, &cv, &hit);
+	bool bar = false;
+	for (int y = 0; y < cv.h; y++) {
+		const char *l = line(&cv, y);
+		cr_expect(strstr(l, "-0 ") == NULL && strstr(l, "-0+") == NULL &&
+		    strstr(l, "−0") == NULL, "line %d: %s", y, l);
+		bar = bar || strstr(l, "-0.5") != NULL;
+	}
+	cr_expect(bar, "no color bar with -0.5");
+	pe_canvas_free(&cv);
+}
+
+/* vit2d's maps are cosines, and say so: "similarity" is the raw dot
+ * product (dump --table similarity), the maps are its normalised form. */
+Test(view, vit2d_maps_are_titled_cosine)
+{
+	struct pe_config cfg;
+	struct pe_canvas cv;
+	struct pe_hit hit;
+	pe_config_default(&cfg);
+	cfg.enc = PE_ENC_VIT2D;
+	int sizes[][2] = {{120, 40}, {200, 60}};
+	for (int s = 0; s < 2; s++) {
+		render(&cfg, 0, 0, sizes[s][0], sizes[s][1], &cv, &hit);
+		cr_expect(contains(&cv, "cosine maps"), "%dx%d: %s", sizes[s][0],
+		    sizes[s][1], line(&cv, 2));
+		cr_expect(!contains(&cv, "similarity"), "%dx%d", sizes[s][0],
+		    sizes[s][1]);
+		pe_canvas_free(&cv);
+	}
+}

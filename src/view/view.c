@@ -197,9 +197,11 @@ draw_params(struct ctx *c)
 	}
 	case PE_ENC_ALIBI:
 		view_cat(b, sizeof b, " heads %zu · seq_len %zu · mode %s · head %zu "
-		    "large (slope %.6g) · bias = −m·(query − key)", k->heads, k->n,
+		    "large (slope %.6g) · bias = %s", k->heads, k->n,
 		    k->alibi_mode == PE_ALIBI_CAUSAL ? "causal" : "symmetric",
-		    c->st->head, c->mainf.slopes[c->st->head]);
+		    c->st->head, c->mainf.slopes[c->st->head],
+		    k->alibi_mode == PE_ALIBI_CAUSAL ? "−m·(query − key)"
+						     : "−m·|query − key|");
 		break;
 	case PE_ENC_NOPE:
 		view_cat(b, sizeof b, " seq_len %zu · no positional encoding: order comes "

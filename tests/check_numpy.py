@@ -55,7 +55,7 @@ def sinusoid(n, d, base=10000.0, split=False):
     pos = np.arange(n, dtype=np.float64)[:, None]
     div = np.exp(np.arange(0, d, 2, dtype=np.float64) * (-math.log(base) / d))
     pe = np.zeros((n, d))
-    if split:  # tensor2tensor: all sines then all cosines
+    if split:  # GPT-J's create_sinusoidal_positions: sines then cosines
         pe[:, : d // 2] = np.sin(pos * div)
         pe[:, d // 2:] = np.cos(pos * div)
     else:
@@ -73,6 +73,32 @@ a = dump(["-e", "sinusoidal", "-n", "40", "-d", "16", "--layout", "split",
           "--table", "pe"], "f32")
 assert a.dtype == np.dtype("<f4")
 check("sinusoidal split f32", a, sinusoid(40, 16, split=True), atol=1e-6)
+
+
+# tensor2tensor's get_timing_signal_1d (layers/common_attention.py), in
+# float64: a geometric sequence of timescales from min_timescale 1 to
+# max_timescale (= --base), channels // 2 of them; sines then cosines.
+def t2t_timing_signal(length, channels, min_timescale=1.0,
+                      max_timescale=1.0e4):
+    position = np.arange(length, dtype=np.float64)
+    num_timescales = channels // 2
+    log_timescale_increment = (
+        math.log(float(max_timescale) / float(min_timescale)) /
+        (float(num_timescales) - 1))
+    inv_timescales = min_timescale * np.exp(
+        np.arange(num_timescales, dtype=np.float64) * -log_timescale_increment)
+    scaled_time = position[:, None] * inv_timescales[None, :]
+    return np.concatenate([np.sin(scaled_time), np.cos(scaled_time)], axis=1)
+
+
+for n, d, base in [(40, 16, 10000.0), (33, 10, 500.0)]:
+    check("sinusoidal t2t n%d d%d base %g" % (n, d, base),
+          dump(["-e", "sinusoidal", "-n", str(n), "-d", str(d), "--base",
+                str(base), "--layout", "t2t", "--table", "pe"]),
+          t2t_timing_signal(n, d, max_timescale=base), atol=1e-12)
+pe = t2t_timing_signal(30, 16)
+check("sinusoidal t2t similarity", dump(["-n", "30", "-d", "16", "--layout",
+      "t2t", "--table", "similarity"]), pe @ pe.T, atol=1e-9)
 pe = sinusoid(30, 16)
 check("sinusoidal similarity", dump(["-n", "30", "-d", "16", "--table",
       "similarity"]), pe @ pe.T, atol=1e-9)
@@ -148,6 +174,39 @@ inv_y, _ = yarn(64, 10000.0, 4.0, 2048, truncate=False)
 check("rope yarn no-truncate", dump(["-e", "rope", "-d", "64",
       "--rope-scaling", "yarn", "--factor", "4", "--original-max-pos", "2048",
       "--no-truncate", "--table", "inv_freq"]), inv_y)
+
+# HF reads beta_fast 0, beta_slow 0 (`or 32`, `or 1`) and mscale 0 (`if
+# mscale and mscale_all_dim`) as unset
+yarn0 = ["-e", "rope", "-d", "64", "--rope-scaling", "yarn", "--factor", "4",
+         "--original-max-pos", "2048", "--beta-fast", "0", "--beta-slow", "0",
+         "--mscale", "0", "--mscale-all-dim", "2"]
+inv_y, att = yarn(64, 10000.0, 4.0, 2048)
+check("rope yarn zeros are unset", dump(yarn0 + ["--table", "inv_freq"]), inv_y)
+check("rope yarn mscale 0 attention", dump(yarn0 + ["--table",
+      "attention_scaling"]), [att])
+
+
+# HF _compute_longrope_parameters: rope_scaling["factor"], unless the config
+# has a top-level original_max_position_embeddings (Phi-3): then
+# max_position_embeddings / original_max_position_embeddings
+def longrope(d, base, short, long, orig, seq_len, factor):
+    att = 1.0 if factor <= 1.0 else math.sqrt(1 + math.log(factor) /
+                                              math.log(orig))
+    ext = np.array(long if seq_len > orig else short, dtype=np.float64)
+    shape = np.arange(0, d, 2, dtype=np.int64).astype(np.float64) / d
+    return 1.0 / (ext * base ** shape), att
+
+
+sf, lf = [1.0, 1.25, 1.5, 2.0], [2.0, 4.0, 8.0, 16.0]
+lr = ["-e", "rope", "-d", "8", "--rope-scaling", "longrope", "--short-factor",
+      ",".join(map(str, sf)), "--long-factor", ",".join(map(str, lf)),
+      "--original-max-pos", "512", "--max-pos", "2048", "-n", "600"]
+for extra, factor in (([], 2048 / 512), (["--factor", "16"], 16.0)):
+    inv_l, att = longrope(8, 10000.0, sf, lf, 512, 600, factor)
+    what = "longrope factor %g%s" % (factor, " (--factor)" if extra else "")
+    check(what + " inv_freq", dump(lr + extra + ["--table", "inv_freq"]), inv_l)
+    check(what + " attention", dump(lr + extra + ["--table",
+          "attention_scaling"]), [att])
 
 
 # ALiBi authors' get_slopes
@@ -228,6 +287,15 @@ check("vit2d pe 14x14 d768 (MAE ViT-B/16)", dump(["--preset", "mae-vit-b16",
       "--table", "pe"]), mae_2d(768, 14, 14), atol=1e-12)
 check("vit2d pe 3x5 d16", dump(["-e", "vit2d", "--grid", "3x5", "-d", "16",
       "--table", "pe"]), mae_2d(16, 3, 5), atol=1e-12)
+# similarity is the raw dot product (as for every encoding); cosine is its
+# normalised form, the ViT paper's figure and the TUI's maps
+pe = mae_2d(16, 3, 5)
+sim = pe @ pe.T
+check("vit2d similarity 3x5 d16 (dot product)", dump(["-e", "vit2d", "--grid",
+      "3x5", "-d", "16", "--table", "similarity"]), sim, atol=1e-12)
+nrm = np.sqrt(np.diag(sim))
+check("vit2d cosine 3x5 d16", dump(["-e", "vit2d", "--grid", "3x5", "-d",
+      "16", "--table", "cosine"]), sim / np.outer(nrm, nrm), atol=1e-12)
 
 # learned: a numpy-written table round-trips, NaN past max_len
 fx = os.path.join(FIX, "f4_3x4.npy")
@@ -235,6 +303,14 @@ t = np.load(fx)
 a = dump(["-e", "learned", "--table-file", fx, "-n", "5", "--table", "pe"], "f32")
 check("learned table-file", a, np.concatenate([t, np.full((2, 4), np.nan)]),
       atol=0, rtol=0)
+# an f8 table keeps its float64 values: dump --dtype f64 returns them
+fx = os.path.join(FIX, "f8_third_3x4.npy")
+t = np.load(fx)
+assert (t != t.astype(np.float32)).all()
+check("learned f8 table-file, f64 dump", dump(["-e", "learned", "--table-file", fx, "-n", "3",
+      "--table", "pe"], "f64"), t, atol=0, rtol=0)
+check("learned f8 similarity", dump(["-e", "learned", "--table-file", fx, "-n", "3",
+      "--table", "similarity"], "f64"), t @ t.T, atol=0, rtol=1e-15)
 
 print("%d passed, %d failed" % (checks - failures, failures))
 sys.exit(1 if failures else 0)

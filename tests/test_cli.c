@@ -26,6 +26,13 @@ Test(cli, help_and_version)
 	cr_assert_eq(run(a, &out, &err), 0);
 	cr_assert(strstr(out, "Usage: pescope") != NULL);
 	cr_assert(strstr(out, "--d-model") != NULL);
+	/* the layouts say whose tables they are */
+	cr_assert(strstr(out, "split (GPT-J") != NULL);
+	cr_assert(strstr(out, "t2t (tensor2tensor") != NULL);
+	/* yarn's zeros mean what they mean in HF; --truncate is listed */
+	cr_assert(strstr(out, "0 means unset") != NULL);
+	cr_assert(strstr(out, "--truncate ") != NULL);
+	cr_assert(strstr(out, "0 or only one given: unset") != NULL);
 	cr_assert_str_empty(err);
 	free(out), free(err);
 	const char *b[] = {"pescope", "--version", NULL};
@@ -148,6 +155,8 @@ static const struct bad bads[] = {
 	{{"dump", "--base", "nan", "--table", "pe"}, "--base"},
 	{{"dump", "-e", "sinusoid", "--table", "pe"}, "--encoding"},
 	{{"dump", "--table", "nonsense"}, "--table"},
+	{{"dump", "--layout", "t2t", "-d", "2", "--table", "pe"}, "--layout t2t"},
+	{{"dump", "--layout", "fairseq", "--table", "pe"}, "t2t"},
 	{{"dump", "-e", "alibi", "--table", "pe"}, "not available"},
 	{{"dump", "-e", "alibi", "--table", "bias"}, "--head"},
 	{{"dump", "-e", "alibi", "--heads", "4096", "-n", "65536", "--table",
@@ -165,6 +174,22 @@ static const struct bad bads[] = {
 	     "--short-factor", "1,2,3", "--long-factor", "1,2,3,4", "--table",
 	     "inv_freq"}, "--short-factor"},
 	{{"dump", "--cursor", "1,1", "--table", "pe"}, "--cursor"},
+	{{"dump", "--table-file", "@FIX/f8_nan_2x2.npy", "--table", "pe"},
+	    "must be finite"},
+	/* non-finite tables (issue 8, item 5) */
+	{{"dump", "-e", "rope", "-d", "8", "--rope-scaling", "longrope",
+	     "--short-factor", "1,1,1,1", "--long-factor", "1,1,1,1",
+	     "--original-max-pos", "1", "--table", "inv_freq"},
+	    "--original-max-pos 1"},
+	{{"dump", "-e", "rope", "-d", "8", "--rope-scaling", "longrope",
+	     "--short-factor", "1e-320,1,1,1", "--long-factor", "1,1,1,1",
+	     "--table", "inv_freq"}, "--short-factor"},
+	{{"dump", "-e", "rope", "-d", "8", "--rope-scaling", "yarn", "--factor",
+	     "1e308", "--mscale", "1e308", "--mscale-all-dim", "1e308",
+	     "--table", "cos"}, "--mscale"},
+	{{"dump", "-e", "rope", "-d", "8", "--rope-scaling", "longrope",
+	     "--short-factor", "1e-300,1,1,1", "--long-factor", "1,1,1,1",
+	     "--table", "inv_freq"}, "--dtype"},
 	{{"snapshot", "--table", "pe"}, "--table"},
 	{{"snapshot", "--size", "0x5"}, "--size"},
 	{{"snapshot", "--color", "blue"}, "--color"},
@@ -218,8 +243,10 @@ Test(cli, bad_input_exits_2_and_names_the_option)
 	for (size_t i = 0; i < sizeof bads / sizeof bads[0]; i++) {
 		const char *a[18] = {"pescope"};
 		size_t n = 1;
-		for (; bads[i].args[n - 1] != NULL; n++)
-			a[n] = bads[i].args[n - 1];
+		for (; bads[i].args[n - 1] != NULL; n++) /* @FIX/: a fixture */
+			a[n] = strncmp(bads[i].args[n - 1], "@FIX/", 5) == 0
+			    ? th_fixture(bads[i].args[n - 1] + 5)
+			    : bads[i].args[n - 1];
 		a[n] = NULL;
 		char *out, *err;
 		int st = run(a, &out, &err);

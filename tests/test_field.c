@@ -243,6 +243,39 @@ Test(field, sinusoidal_blocks_equal_brute_force)
 	c.layout = PE_LAYOUT_SPLIT;
 	c.base = 50.0;
 	check_kind(&c, PE_FIELD_PE, "sinusoidal split");
+	c.layout = PE_LAYOUT_T2T;
+	check_kind(&c, PE_FIELD_PE, "sinusoidal t2t");
+	check_kind(&c, PE_FIELD_SIMILARITY, "sinusoidal t2t similarity");
+}
+
+/* A t2t field is tensor2tensor's table (pe_sinusoidal_value, checked
+ * against a transcription in test_sinusoidal.c), entry for entry, and its
+ * similarity is the dot product of those rows. */
+Test(field, t2t_field_is_the_t2t_table)
+{
+	struct pe_config c;
+	struct pe_field f, s;
+	pe_config_default(&c);
+	c.layout = PE_LAYOUT_T2T;
+	c.d = 12;
+	c.n = 90;
+	cr_assert_eq(pe_field_init(&f, PE_FIELD_PE, &c), PE_OK);
+	cr_assert_eq(pe_field_init(&s, PE_FIELD_SIMILARITY, &c), PE_OK);
+	double pe[90 * 12];
+	cr_assert_eq(pe_sinusoidal_fill(0, 90, 12, c.base, c.layout, pe), PE_OK);
+	for (size_t p = 0; p < 90; p++)
+		for (size_t j = 0; j < 12; j++)
+			cr_expect_eq(pe_field_value(&f, p, j), pe[p * 12 + j]);
+	for (size_t i = 0; i < 90; i += 7)
+		for (size_t j = 0; j < 90; j += 5) {
+			double dot = 0;
+			for (size_t k = 0; k < 12; k++)
+				dot += pe[i * 12 + k] * pe[j * 12 + k];
+			cr_expect(th_close(pe_field_value(&s, i, j), dot, 1e-12,
+			                   1e-12), "S(%zu,%zu)", i, j);
+		}
+	pe_field_free(&f);
+	pe_field_free(&s);
 }
 
 Test(field, rope_blocks_equal_brute_force)
@@ -276,7 +309,7 @@ Test(field, learned_blocks_equal_brute_force)
 	c.d = 12;
 	c.n = 90;
 	c.max_len = 60;
-	float *tab = malloc(60 * 12 * sizeof *tab);
+	double *tab = malloc(60 * 12 * sizeof *tab);
 	pe_learned_init(60, 12, 99, tab);
 	c.table = tab;
 	check_kind(&c, PE_FIELD_PE, "learned pe");
@@ -359,7 +392,7 @@ Test(field, learned_rows_past_max_len_are_undefined)
 	c.d = 4;
 	c.n = 20;
 	c.max_len = 10;
-	float tab[40];
+	double tab[40];
 	for (int i = 0; i < 40; i++)
 		tab[i] = (float)i;
 	c.table = tab;
@@ -787,7 +820,7 @@ Test(field, learned_blocks_across_stored_prefix_rows)
 	c.d = 7;
 	c.n = 400;
 	c.max_len = 333;
-	float *tab = malloc(333 * 7 * sizeof *tab);
+	double *tab = malloc(333 * 7 * sizeof *tab);
 	pe_learned_init(333, 7, 5, tab);
 	c.table = tab;
 	check_kind(&c, PE_FIELD_PE, "learned pe, long table");
@@ -796,7 +829,7 @@ Test(field, learned_blocks_across_stored_prefix_rows)
 	check_kind(&c, PE_FIELD_PE, "learned pe, own long table");
 	struct pe_field f;
 	cr_assert_eq(pe_field_init(&f, PE_FIELD_PE, &c), PE_OK);
-	float *own = malloc(333 * 7 * sizeof *own);
+	double *own = malloc(333 * 7 * sizeof *own);
 	pe_learned_init(333, 7, 0, own); /* the field's seed */
 	for (size_t p = 0; p < 333; p += 31)
 		for (size_t j = 0; j < 7; j++)
@@ -804,4 +837,35 @@ Test(field, learned_blocks_across_stored_prefix_rows)
 	pe_field_free(&f);
 	free(own);
 	free(tab);
+}
+
+/* A wave scan's work is positions times frequencies (a sin and a cos
+ * column of one frequency are one pass): the cursor block of
+ * `snapshot -e sinusoidal -d 32768 -n 4194304` (65536 x 528 entries, 264
+ * frequencies) is scanned, and its min and max equal a brute-force scan. */
+Test(field, wave_minmax_counts_frequencies_not_columns)
+{
+	struct pe_config c;
+	struct pe_field f;
+	struct pe_stats s;
+	pe_config_default(&c);
+	c.d = 32768;
+	c.n = 4194304;
+	size_t r1 = 65536, c1 = 528;
+	cr_assert_eq(pe_field_init(&f, PE_FIELD_PE, &c), PE_OK);
+	cr_assert_eq(pe_field_block(&f, 0, r1, 0, c1, true, &s), PE_OK);
+	double lo = INFINITY, hi = -INFINITY;
+	for (size_t i = 0; i < c1 / 2; i++) {
+		double w = pe_sinusoidal_omega(i, c.d, c.base);
+		for (size_t p = 0; p < r1; p++) {
+			double sn, cs;
+			sincos((double)p * w, &sn, &cs);
+			lo = fmin(lo, fmin(sn, cs));
+			hi = fmax(hi, fmax(sn, cs));
+		}
+	}
+	cr_expect(s.minmax_exact);
+	cr_expect(s.min == lo && s.max == hi, "min %.17g vs %.17g, max %.17g vs "
+	    "%.17g", s.min, lo, s.max, hi);
+	pe_field_free(&f);
 }

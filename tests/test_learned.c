@@ -13,7 +13,7 @@ static const float ref_seed42[] = {0.00829439517, 0.0130536249, -0.0178377237,
 
 Test(learned, init_matches_reference_draws)
 {
-	float t[7];
+	double t[7];
 	pe_learned_init(1, 7, 42, t);
 	for (int i = 0; i < 7; i++)
 		cr_expect(th_close(t[i], ref_seed42[i], 1e-9, 1e-6),
@@ -22,7 +22,7 @@ Test(learned, init_matches_reference_draws)
 
 Test(learned, init_is_deterministic_and_seeded)
 {
-	float a[64], b[64], c[64];
+	double a[64], b[64], c[64];
 	pe_learned_init(8, 8, 7, a);
 	pe_learned_init(8, 8, 7, b);
 	pe_learned_init(8, 8, 8, c);
@@ -37,7 +37,7 @@ Test(learned, init_is_deterministic_and_seeded)
 Test(learned, init_is_normal_0_002)
 {
 	size_t n = 1024 * 768;
-	float *t = malloc(n * sizeof *t);
+	double *t = malloc(n * sizeof *t);
 	pe_learned_init(1024, 768, 1, t);
 	double s = 0, s2 = 0, s4 = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -59,7 +59,7 @@ Test(learned, init_is_normal_0_002)
 
 Test(learned, value_and_range)
 {
-	float tab[3 * 2] = {1, 2, 3, 4, 5, 6};
+	double tab[3 * 2] = {1, 2, 3, 4, 5, 6};
 	struct pe_config cfg;
 	pe_config_default(&cfg);
 	cfg.enc = PE_ENC_LEARNED;

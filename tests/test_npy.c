@@ -142,7 +142,7 @@ check_fixture(const char *name, size_t rows, size_t cols)
 {
 	unsigned char *buf;
 	size_t len, r, c;
-	float *a;
+	double *a;
 	const char *why = "unset";
 	cr_assert_eq(pe_file_read(th_fixture(name), 1 << 20, &buf, &len), PE_OK,
 	             "%s", th_fixture(name));
@@ -154,8 +154,31 @@ check_fixture(const char *name, size_t rows, size_t cols)
 	for (size_t i = 0; i < rows; i++)
 		for (size_t j = 0; j < cols; j++)
 			cr_expect_eq(
-			    a[i * cols + j], (float)fixture_value(i, j),
+			    a[i * cols + j], fixture_value(i, j),
 			    "%s[%zu, %zu] = %g", name, i, j, a[i * cols + j]);
+	free(a);
+	free(buf);
+}
+
+/* A float64 table float32 cannot hold, written by numpy: (i * 10 + j +
+ * 0.1) / 3 (tests/fixtures/make_fixtures.py), read back exactly. */
+Test(npy_read, float64_values_are_kept)
+{
+	unsigned char *buf;
+	size_t len, r, c;
+	double *a;
+	cr_assert_eq(pe_file_read(th_fixture("f8_third_3x4.npy"), 1 << 20, &buf,
+	                          &len),
+	             PE_OK);
+	cr_assert_eq(pe_npy_read(buf, len, &a, &r, &c, NULL), PE_OK);
+	cr_assert(r == 3 && c == 4);
+	for (size_t i = 0; i < 3; i++)
+		for (size_t j = 0; j < 4; j++) {
+			double want = ((double)(i * 10 + j) + 0.1) / 3;
+			cr_expect_eq(a[i * 4 + j], want, "[%zu, %zu] = %.17g, want "
+			             "%.17g", i, j, a[i * 4 + j], want);
+			cr_expect_neq(want, (double)(float)want);
+		}
 	free(a);
 	free(buf);
 }
@@ -175,7 +198,7 @@ check_refused(const char *name)
 {
 	unsigned char *buf;
 	size_t len, r, c;
-	float *a = (float *)&len;
+	double *a = (double *)&len;
 	const char *why = NULL;
 	cr_assert_eq(pe_file_read(th_fixture(name), 1 << 20, &buf, &len),
 	             PE_OK);
@@ -204,13 +227,16 @@ Test(npy_read, round_trip_writer)
 	for (int d = 0; d < 2; d++) {
 		size_t len, r, c;
 		char *b = npy_bytes(&t, d ? PE_F64 : PE_F32, &len);
-		float *a;
+		double *a;
 		cr_assert_eq(
 		    pe_npy_read((unsigned char *)b, len, &a, &r, &c, NULL),
 		    PE_OK);
 		cr_expect(r == 5 && c == 7);
 		for (int k = 0; k < 35; k++)
-			cr_expect_eq(a[k], (float)v[k]);
+			/* f64 comes back exactly, f32 as float32 rounded it */
+			cr_expect_eq(a[k], d ? v[k] : (double)(float)v[k],
+			             "%s [%d]: %.17g vs %.17g", d ? "f8" : "f4", k,
+			             a[k], v[k]);
 		free(a);
 		free(b);
 	}
@@ -220,7 +246,7 @@ Test(npy_read, truncated)
 {
 	unsigned char *buf;
 	size_t len, r, c;
-	float *a;
+	double *a;
 	const char *why;
 	cr_assert_eq(
 	    pe_file_read(th_fixture("f4_3x4.npy"), 1 << 20, &buf, &len), PE_OK);
@@ -277,7 +303,7 @@ Test(npy_read, bad_headers)
 	};
 	for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
 		size_t len, r, c;
-		float *a;
+		double *a;
 		const char *why = NULL;
 		unsigned char *b = with_header(bad[k], 16, &len);
 		cr_expect_eq(pe_npy_read(b, len, &a, &r, &c, &why), PE_EFORMAT,
@@ -287,7 +313,7 @@ Test(npy_read, bad_headers)
 	}
 	/* And the good one, with double quotes and no trailing comma. */
 	size_t len, r, c;
-	float *a;
+	double *a;
 	unsigned char *b = with_header(
 	    "{\"shape\": (2,2), \"fortran_order\": False, \"descr\": \"<f4\"}",
 	    16, &len);
@@ -341,7 +367,7 @@ Test(npy_read, fuzz_mutations)
 		unsigned char *exact = malloc(len ? len : 1);
 		memcpy(exact, b, len);
 		free(b);
-		float *a = NULL;
+		double *a = NULL;
 		size_t r = 0, c = 0;
 		const char *why = NULL;
 		int rc = pe_npy_read(exact, len, &a, &r, &c, &why);
@@ -362,7 +388,7 @@ Test(npy_read, fuzz_mutations)
 			g[k] = (unsigned char)th_lcg(&seed);
 		if (len > 8 && it % 2)
 			memcpy(g, "\x93NUMPY\x01\x00", 8);
-		float *a = NULL;
+		double *a = NULL;
 		size_t r, c;
 		if (pe_npy_read(g, len, &a, &r, &c, NULL) == PE_OK)
 			free(a);

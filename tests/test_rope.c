@@ -146,6 +146,18 @@ static const double att_longrope_8_short = 1.1180339887498949;
 static const double ref_longrope_8_long[] = {
     0.66666666666666663, 0.033333333333333333, 0.00125, 5.0000000000000002e-05};
 static const double att_longrope_8_long = 1.1180339887498949;
+static const double ref_longrope_8_factor8[] = {
+    0.66666666666666663, 0.033333333333333333, 0.00125, 5.0000000000000002e-05};
+static const double att_longrope_8_factor8 = 1.1726039399558574;
+static const double ref_yarn_16_mscale0[] = {1,
+                                             0.22399466759526021,
+                                             0.041666666666666671,
+                                             0.0039528470752104739,
+                                             0.00125,
+                                             0.00039528470752104748,
+                                             0.000125,
+                                             3.9528470752104742e-05};
+static const double att_yarn_16_mscale0 = 1.2079441541679836;
 static const double ref_llama3_16[] = {1,
                                        0.0794030091792082,
                                        0.0047007538663579916,
@@ -578,4 +590,119 @@ Test(rope, wavelength_and_rejects)
 	c.d = 16;
 	c.rope.type = PE_ROPE_LONGROPE; /* no factor lists */
 	cr_expect_eq(pe_rope_init(&r, &c), PE_EINVAL);
+}
+
+/* An explicit --factor is longrope's factor (HF: rope_scaling["factor"]
+ * when the config has no top-level original_max_position_embeddings); else
+ * max_pos / original_max_pos (Phi-3). tests/ref/rope_ref.py
+ * longrope_8_factor8. */
+Test(rope, longrope_honours_an_explicit_factor)
+{
+	static const double sf[4] = {1.0, 1.2, 1.5, 2.0};
+	static const double lf[4] = {1.5, 3.0, 8.0, 20.0};
+	struct pe_config c = rope_cfg(8, 10000.0, PE_ROPE_LONGROPE);
+	c.rope.short_factor = sf;
+	c.rope.long_factor = lf;
+	c.rope.n_short = c.rope.n_long = 4;
+	c.rope.original_max_pos = 256;
+	c.rope.max_pos = 1024;
+	c.n = 257;
+	c.rope.factor = 8.0;
+	c.rope.factor_given = true;
+	expect_rope(&c, ref_longrope_8_factor8, N(ref_longrope_8_factor8),
+	            att_longrope_8_factor8, "longrope --factor 8");
+	cr_expect_eq(pe_rope_longrope_factor(&c.rope), 8.0);
+	c.rope.factor_given = false; /* the ratio 1024 / 256 */
+	expect_rope(&c, ref_longrope_8_long, N(ref_longrope_8_long),
+	            att_longrope_8_long, "longrope ratio");
+	cr_expect_eq(pe_rope_longrope_factor(&c.rope), 4.0);
+}
+
+/* HF reads beta_fast 0 and beta_slow 0 as unset (`or 32`, `or 1`) and
+ * mscale 0 as unset (`if mscale and mscale_all_dim`): accepted, with
+ * those meanings (tests/ref/rope_ref.py yarn_16_mscale0 = yarn_16_trunc). */
+Test(rope, yarn_zero_means_unset_as_in_hf)
+{
+	struct pe_config c = rope_cfg(16, 10000.0, PE_ROPE_YARN);
+	c.rope.factor = 8.0;
+	c.rope.original_max_pos = 64;
+	c.rope.beta_fast = 0.0;
+	c.rope.beta_slow = 0.0;
+	c.rope.mscale = 0.0;
+	c.rope.mscale_all_dim = 1.0;
+	expect_rope(&c, ref_yarn_16_mscale0, N(ref_yarn_16_mscale0),
+	            att_yarn_16_mscale0, "yarn zeros");
+	c.rope.mscale = 1.0;
+	c.rope.mscale_all_dim = 0.0;
+	expect_rope(&c, ref_yarn_16_trunc, N(ref_yarn_16_trunc),
+	            att_yarn_16_trunc, "yarn mscale_all_dim 0");
+	double bf, bs;
+	pe_rope_yarn_betas(&c.rope, &bf, &bs);
+	cr_expect(bf == 32.0 && bs == 1.0);
+	/* only one given as 0: beta_fast 0 is 32, so beta_slow 40 is refused */
+	char why[256];
+	c.rope.beta_slow = 40.0;
+	cr_expect_eq(pe_config_check(&c, why, sizeof why), PE_EINVAL);
+	cr_expect(strstr(why, "--beta-fast") != NULL, "%s", why);
+	c.rope.beta_slow = 0.0;
+	c.rope.mscale = -1.0;
+	cr_expect_eq(pe_config_check(&c, why, sizeof why), PE_EINVAL);
+}
+
+/* A configuration whose tables are not finite is refused, with a sentence
+ * naming the option (issue 8): HF raises for longrope's ln 1, the others
+ * would write inf or NaN. */
+Test(rope, non_finite_tables_are_refused)
+{
+	static const double ones[4] = {1, 1, 1, 1};
+	static const double tiny[4] = {1e-320, 1, 1, 1};
+	struct {
+		struct pe_config c;
+		const char *needle;
+	} cases[6];
+	char why[512];
+	size_t nc = 0;
+
+	/* longrope, --original-max-pos 1: sqrt(1 + ln(factor) / ln 1) */
+	struct pe_config c = rope_cfg(8, 10000.0, PE_ROPE_LONGROPE);
+	c.rope.short_factor = c.rope.long_factor = ones;
+	c.rope.n_short = c.rope.n_long = 4;
+	c.rope.original_max_pos = 1;
+	c.rope.max_pos = 4096;
+	cases[nc].c = c, cases[nc++].needle = "--original-max-pos 1";
+	/* longrope, a short factor of 1e-320: inv_freq 1 / 1e-320 = inf */
+	c.rope.short_factor = tiny;
+	c.rope.original_max_pos = 4096;
+	cases[nc].c = c, cases[nc++].needle = "--short-factor";
+	/* the same through the long list past the original length */
+	c.rope.short_factor = ones;
+	c.rope.long_factor = tiny;
+	c.n = 5000;
+	cases[nc].c = c, cases[nc++].needle = "--long-factor";
+	/* yarn: get_mscale(1e308, 1e308) / get_mscale(1e308, 1e308) = inf/inf */
+	c = rope_cfg(8, 10000.0, PE_ROPE_YARN);
+	c.rope.factor = 1e308;
+	c.rope.mscale = 1e308;
+	c.rope.mscale_all_dim = 1e308;
+	cases[nc].c = c, cases[nc++].needle = "--mscale";
+	/* linear: inv_freq / 1e308 underflows; wavelength 2 pi / it = inf */
+	c = rope_cfg(8, 10000.0, PE_ROPE_LINEAR);
+	c.rope.factor = 1e308;
+	cases[nc].c = c, cases[nc++].needle = "--factor";
+	/* yarn: an attention factor whose square times d overflows */
+	c = rope_cfg(8, 10000.0, PE_ROPE_YARN);
+	c.rope.attention_factor = 1e160;
+	cases[nc].c = c, cases[nc++].needle = "--attention-factor";
+
+	for (size_t k = 0; k < nc; k++) {
+		why[0] = '\0';
+		cr_expect_eq(pe_config_check(&cases[k].c, why, sizeof why),
+		             PE_EINVAL, "case %zu accepted", k);
+		cr_expect(strstr(why, cases[k].needle) != NULL,
+		          "case %zu: '%s' lacks '%s'", k, why, cases[k].needle);
+	}
+	/* HF's division by ln 1 only happens when factor > 1 */
+	c = cases[0].c;
+	c.rope.max_pos = 1;
+	cr_expect_eq(pe_config_check(&c, why, sizeof why), PE_OK, "%s", why);
 }

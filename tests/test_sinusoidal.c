@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "helpers.h"
 #include "pescope/sinusoidal.h"
@@ -126,4 +127,91 @@ Test(sinusoidal, rejects_bad_parameters)
 	             PE_EINVAL);
 	cr_expect_eq(pe_sinusoidal_fill(0, 1, 4, NAN, PE_LAYOUT_SPLIT, buf),
 	             PE_EINVAL);
+}
+
+/* tests/ref/sinusoidal_ref.py: tensor2tensor's get_timing_signal_1d for
+ * channels 8 (inv_timescales exp(-i ln(base) / 3)), positions 0, 1, 5,
+ * 1000, base (max_timescale) 10000 and 500. */
+static const double ref_t2t[2][4][8] = {
+    {{0, 0, 0, 0, 1, 1, 1, 1},
+     {0.8414709848078965, 0.046399223464731257, 0.0021544330233656027,
+      9.9999999833333248e-05, 0.54030230586813977, 0.99892297604063041,
+      0.99999767920648086, 0.99999999500000003},
+     {-0.95892427466313845, 0.23000171166476732, 0.010771965118034823,
+      0.00049999997916666647, 0.28366218546322625, 0.97319022427852064,
+      0.99994198070062834, 0.99999987500000265},
+     {0.82687954053200252, 0.65031685958631757, 0.83446320776041416,
+      0.099833416646828058, 0.56237907629070294, -0.75966307145851819,
+      -0.55106365775126187, 0.99500416527802582}},
+    {{0, 0, 0, 0, 1, 1, 1, 1},
+     {0.8414709848078965, 0.12565903612302429, 0.01587334386141475,
+      0.0019999986666669337, 0.54030230586813977, 0.99207348852826038,
+      0.99987401054065672, 0.99999800000066663},
+     {-0.95892427466313845, 0.58911286055488832, 0.079286745509495174,
+      0.0099998333341666662, 0.28366218546322625, 0.80805076420286659,
+      0.99685185057084214, 0.99995000041666526},
+     {0.82687954053200252, 0.32252785408723872, -0.1652852690630511,
+      0.90929742682568149, 0.56237907629070294, 0.94655997345011422,
+      -0.98624580091920022, -0.4161468365471428}},
+};
+
+/* The t2t layout is tensor2tensor's table: frequencies base^(-i/(d/2-1)),
+ * sines then cosines; split keeps the paper's (GPT-J's) frequencies. */
+Test(sinusoidal, t2t_layout_is_tensor2tensors_table)
+{
+	static const size_t pos[4] = {0, 1, 5, 1000};
+	static const double bases[2] = {10000.0, 500.0};
+	for (size_t b = 0; b < 2; b++)
+		for (size_t k = 0; k < 4; k++) {
+			double buf[8];
+			cr_assert_eq(pe_sinusoidal_fill(pos[k], 1, 8, bases[b],
+			                                PE_LAYOUT_T2T, buf),
+			             PE_OK);
+			for (size_t c = 0; c < 8; c++) {
+				double want = ref_t2t[b][k][c];
+				cr_expect(th_close(buf[c], want, 1e-15, 1e-14),
+				          "base %g PE[%zu,%zu] = %.17g, want %.17g",
+				          bases[b], pos[k], c, buf[c], want);
+				cr_expect_eq(pe_sinusoidal_value(pos[k], c, 8,
+				                                 bases[b],
+				                                 PE_LAYOUT_T2T),
+				             buf[c]);
+			}
+		}
+	/* split: the paper's frequencies, 10000^(-2i/8) */
+	double buf[8];
+	pe_sinusoidal_fill(1, 1, 8, 10000.0, PE_LAYOUT_SPLIT, buf);
+	cr_expect(th_close(buf[3], sin(0.001), 0, 1e-14));
+	cr_expect(th_close(pe_sinusoidal_freq(3, 8, 10000.0, PE_LAYOUT_T2T),
+	                   1e-4, 0, 1e-14));
+	cr_expect(th_close(pe_sinusoidal_freq(3, 8, 10000.0, PE_LAYOUT_SPLIT),
+	                   1e-3, 0, 1e-14));
+	size_t f;
+	int is_cos;
+	pe_sinusoidal_column(5, 8, PE_LAYOUT_T2T, &f, &is_cos);
+	cr_expect(f == 1 && is_cos == 1);
+}
+
+/* t2t divides by num_timescales - 1: d_model 2 is refused with a reason
+ * (and odd widths, which t2t pads with a zero column, as for every
+ * layout). */
+Test(sinusoidal, t2t_refuses_one_timescale)
+{
+	struct pe_config cfg;
+	char why[256];
+	double buf[4];
+	pe_config_default(&cfg);
+	cfg.layout = PE_LAYOUT_T2T;
+	cfg.d = 2;
+	cr_expect_eq(pe_config_check(&cfg, why, sizeof why), PE_EINVAL);
+	cr_expect(strstr(why, "--layout t2t") != NULL, "%s", why);
+	cr_expect_eq(pe_sinusoidal_fill(0, 1, 2, 10000.0, PE_LAYOUT_T2T, buf),
+	             PE_EINVAL);
+	cfg.d = 4;
+	cr_expect_eq(pe_config_check(&cfg, why, sizeof why), PE_OK);
+	cfg.d = 7;
+	cr_expect_eq(pe_config_check(&cfg, why, sizeof why), PE_EINVAL);
+	cfg.layout = PE_LAYOUT_SPLIT;
+	cfg.d = 2;
+	cr_expect_eq(pe_config_check(&cfg, why, sizeof why), PE_OK);
 }

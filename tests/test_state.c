@@ -106,7 +106,7 @@ Test(state, learned_table_follows_d)
 {
 	struct pe_state st;
 	struct pe_config c;
-	static float table[4 * 8];
+	static double table[4 * 8];
 
 	pe_config_default(&c);
 	c.enc = PE_ENC_LEARNED;
@@ -228,6 +228,11 @@ Test(state, parameters_change)
 	cr_assert_eq(st.cfg.n, 32);
 	key(&st, 'l');
 	cr_assert_eq(st.cfg.layout, PE_LAYOUT_SPLIT);
+	key(&st, 'l');
+	cr_assert_eq(st.cfg.layout, PE_LAYOUT_T2T);
+	key(&st, 'l');
+	cr_assert_eq(st.cfg.layout, PE_LAYOUT_INTERLEAVED);
+	key(&st, 'l');
 	key(&st, 'b');
 	cr_assert_float_eq(st.cfg.base, 1000.0, 1e-9);
 	key(&st, 'B');

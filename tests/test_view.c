@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "helpers.h"
 #include "pescope/canvas.h"
+#include "pescope/draw.h"
 #include "pescope/learned.h"
 #include "view/view.h"
 
@@ -87,7 +89,7 @@ Test(view, too_small_says_so_at_any_size)
 Test(view, every_encoding_lays_out_at_common_sizes)
 {
 	int sizes[][2] = {{80, 24}, {120, 40}, {200, 60}};
-	float *table = malloc(1024 * 64 * sizeof *table);
+	double *table = malloc(1024 * 64 * sizeof *table);
 	pe_learned_init(1024, 64, 1, table);
 	for (int e = 0; e < PE_ENC_COUNT; e++)
 		for (size_t i = 0; i < 3; i++) {
@@ -138,4 +140,203 @@ Test(view, huge_maps_say_which_block_the_cursor_covers)
 	    line(&cv, cv.h - 2));
 	cr_assert(contains(&cv, "mean"));
 	pe_canvas_free(&cv);
+}
+
+/* Whether two colors differ by at most one in each channel (a mean on a
+ * color boundary may round either way). */
+static bool
+color_near(pe_color a, pe_color b)
+{
+	if (a < 0 || b < 0)
+		return a == b;
+	for (int s = 0; s < 24; s += 8)
+		if (abs(((a >> s) & 255) - ((b >> s) & 255)) > 1)
+			return false;
+	return true;
+}
+
+/* ALiBi draws the selected head: the inspector's block statistics and the
+ * map's cells are that head's, against brute-force block means (at
+ * n = 100000 a sample is a block of about 1500 x 1500 elements). */
+Test(view, alibi_uses_the_selected_head)
+{
+	static const size_t heads[][2] = {{7, 6}, {7, 3}, {11, 10}, {11, 5}};
+	for (size_t t = 0; t < 4; t++) {
+		struct pe_config cfg;
+		struct pe_state st;
+		struct pe_model m;
+		struct pe_canvas cv;
+		struct pe_hit hit;
+		pe_config_default(&cfg);
+		cfg.enc = PE_ENC_ALIBI;
+		cfg.n = 100000;
+		cfg.heads = heads[t][0];
+		cfg.alibi_mode = t % 2 ? PE_ALIBI_SYMMETRIC : PE_ALIBI_CAUSAL;
+		pe_state_init(&st, &cfg);
+		st.head = heads[t][1];
+		st.cur_r = 61234, st.cur_c = 40000;
+		pe_state_clamp(&st);
+		cr_assert_eq(st.head, heads[t][1]);
+		cr_assert_eq(pe_model_init(&m, &cfg), PE_OK);
+		cr_assert_eq(pe_canvas_init(&cv, 120, 40), PE_OK);
+		pe_view_render(&st, &m, &cv, &hit);
+
+		struct pe_field f = m.main;
+		f.head = st.head;
+		double slope = m.main.slopes[st.head];
+		/* the inspector: "sample = block query a–b × key c–d (N
+		 * elements): mean X  min Y  max Z" */
+		const char *l = line(&cv, cv.h - 2);
+		size_t r0, r1, c0, c1;
+		double mean, lo, hi;
+		const char *s = strstr(l, "block query ");
+		cr_assert(s != NULL, "%s", l);
+		cr_assert_eq(sscanf(s, "block query %zu–%zu × key %zu–%zu", &r0,
+		    &r1, &c0, &c1), 4, "%s", l);
+		s = strstr(l, "mean ");
+		cr_assert(s != NULL, "%s", l);
+		cr_assert_eq(sscanf(s, "mean %lf  min %lf  max %lf", &mean, &lo,
+		    &hi), 3, "%s", l);
+		struct pe_stats want;
+		th_diag_brute(&f, r0, r1 + 1, c0, c1 + 1, &want);
+		cr_expect(th_close(mean, want.mean, 0, 1e-5) &&
+		    th_close(lo, want.min, 0, 1e-5) &&
+		    th_close(hi, want.max, 0, 1e-5),
+		    "heads %zu head %zu: %s; want mean %.6g min %.6g max %.6g",
+		    cfg.heads, st.head, l, want.mean, want.min, want.max);
+
+		/* three map cells (upper samples) on the diagonal's near side,
+		 * under the head's own scale */
+		struct pe_scale sc = {PE_CMAP_SEQUENTIAL,
+		    -slope * (double)(cfg.n - 1), 0, false};
+		size_t cells[][2] = {{10, 2}, {40, 20}, {60, 5}};
+		for (size_t k = 0; k < 3; k++) {
+			size_t sr = cells[k][0], sc_ = cells[k][1], b0, b1, q0, q1;
+			struct pe_cell *cell = pe_canvas_at(&cv, hit.map_x + (int)sc_,
+			    hit.map_y + (int)sr / 2);
+			cr_assert(cell != NULL && cell->cp == 0x2580);
+			pe_field_span(hit.r0, hit.r1, hit.nsr, sr, &b0, &b1);
+			pe_field_span(hit.c0, hit.c1, hit.nsc, sc_, &q0, &q1);
+			th_diag_brute(&f, b0, b1, q0, q1, &want);
+			pe_color c = pe_scale_color(&sc, &want);
+			cr_expect(color_near(cell->fg, c), "heads %zu head %zu sample "
+			    "(%zu, %zu): color %06x, want %06x (mean %g)", cfg.heads,
+			    st.head, sr, sc_, cell->fg, c, want.mean);
+		}
+		pe_canvas_free(&cv);
+		pe_model_free(&m);
+	}
+}
+
+/* A block too large for an exact min/max scan says so; it never prints
+ * "nan" for numbers it did not compute. */
+Test(view, unscanned_min_max_are_not_nan)
+{
+	struct pe_config cfg;
+	struct pe_canvas cv;
+	struct pe_hit hit;
+	pe_config_default(&cfg);
+	cfg.n = PE_MAX_N;
+	cfg.d = 8192;
+	render(&cfg, 5, 3, 120, 40, &cv, &hit);
+	const char *l = line(&cv, cv.h - 2);
+	cr_assert(strstr(l, "sample = block pos") != NULL, "%s", l);
+	cr_expect(strstr(l, "nan") == NULL, "%s", l);
+	cr_expect(strstr(l, "min and max not scanned") != NULL, "%s", l);
+	pe_canvas_free(&cv);
+}
+
+/* The parameter line says which factor longrope uses: --factor when given,
+ * else max_pos / original_max_pos (HF's Phi-3 path). */
+Test(view, longrope_says_which_factor)
+{
+	static const double ones[4] = {1, 1, 1, 1};
+	struct pe_config cfg;
+	struct pe_canvas cv;
+	struct pe_hit hit;
+	pe_config_default(&cfg);
+	cfg.enc = PE_ENC_ROPE;
+	cfg.d = 8;
+	cfg.rope.type = PE_ROPE_LONGROPE;
+	cfg.rope.short_factor = cfg.rope.long_factor = ones;
+	cfg.rope.n_short = cfg.rope.n_long = 4;
+	cfg.rope.original_max_pos = 1024;
+	cfg.rope.max_pos = 4096;
+	render(&cfg, 0, 0, 160, 40, &cv, &hit);
+	cr_expect(strstr(line(&cv, 1), "longrope ×4 = max_pos 4096 / orig 1024"),
+	    "%s", line(&cv, 1));
+	pe_canvas_free(&cv);
+	cfg.rope.factor = 8;
+	cfg.rope.factor_given = true;
+	render(&cfg, 0, 0, 160, 40, &cv, &hit);
+	cr_expect(strstr(line(&cv, 1), "longrope ×8 (--factor) orig 1024"), "%s",
+	    line(&cv, 1));
+	/* and the attention scaling follows: sqrt(1 + ln 8 / ln 1024) */
+	char want[64];
+	snprintf(want, sizeof want, "cos,sin ×%.4g",
+	    sqrt(1.0 + log(8.0) / log(1024.0)));
+	cr_expect(strstr(line(&cv, 1), want), "%s", line(&cv, 1));
+	pe_canvas_free(&cv);
+}
+
+/* ALiBi's header states the formula of its mode: symmetric is
+ * −m·|query − key|, causal −m·(query − key). */
+Test(view, alibi_header_says_the_modes_formula)
+{
+	struct pe_config cfg;
+	struct pe_canvas cv;
+	struct pe_hit hit;
+	pe_config_default(&cfg);
+	cfg.enc = PE_ENC_ALIBI;
+	cfg.alibi_mode = PE_ALIBI_SYMMETRIC;
+	render(&cfg, 0, 0, 160, 40, &cv, &hit);
+	cr_expect(strstr(line(&cv, 1), "bias = −m·|query − key|"), "%s",
+	    line(&cv, 1));
+	cr_expect(!strstr(line(&cv, 1), "(query − key)"), "%s", line(&cv, 1));
+	pe_canvas_free(&cv);
+	cfg.alibi_mode = PE_ALIBI_CAUSAL;
+	render(&cfg, 0, 0, 160, 40, &cv, &hit);
+	cr_expect(strstr(line(&cv, 1), "bias = −m·(query − key)"), "%s",
+	    line(&cv, 1));
+	pe_canvas_free(&cv);
+}
+
+/* NoPE's color bar: -1, its midpoint -0.5, 0; never "-0". */
+Test(view, nope_color_bar_has_no_negative_zero)
+{
+	struct pe_config cfg;
+	struct pe_canvas cv;
+	struct pe_hit hit;
+	pe_config_default(&cfg);
+	cfg.enc = PE_ENC_NOPE;
+	render(&cfg, 0, 0, 120, 40, &cv, &hit);
+	bool bar = false;
+	for (int y = 0; y < cv.h; y++) {
+		const char *l = line(&cv, y);
+		cr_expect(strstr(l, "-0 ") == NULL && strstr(l, "-0+") == NULL &&
+		    strstr(l, "−0") == NULL, "line %d: %s", y, l);
+		bar = bar || strstr(l, "-0.5") != NULL;
+	}
+	cr_expect(bar, "no color bar with -0.5");
+	pe_canvas_free(&cv);
+}
+
+/* vit2d's maps are cosines, and say so: "similarity" is the raw dot
+ * product (dump --table similarity), the maps are its normalised form. */
+Test(view, vit2d_maps_are_titled_cosine)
+{
+	struct pe_config cfg;
+	struct pe_canvas cv;
+	struct pe_hit hit;
+	pe_config_default(&cfg);
+	cfg.enc = PE_ENC_VIT2D;
+	int sizes[][2] = {{120, 40}, {200, 60}};
+	for (int s = 0; s < 2; s++) {
+		render(&cfg, 0, 0, sizes[s][0], sizes[s][1], &cv, &hit);
+		cr_expect(contains(&cv, "cosine maps"), "%dx%d: %s", sizes[s][0],
+		    sizes[s][1], line(&cv, 2));
+		cr_expect(!contains(&cv, "similarity"), "%dx%d", sizes[s][0],
+		    sizes[s][1]);
+		pe_canvas_free(&cv);
+	}
 }

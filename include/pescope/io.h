@@ -28,8 +28,9 @@ int pe_csv_write(FILE *fp, const struct pe_table *t, enum pe_dtype dtype,
 
 /* Parse an NPY file held in memory: 2-D, little-endian <f4 or <f8 (C order,
  * or Fortran order transposed back). Bounded: survives any bytes. On success
- * *dest is a malloc'd [rows * cols] float array. */
-int pe_npy_read(const unsigned char *buf, size_t len, float **dest,
+ * *dest is a malloc'd [rows * cols] double array holding the stored values
+ * exactly (float32 ones widened). */
+int pe_npy_read(const unsigned char *buf, size_t len, double **dest,
     size_t *rows, size_t *cols, const char **why);
 
 /* Read a whole file into memory (at most max bytes). */

@@ -6,8 +6,9 @@
 
 /* Fill dest[max_len * d] with GPT-2's initialisation, N(0, 0.02^2),
  * deterministic for a given seed (splitmix64 + Box-Muller, so identical on
- * every platform). */
-void pe_learned_init(size_t max_len, size_t d, uint64_t seed, float *dest);
+ * every platform), each draw rounded to float32 as a float32 embedding
+ * holds it. */
+void pe_learned_init(size_t max_len, size_t d, uint64_t seed, double *dest);
 
 /* The embedding of position p: PE_OK and *dest = table[p, c], or PE_ERANGE
  * when p >= max_len (a model trained with max_len positions cannot place a

@@ -37,10 +37,13 @@ enum pe_encoding {
 	PE_ENC_COUNT
 };
 
-/* Sinusoidal column layout. */
+/* Sinusoidal column layout (and, for t2t, frequencies). */
 enum pe_layout {
 	PE_LAYOUT_INTERLEAVED, /* sin, cos, sin, cos ... (the paper, PyTorch) */
-	PE_LAYOUT_SPLIT,       /* all sines then all cosines (tensor2tensor) */
+	PE_LAYOUT_SPLIT,       /* the paper's frequencies, all sines then all
+				  cosines (GPT-J's create_sinusoidal_positions) */
+	PE_LAYOUT_T2T,	       /* tensor2tensor's get_timing_signal_1d (and
+				  fairseq): base^(-i/(d/2-1)), sines, cosines */
 };
 
 /* RoPE pairing of dimensions. */
@@ -75,12 +78,14 @@ enum pe_rope_type {
 struct pe_rope_scaling {
 	enum pe_rope_type type;
 	double factor;		  /* linear, dynamic, yarn, longrope, llama3 */
+	bool factor_given;	  /* longrope: --factor given (else HF's Phi-3
+				     path: max_pos / original_max_pos) */
 	size_t original_max_pos;  /* original_max_position_embeddings */
 	size_t max_pos;		  /* max_position_embeddings (dynamic, longrope) */
-	double beta_fast;	  /* yarn, default 32 */
-	double beta_slow;	  /* yarn, default 1 */
-	double mscale;		  /* yarn, NAN = unset */
-	double mscale_all_dim;	  /* yarn, NAN = unset */
+	double beta_fast;	  /* yarn, default 32; 0 = unset (HF `or 32`) */
+	double beta_slow;	  /* yarn, default 1; 0 = unset (HF `or 1`) */
+	double mscale;		  /* yarn, NAN or 0 = unset */
+	double mscale_all_dim;	  /* yarn, NAN or 0 = unset */
 	double attention_factor;  /* yarn, longrope; NAN = derive */
 	bool truncate;		  /* yarn, default true */
 	double low_freq_factor;	  /* llama3, default 1 */
@@ -108,7 +113,8 @@ struct pe_config {
 	size_t max_relative; /* shaw K, default 16 */
 	size_t grid_h, grid_w; /* vit2d patch grid */
 	size_t max_len;	       /* learned: rows in the table */
-	const float *table;    /* learned: [max_len, d], row-major; NULL = none yet */
+	const double *table;   /* learned: [max_len, d], row-major, in double
+				  (an f8 table's own values); NULL = none yet */
 	bool table_untrained;  /* learned: table is the N(0, 0.02^2) init */
 	struct pe_rope_scaling rope;
 };

@@ -45,4 +45,22 @@ void pe_rope_rotate(const struct pe_rope *r, const float *x, double m,
 /* Wavelength 2 pi / inv_freq[j] (after scaling, or before when orig). */
 double pe_rope_wavelength(const struct pe_rope *r, size_t j, bool orig);
 
+/* The factor longrope uses: --factor when given (HF's rope_scaling["factor"]),
+ * else max_pos / original_max_pos (HF, for a config with a top-level
+ * original_max_position_embeddings, as Phi-3's). */
+double pe_rope_longrope_factor(const struct pe_rope_scaling *s);
+
+/* The beta_fast and beta_slow yarn uses: HF's `get("beta_fast") or 32`,
+ * `get("beta_slow") or 1` (0 and unset mean the default). */
+void pe_rope_yarn_betas(const struct pe_rope_scaling *s, double *beta_fast,
+    double *beta_slow);
+
+/* Check that cfg's rope tables are finite (inv_freq, its wavelengths, the
+ * angles up to seq_len, cos and sin times attention_scaling, and the
+ * similarity, at most attention_scaling^2 d); cfg's parameters must have
+ * passed pe_config_check's range checks. PE_EINVAL with a sentence naming
+ * the option in why[cap] when they are not; PE_OK otherwise (and when out
+ * of memory, which pe_rope_init reports later). */
+int pe_rope_check(const struct pe_config *cfg, char *why, size_t cap);
+
 #endif

@@ -83,7 +83,7 @@ bench_one(const struct pe_config *cfg, int w, int h, int frames,
 /* A config for encoding e at the default or the large size. */
 static void
 bench_config(const struct pe_options *o, enum pe_encoding e, bool large,
-    struct pe_config *cfg, float **table)
+    struct pe_config *cfg, double **table)
 {
 	pe_config_default(cfg);
 	cfg->enc = e;
@@ -119,7 +119,7 @@ pe_bench_run(const struct pe_options *o)
 	for (int large = 0; large < 2; large++)
 		for (int e = 0; e < PE_ENC_COUNT; e++) {
 			struct pe_config cfg;
-			float *table = NULL;
+			double *table = NULL;
 			double mm = 0, med = 0, mx = 0;
 			int nf = 0;
 			char size[64];

@@ -21,15 +21,15 @@
 #define DUMP_MAX_BYTES ((double)4 * 1024 * 1024 * 1024)
 
 enum table_id {
-	T_PE, T_SIMILARITY, T_PROFILE, T_INV_FREQ, T_ANGLES, T_COS, T_SIN,
-	T_WAVELENGTH, T_ATTENTION_SCALING, T_SLOPES, T_BIAS, T_BUCKETS, T_INDEX,
-	T_MASK, T_COUNT
+	T_PE, T_SIMILARITY, T_PROFILE, T_COSINE, T_INV_FREQ, T_ANGLES, T_COS,
+	T_SIN, T_WAVELENGTH, T_ATTENTION_SCALING, T_SLOPES, T_BIAS, T_BUCKETS,
+	T_INDEX, T_MASK, T_COUNT
 };
 
 static const char *const table_names[T_COUNT] = {
-	"pe", "similarity", "profile", "inv_freq", "angles", "cos", "sin",
-	"wavelength", "attention_scaling", "slopes", "bias", "buckets", "index",
-	"mask",
+	"pe", "similarity", "profile", "cosine", "inv_freq", "angles", "cos",
+	"sin", "wavelength", "attention_scaling", "slopes", "bias", "buckets",
+	"index", "mask",
 };
 
 /* Whether encoding e (with its relative kind) has table t. */
@@ -39,8 +39,10 @@ has_table(const struct pe_config *c, enum table_id t)
 	switch (c->enc) {
 	case PE_ENC_SINUSOIDAL:
 	case PE_ENC_LEARNED:
-	case PE_ENC_VIT2D:
 		return t == T_PE || t == T_SIMILARITY || t == T_PROFILE;
+	case PE_ENC_VIT2D: /* cosine: the maps the TUI shows */
+		return t == T_PE || t == T_SIMILARITY || t == T_PROFILE ||
+		    t == T_COSINE;
 	case PE_ENC_ROPE:
 		return t == T_INV_FREQ || t == T_ANGLES || t == T_COS ||
 		    t == T_SIN || t == T_WAVELENGTH || t == T_ATTENTION_SCALING ||
@@ -90,6 +92,7 @@ table_shape(const struct pe_config *c, size_t rot, enum table_id t,
 		dest->shape[0] = n, dest->shape[1] = c->d;
 		break;
 	case T_SIMILARITY:
+	case T_COSINE:
 	case T_BUCKETS:
 	case T_INDEX:
 	case T_MASK:
@@ -124,18 +127,23 @@ table_shape(const struct pe_config *c, size_t rot, enum table_id t,
 	}
 }
 
-/* Similarity matrix and profile of vit2d from its embedding (dot products). */
+/* Similarity matrix and profile of vit2d from its embedding (dot products);
+ * with cosine, each divided by the two rows' norms (the ViT paper's
+ * figure: cos(PE_i, PE_j) = PE_i . PE_j / (|PE_i| |PE_j|)). */
 static void
 vit2d_similarity(const struct pe_config *c, const double *pe, bool matrix,
-    double *dest)
+    bool cosine, double *dest)
 {
 	size_t n = npos(c), d = c->d;
 	for (size_t i = 0; i < (matrix ? n : 1); i++)
 		for (size_t j = 0; j < n; j++) {
-			double s = 0;
-			for (size_t k = 0; k < d; k++)
+			double s = 0, si = 0, sj = 0;
+			for (size_t k = 0; k < d; k++) {
 				s += pe[i * d + k] * pe[j * d + k];
-			dest[i * n + j] = s;
+				si += pe[i * d + k] * pe[i * d + k];
+				sj += pe[j * d + k] * pe[j * d + k];
+			}
+			dest[i * n + j] = cosine ? s / sqrt(si * sj) : s;
 		}
 }
 
@@ -174,14 +182,16 @@ compute(const struct pe_config *c, const struct pe_rope *r, enum table_id t,
 				    ? (double)c->table[p * c->d + j] : NAN;
 		return PE_OK;
 	case T_SIMILARITY:
-	case T_PROFILE: {
+	case T_PROFILE:
+	case T_COSINE: {
 		if (c->enc == PE_ENC_VIT2D) {
 			double *pe = malloc(n * c->d * sizeof *pe);
 			if (pe == NULL)
 				return PE_ENOMEM;
 			st = pe_vit2d_fill(c->grid_h, c->grid_w, c->d, pe);
 			if (st == PE_OK)
-				vit2d_similarity(c, pe, t == T_SIMILARITY, v);
+				vit2d_similarity(c, pe, t != T_PROFILE,
+				    t == T_COSINE, v);
 			free(pe);
 			return st;
 		}
@@ -331,6 +341,22 @@ pe_dump_run(const struct pe_options *o)
 		rc = st == PE_ENOMEM ? PE_EXIT_FAIL : PE_EXIT_USAGE;
 		goto free_bufs;
 	}
+	/* a finite number past float32's range would be written as inf:
+	 * round to nearest overflows from 2^128 - 2^103 (halfway past
+	 * FLT_MAX) on */
+	if (dt == PE_F32 && tab.f != NULL) {
+		size_t count = (size_t)elems;
+		for (size_t k = 0; k < count; k++)
+			if (isfinite(tab.f[k]) && fabs(tab.f[k]) >= 0x1.ffffffp+127) {
+				pe_app_error("--dtype f32: entry %zu of --table %s is %g, "
+				    "past float32's range (it would be written as inf); "
+				    "use --dtype f64", k, o->table, tab.f[k]);
+				pe_atomic_abort(&out);
+				rc = PE_EXIT_USAGE;
+				goto free_bufs;
+			}
+	}
+
 	st = o->dump_format == PE_DUMP_NPY ? pe_npy_write(out.fp, &tab, dt)
 					   : pe_csv_write(out.fp, &tab, dt, o->head);
 	if (st == PE_OK)

@@ -33,9 +33,10 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "B", "sinusoidal / rope base theta; 10000"},
 	[O_LAYOUT] = {"layout", 0, true, C_CONF, E(SINUSOIDAL), 0, 0, G_ENC, "L",
 	    "sinusoidal columns: interleaved (the paper,\n"
-	    "PyTorch), split (GPT-J: sines, then cosines) or\n"
-	    "t2t (tensor2tensor)",
-	    "interleaved split"},
+	    "PyTorch), split (GPT-J: the paper's frequencies,\n"
+	    "sines then cosines) or t2t (tensor2tensor, fairseq:\n"
+	    "base^(-i/(d/2-1)))",
+	    "interleaved split t2t"},
 	[O_PAIRING] = {"pairing", 0, true, C_CONF, E(ROPE), 0, 0, G_ENC, "P",
 	    "rope: half (HF rotate_half) or interleaved (GPT-J)",
 	    "half interleaved"},
@@ -69,8 +70,8 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    G_ROPE, "T", "default, linear, dynamic, yarn, longrope, llama3",
 	    "default linear dynamic yarn longrope llama3"},
 	[O_FACTOR] = {"factor", 0, true, C_CONF, E(ROPE), R_SCALED, 0, G_ROPE,
-	    "F", "scaling factor (>= 1); 4 (longrope, unless given:\n"
-	    "max-pos / original-max-pos)"},
+	    "F", "scaling factor (>= 1); 4 (longrope: when given;\n"
+	    "else max-pos / original-max-pos, as HF's Phi-3)"},
 	[O_ORIGINAL_MAX_POS] = {"original-max-pos", 0, true, C_CONF, E(ROPE),
 	    R(YARN) | R(LONGROPE) | R(LLAMA3), 0, G_ROPE, "N",
 	    "original_max_position_embeddings; 4096"},
@@ -83,7 +84,8 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    G_ROPE, "B", "yarn; 1 (0 means unset, as HF: 1)"},
 	[O_MSCALE] = {"mscale", 0, true, C_CONF, E(ROPE), R(YARN), 0, G_ROPE, "M",
 	    "yarn; with --mscale-all-dim the attention factor is\n"
-	    "get_mscale(f, M) / get_mscale(f, A) (0: unset, as HF)"},
+	    "get_mscale(f, M) / get_mscale(f, A);\n"
+	    "0 or only one given: unset (0.1 ln(f) + 1), as HF"},
 	[O_MSCALE_ALL_DIM] = {"mscale-all-dim", 0, true, C_CONF, E(ROPE), R(YARN),
 	    0, G_ROPE, "A", "yarn (0 means unset, as HF)"},
 	[O_ATTENTION_FACTOR] = {"attention-factor", 0, true, C_CONF, E(ROPE),
@@ -132,10 +134,10 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    NULL, true},
 
 	[O_TABLE] = {"table", 't', true, C_DUMP, 0, 0, 0, G_DUMP, "T",
-	    "pe, similarity, cosine, profile, inv_freq, angles,\n"
-	    "cos, sin, wavelength, attention_scaling, slopes,\n"
-	    "bias, buckets, index, mask (as the encoding has\n"
-	    "them)",
+	    "pe, similarity (dot products), profile, cosine\n"
+	    "(vit2d), inv_freq, angles, cos, sin, wavelength,\n"
+	    "attention_scaling, slopes, bias, buckets, index,\n"
+	    "mask (as the encoding has them)",
 	    "pe similarity cosine profile inv_freq angles cos sin wavelength "
 	    "attention_scaling slopes bias buckets index mask"},
 	[O_DTYPE] = {"dtype", 0, true, C_DUMP, 0, 0, 0, G_DUMP, "D",
@@ -401,7 +403,7 @@ apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
 		"rope", "alibi", "nope", "vit2d"};
 	static const char *const scalings[] = {"default", "linear", "dynamic",
 		"yarn", "longrope", "llama3"};
-	static const char *const layouts[] = {"interleaved", "split"};
+	static const char *const layouts[] = {"interleaved", "split", "t2t"};
 	static const char *const pairings[] = {"half", "interleaved"};
 	static const char *const modes[] = {"causal", "symmetric"};
 	static const char *const kinds[] = {"t5", "shaw"};
@@ -433,7 +435,7 @@ apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
 			    arg);
 		return 0;
 	case O_LAYOUT:
-		if ((k = pick(name, arg, layouts, 2, err, cap)) < 0)
+		if ((k = pick(name, arg, layouts, 3, err, cap)) < 0)
 			return 2;
 		c->layout = (enum pe_layout)k;
 		return 0;
@@ -480,6 +482,7 @@ apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
 		r->type = (enum pe_rope_type)k;
 		return 0;
 	case O_FACTOR:
+		r->factor_given = true; /* longrope: not max_pos / orig */
 		return parse_double(name, arg, &r->factor, err, cap);
 	case O_ORIGINAL_MAX_POS:
 		return parse_size(name, arg, 1, PE_MAX_N, &r->original_max_pos, err,
@@ -604,7 +607,7 @@ load_table(struct pe_options *o, const char *path, char *err, size_t cap)
 	unsigned char *buf;
 	size_t len, rows, cols;
 	const char *why = "unreadable";
-	float *t;
+	double *t;
 	int st = pe_file_read(path, (size_t)1 << 32, &buf, &len);
 	if (st != PE_OK)
 		return fail(err, cap, "--table-file '%s': cannot read it: %s", path,
@@ -619,6 +622,14 @@ load_table(struct pe_options *o, const char *path, char *err, size_t cap)
 		return fail(err, cap, "--table-file '%s': shape [%zu, %zu] is out "
 		    "of range", path, rows, cols);
 	}
+	for (size_t k = 0; k < rows * cols; k++)
+		if (!isfinite(t[k])) {
+			double v = t[k];
+			free(t);
+			return fail(err, cap, "--table-file '%s': entry [%zu, %zu] is "
+			    "%g; a learned table must be finite", path, k / cols,
+			    k % cols, v);
+		}
 	free(o->table_data);
 	o->table_data = t;
 	o->table_rows = rows;
@@ -857,7 +868,7 @@ finish(struct pe_options *o, const bool *given, char *err, size_t cap)
 			return fail(err, cap, "--max-len %zu: an untrained table of %zu "
 			    "x %zu is too large; max_len x d_model must be at most "
 			    "67108864", c->max_len, c->max_len, c->d);
-		o->table_data = malloc(c->max_len * c->d * sizeof(float));
+		o->table_data = malloc(c->max_len * c->d * sizeof *o->table_data);
 		if (o->table_data == NULL)
 			return fail(err, cap, "out of memory for the learned table");
 		pe_learned_init(c->max_len, c->d, 0x5e5c09eULL, o->table_data);

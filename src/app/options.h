@@ -59,7 +59,7 @@ struct pe_options {
 	char *preset;		/* name or file the config started from */
 	char *preset_source;	/* the preset's "source" line, if any */
 	bool preset_modified;	/* a config option overrode the preset */
-	float *table_data;
+	double *table_data;
 	double *short_factor, *long_factor;
 	bool d_given, max_len_given;
 	size_t table_rows, table_cols; /* --table-file's shape */

@@ -307,9 +307,10 @@ npy_header(const unsigned char *h, size_t hl, size_t *esize, bool *fortran,
 /* Parse an NPY file held in memory: 2-D, little-endian <f4 or <f8 (C order,
  * or Fortran order transposed back). Bounded: every length is checked
  * against len before use. On success *dest is a malloc'd [rows * cols]
- * float array and *why is NULL; on failure *why is a sentence. */
+ * double array (the stored values exactly: float32 widens, float64 is
+ * kept) and *why is NULL; on failure *why is a sentence. */
 int
-pe_npy_read(const unsigned char *buf, size_t len, float **dest, size_t *rows,
+pe_npy_read(const unsigned char *buf, size_t len, double **dest, size_t *rows,
             size_t *cols, const char **why)
 {
 	size_t start, hl, esize = 0;
@@ -352,7 +353,7 @@ pe_npy_read(const unsigned char *buf, size_t len, float **dest, size_t *rows,
 		NPY_FAIL("the NPY data is truncated: the file is shorter than "
 		         "its shape says");
 
-	float *out = malloc(r * c * sizeof *out);
+	double *out = malloc(r * c * sizeof *out);
 	if (out == NULL) {
 		if (why != NULL)
 			*why = "out of memory for the NPY data";
@@ -364,12 +365,12 @@ pe_npy_read(const unsigned char *buf, size_t len, float **dest, size_t *rows,
 		size_t dst = fortran ? (k % r) * c + k / r : k;
 		if (esize == 4) {
 			uint32_t u = (uint32_t)npy_get_le(d + 4 * k, 4);
-			memcpy(&out[dst], &u, 4);
+			float f;
+			memcpy(&f, &u, 4);
+			out[dst] = (double)f;
 		} else {
 			uint64_t u = npy_get_le(d + 8 * k, 8);
-			double v;
-			memcpy(&v, &u, 8);
-			out[dst] = (float)v;
+			memcpy(&out[dst], &u, 8);
 		}
 	}
 	*dest = out;

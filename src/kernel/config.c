@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "pescope/pescope.h"
+#include "pescope/rope.h"
 
 static const char *const enc_names[PE_ENC_COUNT] = {
 	"sinusoidal", "learned", "relative", "rope", "alibi", "nope", "vit2d",
@@ -137,7 +138,7 @@ check_rope(const struct pe_config *cfg, char *why, size_t cap)
 		     "must be even and at least 2",
 		    r->partial_rotary, cfg->d, r->partial_rotary, rot);
 	if (r->type == PE_ROPE_DEFAULT)
-		return PE_OK;
+		return pe_rope_check(cfg, why, cap);
 	if (!isfinite(r->factor) || r->factor < 1.0)
 		FAIL("--factor %g: %s scaling needs a finite factor >= 1", r->factor,
 		    t);
@@ -149,16 +150,22 @@ check_rope(const struct pe_config *cfg, char *why, size_t cap)
 		FAIL("--original-max-pos %zu: %s scaling needs "
 		     "original_max_position_embeddings >= 1", r->original_max_pos, t);
 	if (r->type == PE_ROPE_YARN) {
-		if (!isfinite(r->beta_fast) || !isfinite(r->beta_slow) ||
-		    r->beta_fast <= r->beta_slow)
+		/* 0 means unset, as HF's `or 32` / `or 1` */
+		double bf, bs;
+		pe_rope_yarn_betas(r, &bf, &bs);
+		if (!isfinite(bf) || !isfinite(bs) || bf <= bs)
 			FAIL("--beta-fast %g, --beta-slow %g: yarn needs finite values "
-			     "with beta_fast > beta_slow", r->beta_fast, r->beta_slow);
-		if (!isnan(r->mscale) && !(isfinite(r->mscale) && r->mscale > 0))
-			FAIL("--mscale %g: must be a finite number > 0", r->mscale);
-		if (!isnan(r->mscale_all_dim) &&
+			     "with beta_fast > beta_slow (0 means unset: 32 and 1)",
+			    bf, bs);
+		/* 0 means unset, as HF's `if mscale and mscale_all_dim` */
+		if (!isnan(r->mscale) && r->mscale != 0.0 &&
+		    !(isfinite(r->mscale) && r->mscale > 0))
+			FAIL("--mscale %g: must be a finite number > 0 (or 0: unset)",
+			    r->mscale);
+		if (!isnan(r->mscale_all_dim) && r->mscale_all_dim != 0.0 &&
 		    !(isfinite(r->mscale_all_dim) && r->mscale_all_dim > 0))
-			FAIL("--mscale-all-dim %g: must be a finite number > 0",
-			    r->mscale_all_dim);
+			FAIL("--mscale-all-dim %g: must be a finite number > 0 (or 0: "
+			     "unset)", r->mscale_all_dim);
 	}
 	if ((r->type == PE_ROPE_YARN || r->type == PE_ROPE_LONGROPE) &&
 	    !isnan(r->attention_factor) &&
@@ -189,7 +196,8 @@ check_rope(const struct pe_config *cfg, char *why, size_t cap)
 				FAIL("--short-factor/--long-factor: entry %zu is not a "
 				     "finite number > 0", i);
 	}
-	return PE_OK;
+	/* the ranges hold; the tables they make must be finite too */
+	return pe_rope_check(cfg, why, cap);
 }
 
 /* Check a config for consistency; explain the first problem in why. */
@@ -212,6 +220,12 @@ pe_config_check(const struct pe_config *cfg, char *why, size_t cap)
 		if (cfg->d % 2 != 0)
 			FAIL("--d-model %zu: sinusoidal needs an even d_model (each "
 			     "frequency fills a sin and a cos column)", cfg->d);
+		/* tensor2tensor's get_timing_signal_1d divides by
+		 * num_timescales - 1 */
+		if (cfg->layout == PE_LAYOUT_T2T && cfg->d < 4)
+			FAIL("--layout t2t: d_model %zu has one timescale, and "
+			     "tensor2tensor divides by num_timescales - 1 = 0; use "
+			     "--d-model 4 or more", cfg->d);
 		break;
 	case PE_ENC_ROPE:
 		if (cfg->d % 2 != 0)

@@ -200,6 +200,7 @@ field_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	uint64_t nr = r1 - r0, nc = c1 - c0;
 	uint64_t cost = f->kind == PE_FIELD_SIMILARITY ? f->cfg->d : 1;
 	double lo = INFINITY, hi = -INFINITY;
+	int rc = PE_ENOMEM;
 
 	if (part == FIELD_PART_ZERO) {
 		lo = hi = 0.0;
@@ -208,12 +209,17 @@ field_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 			return;
 	} else if (f->kind == PE_FIELD_PATCH_COSINE) {
 		pe_field_patch_minmax(f, r0, r1, c0, c1, &lo, &hi);
+	} else if (part == FIELD_PART_WAVE &&
+	           (rc = pe_field_scan_minmax(f, r0, r1, c0, c1, &lo, &hi)) !=
+	               PE_ENOMEM) {
+		/* the scan weighs its own work (PE_ERANGE: over budget) */
+		if (rc != PE_OK)
+			return;
 	} else if (nr > FIELD_SCAN_BUDGET / nc / cost) {
 		return;
 	} else if (part == FIELD_PART_LEARNED) {
 		pe_field_learned_minmax(f, r0, r1, c0, c1, &lo, &hi);
-	} else if (part != FIELD_PART_WAVE ||
-	           pe_field_scan_minmax(f, r0, r1, c0, c1, &lo, &hi) != PE_OK) {
+	} else {
 		/* vit2d PE, or a wave scan out of memory: every entry */
 		for (size_t r = r0; r < r1; r++)
 			for (size_t c = c0; c < c1; c++)

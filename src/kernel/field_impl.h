@@ -178,7 +178,8 @@ int pe_field_wave_grid(const struct pe_field *f, size_t r0, size_t r1,
 /* field_scan.c */
 
 /* Exact min and max of a wave block [r0, r1) x [c0, c1), folded into *lo
- * and *hi; PE_ENOMEM when out of memory (they are left alone). */
+ * and *hi; PE_ERANGE when its positions times frequencies exceed
+ * FIELD_SCAN_BUDGET, PE_ENOMEM when out of memory (they are left alone). */
 int pe_field_scan_minmax(const struct pe_field *f, size_t r0, size_t r1,
     size_t c0, size_t c1, double *lo, double *hi);
 

@@ -29,12 +29,12 @@ field_learned_rows(const struct pe_config *cfg)
  *   (column prefix sums at every STRIDE-th row: 1/STRIDE of a full
  *   table's memory, so building them touches few pages);
  *   similarity only: norm[p] = table[p] . table[p], p < L;
- *   when cfg->table is NULL, the field's own float table [L * d]. */
+ *   when cfg->table is NULL, the field's own table [L * d]. */
 struct field_learned {
 	size_t L, d;
 	const double *K;
 	const double *norm; /* NULL for a PE field */
-	const float *tab;
+	const double *tab;
 };
 
 /* Parts of a learned field (struct field_learned). */
@@ -51,26 +51,25 @@ field_learned_parts(const struct pe_field *f, struct field_learned *lp)
 	    f->kind == PE_FIELD_SIMILARITY ? f->prefix + nk * lp->d : NULL;
 	lp->tab = f->cfg->table != NULL
 	              ? f->cfg->table
-	              : (const float *)(f->prefix + nk * lp->d +
-	                                (lp->norm != NULL ? lp->L : 0));
+	              : f->prefix + nk * lp->d + (lp->norm != NULL ? lp->L : 0);
 }
 
-/* Dot product of two float rows in double (each product is exact; four
- * accumulators, so that it pipelines and vectorises). */
+/* Dot product of two table rows (four accumulators, so that it pipelines
+ * and vectorises). */
 static double
-field_learned_dotf(const float *a, const float *b, size_t n)
+field_learned_dot(const double *a, const double *b, size_t n)
 {
 	double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
 	size_t k = 0;
 
 	for (; k + 4 <= n; k += 4) {
-		s0 += (double)a[k] * (double)b[k];
-		s1 += (double)a[k + 1] * (double)b[k + 1];
-		s2 += (double)a[k + 2] * (double)b[k + 2];
-		s3 += (double)a[k + 3] * (double)b[k + 3];
+		s0 += a[k] * b[k];
+		s1 += a[k + 1] * b[k + 1];
+		s2 += a[k + 2] * b[k + 2];
+		s3 += a[k + 3] * b[k + 3];
 	}
 	for (; k < n; k++)
-		s0 += (double)a[k] * (double)b[k];
+		s0 += a[k] * b[k];
 	return (s0 + s1) + (s2 + s3);
 }
 
@@ -87,18 +86,17 @@ pe_field_learned_init(struct pe_field *f)
 	struct field_learned lp;
 
 	if (nk > SIZE_MAX / d / sizeof(double) - nnorm ||
-	    (ntab > 0 &&
-	     L > SIZE_MAX / d / sizeof(float) - (nk * d + nnorm) * 2))
+	    (ntab > 0 && L > SIZE_MAX / d / sizeof(double) - (nk * d + nnorm)))
 		return PE_ENOMEM;
-	f->prefix = malloc((nk * d + nnorm) * sizeof(double) +
-	                   ntab * d * sizeof(float));
+	f->prefix = malloc((nk * d + nnorm + ntab * d) * sizeof(double));
 	if (f->prefix == NULL)
 		return PE_ENOMEM;
 	field_learned_parts(f, &lp);
 	if (ntab > 0)
 		/* The init fills rows in order, so the first L rows of the
 		 * max_len-row table are the first L * d draws. */
-		pe_learned_init(L, d, FIELD_LEARNED_SEED, (float *)lp.tab);
+		pe_learned_init(L, d, FIELD_LEARNED_SEED,
+		                f->prefix + nk * d + nnorm);
 	double *K = f->prefix;
 	for (size_t c = 0; c < d; c++)
 		K[c] = 0.0;
@@ -107,15 +105,15 @@ pe_field_learned_init(struct pe_field *f)
 		memcpy(row, row - d, d * sizeof *row);
 		for (size_t p = (k - 1) * FIELD_LEARNED_STRIDE;
 		     p < k * FIELD_LEARNED_STRIDE; p++) {
-			const float *t = lp.tab + p * d;
+			const double *t = lp.tab + p * d;
 			for (size_t c = 0; c < d; c++)
-				row[c] += (double)t[c];
+				row[c] += t[c];
 		}
 	}
 	if (nnorm > 0) {
 		double *norm = f->prefix + nk * d;
 		for (size_t p = 0; p < L; p++)
-			norm[p] = field_learned_dotf(lp.tab + p * d,
+			norm[p] = field_learned_dot(lp.tab + p * d,
 			                             lp.tab + p * d, d);
 	}
 	return PE_OK;
@@ -127,13 +125,13 @@ field_learned_rows_add(const struct field_learned *lp, size_t a, size_t b,
                        size_t c0, size_t c1, double sign, double *dest)
 {
 	for (size_t p = a; p < b; p++) {
-		const float *t = lp->tab + p * lp->d + c0;
+		const double *t = lp->tab + p * lp->d + c0;
 		if (sign > 0)
 			for (size_t c = 0; c < c1 - c0; c++)
-				dest[c] += (double)t[c];
+				dest[c] += t[c];
 		else
 			for (size_t c = 0; c < c1 - c0; c++)
-				dest[c] -= (double)t[c];
+				dest[c] -= t[c];
 	}
 }
 
@@ -201,7 +199,7 @@ field_learned_sim(const struct pe_field *f, size_t i, size_t j)
 	field_learned_parts(f, &lp);
 	if (i == j)
 		return lp.norm[i];
-	return field_learned_dotf(lp.tab + i * lp.d, lp.tab + j * lp.d, lp.d);
+	return field_learned_dot(lp.tab + i * lp.d, lp.tab + j * lp.d, lp.d);
 }
 
 /* Columns per pass of a learned block's column sums (a stack buffer). */

@@ -206,7 +206,8 @@ field_scan_finish(struct field_scan *sc, struct field_scan_cands *c)
 }
 
 /* Exact min and max of a wave block [r0, r1) x [c0, c1) (struct
- * field_scan); PE_ENOMEM when out of memory. */
+ * field_scan); PE_ERANGE when positions times frequencies exceed
+ * FIELD_SCAN_BUDGET, PE_ENOMEM when out of memory. */
 int
 pe_field_scan_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
                      size_t c1, double *lo, double *hi)
@@ -218,13 +219,21 @@ pe_field_scan_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 
 	if (fns == NULL)
 		return PE_ENOMEM;
+	uint64_t nf = 0;
 	for (size_t c = c0; c < c1; c++) {
 		size_t i;
 		enum field_fn fn;
 		pe_field_wave_column(f, c, &i, &fn);
+		nf += fns[i] == 0;
 		fns[i] |= (unsigned char)(1 << fn);
 		if (fabs(w[i]) > wmax)
 			wmax = fabs(w[i]);
+	}
+	/* The work is positions times frequencies: a frequency's sin and cos
+	 * columns are one pass (field_scan_freq). */
+	if ((uint64_t)(r1 - r0) > FIELD_SCAN_BUDGET / nf) {
+		free(fns);
+		return PE_ERANGE;
 	}
 	/* Error bound: the exact value is sin(fl(p w)), and fl(p w) is within
 	 * half an ulp of p w (at most r1 wmax 2^-53), for the entry and for

@@ -120,7 +120,8 @@ pe_field_wave_init(struct pe_field *f)
 		if (f->omega == NULL)
 			return PE_ENOMEM;
 		for (size_t i = 0; i < f->nomega; i++)
-			f->omega[i] = pe_sinusoidal_omega(i, cfg->d, cfg->base);
+			f->omega[i] = pe_sinusoidal_freq(i, cfg->d, cfg->base,
+			                                 cfg->layout);
 	}
 	return field_wave_prepare(f);
 }

@@ -28,9 +28,10 @@ learned_uniform(uint64_t *x)
 
 /* Fill dest[max_len * d] with N(0, 0.02^2) draws: Box-Muller (Box & Muller
  * 1958), z0 = sqrt(-2 ln u1) cos(2 pi u2), z1 = sqrt(-2 ln u1) sin(2 pi u2),
- * in double from splitmix64 uniforms, in row-major order. */
+ * in double from splitmix64 uniforms, in row-major order, each rounded to
+ * float32 (the embedding's dtype in GPT-2 and BERT). */
 void
-pe_learned_init(size_t max_len, size_t d, uint64_t seed, float *dest)
+pe_learned_init(size_t max_len, size_t d, uint64_t seed, double *dest)
 {
 	uint64_t state = seed;
 	size_t total = max_len * d;

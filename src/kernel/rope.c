@@ -11,6 +11,8 @@
  * places where HF rounds to float32 are marked "f32:" below. */
 #include <cglm/vec2.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "pescope/rope.h"
@@ -80,11 +82,8 @@ rope_yarn(const struct pe_rope_scaling *s, double base, size_t rot,
 	else
 		att = yarn_get_mscale(factor, 1.0);
 
-	/* beta_fast/beta_slow: HF's `get(...) or 32` / `or 1`. */
-	double beta_fast =
-	    s->beta_fast != 0.0 && !isnan(s->beta_fast) ? s->beta_fast : 32.0;
-	double beta_slow =
-	    s->beta_slow != 0.0 && !isnan(s->beta_slow) ? s->beta_slow : 1.0;
+	double beta_fast, beta_slow;
+	pe_rope_yarn_betas(s, &beta_fast, &beta_slow);
 	double omp = (double)s->original_max_pos;
 	double low = yarn_correction_dim(beta_fast, (double)rot, base, omp);
 	double high = yarn_correction_dim(beta_slow, (double)rot, base, omp);
@@ -133,19 +132,46 @@ rope_llama3(const struct pe_rope_scaling *s, size_t npairs, const double *inv0,
 	}
 }
 
+/* The factor longrope uses. HF _compute_longrope_parameters:
+ *   factor = config.rope_scaling.get("factor")
+ *   if hasattr(config, "original_max_position_embeddings"):  # Phi-3
+ *       factor = config.max_position_embeddings /
+ *                config.original_max_position_embeddings
+ * An explicit --factor is a config without the top-level field. */
+double
+pe_rope_longrope_factor(const struct pe_rope_scaling *s)
+{
+	if (s->factor_given)
+		return s->factor;
+	return (double)s->max_pos / (double)s->original_max_pos;
+}
+
+/* yarn's betas, HF _compute_yarn_parameters:
+ *   beta_fast = config.rope_scaling.get("beta_fast") or 32
+ *   beta_slow = config.rope_scaling.get("beta_slow") or 1 */
+void
+pe_rope_yarn_betas(const struct pe_rope_scaling *s, double *beta_fast,
+                   double *beta_slow)
+{
+	*beta_fast =
+	    s->beta_fast != 0.0 && !isnan(s->beta_fast) ? s->beta_fast : 32.0;
+	*beta_slow =
+	    s->beta_slow != 0.0 && !isnan(s->beta_slow) ? s->beta_slow : 1.0;
+}
+
 /* LongRoPE (HF _compute_longrope_parameters, Phi-3): per-pair rescale
  * factors, long_factor when seq_len > original_max_pos else short_factor;
- * inv_freq = 1 / (ext_j base^(2j/rot)). `factor` is derived as HF does for
- * a config that carries original_max_position_embeddings (Phi-3):
- * max_position_embeddings / original_max_position_embeddings. The attention
- * factor defaults to sqrt(1 + ln(factor) / ln(original_max_pos)), or 1 when
+ * inv_freq = 1 / (ext_j base^(2j/rot)). `factor` is pe_rope_longrope_factor
+ * (--factor, else max_pos / original_max_pos as HF for Phi-3); the
+ * pretrained length is original_max_pos either way. The attention factor
+ * defaults to sqrt(1 + ln(factor) / ln(original_max_pos)), or 1 when
  * factor <= 1. Returns the attention factor. */
 static double
 rope_longrope(const struct pe_rope_scaling *s, size_t seq_len, size_t npairs,
               const double *inv0, double *dest)
 {
 	double omp = (double)s->original_max_pos;
-	double factor = (double)s->max_pos / omp;
+	double factor = pe_rope_longrope_factor(s);
 	double att;
 
 	if (!isnan(s->attention_factor))
@@ -343,4 +369,108 @@ double
 pe_rope_wavelength(const struct pe_rope *r, size_t j, bool orig)
 {
 	return TWO_PI / (orig ? r->inv_freq0[j] : r->inv_freq[j]);
+}
+
+/* printf into why[cap] (when there is one) and return PE_EINVAL. */
+static int
+rope_refuse(char *why, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int
+rope_refuse(char *why, size_t cap, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (why != NULL && cap > 0) {
+		va_start(ap, fmt);
+		vsnprintf(why, cap, fmt, ap);
+		va_end(ap);
+	}
+	return PE_EINVAL;
+}
+
+/* Why attention_scaling att is refused: the option that set it. */
+static int
+rope_refuse_att(const struct pe_config *cfg, double att, char *why,
+                size_t cap)
+{
+	const struct pe_rope_scaling *s = &cfg->rope;
+	const char *t = pe_rope_type_name(s->type);
+
+	if (!isnan(s->attention_factor))
+		return rope_refuse(why, cap,
+		    "--attention-factor %g: cos and sin times it, and the "
+		    "similarity (up to its square times d_model %zu), are not "
+		    "finite", s->attention_factor, cfg->d);
+	if (s->type == PE_ROPE_LONGROPE && s->original_max_pos == 1)
+		/* HF: math.log(1) = 0, a ZeroDivisionError */
+		return rope_refuse(why, cap,
+		    "--original-max-pos 1: longrope's attention factor sqrt(1 + "
+		    "ln(factor) / ln(original_max_position_embeddings)) divides by "
+		    "ln 1 = 0 (HF raises ZeroDivisionError); use 2 or more, or "
+		    "give --attention-factor");
+	if (s->type == PE_ROPE_YARN && !isnan(s->mscale) && s->mscale != 0.0 &&
+	    !isnan(s->mscale_all_dim) && s->mscale_all_dim != 0.0)
+		return rope_refuse(why, cap,
+		    "--mscale %g, --mscale-all-dim %g: yarn's attention factor "
+		    "get_mscale(factor, mscale) / get_mscale(factor, "
+		    "mscale_all_dim) is %g, not a finite number whose square "
+		    "times d_model stays finite", s->mscale, s->mscale_all_dim, att);
+	return rope_refuse(why, cap,
+	    "--factor %g: %s's attention factor is %g, not a finite number "
+	    "whose square times d_model stays finite", s->factor, t, att);
+}
+
+/* Why inv_freq[j] = w is refused (what of it is not finite). */
+static int
+rope_refuse_freq(const struct pe_config *cfg, size_t j, double w,
+                 const char *what, char *why, size_t cap)
+{
+	const struct pe_rope_scaling *s = &cfg->rope;
+	const char *t = pe_rope_type_name(s->type);
+
+	if (s->type == PE_ROPE_LONGROPE) {
+		bool lng = cfg->n > s->original_max_pos;
+		const double *ext = lng ? s->long_factor : s->short_factor;
+		return rope_refuse(why, cap,
+		    "--%s-factor: entry %zu (%g) makes inv_freq[%zu] = %g, and %s "
+		    "is not finite", lng ? "long" : "short", j, ext[j], j, w,
+		    what);
+	}
+	if (s->type == PE_ROPE_DEFAULT)
+		return rope_refuse(why, cap, "--base %g: inv_freq[%zu] = %g, and "
+		    "%s is not finite", cfg->base, j, w, what);
+	return rope_refuse(why, cap,
+	    "--factor %g: %s scaling makes inv_freq[%zu] = %g, and %s is not "
+	    "finite", s->factor, t, j, w, what);
+}
+
+/* Check that cfg's rope tables are finite. */
+int
+pe_rope_check(const struct pe_config *cfg, char *why, size_t cap)
+{
+	struct pe_rope r;
+	int rc = PE_OK;
+
+	if (pe_rope_init(&r, cfg) != PE_OK)
+		return PE_OK; /* out of memory: pe_rope_init says so later */
+	/* the rope's own tables (inv_freq, wavelength, angles, cos and sin,
+	 * similarity) */
+	double att = r.attention_scaling;
+	double last = cfg->n > 0 ? (double)(cfg->n - 1) : 0.0;
+	if (!(isfinite(att) && isfinite(att * att * (double)cfg->d)))
+		rc = rope_refuse_att(cfg, att, why, cap);
+	for (size_t j = 0; j < r.npairs && rc == PE_OK; j++) {
+		double w = r.inv_freq[j];
+		if (!isfinite(w))
+			rc = rope_refuse_freq(cfg, j, w, "it", why, cap);
+		else if (!isfinite(TWO_PI / w))
+			rc = rope_refuse_freq(cfg, j, w,
+			    "its wavelength 2π/inv_freq", why, cap);
+		else if (!isfinite(last * w))
+			rc = rope_refuse_freq(cfg, j, w,
+			    "the angle (seq_len − 1)·inv_freq", why, cap);
+	}
+	pe_rope_free(&r);
+	return rc;
 }

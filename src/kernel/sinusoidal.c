@@ -1,6 +1,7 @@
 /* Sinusoidal positional encoding (Vaswani et al. 2017, "Attention Is All You
  * Need", section 3.5): PE(p, 2i) = sin(p / base^(2i/d)),
- * PE(p, 2i+1) = cos(p / base^(2i/d)). */
+ * PE(p, 2i+1) = cos(p / base^(2i/d)); the same frequencies in halves (GPT-J),
+ * and tensor2tensor's timing signal. */
 #include <math.h>
 
 #include "pescope/sinusoidal.h"
@@ -12,14 +13,35 @@ pe_sinusoidal_omega(size_t i, size_t d, double base)
 	return pow(base, -(double)(2 * i) / (double)d);
 }
 
-/* Frequency index and phase of column c: interleaved puts sin(p omega_i) in
- * column 2i and cos in 2i+1 (the paper, PyTorch tutorials); split puts the d/2
- * sines first, then the d/2 cosines (tensor2tensor's get_timing_signal_1d). */
+/* Frequency i of a layout. interleaved and split: omega_i. t2t:
+ * tensor2tensor's get_timing_signal_1d (tensor2tensor/layers/
+ * common_attention.py), with min_timescale 1 and max_timescale = base:
+ *   num_timescales = channels // 2
+ *   log_timescale_increment = log(max_timescale / min_timescale) /
+ *                             (num_timescales - 1)
+ *   inv_timescales = min_timescale * exp(range(num_timescales) *
+ *                                        -log_timescale_increment)
+ * (fairseq's SinusoidalPositionalEmbedding.get_embedding: the same). d < 4
+ * (one timescale) divides by zero there; pe_config_check refuses it. */
+double
+pe_sinusoidal_freq(size_t i, size_t d, double base, enum pe_layout layout)
+{
+	if (layout != PE_LAYOUT_T2T)
+		return pe_sinusoidal_omega(i, d, base);
+	double num_timescales = (double)(d / 2);
+	double inc = log(base / 1.0) / (num_timescales - 1.0);
+	return 1.0 * exp((double)i * -inc);
+}
+
+/* Frequency index and phase of column c: interleaved puts sin(p w_i) in
+ * column 2i and cos in 2i+1 (the paper, PyTorch tutorials); split and t2t put
+ * the d/2 sines first, then the d/2 cosines (GPT-J's
+ * create_sinusoidal_positions, tensor2tensor's get_timing_signal_1d). */
 void
 pe_sinusoidal_column(size_t c, size_t d, enum pe_layout layout, size_t *freq,
                      int *is_cos)
 {
-	if (layout == PE_LAYOUT_SPLIT) {
+	if (layout == PE_LAYOUT_SPLIT || layout == PE_LAYOUT_T2T) {
 		*freq = c < d / 2 ? c : c - d / 2;
 		*is_cos = c >= d / 2;
 	} else {
@@ -37,7 +59,7 @@ pe_sinusoidal_value(size_t p, size_t c, size_t d, double base,
 	int is_cos;
 
 	pe_sinusoidal_column(c, d, layout, &i, &is_cos);
-	double t = (double)p * pe_sinusoidal_omega(i, d, base);
+	double t = (double)p * pe_sinusoidal_freq(i, d, base, layout);
 	return is_cos ? cos(t) : sin(t);
 }
 
@@ -47,13 +69,15 @@ int
 pe_sinusoidal_fill(size_t p0, size_t npos, size_t d, double base,
                    enum pe_layout layout, double *dest)
 {
-	if (d == 0 || d % 2 != 0 || !isfinite(base) || base <= 1.0 ||
-	    (npos > 0 && dest == NULL))
+	bool halves = layout == PE_LAYOUT_SPLIT || layout == PE_LAYOUT_T2T;
+
+	if (d == 0 || d % 2 != 0 || (layout == PE_LAYOUT_T2T && d < 4) ||
+	    !isfinite(base) || base <= 1.0 || (npos > 0 && dest == NULL))
 		return PE_EINVAL;
 	for (size_t i = 0; i < d / 2; i++) {
-		double w = pe_sinusoidal_omega(i, d, base);
-		size_t cs = layout == PE_LAYOUT_SPLIT ? i : 2 * i;
-		size_t cc = layout == PE_LAYOUT_SPLIT ? d / 2 + i : 2 * i + 1;
+		double w = pe_sinusoidal_freq(i, d, base, layout);
+		size_t cs = halves ? i : 2 * i;
+		size_t cc = halves ? d / 2 + i : 2 * i + 1;
 		for (size_t k = 0; k < npos; k++) {
 			double t = (double)(p0 + k) * w;
 			dest[k * d + cs] = sin(t);

@@ -27,7 +27,7 @@ struct loop {
 	struct pe_state st;
 	struct pe_model models[2]; /* the current one and the next */
 	int cur;		   /* index of the current model, -1: none */
-	float *table;		   /* an untrained learned table we own */
+	double *table;		   /* an untrained learned table we own */
 	struct pe_canvas cv;	   /* the last frame */
 	struct pe_hit hit;	   /* where its parts landed */
 	bool full;		   /* repaint every cell next frame */
@@ -51,7 +51,7 @@ static int
 rebuild(struct loop *L, const struct pe_config *prev)
 {
 	struct pe_config *c = &L->st.cfg;
-	float *nt = NULL;
+	double *nt = NULL;
 	int next = L->cur == 0 ? 1 : 0;
 
 	if (c->enc == PE_ENC_LEARNED && c->table == NULL) {

@@ -46,15 +46,26 @@ haxis_line(struct pe_canvas *cv, int x, int y, int w, size_t c0, size_t c1,
 	}
 }
 
+/* A color bar's number, printed with fmt; one that prints as zero prints
+ * without a sign (a rounded "-0" tells the reader nothing). */
+static void
+bar_label(char *buf, size_t cap, const char *fmt, double v)
+{
+	snprintf(buf, cap, fmt, v);
+	if (buf[0] == '-' && buf[1] != '\0' &&
+	    strspn(buf + 1, "0.") == strlen(buf + 1))
+		memmove(buf, buf + 1, strlen(buf));
+}
+
 /* One-line color bar: "lo <bar with the midpoint in it> hi". */
 static void
 colorbar_line(struct pe_canvas *cv, int x, int y, int w,
     const struct pe_scale *sc, const char *fmt)
 {
 	char lo[32], mid[32], hi[32];
-	snprintf(lo, sizeof lo, fmt, sc->lo);
-	snprintf(mid, sizeof mid, fmt, 0.5 * (sc->lo + sc->hi));
-	snprintf(hi, sizeof hi, fmt, sc->hi);
+	bar_label(lo, sizeof lo, fmt, sc->lo);
+	bar_label(mid, sizeof mid, fmt, 0.5 * (sc->lo + sc->hi));
+	bar_label(hi, sizeof hi, fmt, sc->hi);
 	if (sc->cyclic) /* angles read better in units of pi */
 		snprintf(lo, sizeof lo, "0"), snprintf(mid, sizeof mid, "π"),
 		    snprintf(hi, sizeof hi, "2π");

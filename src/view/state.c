@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pescope/rope.h"
 #include "view/state.h"
 
 /* Smallest viewport side zooming in reaches (elements), unless the map
@@ -472,7 +473,9 @@ config_key(struct pe_state *st, int key)
 	case 'l':
 		if (needs(st, key, PE_ENC_SINUSOIDAL, "column layout"))
 			return PE_ACT_REDRAW;
+		/* interleaved -> split -> t2t -> interleaved */
 		c.layout = c.layout == PE_LAYOUT_INTERLEAVED ? PE_LAYOUT_SPLIT
+			   : c.layout == PE_LAYOUT_SPLIT     ? PE_LAYOUT_T2T
 							     : PE_LAYOUT_INTERLEAVED;
 		return apply(st, &c);
 	case 'p':
@@ -494,6 +497,12 @@ config_key(struct pe_state *st, int key)
 			status(st, "'%c': rope scaling is default (no factor); s / S "
 			    "choose a scaling type", key);
 			return PE_ACT_REDRAW;
+		}
+		if (c.rope.type == PE_ROPE_LONGROPE && !c.rope.factor_given) {
+			/* start from the factor in use (max_pos / original_max_pos);
+			 * a changed one is explicit, as --factor */
+			c.rope.factor = pe_rope_longrope_factor(&c.rope);
+			c.rope.factor_given = true;
 		}
 		c.rope.factor = key == 'f' ? c.rope.factor / 2 : c.rope.factor * 2;
 		if (c.rope.factor < 1.0) {

@@ -136,7 +136,8 @@ draw_params(struct ctx *c)
 		view_cat(b, sizeof b, " d_model %zu · seq_len %zu · base %g · layout %s",
 		    k->d, k->n, k->base,
 		    k->layout == PE_LAYOUT_INTERLEAVED ? "interleaved (sin,cos,…)"
-						       : "split (sin…|cos…)");
+		    : k->layout == PE_LAYOUT_SPLIT ? "split (GPT-J: sin…|cos…)"
+						   : "t2t (tensor2tensor: sin…|cos…)");
 		break;
 	case PE_ENC_LEARNED:
 		view_cat(b, sizeof b, " d_model %zu · seq_len %zu · max_len %zu · %s",
@@ -163,16 +164,31 @@ draw_params(struct ctx *c)
 					       : "interleaved (GPT-J)");
 		if (r->rot != k->d)
 			view_cat(b, sizeof b, " · rotary %zu of %zu", r->rot, k->d);
-		if (k->rope.type != PE_ROPE_DEFAULT) {
+		if (k->rope.type == PE_ROPE_LONGROPE) {
+			/* which factor longrope uses, and why (HF: rope_scaling's
+			 * factor, or the Phi-3 ratio) */
+			view_cat(b, sizeof b, " · longrope ×%g",
+			    pe_rope_longrope_factor(&k->rope));
+			if (k->rope.factor_given)
+				view_cat(b, sizeof b, " (--factor) orig %zu",
+				    k->rope.original_max_pos);
+			else
+				view_cat(b, sizeof b, " = max_pos %zu / orig %zu",
+				    k->rope.max_pos, k->rope.original_max_pos);
+		} else if (k->rope.type != PE_ROPE_DEFAULT) {
 			view_cat(b, sizeof b, " · %s ×%g", pe_rope_type_name(k->rope.type),
 			    k->rope.factor);
 			if (k->rope.type == PE_ROPE_DYNAMIC)
 				view_cat(b, sizeof b, " max_pos %zu", k->rope.max_pos);
 			else if (k->rope.type != PE_ROPE_LINEAR)
 				view_cat(b, sizeof b, " orig %zu", k->rope.original_max_pos);
-			if (k->rope.type == PE_ROPE_YARN)
-				view_cat(b, sizeof b, " β %g/%g", k->rope.beta_fast,
-				    k->rope.beta_slow);
+		}
+		if (k->rope.type != PE_ROPE_DEFAULT) {
+			if (k->rope.type == PE_ROPE_YARN) {
+				double bf, bs; /* 0 means HF's default */
+				pe_rope_yarn_betas(&k->rope, &bf, &bs);
+				view_cat(b, sizeof b, " β %g/%g", bf, bs);
+			}
 			if (k->rope.type == PE_ROPE_LLAMA3)
 				view_cat(b, sizeof b, " low %g high %g", k->rope.low_freq_factor,
 				    k->rope.high_freq_factor);
@@ -182,9 +198,11 @@ draw_params(struct ctx *c)
 	}
 	case PE_ENC_ALIBI:
 		view_cat(b, sizeof b, " heads %zu · seq_len %zu · mode %s · head %zu "
-		    "large (slope %.6g) · bias = −m·(query − key)", k->heads, k->n,
+		    "large (slope %.6g) · bias = %s", k->heads, k->n,
 		    k->alibi_mode == PE_ALIBI_CAUSAL ? "causal" : "symmetric",
-		    c->st->head, c->mainf.slopes[c->st->head]);
+		    c->st->head, c->mainf.slopes[c->st->head],
+		    k->alibi_mode == PE_ALIBI_CAUSAL ? "−m·(query − key)"
+						     : "−m·|query − key|");
 		break;
 	case PE_ENC_NOPE:
 		view_cat(b, sizeof b, " seq_len %zu · no positional encoding: order comes "
@@ -262,7 +280,7 @@ static const char *const help_lines[] = {
 	"+ / -   0            zoom in / out around the cursor; whole map",
 	"PgUp PgDn Home End   pan the map",
 	"d/D  n/N  b/B        d_model, seq_len halve/double; base /10, x10",
-	"l  p                 sinusoidal layout; rope pairing",
+	"l  p                 sinusoidal layout (3 kinds); rope pairing",
 	"s/S  f/F             rope scaling type; factor /2, x2",
 	"h/H  < >  a          alibi heads -/+; head drawn large; mode",
 	"r  u  k/K  m/M       relative: t5/shaw; direction; buckets or K;",
@@ -328,6 +346,10 @@ pe_view_render(const struct pe_state *st, const struct pe_model *m,
 	c.st = st, c.m = m, c.cfg = &m->cfg, c.cv = cv, c.hit = hit;
 	c.w = cv->w, c.h = cv->h;
 	c.mainf = m->main;
+	/* alibi: the main map, its samples and the inspector are the selected
+	 * head's (the model's field starts at head 0) */
+	if (c.cfg->enc == PE_ENC_ALIBI && st->head < c.cfg->heads)
+		c.mainf.head = st->head;
 
 	if (c.w < PE_VIEW_MIN_W || c.h < PE_VIEW_MIN_H) {
 		char msg[96];

@@ -116,9 +116,12 @@ view_map_inspect(struct ctx *c, const char *rname, const char *cname)
 		    s.mean, s.resultant);
 	else if (isnan(s.mean))
 		view_cat(b, sizeof c->insp[1], "all %s", s.masked ? "masked" : "undefined");
-	else
+	else if (s.minmax_exact)
 		view_cat(b, sizeof c->insp[1], "mean %.6g  min %.6g  max %.6g", s.mean,
 		    s.min, s.max);
+	else /* past the kernel's scan budget: NAN, not numbers */
+		view_cat(b, sizeof c->insp[1], "mean %.6g  (min and max not "
+		    "scanned: too many elements)", s.mean);
 	if (s.masked)
 		view_cat(b, sizeof c->insp[1], "  (%llu masked)",
 		    (unsigned long long)s.masked);

@@ -211,7 +211,8 @@ void
 view_nope(struct ctx *c)
 {
 	struct pe_scale sc = {PE_CMAP_SEQUENTIAL, -1, 0, false};
-	view_map_main(c, &sc, "causal mask[query ↓, key →]", "%.0f",
+	/* "%.2g": the bar reads -1, -0.5, 0 */
+	view_map_main(c, &sc, "causal mask[query ↓, key →]", "%.2g",
 	    "masked (−inf): key after query; 0: may attend");
 	int x = c->rx, y = c->by, w = c->rw, h = c->bh;
 	int hd = h >= 16 ? h / 2 : h;

@@ -44,9 +44,12 @@ view_sinusoidal(struct ctx *c)
 	int is_cos;
 	pe_sinusoidal_column(col, k->d, k->layout, &i, &is_cos);
 	double v = pe_sinusoidal_value(p, col, k->d, k->base, k->layout);
+	/* t2t: base^(-i/(d/2 - 1)) (pe_sinusoidal_freq); else base^(-2i/d) */
+	bool t2t = k->layout == PE_LAYOUT_T2T;
 	snprintf(c->insp[0], sizeof c->insp[0],
 	    " PE[%zu,%zu] = %s(%zu · %g^(−%zu/%zu)) = %.9g", p, col,
-	    is_cos ? "cos" : "sin", p, k->base, 2 * i, k->d, v);
+	    is_cos ? "cos" : "sin", p, k->base, t2t ? i : 2 * i,
+	    t2t ? k->d / 2 - 1 : k->d, v);
 	view_map_inspect(c, "pos", "dim");
 }
 

@@ -1,4 +1,4 @@
-/* The vit2d view: the ViT paper's patch-similarity maps. */
+/* The vit2d view: the ViT paper's patch maps (cosines of the embeddings). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -39,10 +39,11 @@ view_vit2d(struct ctx *c)
 		s++;
 	size_t gw = (k->grid_w + s - 1) / s, gh = (k->grid_h + s - 1) / s;
 	char t[96];
+	/* cosines, not the raw dot products `dump --table similarity` writes */
 	if (s == 1)
-		snprintf(t, sizeof t, "every patch's similarity map");
+		snprintf(t, sizeof t, "cosine maps of every patch");
 	else
-		snprintf(t, sizeof t, "similarity maps, patches in steps of %zu", s);
+		snprintf(t, sizeof t, "cosine maps, patches in steps of %zu", s);
 	pe_canvas_text(c->cv, x, y, w, t, C_TEXT, PE_COLOR_DEFAULT, PE_ATTR_BOLD);
 	y++;
 	int cw = w / (int)gw, ch = h / (int)gh;

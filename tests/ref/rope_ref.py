@@ -73,10 +73,14 @@ def yarn(base, dim, factor, orig, beta_fast=None, beta_slow=None, mscale=None,
     return inv_freq, attention_factor
 
 
-def longrope(base, dim, short, long, orig, max_pos, seq_len, attention_factor=None):
+def longrope(base, dim, short, long, orig, max_pos, seq_len, attention_factor=None,
+             factor=None):
     # Phi-3: the config carries original_max_position_embeddings, so
-    # factor = max_position_embeddings / original_max_position_embeddings.
-    factor = max_pos / orig
+    # factor = max_position_embeddings / original_max_position_embeddings;
+    # without it, rope_scaling["factor"] (given here as factor), and the
+    # pretrained length is the config's max_position_embeddings (orig here).
+    if factor is None:
+        factor = max_pos / orig
     if attention_factor is None:
         if factor <= 1.0:
             attention_factor = 1.0
@@ -114,6 +118,10 @@ CASES = [
     ("yarn_32_att", yarn(500000.0, 32, 16.0, 4096, attention_factor=1.25, truncate=False)),
     ("longrope_8_short", longrope(10000.0, 8, [1.0, 1.2, 1.5, 2.0], [1.5, 3.0, 8.0, 20.0], 256, 1024, 256)),
     ("longrope_8_long", longrope(10000.0, 8, [1.0, 1.2, 1.5, 2.0], [1.5, 3.0, 8.0, 20.0], 256, 1024, 257)),
+    ("longrope_8_factor8", longrope(10000.0, 8, [1.0, 1.2, 1.5, 2.0], [1.5, 3.0, 8.0, 20.0], 256, 1024, 257,
+                                    factor=8.0)),
+    ("yarn_16_mscale0", yarn(10000.0, 16, 8.0, 64, beta_fast=0.0, beta_slow=0.0, mscale=0.0,
+                             mscale_all_dim=1.0)),
     ("llama3_16", llama3(500000.0, 16, 8.0, 1.0, 4.0, 64)),
     ("llama3_32", llama3(500000.0, 32, 32.0, 1.0, 4.0, 512)),
     ("partial_16_half", default(10000.0, 8)),

@@ -416,3 +416,76 @@ Test(file_read, cap_and_missing)
 	             PE_EINVAL);
 	cr_expect_eq(pe_file_read("/tmp", 100, &buf, &len), PE_EINVAL);
 }
+
+/* Write an NPY v1.0 header for a <f8 C-order [rows, cols] array, then make
+ * the file `size` bytes long (sparse: nothing is written past the header). */
+static void
+sparse_npy(const char *path, size_t rows, size_t cols, off_t size)
+{
+	char dict[128];
+	int n = snprintf(dict, sizeof dict, "{'descr': '<f8', 'fortran_order': "
+	    "False, 'shape': (%zu, %zu), }", rows, cols);
+	size_t hl = (size_t)((10 + n + 1 + 63) / 64 * 64 - 10);
+	FILE *fp = fopen(path, "wb");
+	cr_assert_not_null(fp);
+	fwrite("\x93NUMPY\x01\x00", 1, 8, fp);
+	fputc((int)(hl & 0xff), fp);
+	fputc((int)(hl >> 8), fp);
+	fputs(dict, fp);
+	for (size_t i = (size_t)n; i + 1 < hl; i++)
+		fputc(' ', fp);
+	fputc('\n', fp);
+	fclose(fp);
+	cr_assert_eq(truncate(path, size), 0);
+}
+
+/* issue 8.12: the header is read first: a file whose shape does not fit,
+ * or that is shorter than its shape says, or too large, is refused before
+ * its data is read (a 3 GiB sparse file takes no time), and a table's
+ * values stream into place. */
+Test(npy_read_file, header_first)
+{
+	char *dir = th_tmpdir(), path[512];
+	snprintf(path, sizeof path, "%s/t.npy", dir);
+	double *t = NULL;
+	size_t r, c;
+	const char *why;
+
+	sparse_npy(path, (size_t)1 << 25, 8, (off_t)3 << 30); /* 2 GiB of data */
+	cr_expect_eq(pe_npy_read_file(path, (size_t)1 << 32, (size_t)1 << 20,
+	    (size_t)1 << 20, &t, &r, &c, &why), PE_ERANGE);
+	cr_expect(why != NULL && strstr(why, "shape") != NULL);
+	sparse_npy(path, 65536, 8192, (off_t)3 << 30);
+	cr_expect_eq(pe_npy_read_file(path, (size_t)1 << 32, (size_t)1 << 30,
+	    (size_t)1 << 20, &t, &r, &c, &why), PE_EFORMAT);
+	cr_expect(why != NULL && strstr(why, "truncated") != NULL, "%s", why);
+	sparse_npy(path, 4, 4, ((off_t)1 << 32) + 1);
+	cr_expect_eq(pe_npy_read_file(path, (size_t)1 << 32, 16, 16, &t, &r, &c,
+	    &why), PE_ERANGE);
+	cr_expect_eq(pe_npy_read_file("/dev/zero", (size_t)1 << 32, 16, 16, &t,
+	    &r, &c, &why), PE_EINVAL);
+	cr_expect_null(t);
+	unlink(path);
+
+	/* the fixtures read as pe_npy_read reads them, Fortran order too */
+	const char *names[] = {"f4_3x4.npy", "f8_2x5.npy", "fortran_3x4.npy",
+	    "v2_4x3.npy", "v3_2x2.npy"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		size_t len, r2, c2;
+		char fx[1024];
+		snprintf(fx, sizeof fx, "%s", th_fixture(names[i]));
+		char *buf = th_slurp(fx, &len);
+		double *want;
+		cr_assert_eq(pe_npy_read((unsigned char *)buf, len, &want, &r2, &c2,
+		    &why), PE_OK, "%s", names[i]);
+		cr_assert_eq(pe_npy_read_file(fx, (size_t)1 << 32, 1024, 1024, &t,
+		    &r, &c, &why), PE_OK, "%s: %s", names[i], why);
+		cr_expect(r == r2 && c == c2, "%s", names[i]);
+		cr_expect_eq(memcmp(t, want, r * c * sizeof *t), 0, "%s", names[i]);
+		free(t);
+		free(want);
+		free(buf);
+	}
+	rmdir(dir);
+	free(dir);
+}

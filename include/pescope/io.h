@@ -33,6 +33,14 @@ int pe_csv_write(FILE *fp, const struct pe_table *t, enum pe_dtype dtype,
 int pe_npy_read(const unsigned char *buf, size_t len, double **dest,
     size_t *rows, size_t *cols, const char **why);
 
+/* Read an NPY file the same way without holding the file in memory: the
+ * header is checked first (PE_EINVAL: not a regular file; PE_ERANGE: more
+ * than max bytes, or a shape past max_rows x max_cols; PE_EFORMAT with
+ * *why), then the data is converted in chunks. PE_EIO leaves errno. */
+int pe_npy_read_file(const char *path, size_t max, size_t max_rows,
+    size_t max_cols, double **dest, size_t *rows, size_t *cols,
+    const char **why);
+
 /* Read a whole file into memory (at most max bytes). */
 int pe_file_read(const char *path, size_t max, unsigned char **dest,
     size_t *len);

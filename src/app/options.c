@@ -604,23 +604,26 @@ apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
 static int
 load_table(struct pe_options *o, const char *path, char *err, size_t cap)
 {
-	unsigned char *buf;
-	size_t len, rows, cols;
-	const char *why = "unreadable";
+	size_t rows, cols;
+	const char *why = NULL;
 	double *t;
-	int st = pe_file_read(path, (size_t)1 << 32, &buf, &len);
-	if (st != PE_OK)
+	int st = pe_npy_read_file(path, (size_t)1 << 32, PE_MAX_N, PE_MAX_D, &t,
+	    &rows, &cols, &why);
+	switch (st) {
+	case PE_OK:
+		break;
+	case PE_EIO:
 		return fail(err, cap, "--table-file '%s': cannot read it: %s", path,
-		    file_why(st));
-	st = pe_npy_read(buf, len, &t, &rows, &cols, &why);
-	free(buf);
-	if (st != PE_OK)
+		    strerror(errno));
+	case PE_EINVAL:
+	case PE_ERANGE:
+		return fail(err, cap, "--table-file '%s': %s (a table is a regular "
+		    "NPY file of at most 4 GiB, [1..%zu, 1..%zu])", path,
+		    why != NULL ? why : pe_strerror(st), PE_MAX_N, PE_MAX_D);
+	default:
 		return fail(err, cap, "--table-file '%s': not a usable NPY table "
-		    "(%s); need a 2-D <f4 or <f8 array [max_len, d_model]", path, why);
-	if (rows < 1 || cols < 1 || rows > PE_MAX_N || cols > PE_MAX_D) {
-		free(t);
-		return fail(err, cap, "--table-file '%s': shape [%zu, %zu] is out "
-		    "of range", path, rows, cols);
+		    "(%s); need a 2-D <f4 or <f8 array [max_len, d_model]", path,
+		    why != NULL ? why : pe_strerror(st));
 	}
 	for (size_t k = 0; k < rows * cols; k++)
 		if (!isfinite(t[k])) {

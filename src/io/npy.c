@@ -2,10 +2,13 @@
  * string, a version, a little-endian header length, a Python dict literal
  * header, then the raw data. Writing produces version 1.0 byte for byte as
  * numpy >= 1.23 does; reading takes 1.0, 2.0 and 3.0 and survives any bytes. */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "pescope/io.h"
 
@@ -304,27 +307,26 @@ npy_header(const unsigned char *h, size_t hl, size_t *esize, bool *fortran,
 	return PE_OK;
 }
 
-/* Parse an NPY file held in memory: 2-D, little-endian <f4 or <f8 (C order,
- * or Fortran order transposed back). Bounded: every length is checked
- * against len before use. On success *dest is a malloc'd [rows * cols]
- * double array (the stored values exactly: float32 widens, float64 is
- * kept) and *why is NULL; on failure *why is a sentence. */
-int
-pe_npy_read(const unsigned char *buf, size_t len, double **dest, size_t *rows,
-            size_t *cols, const char **why)
+/* What the start of an NPY file says: where the data begins, the shape, the
+ * element size and the order. */
+struct npy_layout {
+	size_t off;	/* first data byte */
+	size_t rows, cols;
+	size_t esize;	/* 4 (<f4) or 8 (<f8) */
+	bool fortran;
+};
+
+/* Parse the magic, version and header in buf[0..have) of a file of total
+ * bytes; check that the data fits in total. */
+static int
+npy_layout(const unsigned char *buf, size_t have, size_t total,
+           struct npy_layout *l, const char **why)
 {
-	size_t start, hl, esize = 0;
-	bool fortran = false;
+	size_t start, hl;
 	uint64_t dims[2] = {0, 0};
 	int rc;
 
-	if (why != NULL)
-		*why = NULL;
-	if (dest == NULL || rows == NULL || cols == NULL ||
-	    (buf == NULL && len > 0))
-		return PE_EINVAL;
-	*dest = NULL;
-	if (len < 10 || memcmp(buf, NPY_MAGIC, NPY_MAGIC_LEN) != 0)
+	if (have < 10 || memcmp(buf, NPY_MAGIC, NPY_MAGIC_LEN) != 0)
 		NPY_FAIL("not an NPY file (no \\x93NUMPY magic string)");
 	if (buf[7] != 0 || buf[6] < 1 || buf[6] > 3)
 		NPY_FAIL("unsupported NPY format version (1.0, 2.0 and 3.0 are "
@@ -333,48 +335,168 @@ pe_npy_read(const unsigned char *buf, size_t len, double **dest, size_t *rows,
 		start = 10;
 		hl = (size_t)npy_get_le(buf + 8, 2);
 	} else {
-		if (len < 12)
+		if (have < 12)
 			NPY_FAIL("the NPY header is truncated");
 		start = 12;
 		hl = (size_t)npy_get_le(buf + 8, 4);
 	}
-	if (hl > len - start)
+	if (hl > have - start)
 		NPY_FAIL("the NPY header is truncated");
-	if ((rc = npy_header(buf + start, hl, &esize, &fortran, dims, why)) !=
-	    PE_OK)
+	l->fortran = false;
+	if ((rc = npy_header(buf + start, hl, &l->esize, &l->fortran, dims,
+	                     why)) != PE_OK)
 		return rc;
-
-	size_t r = (size_t)dims[0], c = (size_t)dims[1], off = start + hl;
-	if (r == 0 || c == 0)
+	l->rows = (size_t)dims[0];
+	l->cols = (size_t)dims[1];
+	l->off = start + hl;
+	if (l->rows == 0 || l->cols == 0)
 		NPY_FAIL("the NPY array is empty");
-	if (r > SIZE_MAX / c || r * c > SIZE_MAX / esize)
+	if (l->rows > SIZE_MAX / l->cols ||
+	    l->rows * l->cols > SIZE_MAX / l->esize)
 		NPY_FAIL("the NPY shape overflows a byte count");
-	if (r * c * esize > len - off)
+	if (l->rows * l->cols * l->esize > total - l->off)
 		NPY_FAIL("the NPY data is truncated: the file is shorter than "
 		         "its shape says");
+	return PE_OK;
+}
 
-	double *out = malloc(r * c * sizeof *out);
+/* Convert elements [k0, k0 + n) stored at d into out (C order). */
+static void
+npy_convert(const struct npy_layout *l, const unsigned char *d, size_t k0,
+            size_t n, double *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t k = k0 + i;
+		/* Fortran order: element (r, c) is stored at c * rows + r. */
+		size_t dst = l->fortran ? (k % l->rows) * l->cols + k / l->rows : k;
+		if (l->esize == 4) {
+			uint32_t u = (uint32_t)npy_get_le(d + 4 * i, 4);
+			float f;
+			memcpy(&f, &u, 4);
+			out[dst] = (double)f;
+		} else {
+			uint64_t u = npy_get_le(d + 8 * i, 8);
+			memcpy(&out[dst], &u, 8);
+		}
+	}
+}
+
+/* Parse an NPY file held in memory into a malloc'd double table. */
+int
+pe_npy_read(const unsigned char *buf, size_t len, double **dest, size_t *rows,
+            size_t *cols, const char **why)
+{
+	struct npy_layout l;
+	int rc;
+
+	if (why != NULL)
+		*why = NULL;
+	if (dest == NULL || rows == NULL || cols == NULL ||
+	    (buf == NULL && len > 0))
+		return PE_EINVAL;
+	*dest = NULL;
+	if ((rc = npy_layout(buf, len, len, &l, why)) != PE_OK)
+		return rc;
+	double *out = malloc(l.rows * l.cols * sizeof *out);
 	if (out == NULL) {
 		if (why != NULL)
 			*why = "out of memory for the NPY data";
 		return PE_ENOMEM;
 	}
-	const unsigned char *d = buf + off;
-	for (size_t k = 0; k < r * c; k++) {
-		/* Fortran order: element (i, j) is stored at j * rows + i. */
-		size_t dst = fortran ? (k % r) * c + k / r : k;
-		if (esize == 4) {
-			uint32_t u = (uint32_t)npy_get_le(d + 4 * k, 4);
-			float f;
-			memcpy(&f, &u, 4);
-			out[dst] = (double)f;
-		} else {
-			uint64_t u = npy_get_le(d + 8 * k, 8);
-			memcpy(&out[dst], &u, 8);
+	npy_convert(&l, buf + l.off, 0, l.rows * l.cols, out);
+	*dest = out;
+	*rows = l.rows;
+	*cols = l.cols;
+	return PE_OK;
+}
+
+/* Read an NPY file: the header first (a file that is not regular, larger
+ * than max bytes, or whose shape passes max_rows x max_cols is refused
+ * before its data is read), then the data in 1 MiB chunks straight into
+ * the table, so memory stays near the table's own size. */
+int
+pe_npy_read_file(const char *path, size_t max, size_t max_rows,
+                 size_t max_cols, double **dest, size_t *rows, size_t *cols,
+                 const char **why)
+{
+	enum { HEAD = 1 << 16, CHUNK = 1 << 20 };
+	unsigned char *buf = NULL;
+	double *out = NULL;
+	struct npy_layout l;
+	struct stat st;
+	int rc = PE_OK;
+
+	if (why != NULL)
+		*why = NULL;
+	if (path == NULL || dest == NULL || rows == NULL || cols == NULL)
+		return PE_EINVAL;
+	*dest = NULL;
+	FILE *fp = fopen(path, "rb");
+	if (fp == NULL)
+		return PE_EIO; /* errno says why */
+	if (fstat(fileno(fp), &st) != 0) {
+		rc = PE_EIO;
+		goto end;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		if (why != NULL)
+			*why = "not a regular file";
+		rc = PE_EINVAL;
+		goto end;
+	}
+	size_t total = (size_t)st.st_size;
+	if ((uintmax_t)st.st_size > max) {
+		if (why != NULL)
+			*why = "the file is larger than pescope reads";
+		rc = PE_ERANGE;
+		goto end;
+	}
+	size_t have = total < HEAD + 16 ? total : HEAD + 16;
+	size_t chunk = CHUNK;
+	if ((buf = malloc(chunk > have ? chunk : have)) == NULL) {
+		rc = PE_ENOMEM;
+		goto end;
+	}
+	if (fread(buf, 1, have, fp) != have) {
+		rc = PE_EIO;
+		goto end;
+	}
+	if ((rc = npy_layout(buf, have, total, &l, why)) != PE_OK)
+		goto end;
+	if (l.rows > max_rows || l.cols > max_cols) {
+		if (why != NULL)
+			*why = "its shape is out of range";
+		rc = PE_ERANGE;
+		goto end;
+	}
+	if ((out = malloc(l.rows * l.cols * sizeof *out)) == NULL) {
+		if (why != NULL)
+			*why = "out of memory for the NPY data";
+		rc = PE_ENOMEM;
+		goto end;
+	}
+	if (fseek(fp, (long)l.off, SEEK_SET) != 0) {
+		rc = PE_EIO;
+		goto end;
+	}
+	size_t per = chunk / l.esize, count = l.rows * l.cols;
+	for (size_t k = 0; k < count; k += per) {
+		size_t n = count - k < per ? count - k : per;
+		if (fread(buf, l.esize, n, fp) != n) {
+			rc = PE_EIO;
+			goto end;
 		}
+		npy_convert(&l, buf, k, n, out);
 	}
 	*dest = out;
-	*rows = r;
-	*cols = c;
-	return PE_OK;
+	out = NULL;
+	*rows = l.rows;
+	*cols = l.cols;
+end:
+	free(out);
+	free(buf);
+	int saved = errno;
+	fclose(fp);
+	errno = saved;
+	return rc;
 }

@@ -522,3 +522,19 @@ Test(cli, presets_load_and_list)
 	cr_assert_str_eq(out, "0.25\n0.0625\n0.015625\n0.00390625\n");
 	free(out), free(err);
 }
+
+/* issue 8.15: I/O failures say errno's reason (here: no space). */
+Test(cli, write_errors_say_why)
+{
+	if (access("/dev/full", W_OK) != 0)
+		cr_skip("no /dev/full");
+	char *out, *err;
+	const char *a[] = {"pescope", "dump", "-t", "pe", "-o", "/dev/full", NULL};
+	const char *b[] = {"pescope", "snapshot", "-o", "/dev/full", NULL};
+	const char *const *all[] = {a, b};
+	for (int i = 0; i < 2; i++) {
+		cr_expect_eq(run(all[i], &out, &err), 1);
+		cr_expect(strstr(err, "No space left on device") != NULL, "%s", err);
+		free(out), free(err);
+	}
+}

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "app/options.h"
+#include "app/app.h"
 #include "app/options_table.h"
 
 /* Parse a NULL-terminated argv; returns the status, message in err. */
@@ -306,4 +307,12 @@ Test(options, completion_values_are_accepted)
 			pe_options_free(&o);
 		}
 	}
+}
+
+/* --table completes to exactly the tables dump has. */
+Test(options, table_values_are_dumps_tables)
+{
+	char names[512];
+	cr_expect_str_eq(pe_opts[O_TABLE].values,
+	    pe_dump_table_names(names, sizeof names));
 }

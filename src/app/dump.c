@@ -20,42 +20,78 @@
 /* Largest output dump writes. */
 #define DUMP_MAX_BYTES ((double)4 * 1024 * 1024 * 1024)
 
-enum table_id {
-	T_PE, T_SIMILARITY, T_PROFILE, T_COSINE, T_INV_FREQ, T_ANGLES, T_COS,
-	T_SIN, T_WAVELENGTH, T_ATTENTION_SCALING, T_SLOPES, T_BIAS, T_BUCKETS,
-	T_INDEX, T_MASK, T_COUNT
+/* The axes a table's shape is made of. */
+enum axis {
+	AX_NONE,
+	AX_POS,	  /* positions (vit2d: patches) */
+	AX_D,	  /* d_model */
+	AX_PAIRS, /* rope: rotary pairs, rot / 2 */
+	AX_ROT,	  /* rope: rotary dims */
+	AX_HEADS, /* alibi heads */
+	AX_ONE,	  /* a single number */
 };
 
-static const char *const table_names[T_COUNT] = {
-	"pe", "similarity", "profile", "cosine", "inv_freq", "angles", "cos",
-	"sin", "wavelength", "attention_scaling", "slopes", "bias", "buckets",
-	"index", "mask",
+struct dump_ctx;
+
+/* One row per table: its name, which encodings (and relative kinds) have
+ * it, its shape, whether it holds integers, and how it is filled. */
+struct dump_table {
+	const char *name;
+	unsigned encs;	    /* 1 << enum pe_encoding */
+	unsigned kinds;	    /* 1 << enum pe_relative_kind; 0: any */
+	enum axis axes[3];  /* AX_NONE ends the shape */
+	bool ints;	    /* int64 (the other tables are floating) */
+	int (*fill)(const struct dump_ctx *x, void *dest);
 };
 
-/* Whether encoding e (with its relative kind) has table t. */
+/* What a fill function gets. */
+struct dump_ctx {
+	const struct pe_config *c;
+	const struct pe_rope *r; /* rope only */
+	const struct dump_table *t;
+	size_t n;		 /* positions */
+	size_t count;		 /* elements */
+};
+
+#define E(x) (1u << PE_ENC_##x)
+#define E_VECTOR (E(SINUSOIDAL) | E(LEARNED) | E(VIT2D))
+#define E_SIMILAR (E_VECTOR | E(ROPE) | E(NOPE))
+
+static int fill_pe(const struct dump_ctx *x, void *dest);
+static int fill_similarity(const struct dump_ctx *x, void *dest);
+static int fill_rope(const struct dump_ctx *x, void *dest);
+static int fill_alibi(const struct dump_ctx *x, void *dest);
+static int fill_relative(const struct dump_ctx *x, void *dest);
+static int fill_mask(const struct dump_ctx *x, void *dest);
+
+static const struct dump_table tables[] = {
+	{"pe", E_VECTOR, 0, {AX_POS, AX_D}, false, fill_pe},
+	{"similarity", E_SIMILAR, 0, {AX_POS, AX_POS}, false, fill_similarity},
+	{"profile", E_SIMILAR, 0, {AX_POS}, false, fill_similarity},
+	{"cosine", E(VIT2D), 0, {AX_POS, AX_POS}, false, fill_similarity},
+	{"inv_freq", E(ROPE), 0, {AX_PAIRS}, false, fill_rope},
+	{"angles", E(ROPE), 0, {AX_POS, AX_PAIRS}, false, fill_rope},
+	{"cos", E(ROPE), 0, {AX_POS, AX_ROT}, false, fill_rope},
+	{"sin", E(ROPE), 0, {AX_POS, AX_ROT}, false, fill_rope},
+	{"wavelength", E(ROPE), 0, {AX_PAIRS}, false, fill_rope},
+	{"attention_scaling", E(ROPE), 0, {AX_ONE}, false, fill_rope},
+	{"slopes", E(ALIBI), 0, {AX_HEADS}, false, fill_alibi},
+	{"bias", E(ALIBI), 0, {AX_HEADS, AX_POS, AX_POS}, false, fill_alibi},
+	{"buckets", E(RELATIVE), 1u << PE_REL_T5, {AX_POS, AX_POS}, true,
+	    fill_relative},
+	{"index", E(RELATIVE), 1u << PE_REL_SHAW, {AX_POS, AX_POS}, true,
+	    fill_relative},
+	{"mask", E(NOPE), 0, {AX_POS, AX_POS}, false, fill_mask},
+};
+#define NTABLES (sizeof tables / sizeof tables[0])
+
+/* Whether the config's encoding (and relative kind) has table t. */
 static bool
-has_table(const struct pe_config *c, enum table_id t)
+has_table(const struct pe_config *c, const struct dump_table *t)
 {
-	switch (c->enc) {
-	case PE_ENC_SINUSOIDAL:
-	case PE_ENC_LEARNED:
-		return t == T_PE || t == T_SIMILARITY || t == T_PROFILE;
-	case PE_ENC_VIT2D: /* cosine: the maps the TUI shows */
-		return t == T_PE || t == T_SIMILARITY || t == T_PROFILE ||
-		    t == T_COSINE;
-	case PE_ENC_ROPE:
-		return t == T_INV_FREQ || t == T_ANGLES || t == T_COS ||
-		    t == T_SIN || t == T_WAVELENGTH || t == T_ATTENTION_SCALING ||
-		    t == T_SIMILARITY || t == T_PROFILE;
-	case PE_ENC_ALIBI:
-		return t == T_SLOPES || t == T_BIAS;
-	case PE_ENC_RELATIVE:
-		return c->relative == PE_REL_T5 ? t == T_BUCKETS : t == T_INDEX;
-	case PE_ENC_NOPE:
-		return t == T_MASK || t == T_SIMILARITY || t == T_PROFILE;
-	default:
-		return false;
-	}
+	return (t->encs & (1u << c->enc)) &&
+	    (c->enc != PE_ENC_RELATIVE || t->kinds == 0 ||
+		(t->kinds & (1u << c->relative)));
 }
 
 /* The tables an encoding has, as "a, b, c" into buf. */
@@ -63,12 +99,24 @@ static const char *
 list_tables(const struct pe_config *c, char *buf, size_t cap)
 {
 	buf[0] = '\0';
-	for (int t = 0; t < T_COUNT; t++)
-		if (has_table(c, (enum table_id)t)) {
+	for (size_t t = 0; t < NTABLES; t++)
+		if (has_table(c, &tables[t])) {
 			if (buf[0] != '\0')
 				strncat(buf, ", ", cap - strlen(buf) - 1);
-			strncat(buf, table_names[t], cap - strlen(buf) - 1);
+			strncat(buf, tables[t].name, cap - strlen(buf) - 1);
 		}
+	return buf;
+}
+
+/* Every table's name, space-separated, in table order. */
+const char *
+pe_dump_table_names(char *buf, size_t cap)
+{
+	buf[0] = '\0';
+	for (size_t t = 0; t < NTABLES; t++) {
+		size_t l = strlen(buf);
+		snprintf(buf + l, cap - l, "%s%s", t ? " " : "", tables[t].name);
+	}
 	return buf;
 }
 
@@ -81,49 +129,23 @@ npos(const struct pe_config *c)
 
 /* Shape of table t for config c. */
 static void
-table_shape(const struct pe_config *c, size_t rot, enum table_id t,
+table_shape(const struct pe_config *c, size_t rot, const struct dump_table *t,
     struct pe_table *dest)
 {
-	size_t n = npos(c);
-	dest->ndim = 2;
-	dest->shape[2] = 0;
-	switch (t) {
-	case T_PE:
-		dest->shape[0] = n, dest->shape[1] = c->d;
-		break;
-	case T_SIMILARITY:
-	case T_COSINE:
-	case T_BUCKETS:
-	case T_INDEX:
-	case T_MASK:
-		dest->shape[0] = n, dest->shape[1] = n;
-		break;
-	case T_PROFILE:
-		dest->ndim = 1, dest->shape[0] = n, dest->shape[1] = 0;
-		break;
-	case T_INV_FREQ:
-	case T_WAVELENGTH:
-		dest->ndim = 1, dest->shape[0] = rot / 2, dest->shape[1] = 0;
-		break;
-	case T_ATTENTION_SCALING:
-		dest->ndim = 1, dest->shape[0] = 1, dest->shape[1] = 0;
-		break;
-	case T_SLOPES:
-		dest->ndim = 1, dest->shape[0] = c->heads, dest->shape[1] = 0;
-		break;
-	case T_ANGLES:
-		dest->shape[0] = n, dest->shape[1] = rot / 2;
-		break;
-	case T_COS:
-	case T_SIN:
-		dest->shape[0] = n, dest->shape[1] = rot;
-		break;
-	case T_BIAS:
-		dest->ndim = 3;
-		dest->shape[0] = c->heads, dest->shape[1] = n, dest->shape[2] = n;
-		break;
-	default:
-		break;
+	dest->ndim = 0;
+	memset(dest->shape, 0, sizeof dest->shape);
+	for (size_t k = 0; k < 3 && t->axes[k] != AX_NONE; k++) {
+		size_t len = 1;
+		switch (t->axes[k]) {
+		case AX_POS: len = npos(c); break;
+		case AX_D: len = c->d; break;
+		case AX_PAIRS: len = rot / 2; break;
+		case AX_ROT: len = rot; break;
+		case AX_HEADS: len = c->heads; break;
+		case AX_ONE:
+		case AX_NONE: len = 1; break;
+		}
+		dest->shape[dest->ndim++] = len;
 	}
 }
 
@@ -147,113 +169,120 @@ vit2d_similarity(const struct pe_config *c, const double *pe, bool matrix,
 		}
 }
 
-/* Compute table t into tab (allocating its buffer). */
+/* pe: sinusoidal, vit2d, or the learned table (NaN past its rows). */
 static int
-compute(const struct pe_config *c, const struct pe_rope *r, enum table_id t,
-    struct pe_table *tab, double **fbuf, int64_t **ibuf)
+fill_pe(const struct dump_ctx *x, void *dest)
 {
-	size_t count = tab->shape[0] * (tab->ndim > 1 ? tab->shape[1] : 1) *
-	    (tab->ndim > 2 ? tab->shape[2] : 1);
-	size_t n = npos(c);
-	int st = PE_OK;
+	const struct pe_config *c = x->c;
+	double *v = dest;
+	if (c->enc == PE_ENC_SINUSOIDAL)
+		return pe_sinusoidal_fill(0, x->n, c->d, c->base, c->layout, v);
+	if (c->enc == PE_ENC_VIT2D)
+		return pe_vit2d_fill(c->grid_h, c->grid_w, c->d, v);
+	for (size_t p = 0; p < x->n; p++)
+		for (size_t j = 0; j < c->d; j++)
+			v[p * c->d + j] = p < c->max_len ? c->table[p * c->d + j] : NAN;
+	return PE_OK;
+}
 
-	if (t == T_BUCKETS || t == T_INDEX) {
-		*ibuf = malloc(count * sizeof **ibuf);
-		if (*ibuf == NULL)
+/* similarity, profile (row 0 of it) and vit2d's cosine. */
+static int
+fill_similarity(const struct dump_ctx *x, void *dest)
+{
+	const struct pe_config *c = x->c;
+	bool profile = strcmp(x->t->name, "profile") == 0;
+	size_t n = x->n;
+	double *v = dest;
+	int st;
+
+	if (c->enc == PE_ENC_VIT2D) {
+		double *pe = malloc(n * c->d * sizeof *pe);
+		if (pe == NULL)
 			return PE_ENOMEM;
-		tab->i = *ibuf;
-		return pe_relative_fill(c, *ibuf);
-	}
-	*fbuf = malloc(count * sizeof **fbuf);
-	double *v = *fbuf;
-	if (v == NULL)
-		return PE_ENOMEM;
-	tab->f = v;
-
-	switch (t) {
-	case T_PE:
-		if (c->enc == PE_ENC_SINUSOIDAL)
-			return pe_sinusoidal_fill(0, n, c->d, c->base, c->layout, v);
-		if (c->enc == PE_ENC_VIT2D)
-			return pe_vit2d_fill(c->grid_h, c->grid_w, c->d, v);
-		for (size_t p = 0; p < n; p++)
-			for (size_t j = 0; j < c->d; j++)
-				v[p * c->d + j] = p < c->max_len
-				    ? (double)c->table[p * c->d + j] : NAN;
-		return PE_OK;
-	case T_SIMILARITY:
-	case T_PROFILE:
-	case T_COSINE: {
-		if (c->enc == PE_ENC_VIT2D) {
-			double *pe = malloc(n * c->d * sizeof *pe);
-			if (pe == NULL)
-				return PE_ENOMEM;
-			st = pe_vit2d_fill(c->grid_h, c->grid_w, c->d, pe);
-			if (st == PE_OK)
-				vit2d_similarity(c, pe, t != T_PROFILE,
-				    t == T_COSINE, v);
-			free(pe);
-			return st;
-		}
-		struct pe_field f;
-		if ((st = pe_field_init(&f, PE_FIELD_SIMILARITY, c)) != PE_OK)
-			return st;
-		if (t == T_PROFILE) {
-			st = pe_field_profile(&f, 0, n, v);
-		} else if (c->enc == PE_ENC_SINUSOIDAL || c->enc == PE_ENC_ROPE) {
-			/* S(i, j) depends on |i - j| only: one profile fills all. */
-			double *prof = malloc(n * sizeof *prof);
-			if (prof == NULL) {
-				st = PE_ENOMEM;
-			} else if ((st = pe_field_profile(&f, 0, n, prof)) == PE_OK) {
-				for (size_t i = 0; i < n; i++)
-					for (size_t j = 0; j < n; j++)
-						v[i * n + j] = prof[i > j ? i - j : j - i];
-			}
-			free(prof);
-		} else {
-			for (size_t i = 0; i < n; i++)
-				for (size_t j = 0; j < n; j++)
-					v[i * n + j] = pe_field_value(&f, i, j);
-		}
-		pe_field_free(&f);
+		st = pe_vit2d_fill(c->grid_h, c->grid_w, c->d, pe);
+		if (st == PE_OK)
+			vit2d_similarity(c, pe, !profile,
+			    strcmp(x->t->name, "cosine") == 0, v);
+		free(pe);
 		return st;
 	}
-	case T_INV_FREQ:
+	struct pe_field f;
+	if ((st = pe_field_init(&f, PE_FIELD_SIMILARITY, c)) != PE_OK)
+		return st;
+	if (profile) {
+		st = pe_field_profile(&f, 0, n, v);
+	} else if (c->enc == PE_ENC_SINUSOIDAL || c->enc == PE_ENC_ROPE) {
+		/* S(i, j) depends on |i - j| only: one profile fills all. */
+		double *prof = malloc(n * sizeof *prof);
+		if (prof == NULL) {
+			st = PE_ENOMEM;
+		} else if ((st = pe_field_profile(&f, 0, n, prof)) == PE_OK) {
+			for (size_t i = 0; i < n; i++)
+				for (size_t j = 0; j < n; j++)
+					v[i * n + j] = prof[i > j ? i - j : j - i];
+		}
+		free(prof);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			for (size_t j = 0; j < n; j++)
+				v[i * n + j] = pe_field_value(&f, i, j);
+	}
+	pe_field_free(&f);
+	return st;
+}
+
+/* rope's frequency tables. */
+static int
+fill_rope(const struct dump_ctx *x, void *dest)
+{
+	const struct pe_rope *r = x->r;
+	const char *t = x->t->name;
+	double *v = dest;
+
+	if (strcmp(t, "inv_freq") == 0 || strcmp(t, "wavelength") == 0) {
+		bool inv = t[0] == 'i';
 		for (size_t j = 0; j < r->npairs; j++)
-			v[j] = r->inv_freq[j];
-		return PE_OK;
-	case T_WAVELENGTH:
-		for (size_t j = 0; j < r->npairs; j++)
-			v[j] = pe_rope_wavelength(r, j, false);
-		return PE_OK;
-	case T_ATTENTION_SCALING:
+			v[j] = inv ? r->inv_freq[j] : pe_rope_wavelength(r, j, false);
+	} else if (strcmp(t, "attention_scaling") == 0) {
 		v[0] = r->attention_scaling;
-		return PE_OK;
-	case T_ANGLES:
-		for (size_t m = 0; m < n; m++)
+	} else if (strcmp(t, "angles") == 0) {
+		for (size_t m = 0; m < x->n; m++)
 			for (size_t j = 0; j < r->npairs; j++)
 				v[m * r->npairs + j] = pe_rope_angle(r, (double)m, j);
-		return PE_OK;
-	case T_COS:
-	case T_SIN: {
-		double *other = malloc(count * sizeof *other);
+	} else { /* cos or sin */
+		double *other = malloc(x->count * sizeof *other);
 		if (other == NULL)
 			return PE_ENOMEM;
-		st = t == T_COS ? pe_rope_fill_cos_sin(r, 0, n, v, other)
-				: pe_rope_fill_cos_sin(r, 0, n, other, v);
+		int st = strcmp(t, "cos") == 0
+		    ? pe_rope_fill_cos_sin(r, 0, x->n, v, other)
+		    : pe_rope_fill_cos_sin(r, 0, x->n, other, v);
 		free(other);
 		return st;
 	}
-	case T_SLOPES:
-		return pe_alibi_slopes(c->heads, v);
-	case T_BIAS:
-		return pe_alibi_fill(c, v);
-	case T_MASK:
-		return pe_nope_fill(n, v);
-	default:
-		return PE_EINVAL;
-	}
+	return PE_OK;
+}
+
+/* alibi's slopes and bias. */
+static int
+fill_alibi(const struct dump_ctx *x, void *dest)
+{
+	if (strcmp(x->t->name, "slopes") == 0)
+		return pe_alibi_slopes(x->c->heads, dest);
+	return pe_alibi_fill(x->c, dest);
+}
+
+/* t5 buckets or shaw's clipped indices. */
+static int
+fill_relative(const struct dump_ctx *x, void *dest)
+{
+	return pe_relative_fill(x->c, dest);
+}
+
+/* nope's causal mask. */
+static int
+fill_mask(const struct dump_ctx *x, void *dest)
+{
+	return pe_nope_fill(x->n, dest);
 }
 
 /* pescope dump. */
@@ -261,18 +290,18 @@ int
 pe_dump_run(const struct pe_options *o)
 {
 	const struct pe_config *c = &o->cfg;
+	const struct dump_table *t = NULL;
 	char names[256];
-	int t = -1;
 
-	for (int i = 0; i < T_COUNT; i++)
-		if (strcmp(o->table, table_names[i]) == 0)
-			t = i;
-	if (t < 0) {
+	for (size_t i = 0; i < NTABLES; i++)
+		if (strcmp(o->table, tables[i].name) == 0)
+			t = &tables[i];
+	if (t == NULL) {
 		pe_app_error("--table '%s': unknown table; %s has: %s", o->table,
 		    pe_encoding_name(c->enc), list_tables(c, names, sizeof names));
 		return PE_EXIT_USAGE;
 	}
-	if (!has_table(c, (enum table_id)t)) {
+	if (!has_table(c, t)) {
 		pe_app_error("--table '%s': not available for %s%s; it has: %s",
 		    o->table, pe_encoding_name(c->enc),
 		    c->enc == PE_ENC_RELATIVE
@@ -294,9 +323,8 @@ pe_dump_run(const struct pe_options *o)
 
 	struct pe_table tab;
 	memset(&tab, 0, sizeof tab);
-	table_shape(c, rot, (enum table_id)t, &tab);
-	bool ints = t == T_BUCKETS || t == T_INDEX;
-	enum pe_dtype dt = ints ? PE_I64 : o->dtype;
+	table_shape(c, rot, t, &tab);
+	enum pe_dtype dt = t->ints ? PE_I64 : o->dtype;
 	double elems = (double)tab.shape[0] *
 	    (double)(tab.ndim > 1 ? tab.shape[1] : 1) *
 	    (double)(tab.ndim > 2 ? tab.shape[2] : 1);
@@ -332,9 +360,13 @@ pe_dump_run(const struct pe_options *o)
 		    strerror(errno));
 		goto end;
 	}
-	double *fbuf = NULL;
-	int64_t *ibuf = NULL;
-	int st = compute(c, &rope, (enum table_id)t, &tab, &fbuf, &ibuf);
+	struct dump_ctx x = {c, &rope, t, npos(c), (size_t)elems};
+	void *buf = malloc(x.count * (t->ints ? sizeof(int64_t) : sizeof(double)));
+	int st = buf == NULL ? PE_ENOMEM : t->fill(&x, buf);
+	if (t->ints)
+		tab.i = buf;
+	else
+		tab.f = buf;
 	if (st != PE_OK) {
 		pe_atomic_abort(&out);
 		pe_app_error("--table %s: %s", o->table, pe_strerror(st));
@@ -371,8 +403,7 @@ pe_dump_run(const struct pe_options *o)
 		rc = PE_EXIT_OK;
 	}
 free_bufs:
-	free(fbuf);
-	free(ibuf);
+	free(buf);
 end:
 	if (c->enc == PE_ENC_ROPE)
 		pe_rope_free(&rope);

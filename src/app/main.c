@@ -2,24 +2,10 @@
  * The command line is parsed once (app/options.c); each command is a
  * function that returns the exit status. */
 #include <locale.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "app/app.h"
-
-/* Print "pescope: <message>" to standard error, with control characters
- * escaped: a message may quote an argument or a preset line. */
-void
-pe_app_error(const char *fmt, ...)
-{
-	char msg[2048], safe[4 * sizeof msg];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "pescope: %s\n", pe_options_escape(msg, safe, sizeof safe));
-}
 
 int
 main(int argc, char **argv)

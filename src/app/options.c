@@ -3,6 +3,7 @@
  * types and relative kinds it applies to, and its help line. getopt_long,
  * the "has no effect here" refusal and --help all read the table. */
 #include "app/options.h"
+#include "app/app.h"
 #include "app/options_table.h"
 
 #include <errno.h>
@@ -138,7 +139,7 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "(vit2d), inv_freq, angles, cos, sin, wavelength,\n"
 	    "attention_scaling, slopes, bias, buckets, index,\n"
 	    "mask (as the encoding has them)",
-	    "pe similarity cosine profile inv_freq angles cos sin wavelength "
+	    "pe similarity profile cosine inv_freq angles cos sin wavelength "
 	    "attention_scaling slopes bias buckets index mask"},
 	[O_DTYPE] = {"dtype", 0, true, C_DUMP, 0, 0, 0, G_DUMP, "D",
 	    "f32 (default) or f64 (integer tables stay int64)",
@@ -1147,4 +1148,17 @@ pe_options_escape(const char *s, char *dest, size_t cap)
 	}
 	dest[o] = '\0';
 	return dest;
+}
+
+/* Print "pescope: <message>" to standard error, with control characters
+ * escaped: a message may quote an argument or a preset line. */
+void
+pe_app_error(const char *fmt, ...)
+{
+	char msg[2048], safe[4 * sizeof msg];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "pescope: %s\n", pe_options_escape(msg, safe, sizeof safe));
 }

@@ -2,8 +2,8 @@
  * (include/pescope/field.h).
  *
  * This file is the public API: it prepares a field, checks arguments and
- * sends each call to the module of the field's kind (enum field_part), whose
- * files field_impl.h lists. Blocks are means in closed form where one exists;
+ * sends each call to the module of the field's encoding and kind (one row
+ * of field_modules, a struct field_ops), whose files field_impl.h lists. Blocks are means in closed form where one exists;
  * a grid is the module's own (sharing work along rows and columns) or else
  * block by block; exact min/max are closed forms or scans within
  * FIELD_SCAN_BUDGET. What a module derives once and keeps at struct
@@ -17,73 +17,114 @@
 #include "pescope/alibi.h"
 #include "pescope/field.h"
 
-/* Whether an encoding has this kind of field. */
-bool
-pe_field_supported(enum pe_encoding enc, enum pe_field_kind kind)
-{
-	switch (enc) {
-	case PE_ENC_SINUSOIDAL:
-	case PE_ENC_LEARNED:
-		return kind == PE_FIELD_PE || kind == PE_FIELD_SIMILARITY;
-	case PE_ENC_ROPE:
-		return kind == PE_FIELD_ROPE_ANGLE ||
-		       kind == PE_FIELD_ROPE_COS || kind == PE_FIELD_ROPE_SIN ||
-		       kind == PE_FIELD_SIMILARITY;
-	case PE_ENC_ALIBI:
-		return kind == PE_FIELD_BIAS;
-	case PE_ENC_NOPE:
-		return kind == PE_FIELD_MASK || kind == PE_FIELD_SIMILARITY;
-	case PE_ENC_RELATIVE:
-		return kind == PE_FIELD_RELATIVE;
-	case PE_ENC_VIT2D:
-		return kind == PE_FIELD_PE || kind == PE_FIELD_PATCH_COSINE;
-	default:
-		return false;
-	}
-}
-
-/* Which module computes a field's values, blocks and grids. */
-enum field_part {
-	FIELD_PART_NONE,
-	FIELD_PART_DIAG,    /* alibi bias, causal mask, relative: diag.c */
-	FIELD_PART_WAVE,    /* sinusoidal PE, rope cos/sin/angle */
-	FIELD_PART_SIM,     /* similarity of sinusoidal or rope */
-	FIELD_PART_LEARNED, /* learned PE and similarity */
-	FIELD_PART_PATCH,   /* vit2d PE and patch cosine */
-	FIELD_PART_ZERO,    /* nope similarity: no position vectors, all 0 */
+/* What a module does for a field: one row per (encoding, kind) in
+ * field_modules below, instead of a switch in every entry point. */
+struct field_ops {
+	int (*init)(struct pe_field *f); /* NULL: nothing to derive */
+	double (*value)(const struct pe_field *f, size_t r, size_t c);
+	/* Mean of a block; a module whose min/max are closed forms
+	 * (minmax_in_block) fills them when minmax is set. */
+	int (*block)(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
+	    size_t c1, bool minmax, struct pe_stats *dest);
+	/* Grid of means sharing work; NULL: block by block. */
+	int (*grid)(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
+	    size_t c0, size_t c1, size_t nc, struct pe_stats *dest);
+	/* Exact min and max folded into *lo, *hi: PE_OK, or PE_ERANGE when
+	 * the work would pass FIELD_SCAN_BUDGET (nothing folded). NULL: scan
+	 * every entry when nr x nc x cost fits the budget. */
+	int (*minmax)(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
+	    size_t c1, double *lo, double *hi);
+	bool minmax_in_block;
 };
 
-/* The module of field f (by its kind, then its encoding). */
-static enum field_part
-field_part(const struct pe_field *f)
+/* The modules' entry points in the shape of struct field_ops. */
+static int
+wave_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
+    size_t c1, bool minmax, struct pe_stats *dest)
 {
-	switch (f->kind) {
-	case PE_FIELD_BIAS:
-	case PE_FIELD_MASK:
-	case PE_FIELD_RELATIVE:
-		return FIELD_PART_DIAG;
-	case PE_FIELD_PATCH_COSINE:
-		return FIELD_PART_PATCH;
-	case PE_FIELD_PE:
-	case PE_FIELD_ROPE_ANGLE:
-	case PE_FIELD_ROPE_COS:
-	case PE_FIELD_ROPE_SIN:
-	case PE_FIELD_SIMILARITY:
-		break;
-	default:
-		return FIELD_PART_NONE;
-	}
-	switch (f->cfg->enc) {
-	case PE_ENC_LEARNED:
-		return FIELD_PART_LEARNED;
-	case PE_ENC_VIT2D:
-		return FIELD_PART_PATCH;
-	case PE_ENC_NOPE:
-		return FIELD_PART_ZERO;
-	default:
-		return f->kind == PE_FIELD_SIMILARITY ? FIELD_PART_SIM
-		                                      : FIELD_PART_WAVE;
-	}
+	(void)minmax;
+	pe_field_wave_block(f, r0, r1, c0, c1, dest);
+	return PE_OK;
+}
+
+static int
+sim_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
+    size_t c1, bool minmax, struct pe_stats *dest)
+{
+	(void)minmax;
+	pe_field_sim_block(f, r0, r1, c0, c1, dest);
+	return PE_OK;
+}
+
+static int
+sim_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
+    size_t c1, double *lo, double *hi)
+{
+	return pe_field_sim_minmax(f, r0, r1, c0, c1, lo, hi) ? PE_OK
+							      : PE_ERANGE;
+}
+
+static int
+learned_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
+    size_t c1, bool minmax, struct pe_stats *dest)
+{
+	(void)minmax;
+	pe_field_learned_block(f, r0, r1, c0, c1, dest);
+	return PE_OK;
+}
+
+/* Cost of one entry of a learned field: a dot product for similarity. */
+static int
+learned_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
+    size_t c1, double *lo, double *hi)
+{
+	uint64_t cost = f->kind == PE_FIELD_SIMILARITY ? f->cfg->d : 1;
+	if ((uint64_t)(r1 - r0) > FIELD_SCAN_BUDGET / (c1 - c0) / cost)
+		return PE_ERANGE;
+	pe_field_learned_minmax(f, r0, r1, c0, c1, lo, hi);
+	return PE_OK;
+}
+
+static int
+patch_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
+    size_t c1, bool minmax, struct pe_stats *dest)
+{
+	(void)minmax;
+	return pe_field_patch_block(f, r0, r1, c0, c1, dest);
+}
+
+static int
+patch_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
+    size_t c1, double *lo, double *hi)
+{
+	pe_field_patch_minmax(f, r0, r1, c0, c1, lo, hi);
+	return PE_OK;
+}
+
+/* NoPE has no position vectors: its similarity is 0 everywhere. */
+static double
+zero_value(const struct pe_field *f, size_t r, size_t c)
+{
+	(void)f, (void)r, (void)c;
+	return 0.0;
+}
+
+static int
+zero_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
+    size_t c1, bool minmax, struct pe_stats *dest)
+{
+	(void)f, (void)r0, (void)r1, (void)c0, (void)c1, (void)minmax;
+	dest->mean = 0.0;
+	return PE_OK;
+}
+
+static int
+zero_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
+    size_t c1, double *lo, double *hi)
+{
+	(void)f, (void)r0, (void)r1, (void)c0, (void)c1;
+	*lo = *hi = 0.0;
+	return PE_OK;
 }
 
 /* An alibi field's slopes, one per head. */
@@ -94,6 +135,62 @@ field_init_alibi(struct pe_field *f)
 	if (f->slopes == NULL)
 		return PE_ENOMEM;
 	return pe_alibi_slopes(f->cfg->heads, f->slopes);
+}
+
+static const struct field_ops wave_ops = {pe_field_wave_init,
+	pe_field_wave_value, wave_block, pe_field_wave_grid,
+	pe_field_scan_minmax, false};
+static const struct field_ops sim_ops = {pe_field_wave_init,
+	pe_field_sim_value, sim_block, pe_field_sim_grid, sim_minmax, false};
+static const struct field_ops learned_ops = {pe_field_learned_init,
+	pe_field_learned_value, learned_block, pe_field_learned_grid,
+	learned_minmax, false};
+static const struct field_ops patch_pe_ops = {pe_field_patch_init,
+	pe_field_patch_value, patch_block, NULL, NULL, false};
+static const struct field_ops patch_cosine_ops = {pe_field_patch_init,
+	pe_field_patch_value, patch_block, pe_field_patch_grid, patch_minmax,
+	false};
+static const struct field_ops diag_ops = {NULL, pe_diag_value,
+	pe_diag_block, NULL, NULL, true};
+static const struct field_ops alibi_ops = {field_init_alibi, pe_diag_value,
+	pe_diag_block, NULL, NULL, true};
+static const struct field_ops zero_ops = {NULL, zero_value, zero_block,
+	NULL, zero_minmax, false};
+
+/* Which module computes each kind of field of each encoding; NULL: the
+ * encoding has no such field. */
+static const struct field_ops *const field_modules[PE_ENC_COUNT]
+						  [PE_FIELD_KIND_COUNT] = {
+	[PE_ENC_SINUSOIDAL] = {[PE_FIELD_PE] = &wave_ops,
+	    [PE_FIELD_SIMILARITY] = &sim_ops},
+	[PE_ENC_LEARNED] = {[PE_FIELD_PE] = &learned_ops,
+	    [PE_FIELD_SIMILARITY] = &learned_ops},
+	[PE_ENC_RELATIVE] = {[PE_FIELD_RELATIVE] = &diag_ops},
+	[PE_ENC_ROPE] = {[PE_FIELD_ROPE_ANGLE] = &wave_ops,
+	    [PE_FIELD_ROPE_COS] = &wave_ops, [PE_FIELD_ROPE_SIN] = &wave_ops,
+	    [PE_FIELD_SIMILARITY] = &sim_ops},
+	[PE_ENC_ALIBI] = {[PE_FIELD_BIAS] = &alibi_ops},
+	[PE_ENC_NOPE] = {[PE_FIELD_MASK] = &diag_ops,
+	    [PE_FIELD_SIMILARITY] = &zero_ops},
+	[PE_ENC_VIT2D] = {[PE_FIELD_PE] = &patch_pe_ops,
+	    [PE_FIELD_PATCH_COSINE] = &patch_cosine_ops},
+};
+
+/* The module of a field of kind for enc, or NULL. */
+static const struct field_ops *
+field_ops_of(enum pe_encoding enc, enum pe_field_kind kind)
+{
+	if ((unsigned)enc >= PE_ENC_COUNT ||
+	    (unsigned)kind >= PE_FIELD_KIND_COUNT)
+		return NULL;
+	return field_modules[enc][kind];
+}
+
+/* Whether an encoding has this kind of field. */
+bool
+pe_field_supported(enum pe_encoding enc, enum pe_field_kind kind)
+{
+	return field_ops_of(enc, kind) != NULL;
 }
 
 /* Prepare a field of the given kind for cfg. */
@@ -112,9 +209,10 @@ pe_field_init(struct pe_field *f, enum pe_field_kind kind,
 		return PE_EINVAL;
 
 	switch (kind) {
-	case PE_FIELD_PE:
-		f->rows = cfg->enc == PE_ENC_VIT2D ? cfg->grid_h * cfg->grid_w
-		                                   : cfg->n;
+	case PE_FIELD_PE: /* vit2d: one row per patch */
+		f->rows = cfg->enc == PE_ENC_VIT2D
+		              ? cfg->grid_h * cfg->grid_w
+		              : cfg->n;
 		f->cols = cfg->d;
 		break;
 	case PE_FIELD_PATCH_COSINE:
@@ -127,24 +225,8 @@ pe_field_init(struct pe_field *f, enum pe_field_kind kind,
 		break;
 	}
 
-	switch (cfg->enc) {
-	case PE_ENC_SINUSOIDAL:
-	case PE_ENC_ROPE:
-		rc = pe_field_wave_init(f);
-		break;
-	case PE_ENC_VIT2D:
-		rc = pe_field_patch_init(f);
-		break;
-	case PE_ENC_LEARNED:
-		rc = pe_field_learned_init(f);
-		break;
-	case PE_ENC_ALIBI:
-		rc = field_init_alibi(f);
-		break;
-	default:
-		rc = PE_OK;
-		break;
-	}
+	const struct field_ops *ops = field_ops_of(cfg->enc, kind);
+	rc = ops->init != NULL ? ops->init(f) : PE_OK;
 	if (rc != PE_OK)
 		pe_field_free(f);
 	return rc;
@@ -172,64 +254,37 @@ pe_field_value(const struct pe_field *f, size_t r, size_t c)
 	if (f == NULL || f->cfg == NULL || r >= f->rows || c >= f->cols)
 		return NAN;
 
-	switch (field_part(f)) {
-	case FIELD_PART_DIAG:
-		return pe_diag_value(f, r, c);
-	case FIELD_PART_WAVE:
-		return pe_field_wave_value(f, r, c);
-	case FIELD_PART_SIM:
-		return pe_field_sim_value(f, r, c);
-	case FIELD_PART_LEARNED:
-		return pe_field_learned_value(f, r, c);
-	case FIELD_PART_PATCH:
-		return pe_field_patch_value(f, r, c);
-	case FIELD_PART_ZERO:
-		return 0.0;
-	default:
-		return NAN;
-	}
+	return field_ops_of(f->cfg->enc, f->kind)->value(f, r, c);
 }
 
-/* Exact min and max of the finite entries of a block when the scan fits in
- * FIELD_SCAN_BUDGET; otherwise they stay NAN and minmax_exact false. */
-static void
-field_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
-             size_t c1, struct pe_stats *dest)
+/* Exact min and max of the finite entries of a block when the work fits
+ * in FIELD_SCAN_BUDGET; otherwise they stay NAN and minmax_exact false. */
+static int
+field_minmax(const struct pe_field *f, const struct field_ops *ops,
+             size_t r0, size_t r1, size_t c0, size_t c1, struct pe_stats *dest)
 {
-	enum field_part part = field_part(f);
-	uint64_t nr = r1 - r0, nc = c1 - c0;
-	uint64_t cost = f->kind == PE_FIELD_SIMILARITY ? f->cfg->d : 1;
 	double lo = INFINITY, hi = -INFINITY;
-	int rc = PE_ENOMEM;
+	int rc = PE_OK;
 
-	if (part == FIELD_PART_ZERO) {
-		lo = hi = 0.0;
-	} else if (part == FIELD_PART_SIM) {
-		if (!pe_field_sim_minmax(f, r0, r1, c0, c1, &lo, &hi))
-			return;
-	} else if (f->kind == PE_FIELD_PATCH_COSINE) {
-		pe_field_patch_minmax(f, r0, r1, c0, c1, &lo, &hi);
-	} else if (part == FIELD_PART_WAVE &&
-	           (rc = pe_field_scan_minmax(f, r0, r1, c0, c1, &lo, &hi)) !=
-	               PE_ENOMEM) {
-		/* the scan weighs its own work (PE_ERANGE: over budget) */
-		if (rc != PE_OK)
-			return;
-	} else if (nr > FIELD_SCAN_BUDGET / nc / cost) {
-		return;
-	} else if (part == FIELD_PART_LEARNED) {
-		pe_field_learned_minmax(f, r0, r1, c0, c1, &lo, &hi);
+	if (ops->minmax != NULL) {
+		rc = ops->minmax(f, r0, r1, c0, c1, &lo, &hi);
+	} else if ((uint64_t)(r1 - r0) > FIELD_SCAN_BUDGET / (c1 - c0)) {
+		rc = PE_ERANGE;
 	} else {
-		/* vit2d PE, or a wave scan out of memory: every entry */
 		for (size_t r = r0; r < r1; r++)
 			for (size_t c = c0; c < c1; c++)
-				field_fold(pe_field_value(f, r, c), &lo, &hi);
+				field_fold(ops->value(f, r, c), &lo, &hi);
 	}
+	if (rc == PE_ERANGE) /* not scanned: said by minmax_exact */
+		return PE_OK;
+	if (rc != PE_OK)
+		return rc;
 	if (lo <= hi) {
 		dest->min = lo;
 		dest->max = hi;
 	}
 	dest->minmax_exact = true;
+	return PE_OK;
 }
 
 /* Statistics of rows [r0, r1) x cols [c0, c1). */
@@ -243,31 +298,10 @@ pe_field_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	    r1 > f->rows || c0 >= c1 || c1 > f->cols)
 		return PE_EINVAL;
 	field_stats_init(dest, (uint64_t)(r1 - r0) * (c1 - c0));
-	switch (field_part(f)) {
-	case FIELD_PART_DIAG:
-		/* its min and max are closed forms too */
-		return pe_diag_block(f, r0, r1, c0, c1, minmax, dest);
-	case FIELD_PART_WAVE:
-		pe_field_wave_block(f, r0, r1, c0, c1, dest);
-		break;
-	case FIELD_PART_SIM:
-		pe_field_sim_block(f, r0, r1, c0, c1, dest);
-		break;
-	case FIELD_PART_LEARNED:
-		pe_field_learned_block(f, r0, r1, c0, c1, dest);
-		break;
-	case FIELD_PART_PATCH:
-		rc = pe_field_patch_block(f, r0, r1, c0, c1, dest);
-		break;
-	case FIELD_PART_ZERO:
-		dest->mean = 0.0;
-		break;
-	default:
-		rc = PE_EINVAL;
-		break;
-	}
-	if (rc == PE_OK && minmax)
-		field_minmax(f, r0, r1, c0, c1, dest);
+	const struct field_ops *ops = field_ops_of(f->cfg->enc, f->kind);
+	rc = ops->block(f, r0, r1, c0, c1, minmax, dest);
+	if (rc == PE_OK && minmax && !ops->minmax_in_block)
+		rc = field_minmax(f, ops, r0, r1, c0, c1, dest);
 	return rc;
 }
 
@@ -285,36 +319,18 @@ int
 pe_field_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
               size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
 {
-	int rc = PE_ENOMEM; /* no grid of its own, or no memory for it */
 	struct field_cells it;
 
 	if (f == NULL || f->cfg == NULL || dest == NULL || r0 >= r1 ||
 	    r1 > f->rows || c0 >= c1 || c1 > f->cols || nr == 0 || nc == 0)
 		return PE_EINVAL;
-	switch (field_part(f)) {
-	case FIELD_PART_WAVE:
-		rc = pe_field_wave_grid(f, r0, r1, nr, c0, c1, nc, dest);
-		break;
-	case FIELD_PART_SIM:
-		rc = pe_field_sim_grid(f, r0, r1, nr, c0, c1, nc, dest);
-		break;
-	case FIELD_PART_LEARNED:
-		rc = pe_field_learned_grid(f, r0, r1, nr, c0, c1, nc, dest);
-		break;
-	case FIELD_PART_PATCH:
-		if (f->kind == PE_FIELD_PATCH_COSINE)
-			rc = pe_field_patch_grid(f, r0, r1, nr, c0, c1, nc,
-			                         dest);
-		break;
-	default:
-		break;
-	}
-	if (rc != PE_ENOMEM)
-		return rc;
+	const struct field_ops *ops = field_ops_of(f->cfg->enc, f->kind);
+	if (ops->grid != NULL)
+		return ops->grid(f, r0, r1, nr, c0, c1, nc, dest);
 	field_cells_start(&it, r0, r1, nr, c0, c1, nc);
 	while (field_cells_next(&it)) {
-		rc = pe_field_block(f, it.p0, it.p1, it.q0, it.q1, false,
-		                    &dest[it.k]);
+		int rc = pe_field_block(f, it.p0, it.p1, it.q0, it.q1, false,
+		                        &dest[it.k]);
 		if (rc != PE_OK)
 			return rc;
 	}

@@ -139,3 +139,70 @@ Test(view, huge_maps_say_which_block_the_cursor_covers)
 	cr_assert(contains(&cv, "mean"));
 	pe_canvas_free(&cv);
 }
+
+/* Numbers in line y from column x0 on (static; at most 64). */
+static int
+numbers(const struct pe_canvas *cv, int y, int x0, int x1, size_t *v)
+{
+	int n = 0;
+	for (int x = x0; x < x1 && n < 64; x++) {
+		uint32_t cp = cv->cells[y * cv->w + x].cp;
+		if (cp < '0' || cp > '9')
+			continue;
+		size_t a = 0;
+		while (x < x1 && (cp = cv->cells[y * cv->w + x].cp) >= '0' &&
+		    cp <= '9') {
+			a = a * 10 + (cp - '0');
+			x++;
+		}
+		v[n++] = a;
+	}
+	return n;
+}
+
+/* The issue's axes: rope pairs read 2 5 7 10 12, vit2d rows 0 1 3 4 6 7 9,
+ * llama rows 33825 67650 101475. After the first label, labels step by one
+ * round amount (1, 2, 5 x 10^k). */
+Test(view, axis_labels_step_by_round_amounts)
+{
+	struct {
+		enum pe_encoding e;
+		size_t n, d;
+		int w, h;
+	} cases[] = {{PE_ENC_ROPE, 64, 64, 120, 40}, {PE_ENC_VIT2D, 64, 64, 80, 24},
+	    {PE_ENC_ROPE, 131072, 128, 120, 40}, {PE_ENC_SINUSOIDAL, 64, 64, 200, 60}};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct pe_config cfg;
+		struct pe_canvas cv;
+		struct pe_hit hit;
+		size_t v[64];
+		pe_config_default(&cfg);
+		cfg.enc = cases[i].e;
+		cfg.n = cases[i].n;
+		cfg.d = cases[i].d;
+		cfg.base = cases[i].n > 1000 ? 500000 : 10000;
+		render(&cfg, 0, 0, cases[i].w, cases[i].h, &cv, &hit);
+		/* columns: the line under the map; rows: the axis left of it */
+		int nc = numbers(&cv, hit.map_y + hit.map_h, hit.map_x,
+		    hit.map_x + hit.map_w, v);
+		size_t vr[64];
+		int nr = 0;
+		for (int y = hit.map_y; y < hit.map_y + hit.map_h; y++)
+			nr += numbers(&cv, y, 0, hit.map_x - 1, vr + nr);
+		for (int axis = 0; axis < 2; axis++) {
+			size_t *a = axis ? vr : v;
+			int n = axis ? nr : nc;
+			cr_assert_geq(n, 3, "%s %dx%d: %d labels on axis %d",
+			    pe_encoding_name(cfg.enc), cases[i].w, cases[i].h, n, axis);
+			size_t step = a[n - 1] - a[n - 2], d = step;
+			while (d >= 10 && d % 10 == 0)
+				d /= 10;
+			cr_expect(d == 1 || d == 2 || d == 5, "%s axis %d: step %zu",
+			    pe_encoding_name(cfg.enc), axis, step);
+			for (int k = 1; k + 1 < n; k++)
+				cr_expect_eq(a[k + 1] - a[k], step, "%s axis %d: %zu, %zu",
+				    pe_encoding_name(cfg.enc), axis, a[k], a[k + 1]);
+		}
+		pe_canvas_free(&cv);
+	}
+}

@@ -30,14 +30,30 @@ pe_color pe_scale_color(const struct pe_scale *sc, const struct pe_stats *s);
 void pe_draw_heatmap(struct pe_canvas *cv, int x, int y, int w, int h,
     const struct pe_stats *samples, const struct pe_scale *sc);
 
-/* Tick labels for a vertical axis: h cells showing rows [r0, r1) at
- * `per_cell` samples per cell; labels right-aligned in the w columns left
- * of the plot at x..x+w-1, each naming the first row its cell covers, spaced
- * so they never touch. */
+/* A tick of an axis: a value and the cell that shows it. */
+struct pe_tick {
+	size_t v;
+	int cell;
+};
+
+/* Ticks of an axis whose ns samples tile [lo, hi) as pe_field_span cuts
+ * them (more samples than elements: each element repeats), per_cell
+ * samples to a cell: lo at cell 0, then the multiples of the smallest step
+ * of 1, 2, 5 x 10^k whose ticks land at least gap cells apart, each at the
+ * cell of the first sample that shows it (one too close to the tick before
+ * it is left out). Writes at most max into dest; returns the count. */
+size_t pe_axis_ticks(size_t lo, size_t hi, size_t ns, int per_cell, int gap,
+    struct pe_tick *dest, size_t max);
+
+/* Tick labels for a vertical axis: h cells showing rows [r0, r1) as ns
+ * half-cell samples (2 per cell; the last cell may hold one); labels at
+ * pe_axis_ticks's rows, two blank rows apart at least, right-aligned in the
+ * w columns at x..x+w-1. */
 void pe_draw_vaxis(struct pe_canvas *cv, int x, int y, int w, int h,
-    size_t r0, size_t r1, int per_cell, pe_color fg);
-/* Tick labels for a horizontal axis of w cells showing cols [c0, c1): a
- * line of ticks at y and labels below it (2 lines), spaced apart. */
+    size_t r0, size_t r1, size_t ns, pe_color fg);
+/* Tick labels for a horizontal axis of w cells showing cols [c0, c1) (one
+ * sample a cell): a line of ticks at y and labels below it (2 lines), at
+ * pe_axis_ticks's columns, spaced apart. */
 void pe_draw_haxis(struct pe_canvas *cv, int x, int y, int w, size_t c0,
     size_t c1, pe_color fg);
 

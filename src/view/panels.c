@@ -22,22 +22,25 @@ panel_map_chrome_h(const struct map_spec *s)
 	    (s->legend != NULL);
 }
 
-/* One-line horizontal axis: the first column index of cells spaced so that
- * labels never touch; a cursor marker at cell `mark` (or -1). */
+/* One-line horizontal axis: labels left-aligned at the round columns of
+ * pe_axis_ticks (the widest label and two blanks apart), a cursor marker at
+ * cell `mark` (or -1); a label the marker would touch, or that would run
+ * past the map, is left out. */
 static void
 haxis_line(struct pe_canvas *cv, int x, int y, int w, size_t c0, size_t c1,
     size_t nsc, long mark)
 {
+	struct pe_tick t[256];
 	char buf[32];
 	int len = snprintf(buf, sizeof buf, "%zu", c1 - 1);
-	int step = len + 3;
-	size_t b0, b1;
+	size_t n = pe_axis_ticks(c0, c1, nsc, 1, len + 2, t,
+	    sizeof t / sizeof t[0]);
 	if (mark >= 0)
 		pe_canvas_set(cv, x + (int)mark, y, 0x25b4, C_ACCENT,
 		    PE_COLOR_DEFAULT, PE_ATTR_BOLD);
-	for (int cx = 0; cx < w && (size_t)cx < nsc; cx += step) {
-		pe_field_span(c0, c1, nsc, (size_t)cx, &b0, &b1);
-		int l = snprintf(buf, sizeof buf, "%zu", b0);
+	for (size_t i = 0; i < n; i++) {
+		int cx = t[i].cell;
+		int l = snprintf(buf, sizeof buf, "%zu", t[i].v);
 		if (cx + l > w)
 			break;
 		if (mark >= 0 && mark >= cx - 1 && mark <= cx + l)
@@ -155,7 +158,7 @@ panel_map(struct pe_canvas *cv, int x, int y, int w, int h,
 	bool cur = s->cursor && s->cur_r >= s->r0 && s->cur_r < s->r1 &&
 	    s->cur_c >= s->c0 && s->cur_c < s->c1;
 	if (s->axes) {
-		pe_draw_vaxis(cv, x, y, axw - 1, mh, s->r0, s->r1, 2, C_DIM);
+		pe_draw_vaxis(cv, x, y, axw - 1, mh, s->r0, s->r1, nsr, C_DIM);
 		haxis_line(cv, mx, yy, mw, s->c0, s->c1, nsc,
 		    cur ? (long)panel_sample_of(s->c0, s->c1, nsc, s->cur_c) : -1);
 		yy += 1;

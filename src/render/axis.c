@@ -80,9 +80,9 @@ axis_place(size_t lo, size_t hi, size_t ns, int per_cell, int gap,
 	return n;
 }
 
-/* Round ticks: the smallest 1-2-5 step whose multiples all land at least
- * gap cells apart (a step that small leaves none out between lo's
- * neighbour and hi, so no value is skipped). */
+/* Round ticks: the smallest 1-2-5 step whose multiples (and lo, when it is
+ * one) all land at least gap cells apart, so that no multiple is left out
+ * but, when lo is not one, the first after it. */
 size_t
 pe_axis_ticks(size_t lo, size_t hi, size_t ns, int per_cell, int gap,
               struct pe_tick *dest, size_t max)
@@ -98,7 +98,10 @@ pe_axis_ticks(size_t lo, size_t hi, size_t ns, int per_cell, int gap,
 	while (step != 0 && (double)axis_next_step(step) <= need * 0.5)
 		step = axis_next_step(step);
 	for (; step != 0; step = axis_next_step(step)) {
-		size_t m = (lo / step + 1) * step, prev = SIZE_MAX;
+		/* lo counts when it is a multiple itself (0 10 20, not 0 20
+		 * 30); else a multiple too close to it is left out */
+		size_t m = (lo / step + 1) * step;
+		size_t prev = lo % step == 0 ? 0 : SIZE_MAX;
 		bool ok = true;
 
 		for (; m < hi && m > lo; m += step) {

@@ -206,3 +206,100 @@ Test(view, axis_labels_step_by_round_amounts)
 		pe_canvas_free(&cv);
 	}
 }
+
+/* Lines whose first w columns are blank. */
+static int
+blank_lines(const struct pe_canvas *cv, int w)
+{
+	int n = 0;
+	for (int y = 0; y < cv->h; y++) {
+		bool blank = true;
+		for (int x = 0; x < w && blank; x++)
+			blank = cv->cells[y * cv->w + x].cp == ' ';
+		n += blank;
+	}
+	return n;
+}
+
+/* Big terminals are used: at 200x60 the 64-position map filled 32 of its
+ * lines and left 20 blank below, because a second whole magnification did
+ * not fit. The map column (left 110 columns) keeps at most 8 blank lines for
+ * every encoding, and a 16 x 16 map still spans at least 32 lines. */
+Test(view, big_terminals_fill_the_map_column)
+{
+	float *table = malloc(1024 * 64 * sizeof *table);
+	pe_learned_init(1024, 64, 1, table);
+	for (int e = 0; e < PE_ENC_COUNT; e++) {
+		struct pe_config cfg;
+		struct pe_canvas cv;
+		struct pe_hit hit;
+		pe_config_default(&cfg);
+		cfg.enc = (enum pe_encoding)e;
+		cfg.table = table;
+		render(&cfg, 5, 3, 200, 60, &cv, &hit);
+		int b = blank_lines(&cv, 110);
+		cr_expect_leq(b, 8, "%s at 200x60: %d blank lines in the map "
+		    "column (map %d lines)", pe_encoding_name(cfg.enc), b, hit.map_h);
+		pe_canvas_free(&cv);
+	}
+	free(table);
+	struct pe_config cfg;
+	struct pe_canvas cv;
+	struct pe_hit hit;
+	pe_config_default(&cfg);
+	cfg.enc = PE_ENC_RELATIVE;
+	cfg.n = 16;
+	render(&cfg, 0, 0, 200, 60, &cv, &hit);
+	cr_expect_geq(hit.map_h, 32, "16 x 16 at 200x60: %d lines", hit.map_h);
+	pe_canvas_free(&cv);
+}
+
+/* Magnified by a fraction, every sample is still one exact element: the
+ * cursor's half-cell maps back to the cursor, the inspector says one
+ * element, and the elements along a column are in order with none left
+ * out. */
+Test(view, fractional_magnification_keeps_the_cursor_exact)
+{
+	struct pe_config cfg;
+	pe_config_default(&cfg);
+	cfg.enc = PE_ENC_ROPE; /* 64 x 32 */
+	size_t rows[] = {0, 1, 17, 31, 32, 50, 62, 63};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct pe_canvas cv;
+		struct pe_hit hit;
+		render(&cfg, rows[i], 7, 200, 60, &cv, &hit);
+		cr_assert_gt(hit.nsr, 64, "not magnified: %zu samples", hit.nsr);
+		cr_expect_eq(hit.cell_rows, 1);
+		cr_expect(contains(&cv, "the cursor's sample is one element"),
+		    "%s", line(&cv, cv.h - 2));
+		/* the cursor cell: a TEXT half-block inside the map */
+		int cx = -1, cy = -1;
+		bool lower = false;
+		for (int y = hit.map_y; y < hit.map_y + hit.map_h; y++)
+			for (int x = hit.map_x; x < hit.map_x + hit.map_w; x++) {
+				const struct pe_cell *c = &cv.cells[y * cv.w + x];
+				if (c->kind == PE_CELL_TEXT &&
+				    (c->cp == 0x2580 || c->cp == 0x2584))
+					cx = x, cy = y, lower = c->cp == 0x2584;
+			}
+		cr_assert_geq(cx, 0, "no cursor cell for row %zu", rows[i]);
+		size_t s = (size_t)(cy - hit.map_y) * 2 + lower, r0, r1, c0, c1;
+		pe_field_span(hit.r0, hit.r1, hit.nsr, s, &r0, &r1);
+		pe_field_span(hit.c0, hit.c1, hit.nsc, (size_t)(cx - hit.map_x),
+		    &c0, &c1);
+		cr_expect_eq(r0, rows[i], "cursor at row %zu drawn at row %zu",
+		    rows[i], r0);
+		cr_expect_eq(r1 - r0, 1);
+		cr_expect_eq(c0, 7);
+		/* every element of the column shows, in order */
+		size_t prev = 0, seen = 0;
+		for (size_t k = 0; k < hit.nsr; k++) {
+			pe_field_span(hit.r0, hit.r1, hit.nsr, k, &r0, &r1);
+			cr_assert(r0 == prev || r0 == prev + 1 || k == 0);
+			seen += k == 0 || r0 != prev;
+			prev = r0;
+		}
+		cr_expect_eq(seen, 64);
+		pe_canvas_free(&cv);
+	}
+}

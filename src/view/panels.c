@@ -100,18 +100,20 @@ panel_sample_of(size_t lo, size_t hi, size_t nb, size_t v)
 	}
 }
 
-/* Samples for n elements in `avail` sample slots: whole multiples when the
- * elements are few (every element the same size on screen), else one
- * sample per slot, each the mean of its block (blocks differ by at most one
- * element: resolution first). */
+/* Samples for n elements in `avail` sample slots. More elements than slots:
+ * one sample per slot, each the mean of its block (blocks differ by at most
+ * one element: resolution first). Fewer: a whole magnification when it
+ * leaves less than an eighth of the slots blank (every element the same
+ * size on screen), else every slot, each element repeated over 1 or 2 (or
+ * k and k + 1) consecutive slots as nearest-neighbour scaling does; a
+ * sample is then still one exact element (pe_field_span's blocks). */
 static size_t
 fit_samples(size_t n, size_t avail)
 {
-	if (avail == 0)
-		return 0;
-	if (n <= avail)
-		return n * (avail / n);
-	return avail;
+	if (avail == 0 || n >= avail)
+		return avail;
+	size_t whole = n * (avail / n);
+	return (avail - whole) * 8 < avail ? whole : avail;
 }
 
 /* Draw a map panel into the rectangle. */

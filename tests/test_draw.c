@@ -534,3 +534,70 @@ Test(draw, colorbar_legend)
 	cr_expect_eq(n, 3);
 	pe_canvas_free(&cv);
 }
+
+/* Text in a width: whole, or whole words and " …", never a cut word. */
+Test(draw, text_fit_whole_or_elided)
+{
+	char buf[128];
+
+	cr_expect_eq(pe_text_fit(buf, sizeof buf, "θ=2.87 rad", 10), 10);
+	cr_expect_str_eq(buf, "θ=2.87 rad");
+	/* a number is never cut: "θ=2" for 2.87 was the bug */
+	cr_expect_eq(pe_text_fit(buf, sizeof buf, "ω=0.562 θ=2.87", 12), 9);
+	cr_expect_str_eq(buf, "ω=0.562 …");
+	cr_expect_eq(pe_text_fit(buf, sizeof buf, "θ=2.87", 5), 0);
+	cr_expect_str_eq(buf, "");
+	/* trailing punctuation-only words go with the cut */
+	pe_text_fit(buf, sizeof buf, "inv_freq = 10000^(−0/64) = 1", 20);
+	cr_expect_str_eq(buf, "inv_freq …");
+	pe_text_fit(buf, sizeof buf, "a · b · c · d", 8);
+	cr_expect_str_eq(buf, "a · b …");
+	/* an indent is kept; widths count code points */
+	pe_text_fit(buf, sizeof buf, " sample = block pos 0–1 × dim 0–0", 22);
+	cr_expect_str_eq(buf, " sample = block pos …");
+	/* no bracket left open, items (two spaces, " · ", ';') kept whole */
+	pe_text_fit(buf, sizeof buf, "similarity PE·PEᵀ (query ↓, key →)", 30);
+	cr_expect_str_eq(buf, "similarity PE·PEᵀ …");
+	pe_text_fit(buf, sizeof buf, "mean 0.42  min 0  max 0.84", 24);
+	cr_expect_str_eq(buf, "mean 0.42  min 0 …");
+	pe_text_fit(buf, sizeof buf, "a = 0 rad (mod 2π: 0); inv_freq = 1", 30);
+	cr_expect_str_eq(buf, "a = 0 rad (mod 2π: 0) …");
+	pe_text_fit(buf, sizeof buf, "exact < 8 · log 8..127 · last bucket", 30);
+	cr_expect_str_eq(buf, "exact < 8 · log 8..127 …");
+	pe_text_fit(buf, sizeof buf, "all heads: slope, one shared scale", 24);
+	cr_expect_str_eq(buf, "all heads: slope …");
+	cr_expect_eq(pe_text_fit(buf, sizeof buf, "", 5), 0);
+	cr_expect_eq(pe_text_fit(buf, sizeof buf, "abc", 0), 0);
+	/* pe_canvas_text_fit clips to the canvas too */
+	struct pe_canvas cv;
+	cr_assert_eq(pe_canvas_init(&cv, 12, 1), 0);
+	cr_expect_eq(pe_canvas_text_fit(&cv, 4, 0, 40, "one two three", 0, 0,
+	                                0), 5);
+	row_text(&cv, 0, buf);
+	cr_expect_str_eq(buf, "    one ~   "); /* not "one two " */
+	pe_canvas_free(&cv);
+}
+
+/* Items by priority: the largest prio drops first (the later of equals),
+ * the rest keep their order. */
+Test(draw, text_pick_drops_whole_items)
+{
+	const char *it[] = {"? help", "q quit", "d/D d_model", "n/N seq_len",
+	                    "space play"};
+	const int pr[] = {0, 0, 1, 1, 2};
+	char buf[256];
+
+	cr_expect_eq(pe_text_pick(buf, sizeof buf, it, pr, 5, "  ", 200), 52);
+	cr_expect_str_eq(buf,
+	                 "? help  q quit  d/D d_model  n/N seq_len  space play");
+	pe_text_pick(buf, sizeof buf, it, pr, 5, "  ", 51);
+	cr_expect_str_eq(buf, "? help  q quit  d/D d_model  n/N seq_len");
+	pe_text_pick(buf, sizeof buf, it, pr, 5, "  ", 39);
+	cr_expect_str_eq(buf, "? help  q quit  d/D d_model");
+	pe_text_pick(buf, sizeof buf, it, pr, 5, "  ", 14);
+	cr_expect_str_eq(buf, "? help  q quit");
+	pe_text_pick(buf, sizeof buf, it, pr, 5, "  ", 7);
+	cr_expect_str_eq(buf, "? help");
+	pe_text_pick(buf, sizeof buf, it, pr, 5, "  ", 5);
+	cr_expect_str_eq(buf, ""); /* "?" alone says nothing */
+}

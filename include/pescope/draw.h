@@ -87,6 +87,26 @@ void pe_draw_segment(struct pe_canvas *cv, int x, int y, int w, int h, int x0,
 void pe_draw_wheel(struct pe_canvas *cv, int x, int y, int w, int h,
     const double *angles, size_t n, const pe_color *colors);
 
+/* Cells of UTF-8 text: one per code point. */
+int pe_text_cells(const char *s);
+/* Text that fits width cells, never cut inside a word or a number: src
+ * whole when it fits, else whole words (split at spaces; leading blanks
+ * kept) followed by " …": the longest run, preferring one that closes its
+ * brackets and ends an item (two spaces, " · ", ';' or ','), never ending
+ * in punctuation alone; "" when not even the first word fits. Writes dst
+ * (cap bytes); returns its cells. */
+int pe_text_fit(char *dst, size_t cap, const char *src, int width);
+/* pe_canvas_text of the text pe_text_fit makes of utf8 in max_w cells (and
+ * the canvas); returns the cells written. */
+int pe_canvas_text_fit(struct pe_canvas *cv, int x, int y, int max_w,
+    const char *utf8, pe_color fg, pe_color bg, uint8_t attr);
+/* Items (n at most 64; NULL or "" skipped) joined by sep in their order,
+ * those of the largest prio dropped whole, the later first, until the line
+ * fits width; a last item still too wide is shortened by pe_text_fit.
+ * Writes dst; returns its cells. */
+int pe_text_pick(char *dst, size_t cap, const char *const *items,
+    const int *prio, size_t n, const char *sep, int width);
+
 /* Format a number into buf in at most width characters ("%.*g" shrinking,
  * "-inf", "nan"); returns buf. */
 char *pe_fmt_num(char *buf, size_t cap, int width, double v);

@@ -9,6 +9,7 @@
 
 #include "pescope/canvas.h"
 #include "pescope/learned.h"
+#include "pescope/rope.h"
 #include "view/view.h"
 
 /* The text of canvas line y as UTF-8 (static buffer). */
@@ -302,4 +303,225 @@ Test(view, fractional_magnification_keeps_the_cursor_exact)
 		cr_expect_eq(seen, 64);
 		pe_canvas_free(&cv);
 	}
+}
+
+/* ---- nothing is cut mid-word or mid-number ---------------------------- */
+
+/* Line y of the canvas with trailing blanks removed (static buffer). */
+static const char *
+trimmed(const struct pe_canvas *cv, int y)
+{
+	static char buf[4096];
+	snprintf(buf, sizeof buf, "%s", line(cv, y));
+	size_t n = strlen(buf);
+	while (n > 0 && buf[n - 1] == ' ')
+		buf[--n] = '\0';
+	return buf;
+}
+
+/* Whether `part`, split on sep, consists only of items of `whole` split on
+ * the same sep, in order (a line that dropped items whole). */
+static bool
+items_of(const char *part, const char *whole, const char *sep)
+{
+	const char *p = part, *w = whole;
+	size_t sl = strlen(sep);
+	while (*p != '\0') {
+		const char *pe = strstr(p, sep);
+		size_t pl = pe != NULL ? (size_t)(pe - p) : strlen(p);
+		bool found = false;
+		while (*w != '\0' && !found) {
+			const char *we = strstr(w, sep);
+			size_t wl = we != NULL ? (size_t)(we - w) : strlen(w);
+			found = wl == pl && memcmp(w, p, pl) == 0;
+			w = we != NULL ? we + sl : w + wl;
+		}
+		if (!found)
+			return false;
+		p = pe != NULL ? pe + sl : p + pl;
+	}
+	return true;
+}
+
+/* The config of the llama-3.1-8b preset (assets/presets). */
+static void
+llama(struct pe_config *cfg)
+{
+	pe_config_default(cfg);
+	cfg->enc = PE_ENC_ROPE;
+	cfg->d = 128;
+	cfg->n = 131072;
+	cfg->base = 500000;
+	cfg->rope.type = PE_ROPE_LLAMA3;
+	cfg->rope.factor = 8;
+	cfg->rope.original_max_pos = 8192;
+}
+
+/* Every view's key hints at 80x24 ended mid-word ("b/B", "spa"): the status
+ * line now holds whole hints of the full line (the one 400 columns show),
+ * help and quit first. */
+Test(view, key_hints_are_whole_at_80x24)
+{
+	float *table = malloc(1024 * 64 * sizeof *table);
+	pe_learned_init(1024, 64, 1, table);
+	for (int e = 0; e < PE_ENC_COUNT; e++) {
+		struct pe_config cfg;
+		struct pe_canvas cv, wide;
+		struct pe_hit hit;
+		pe_config_default(&cfg);
+		cfg.enc = (enum pe_encoding)e;
+		cfg.table = table;
+		render(&cfg, 5, 3, 400, 24, &wide, &hit);
+		render(&cfg, 5, 3, 80, 24, &cv, &hit);
+		char full[4096];
+		snprintf(full, sizeof full, "%s", trimmed(&wide, 23));
+		const char *got = trimmed(&cv, 23);
+		cr_expect(strncmp(got, "? help  q quit", 14) == 0, "%s", got);
+		cr_expect(items_of(got, full, "  "), "%s at 80x24: '%s' is not "
+		    "whole hints of '%s'", pe_encoding_name(cfg.enc), got, full);
+		pe_canvas_free(&cv);
+		pe_canvas_free(&wide);
+	}
+	free(table);
+}
+
+/* The parameter line keeps whole items, and the scaled rope's attention
+ * factor ("cos,sin ×1"), lost at 120 columns, stays at 80 and 120. */
+Test(view, parameter_line_keeps_whole_items)
+{
+	struct pe_config cfg;
+	llama(&cfg);
+	int widths[] = {80, 100, 120, 160};
+	for (size_t i = 0; i < 4; i++) {
+		struct pe_canvas cv, wide;
+		struct pe_hit hit;
+		render(&cfg, 5, 3, 400, 40, &wide, &hit);
+		render(&cfg, 5, 3, widths[i], 40, &cv, &hit);
+		char full[4096];
+		snprintf(full, sizeof full, "%s", trimmed(&wide, 1) + 1);
+		const char *got = trimmed(&cv, 1) + 1;
+		cr_expect(items_of(got, full, " · "), "%d: '%s' is not whole items "
+		    "of '%s'", widths[i], got, full);
+		cr_expect(strstr(got, "cos,sin ×1") != NULL, "%d: '%s'", widths[i],
+		    got);
+		cr_expect(strstr(got, "llama3 ×8") != NULL, "%d: '%s'", widths[i],
+		    got);
+		pe_canvas_free(&cv);
+		pe_canvas_free(&wide);
+	}
+}
+
+/* The wheel's labels read θ=2 for 2.87 at 120x40: each θ shown is the whole
+ * number (%.3g of the angle mod 2π), at every size that shows the wheel. */
+Test(view, wheel_labels_keep_whole_numbers)
+{
+	struct pe_config cfgs[2];
+	pe_config_default(&cfgs[0]);
+	cfgs[0].enc = PE_ENC_ROPE;
+	llama(&cfgs[1]);
+	int sizes[][2] = {{80, 24}, {120, 40}, {200, 60}};
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < 3; i++) {
+			struct pe_canvas cv;
+			struct pe_hit hit;
+			render(&cfgs[k], 5, 0, sizes[i][0], sizes[i][1], &cv, &hit);
+			int nth = 0;
+			for (int y = 0; y < cv.h; y++) {
+				const char *l = line(&cv, y), *t = strstr(l, "θ=");
+				const char *j = strstr(l, "j=");
+				if (t == NULL || j == NULL)
+					continue;
+				size_t pj = strtoull(j + 2, NULL, 10);
+				struct pe_rope r;
+				cr_assert_eq(pe_rope_init(&r, &cfgs[k]), PE_OK);
+				double want = fmod(pe_rope_angle(&r, 5.0, pj),
+				    6.283185307179586);
+				pe_rope_free(&r);
+				/* a whole number (2 or 3 significant digits), not a
+				 * cut one */
+				char got[32], *end;
+				sscanf(t + strlen("θ="), "%31s", got);
+				double v = strtod(got, &end);
+				cr_expect(*end == '\0' && fabs(v - want) <= 0.05 * want +
+				    1e-12, "%dx%d j=%zu: θ=%s, not %.3g", sizes[i][0],
+				    sizes[i][1], pj, got, want);
+				nth++;
+			}
+			cr_expect_geq(nth, 4, "%dx%d: %d wheel labels", sizes[i][0],
+			    sizes[i][1], nth);
+			pe_canvas_free(&cv);
+		}
+}
+
+/* The too-small message was cut below ~45 columns: down to 20x5 it says
+ * what it needs and what it has, no word cut. */
+Test(view, too_small_fits_down_to_20x5)
+{
+	struct pe_config cfg;
+	pe_config_default(&cfg);
+	int sizes[][2] = {{20, 5}, {24, 6}, {30, 5}, {44, 10}, {60, 20},
+	    {79, 24}, {80, 23}, {20, 30}};
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		struct pe_canvas cv;
+		struct pe_hit hit;
+		char have[32];
+		render(&cfg, 0, 0, sizes[i][0], sizes[i][1], &cv, &hit);
+		cr_assert(hit.too_small);
+		snprintf(have, sizeof have, "%d×%d", sizes[i][0], sizes[i][1]);
+		cr_expect(contains(&cv, "80×24"), "%dx%d: no need", sizes[i][0],
+		    sizes[i][1]);
+		cr_expect(contains(&cv, have), "%dx%d: no have", sizes[i][0],
+		    sizes[i][1]);
+		cr_expect(contains(&cv, "too small"), "%dx%d", sizes[i][0],
+		    sizes[i][1]);
+		cr_expect(contains(&cv, "q quits"), "%dx%d", sizes[i][0],
+		    sizes[i][1]);
+		pe_canvas_free(&cv);
+	}
+}
+
+/* The inspector's lines at 80x24: the first is the whole formula or whole
+ * words of it and " …"; the second, when it reaches the edge, ends in
+ * " …" (never in a cut number). */
+Test(view, inspector_lines_keep_whole_words)
+{
+	float *table = malloc(1024 * 64 * sizeof *table);
+	pe_learned_init(1024, 64, 1, table);
+	struct pe_config cfgs[PE_ENC_COUNT + 1];
+	for (int e = 0; e < PE_ENC_COUNT; e++) {
+		pe_config_default(&cfgs[e]);
+		cfgs[e].enc = (enum pe_encoding)e;
+		cfgs[e].table = table;
+	}
+	llama(&cfgs[PE_ENC_COUNT]);
+	for (int e = 0; e <= PE_ENC_COUNT; e++) {
+		struct pe_canvas cv, wide;
+		struct pe_hit hit;
+		render(&cfgs[e], 5, 3, 400, 24, &wide, &hit);
+		render(&cfgs[e], 5, 3, 80, 24, &cv, &hit);
+		char full[4096];
+		snprintf(full, sizeof full, "%s", trimmed(&wide, 21));
+		const char *got = trimmed(&cv, 21);
+		size_t gl = strlen(got);
+		bool whole = strcmp(got, full) == 0;
+		/* whole words: what follows in the full line is a blank, or a
+		 * ',', ';' or ':' and a blank */
+		const char *after = full + gl - 4;
+		if (strchr(",;:", *after) != NULL)
+			after++;
+		bool elided = gl > 4 && strcmp(got + gl - 4, " …") == 0 &&
+		    strncmp(full, got, gl - 4) == 0 && *after == ' ';
+		cr_expect(whole || elided, "%s: '%s' of '%s'",
+		    pe_encoding_name(cfgs[e].enc), got, full);
+		const char *l2 = trimmed(&cv, 22);
+		size_t n2 = 0;
+		for (const char *p = l2; *p; p++)
+			n2 += ((unsigned char)*p & 0xc0) != 0x80;
+		if (n2 >= 79)
+			cr_expect(strcmp(l2 + strlen(l2) - 4, " …") == 0,
+			    "%s: '%s'", pe_encoding_name(cfgs[e].enc), l2);
+		pe_canvas_free(&cv);
+		pe_canvas_free(&wide);
+	}
+	free(table);
 }

@@ -128,7 +128,7 @@ panel_map(struct pe_canvas *cv, int x, int y, int w, int h,
 	if (avail_h < 1 || avail_w < 2)
 		return;
 	if (s->title != NULL) {
-		pe_canvas_text(cv, x, y, w, s->title, C_TEXT, PE_COLOR_DEFAULT,
+		pe_canvas_text_fit(cv, x, y, w, s->title, C_TEXT, PE_COLOR_DEFAULT,
 		    PE_ATTR_BOLD);
 		y++;
 	}
@@ -217,7 +217,7 @@ panel_map(struct pe_canvas *cv, int x, int y, int w, int h,
 			pe_draw_heatmap(cv, x, yy, 1, 1, sw, &s->scale);
 			lx += 2;
 		}
-		pe_canvas_text(cv, lx, yy, w - (lx - x), s->legend, C_DIM,
+		pe_canvas_text_fit(cv, lx, yy, w - (lx - x), s->legend, C_DIM,
 		    PE_COLOR_DEFAULT, 0);
 	}
 }
@@ -251,7 +251,8 @@ panel_plot(struct pe_canvas *cv, int x, int y, int w, int h,
 	char buf[32];
 	if (h < 4 || w < PLOT_YLAB + 4)
 		return;
-	pe_canvas_text(cv, x, y, w, title, C_TEXT, PE_COLOR_DEFAULT, PE_ATTR_BOLD);
+	pe_canvas_text_fit(cv, x, y, w, title, C_TEXT, PE_COLOR_DEFAULT,
+	    PE_ATTR_BOLD);
 	int py = y + 1, ph = h - 2, px = x + PLOT_YLAB, pw = w - PLOT_YLAB;
 	pe_canvas_text(cv, x, py, PLOT_YLAB - 1,
 	    pe_fmt_num(buf, sizeof buf, PLOT_YLAB - 1, yhi), C_DIM,
@@ -274,9 +275,10 @@ panel_plot(struct pe_canvas *cv, int x, int y, int w, int h,
 			pe_draw_dot(cv, px, py, pw, ph, dx, dy, C_ACCENT);
 	}
 	pe_draw_plot(cv, px, py, pw, ph, ys, n, ylo, yhi, C_CURVE);
-	pe_canvas_text(cv, px, py + ph, pw, xlo, C_DIM, PE_COLOR_DEFAULT, 0);
-	int l = (int)strlen(xhi);
-	if (l < pw - (int)strlen(xlo) - 1)
+	int ll = pe_canvas_text_fit(cv, px, py + ph, pw, xlo, C_DIM,
+	    PE_COLOR_DEFAULT, 0);
+	int l = pe_text_cells(xhi);
+	if (l < pw - ll - 1)
 		pe_canvas_text(cv, px + pw - l, py + ph, l, xhi, C_DIM,
 		    PE_COLOR_DEFAULT, 0);
 }
@@ -290,4 +292,56 @@ panel_plot_overlay(struct pe_canvas *cv, int x, int y, int w, int h,
 		return;
 	pe_draw_plot(cv, x + PLOT_YLAB, y + 1, w - PLOT_YLAB, h - 2, ys, n, ylo,
 	    yhi, fg);
+}
+
+/* Text wrapped at spaces into lines of w cells from (x, y), at most h
+ * lines; a last line that cannot hold the rest ends in " …" (words are
+ * never cut). Returns the lines used. */
+int
+panel_text(struct pe_canvas *cv, int x, int y, int w, int h,
+    const char *text, pe_color fg, uint8_t attr)
+{
+	int used = 0;
+	const char *s = text;
+	while (*s == ' ')
+		s++;
+	while (*s != '\0' && used < h) {
+		if (pe_text_cells(s) <= w || used == h - 1) {
+			if (pe_canvas_text_fit(cv, x, y + used, w, s, fg,
+			    PE_COLOR_DEFAULT, attr) > 0)
+				used++;
+			break;
+		}
+		/* the longest run of whole words that fits */
+		const char *end = s, *p = s;
+		int cells = 0;
+		for (;;) {
+			const char *w0 = p, *w1;
+			while (*w0 == ' ')
+				w0++;
+			w1 = w0 + strcspn(w0, " ");
+			int wc = 0;
+			for (const char *q = p; q < w1; q++)
+				wc += ((unsigned char)*q & 0xc0) != 0x80;
+			if (*w0 == '\0' || cells + wc > w)
+				break;
+			cells += wc;
+			end = p = w1;
+		}
+		if (end == s) { /* a word wider than the line */
+			pe_canvas_text_fit(cv, x, y + used, w, s, fg,
+			    PE_COLOR_DEFAULT, attr);
+			used++;
+			break;
+		}
+		char line[512];
+		snprintf(line, sizeof line, "%.*s", (int)(end - s), s);
+		pe_canvas_text(cv, x, y + used, w, line, fg, PE_COLOR_DEFAULT,
+		    attr);
+		used++;
+		s = end;
+		while (*s == ' ')
+			s++;
+	}
+	return used;
 }

@@ -525,3 +525,17 @@ Test(view, inspector_lines_keep_whole_words)
 	}
 	free(table);
 }
+
+/* The cursor's position is what a title must keep: at 80x24 the wheel and
+ * score titles shorten their words, never the position. */
+Test(view, titles_keep_the_position_at_80x24)
+{
+	struct pe_config cfg;
+	struct pe_canvas cv;
+	struct pe_hit hit;
+	llama(&cfg);
+	render(&cfg, 65536, 0, 80, 24, &cv, &hit);
+	cr_expect(contains(&cv, "m = 65536"), "%s", line(&cv, 2));
+	cr_expect(contains(&cv, "query 65536"), "%s", line(&cv, 11));
+	pe_canvas_free(&cv);
+}

@@ -35,7 +35,7 @@ text_punct(const char *s, size_t len)
 
 /* Text that fits width cells: src whole, else a run of whole words (split
  * at spaces) that leaves room for " …", then " …". Of the runs that fit, the
- * longest, but one that leaves no bracket open when there is one, and one
+ * longest that leaves no bracket open (when there is one), and of those one
  * that ends an item (before two spaces or a " · ", after a ';' or ',') when
  * that keeps at least half as much; a last word of punctuation only ("=", "·")
  * goes, and so does a ',', ';' or ':' ending the last word. "" when not
@@ -44,7 +44,7 @@ int
 pe_text_fit(char *dst, size_t cap, const char *src, int width)
 {
 	size_t end, best = 0, closed = 0, item = 0;
-	int cells, depth = 0, best_c = 0, closed_c = 0, item_c = 0;
+	int cells, depth = 0, closed_c = 0, item_c = 0;
 
 	if (cap == 0)
 		return 0;
@@ -79,7 +79,7 @@ pe_text_fit(char *dst, size_t cap, const char *src, int width)
 		end = w1;
 		if (text_punct(src + w0, w1 - w0))
 			continue;
-		best = end, best_c = cells;
+		best = end;
 		if (depth <= 0)
 			closed = end, closed_c = cells;
 		next = end + strspn(src + end, " ");
@@ -91,7 +91,7 @@ pe_text_fit(char *dst, size_t cap, const char *src, int width)
 	}
 	if (item > 0 && 2 * item_c >= closed_c)
 		best = item;
-	else if (closed > 0 && 2 * closed_c >= best_c)
+	else if (closed > 0)
 		best = closed;
 	if (best == 0)
 		return 0;

@@ -170,7 +170,13 @@ view_map_dot(struct ctx *c, int x, int y, int w, int h, size_t p,
 	sim_row(&c->m->sim, p, n, ns, ys);
 	double bnd = view_map_sim_bound(c->m);
 	char title[160], xlo[40], xhi[40];
-	snprintf(title, sizeof title, "%s, query %zu", what, p);
+	/* the query stays; what it is shortens first */
+	char tail[48], head[100];
+	snprintf(tail, sizeof tail, ", query %zu", p);
+	if (pe_text_fit(head, sizeof head, what, w - pe_text_cells(tail)) > 0)
+		snprintf(title, sizeof title, "%s%s", head, tail);
+	else
+		snprintf(title, sizeof title, "query %zu", p);
 	if (p > 0)
 		snprintf(xlo, sizeof xlo, "key 0 (k=−%zu)", p);
 	else

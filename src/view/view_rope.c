@@ -131,6 +131,8 @@ view_rope(struct ctx *c)
 		}
 		char t[96];
 		snprintf(t, sizeof t, "rotation of each pair at m = %zu", m);
+		if (pe_text_cells(t) > w) /* the position matters most */
+			snprintf(t, sizeof t, "rotation at m = %zu", m);
 		pe_canvas_text_fit(c->cv, x, y, w, t, C_TEXT, PE_COLOR_DEFAULT,
 		    PE_ATTR_BOLD);
 		int ww = wh * 2 + 2;

@@ -555,15 +555,16 @@ Test(draw, text_fit_whole_or_elided)
 	/* an indent is kept; widths count code points */
 	pe_text_fit(buf, sizeof buf, " sample = block pos 0–1 × dim 0–0", 22);
 	cr_expect_str_eq(buf, " sample = block pos …");
-	/* no bracket left open, items (two spaces, " · ", ';') kept whole */
+	/* no bracket left open, items (two spaces, ';', ',') kept whole */
 	pe_text_fit(buf, sizeof buf, "similarity PE·PEᵀ (query ↓, key →)", 30);
 	cr_expect_str_eq(buf, "similarity PE·PEᵀ …");
 	pe_text_fit(buf, sizeof buf, "mean 0.42  min 0  max 0.84", 24);
 	cr_expect_str_eq(buf, "mean 0.42  min 0 …");
 	pe_text_fit(buf, sizeof buf, "a = 0 rad (mod 2π: 0); inv_freq = 1", 30);
 	cr_expect_str_eq(buf, "a = 0 rad (mod 2π: 0) …");
-	pe_text_fit(buf, sizeof buf, "exact < 8 · log 8..127 · last bucket", 30);
-	cr_expect_str_eq(buf, "exact < 8 · log 8..127 …");
+	/* "·" is a product in a formula, not a separator */
+	pe_text_fit(buf, sizeof buf, "θ = 36 · 0.7498 = 25.49 rad; inv = 1", 30);
+	cr_expect_str_eq(buf, "θ = 36 · 0.7498 = 25.49 rad …");
 	pe_text_fit(buf, sizeof buf, "all heads: slope, one shared scale", 24);
 	cr_expect_str_eq(buf, "all heads: slope …");
 	cr_expect_eq(pe_text_fit(buf, sizeof buf, "", 5), 0);

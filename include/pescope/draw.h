@@ -92,7 +92,7 @@ int pe_text_cells(const char *s);
 /* Text that fits width cells, never cut inside a word or a number: src
  * whole when it fits, else whole words (split at spaces; leading blanks
  * kept) followed by " …": the longest run, preferring one that closes its
- * brackets and ends an item (two spaces, " · ", ';' or ','), never ending
+ * brackets and ends an item (two spaces, ';' or ','), never ending
  * in punctuation alone; "" when not even the first word fits. Writes dst
  * (cap bytes); returns its cells. */
 int pe_text_fit(char *dst, size_t cap, const char *src, int width);

@@ -36,7 +36,7 @@ text_punct(const char *s, size_t len)
 /* Text that fits width cells: src whole, else a run of whole words (split
  * at spaces) that leaves room for " …", then " …". Of the runs that fit, the
  * longest that leaves no bracket open (when there is one), and of those one
- * that ends an item (before two spaces or a " · ", after a ';' or ',') when
+ * that ends an item (before two spaces, after a ';' or ',') when
  * that keeps at least half as much; a last word of punctuation only ("=", "·")
  * goes, and so does a ',', ';' or ':' ending the last word. "" when not
  * even the first word fits. */
@@ -85,8 +85,7 @@ pe_text_fit(char *dst, size_t cap, const char *src, int width)
 		next = end + strspn(src + end, " ");
 		if (depth <= 0 &&
 		    (next - end >= 2 || src[end - 1] == ';' ||
-		     src[end - 1] == ',' || src[next] == '\0' ||
-		     strncmp(src + next, "· ", strlen("· ")) == 0))
+		     src[end - 1] == ',' || src[next] == '\0'))
 			item = end, item_c = cells;
 	}
 	if (item > 0 && 2 * item_c >= closed_c)

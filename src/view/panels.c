@@ -217,7 +217,20 @@ panel_map(struct pe_canvas *cv, int x, int y, int w, int h,
 			pe_draw_heatmap(cv, x, yy, 1, 1, sw, &s->scale);
 			lx += 2;
 		}
-		pe_canvas_text_fit(cv, lx, yy, w - (lx - x), s->legend, C_DIM,
+		/* a legend is a list of items: " · " between them */
+		char buf[512], items[512];
+		const char *it[16];
+		int pr[16] = {0};
+		size_t n = 0;
+		snprintf(items, sizeof items, "%s", s->legend);
+		for (char *p = items, *e; p != NULL && n < 16; p = e) {
+			e = strstr(p, " · ");
+			if (e != NULL)
+				*e = '\0', e += strlen(" · ");
+			it[n++] = p;
+		}
+		pe_text_pick(buf, sizeof buf, it, pr, n, " · ", w - (lx - x));
+		pe_canvas_text(cv, lx, yy, w - (lx - x), buf, C_DIM,
 		    PE_COLOR_DEFAULT, 0);
 	}
 }

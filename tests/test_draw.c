@@ -369,10 +369,10 @@ check_ticks(const char *what, size_t lo, size_t hi, size_t ns, int per,
 		cr_expect(is_125(step), "%s: step %zu is not 1-2-5", what, step);
 		cr_expect_eq(v[1] % step, 0, "%s: %zu is not a multiple of %zu",
 		             what, v[1], step);
-		/* a round lo is one of the sequence: 0 20 40, not 0 40 60 */
-		if (lo % step == 0)
-			cr_expect_eq(v[1], lo + step, "%s: %zu, then %zu", what,
-			             lo, v[1]);
+		/* no multiple is left out after lo: 0 20 40, not 0 40 60;
+		 * 34 50 100, or 34 100 200, not 34 100 150 */
+		cr_expect_eq(v[1], (lo / step + 1) * step, "%s: %zu, then %zu",
+		             what, lo, v[1]);
 	}
 }
 
@@ -386,7 +386,7 @@ static const struct {
     {0, 14, 14, 28},      {0, 131072, 31, 62}, {0, 64, 31, 62},
     {0, 64, 51, 102},     {0, 16, 51, 101},    {37, 53, 20, 40},
     {100, 1000000, 20, 40}, {0, 7, 20, 40},    {5, 64, 20, 40},
-    {0, 1000, 20, 39},    {0, 64, 9, 17},
+    {0, 1000, 20, 39},    {0, 64, 9, 17},      {34, 284, 31, 62},
 };
 
 Test(draw, vaxis_labels_are_round_and_on_their_rows)

@@ -39,9 +39,9 @@ struct pe_tick {
 /* Ticks of an axis whose ns samples tile [lo, hi) as pe_field_span cuts
  * them (more samples than elements: each element repeats), per_cell
  * samples to a cell: lo at cell 0, then the multiples of the smallest step
- * of 1, 2, 5 x 10^k whose ticks land at least gap cells apart, each at the
- * cell of the first sample that shows it (one too close to the tick before
- * it is left out). Writes at most max into dest; returns the count. */
+ * of 1, 2, 5 x 10^k whose ticks (lo's included) land at least gap cells
+ * apart, each at the cell of the first sample that shows it. Writes at most
+ * max into dest; returns the count. */
 size_t pe_axis_ticks(size_t lo, size_t hi, size_t ns, int per_cell, int gap,
     struct pe_tick *dest, size_t max);
 

@@ -56,8 +56,9 @@ axis_next_step(size_t p)
 }
 
 /* Ticks at lo and at the multiples of step in (lo, hi), each at the cell of
- * its first sample; one closer than gap cells to the tick before is left
- * out. Returns the count (at most max written). */
+ * its first sample (one closer than gap cells to the tick before is left
+ * out: never, with pe_axis_ticks's step). Returns the count (at most max
+ * written). */
 static size_t
 axis_place(size_t lo, size_t hi, size_t ns, int per_cell, int gap,
            size_t step, struct pe_tick *dest, size_t max)
@@ -80,9 +81,8 @@ axis_place(size_t lo, size_t hi, size_t ns, int per_cell, int gap,
 	return n;
 }
 
-/* Round ticks: the smallest 1-2-5 step whose multiples (and lo, when it is
- * one) all land at least gap cells apart, so that no multiple is left out
- * but, when lo is not one, the first after it. */
+/* Round ticks: the smallest 1-2-5 step whose multiples, and lo, all land
+ * at least gap cells apart, so that no multiple is left out. */
 size_t
 pe_axis_ticks(size_t lo, size_t hi, size_t ns, int per_cell, int gap,
               struct pe_tick *dest, size_t max)
@@ -98,10 +98,9 @@ pe_axis_ticks(size_t lo, size_t hi, size_t ns, int per_cell, int gap,
 	while (step != 0 && (double)axis_next_step(step) <= need * 0.5)
 		step = axis_next_step(step);
 	for (; step != 0; step = axis_next_step(step)) {
-		/* lo counts when it is a multiple itself (0 10 20, not 0 20
-		 * 30); else a multiple too close to it is left out */
-		size_t m = (lo / step + 1) * step;
-		size_t prev = lo % step == 0 ? 0 : SIZE_MAX;
+		/* lo's label counts too (0 10 20, never 0 20 30, nor 34 100
+		 * 150 with 50 left out) */
+		size_t m = (lo / step + 1) * step, prev = 0;
 		bool ok = true;
 
 		for (; m < hi && m > lo; m += step) {

@@ -8,7 +8,7 @@
 #define GLYPH_RULE 0x2500u /* BOX DRAWINGS LIGHT HORIZONTAL */
 #define GLYPH_TICK 0x252cu /* BOX DRAWINGS LIGHT DOWN AND HORIZONTAL */
 #define GLYPH_HALF 0x2580u /* UPPER HALF BLOCK */
-#define AXIS_VGAP 3 /* vertical labels: at least 2 blank rows apart */
+#define AXIS_VGAP 3        /* vertical labels: at least 2 blank rows apart */
 
 /* Element shown by sample s of ns tiling [lo, hi): lo + floor(s n / ns),
  * the lower bound pe_field_span gives block s (with more samples than
@@ -33,7 +33,8 @@ axis_sample_of(size_t lo, size_t hi, size_t ns, size_t v)
 		s++;
 	while (s > 0 && axis_elem(lo, hi, ns, s) > v)
 		s--;
-	while (s > 0 && axis_elem(lo, hi, ns, s - 1) == axis_elem(lo, hi, ns, s))
+	while (s > 0 &&
+	       axis_elem(lo, hi, ns, s - 1) == axis_elem(lo, hi, ns, s))
 		s--;
 	return s;
 }
@@ -60,8 +61,8 @@ axis_next_step(size_t p)
  * out: never, with pe_axis_ticks's step). Returns the count (at most max
  * written). */
 static size_t
-axis_place(size_t lo, size_t hi, size_t ns, int per_cell, int gap,
-           size_t step, struct pe_tick *dest, size_t max)
+axis_place(size_t lo, size_t hi, size_t ns, int per_cell, int gap, size_t step,
+           struct pe_tick *dest, size_t max)
 {
 	size_t n = 0, m = (lo / step + 1) * step;
 	int last = 0;
@@ -69,7 +70,8 @@ axis_place(size_t lo, size_t hi, size_t ns, int per_cell, int gap,
 	if (max > 0)
 		dest[n++] = (struct pe_tick){lo, 0};
 	for (; m < hi && m > lo && n < max; m += step) {
-		int cell = (int)(axis_sample_of(lo, hi, ns, m) / (size_t)per_cell);
+		int cell =
+		    (int)(axis_sample_of(lo, hi, ns, m) / (size_t)per_cell);
 
 		if (cell - last >= gap) {
 			dest[n++] = (struct pe_tick){m, cell};
@@ -104,7 +106,8 @@ pe_axis_ticks(size_t lo, size_t hi, size_t ns, int per_cell, int gap,
 		bool ok = true;
 
 		for (; m < hi && m > lo; m += step) {
-			size_t c = axis_sample_of(lo, hi, ns, m) / (size_t)per_cell;
+			size_t c =
+			    axis_sample_of(lo, hi, ns, m) / (size_t)per_cell;
 
 			if (prev != SIZE_MAX && c - prev < (size_t)gap) {
 				ok = false;
@@ -253,4 +256,3 @@ pe_draw_colorbar(struct pe_canvas *cv, int x, int y, int w,
 		pe_canvas_text(cv, at[i], y + 1, len[i], buf[i], fg,
 		               PE_COLOR_DEFAULT, 0);
 }
-

@@ -109,7 +109,8 @@ palette_256_hue(pe_color c)
 		return 16 + 36 * best[0] + 6 * best[1] + best[2];
 	for (int k = 0; k < 3; k++)
 		for (int i = 0; i < 6; i++) {
-			int d0 = v[k] - cube_level[best[k]], d1 = v[k] - cube_level[i];
+			int d0 = v[k] - cube_level[best[k]],
+			    d1 = v[k] - cube_level[i];
 			int e = d1 * d1 - d0 * d0;
 
 			if (i != best[k] && (extra < 0 || e < extra)) {

@@ -71,7 +71,8 @@ pe_text_fit(char *dst, size_t cap, const char *src, int width)
 		for (size_t i = w0; i < w1; i++) {
 			unsigned char ch = (unsigned char)src[i];
 			wc += (ch & 0xc0) != 0x80;
-			depth += (ch == '(' || ch == '[') - (ch == ')' || ch == ']');
+			depth +=
+			    (ch == '(' || ch == '[') - (ch == ')' || ch == ']');
 		}
 		if (cells + wc + 2 > width)
 			break;
@@ -83,9 +84,8 @@ pe_text_fit(char *dst, size_t cap, const char *src, int width)
 		if (depth <= 0)
 			closed = end, closed_c = cells;
 		next = end + strspn(src + end, " ");
-		if (depth <= 0 &&
-		    (next - end >= 2 || src[end - 1] == ';' ||
-		     src[end - 1] == ',' || src[next] == '\0'))
+		if (depth <= 0 && (next - end >= 2 || src[end - 1] == ';' ||
+		                   src[end - 1] == ',' || src[next] == '\0'))
 			item = end, item_c = cells;
 	}
 	if (item > 0 && 2 * item_c >= closed_c)
@@ -94,8 +94,7 @@ pe_text_fit(char *dst, size_t cap, const char *src, int width)
 		best = closed;
 	if (best == 0)
 		return 0;
-	if (strchr(",;:", src[best - 1]) != NULL &&
-	    !text_punct(src, best - 1))
+	if (strchr(",;:", src[best - 1]) != NULL && !text_punct(src, best - 1))
 		best--;
 	snprintf(dst, cap, "%.*s%s", (int)best, src, ELLIPSIS);
 	return pe_text_cells(dst);

@@ -44,6 +44,29 @@ wait_gone() {
 	return 1
 }
 
+# The first frame is the snapshot of the same options (rope starts at
+# m = n / 2 in both): mono, so that capture-pane's glyphs are the .txt's.
+for args in "-e rope" "--preset llama-3.1-8b"; do
+	t new-session -d -s first -x 100 -y 30 \
+		"env LC_ALL=C.UTF-8 '$bin' $args --color mono; sleep 10" ||
+		fail "tmux new-session"
+	# shellcheck disable=SC2086
+	"$bin" snapshot $args --size 100x30 -f txt | sed 's/ *$//' >"$dir/want"
+	i=0
+	while [ $i -lt 100 ]; do
+		t capture-pane -p -t first | sed 's/ *$//' >"$dir/got"
+		cmp -s "$dir/got" "$dir/want" && break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	cmp -s "$dir/got" "$dir/want" || {
+		diff "$dir/want" "$dir/got" | head -20
+		fail "first frame of '$args' differs from its snapshot"
+	}
+	t kill-session -t first
+done
+rm -f "$dir/want" "$dir/got"
+
 t new-session -d -s smoke -x 100 -y 30 \
 	"env LC_ALL=C.UTF-8 PESCOPE_SNAPSHOT_DIR='$dir' '$bin'; echo \$? > '$dir/status'; sleep 10" ||
 	fail "tmux new-session"

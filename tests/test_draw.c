@@ -2,6 +2,7 @@
  * the color bar and number formatting. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -306,48 +307,150 @@ Test(draw, fmt_num_fits)
 	cr_expect_str_eq(pe_fmt_num(buf, sizeof buf, 6, 0.00012), "1.2e-4");
 }
 
-/* The first row cell k covers when h cells tile [r0, r1): r0 + floor(k n /
- * h) (pe_field_span's block bounds). */
+/* Element shown by sample s of ns tiling [lo, hi) (pe_field_span's lower
+ * bound: with more samples than elements, each element repeats). */
 static size_t
-first_row(size_t r0, size_t r1, int h, int k)
+sample_elem(size_t lo, size_t hi, size_t ns, size_t s)
 {
-	return r0 + (size_t)k * (r1 - r0) / (size_t)h;
+	return lo + (size_t)((unsigned __int128)s * (hi - lo) / ns);
 }
 
-Test(draw, vaxis_labels)
+/* Whether cell k (samples k per, ..., k per + per - 1 of ns) shows v. */
+static bool
+cell_holds(size_t lo, size_t hi, size_t ns, int per, int k, size_t v)
 {
-	const size_t cases[][2] = {{0, 1000}, {0, 7}, {100, 1000000}, {5, 64}};
+	size_t s0 = (size_t)k * (size_t)per, s1 = s0 + (size_t)per;
 
-	for (size_t ci = 0; ci < 4; ci++) {
+	if (s1 > ns)
+		s1 = ns;
+	/* the last sample's block: at least its own element */
+	size_t a = sample_elem(lo, hi, ns, s0);
+	size_t b = s1 < ns ? sample_elem(lo, hi, ns, s1) : hi;
+	if (b < sample_elem(lo, hi, ns, s1 - 1) + 1)
+		b = sample_elem(lo, hi, ns, s1 - 1) + 1;
+	return a <= v && v < b;
+}
+
+/* Whether d is 1, 2 or 5 times a power of ten. */
+static bool
+is_125(size_t d)
+{
+	while (d >= 10 && d % 10 == 0)
+		d /= 10;
+	return d == 1 || d == 2 || d == 5;
+}
+
+/* Labels of an axis: the first is lo, the others the consecutive multiples
+ * of one 1-2-5 step (none skipped), each in a cell that shows it, at least
+ * gap cells after the one before. */
+static void
+check_ticks(const char *what, size_t lo, size_t hi, size_t ns, int per,
+            const size_t *v, const int *cell, int n, int gap)
+{
+	cr_assert_geq(n, 1, "%s: no labels", what);
+	cr_expect_eq(v[0], lo, "%s: first label %zu, not %zu", what, v[0], lo);
+	cr_expect_eq(cell[0], 0, "%s: %zu not in the first cell", what, lo);
+	size_t step = n >= 3 ? v[2] - v[1] : 0;
+	for (int i = 0; i < n; i++) {
+		cr_expect(cell_holds(lo, hi, ns, per, cell[i], v[i]),
+		          "%s: label %zu in cell %d, which does not show it",
+		          what, v[i], cell[i]);
+		if (i == 0)
+			continue;
+		cr_expect_geq(cell[i] - cell[i - 1], gap,
+		              "%s: labels %zu and %zu %d cells apart", what,
+		              v[i - 1], v[i], cell[i] - cell[i - 1]);
+		if (i >= 2)
+			cr_expect_eq(v[i] - v[i - 1], step,
+			             "%s: labels %zu, %zu skip values (step %zu)",
+			             what, v[i - 1], v[i], step);
+	}
+	if (n >= 3) {
+		cr_expect(is_125(step), "%s: step %zu is not 1-2-5", what, step);
+		cr_expect_eq(v[1] % step, 0, "%s: %zu is not a multiple of %zu",
+		             what, v[1], step);
+		/* no multiple is left out after lo: 0 20 40, not 0 40 60;
+		 * 34 50 100, or 34 100 200, not 34 100 150 */
+		cr_expect_eq(v[1], (lo / step + 1) * step, "%s: %zu, then %zu",
+		             what, lo, v[1]);
+	}
+}
+
+/* The issue's cases: vit2d rows (0 1 3 4 6 7 9...), llama rows (33825
+ * 67650 101475), 64 rows magnified by a fraction, a zoomed viewport. */
+static const struct {
+	size_t lo, hi;
+	int h;
+	size_t ns;
+} vcases[] = {
+    {0, 14, 14, 28},      {0, 131072, 31, 62}, {0, 64, 31, 62},
+    {0, 64, 51, 102},     {0, 16, 51, 101},    {37, 53, 20, 40},
+    {100, 1000000, 20, 40}, {0, 7, 20, 40},    {5, 64, 20, 40},
+    {0, 1000, 20, 39},    {0, 64, 9, 17},      {34, 284, 31, 62},
+};
+
+Test(draw, vaxis_labels_are_round_and_on_their_rows)
+{
+	for (size_t ci = 0; ci < sizeof vcases / sizeof vcases[0]; ci++) {
 		struct pe_canvas cv;
-		char line[16];
-		int h = 20, w = 7, last = -10, nlab = 0;
+		char line[16], what[64];
+		int h = vcases[ci].h, w = 7, n = 0, cell[64];
+		size_t v[64];
 
+		snprintf(what, sizeof what, "rows %zu..%zu in %d cells",
+		         vcases[ci].lo, vcases[ci].hi, h);
 		cr_assert_eq(pe_canvas_init(&cv, w, h), 0);
-		pe_draw_vaxis(&cv, 0, 0, w, h, cases[ci][0], cases[ci][1], 2,
-		              0xffffff);
+		pe_draw_vaxis(&cv, 0, 0, w, h, vcases[ci].lo, vcases[ci].hi,
+		              vcases[ci].ns, 0xffffff);
 		for (int y = 0; y < h; y++) {
 			row_text(&cv, y, line);
 			char *p = line + strspn(line, " ");
 			if (*p == '\0')
 				continue;
-			/* Right-aligned, an exact row number, the cell's
-			 * first row, never touching the label above. */
-			cr_expect_eq(line[w - 1] != ' ', 1, "row %d: '%s'", y,
-			             line);
-			cr_expect_gt(y - last, 1, "labels touch at row %d", y);
-			cr_expect_eq(
-			    strtoull(p, NULL, 10),
-			    first_row(cases[ci][0], cases[ci][1], h, y),
-			    "row %d: '%s'", y, line);
-			last = y;
-			nlab++;
+			/* right-aligned, digits only */
+			cr_expect_neq(line[w - 1], ' ', "%s row %d: '%s'", what,
+			              y, line);
+			cr_expect_eq(strspn(p, "0123456789"), strlen(p),
+			             "%s row %d: '%s'", what, y, line);
+			v[n] = strtoull(p, NULL, 10);
+			cell[n++] = y;
 		}
-		cr_expect_geq(nlab, 2);
-		/* The top cell is labelled with r0. */
-		row_text(&cv, 0, line);
-		cr_expect_eq(strtoull(line, NULL, 10), cases[ci][0]);
+		check_ticks(what, vcases[ci].lo, vcases[ci].hi, vcases[ci].ns,
+		            2, v, cell, n, 3);
+		if (vcases[ci].hi - vcases[ci].lo >= 4)
+			cr_expect_geq(n, 2, "%s: %d labels", what, n);
 		pe_canvas_free(&cv);
+	}
+}
+
+Test(draw, axis_ticks_of_a_line)
+{
+	/* rope's 32 pairs in 70 columns (2 5 7 10 12... before), 512 in
+	 * 40, a zoomed viewport, more columns than elements */
+	const struct {
+		size_t lo, hi, ns;
+		int gap;
+	} cases[] = {{0, 32, 70, 4}, {0, 512, 40, 5}, {1000, 1000000, 40, 9},
+	             {0, 10, 40, 4}, {0, 64, 43, 4}, {3, 9, 60, 3}};
+
+	for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+		struct pe_tick t[64];
+		size_t v[64];
+		int cell[64], cells = (int)cases[ci].ns;
+		char what[64];
+		size_t n = pe_axis_ticks(cases[ci].lo, cases[ci].hi,
+		                         cases[ci].ns, 1, cases[ci].gap, t, 64);
+
+		snprintf(what, sizeof what, "cols %zu..%zu in %d cells",
+		         cases[ci].lo, cases[ci].hi, cells);
+		for (size_t i = 0; i < n; i++) {
+			v[i] = t[i].v;
+			cell[i] = t[i].cell;
+			cr_expect_lt(t[i].cell, cells, "%s", what);
+		}
+		check_ticks(what, cases[ci].lo, cases[ci].hi, cases[ci].ns, 1,
+		            v, cell, (int)n, cases[ci].gap);
+		cr_expect_geq(n, 2, "%s: %zu ticks", what, n);
 	}
 }
 
@@ -376,17 +479,11 @@ Test(draw, haxis_labels)
 			 * a tick in its span marks the cell holding it. */
 			unsigned long long v = strtoull(line + x, NULL, 10);
 			bool found = false;
-			for (int k = x; k < end; k++) {
-				size_t a =
-				    first_row(cases[ci][0], cases[ci][1], w, k);
-				size_t b = k + 1 < w ? first_row(cases[ci][0],
-				                                 cases[ci][1],
-				                                 w, k + 1)
-				                     : cases[ci][1];
+			for (int k = x; k < end; k++)
 				if (pe_canvas_at(&cv, k, 0)->cp == 0x252c &&
-				    a <= v && (v < b || a == v))
+				    cell_holds(cases[ci][0], cases[ci][1],
+				               (size_t)w, 1, k, v))
 					found = true;
-			}
 			cr_expect(found, "label '%.*s' at %d has no tick",
 			          end - x, line + x, x);
 			nlab++;
@@ -436,4 +533,72 @@ Test(draw, colorbar_legend)
 	}
 	cr_expect_eq(n, 3);
 	pe_canvas_free(&cv);
+}
+
+/* Text in a width: whole, or whole words and " …", never a cut word. */
+Test(draw, text_fit_whole_or_elided)
+{
+	char buf[128];
+
+	cr_expect_eq(pe_text_fit(buf, sizeof buf, "θ=2.87 rad", 10), 10);
+	cr_expect_str_eq(buf, "θ=2.87 rad");
+	/* a number is never cut: "θ=2" for 2.87 was the bug */
+	cr_expect_eq(pe_text_fit(buf, sizeof buf, "ω=0.562 θ=2.87", 12), 9);
+	cr_expect_str_eq(buf, "ω=0.562 …");
+	cr_expect_eq(pe_text_fit(buf, sizeof buf, "θ=2.87", 5), 0);
+	cr_expect_str_eq(buf, "");
+	/* trailing punctuation-only words go with the cut */
+	pe_text_fit(buf, sizeof buf, "inv_freq = 10000^(−0/64) = 1", 20);
+	cr_expect_str_eq(buf, "inv_freq …");
+	pe_text_fit(buf, sizeof buf, "a · b · c · d", 8);
+	cr_expect_str_eq(buf, "a · b …");
+	/* an indent is kept; widths count code points */
+	pe_text_fit(buf, sizeof buf, " sample = block pos 0–1 × dim 0–0", 22);
+	cr_expect_str_eq(buf, " sample = block pos …");
+	/* no bracket left open, items (two spaces, ';', ',') kept whole */
+	pe_text_fit(buf, sizeof buf, "similarity PE·PEᵀ (query ↓, key →)", 30);
+	cr_expect_str_eq(buf, "similarity PE·PEᵀ …");
+	pe_text_fit(buf, sizeof buf, "mean 0.42  min 0  max 0.84", 24);
+	cr_expect_str_eq(buf, "mean 0.42  min 0 …");
+	pe_text_fit(buf, sizeof buf, "a = 0 rad (mod 2π: 0); inv_freq = 1", 30);
+	cr_expect_str_eq(buf, "a = 0 rad (mod 2π: 0) …");
+	/* "·" is a product in a formula, not a separator */
+	pe_text_fit(buf, sizeof buf, "θ = 36 · 0.7498 = 25.49 rad; inv = 1", 30);
+	cr_expect_str_eq(buf, "θ = 36 · 0.7498 = 25.49 rad …");
+	pe_text_fit(buf, sizeof buf, "all heads: slope, one shared scale", 24);
+	cr_expect_str_eq(buf, "all heads: slope …");
+	cr_expect_eq(pe_text_fit(buf, sizeof buf, "", 5), 0);
+	cr_expect_eq(pe_text_fit(buf, sizeof buf, "abc", 0), 0);
+	/* pe_canvas_text_fit clips to the canvas too */
+	struct pe_canvas cv;
+	cr_assert_eq(pe_canvas_init(&cv, 12, 1), 0);
+	cr_expect_eq(pe_canvas_text_fit(&cv, 4, 0, 40, "one two three", 0, 0,
+	                                0), 5);
+	row_text(&cv, 0, buf);
+	cr_expect_str_eq(buf, "    one ~   "); /* not "one two " */
+	pe_canvas_free(&cv);
+}
+
+/* Items by priority: the largest prio drops first (the later of equals),
+ * the rest keep their order. */
+Test(draw, text_pick_drops_whole_items)
+{
+	const char *it[] = {"? help", "q quit", "d/D d_model", "n/N seq_len",
+	                    "space play"};
+	const int pr[] = {0, 0, 1, 1, 2};
+	char buf[256];
+
+	cr_expect_eq(pe_text_pick(buf, sizeof buf, it, pr, 5, "  ", 200), 52);
+	cr_expect_str_eq(buf,
+	                 "? help  q quit  d/D d_model  n/N seq_len  space play");
+	pe_text_pick(buf, sizeof buf, it, pr, 5, "  ", 51);
+	cr_expect_str_eq(buf, "? help  q quit  d/D d_model  n/N seq_len");
+	pe_text_pick(buf, sizeof buf, it, pr, 5, "  ", 39);
+	cr_expect_str_eq(buf, "? help  q quit  d/D d_model");
+	pe_text_pick(buf, sizeof buf, it, pr, 5, "  ", 14);
+	cr_expect_str_eq(buf, "? help  q quit");
+	pe_text_pick(buf, sizeof buf, it, pr, 5, "  ", 7);
+	cr_expect_str_eq(buf, "? help");
+	pe_text_pick(buf, sizeof buf, it, pr, 5, "  ", 5);
+	cr_expect_str_eq(buf, ""); /* "?" alone says nothing */
 }

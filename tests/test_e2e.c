@@ -584,7 +584,7 @@ Test(e2e, snapshot_key_equals_snapshot_command)
 
 	start(&t, args, envs);
 	term_send(&t, K_DOWN K_DOWN K_RIGHT);
-	cr_assert(term_wait_gone(&t, "θ[0,0]", WAIT_MS));
+	cr_assert(term_wait_gone(&t, "θ[32,0]", WAIT_MS));
 	/* Where the cursor went (a cell may cover several positions). */
 	char line[COLS * 8 + 64], cursor[64];
 	size_t cp, cj;

@@ -164,3 +164,49 @@ Test(palette, sixteen_color_heatmaps_keep_their_order)
 	cr_expect_eq(pe_palette_16_cell(&cv.cells[0], false), -1);
 	pe_canvas_free(&cv);
 }
+
+/* A cyclic half at 256 colors: the nearest entry with a hue (checked
+ * against a search of every cube entry off the grey diagonal); at 16
+ * colors the cyclic map keeps its nearest colors. */
+Test(palette, cyclic_halves_keep_a_hue)
+{
+	uint64_t seed = 9;
+	for (int n = 0; n < 4000; n++) {
+		uint64_t r = seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		pe_color col = (pe_color)((r >> 33) & 0xffffff);
+		if (n < 256)
+			col = PE_RGB(n, n, n); /* greys: the hard case */
+		struct pe_cell c;
+		memset(&c, 0, sizeof c);
+		c.fg = c.bg = col;
+		pe_palette_mark(&c, 0, PE_CMAP_CYCLIC, true, 7);
+		int got = pe_palette_256_cell(&c, true), best = -1, bd = 0;
+		for (int i = 16; i < 232; i++) {
+			int k = i - 16;
+			if (k / 36 == (k / 6) % 6 && k / 36 == k % 6)
+				continue;
+			pe_color e = pe_palette_rgb(i);
+			int d = 0;
+			for (int sh = 0; sh <= 16; sh += 8) {
+				int dv = ((col >> sh) & 255) - ((e >> sh) & 255);
+				d += dv * dv;
+			}
+			if (best < 0 || d < bd)
+				best = i, bd = d;
+		}
+		pe_color g = pe_palette_rgb(got);
+		int dg = 0;
+		for (int sh = 0; sh <= 16; sh += 8) {
+			int dv = ((col >> sh) & 255) - ((g >> sh) & 255);
+			dg += dv * dv;
+		}
+		int k = got - 16;
+		cr_assert(got >= 16 && got < 232 &&
+		    !(k / 36 == (k / 6) % 6 && k / 36 == k % 6),
+		    "0x%06x -> %d", col, got);
+		cr_assert_eq(dg, bd, "0x%06x -> %d, nearest hue %d", col, got, best);
+		/* the unmarked half and 16 colors: nearest, as before */
+		cr_assert_eq(pe_palette_256_cell(&c, false), pe_palette_256(col));
+		cr_assert_eq(pe_palette_16_cell(&c, true), pe_palette_16(col));
+	}
+}

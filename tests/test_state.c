@@ -38,6 +38,35 @@ Test(state, init_defaults)
 	cr_assert(st.speed >= 1 && st.speed <= 64);
 }
 
+/* RoPE at m = 0 shows every pair at θ = 0: it starts at the middle
+ * position, where the wheel's hands spread and the score curve has keys on
+ * both sides; every other encoding starts at 0, 0. */
+Test(state, rope_starts_where_the_rotation_shows)
+{
+	struct pe_state st;
+	struct pe_config c;
+
+	start(&st, PE_ENC_ROPE);
+	cr_assert_eq(st.cur_r, 32, "rope starts at m = n / 2");
+	cr_assert_eq(st.cur_c, 0);
+	pe_config_default(&c);
+	c.enc = PE_ENC_ROPE;
+	c.n = 131072;
+	c.d = 128;
+	pe_state_init(&st, &c);
+	cr_assert_eq(st.cur_r, 65536);
+	c.n = 1;
+	pe_state_init(&st, &c);
+	cr_assert_eq(st.cur_r, 0);
+	for (int e = 0; e < PE_ENC_COUNT; e++) {
+		if (e == PE_ENC_ROPE)
+			continue;
+		start(&st, (enum pe_encoding)e);
+		cr_assert(st.cur_r == 0 && st.cur_c == 0, "%s",
+		    pe_encoding_name((enum pe_encoding)e));
+	}
+}
+
 Test(state, main_dims)
 {
 	struct pe_config c;
@@ -499,13 +528,14 @@ Test(state, animation)
 	struct pe_state st;
 
 	start(&st, PE_ENC_ROPE);
+	size_t r0 = st.cur_r; /* rope's start position */
 	cr_assert_eq(key(&st, PE_KEY_TICK), PE_ACT_NONE, "paused");
 	key(&st, ' ');
 	cr_assert(st.playing);
 	cr_assert(key(&st, PE_KEY_TICK) & PE_ACT_REDRAW);
-	cr_assert_eq(st.cur_r, 1);
+	cr_assert_eq(st.cur_r, r0 + 1);
 	pe_state_key(&st, PE_KEY_TICK, 10, 1);
-	cr_assert_eq(st.cur_r, 11);
+	cr_assert_eq(st.cur_r, r0 + 11);
 	key(&st, PE_KEY_END);
 	key(&st, PE_KEY_TICK);
 	cr_assert_eq(st.cur_r, 0, "wraps");

@@ -11,6 +11,7 @@
 #include "pescope/canvas.h"
 #include "pescope/draw.h"
 #include "pescope/learned.h"
+#include "pescope/rope.h"
 #include "view/view.h"
 
 /* The text of canvas line y as UTF-8 (static buffer). */
@@ -242,7 +243,7 @@ Test(view, unscanned_min_max_are_not_nan)
 	const char *l = line(&cv, cv.h - 2);
 	cr_assert(strstr(l, "sample = block pos") != NULL, "%s", l);
 	cr_expect(strstr(l, "nan") == NULL, "%s", l);
-	cr_expect(strstr(l, "min and max not scanned") != NULL, "%s", l);
+	cr_expect(strstr(l, "min, max: too many to scan") != NULL, "%s", l);
 	pe_canvas_free(&cv);
 }
 
@@ -339,4 +340,403 @@ Test(view, vit2d_maps_are_titled_cosine)
 		    sizes[s][1]);
 		pe_canvas_free(&cv);
 	}
+}
+
+/* Numbers in line y from column x0 on (static; at most 64). */
+static int
+numbers(const struct pe_canvas *cv, int y, int x0, int x1, size_t *v)
+{
+	int n = 0;
+	for (int x = x0; x < x1 && n < 64; x++) {
+		uint32_t cp = cv->cells[y * cv->w + x].cp;
+		if (cp < '0' || cp > '9')
+			continue;
+		size_t a = 0;
+		while (x < x1 && (cp = cv->cells[y * cv->w + x].cp) >= '0' &&
+		    cp <= '9') {
+			a = a * 10 + (cp - '0');
+			x++;
+		}
+		v[n++] = a;
+	}
+	return n;
+}
+
+/* The issue's axes: rope pairs read 2 5 7 10 12, vit2d rows 0 1 3 4 6 7 9,
+ * llama rows 33825 67650 101475. After the first label, labels step by one
+ * round amount (1, 2, 5 x 10^k). */
+Test(view, axis_labels_step_by_round_amounts)
+{
+	struct {
+		enum pe_encoding e;
+		size_t n, d;
+		int w, h;
+	} cases[] = {{PE_ENC_ROPE, 64, 64, 120, 40}, {PE_ENC_VIT2D, 64, 64, 80, 24},
+	    {PE_ENC_ROPE, 131072, 128, 120, 40}, {PE_ENC_SINUSOIDAL, 64, 64, 200, 60}};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct pe_config cfg;
+		struct pe_canvas cv;
+		struct pe_hit hit;
+		size_t v[64];
+		pe_config_default(&cfg);
+		cfg.enc = cases[i].e;
+		cfg.n = cases[i].n;
+		cfg.d = cases[i].d;
+		cfg.base = cases[i].n > 1000 ? 500000 : 10000;
+		render(&cfg, 0, 0, cases[i].w, cases[i].h, &cv, &hit);
+		/* columns: the line under the map; rows: the axis left of it */
+		int nc = numbers(&cv, hit.map_y + hit.map_h, hit.map_x,
+		    hit.map_x + hit.map_w, v);
+		size_t vr[64];
+		int nr = 0;
+		for (int y = hit.map_y; y < hit.map_y + hit.map_h; y++)
+			nr += numbers(&cv, y, 0, hit.map_x - 1, vr + nr);
+		for (int axis = 0; axis < 2; axis++) {
+			size_t *a = axis ? vr : v;
+			int n = axis ? nr : nc;
+			cr_assert_geq(n, 3, "%s %dx%d: %d labels on axis %d",
+			    pe_encoding_name(cfg.enc), cases[i].w, cases[i].h, n, axis);
+			size_t step = a[n - 1] - a[n - 2], d = step;
+			while (d >= 10 && d % 10 == 0)
+				d /= 10;
+			cr_expect(d == 1 || d == 2 || d == 5, "%s axis %d: step %zu",
+			    pe_encoding_name(cfg.enc), axis, step);
+			for (int k = 1; k + 1 < n; k++)
+				cr_expect_eq(a[k + 1] - a[k], step, "%s axis %d: %zu, %zu",
+				    pe_encoding_name(cfg.enc), axis, a[k], a[k + 1]);
+		}
+		pe_canvas_free(&cv);
+	}
+}
+
+/* Lines whose first w columns are blank. */
+static int
+blank_lines(const struct pe_canvas *cv, int w)
+{
+	int n = 0;
+	for (int y = 0; y < cv->h; y++) {
+		bool blank = true;
+		for (int x = 0; x < w && blank; x++)
+			blank = cv->cells[y * cv->w + x].cp == ' ';
+		n += blank;
+	}
+	return n;
+}
+
+/* Big terminals are used: at 200x60 the 64-position map filled 32 of its
+ * lines and left 20 blank below, because a second whole magnification did
+ * not fit. The map column (left 110 columns) keeps at most 8 blank lines for
+ * every encoding, and a 16 x 16 map still spans at least 32 lines. */
+Test(view, big_terminals_fill_the_map_column)
+{
+	double *table = malloc(1024 * 64 * sizeof *table);
+	pe_learned_init(1024, 64, 1, table);
+	for (int e = 0; e < PE_ENC_COUNT; e++) {
+		struct pe_config cfg;
+		struct pe_canvas cv;
+		struct pe_hit hit;
+		pe_config_default(&cfg);
+		cfg.enc = (enum pe_encoding)e;
+		cfg.table = table;
+		render(&cfg, 5, 3, 200, 60, &cv, &hit);
+		int b = blank_lines(&cv, 110);
+		cr_expect_leq(b, 8, "%s at 200x60: %d blank lines in the map "
+		    "column (map %d lines)", pe_encoding_name(cfg.enc), b, hit.map_h);
+		pe_canvas_free(&cv);
+	}
+	free(table);
+	struct pe_config cfg;
+	struct pe_canvas cv;
+	struct pe_hit hit;
+	pe_config_default(&cfg);
+	cfg.enc = PE_ENC_RELATIVE;
+	cfg.n = 16;
+	render(&cfg, 0, 0, 200, 60, &cv, &hit);
+	cr_expect_geq(hit.map_h, 32, "16 x 16 at 200x60: %d lines", hit.map_h);
+	pe_canvas_free(&cv);
+}
+
+/* Magnified by a fraction, every sample is still one exact element: the
+ * cursor's half-cell maps back to the cursor, the inspector says one
+ * element, and the elements along a column are in order with none left
+ * out. */
+Test(view, fractional_magnification_keeps_the_cursor_exact)
+{
+	struct pe_config cfg;
+	pe_config_default(&cfg);
+	cfg.enc = PE_ENC_ROPE; /* 64 x 32 */
+	size_t rows[] = {0, 1, 17, 31, 32, 50, 62, 63};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct pe_canvas cv;
+		struct pe_hit hit;
+		render(&cfg, rows[i], 7, 200, 60, &cv, &hit);
+		cr_assert_gt(hit.nsr, 64, "not magnified: %zu samples", hit.nsr);
+		cr_expect_eq(hit.cell_rows, 1);
+		cr_expect(contains(&cv, "the cursor's sample is one element"),
+		    "%s", line(&cv, cv.h - 2));
+		/* the cursor cell: a TEXT half-block inside the map */
+		int cx = -1, cy = -1;
+		bool lower = false;
+		for (int y = hit.map_y; y < hit.map_y + hit.map_h; y++)
+			for (int x = hit.map_x; x < hit.map_x + hit.map_w; x++) {
+				const struct pe_cell *c = &cv.cells[y * cv.w + x];
+				if (c->kind == PE_CELL_TEXT &&
+				    (c->cp == 0x2580 || c->cp == 0x2584))
+					cx = x, cy = y, lower = c->cp == 0x2584;
+			}
+		cr_assert_geq(cx, 0, "no cursor cell for row %zu", rows[i]);
+		size_t s = (size_t)(cy - hit.map_y) * 2 + lower, r0, r1, c0, c1;
+		pe_field_span(hit.r0, hit.r1, hit.nsr, s, &r0, &r1);
+		pe_field_span(hit.c0, hit.c1, hit.nsc, (size_t)(cx - hit.map_x),
+		    &c0, &c1);
+		cr_expect_eq(r0, rows[i], "cursor at row %zu drawn at row %zu",
+		    rows[i], r0);
+		cr_expect_eq(r1 - r0, 1);
+		cr_expect_eq(c0, 7);
+		/* every element of the column shows, in order */
+		size_t prev = 0, seen = 0;
+		for (size_t k = 0; k < hit.nsr; k++) {
+			pe_field_span(hit.r0, hit.r1, hit.nsr, k, &r0, &r1);
+			cr_assert(r0 == prev || r0 == prev + 1 || k == 0);
+			seen += k == 0 || r0 != prev;
+			prev = r0;
+		}
+		cr_expect_eq(seen, 64);
+		pe_canvas_free(&cv);
+	}
+}
+
+/* ---- nothing is cut mid-word or mid-number ---------------------------- */
+
+/* Line y of the canvas with trailing blanks removed (static buffer). */
+static const char *
+trimmed(const struct pe_canvas *cv, int y)
+{
+	static char buf[4096];
+	snprintf(buf, sizeof buf, "%s", line(cv, y));
+	size_t n = strlen(buf);
+	while (n > 0 && buf[n - 1] == ' ')
+		buf[--n] = '\0';
+	return buf;
+}
+
+/* Whether `part`, split on sep, consists only of items of `whole` split on
+ * the same sep, in order (a line that dropped items whole). */
+static bool
+items_of(const char *part, const char *whole, const char *sep)
+{
+	const char *p = part, *w = whole;
+	size_t sl = strlen(sep);
+	while (*p != '\0') {
+		const char *pe = strstr(p, sep);
+		size_t pl = pe != NULL ? (size_t)(pe - p) : strlen(p);
+		bool found = false;
+		while (*w != '\0' && !found) {
+			const char *we = strstr(w, sep);
+			size_t wl = we != NULL ? (size_t)(we - w) : strlen(w);
+			found = wl == pl && memcmp(w, p, pl) == 0;
+			w = we != NULL ? we + sl : w + wl;
+		}
+		if (!found)
+			return false;
+		p = pe != NULL ? pe + sl : p + pl;
+	}
+	return true;
+}
+
+/* The config of the llama-3.1-8b preset (assets/presets). */
+static void
+llama(struct pe_config *cfg)
+{
+	pe_config_default(cfg);
+	cfg->enc = PE_ENC_ROPE;
+	cfg->d = 128;
+	cfg->n = 131072;
+	cfg->base = 500000;
+	cfg->rope.type = PE_ROPE_LLAMA3;
+	cfg->rope.factor = 8;
+	cfg->rope.original_max_pos = 8192;
+}
+
+/* Every view's key hints at 80x24 ended mid-word ("b/B", "spa"): the status
+ * line now holds whole hints of the full line (the one 400 columns show),
+ * help and quit first. */
+Test(view, key_hints_are_whole_at_80x24)
+{
+	double *table = malloc(1024 * 64 * sizeof *table);
+	pe_learned_init(1024, 64, 1, table);
+	for (int e = 0; e < PE_ENC_COUNT; e++) {
+		struct pe_config cfg;
+		struct pe_canvas cv, wide;
+		struct pe_hit hit;
+		pe_config_default(&cfg);
+		cfg.enc = (enum pe_encoding)e;
+		cfg.table = table;
+		render(&cfg, 5, 3, 400, 24, &wide, &hit);
+		render(&cfg, 5, 3, 80, 24, &cv, &hit);
+		char full[4096];
+		snprintf(full, sizeof full, "%s", trimmed(&wide, 23));
+		const char *got = trimmed(&cv, 23);
+		cr_expect(strncmp(got, "? help  q quit", 14) == 0, "%s", got);
+		cr_expect(items_of(got, full, "  "), "%s at 80x24: '%s' is not "
+		    "whole hints of '%s'", pe_encoding_name(cfg.enc), got, full);
+		pe_canvas_free(&cv);
+		pe_canvas_free(&wide);
+	}
+	free(table);
+}
+
+/* The parameter line keeps whole items, and the scaled rope's attention
+ * factor ("cos,sin ×1"), lost at 120 columns, stays at 80 and 120. */
+Test(view, parameter_line_keeps_whole_items)
+{
+	struct pe_config cfg;
+	llama(&cfg);
+	int widths[] = {80, 100, 120, 160};
+	for (size_t i = 0; i < 4; i++) {
+		struct pe_canvas cv, wide;
+		struct pe_hit hit;
+		render(&cfg, 5, 3, 400, 40, &wide, &hit);
+		render(&cfg, 5, 3, widths[i], 40, &cv, &hit);
+		char full[4096];
+		snprintf(full, sizeof full, "%s", trimmed(&wide, 1) + 1);
+		const char *got = trimmed(&cv, 1) + 1;
+		cr_expect(items_of(got, full, " · "), "%d: '%s' is not whole items "
+		    "of '%s'", widths[i], got, full);
+		cr_expect(strstr(got, "cos,sin ×1") != NULL, "%d: '%s'", widths[i],
+		    got);
+		cr_expect(strstr(got, "llama3 ×8") != NULL, "%d: '%s'", widths[i],
+		    got);
+		pe_canvas_free(&cv);
+		pe_canvas_free(&wide);
+	}
+}
+
+/* The wheel's labels read θ=2 for 2.87 at 120x40: each θ shown is the whole
+ * number (%.3g of the angle mod 2π), at every size that shows the wheel. */
+Test(view, wheel_labels_keep_whole_numbers)
+{
+	struct pe_config cfgs[2];
+	pe_config_default(&cfgs[0]);
+	cfgs[0].enc = PE_ENC_ROPE;
+	llama(&cfgs[1]);
+	int sizes[][2] = {{80, 24}, {120, 40}, {200, 60}};
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < 3; i++) {
+			struct pe_canvas cv;
+			struct pe_hit hit;
+			render(&cfgs[k], 5, 0, sizes[i][0], sizes[i][1], &cv, &hit);
+			int nth = 0;
+			for (int y = 0; y < cv.h; y++) {
+				const char *l = line(&cv, y), *t = strstr(l, "θ=");
+				const char *j = strstr(l, "j=");
+				if (t == NULL || j == NULL)
+					continue;
+				size_t pj = strtoull(j + 2, NULL, 10);
+				struct pe_rope r;
+				cr_assert_eq(pe_rope_init(&r, &cfgs[k]), PE_OK);
+				double want = fmod(pe_rope_angle(&r, 5.0, pj),
+				    6.283185307179586);
+				pe_rope_free(&r);
+				/* a whole number (2 or 3 significant digits), not a
+				 * cut one */
+				char got[32], *end;
+				sscanf(t + strlen("θ="), "%31s", got);
+				double v = strtod(got, &end);
+				cr_expect(*end == '\0' && fabs(v - want) <= 0.05 * want +
+				    1e-12, "%dx%d j=%zu: θ=%s, not %.3g", sizes[i][0],
+				    sizes[i][1], pj, got, want);
+				nth++;
+			}
+			cr_expect_geq(nth, 4, "%dx%d: %d wheel labels", sizes[i][0],
+			    sizes[i][1], nth);
+			pe_canvas_free(&cv);
+		}
+}
+
+/* The too-small message was cut below ~45 columns: down to 20x5 it says
+ * what it needs and what it has, no word cut. */
+Test(view, too_small_fits_down_to_20x5)
+{
+	struct pe_config cfg;
+	pe_config_default(&cfg);
+	int sizes[][2] = {{20, 5}, {24, 6}, {30, 5}, {44, 10}, {60, 20},
+	    {79, 24}, {80, 23}, {20, 30}};
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		struct pe_canvas cv;
+		struct pe_hit hit;
+		char have[32];
+		render(&cfg, 0, 0, sizes[i][0], sizes[i][1], &cv, &hit);
+		cr_assert(hit.too_small);
+		snprintf(have, sizeof have, "%d×%d", sizes[i][0], sizes[i][1]);
+		cr_expect(contains(&cv, "80×24"), "%dx%d: no need", sizes[i][0],
+		    sizes[i][1]);
+		cr_expect(contains(&cv, have), "%dx%d: no have", sizes[i][0],
+		    sizes[i][1]);
+		cr_expect(contains(&cv, "too small"), "%dx%d", sizes[i][0],
+		    sizes[i][1]);
+		cr_expect(contains(&cv, "q quits"), "%dx%d", sizes[i][0],
+		    sizes[i][1]);
+		pe_canvas_free(&cv);
+	}
+}
+
+/* The inspector's lines at 80x24: the first is the whole formula or whole
+ * words of it and " …"; the second, when it reaches the edge, ends in
+ * " …" (never in a cut number). */
+Test(view, inspector_lines_keep_whole_words)
+{
+	double *table = malloc(1024 * 64 * sizeof *table);
+	pe_learned_init(1024, 64, 1, table);
+	struct pe_config cfgs[PE_ENC_COUNT + 1];
+	for (int e = 0; e < PE_ENC_COUNT; e++) {
+		pe_config_default(&cfgs[e]);
+		cfgs[e].enc = (enum pe_encoding)e;
+		cfgs[e].table = table;
+	}
+	llama(&cfgs[PE_ENC_COUNT]);
+	for (int e = 0; e <= PE_ENC_COUNT; e++) {
+		struct pe_canvas cv, wide;
+		struct pe_hit hit;
+		render(&cfgs[e], 5, 3, 400, 24, &wide, &hit);
+		render(&cfgs[e], 5, 3, 80, 24, &cv, &hit);
+		char full[4096];
+		snprintf(full, sizeof full, "%s", trimmed(&wide, 21));
+		const char *got = trimmed(&cv, 21);
+		size_t gl = strlen(got);
+		bool whole = strcmp(got, full) == 0;
+		/* whole words: what follows in the full line is a blank, or a
+		 * ',', ';' or ':' and a blank */
+		const char *after = full + gl - 4;
+		if (strchr(",;:", *after) != NULL)
+			after++;
+		bool elided = gl > 4 && strcmp(got + gl - 4, " …") == 0 &&
+		    strncmp(full, got, gl - 4) == 0 && *after == ' ';
+		cr_expect(whole || elided, "%s: '%s' of '%s'",
+		    pe_encoding_name(cfgs[e].enc), got, full);
+		const char *l2 = trimmed(&cv, 22);
+		size_t n2 = 0;
+		for (const char *p = l2; *p; p++)
+			n2 += ((unsigned char)*p & 0xc0) != 0x80;
+		if (n2 >= 79)
+			cr_expect(strcmp(l2 + strlen(l2) - 4, " …") == 0,
+			    "%s: '%s'", pe_encoding_name(cfgs[e].enc), l2);
+		pe_canvas_free(&cv);
+		pe_canvas_free(&wide);
+	}
+	free(table);
+}
+
+/* The cursor's position is what a title must keep: at 80x24 the wheel and
+ * score titles shorten their words, never the position. */
+Test(view, titles_keep_the_position_at_80x24)
+{
+	struct pe_config cfg;
+	struct pe_canvas cv;
+	struct pe_hit hit;
+	llama(&cfg);
+	render(&cfg, 65536, 0, 80, 24, &cv, &hit);
+	cr_expect(contains(&cv, "m = 65536"), "%s", line(&cv, 2));
+	cr_expect(contains(&cv, "query 65536"), "%s", line(&cv, 11));
+	pe_canvas_free(&cv);
 }

@@ -377,3 +377,70 @@ Test(writer, stream_error)
 	fclose(fp);
 	pe_canvas_free(&cv);
 }
+
+/* Whether a 256-color index is a grey: the ramp 232..255 or the cube's
+ * diagonal (r = g = b). */
+static bool
+is_grey_256(int i)
+{
+	if (i >= 232)
+		return true;
+	if (i < 16)
+		return false;
+	i -= 16;
+	return i / 36 == (i / 6) % 6 && i / 36 == i % 6;
+}
+
+/* At 256 colors the cyclic RoPE map kept landing on grey entries (62 of its
+ * 256 levels), which the legend reserves for "a block spans many turns":
+ * every level at full resultant keeps a hue; a block of resultant 0 is
+ * grey. Read back from the writer's SGR, as a terminal would. */
+Test(writer, cyclic_map_keeps_its_hue_at_256)
+{
+	struct pe_canvas cv;
+	struct pe_scale sc = {PE_CMAP_CYCLIC, 0, 6.283185307179586, true};
+	struct pe_stats s[2 * 256];
+
+	memset(s, 0, sizeof s);
+	for (int k = 0; k < 256; k++) {
+		s[k].mean = (k + 0.5) / 256 * 6.283185307179586;
+		s[k].resultant = 1.0;
+		s[k].count = 1;
+		s[256 + k] = s[k];
+		s[256 + k].resultant = 0.0; /* many turns */
+	}
+	cr_assert_eq(pe_canvas_init(&cv, 256, 1), PE_OK);
+	pe_draw_heatmap(&cv, 0, 0, 256, 1, s, &sc);
+	char *out = write_str(&cv, PE_FMT_ANSI, PE_DEPTH_256, NULL);
+	int cells = 0, fg = -1, bg = -1, hue_grey = 0, turns_hue = 0;
+	for (const char *p = out; *p != '\0';) {
+		if (p[0] == '\033') {
+			const char *f = strstr(p, ";38;5;"), *b = strstr(p, ";48;5;");
+			const char *end = strchr(p, 'm');
+			if (f != NULL && f < end)
+				fg = atoi(f + 6);
+			if (b != NULL && b < end)
+				bg = atoi(b + 6);
+			p = end + 1;
+			continue;
+		}
+		if ((unsigned char)p[0] == 0xe2 && cells < 256) { /* U+2580 */
+			hue_grey += is_grey_256(fg);
+			turns_hue += !is_grey_256(bg);
+			if (is_grey_256(fg) && hue_grey <= 3)
+				cr_log_error("level %d at full resultant -> grey %d",
+				    cells, fg);
+			cells++;
+			p += 3;
+			continue;
+		}
+		p++;
+	}
+	cr_expect_eq(cells, 256);
+	cr_expect_eq(hue_grey, 0, "%d of 256 levels at full resultant show a "
+	    "grey", hue_grey);
+	cr_expect_eq(turns_hue, 0, "%d blocks of many turns show a hue",
+	    turns_hue);
+	free(out);
+	pe_canvas_free(&cv);
+}

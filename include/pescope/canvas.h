@@ -35,7 +35,8 @@ struct pe_cell {
 	uint8_t kind;	/* enum pe_cell_kind */
 	uint8_t shade;	/* PE_CELL_SHADE: mean level of the cell's samples */
 	uint8_t ramp;	/* heatmap halves: enum pe_cmap + 1 of their colormap
-			   (0: none), for 16-color ramps */
+			   (0: none), for 16-color ramps and the cyclic
+			   map's hues at 256 */
 	uint8_t lv[2];	/* levels 0..255 of the halves shown by fg and bg */
 	uint8_t lvok;	/* bit 0: lv[0] is a value's level; bit 1: lv[1] */
 };

@@ -30,14 +30,30 @@ pe_color pe_scale_color(const struct pe_scale *sc, const struct pe_stats *s);
 void pe_draw_heatmap(struct pe_canvas *cv, int x, int y, int w, int h,
     const struct pe_stats *samples, const struct pe_scale *sc);
 
-/* Tick labels for a vertical axis: h cells showing rows [r0, r1) at
- * `per_cell` samples per cell; labels right-aligned in the w columns left
- * of the plot at x..x+w-1, each naming the first row its cell covers, spaced
- * so they never touch. */
+/* A tick of an axis: a value and the cell that shows it. */
+struct pe_tick {
+	size_t v;
+	int cell;
+};
+
+/* Ticks of an axis whose ns samples tile [lo, hi) as pe_field_span cuts
+ * them (more samples than elements: each element repeats), per_cell
+ * samples to a cell: lo at cell 0, then the multiples of the smallest step
+ * of 1, 2, 5 x 10^k whose ticks (lo's included) land at least gap cells
+ * apart, each at the cell of the first sample that shows it. Writes at most
+ * max into dest; returns the count. */
+size_t pe_axis_ticks(size_t lo, size_t hi, size_t ns, int per_cell, int gap,
+    struct pe_tick *dest, size_t max);
+
+/* Tick labels for a vertical axis: h cells showing rows [r0, r1) as ns
+ * half-cell samples (2 per cell; the last cell may hold one); labels at
+ * pe_axis_ticks's rows, two blank rows apart at least, right-aligned in the
+ * w columns at x..x+w-1. */
 void pe_draw_vaxis(struct pe_canvas *cv, int x, int y, int w, int h,
-    size_t r0, size_t r1, int per_cell, pe_color fg);
-/* Tick labels for a horizontal axis of w cells showing cols [c0, c1): a
- * line of ticks at y and labels below it (2 lines), spaced apart. */
+    size_t r0, size_t r1, size_t ns, pe_color fg);
+/* Tick labels for a horizontal axis of w cells showing cols [c0, c1) (one
+ * sample a cell): a line of ticks at y and labels below it (2 lines), at
+ * pe_axis_ticks's columns, spaced apart. */
 void pe_draw_haxis(struct pe_canvas *cv, int x, int y, int w, size_t c0,
     size_t c1, pe_color fg);
 
@@ -70,6 +86,26 @@ void pe_draw_segment(struct pe_canvas *cv, int x, int y, int w, int h, int x0,
  * (radians, counter-clockwise from 3 o'clock, y up), drawn in braille. */
 void pe_draw_wheel(struct pe_canvas *cv, int x, int y, int w, int h,
     const double *angles, size_t n, const pe_color *colors);
+
+/* Cells of UTF-8 text: one per code point. */
+int pe_text_cells(const char *s);
+/* Text that fits width cells, never cut inside a word or a number: src
+ * whole when it fits, else whole words (split at spaces; leading blanks
+ * kept) followed by " …": the longest run, preferring one that closes its
+ * brackets and ends an item (two spaces, ';' or ','), never ending
+ * in punctuation alone; "" when not even the first word fits. Writes dst
+ * (cap bytes); returns its cells. */
+int pe_text_fit(char *dst, size_t cap, const char *src, int width);
+/* pe_canvas_text of the text pe_text_fit makes of utf8 in max_w cells (and
+ * the canvas); returns the cells written. */
+int pe_canvas_text_fit(struct pe_canvas *cv, int x, int y, int max_w,
+    const char *utf8, pe_color fg, pe_color bg, uint8_t attr);
+/* Items (n at most 64; NULL or "" skipped) joined by sep in their order,
+ * those of the largest prio dropped whole, the later first, until the line
+ * fits width; a last item still too wide is shortened by pe_text_fit.
+ * Writes dst; returns its cells. */
+int pe_text_pick(char *dst, size_t cap, const char *const *items,
+    const int *prio, size_t n, const char *sep, int width);
 
 /* Format a number into buf in at most width characters ("%.*g" shrinking,
  * "-inf", "nan"); returns buf. */

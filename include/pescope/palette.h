@@ -41,8 +41,14 @@ int pe_palette_16(pe_color c);
  * map's ordered 16-color ramp (nearest colors would scramble the order of
  * a smooth map), everything else the nearest ANSI color. */
 int pe_palette_16_cell(const struct pe_cell *c, bool fg);
+/* Index at 256 colors of a cell's foreground (fg) or background, or -1 for
+ * the default: a heatmap half marked as the cyclic colormap keeps a hue
+ * (the nearest cube entry off the grey diagonal), since greys on a cyclic
+ * map mean "a block spans many turns"; everything else the nearest entry. */
+int pe_palette_256_cell(const struct pe_cell *c, bool fg);
 /* Set a cell's ramp fields for a half (0 upper/fg, 1 lower/bg) drawn from
- * colormap cm at level lv; cyclic maps keep nearest colors. */
+ * colormap cm at level lv (a cyclic scale counts as the cyclic colormap,
+ * which keeps nearest colors at 16). */
 void pe_palette_mark(struct pe_cell *c, int half, enum pe_cmap cm,
     bool cyclic, uint8_t lv);
 

@@ -8,35 +8,121 @@
 #define GLYPH_RULE 0x2500u /* BOX DRAWINGS LIGHT HORIZONTAL */
 #define GLYPH_TICK 0x252cu /* BOX DRAWINGS LIGHT DOWN AND HORIZONTAL */
 #define GLYPH_HALF 0x2580u /* UPPER HALF BLOCK */
-#define AXIS_MIN_STEP 3    /* vertical labels: at least 2 blank rows apart */
-#define AXIS_MAX_STEP 8
+#define AXIS_VGAP 3        /* vertical labels: at least 2 blank rows apart */
 
-/* First index covered by cell k of ncells tiling [lo, hi): lo +
- * floor(k (hi - lo) / ncells), the lower bound pe_field_span gives block k
- * (the samples of a cell are consecutive blocks, so its first row does not
- * depend on the samples per cell). */
+/* Element shown by sample s of ns tiling [lo, hi): lo + floor(s n / ns),
+ * the lower bound pe_field_span gives block s (with more samples than
+ * elements each element repeats over consecutive samples). */
 static size_t
-axis_first(size_t lo, size_t hi, size_t ncells, size_t k)
+axis_elem(size_t lo, size_t hi, size_t ns, size_t s)
 {
-	unsigned __int128 num = (unsigned __int128)k * (hi - lo);
-
-	return lo + (size_t)(num / ncells);
+	return lo + (size_t)((unsigned __int128)s * (hi - lo) / ns);
 }
 
-/* How round a label is: twice its trailing decimal zeros, plus one when
- * what is left ends in 5 (so 100 > 50 > 10 > 5 > 3). */
-static int
-axis_roundness(size_t v)
+/* First sample of ns tiling [lo, hi) that shows v: the last sample
+ * starting at or before v, moved back over samples that start at the same
+ * element. */
+static size_t
+axis_sample_of(size_t lo, size_t hi, size_t ns, size_t v)
 {
-	int z = 0;
+	size_t s = (size_t)((unsigned __int128)(v - lo) * ns / (hi - lo));
 
-	if (v == 0)
-		return 40;
-	while (v % 10 == 0) {
-		v /= 10;
-		z++;
+	if (s > ns - 1)
+		s = ns - 1;
+	while (s + 1 < ns && axis_elem(lo, hi, ns, s + 1) <= v)
+		s++;
+	while (s > 0 && axis_elem(lo, hi, ns, s) > v)
+		s--;
+	while (s > 0 &&
+	       axis_elem(lo, hi, ns, s - 1) == axis_elem(lo, hi, ns, s))
+		s--;
+	return s;
+}
+
+/* Next of 1, 2, 5, 10, 20, 50, ... after p (0 when it would overflow). */
+static size_t
+axis_next_step(size_t p)
+{
+	size_t d = p, m = 1;
+
+	while (d >= 10) {
+		d /= 10;
+		m *= 10;
 	}
-	return 2 * z + (v % 10 == 5);
+	if (d == 1)
+		return 2 * m;
+	if (d == 2)
+		return 5 * m;
+	return m > SIZE_MAX / 10 ? 0 : 10 * m;
+}
+
+/* Ticks at lo and at the multiples of step in (lo, hi), each at the cell of
+ * its first sample (one closer than gap cells to the tick before is left
+ * out: never, with pe_axis_ticks's step). Returns the count (at most max
+ * written). */
+static size_t
+axis_place(size_t lo, size_t hi, size_t ns, int per_cell, int gap, size_t step,
+           struct pe_tick *dest, size_t max)
+{
+	size_t n = 0, m = (lo / step + 1) * step;
+	int last = 0;
+
+	if (max > 0)
+		dest[n++] = (struct pe_tick){lo, 0};
+	for (; m < hi && m > lo && n < max; m += step) {
+		int cell =
+		    (int)(axis_sample_of(lo, hi, ns, m) / (size_t)per_cell);
+
+		if (cell - last >= gap) {
+			dest[n++] = (struct pe_tick){m, cell};
+			last = cell;
+		}
+		if (m > SIZE_MAX - step)
+			break;
+	}
+	return n;
+}
+
+/* Round ticks: the smallest 1-2-5 step whose multiples, and lo, all land
+ * at least gap cells apart, so that no multiple is left out. */
+size_t
+pe_axis_ticks(size_t lo, size_t hi, size_t ns, int per_cell, int gap,
+              struct pe_tick *dest, size_t max)
+{
+	size_t step = 1;
+
+	if (hi <= lo || ns == 0 || per_cell < 1 || max == 0)
+		return 0;
+	if (gap < 1)
+		gap = 1;
+	/* a first guess from the mean spacing, then the exact check */
+	double need = (double)gap * per_cell * (double)(hi - lo) / (double)ns;
+	while (step != 0 && (double)axis_next_step(step) <= need * 0.5)
+		step = axis_next_step(step);
+	for (; step != 0; step = axis_next_step(step)) {
+		/* lo's label counts too (0 10 20, never 0 20 30, nor 34 100
+		 * 150 with 50 left out) */
+		size_t m = (lo / step + 1) * step, prev = 0;
+		bool ok = true;
+
+		for (; m < hi && m > lo; m += step) {
+			size_t c =
+			    axis_sample_of(lo, hi, ns, m) / (size_t)per_cell;
+
+			if (prev != SIZE_MAX && c - prev < (size_t)gap) {
+				ok = false;
+				break;
+			}
+			prev = c;
+			if (m > SIZE_MAX - step)
+				break;
+		}
+		if (ok)
+			return axis_place(lo, hi, ns, per_cell, gap, step, dest,
+			                  max);
+	}
+	dest[0] = (struct pe_tick){lo, 0};
+	return 1;
 }
 
 /* Format an index in at most width columns (exact digits when they fit). */
@@ -48,131 +134,41 @@ axis_label(char *buf, size_t cap, int width, size_t v)
 		pe_fmt_num(buf, cap, width, (double)v);
 }
 
-/* Label step in cells between min_step and max_step whose labels are the
- * roundest numbers (the least round label decides; ties: the smaller step). */
-static int
-axis_step(size_t lo, size_t hi, size_t ncells, int min_step, int max_step)
-{
-	int best = min_step, best_score = -1;
-
-	for (int s = min_step; s <= max_step; s++) {
-		int score = 99;
-		for (size_t k = (size_t)s; k < ncells; k += (size_t)s) {
-			int r = axis_roundness(axis_first(lo, hi, ncells, k));
-			if (r < score)
-				score = r;
-		}
-		if (score > best_score) {
-			best_score = score;
-			best = s;
-		}
-	}
-	return best;
-}
-
-/* Vertical axis: labels right-aligned in x..x+w-1 at cells 0, s, 2s, ...
- * (s >= 3, so two labels always have blank rows between them); a label
- * equal to the one above it is left out. per_cell only scales the samples,
- * not which row a cell starts at. */
+/* Vertical axis: labels right-aligned in x..x+w-1 at the cells of
+ * pe_axis_ticks (2 samples a cell, labels 3 cells apart at least). */
 void
 pe_draw_vaxis(struct pe_canvas *cv, int x, int y, int w, int h, size_t r0,
-              size_t r1, int per_cell, pe_color fg)
+              size_t r1, size_t ns, pe_color fg)
 {
+	struct pe_tick t[256];
 	char buf[48];
-	size_t prev = 0;
-	bool have_prev = false;
-	int step;
+	size_t n;
 
-	(void)per_cell;
-	if (w < 1 || h < 1 || r1 <= r0)
+	if (w < 1 || h < 1 || r1 <= r0 || ns == 0)
 		return;
-	step = axis_step(r0, r1, (size_t)h, AXIS_MIN_STEP, AXIS_MAX_STEP);
-	for (int k = 0; k < h; k += step) {
-		size_t v = axis_first(r0, r1, (size_t)h, (size_t)k);
+	n = pe_axis_ticks(r0, r1, ns, 2, AXIS_VGAP, t, sizeof t / sizeof t[0]);
+	for (size_t i = 0; i < n && t[i].cell < h; i++) {
 		int len;
 
-		if (have_prev && v == prev)
-			continue;
-		axis_label(buf, sizeof buf, w, v);
+		axis_label(buf, sizeof buf, w, t[i].v);
 		len = (int)strlen(buf);
-		pe_canvas_text(cv, x + w - len, y + k, len, buf, fg,
+		pe_canvas_text(cv, x + w - len, y + t[i].cell, len, buf, fg,
 		               PE_COLOR_DEFAULT, 0);
-		prev = v;
-		have_prev = true;
 	}
-}
-
-/* Cell of w tiling [lo, hi) that holds index v: the last cell starting at
- * or before v, moved back over cells that start at the same index (when
- * cells outnumber indices, each index spans several). */
-static int
-axis_cell_of(size_t lo, size_t hi, int w, size_t v)
-{
-	int k = (int)(((unsigned __int128)(v - lo) * (unsigned)w) / (hi - lo));
-
-	if (k > w - 1)
-		k = w - 1;
-	while (k + 1 < w && axis_first(lo, hi, (size_t)w, (size_t)k + 1) <= v)
-		k++;
-	while (k > 0 && axis_first(lo, hi, (size_t)w, (size_t)k) > v)
-		k--;
-	while (k > 0 && axis_first(lo, hi, (size_t)w, (size_t)k - 1) ==
-	                    axis_first(lo, hi, (size_t)w, (size_t)k))
-		k--;
-	return k;
-}
-
-/* Smallest of 1, 2, 5, 10, 20, 50, ... that is at least x. */
-static size_t
-axis_nice(double x)
-{
-	size_t p = 1;
-
-	for (;;) {
-		if ((double)p >= x)
-			return p;
-		if ((double)(2 * p) >= x)
-			return 2 * p;
-		if ((double)(5 * p) >= x)
-			return 5 * p;
-		if (p > SIZE_MAX / 100)
-			return p * 10;
-		p *= 10;
-	}
-}
-
-/* Draw one horizontal-axis label v at cell k: a tick on the rule, the
- * number below it (pulled left to end inside the axis); skipped when it
- * would come within a column of the previous label. */
-static void
-axis_hlabel(struct pe_canvas *cv, int x, int y, int w, int k, size_t v,
-            pe_color fg, int *next_free)
-{
-	char buf[48];
-	int len, at = x + k;
-
-	axis_label(buf, sizeof buf, w, v);
-	len = (int)strlen(buf);
-	if (at + len > x + w)
-		at = x + w - len;
-	if (at < *next_free)
-		return;
-	pe_canvas_set(cv, x + k, y, GLYPH_TICK, fg, PE_COLOR_DEFAULT, 0);
-	pe_canvas_text(cv, at, y + 1, len, buf, fg, PE_COLOR_DEFAULT, 0);
-	*next_free = at + len + 1;
 }
 
 /* Horizontal axis: a rule with ticks at y and labels left-aligned under
- * them at y + 1: c0 at the first cell, then the multiples of a round step
- * (1, 2, 5 x 10^k, wide enough for the longest label and two blanks), each
- * under the cell that holds that column; labels never touch. */
+ * them at y + 1 (pulled left to end inside the axis), at pe_axis_ticks's
+ * cells spaced for the widest label and two blanks; a label that would
+ * touch the one before it is left out. */
 void
 pe_draw_haxis(struct pe_canvas *cv, int x, int y, int w, size_t c0, size_t c1,
               pe_color fg)
 {
+	struct pe_tick t[256];
 	char buf[48];
-	int widest, next_free = x;
-	size_t n = c1 - c0, step, v;
+	int next_free = x;
+	size_t n;
 
 	if (w < 1 || c1 <= c0)
 		return;
@@ -180,14 +176,22 @@ pe_draw_haxis(struct pe_canvas *cv, int x, int y, int w, size_t c0, size_t c1,
 		pe_canvas_set(cv, x + i, y, GLYPH_RULE, fg, PE_COLOR_DEFAULT,
 		              0);
 	snprintf(buf, sizeof buf, "%zu", c1 - 1);
-	widest = (int)strlen(buf);
-	step = axis_nice((double)(widest + 2) * (double)n / (double)w);
-	axis_hlabel(cv, x, y, w, 0, c0, fg, &next_free);
-	for (v = (c0 / step + 1) * step; v < c1 && v > c0; v += step) {
-		axis_hlabel(cv, x, y, w, axis_cell_of(c0, c1, w, v), v, fg,
-		            &next_free);
-		if (v > SIZE_MAX - step)
-			break;
+	n = pe_axis_ticks(c0, c1, (size_t)w, 1, (int)strlen(buf) + 2, t,
+	                  sizeof t / sizeof t[0]);
+	for (size_t i = 0; i < n; i++) {
+		int len, at = x + t[i].cell;
+
+		axis_label(buf, sizeof buf, w, t[i].v);
+		len = (int)strlen(buf);
+		if (at + len > x + w)
+			at = x + w - len;
+		if (at < next_free)
+			continue;
+		pe_canvas_set(cv, x + t[i].cell, y, GLYPH_TICK, fg,
+		              PE_COLOR_DEFAULT, 0);
+		pe_canvas_text(cv, at, y + 1, len, buf, fg, PE_COLOR_DEFAULT,
+		               0);
+		next_free = at + len + 1;
 	}
 }
 

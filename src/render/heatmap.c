@@ -94,6 +94,16 @@ pe_scale_color(const struct pe_scale *sc, const struct pe_stats *s)
 	return c;
 }
 
+/* Whether a value sample shows its colormap's color: always, but on a
+ * cyclic scale only while its resultant length is at least 1/2 (below,
+ * the fade toward grey outweighs the hue: a block of many turns). Such
+ * halves are marked, so that 256 colors keep their hue and never a grey. */
+static bool
+heatmap_has_hue(const struct pe_scale *sc, const struct pe_stats *s)
+{
+	return !sc->cyclic || isnan(s->resultant) || s->resultant >= 0.5;
+}
+
 /* Mono level 0..255 of a value sample. */
 static int
 heatmap_level(const struct pe_scale *sc, const struct pe_stats *s)
@@ -151,13 +161,17 @@ pe_draw_heatmap(struct pe_canvas *cv, int x, int y, int w, int h,
 			c->kind = PE_CELL_SHADE;
 			if (ku == SAMPLE_VALUE) {
 				int lv = heatmap_level(sc, up);
-				pe_palette_mark(c, 0, sc->cmap, sc->cyclic, (uint8_t)lv);
+				if (heatmap_has_hue(sc, up))
+					pe_palette_mark(c, 0, sc->cmap, sc->cyclic,
+					                (uint8_t)lv);
 				sum += lv;
 				nv++;
 			}
 			if (kl == SAMPLE_VALUE) {
 				int lv = heatmap_level(sc, lo);
-				pe_palette_mark(c, 1, sc->cmap, sc->cyclic, (uint8_t)lv);
+				if (heatmap_has_hue(sc, lo))
+					pe_palette_mark(c, 1, sc->cmap, sc->cyclic,
+					                (uint8_t)lv);
 				sum += lv;
 				nv++;
 			}

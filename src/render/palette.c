@@ -92,6 +92,52 @@ pe_palette_256(pe_color c)
 	return dgrey < dcube ? best_grey : ci;
 }
 
+/* Nearest cube entry off the grey diagonal (r = g = b) to c. Distances add
+ * over channels, so when the nearest entry is a grey (a, a, a) the nearest
+ * one with a hue differs from it in one channel only: the channel whose
+ * second-nearest level costs the least extra. */
+static int
+palette_256_hue(pe_color c)
+{
+	int v[3], best[3], extra = -1, ch = 0, alt = 0;
+
+	for (int k = 0; k < 3; k++) {
+		v[k] = (c >> (16 - 8 * k)) & 0xff;
+		best[k] = palette_cube_index(v[k]);
+	}
+	if (best[0] != best[1] || best[1] != best[2])
+		return 16 + 36 * best[0] + 6 * best[1] + best[2];
+	for (int k = 0; k < 3; k++)
+		for (int i = 0; i < 6; i++) {
+			int d0 = v[k] - cube_level[best[k]],
+			    d1 = v[k] - cube_level[i];
+			int e = d1 * d1 - d0 * d0;
+
+			if (i != best[k] && (extra < 0 || e < extra)) {
+				extra = e;
+				ch = k;
+				alt = i;
+			}
+		}
+	best[ch] = alt;
+	return 16 + 36 * best[0] + 6 * best[1] + best[2];
+}
+
+/* Index at 256 colors of a cell's fg or bg: a half drawn from a cyclic
+ * colormap keeps a hue, the nearest entry else. */
+int
+pe_palette_256_cell(const struct pe_cell *c, bool fg)
+{
+	pe_color col = fg ? c->fg : c->bg;
+	int half = fg ? 0 : 1;
+
+	if (col < 0)
+		return -1;
+	if (c->ramp == PE_CMAP_CYCLIC + 1 && (c->lvok & (1 << half)))
+		return palette_256_hue(col);
+	return pe_palette_256(col);
+}
+
 /* Nearest of the 16 ANSI colors to c by RGB distance (lowest index wins a
  * tie). */
 int
@@ -129,7 +175,8 @@ pe_palette_16_cell(const struct pe_cell *c, bool fg)
 
 	if (col < 0)
 		return -1;
-	if (c->ramp != 0 && (c->lvok & (1 << half))) {
+	if (c->ramp != 0 && c->ramp != PE_CMAP_CYCLIC + 1 &&
+	    (c->lvok & (1 << half))) {
 		const uint8_t *r = c->ramp - 1 == PE_CMAP_DIVERGING ? ramp16_div
 								    : ramp16_seq;
 		size_t n = c->ramp - 1 == PE_CMAP_DIVERGING ? sizeof ramp16_div
@@ -139,13 +186,14 @@ pe_palette_16_cell(const struct pe_cell *c, bool fg)
 	return pe_palette_16(col);
 }
 
-/* Mark half `half` of a cell as drawn from colormap cm at level lv. */
+/* Mark half `half` of a cell as drawn from colormap cm at level lv (any
+ * cyclic scale as the cyclic colormap). */
 void
 pe_palette_mark(struct pe_cell *c, int half, enum pe_cmap cm, bool cyclic,
     uint8_t lv)
 {
-	if (cyclic || cm == PE_CMAP_CYCLIC)
-		return;
+	if (cyclic)
+		cm = PE_CMAP_CYCLIC;
 	c->ramp = (uint8_t)(cm + 1);
 	c->lv[half] = lv;
 	c->lvok |= (uint8_t)(1 << half);

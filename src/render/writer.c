@@ -86,6 +86,9 @@ writer_look(const struct pe_cell *c, enum pe_depth depth)
 	if (depth == PE_DEPTH_16) { /* heatmaps keep their order */
 		lk.fg = pe_palette_16_cell(c, true);
 		lk.bg = pe_palette_16_cell(c, false);
+	} else if (depth == PE_DEPTH_256) { /* cyclic maps keep a hue */
+		lk.fg = pe_palette_256_cell(c, true);
+		lk.bg = pe_palette_256_cell(c, false);
 	} else {
 		lk.fg = writer_quantize(c->fg, depth);
 		lk.bg = writer_quantize(c->bg, depth);

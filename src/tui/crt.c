@@ -152,7 +152,7 @@ term_color(const struct pe_cell *cell, bool fg)
 		 * colors; nudge those near-blacks to 0x000008. */
 		return c < 8 ? 8 : (int)c;
 	case PE_DEPTH_256:
-		return pe_palette_256(c);
+		return pe_palette_256_cell(cell, fg); /* cyclic maps keep a hue */
 	case PE_DEPTH_16:
 		/* heatmaps take their colormap's ordered ramp */
 		return pe_palette_16_cell(cell, fg) % (crt.ncolors < 16 ? 8 : 16);

@@ -22,22 +22,25 @@ panel_map_chrome_h(const struct map_spec *s)
 	    (s->legend != NULL);
 }
 
-/* One-line horizontal axis: the first column index of cells spaced so that
- * labels never touch; a cursor marker at cell `mark` (or -1). */
+/* One-line horizontal axis: labels left-aligned at the round columns of
+ * pe_axis_ticks (the widest label and two blanks apart), a cursor marker at
+ * cell `mark` (or -1); a label the marker would touch, or that would run
+ * past the map, is left out. */
 static void
 haxis_line(struct pe_canvas *cv, int x, int y, int w, size_t c0, size_t c1,
     size_t nsc, long mark)
 {
+	struct pe_tick t[256];
 	char buf[32];
 	int len = snprintf(buf, sizeof buf, "%zu", c1 - 1);
-	int step = len + 3;
-	size_t b0, b1;
+	size_t n = pe_axis_ticks(c0, c1, nsc, 1, len + 2, t,
+	    sizeof t / sizeof t[0]);
 	if (mark >= 0)
 		pe_canvas_set(cv, x + (int)mark, y, 0x25b4, C_ACCENT,
 		    PE_COLOR_DEFAULT, PE_ATTR_BOLD);
-	for (int cx = 0; cx < w && (size_t)cx < nsc; cx += step) {
-		pe_field_span(c0, c1, nsc, (size_t)cx, &b0, &b1);
-		int l = snprintf(buf, sizeof buf, "%zu", b0);
+	for (size_t i = 0; i < n; i++) {
+		int cx = t[i].cell;
+		int l = snprintf(buf, sizeof buf, "%zu", t[i].v);
 		if (cx + l > w)
 			break;
 		if (mark >= 0 && mark >= cx - 1 && mark <= cx + l)
@@ -108,18 +111,20 @@ panel_sample_of(size_t lo, size_t hi, size_t nb, size_t v)
 	}
 }
 
-/* Samples for n elements in `avail` sample slots: whole multiples when the
- * elements are few (every element the same size on screen), else one
- * sample per slot, each the mean of its block (blocks differ by at most one
- * element: resolution first). */
+/* Samples for n elements in `avail` sample slots. More elements than slots:
+ * one sample per slot, each the mean of its block (blocks differ by at most
+ * one element: resolution first). Fewer: a whole magnification when it
+ * leaves less than an eighth of the slots blank (every element the same
+ * size on screen), else every slot, each element repeated over 1 or 2 (or
+ * k and k + 1) consecutive slots as nearest-neighbour scaling does; a
+ * sample is then still one exact element (pe_field_span's blocks). */
 static size_t
 fit_samples(size_t n, size_t avail)
 {
-	if (avail == 0)
-		return 0;
-	if (n <= avail)
-		return n * (avail / n);
-	return avail;
+	if (avail == 0 || n >= avail)
+		return avail;
+	size_t whole = n * (avail / n);
+	return (avail - whole) * 8 < avail ? whole : avail;
 }
 
 /* Draw a map panel into the rectangle. */
@@ -134,7 +139,7 @@ panel_map(struct pe_canvas *cv, int x, int y, int w, int h,
 	if (avail_h < 1 || avail_w < 2)
 		return;
 	if (s->title != NULL) {
-		pe_canvas_text(cv, x, y, w, s->title, C_TEXT, PE_COLOR_DEFAULT,
+		pe_canvas_text_fit(cv, x, y, w, s->title, C_TEXT, PE_COLOR_DEFAULT,
 		    PE_ATTR_BOLD);
 		y++;
 	}
@@ -166,7 +171,7 @@ panel_map(struct pe_canvas *cv, int x, int y, int w, int h,
 	bool cur = s->cursor && s->cur_r >= s->r0 && s->cur_r < s->r1 &&
 	    s->cur_c >= s->c0 && s->cur_c < s->c1;
 	if (s->axes) {
-		pe_draw_vaxis(cv, x, y, axw - 1, mh, s->r0, s->r1, 2, C_DIM);
+		pe_draw_vaxis(cv, x, y, axw - 1, mh, s->r0, s->r1, nsr, C_DIM);
 		haxis_line(cv, mx, yy, mw, s->c0, s->c1, nsc,
 		    cur ? (long)panel_sample_of(s->c0, s->c1, nsc, s->cur_c) : -1);
 		yy += 1;
@@ -223,7 +228,20 @@ panel_map(struct pe_canvas *cv, int x, int y, int w, int h,
 			pe_draw_heatmap(cv, x, yy, 1, 1, sw, &s->scale);
 			lx += 2;
 		}
-		pe_canvas_text(cv, lx, yy, w - (lx - x), s->legend, C_DIM,
+		/* a legend is a list of items: " · " between them */
+		char buf[512], items[512];
+		const char *it[16];
+		int pr[16] = {0};
+		size_t n = 0;
+		snprintf(items, sizeof items, "%s", s->legend);
+		for (char *p = items, *e; p != NULL && n < 16; p = e) {
+			e = strstr(p, " · ");
+			if (e != NULL)
+				*e = '\0', e += strlen(" · ");
+			it[n++] = p;
+		}
+		pe_text_pick(buf, sizeof buf, it, pr, n, " · ", w - (lx - x));
+		pe_canvas_text(cv, lx, yy, w - (lx - x), buf, C_DIM,
 		    PE_COLOR_DEFAULT, 0);
 	}
 }
@@ -257,7 +275,8 @@ panel_plot(struct pe_canvas *cv, int x, int y, int w, int h,
 	char buf[32];
 	if (h < 4 || w < PLOT_YLAB + 4)
 		return;
-	pe_canvas_text(cv, x, y, w, title, C_TEXT, PE_COLOR_DEFAULT, PE_ATTR_BOLD);
+	pe_canvas_text_fit(cv, x, y, w, title, C_TEXT, PE_COLOR_DEFAULT,
+	    PE_ATTR_BOLD);
 	int py = y + 1, ph = h - 2, px = x + PLOT_YLAB, pw = w - PLOT_YLAB;
 	pe_canvas_text(cv, x, py, PLOT_YLAB - 1,
 	    pe_fmt_num(buf, sizeof buf, PLOT_YLAB - 1, yhi), C_DIM,
@@ -280,9 +299,10 @@ panel_plot(struct pe_canvas *cv, int x, int y, int w, int h,
 			pe_draw_dot(cv, px, py, pw, ph, dx, dy, C_ACCENT);
 	}
 	pe_draw_plot(cv, px, py, pw, ph, ys, n, ylo, yhi, C_CURVE);
-	pe_canvas_text(cv, px, py + ph, pw, xlo, C_DIM, PE_COLOR_DEFAULT, 0);
-	int l = (int)strlen(xhi);
-	if (l < pw - (int)strlen(xlo) - 1)
+	int ll = pe_canvas_text_fit(cv, px, py + ph, pw, xlo, C_DIM,
+	    PE_COLOR_DEFAULT, 0);
+	int l = pe_text_cells(xhi);
+	if (l < pw - ll - 1)
 		pe_canvas_text(cv, px + pw - l, py + ph, l, xhi, C_DIM,
 		    PE_COLOR_DEFAULT, 0);
 }
@@ -296,4 +316,56 @@ panel_plot_overlay(struct pe_canvas *cv, int x, int y, int w, int h,
 		return;
 	pe_draw_plot(cv, x + PLOT_YLAB, y + 1, w - PLOT_YLAB, h - 2, ys, n, ylo,
 	    yhi, fg);
+}
+
+/* Text wrapped at spaces into lines of w cells from (x, y), at most h
+ * lines; a last line that cannot hold the rest ends in " …" (words are
+ * never cut). Returns the lines used. */
+int
+panel_text(struct pe_canvas *cv, int x, int y, int w, int h,
+    const char *text, pe_color fg, uint8_t attr)
+{
+	int used = 0;
+	const char *s = text;
+	while (*s == ' ')
+		s++;
+	while (*s != '\0' && used < h) {
+		if (pe_text_cells(s) <= w || used == h - 1) {
+			if (pe_canvas_text_fit(cv, x, y + used, w, s, fg,
+			    PE_COLOR_DEFAULT, attr) > 0)
+				used++;
+			break;
+		}
+		/* the longest run of whole words that fits */
+		const char *end = s, *p = s;
+		int cells = 0;
+		for (;;) {
+			const char *w0 = p, *w1;
+			while (*w0 == ' ')
+				w0++;
+			w1 = w0 + strcspn(w0, " ");
+			int wc = 0;
+			for (const char *q = p; q < w1; q++)
+				wc += ((unsigned char)*q & 0xc0) != 0x80;
+			if (*w0 == '\0' || cells + wc > w)
+				break;
+			cells += wc;
+			end = p = w1;
+		}
+		if (end == s) { /* a word wider than the line */
+			pe_canvas_text_fit(cv, x, y + used, w, s, fg,
+			    PE_COLOR_DEFAULT, attr);
+			used++;
+			break;
+		}
+		char line[512];
+		snprintf(line, sizeof line, "%.*s", (int)(end - s), s);
+		pe_canvas_text(cv, x, y + used, w, line, fg, PE_COLOR_DEFAULT,
+		    attr);
+		used++;
+		s = end;
+		while (*s == ' ')
+			s++;
+	}
+	return used;
 }

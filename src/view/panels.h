@@ -58,6 +58,12 @@ void panel_plot(struct pe_canvas *cv, int x, int y, int w, int h,
 void panel_plot_overlay(struct pe_canvas *cv, int x, int y, int w, int h,
     const double *ys, size_t n, double ylo, double yhi, pe_color fg);
 
+/* Text wrapped at spaces into lines of w cells from (x, y), at most h
+ * lines, the last ending in " …" when the rest does not fit (words are
+ * never cut). Returns the lines used. */
+int panel_text(struct pe_canvas *cv, int x, int y, int w, int h,
+    const char *text, pe_color fg, uint8_t attr);
+
 /* Range of finite values in v[n]; false when none. */
 bool panel_range(const double *v, size_t n, double *lo, double *hi);
 

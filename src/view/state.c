@@ -136,13 +136,18 @@ pe_state_clamp(struct pe_state *st)
 		st->speed = SPEED_MAX;
 }
 
-/* Start from a config (already checked): cursor at 0,0, whole map. */
+/* Start from a config (already checked): whole map, cursor at 0,0, but
+ * rope at position n / 2 (at m = 0 every pair's angle is 0 and the wheel
+ * shows nothing turning; in the middle the hands spread and the score
+ * curve has keys on both sides of the query). */
 void
 pe_state_init(struct pe_state *st, const struct pe_config *cfg)
 {
 	memset(st, 0, sizeof *st);
 	st->cfg = *cfg;
 	st->speed = SPEED_DEFAULT;
+	if (cfg->enc == PE_ENC_ROPE)
+		st->cur_r = cfg->n / 2;
 	pe_state_clamp(st);
 }
 

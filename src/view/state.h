@@ -50,7 +50,8 @@ struct pe_state {
 	bool preset_modified;	   /* the config no longer is the preset's */
 };
 
-/* Start from a config (already checked): cursor at 0,0, whole map. */
+/* Start from a config (already checked): whole map, cursor at 0,0 (rope:
+ * at position n / 2, where the rotation shows). */
 void pe_state_init(struct pe_state *st, const struct pe_config *cfg);
 
 /* Rows and columns of the main map for a config:

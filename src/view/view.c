@@ -124,98 +124,139 @@ draw_tabs(struct ctx *c)
 	}
 }
 
-/* Second line: every parameter of the encoding with its current value. */
+/* A line of items, each with a priority (0 most important), for
+ * pe_text_pick. */
+struct items {
+	char text[16][160];
+	const char *ptr[16];
+	int prio[16];
+	size_t n;
+};
+
+/* Append an item of priority prio. */
+static void __attribute__((format(printf, 3, 4)))
+item(struct items *it, int prio, const char *fmt, ...)
+{
+	va_list ap;
+	if (it->n >= sizeof it->prio / sizeof it->prio[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(it->text[it->n], sizeof it->text[it->n], fmt, ap);
+	va_end(ap);
+	it->ptr[it->n] = it->text[it->n];
+	it->prio[it->n++] = prio;
+}
+
+/* Second line: every parameter of the encoding with its current value;
+ * when they do not fit, the least important go whole (sizes, the scaling
+ * and its attention factor stay; explanations go first). */
 static void
 draw_params(struct ctx *c)
 {
 	const struct pe_config *k = c->cfg;
-	char b[512] = "";
+	struct items it;
+	char b[1024];
 
+	it.n = 0;
 	switch (k->enc) {
 	case PE_ENC_SINUSOIDAL:
-		view_cat(b, sizeof b, " d_model %zu · seq_len %zu · base %g · layout %s",
-		    k->d, k->n, k->base,
-		    k->layout == PE_LAYOUT_INTERLEAVED ? "interleaved (sin,cos,…)"
+		item(&it, 0, "d_model %zu", k->d);
+		item(&it, 0, "seq_len %zu", k->n);
+		item(&it, 1, "base %g", k->base);
+		item(&it, 2, "layout %s", k->layout == PE_LAYOUT_INTERLEAVED
+		    ? "interleaved (sin,cos,…)"
 		    : k->layout == PE_LAYOUT_SPLIT ? "split (GPT-J: sin…|cos…)"
 						   : "t2t (tensor2tensor: sin…|cos…)");
 		break;
 	case PE_ENC_LEARNED:
-		view_cat(b, sizeof b, " d_model %zu · seq_len %zu · max_len %zu · %s",
-		    k->d, k->n, k->max_len,
-		    k->table_untrained ? "untrained: N(0, 0.02²) init"
-				       : "table from file");
+		item(&it, 0, "d_model %zu", k->d);
+		item(&it, 0, "seq_len %zu", k->n);
+		item(&it, 1, "max_len %zu", k->max_len);
+		item(&it, 2, "%s", k->table_untrained ? "untrained: N(0, 0.02²) init"
+						      : "table from file");
 		break;
 	case PE_ENC_RELATIVE:
-		if (k->relative == PE_REL_T5)
-			view_cat(b, sizeof b, " t5 buckets %zu · max_distance %zu · %s · "
-			    "seq_len %zu · rel = key − query", k->buckets,
-			    k->max_distance, k->bidirectional ? "bidirectional"
-							      : "unidirectional",
-			    k->n);
-		else
-			view_cat(b, sizeof b, " shaw K %zu · seq_len %zu · index = "
-			    "clip(key − query, −K, K) + K", k->max_relative, k->n);
+		if (k->relative == PE_REL_T5) {
+			item(&it, 0, "t5 buckets %zu", k->buckets);
+			item(&it, 1, "max_distance %zu", k->max_distance);
+			item(&it, 1, "%s", k->bidirectional ? "bidirectional"
+							    : "unidirectional");
+			item(&it, 0, "seq_len %zu", k->n);
+			item(&it, 2, "rel = key − query");
+		} else {
+			item(&it, 0, "shaw K %zu", k->max_relative);
+			item(&it, 0, "seq_len %zu", k->n);
+			item(&it, 2, "index = clip(key − query, −K, K) + K");
+		}
 		break;
 	case PE_ENC_ROPE: {
 		const struct pe_rope *r = &c->mainf.rope;
-		view_cat(b, sizeof b, " head_dim %zu · seq_len %zu · base %g · pairing %s",
-		    k->d, k->n, k->base,
-		    k->pairing == PE_PAIR_HALF ? "half (rotate_half)"
-					       : "interleaved (GPT-J)");
+		item(&it, 0, "head_dim %zu", k->d);
+		item(&it, 0, "seq_len %zu", k->n);
+		item(&it, 1, "base %g", k->base);
+		item(&it, 2, "pairing %s", k->pairing == PE_PAIR_HALF
+		    ? "half (rotate_half)" : "interleaved (GPT-J)");
 		if (r->rot != k->d)
-			view_cat(b, sizeof b, " · rotary %zu of %zu", r->rot, k->d);
+			item(&it, 1, "rotary %zu of %zu", r->rot, k->d);
 		if (k->rope.type == PE_ROPE_LONGROPE) {
 			/* which factor longrope uses, and why (HF: rope_scaling's
 			 * factor, or the Phi-3 ratio) */
-			view_cat(b, sizeof b, " · longrope ×%g",
-			    pe_rope_longrope_factor(&k->rope));
 			if (k->rope.factor_given)
-				view_cat(b, sizeof b, " (--factor) orig %zu",
+				item(&it, 0, "longrope ×%g (--factor) orig %zu",
+				    pe_rope_longrope_factor(&k->rope),
 				    k->rope.original_max_pos);
 			else
-				view_cat(b, sizeof b, " = max_pos %zu / orig %zu",
-				    k->rope.max_pos, k->rope.original_max_pos);
+				item(&it, 0, "longrope ×%g = max_pos %zu / orig %zu",
+				    pe_rope_longrope_factor(&k->rope), k->rope.max_pos,
+				    k->rope.original_max_pos);
 		} else if (k->rope.type != PE_ROPE_DEFAULT) {
-			view_cat(b, sizeof b, " · %s ×%g", pe_rope_type_name(k->rope.type),
+			item(&it, 0, "%s ×%g", pe_rope_type_name(k->rope.type),
 			    k->rope.factor);
 			if (k->rope.type == PE_ROPE_DYNAMIC)
-				view_cat(b, sizeof b, " max_pos %zu", k->rope.max_pos);
+				item(&it, 2, "max_pos %zu", k->rope.max_pos);
 			else if (k->rope.type != PE_ROPE_LINEAR)
-				view_cat(b, sizeof b, " orig %zu", k->rope.original_max_pos);
+				item(&it, 2, "orig %zu", k->rope.original_max_pos);
 		}
 		if (k->rope.type != PE_ROPE_DEFAULT) {
 			if (k->rope.type == PE_ROPE_YARN) {
 				double bf, bs; /* 0 means HF's default */
 				pe_rope_yarn_betas(&k->rope, &bf, &bs);
-				view_cat(b, sizeof b, " β %g/%g", bf, bs);
+				item(&it, 3, "β %g/%g", bf, bs);
 			}
 			if (k->rope.type == PE_ROPE_LLAMA3)
-				view_cat(b, sizeof b, " low %g high %g", k->rope.low_freq_factor,
+				item(&it, 3, "low %g high %g", k->rope.low_freq_factor,
 				    k->rope.high_freq_factor);
-			view_cat(b, sizeof b, " · cos,sin ×%.4g", r->attention_scaling);
+			item(&it, 0, "cos,sin ×%.4g", r->attention_scaling);
 		}
 		break;
 	}
 	case PE_ENC_ALIBI:
-		view_cat(b, sizeof b, " heads %zu · seq_len %zu · mode %s · head %zu "
-		    "large (slope %.6g) · bias = %s", k->heads, k->n,
-		    k->alibi_mode == PE_ALIBI_CAUSAL ? "causal" : "symmetric",
-		    c->st->head, c->mainf.slopes[c->st->head],
-		    k->alibi_mode == PE_ALIBI_CAUSAL ? "−m·(query − key)"
-						     : "−m·|query − key|");
+		item(&it, 0, "heads %zu", k->heads);
+		item(&it, 0, "seq_len %zu", k->n);
+		item(&it, 1, "mode %s", k->alibi_mode == PE_ALIBI_CAUSAL ? "causal"
+									: "symmetric");
+		item(&it, 0, "head %zu large (slope %.6g)", c->st->head,
+		    c->mainf.slopes[c->st->head]);
+		item(&it, 2, "bias = %s", k->alibi_mode == PE_ALIBI_CAUSAL
+		    ? "−m·(query − key)" : "−m·|query − key|");
 		break;
 	case PE_ENC_NOPE:
-		view_cat(b, sizeof b, " seq_len %zu · no positional encoding: order comes "
-		    "only from the causal mask", k->n);
+		item(&it, 0, "seq_len %zu", k->n);
+		item(&it, 2, "no positional encoding: order comes only from the "
+		    "causal mask");
 		break;
 	case PE_ENC_VIT2D:
-		view_cat(b, sizeof b, " grid %zu×%zu patches · d_model %zu · MAE 2-D "
-		    "sin-cos: dims 0..%zu encode w, %zu..%zu encode h", k->grid_h,
-		    k->grid_w, k->d, k->d / 2 - 1, k->d / 2, k->d - 1);
+		item(&it, 0, "grid %zu×%zu patches", k->grid_h, k->grid_w);
+		item(&it, 0, "d_model %zu", k->d);
+		item(&it, 1, "MAE 2-D sin-cos");
+		item(&it, 2, "dims 0..%zu encode w, %zu..%zu encode h", k->d / 2 - 1,
+		    k->d / 2, k->d - 1);
 		break;
 	default:
 		break;
 	}
+	b[0] = ' ';
+	pe_text_pick(b + 1, sizeof b - 1, it.ptr, it.prio, it.n, " · ", c->w - 1);
 	pe_canvas_text(c->cv, 0, 1, c->w, b, C_TEXT, PE_COLOR_DEFAULT, 0);
 }
 
@@ -245,20 +286,36 @@ hints(enum pe_encoding e)
 	}
 }
 
-/* Bottom line: the message of the last action, else the keys that matter. */
+/* Bottom line: the message of the last action, else the keys that matter:
+ * whole hints, help and quit first, then the encoding's keys, then moving,
+ * then play and save. */
 static void
 draw_status(struct ctx *c)
 {
-	char b[512];
+	char b[512], enc[256];
 	int y = c->h - 1;
 	if (c->st->status[0] != '\0') {
-		pe_canvas_text(c->cv, 0, y, c->w, c->st->status, C_WARN,
+		pe_canvas_text_fit(c->cv, 0, y, c->w, c->st->status, C_WARN,
 		    PE_COLOR_DEFAULT, PE_ATTR_BOLD);
 		return;
 	}
-	snprintf(b, sizeof b, "? help  q quit  ←↑↓→ move  +/- zoom  1-7 "
-	    "encoding  %s  space %s  w save", hints(c->cfg->enc),
-	    c->st->playing ? "pause" : "play");
+	struct items it;
+	it.n = 0;
+	item(&it, 0, "? help");
+	item(&it, 0, "q quit");
+	item(&it, 2, "←↑↓→ move");
+	item(&it, 2, "+/- zoom");
+	item(&it, 1, "1-7 encoding");
+	snprintf(enc, sizeof enc, "%s", hints(c->cfg->enc));
+	for (char *h = enc, *e; h != NULL && *h != '\0'; h = e) {
+		e = strstr(h, "  ");
+		if (e != NULL)
+			*e = '\0', e += 2;
+		item(&it, 1, "%s", h);
+	}
+	item(&it, 3, "space %s", c->st->playing ? "pause" : "play");
+	item(&it, 3, "w save");
+	pe_text_pick(b, sizeof b, it.ptr, it.prio, it.n, "  ", c->w);
 	pe_canvas_text(c->cv, 0, y, c->w, b, C_DIM, PE_COLOR_DEFAULT, 0);
 }
 
@@ -266,9 +323,9 @@ draw_status(struct ctx *c)
 static void
 draw_inspector(struct ctx *c)
 {
-	pe_canvas_text(c->cv, 0, c->h - 3, c->w, c->insp[0], C_TEXT,
+	pe_canvas_text_fit(c->cv, 0, c->h - 3, c->w, c->insp[0], C_TEXT,
 	    PE_COLOR_DEFAULT, PE_ATTR_BOLD);
-	pe_canvas_text(c->cv, 0, c->h - 2, c->w, c->insp[1], C_DIM,
+	pe_canvas_text_fit(c->cv, 0, c->h - 2, c->w, c->insp[1], C_DIM,
 	    PE_COLOR_DEFAULT, 0);
 }
 
@@ -306,12 +363,57 @@ draw_help(struct ctx *c)
 	pe_canvas_fill(c->cv, x, y, bw, bh, ' ', C_TEXT, PE_COLOR_DEFAULT);
 	pe_canvas_box(c->cv, x, y, bw, bh, " help ", C_ACCENT);
 	for (int i = 0; i < n && i + 1 < bh - 1; i++)
-		pe_canvas_text(c->cv, x + 2, y + 1 + i, bw - 4, help_lines[i],
+		pe_canvas_text_fit(c->cv, x + 2, y + 1 + i, bw - 4, help_lines[i],
 		    i == 0 ? C_ACCENT : C_TEXT, PE_COLOR_DEFAULT,
 		    i == 0 ? PE_ATTR_BOLD : 0);
 }
 
 /* ---- frame ------------------------------------------------------------ */
+
+/* Below the minimum size: what the frame needs and what it has, in the
+ * first of these layouts that fits (one line, then shorter lines stacked),
+ * centred; "q quits" under it. Down to 20 x 5 nothing is cut. */
+static void
+draw_too_small(struct ctx *c)
+{
+	char need[32], have[32], both[80], all[128];
+	snprintf(need, sizeof need, "need ≥ %d×%d", PE_VIEW_MIN_W, PE_VIEW_MIN_H);
+	snprintf(have, sizeof have, "have %d×%d", c->w, c->h);
+	snprintf(both, sizeof both, "%s, %s", need, have);
+	snprintf(all, sizeof all, "terminal too small: %s", both);
+	const char *layouts[][5] = {
+		{all, "q quits", NULL},
+		{"terminal too small", both, "q quits", NULL},
+		{"terminal too small", need, have, "q quits", NULL},
+		{"too small", need, have, "q quits", NULL},
+		{"too small", need, have, NULL},
+		{need, have, NULL},
+		{have, NULL},
+	};
+	size_t nl = sizeof layouts / sizeof layouts[0], pick = nl - 1;
+	for (size_t i = 0; i < nl; i++) {
+		int lines = 0, wide = 0;
+		for (; layouts[i][lines] != NULL; lines++)
+			if (pe_text_cells(layouts[i][lines]) > wide)
+				wide = pe_text_cells(layouts[i][lines]);
+		if (wide <= c->w && lines <= c->h) {
+			pick = i;
+			break;
+		}
+	}
+	int lines = 0;
+	while (layouts[pick][lines] != NULL)
+		lines++;
+	int y = (c->h - lines) / 2;
+	for (int i = 0; i < lines; i++) {
+		const char *l = layouts[pick][i];
+		int x = (c->w - pe_text_cells(l)) / 2;
+		bool last = strcmp(l, "q quits") == 0;
+		pe_canvas_text_fit(c->cv, x > 0 ? x : 0, y + i, c->w, l,
+		    last ? C_DIM : C_WARN, PE_COLOR_DEFAULT,
+		    last ? 0 : PE_ATTR_BOLD);
+	}
+}
 
 /* Map a screen cell of the main map to an element. */
 bool
@@ -352,17 +454,8 @@ pe_view_render(const struct pe_state *st, const struct pe_model *m,
 		c.mainf.head = st->head;
 
 	if (c.w < PE_VIEW_MIN_W || c.h < PE_VIEW_MIN_H) {
-		char msg[96];
 		hit->too_small = true;
-		snprintf(msg, sizeof msg, "terminal too small: need ≥ %d×%d, have "
-		    "%d×%d", PE_VIEW_MIN_W, PE_VIEW_MIN_H, c.w, c.h);
-		int l = (int)strlen(msg) - 4; /* three 3-byte glyphs ≥ × × */
-		int y = c.h / 2, x = l < c.w ? (c.w - l) / 2 : 0;
-		pe_canvas_text(cv, x, y, c.w - x, msg, C_WARN, PE_COLOR_DEFAULT,
-		    PE_ATTR_BOLD);
-		if (y + 1 < c.h)
-			pe_canvas_text(cv, 0, y + 1, c.w, "q quits", C_DIM,
-			    PE_COLOR_DEFAULT, 0);
+		draw_too_small(&c);
 		return;
 	}
 	c.bx = 0, c.by = 2, c.bh = c.h - 5;

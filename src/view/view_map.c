@@ -120,8 +120,8 @@ view_map_inspect(struct ctx *c, const char *rname, const char *cname)
 		view_cat(b, sizeof c->insp[1], "mean %.6g  min %.6g  max %.6g", s.mean,
 		    s.min, s.max);
 	else /* past the kernel's scan budget: NAN, not numbers */
-		view_cat(b, sizeof c->insp[1], "mean %.6g  (min and max not "
-		    "scanned: too many elements)", s.mean);
+		view_cat(b, sizeof c->insp[1], "mean %.6g  min, max: too many "
+		    "to scan", s.mean);
 	if (s.masked)
 		view_cat(b, sizeof c->insp[1], "  (%llu masked)",
 		    (unsigned long long)s.masked);
@@ -173,7 +173,13 @@ view_map_dot(struct ctx *c, int x, int y, int w, int h, size_t p,
 	sim_row(&c->m->sim, p, n, ns, ys);
 	double bnd = view_map_sim_bound(c->m);
 	char title[160], xlo[40], xhi[40];
-	snprintf(title, sizeof title, "%s, query %zu", what, p);
+	/* the query stays; what it is shortens first */
+	char tail[48], head[100];
+	snprintf(tail, sizeof tail, ", query %zu", p);
+	if (pe_text_fit(head, sizeof head, what, w - pe_text_cells(tail)) > 0)
+		snprintf(title, sizeof title, "%s%s", head, tail);
+	else
+		snprintf(title, sizeof title, "query %zu", p);
 	if (p > 0)
 		snprintf(xlo, sizeof xlo, "key 0 (k=−%zu)", p);
 	else

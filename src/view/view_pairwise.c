@@ -62,26 +62,25 @@ view_relative(struct ctx *c)
 		}
 	}
 	if (t5 && h >= 6) {
+		/* one short paragraph each, wrapped into the column */
 		char l[160];
 		size_t nb = k->bidirectional ? k->buckets / 2 : k->buckets;
 		snprintf(l, sizeof l, "%s: %zu buckets%s",
 		    k->bidirectional ? "bidirectional" : "unidirectional", nb,
 		    k->bidirectional ? " per direction" : "");
-		pe_canvas_text(c->cv, x, y++, w, l, C_TEXT, PE_COLOR_DEFAULT, 0);
+		y += panel_text(c->cv, x, y, w, h, l, C_TEXT, 0);
 		snprintf(l, sizeof l, "buckets 0..%zu: exact distances 0..%zu",
 		    me - 1, me - 1);
-		pe_canvas_text(c->cv, x, y++, w, l, C_DIM, PE_COLOR_DEFAULT, 0);
+		y += panel_text(c->cv, x, y, w, c->by + c->bh - y, l, C_DIM, 0);
 		snprintf(l, sizeof l, "buckets %zu..%zu: log-spaced up to %zu", me,
 		    nb - 1, k->max_distance);
-		pe_canvas_text(c->cv, x, y++, w, l, C_DIM, PE_COLOR_DEFAULT, 0);
-		if (k->bidirectional) {
+		y += panel_text(c->cv, x, y, w, c->by + c->bh - y, l, C_DIM, 0);
+		if (k->bidirectional)
 			snprintf(l, sizeof l, "keys after the query: the same, +%zu",
 			    nb);
-			pe_canvas_text(c->cv, x, y++, w, l, C_DIM, PE_COLOR_DEFAULT, 0);
-		} else {
-			pe_canvas_text(c->cv, x, y++, w, "keys after the query: bucket 0",
-			    C_DIM, PE_COLOR_DEFAULT, 0);
-		}
+		else
+			snprintf(l, sizeof l, "keys after the query: bucket 0");
+		y += panel_text(c->cv, x, y, w, c->by + c->bh - y, l, C_DIM, 0);
 	}
 
 	size_t i = c->st->cur_r, j = c->st->cur_c;
@@ -148,7 +147,7 @@ view_alibi(struct ctx *c)
 	/* small multiples: every head */
 	size_t H = k->heads;
 	if (h >= 4) {
-		pe_canvas_text(c->cv, x, y, w, "all heads: head:slope, one shared "
+		pe_canvas_text_fit(c->cv, x, y, w, "all heads: head:slope, one shared "
 		    "scale", C_TEXT, PE_COLOR_DEFAULT, PE_ATTR_BOLD);
 		y++;
 		h--;
@@ -175,8 +174,13 @@ view_alibi(struct ctx *c)
 			    -c->mainf.slopes[0] * (double)(k->n > 1 ? k->n - 1 : 1), 0,
 			    false};
 			panel_map(c->cv, cx, cy, tw - 2, th - 1, &s, &g);
-			char l[32];
-			snprintf(l, sizeof l, "%zu:%.3g", hh, mh);
+			/* head:slope, the slope in fewer digits rather than cut */
+			char l[48], num[32];
+			int pre = snprintf(l, sizeof l, "%zu:", hh);
+			snprintf(num, sizeof num, "%.3g", mh);
+			if (pre + (int)strlen(num) > tw - 1)
+				pe_fmt_num(num, sizeof num, tw - 1 - pre, mh);
+			view_cat(l, sizeof l, "%s", num);
 			pe_canvas_text(c->cv, cx, cy + th - 1, tw - 1, l,
 			    hh == c->st->head ? C_ACCENT : C_DIM, PE_COLOR_DEFAULT,
 			    hh == c->st->head ? PE_ATTR_BOLD : 0);
@@ -185,7 +189,7 @@ view_alibi(struct ctx *c)
 			char l[64];
 			snprintf(l, sizeof l, "… %zu more heads (</> selects)",
 			    H - shown);
-			pe_canvas_text(c->cv, x, y + rows * th, w, l, C_DIM,
+			pe_canvas_text_fit(c->cv, x, y + rows * th, w, l, C_DIM,
 			    PE_COLOR_DEFAULT, 0);
 		}
 	}
@@ -217,17 +221,11 @@ view_nope(struct ctx *c)
 	int x = c->rx, y = c->by, w = c->rw, h = c->bh;
 	int hd = h >= 16 ? h / 2 : h;
 	view_map_dot(c, x, y, w, hd, c->st->cur_r, "positional score of query to key");
-	if (h - hd - 1 >= 4) {
-		const char *lines[] = {
-			"No position vectors: the positional part of",
-			"every query-key score is 0, so every key looks",
-			"alike to attention. Order enters only through",
-			"the mask: key j is visible to query i iff j ≤ i.",
-		};
-		for (int i = 0; i < 4; i++)
-			pe_canvas_text(c->cv, x, y + hd + 1 + i, w, lines[i], C_DIM,
-			    PE_COLOR_DEFAULT, 0);
-	}
+	if (h - hd - 1 >= 4)
+		panel_text(c->cv, x, y + hd + 1, w, h - hd - 1, "No position "
+		    "vectors: the positional part of every query-key score is 0, so "
+		    "every key looks alike to attention. Order enters only through "
+		    "the mask: key j is visible to query i iff j ≤ i.", C_DIM, 0);
 	size_t i = c->st->cur_r, j = c->st->cur_c;
 	snprintf(c->insp[0], sizeof c->insp[0], " mask[q=%zu, k=%zu] = %s", i, j,
 	    j <= i ? "0 (key at or before query: visible)"

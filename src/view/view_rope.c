@@ -37,7 +37,71 @@ rope_bands(struct ctx *c, const struct pe_rope *r, int x, int y, int w)
 	else
 		snprintf(l, sizeof l, "pairs kept %zu · ÷%g %zu · other %zu", kept, f,
 		    interp, blend);
-	pe_canvas_text(c->cv, x, y, w, l, C_DIM, PE_COLOR_DEFAULT, 0);
+	pe_canvas_text_fit(c->cv, x, y, w, l, C_DIM, PE_COLOR_DEFAULT, 0);
+}
+
+/* v with at most sig significant digits in at most width characters
+ * ("%.*g", else the shorter "%.*e" with a compact exponent); "" when
+ * neither fits. */
+static void
+rope_num(char *buf, size_t cap, double v, int sig, int width)
+{
+	char e[32];
+	snprintf(buf, cap, "%.*g", sig, v);
+	snprintf(e, sizeof e, "%.*e", sig - 1, v);
+	char *x = strchr(e, 'e');
+	if (x != NULL) { /* e-05 -> e-5, e+07 -> e7 */
+		char *d = x + 1;
+		if (*d == '+')
+			memmove(d, d + 1, strlen(d));
+		else if (*d == '-')
+			d++;
+		while (d[0] == '0' && d[1] != '\0')
+			memmove(d, d + 1, strlen(d));
+	}
+	if (strlen(e) < strlen(buf))
+		snprintf(buf, cap, "%s", e);
+	if ((int)strlen(buf) > width)
+		buf[0] = '\0';
+}
+
+/* The wheel's labels in w columns, one line per hand: "j=… ω=… θ=…" in
+ * columns; when that is too wide ω goes, then θ takes 2 significant digits
+ * instead of 3; numbers are never cut (without room, no labels). */
+static void
+rope_wheel_labels(struct ctx *c, const struct pe_rope *r, int x, int y, int w,
+    int lines, size_t nh, const double *ang, const pe_color *col)
+{
+	char js[16][32], os[16][32], ts[16][32];
+	size_t n = nh < (size_t)(lines > 0 ? lines : 0) ? nh : (size_t)lines;
+	for (int sig = 3; sig >= 2; sig--) {
+		int jw = 0, ow = 0, tw = 0;
+		bool ok = true;
+		for (size_t j = 0; j < n; j++) {
+			size_t pj = nh == r->npairs ? j : j * (r->npairs - 1) / (nh - 1);
+			snprintf(js[j], sizeof js[j], "%zu", pj);
+			rope_num(os[j], sizeof os[j], r->inv_freq[pj], 3, 12);
+			rope_num(ts[j], sizeof ts[j], ang[j], sig, 12);
+			ok = ok && ts[j][0] != '\0';
+			jw = (int)strlen(js[j]) > jw ? (int)strlen(js[j]) : jw;
+			ow = (int)strlen(os[j]) > ow ? (int)strlen(os[j]) : ow;
+			tw = (int)strlen(ts[j]) > tw ? (int)strlen(ts[j]) : tw;
+		}
+		bool with_w = 2 + jw + 3 + ow + 3 + tw <= w;
+		if (!ok || (!with_w && 2 + jw + 3 + tw > w))
+			continue;
+		for (size_t j = 0; j < n; j++) {
+			char l[128];
+			if (with_w)
+				snprintf(l, sizeof l, "j=%-*s ω=%-*s θ=%s", jw, js[j], ow,
+				    os[j], ts[j]);
+			else
+				snprintf(l, sizeof l, "j=%-*s θ=%s", jw, js[j], ts[j]);
+			pe_canvas_text(c->cv, x, y + (int)j, w, l, col[j],
+			    PE_COLOR_DEFAULT, 0);
+		}
+		return;
+	}
 }
 
 /* rope: angles mod 2 pi, the wheel, dot products, frequency bands. */
@@ -48,7 +112,7 @@ view_rope(struct ctx *c)
 	const struct pe_rope *r = &c->mainf.rope;
 	struct pe_scale sc = {PE_CMAP_CYCLIC, 0, TWO_PI, true};
 	view_map_main(c, &sc, "θ[m, j] mod 2π  (position m ↓, pair j →)", "%.3g",
-	    "cyclic: 0 = 2π · grey: a block spans many turns");
+	    "0 = 2π · grey: a block spans many turns");
 
 	int x = c->rx, y = c->by, w = c->rw, h = c->bh;
 	size_t m = c->st->cur_r;
@@ -67,18 +131,14 @@ view_rope(struct ctx *c)
 		}
 		char t[96];
 		snprintf(t, sizeof t, "rotation of each pair at m = %zu", m);
-		pe_canvas_text(c->cv, x, y, w, t, C_TEXT, PE_COLOR_DEFAULT,
+		if (pe_text_cells(t) > w) /* the position matters most */
+			snprintf(t, sizeof t, "rotation at m = %zu", m);
+		pe_canvas_text_fit(c->cv, x, y, w, t, C_TEXT, PE_COLOR_DEFAULT,
 		    PE_ATTR_BOLD);
 		int ww = wh * 2 + 2;
 		pe_draw_wheel(c->cv, x, y + 1, ww, wh - 1, ang, nh, col);
-		for (size_t j = 0; j < nh && (int)j < wh - 1; j++) {
-			size_t pj = nh == r->npairs ? j : j * (r->npairs - 1) / (nh - 1);
-			char l[96];
-			snprintf(l, sizeof l, "j=%-3zu ω=%-9.3g θ=%.3g", pj,
-			    r->inv_freq[pj], ang[j]);
-			pe_canvas_text(c->cv, x + ww + 1, y + 1 + (int)j, w - ww - 1, l,
-			    col[j], PE_COLOR_DEFAULT, 0);
-		}
+		rope_wheel_labels(c, r, x + ww + 1, y + 1, w - ww - 1, wh - 1, nh,
+		    ang, col);
 		y += wh + 1;
 		h -= wh + 1;
 	}

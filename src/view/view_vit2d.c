@@ -43,8 +43,8 @@ view_vit2d(struct ctx *c)
 	if (s == 1)
 		snprintf(t, sizeof t, "cosine maps of every patch");
 	else
-		snprintf(t, sizeof t, "cosine maps, patches in steps of %zu", s);
-	pe_canvas_text(c->cv, x, y, w, t, C_TEXT, PE_COLOR_DEFAULT, PE_ATTR_BOLD);
+		snprintf(t, sizeof t, "cosine maps, patch step %zu", s);
+	pe_canvas_text_fit(c->cv, x, y, w, t, C_TEXT, PE_COLOR_DEFAULT, PE_ATTR_BOLD);
 	y++;
 	int cw = w / (int)gw, ch = h / (int)gh;
 	if (cw > 2 * ch + 1) /* keep the small maps roughly square */

@@ -22,6 +22,10 @@ struct pe_rope {
  * release with pe_rope_free. PE_EINVAL names no parameter: call
  * pe_config_check first for a sentence. */
 int pe_rope_init(struct pe_rope *r, const struct pe_config *cfg);
+
+/* Rotary dimension, as HF: int(head_dim * partial_rotary_factor). The rest
+ * of the head passes through unrotated. */
+size_t pe_rope_rotary_dim(const struct pe_config *cfg);
 void pe_rope_free(struct pe_rope *r);
 
 /* Dimension indices (a, b) forming pair j in the chosen pairing:

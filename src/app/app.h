@@ -10,8 +10,11 @@
 #define PE_EXIT_USAGE 2 /* bad input: nothing was written */
 
 int pe_dump_run(const struct pe_options *o);
-/* Every dump table's name, space-separated (completions check it). */
+/* Every dump table's name, space-separated (completions check it); the
+ * tables cfg's encoding has, as "a, b, c". */
 const char *pe_dump_table_names(char *buf, size_t cap);
+const char *pe_dump_tables_of(const struct pe_config *c, char *buf,
+    size_t cap);
 int pe_snapshot_run(const struct pe_options *o);
 int pe_bench_run(const struct pe_options *o);
 int pe_tui_run(const struct pe_options *o);

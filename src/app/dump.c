@@ -95,8 +95,8 @@ has_table(const struct pe_config *c, const struct dump_table *t)
 }
 
 /* The tables an encoding has, as "a, b, c" into buf. */
-static const char *
-list_tables(const struct pe_config *c, char *buf, size_t cap)
+const char *
+pe_dump_tables_of(const struct pe_config *c, char *buf, size_t cap)
 {
 	buf[0] = '\0';
 	for (size_t t = 0; t < NTABLES; t++)
@@ -298,7 +298,7 @@ pe_dump_run(const struct pe_options *o)
 			t = &tables[i];
 	if (t == NULL) {
 		pe_app_error("--table '%s': unknown table; %s has: %s", o->table,
-		    pe_encoding_name(c->enc), list_tables(c, names, sizeof names));
+		    pe_encoding_name(c->enc), pe_dump_tables_of(c, names, sizeof names));
 		return PE_EXIT_USAGE;
 	}
 	if (!has_table(c, t)) {
@@ -306,7 +306,7 @@ pe_dump_run(const struct pe_options *o)
 		    o->table, pe_encoding_name(c->enc),
 		    c->enc == PE_ENC_RELATIVE
 			? (c->relative == PE_REL_T5 ? " (t5)" : " (shaw)") : "",
-		    list_tables(c, names, sizeof names));
+		    pe_dump_tables_of(c, names, sizeof names));
 		return PE_EXIT_USAGE;
 	}
 

@@ -879,7 +879,8 @@ finish(struct pe_options *o, const bool *given, char *err, size_t cap)
 		c->table = o->table_data;
 		c->table_untrained = true;
 	}
-	if (o->head_given && c->enc == PE_ENC_ALIBI && o->head >= c->heads)
+	if (o->head_given && (pe_opts[O_HEAD].encs & (1u << c->enc)) &&
+	    o->head >= c->heads)
 		return fail(err, cap, "--head %zu: must be in 0..%zu (there are %zu "
 		    "heads)", o->head, c->heads - 1, c->heads);
 	return 0;

@@ -116,12 +116,6 @@ pe_config_default(struct pe_config *cfg)
 		return PE_EINVAL;                     \
 	} while (0)
 
-/* Rotary dimension as HF computes it: int(head_dim * partial_rotary_factor). */
-static size_t
-rotary_dim(const struct pe_config *cfg)
-{
-	return (size_t)((double)cfg->d * cfg->rope.partial_rotary);
-}
 
 /* Check the rope_scaling parameters. */
 static int
@@ -132,7 +126,7 @@ check_rope(const struct pe_config *cfg, char *why, size_t cap)
 
 	if (!(r->partial_rotary > 0.0 && r->partial_rotary <= 1.0))
 		FAIL("--partial-rotary %g: must be in (0, 1]", r->partial_rotary);
-	size_t rot = rotary_dim(cfg);
+	size_t rot = pe_rope_rotary_dim(cfg);
 	if (rot < 2 || rot % 2 != 0)
 		FAIL("--partial-rotary %g: the rotary dimension int(%zu * %g) = %zu "
 		     "must be even and at least 2",
@@ -200,12 +194,104 @@ check_rope(const struct pe_config *cfg, char *why, size_t cap)
 	return pe_rope_check(cfg, why, cap);
 }
 
+/* sinusoidal: a sin and a cos column per frequency. */
+static int
+check_sinusoidal(const struct pe_config *cfg, char *why, size_t cap)
+{
+	if (cfg->d % 2 != 0)
+		FAIL("--d-model %zu: sinusoidal needs an even d_model (each "
+		     "frequency fills a sin and a cos column)", cfg->d);
+	/* tensor2tensor's get_timing_signal_1d divides by
+	 * num_timescales - 1 */
+	if (cfg->layout == PE_LAYOUT_T2T && cfg->d < 4)
+		FAIL("--layout t2t: d_model %zu has one timescale, and "
+		     "tensor2tensor divides by num_timescales - 1 = 0; use "
+		     "--d-model 4 or more", cfg->d);
+	return PE_OK;
+}
+
+/* learned: the table's rows. */
+static int
+check_learned(const struct pe_config *cfg, char *why, size_t cap)
+{
+	if (cfg->max_len < 1 || cfg->max_len > PE_MAX_N)
+		FAIL("--max-len %zu: must be in 1..%zu", cfg->max_len, PE_MAX_N);
+	return PE_OK;
+}
+
+/* relative: shaw's K, or t5's buckets and max_distance. */
+static int
+check_relative(const struct pe_config *cfg, char *why, size_t cap)
+{
+	if (cfg->relative == PE_REL_SHAW) {
+		if (cfg->max_relative < 1 || cfg->max_relative > PE_MAX_N)
+			FAIL("--max-relative %zu: must be in 1..%zu",
+			    cfg->max_relative, PE_MAX_N);
+		return PE_OK;
+	}
+	if (cfg->buckets < (cfg->bidirectional ? 4u : 2u) || cfg->buckets > 4096)
+		FAIL("--buckets %zu: must be in %u..4096 (%s: half of %s are "
+		     "exact)", cfg->buckets, cfg->bidirectional ? 4u : 2u,
+		    cfg->bidirectional ? "bidirectional" : "unidirectional",
+		    cfg->bidirectional ? "each direction's buckets"
+				       : "the buckets");
+	size_t exact = cfg->bidirectional ? cfg->buckets / 4 : cfg->buckets / 2;
+	if (cfg->max_distance <= exact || cfg->max_distance > PE_MAX_N)
+		FAIL("--max-distance %zu: must be in %zu..%zu (more than the %zu "
+		     "exact buckets)", cfg->max_distance, exact + 1, PE_MAX_N,
+		    exact);
+	return PE_OK;
+}
+
+/* rope: pairs of dimensions, then the scaling. */
+static int
+check_rope_enc(const struct pe_config *cfg, char *why, size_t cap)
+{
+	if (cfg->d % 2 != 0)
+		FAIL("--d-model %zu: rope needs an even d_model (each pair "
+		     "rotates two dimensions)", cfg->d);
+	return check_rope(cfg, why, cap);
+}
+
+/* alibi: the heads. */
+static int
+check_alibi(const struct pe_config *cfg, char *why, size_t cap)
+{
+	if (cfg->heads < 1 || cfg->heads > PE_MAX_HEADS)
+		FAIL("--heads %zu: must be in 1..%zu", cfg->heads, PE_MAX_HEADS);
+	return PE_OK;
+}
+
+/* vit2d: two axes, each a sin and a cos half; the grid. */
+static int
+check_vit2d(const struct pe_config *cfg, char *why, size_t cap)
+{
+	if (cfg->d % 4 != 0)
+		FAIL("--d-model %zu: vit2d needs d_model divisible by 4 (two "
+		     "axes, each a sin and a cos half)", cfg->d);
+	if (cfg->grid_h < 1 || cfg->grid_w < 1 || cfg->grid_h > PE_MAX_GRID ||
+	    cfg->grid_w > PE_MAX_GRID)
+		FAIL("--grid %zux%zu: each side must be in 1..%zu", cfg->grid_h,
+		    cfg->grid_w, PE_MAX_GRID);
+	return PE_OK;
+}
+
+/* Each encoding's own rules (NULL: none beyond the shared ones). */
+static int (*const encoding_checks[PE_ENC_COUNT])(const struct pe_config *,
+    char *, size_t) = {
+	[PE_ENC_SINUSOIDAL] = check_sinusoidal,
+	[PE_ENC_LEARNED] = check_learned,
+	[PE_ENC_RELATIVE] = check_relative,
+	[PE_ENC_ROPE] = check_rope_enc,
+	[PE_ENC_ALIBI] = check_alibi,
+	[PE_ENC_NOPE] = NULL,
+	[PE_ENC_VIT2D] = check_vit2d,
+};
+
 /* Check a config for consistency; explain the first problem in why. */
 int
 pe_config_check(const struct pe_config *cfg, char *why, size_t cap)
 {
-	const char *e = pe_encoding_name(cfg->enc);
-
 	if ((unsigned)cfg->enc >= PE_ENC_COUNT)
 		FAIL("--encoding: unknown encoding");
 	if (cfg->d < 1 || cfg->d > PE_MAX_D)
@@ -214,69 +300,7 @@ pe_config_check(const struct pe_config *cfg, char *why, size_t cap)
 		FAIL("--seq-len %zu: must be in 1..%zu", cfg->n, PE_MAX_N);
 	if (!isfinite(cfg->base) || cfg->base <= 1.0)
 		FAIL("--base %g: must be a finite number > 1", cfg->base);
-
-	switch (cfg->enc) {
-	case PE_ENC_SINUSOIDAL:
-		if (cfg->d % 2 != 0)
-			FAIL("--d-model %zu: sinusoidal needs an even d_model (each "
-			     "frequency fills a sin and a cos column)", cfg->d);
-		/* tensor2tensor's get_timing_signal_1d divides by
-		 * num_timescales - 1 */
-		if (cfg->layout == PE_LAYOUT_T2T && cfg->d < 4)
-			FAIL("--layout t2t: d_model %zu has one timescale, and "
-			     "tensor2tensor divides by num_timescales - 1 = 0; use "
-			     "--d-model 4 or more", cfg->d);
-		break;
-	case PE_ENC_ROPE:
-		if (cfg->d % 2 != 0)
-			FAIL("--d-model %zu: rope needs an even d_model (each pair "
-			     "rotates two dimensions)", cfg->d);
-		return check_rope(cfg, why, cap);
-	case PE_ENC_LEARNED:
-		if (cfg->max_len < 1 || cfg->max_len > PE_MAX_N)
-			FAIL("--max-len %zu: must be in 1..%zu", cfg->max_len, PE_MAX_N);
-		break;
-	case PE_ENC_RELATIVE:
-		if (cfg->relative == PE_REL_SHAW) {
-			if (cfg->max_relative < 1 || cfg->max_relative > PE_MAX_N)
-				FAIL("--max-relative %zu: must be in 1..%zu",
-				    cfg->max_relative, PE_MAX_N);
-			break;
-		}
-		if (cfg->buckets < (cfg->bidirectional ? 4u : 2u) ||
-		    cfg->buckets > 4096)
-			FAIL("--buckets %zu: must be in %u..4096 (%s: half of %s are "
-			     "exact)", cfg->buckets, cfg->bidirectional ? 4u : 2u,
-			    cfg->bidirectional ? "bidirectional" : "unidirectional",
-			    cfg->bidirectional ? "each direction's buckets"
-					       : "the buckets");
-		{
-			size_t exact = cfg->bidirectional ? cfg->buckets / 4
-							  : cfg->buckets / 2;
-			if (cfg->max_distance <= exact || cfg->max_distance > PE_MAX_N)
-				FAIL("--max-distance %zu: must be in %zu..%zu (more than "
-				     "the %zu exact buckets)", cfg->max_distance,
-				    exact + 1, PE_MAX_N, exact);
-		}
-		break;
-	case PE_ENC_ALIBI:
-		if (cfg->heads < 1 || cfg->heads > PE_MAX_HEADS)
-			FAIL("--heads %zu: must be in 1..%zu", cfg->heads,
-			    PE_MAX_HEADS);
-		break;
-	case PE_ENC_NOPE:
-		break;
-	case PE_ENC_VIT2D:
-		if (cfg->d % 4 != 0)
-			FAIL("--d-model %zu: vit2d needs d_model divisible by 4 (two "
-			     "axes, each a sin and a cos half)", cfg->d);
-		if (cfg->grid_h < 1 || cfg->grid_w < 1 ||
-		    cfg->grid_h > PE_MAX_GRID || cfg->grid_w > PE_MAX_GRID)
-			FAIL("--grid %zux%zu: each side must be in 1..%zu",
-			    cfg->grid_h, cfg->grid_w, PE_MAX_GRID);
-		break;
-	default:
-		FAIL("--encoding %s: unknown", e);
-	}
-	return PE_OK;
+	if (encoding_checks[cfg->enc] == NULL)
+		return PE_OK;
+	return encoding_checks[cfg->enc](cfg, why, cap);
 }

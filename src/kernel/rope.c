@@ -19,9 +19,10 @@
 
 #define TWO_PI 6.283185307179586476925286766559
 
-/* Rotary dimension: int(head_dim * partial_rotary_factor), as HF. */
-static size_t
-rope_rot(const struct pe_config *cfg)
+/* Rotary dimension: int(head_dim * partial_rotary_factor), as HF
+ * (modeling_rope_utils.py, _compute_default_rope_parameters). */
+size_t
+pe_rope_rotary_dim(const struct pe_config *cfg)
 {
 	return (size_t)((double)cfg->d * cfg->rope.partial_rotary);
 }
@@ -201,7 +202,7 @@ pe_rope_init(struct pe_rope *r, const struct pe_config *cfg)
 	    cfg->base <= 1.0 ||
 	    !(s->partial_rotary > 0.0 && s->partial_rotary <= 1.0))
 		return PE_EINVAL;
-	size_t rot = rope_rot(cfg);
+	size_t rot = pe_rope_rotary_dim(cfg);
 	if (rot < 2 || rot % 2 != 0)
 		return PE_EINVAL;
 	if (s->type != PE_ROPE_DEFAULT &&

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "pescope/rope.h"
+#include "view/encoding.h"
 #include "view/state.h"
 
 /* Smallest viewport side zooming in reaches (elements), unless the map
@@ -22,8 +23,8 @@
 #define SPEED_DEFAULT 8
 
 /* Write a message into the status line. */
-static void __attribute__((format(printf, 2, 3)))
-status(struct pe_state *st, const char *fmt, ...)
+void
+pe_state_status(struct pe_state *st, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -32,39 +33,14 @@ status(struct pe_state *st, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Rotary dimension as HF computes it: int(head_dim * partial_rotary_factor)
- * (transformers, modeling_rope_utils.py, _compute_default_rope_parameters). */
-static size_t
-rotary_dim(const struct pe_config *cfg)
-{
-	return (size_t)((double)cfg->d * cfg->rope.partial_rotary);
-}
-
-/* Rows and columns of the main map for a config. */
+/* Rows and columns of the main map for a config (its encoding's row). */
 void
 pe_state_main_dims(const struct pe_config *cfg, size_t *rows, size_t *cols)
 {
-	size_t r = cfg->n, c = cfg->d;
+	size_t r = 1, c = 1;
 
-	switch (cfg->enc) {
-	case PE_ENC_SINUSOIDAL:
-	case PE_ENC_LEARNED:
-		break;
-	case PE_ENC_ROPE:
-		c = rotary_dim(cfg) / 2;
-		break;
-	case PE_ENC_RELATIVE:
-	case PE_ENC_ALIBI:
-	case PE_ENC_NOPE:
-		c = cfg->n;
-		break;
-	case PE_ENC_VIT2D:
-		r = cfg->grid_h;
-		c = cfg->grid_w;
-		break;
-	default:
-		break;
-	}
+	if ((unsigned)cfg->enc < PE_ENC_COUNT)
+		pe_enc_view_of(cfg)->dims(cfg, &r, &c);
 	*rows = r > 0 ? r : 1;
 	*cols = c > 0 ? c : 1;
 }
@@ -136,17 +112,17 @@ pe_state_clamp(struct pe_state *st)
 		st->speed = SPEED_MAX;
 }
 
-/* Start from a config (already checked): whole map, cursor at 0,0, but
- * rope at position n / 2 (at m = 0 every pair's angle is 0 and the wheel
- * shows nothing turning; in the middle the hands spread and the score
- * curve has keys on both sides of the query). */
+/* Start from a config (already checked): whole map, cursor at 0,0, or at
+ * position n / 2 where the encoding's row says so (rope: at m = 0 every
+ * pair's angle is 0 and the wheel shows nothing turning; in the middle the
+ * hands spread and the score curve has keys on both sides of the query). */
 void
 pe_state_init(struct pe_state *st, const struct pe_config *cfg)
 {
 	memset(st, 0, sizeof *st);
 	st->cfg = *cfg;
 	st->speed = SPEED_DEFAULT;
-	if (cfg->enc == PE_ENC_ROPE)
+	if (pe_enc_view_of(cfg)->start_mid)
 		st->cur_r = cfg->n / 2;
 	pe_state_clamp(st);
 }
@@ -161,8 +137,8 @@ table_fixed(const struct pe_config *cfg)
 
 /* Check a candidate config; on success install it (clamping cursor and
  * viewport), else keep the old one and put the reason in the status. */
-static int
-apply(struct pe_state *st, struct pe_config *cand)
+int
+pe_state_apply(struct pe_state *st, struct pe_config *cand)
 {
 	char why[sizeof st->status];
 
@@ -172,12 +148,12 @@ apply(struct pe_state *st, struct pe_config *cand)
 	    (cand->d != st->cfg.d || cand->max_len != st->cfg.max_len))
 		cand->table = NULL;
 	if (pe_config_check(cand, why, sizeof why) != PE_OK) {
-		status(st, "%s", why);
+		pe_state_status(st, "%s", why);
 		return PE_ACT_REDRAW;
 	}
 	if (cand->enc == PE_ENC_LEARNED && cand->table == NULL &&
 	    cand->max_len > LEARNED_MAX_ENTRIES / cand->d) {
-		status(st, "--d-model %zu: an untrained learned table of %zu x %zu "
+		pe_state_status(st, "--d-model %zu: an untrained learned table of %zu x %zu "
 		    "is too large; max_len x d_model must be at most %zu", cand->d,
 		    cand->max_len, cand->d, LEARNED_MAX_ENTRIES);
 		return PE_ACT_REDRAW;
@@ -195,19 +171,19 @@ set_d(struct pe_state *st, size_t d)
 	struct pe_config cand = st->cfg;
 
 	if (table_fixed(&st->cfg)) {
-		status(st, "--d-model %zu: the --table-file table fixes d_model at "
+		pe_state_status(st, "--d-model %zu: the --table-file table fixes d_model at "
 		    "%zu", d, st->cfg.d);
 		return PE_ACT_REDRAW;
 	}
 	cand.d = d;
-	return apply(st, &cand);
+	return pe_state_apply(st, &cand);
 }
 
 /* Switch to another encoding, keeping every other parameter; when d_model
  * breaks the new encoding's rules, move it to the nearest valid value (up
  * first on a tie) and say so. */
-static int
-set_encoding(struct pe_state *st, int enc)
+int
+pe_state_set_encoding(struct pe_state *st, int enc)
 {
 	struct pe_config cand = st->cfg;
 	char why[sizeof st->status] = "";
@@ -236,26 +212,38 @@ set_encoding(struct pe_state *st, int enc)
 		}
 	}
 	size_t old_d = st->cfg.d;
-	act = apply(st, &cand);
+	act = pe_state_apply(st, &cand);
 	if (!(act & PE_ACT_REBUILD))
 		return act;
 	st->vr0 = st->vr1 = st->vc0 = st->vc1 = 0;
 	pe_state_clamp(st);
 	if (st->cfg.d != old_d)
-		status(st, "d_model %zu -> %zu for %s: %s", old_d, st->cfg.d,
+		pe_state_status(st, "d_model %zu -> %zu for %s: %s", old_d, st->cfg.d,
 		    pe_encoding_name(st->cfg.enc), why);
 	return act;
 }
 
-/* Refuse a key that belongs to another encoding; true when refused. */
-static bool
-needs(struct pe_state *st, int key, enum pe_encoding enc, const char *what)
+/* A key of another encoding's: say whose it is and how to get there.
+ * Returns PE_ACT_REDRAW when some encoding owns key, else -1. */
+static int
+other_encodings_key(struct pe_state *st, int key)
 {
-	if (st->cfg.enc == enc)
-		return false;
-	status(st, "'%c' changes %s's %s: switch to %s first (%d)", key,
-	    pe_encoding_name(enc), what, pe_encoding_name(enc), (int)enc + 1);
-	return true;
+	for (int e = 0; e < PE_ENC_COUNT; e++) {
+		const struct pe_enc_key *k = pe_enc_key_of(pe_enc_views[e], key);
+		if (k == NULL)
+			continue;
+		if (k->press == NULL) { /* a shared key this encoding lacks */
+			pe_state_status(st, "'%c' changes %s; %s has none", key,
+			    k->what, pe_encoding_name(st->cfg.enc));
+			return PE_ACT_REDRAW;
+		}
+		pe_state_status(st, "'%c' changes %s's %s: switch to %s first "
+		    "(%s)", key, pe_encoding_name((enum pe_encoding)e), k->what,
+		    pe_encoding_name((enum pe_encoding)e), e < 9 ? (char[]){
+			(char)('1' + e), '\0'} : "Tab");
+		return PE_ACT_REDRAW;
+	}
+	return -1;
 }
 
 /* Shift an index by delta within [0, len), saturating. */
@@ -367,7 +355,7 @@ pe_state_zoom(struct pe_state *st, int steps, size_t r, size_t c)
 	size_t er = zoom_extent(r1 - r0, rows, steps);
 	size_t ec = zoom_extent(c1 - c0, cols, steps);
 	if (er == r1 - r0 && ec == c1 - c0) {
-		status(st, steps > 0 ? "zoomed in as far as it goes (%zu x %zu)"
+		pe_state_status(st, steps > 0 ? "zoomed in as far as it goes (%zu x %zu)"
 				     : "the whole map is shown (%zu x %zu)",
 		    er, ec);
 		return PE_ACT_REDRAW;
@@ -402,7 +390,7 @@ tick(struct pe_state *st, size_t cell_rows, size_t cell_cols)
 	if (!st->playing)
 		return PE_ACT_NONE;
 	pe_state_main_dims(&st->cfg, &rows, &cols);
-	if (st->cfg.enc == PE_ENC_VIT2D) {
+	if (pe_enc_view_of(&st->cfg)->sweep_2d) {
 		st->cur_c += cell_cols;
 		if (st->cur_c >= cols) {
 			st->cur_c = 0;
@@ -419,36 +407,9 @@ tick(struct pe_state *st, size_t cell_rows, size_t cell_cols)
 	return PE_ACT_REDRAW;
 }
 
-/* Next or previous rope scaling type; longrope is skipped (with a word)
- * when no factor lists were given. */
+/* A shared key (d/D, n/N, b/B) of an encoding that lists it. */
 static int
-rope_type(struct pe_state *st, int dir)
-{
-	struct pe_config cand = st->cfg;
-	bool skipped = false;
-	int t = (int)cand.rope.type;
-
-	for (;;) {
-		t = (t + dir + PE_ROPE_TYPE_COUNT) % PE_ROPE_TYPE_COUNT;
-		if (t == PE_ROPE_LONGROPE && (cand.rope.short_factor == NULL ||
-		    cand.rope.long_factor == NULL)) {
-			skipped = true;
-			continue;
-		}
-		break;
-	}
-	cand.rope.type = (enum pe_rope_type)t;
-	int act = apply(st, &cand);
-	if ((act & PE_ACT_REBUILD) && skipped)
-		status(st, "rope scaling %s (longrope skipped: it needs "
-		    "--short-factor and --long-factor on the command line)",
-		    pe_rope_type_name(cand.rope.type));
-	return act;
-}
-
-/* Keys that change the config. Returns -1 when key is not one of them. */
-static int
-config_key(struct pe_state *st, int key)
+shared_key(struct pe_state *st, int key)
 {
 	struct pe_config c = st->cfg;
 
@@ -459,120 +420,25 @@ config_key(struct pe_state *st, int key)
 		return set_d(st, c.d > PE_MAX_D ? c.d : c.d * 2);
 	case 'n':
 	case 'N':
-		if (c.enc == PE_ENC_VIT2D) {
-			status(st, "vit2d's positions are its patch grid: g / G "
-			    "change it");
-			return PE_ACT_REDRAW;
-		}
 		c.n = key == 'n' ? c.n / 2 : (c.n > PE_MAX_N ? c.n : c.n * 2);
-		return apply(st, &c);
-	case 'b':
-	case 'B':
-		if (c.enc != PE_ENC_SINUSOIDAL && c.enc != PE_ENC_ROPE) {
-			status(st, "'%c' changes the base of sinusoidal and rope; "
-			    "%s has none", key, pe_encoding_name(c.enc));
-			return PE_ACT_REDRAW;
-		}
+		return pe_state_apply(st, &c);
+	default: /* b, B */
 		c.base = key == 'b' ? c.base / 10.0 : c.base * 10.0;
-		return apply(st, &c);
-	case 'l':
-		if (needs(st, key, PE_ENC_SINUSOIDAL, "column layout"))
-			return PE_ACT_REDRAW;
-		/* interleaved -> split -> t2t -> interleaved */
-		c.layout = c.layout == PE_LAYOUT_INTERLEAVED ? PE_LAYOUT_SPLIT
-			   : c.layout == PE_LAYOUT_SPLIT     ? PE_LAYOUT_T2T
-							     : PE_LAYOUT_INTERLEAVED;
-		return apply(st, &c);
-	case 'p':
-		if (needs(st, key, PE_ENC_ROPE, "pairing"))
-			return PE_ACT_REDRAW;
-		c.pairing = c.pairing == PE_PAIR_HALF ? PE_PAIR_INTERLEAVED
-						      : PE_PAIR_HALF;
-		return apply(st, &c);
-	case 's':
-	case 'S':
-		if (needs(st, key, PE_ENC_ROPE, "scaling type"))
-			return PE_ACT_REDRAW;
-		return rope_type(st, key == 'S' ? 1 : -1);
-	case 'f':
-	case 'F':
-		if (needs(st, key, PE_ENC_ROPE, "scaling factor"))
-			return PE_ACT_REDRAW;
-		if (c.rope.type == PE_ROPE_DEFAULT) {
-			status(st, "'%c': rope scaling is default (no factor); s / S "
-			    "choose a scaling type", key);
-			return PE_ACT_REDRAW;
-		}
-		if (c.rope.type == PE_ROPE_LONGROPE && !c.rope.factor_given) {
-			/* start from the factor in use (max_pos / original_max_pos);
-			 * a changed one is explicit, as --factor */
-			c.rope.factor = pe_rope_longrope_factor(&c.rope);
-			c.rope.factor_given = true;
-		}
-		c.rope.factor = key == 'f' ? c.rope.factor / 2 : c.rope.factor * 2;
-		if (c.rope.factor < 1.0) {
-			status(st, "--factor %g: the scaling factor must be >= 1",
-			    c.rope.factor);
-			return PE_ACT_REDRAW;
-		}
-		return apply(st, &c);
-	case 'h':
-	case 'H':
-		if (needs(st, key, PE_ENC_ALIBI, "number of heads"))
-			return PE_ACT_REDRAW;
-		c.heads = key == 'h' ? c.heads - 1 : c.heads + 1;
-		return apply(st, &c);
-	case 'a':
-		if (needs(st, key, PE_ENC_ALIBI, "mode"))
-			return PE_ACT_REDRAW;
-		c.alibi_mode = c.alibi_mode == PE_ALIBI_CAUSAL ? PE_ALIBI_SYMMETRIC
-							       : PE_ALIBI_CAUSAL;
-		return apply(st, &c);
-	case 'r':
-		if (needs(st, key, PE_ENC_RELATIVE, "kind (t5 / shaw)"))
-			return PE_ACT_REDRAW;
-		c.relative = c.relative == PE_REL_T5 ? PE_REL_SHAW : PE_REL_T5;
-		return apply(st, &c);
-	case 'u':
-		if (needs(st, key, PE_ENC_RELATIVE, "direction"))
-			return PE_ACT_REDRAW;
-		if (c.relative != PE_REL_T5) {
-			status(st, "'u': only t5 buckets have a direction; r switches "
-			    "to t5");
-			return PE_ACT_REDRAW;
-		}
-		c.bidirectional = !c.bidirectional;
-		return apply(st, &c);
-	case 'k':
-	case 'K':
-		if (needs(st, key, PE_ENC_RELATIVE, "buckets / clip distance"))
-			return PE_ACT_REDRAW;
-		if (c.relative == PE_REL_T5)
-			c.buckets = key == 'k' ? c.buckets - 2 : c.buckets + 2;
-		else
-			c.max_relative = key == 'k' ? c.max_relative - 1
-						    : c.max_relative + 1;
-		return apply(st, &c);
-	case 'm':
-	case 'M':
-		if (needs(st, key, PE_ENC_RELATIVE, "max_distance"))
-			return PE_ACT_REDRAW;
-		if (c.relative != PE_REL_T5) {
-			status(st, "'%c': max_distance belongs to t5 buckets; r "
-			    "switches to t5", key);
-			return PE_ACT_REDRAW;
-		}
-		c.max_distance = key == 'm' ? c.max_distance / 2
-					    : c.max_distance * 2;
-		return apply(st, &c);
-	case 'g':
-	case 'G':
-		if (needs(st, key, PE_ENC_VIT2D, "grid"))
-			return PE_ACT_REDRAW;
-		c.grid_h = c.grid_w = key == 'g' ? c.grid_h - 1 : c.grid_h + 1;
-		return apply(st, &c);
+		return pe_state_apply(st, &c);
 	}
-	return -1;
+}
+
+/* Keys that change the config: the encoding's own (its row's keys, the
+ * shared d/D, n/N, b/B among them), else another encoding's (refused with
+ * a word). Returns -1 when key is none of them. */
+static int
+config_key(struct pe_state *st, int key)
+{
+	const struct pe_enc_key *k = pe_enc_key_of(pe_enc_view_of(&st->cfg), key);
+
+	if (k != NULL)
+		return k->press != NULL ? k->press(st, key) : shared_key(st, key);
+	return other_encodings_key(st, key);
 }
 
 /* Apply one key; see state.h. */
@@ -613,11 +479,14 @@ pe_state_key(struct pe_state *st, int key, size_t cell_rows,
 	case 'w':
 		return PE_ACT_SNAPSHOT | clear;
 	case '1': case '2': case '3': case '4': case '5': case '6': case '7':
-		return set_encoding(st, key - '1') | clear;
+	case '8': case '9':
+		if (key - '1' >= PE_ENC_COUNT)
+			break;
+		return pe_state_set_encoding(st, key - '1') | clear;
 	case PE_KEY_TAB:
-		return set_encoding(st, (int)st->cfg.enc + 1) | clear;
+		return pe_state_set_encoding(st, (int)st->cfg.enc + 1) | clear;
 	case PE_KEY_BTAB:
-		return set_encoding(st, (int)st->cfg.enc - 1) | clear;
+		return pe_state_set_encoding(st, (int)st->cfg.enc - 1) | clear;
 	case PE_KEY_UP:
 		return move(st, -(long long)cell_rows, 0);
 	case PE_KEY_DOWN:
@@ -650,27 +519,16 @@ pe_state_key(struct pe_state *st, int key, size_t cell_rows,
 	case ']': {
 		int s = key == '[' ? st->speed / 2 : st->speed * 2;
 		if (s < SPEED_MIN || s > SPEED_MAX) {
-			status(st, "speed %d steps/s is the %s", st->speed,
+			pe_state_status(st, "speed %d steps/s is the %s", st->speed,
 			    s < SPEED_MIN ? "slowest" : "fastest");
 			return PE_ACT_REDRAW;
 		}
 		st->speed = s;
 		return PE_ACT_REDRAW;
 	}
-	case '<':
-	case '>':
-		if (needs(st, key, PE_ENC_ALIBI, "head drawn large"))
-			return PE_ACT_REDRAW;
-		if (key == '<' ? st->head == 0 : st->head + 1 >= st->cfg.heads) {
-			status(st, "head %zu is the %s of %zu", st->head,
-			    key == '<' ? "first" : "last", st->cfg.heads);
-			return PE_ACT_REDRAW;
-		}
-		st->head = key == '<' ? st->head - 1 : st->head + 1;
-		return PE_ACT_REDRAW;
 	}
 	if (key > ' ' && key < 127) {
-		status(st, "'%c' does nothing here; ? lists the keys", key);
+		pe_state_status(st, "'%c' does nothing here; ? lists the keys", key);
 		return PE_ACT_REDRAW;
 	}
 	return clear;

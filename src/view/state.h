@@ -70,6 +70,17 @@ void pe_state_clamp(struct pe_state *st);
 int pe_state_key(struct pe_state *st, int key, size_t cell_rows,
     size_t cell_cols);
 
+/* Switch to encoding enc (a tab click; the number keys), keeping every
+ * other parameter where the new encoding allows it. */
+int pe_state_set_encoding(struct pe_state *st, int enc);
+
+/* For the encodings' own keys (view/encoding.h): install a candidate
+ * config when pe_config_check takes it (PE_ACT_REDRAW | PE_ACT_REBUILD),
+ * else keep the old one and say why; and write the status line. */
+int pe_state_apply(struct pe_state *st, struct pe_config *cand);
+void pe_state_status(struct pe_state *st, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* Move the cursor to an element (mouse click); clamps. */
 int pe_state_point(struct pe_state *st, size_t r, size_t c);
 /* Zoom the viewport by 2^steps (negative: out) around (r, c). */

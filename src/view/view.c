@@ -10,6 +10,38 @@
 #include "pescope/rope.h"
 #include "view/view_impl.h"
 
+/* ---- the encodings ---------------------------------------------------- */
+
+/* Each encoding's row (view/encoding.h), in tab order. */
+const struct pe_enc_view *const pe_enc_views[PE_ENC_COUNT] = {
+	[PE_ENC_SINUSOIDAL] = &view_sinusoidal_row,
+	[PE_ENC_LEARNED] = &view_learned_row,
+	[PE_ENC_RELATIVE] = &view_relative_row,
+	[PE_ENC_ROPE] = &view_rope_row,
+	[PE_ENC_ALIBI] = &view_alibi_row,
+	[PE_ENC_NOPE] = &view_nope_row,
+	[PE_ENC_VIT2D] = &view_vit2d_row,
+};
+
+/* The row of cfg's encoding. */
+const struct pe_enc_view *
+pe_enc_view_of(const struct pe_config *cfg)
+{
+	return pe_enc_views[cfg->enc];
+}
+
+/* The encoding's key for `key`, or NULL. */
+const struct pe_enc_key *
+pe_enc_key_of(const struct pe_enc_view *v, int key)
+{
+	if (key <= 0 || key >= 127)
+		return NULL;
+	for (const struct pe_enc_key *k = v->keys; k->keys != NULL; k++)
+		if (strchr(k->keys, key) != NULL)
+			return k;
+	return NULL;
+}
+
 /* ---- model ---------------------------------------------------------- */
 
 /* Build the fields a config's view needs. */
@@ -21,25 +53,7 @@ pe_model_init(struct pe_model *m, const struct pe_config *cfg)
 
 	memset(m, 0, sizeof *m);
 	m->cfg = *cfg;
-	switch (cfg->enc) {
-	case PE_ENC_ROPE:
-		main = PE_FIELD_ROPE_ANGLE;
-		break;
-	case PE_ENC_ALIBI:
-		main = PE_FIELD_BIAS;
-		break;
-	case PE_ENC_NOPE:
-		main = PE_FIELD_MASK;
-		break;
-	case PE_ENC_RELATIVE:
-		main = PE_FIELD_RELATIVE;
-		break;
-	case PE_ENC_VIT2D:
-		main = PE_FIELD_PATCH_COSINE;
-		break;
-	default:
-		main = PE_FIELD_PE;
-	}
+	main = pe_enc_view_of(cfg)->main;
 	if ((st = pe_field_init(&m->main, main, &m->cfg)) != PE_OK)
 		return st;
 	if (pe_field_supported(cfg->enc, PE_FIELD_SIMILARITY)) {
@@ -105,8 +119,12 @@ draw_tabs(struct ctx *c)
 	for (int e = 0; e < PE_ENC_COUNT; e++) {
 		char t[32];
 		bool on = (int)c->cfg->enc == e;
-		snprintf(t, sizeof t, " %d %s ", e + 1,
-		    pe_encoding_name((enum pe_encoding)e));
+		if (e < 9)
+			snprintf(t, sizeof t, " %d %s ", e + 1,
+			    pe_encoding_name((enum pe_encoding)e));
+		else
+			snprintf(t, sizeof t, " %s ",
+			    pe_encoding_name((enum pe_encoding)e));
 		c->hit->tab_x0[e] = x;
 		x += pe_canvas_text(c->cv, x, 0, c->w - x, t,
 		    on ? PE_RGB(0, 0, 0) : C_TEXT, on ? PE_RGB(0xd0, 0xd0, 0xd0)
@@ -124,18 +142,9 @@ draw_tabs(struct ctx *c)
 	}
 }
 
-/* A line of items, each with a priority (0 most important), for
- * pe_text_pick. */
-struct items {
-	char text[16][160];
-	const char *ptr[16];
-	int prio[16];
-	size_t n;
-};
-
 /* Append an item of priority prio. */
-static void __attribute__((format(printf, 3, 4)))
-item(struct items *it, int prio, const char *fmt, ...)
+void
+view_item(struct items *it, int prio, const char *fmt, ...)
 {
 	va_list ap;
 	if (it->n >= sizeof it->prio / sizeof it->prio[0])
@@ -153,137 +162,14 @@ item(struct items *it, int prio, const char *fmt, ...)
 static void
 draw_params(struct ctx *c)
 {
-	const struct pe_config *k = c->cfg;
 	struct items it;
 	char b[1024];
 
 	it.n = 0;
-	switch (k->enc) {
-	case PE_ENC_SINUSOIDAL:
-		item(&it, 0, "d_model %zu", k->d);
-		item(&it, 0, "seq_len %zu", k->n);
-		item(&it, 1, "base %g", k->base);
-		item(&it, 2, "layout %s", k->layout == PE_LAYOUT_INTERLEAVED
-		    ? "interleaved (sin,cos,…)"
-		    : k->layout == PE_LAYOUT_SPLIT ? "split (GPT-J: sin…|cos…)"
-						   : "t2t (tensor2tensor: sin…|cos…)");
-		break;
-	case PE_ENC_LEARNED:
-		item(&it, 0, "d_model %zu", k->d);
-		item(&it, 0, "seq_len %zu", k->n);
-		item(&it, 1, "max_len %zu", k->max_len);
-		item(&it, 2, "%s", k->table_untrained ? "untrained: N(0, 0.02²) init"
-						      : "table from file");
-		break;
-	case PE_ENC_RELATIVE:
-		if (k->relative == PE_REL_T5) {
-			item(&it, 0, "t5 buckets %zu", k->buckets);
-			item(&it, 1, "max_distance %zu", k->max_distance);
-			item(&it, 1, "%s", k->bidirectional ? "bidirectional"
-							    : "unidirectional");
-			item(&it, 0, "seq_len %zu", k->n);
-			item(&it, 2, "rel = key − query");
-		} else {
-			item(&it, 0, "shaw K %zu", k->max_relative);
-			item(&it, 0, "seq_len %zu", k->n);
-			item(&it, 2, "index = clip(key − query, −K, K) + K");
-		}
-		break;
-	case PE_ENC_ROPE: {
-		const struct pe_rope *r = &c->mainf.rope;
-		item(&it, 0, "head_dim %zu", k->d);
-		item(&it, 0, "seq_len %zu", k->n);
-		item(&it, 1, "base %g", k->base);
-		item(&it, 2, "pairing %s", k->pairing == PE_PAIR_HALF
-		    ? "half (rotate_half)" : "interleaved (GPT-J)");
-		if (r->rot != k->d)
-			item(&it, 1, "rotary %zu of %zu", r->rot, k->d);
-		if (k->rope.type == PE_ROPE_LONGROPE) {
-			/* which factor longrope uses, and why (HF: rope_scaling's
-			 * factor, or the Phi-3 ratio) */
-			if (k->rope.factor_given)
-				item(&it, 0, "longrope ×%g (--factor) orig %zu",
-				    pe_rope_longrope_factor(&k->rope),
-				    k->rope.original_max_pos);
-			else
-				item(&it, 0, "longrope ×%g = max_pos %zu / orig %zu",
-				    pe_rope_longrope_factor(&k->rope), k->rope.max_pos,
-				    k->rope.original_max_pos);
-		} else if (k->rope.type != PE_ROPE_DEFAULT) {
-			item(&it, 0, "%s ×%g", pe_rope_type_name(k->rope.type),
-			    k->rope.factor);
-			if (k->rope.type == PE_ROPE_DYNAMIC)
-				item(&it, 2, "max_pos %zu", k->rope.max_pos);
-			else if (k->rope.type != PE_ROPE_LINEAR)
-				item(&it, 2, "orig %zu", k->rope.original_max_pos);
-		}
-		if (k->rope.type != PE_ROPE_DEFAULT) {
-			if (k->rope.type == PE_ROPE_YARN) {
-				double bf, bs; /* 0 means HF's default */
-				pe_rope_yarn_betas(&k->rope, &bf, &bs);
-				item(&it, 3, "β %g/%g", bf, bs);
-			}
-			if (k->rope.type == PE_ROPE_LLAMA3)
-				item(&it, 3, "low %g high %g", k->rope.low_freq_factor,
-				    k->rope.high_freq_factor);
-			item(&it, 0, "cos,sin ×%.4g", r->attention_scaling);
-		}
-		break;
-	}
-	case PE_ENC_ALIBI:
-		item(&it, 0, "heads %zu", k->heads);
-		item(&it, 0, "seq_len %zu", k->n);
-		item(&it, 1, "mode %s", k->alibi_mode == PE_ALIBI_CAUSAL ? "causal"
-									: "symmetric");
-		item(&it, 0, "head %zu large (slope %.6g)", c->st->head,
-		    c->mainf.slopes[c->st->head]);
-		item(&it, 2, "bias = %s", k->alibi_mode == PE_ALIBI_CAUSAL
-		    ? "−m·(query − key)" : "−m·|query − key|");
-		break;
-	case PE_ENC_NOPE:
-		item(&it, 0, "seq_len %zu", k->n);
-		item(&it, 2, "no positional encoding: order comes only from the "
-		    "causal mask");
-		break;
-	case PE_ENC_VIT2D:
-		item(&it, 0, "grid %zu×%zu patches", k->grid_h, k->grid_w);
-		item(&it, 0, "d_model %zu", k->d);
-		item(&it, 1, "MAE 2-D sin-cos");
-		item(&it, 2, "dims 0..%zu encode w, %zu..%zu encode h", k->d / 2 - 1,
-		    k->d / 2, k->d - 1);
-		break;
-	default:
-		break;
-	}
+	pe_enc_view_of(c->cfg)->params(c, &it);
 	b[0] = ' ';
 	pe_text_pick(b + 1, sizeof b - 1, it.ptr, it.prio, it.n, " · ", c->w - 1);
 	pe_canvas_text(c->cv, 0, 1, c->w, b, C_TEXT, PE_COLOR_DEFAULT, 0);
-}
-
-/* Key hints for the status line, per encoding. */
-static const char *
-hints(enum pe_encoding e)
-{
-	switch (e) {
-	case PE_ENC_SINUSOIDAL:
-		return "d/D d_model  n/N seq_len  b/B base  l layout";
-	case PE_ENC_LEARNED:
-		return "d/D d_model  n/N seq_len";
-	case PE_ENC_RELATIVE:
-		return "r t5/shaw  k/K buckets or K  m/M max_dist  u direction  "
-		       "n/N seq_len";
-	case PE_ENC_ROPE:
-		return "d/D head_dim  n/N seq_len  b/B base  p pairing  s/S scaling  "
-		       "f/F factor";
-	case PE_ENC_ALIBI:
-		return "h/H heads  </> head  a mode  n/N seq_len";
-	case PE_ENC_NOPE:
-		return "n/N seq_len";
-	case PE_ENC_VIT2D:
-		return "g/G grid  d/D d_model";
-	default:
-		return "";
-	}
 }
 
 /* Bottom line: the message of the last action, else the keys that matter:
@@ -292,7 +178,7 @@ hints(enum pe_encoding e)
 static void
 draw_status(struct ctx *c)
 {
-	char b[512], enc[256];
+	char b[512];
 	int y = c->h - 1;
 	if (c->st->status[0] != '\0') {
 		pe_canvas_text_fit(c->cv, 0, y, c->w, c->st->status, C_WARN,
@@ -301,20 +187,16 @@ draw_status(struct ctx *c)
 	}
 	struct items it;
 	it.n = 0;
-	item(&it, 0, "? help");
-	item(&it, 0, "q quit");
-	item(&it, 2, "←↑↓→ move");
-	item(&it, 2, "+/- zoom");
-	item(&it, 1, "1-7 encoding");
-	snprintf(enc, sizeof enc, "%s", hints(c->cfg->enc));
-	for (char *h = enc, *e; h != NULL && *h != '\0'; h = e) {
-		e = strstr(h, "  ");
-		if (e != NULL)
-			*e = '\0', e += 2;
-		item(&it, 1, "%s", h);
-	}
-	item(&it, 3, "space %s", c->st->playing ? "pause" : "play");
-	item(&it, 3, "w save");
+	view_item(&it, 0, "? help");
+	view_item(&it, 0, "q quit");
+	view_item(&it, 2, "←↑↓→ move");
+	view_item(&it, 2, "+/- zoom");
+	view_item(&it, 1, "1-%d encoding", PE_ENC_COUNT < 9 ? PE_ENC_COUNT : 9);
+	const struct pe_enc_view *v = pe_enc_view_of(c->cfg);
+	for (const struct pe_enc_key *k = v->keys; k->keys != NULL; k++)
+		view_item(&it, 1, "%s %s", k->label, k->what);
+	view_item(&it, 3, "space %s", c->st->playing ? "pause" : "play");
+	view_item(&it, 3, "w save");
 	pe_text_pick(b, sizeof b, it.ptr, it.prio, it.n, "  ", c->w);
 	pe_canvas_text(c->cv, 0, y, c->w, b, C_DIM, PE_COLOR_DEFAULT, 0);
 }
@@ -329,33 +211,53 @@ draw_inspector(struct ctx *c)
 	    PE_COLOR_DEFAULT, 0);
 }
 
-static const char *const help_lines[] = {
-	"pescope keys",
-	"",
-	"1-7, Tab, Shift-Tab  choose the encoding",
-	"arrows               move the cursor by one (smallest) sample",
-	"+ / -   0            zoom in / out around the cursor; whole map",
-	"PgUp PgDn Home End   pan the map",
-	"d/D  n/N  b/B        d_model, seq_len halve/double; base /10, x10",
-	"l  p                 sinusoidal layout (3 kinds); rope pairing",
-	"s/S  f/F             rope scaling type; factor /2, x2",
-	"h/H  < >  a          alibi heads -/+; head drawn large; mode",
-	"r  u  k/K  m/M       relative: t5/shaw; direction; buckets or K;",
-	"                     max_distance",
-	"g/G                  vit2d grid side -/+",
-	"space  [ ]           play / pause the sweep; slower, faster",
-	"w                    save the frame (.ansi and .txt)",
-	"mouse                click: tab or cursor; wheel: zoom",
-	"? / q, Esc           this help / quit",
-	"",
-	"any key closes this help",
-};
+/* The help overlay's lines: the keys every encoding has, then one line
+ * per encoding with its own keys (from its row), then the rest. */
+static size_t
+help_lines(char lines[][96], size_t cap)
+{
+	static const char *const head[] = {
+		"pescope keys",
+		"",
+		"1-9, Tab, Shift-Tab  choose the encoding",
+		"arrows               move the cursor by one (smallest) sample",
+		"+ / -   0            zoom in / out around the cursor; whole map",
+		"PgUp PgDn Home End   pan the map",
+		"d/D  n/N  b/B        d_model, seq_len halve/double; base /10, x10",
+	};
+	static const char *const tail[] = {
+		"space  [ ]           play / pause the sweep; slower, faster",
+		"w                    save the frame (.ansi and .txt)",
+		"mouse                click: tab or cursor; wheel: zoom",
+		"? / q, Esc           this help / quit",
+		"",
+		"any key closes this help",
+	};
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof head / sizeof head[0] && n < cap; i++)
+		snprintf(lines[n++], 96, "%s", head[i]);
+	for (int e = 0; e < PE_ENC_COUNT && n < cap; e++) {
+		char keys[80] = "";
+		for (const struct pe_enc_key *k = pe_enc_views[e]->keys;
+		     k->keys != NULL; k++)
+			if (k->press != NULL)
+				view_cat(keys, sizeof keys, "%s%s %s", keys[0] ? " · " : "",
+				    k->label, k->what);
+		if (keys[0] != '\0')
+			snprintf(lines[n++], 96, "%-11s%s",
+			    pe_encoding_name((enum pe_encoding)e), keys);
+	}
+	for (size_t i = 0; i < sizeof tail / sizeof tail[0] && n < cap; i++)
+		snprintf(lines[n++], 96, "%s", tail[i]);
+	return n;
+}
 
 /* The help overlay, centred. */
 static void
 draw_help(struct ctx *c)
 {
-	int n = (int)(sizeof help_lines / sizeof help_lines[0]);
+	char lines[32][96];
+	int n = (int)help_lines(lines, 32);
 	int bw = 70 < c->w - 2 ? 70 : c->w - 2, bh = n + 2;
 	int x = (c->w - bw) / 2, y = (c->h - bh) / 2;
 	if (y < 0)
@@ -363,7 +265,7 @@ draw_help(struct ctx *c)
 	pe_canvas_fill(c->cv, x, y, bw, bh, ' ', C_TEXT, PE_COLOR_DEFAULT);
 	pe_canvas_box(c->cv, x, y, bw, bh, " help ", C_ACCENT);
 	for (int i = 0; i < n && i + 1 < bh - 1; i++)
-		pe_canvas_text_fit(c->cv, x + 2, y + 1 + i, bw - 4, help_lines[i],
+		pe_canvas_text_fit(c->cv, x + 2, y + 1 + i, bw - 4, lines[i],
 		    i == 0 ? C_ACCENT : C_TEXT, PE_COLOR_DEFAULT,
 		    i == 0 ? PE_ATTR_BOLD : 0);
 }
@@ -448,9 +350,9 @@ pe_view_render(const struct pe_state *st, const struct pe_model *m,
 	c.st = st, c.m = m, c.cfg = &m->cfg, c.cv = cv, c.hit = hit;
 	c.w = cv->w, c.h = cv->h;
 	c.mainf = m->main;
-	/* alibi: the main map, its samples and the inspector are the selected
-	 * head's (the model's field starts at head 0) */
-	if (c.cfg->enc == PE_ENC_ALIBI && st->head < c.cfg->heads)
+	/* a bias map, its samples and the inspector are the selected head's
+	 * (the model's field starts at head 0) */
+	if (c.mainf.kind == PE_FIELD_BIAS && st->head < c.cfg->heads)
 		c.mainf.head = st->head;
 
 	if (c.w < PE_VIEW_MIN_W || c.h < PE_VIEW_MIN_H) {
@@ -469,31 +371,7 @@ pe_view_render(const struct pe_state *st, const struct pe_model *m,
 
 	draw_tabs(&c);
 	draw_params(&c);
-	switch (c.cfg->enc) {
-	case PE_ENC_SINUSOIDAL:
-		view_sinusoidal(&c);
-		break;
-	case PE_ENC_LEARNED:
-		view_learned(&c);
-		break;
-	case PE_ENC_RELATIVE:
-		view_relative(&c);
-		break;
-	case PE_ENC_ROPE:
-		view_rope(&c);
-		break;
-	case PE_ENC_ALIBI:
-		view_alibi(&c);
-		break;
-	case PE_ENC_NOPE:
-		view_nope(&c);
-		break;
-	case PE_ENC_VIT2D:
-		view_vit2d(&c);
-		break;
-	default:
-		break;
-	}
+	pe_enc_view_of(c.cfg)->draw(&c);
 	draw_inspector(&c);
 	draw_status(&c);
 	if (st->help)

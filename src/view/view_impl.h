@@ -3,6 +3,7 @@
 #ifndef PESCOPE_VIEW_IMPL_H
 #define PESCOPE_VIEW_IMPL_H
 
+#include "view/encoding.h"
 #include "view/panels.h"
 #include "view/view.h"
 
@@ -24,6 +25,19 @@ struct ctx {
 	char insp[2][512]; /* inspector lines */
 };
 
+/* A line of items, each with a priority (0 most important), for
+ * pe_text_pick: the parameter line and the footer's key hints. */
+struct items {
+	char text[16][160];
+	const char *ptr[16];
+	int prio[16];
+	size_t n;
+};
+
+/* Append an item of priority prio (view.c). */
+void view_item(struct items *it, int prio, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* view_map.c: the main map, its inspector block and the dot-product panels */
 void view_cat(char *buf, size_t cap, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -38,15 +52,10 @@ void view_map_simmap(struct ctx *c, int x, int y, int w, int h,
 void view_map_row(struct ctx *c, int x, int y, int w, int h, size_t p,
     const char *title, double lo, double hi, const char *cname);
 
-/* One function per encoding: the main map, the right column and the
- * inspector line (view_vector.c, view_pairwise.c, view_rope.c,
- * view_vit2d.c). */
-void view_sinusoidal(struct ctx *c);
-void view_learned(struct ctx *c);
-void view_relative(struct ctx *c);
-void view_rope(struct ctx *c);
-void view_alibi(struct ctx *c);
-void view_nope(struct ctx *c);
-void view_vit2d(struct ctx *c);
+/* Each encoding's row (view/encoding.h), beside its view: view_vector.c,
+ * view_pairwise.c, view_rope.c, view_vit2d.c. */
+extern const struct pe_enc_view view_sinusoidal_row, view_learned_row,
+    view_relative_row, view_rope_row, view_alibi_row, view_nope_row,
+    view_vit2d_row;
 
 #endif

@@ -12,7 +12,7 @@
 #include "view/view_impl.h"
 
 /* relative: T5 buckets or Shaw indices over query x key. */
-void
+static void
 view_relative(struct ctx *c)
 {
 	const struct pe_config *k = c->cfg;
@@ -103,7 +103,7 @@ view_relative(struct ctx *c)
 }
 
 /* alibi: one head large, all heads small, the attention row. */
-void
+static void
 view_alibi(struct ctx *c)
 {
 	const struct pe_config *k = c->cfg;
@@ -211,7 +211,7 @@ view_alibi(struct ctx *c)
 }
 
 /* nope: the causal mask, and dot products that say nothing. */
-void
+static void
 view_nope(struct ctx *c)
 {
 	struct pe_scale sc = {PE_CMAP_SEQUENTIAL, -1, 0, false};
@@ -232,3 +232,181 @@ view_nope(struct ctx *c)
 		   : "−inf (key after query: masked)");
 	view_map_inspect(c, "query", "key");
 }
+
+/* ---- rows ------------------------------------------------------------- */
+
+/* [n, n]: query by key. */
+static void
+pairwise_dims(const struct pe_config *cfg, size_t *rows, size_t *cols)
+{
+	*rows = cfg->n;
+	*cols = cfg->n;
+}
+
+static void
+relative_params(struct ctx *c, struct items *it)
+{
+	const struct pe_config *k = c->cfg;
+	if (k->relative == PE_REL_T5) {
+		view_item(it, 0, "t5 buckets %zu", k->buckets);
+		view_item(it, 1, "max_distance %zu", k->max_distance);
+		view_item(it, 1, "%s", k->bidirectional ? "bidirectional"
+							: "unidirectional");
+		view_item(it, 0, "seq_len %zu", k->n);
+		view_item(it, 2, "rel = key − query");
+	} else {
+		view_item(it, 0, "shaw K %zu", k->max_relative);
+		view_item(it, 0, "seq_len %zu", k->n);
+		view_item(it, 2, "index = clip(key − query, −K, K) + K");
+	}
+}
+
+/* r: t5 <-> shaw. */
+static int
+relative_kind(struct pe_state *st, int key)
+{
+	struct pe_config c = st->cfg;
+	(void)key;
+	c.relative = c.relative == PE_REL_T5 ? PE_REL_SHAW : PE_REL_T5;
+	return pe_state_apply(st, &c);
+}
+
+/* u: t5's direction. */
+static int
+relative_direction(struct pe_state *st, int key)
+{
+	struct pe_config c = st->cfg;
+	(void)key;
+	if (c.relative != PE_REL_T5) {
+		pe_state_status(st, "'u': only t5 buckets have a direction; r "
+		    "switches to t5");
+		return PE_ACT_REDRAW;
+	}
+	c.bidirectional = !c.bidirectional;
+	return pe_state_apply(st, &c);
+}
+
+/* k/K: t5 buckets -/+ 2, or shaw's K -/+ 1. */
+static int
+relative_buckets(struct pe_state *st, int key)
+{
+	struct pe_config c = st->cfg;
+	if (c.relative == PE_REL_T5)
+		c.buckets = key == 'k' ? c.buckets - 2 : c.buckets + 2;
+	else
+		c.max_relative = key == 'k' ? c.max_relative - 1
+					    : c.max_relative + 1;
+	return pe_state_apply(st, &c);
+}
+
+/* m/M: t5's max_distance halved, doubled. */
+static int
+relative_distance(struct pe_state *st, int key)
+{
+	struct pe_config c = st->cfg;
+	if (c.relative != PE_REL_T5) {
+		pe_state_status(st, "'%c': max_distance belongs to t5 buckets; r "
+		    "switches to t5", key);
+		return PE_ACT_REDRAW;
+	}
+	c.max_distance = key == 'm' ? c.max_distance / 2 : c.max_distance * 2;
+	return pe_state_apply(st, &c);
+}
+
+static const struct pe_enc_key relative_keys[] = {
+	{"r", "r", "t5/shaw", relative_kind},
+	{"kK", "k/K", "buckets/K", relative_buckets},
+	{"mM", "m/M", "max_dist", relative_distance},
+	{"u", "u", "direction", relative_direction},
+	PE_SHARED_SEQ_LEN,
+	PE_KEYS_END,
+};
+
+const struct pe_enc_view view_relative_row = {
+	.main = PE_FIELD_RELATIVE,
+	.dims = pairwise_dims,
+	.params = relative_params,
+	.draw = view_relative,
+	.keys = relative_keys,
+};
+
+static void
+alibi_params(struct ctx *c, struct items *it)
+{
+	const struct pe_config *k = c->cfg;
+	view_item(it, 0, "heads %zu", k->heads);
+	view_item(it, 0, "seq_len %zu", k->n);
+	view_item(it, 1, "mode %s", k->alibi_mode == PE_ALIBI_CAUSAL ? "causal"
+								    : "symmetric");
+	view_item(it, 0, "head %zu large (slope %.6g)", c->mainf.head,
+	    c->mainf.slopes[c->mainf.head]);
+	view_item(it, 2, "bias = %s", k->alibi_mode == PE_ALIBI_CAUSAL
+	    ? "−m·(query − key)" : "−m·|query − key|");
+}
+
+/* h/H: one head fewer, one more. */
+static int
+alibi_heads(struct pe_state *st, int key)
+{
+	struct pe_config c = st->cfg;
+	c.heads = key == 'h' ? c.heads - 1 : c.heads + 1;
+	return pe_state_apply(st, &c);
+}
+
+/* </>: the head drawn large. */
+static int
+alibi_head(struct pe_state *st, int key)
+{
+	if (key == '<' ? st->head == 0 : st->head + 1 >= st->cfg.heads) {
+		pe_state_status(st, "head %zu is the %s of %zu", st->head,
+		    key == '<' ? "first" : "last", st->cfg.heads);
+		return PE_ACT_REDRAW;
+	}
+	st->head = key == '<' ? st->head - 1 : st->head + 1;
+	return PE_ACT_REDRAW;
+}
+
+/* a: causal <-> symmetric. */
+static int
+alibi_mode(struct pe_state *st, int key)
+{
+	struct pe_config c = st->cfg;
+	(void)key;
+	c.alibi_mode = c.alibi_mode == PE_ALIBI_CAUSAL ? PE_ALIBI_SYMMETRIC
+						       : PE_ALIBI_CAUSAL;
+	return pe_state_apply(st, &c);
+}
+
+static const struct pe_enc_key alibi_keys[] = {
+	{"hH", "h/H", "heads", alibi_heads},
+	{"<>", "</>", "head", alibi_head},
+	{"a", "a", "mode", alibi_mode},
+	PE_SHARED_SEQ_LEN,
+	PE_KEYS_END,
+};
+
+const struct pe_enc_view view_alibi_row = {
+	.main = PE_FIELD_BIAS,
+	.dims = pairwise_dims,
+	.params = alibi_params,
+	.draw = view_alibi,
+	.keys = alibi_keys,
+};
+
+static void
+nope_params(struct ctx *c, struct items *it)
+{
+	view_item(it, 0, "seq_len %zu", c->cfg->n);
+	view_item(it, 2, "no positional encoding: order comes only from the "
+	    "causal mask");
+}
+
+static const struct pe_enc_key nope_keys[] = {PE_SHARED_SEQ_LEN, PE_KEYS_END};
+
+const struct pe_enc_view view_nope_row = {
+	.main = PE_FIELD_MASK,
+	.dims = pairwise_dims,
+	.params = nope_params,
+	.draw = view_nope,
+	.keys = nope_keys,
+};

@@ -105,7 +105,7 @@ rope_wheel_labels(struct ctx *c, const struct pe_rope *r, int x, int y, int w,
 }
 
 /* rope: angles mod 2 pi, the wheel, dot products, frequency bands. */
-void
+static void
 view_rope(struct ctx *c)
 {
 	const struct pe_config *k = c->cfg;
@@ -200,3 +200,138 @@ view_rope(struct ctx *c)
 	    fmod(th, TWO_PI), k->base, 2 * j, r->rot, r->inv_freq0[j]);
 	view_map_inspect(c, "pos", "pair");
 }
+
+/* ---- row -------------------------------------------------------------- */
+
+/* [n, rotary pairs]. */
+static void
+rope_dims(const struct pe_config *cfg, size_t *rows, size_t *cols)
+{
+	*rows = cfg->n;
+	*cols = pe_rope_rotary_dim(cfg) / 2;
+}
+
+static void
+rope_params(struct ctx *c, struct items *it)
+{
+	const struct pe_config *k = c->cfg;
+	const struct pe_rope *r = &c->mainf.rope;
+	view_item(it, 0, "head_dim %zu", k->d);
+	view_item(it, 0, "seq_len %zu", k->n);
+	view_item(it, 1, "base %g", k->base);
+	view_item(it, 2, "pairing %s", k->pairing == PE_PAIR_HALF
+	    ? "half (rotate_half)" : "interleaved (GPT-J)");
+	if (r->rot != k->d)
+		view_item(it, 1, "rotary %zu of %zu", r->rot, k->d);
+	if (k->rope.type == PE_ROPE_LONGROPE) {
+		/* which factor longrope uses, and why (HF: rope_scaling's
+		 * factor, or the Phi-3 ratio) */
+		if (k->rope.factor_given)
+			view_item(it, 0, "longrope ×%g (--factor) orig %zu",
+			    pe_rope_longrope_factor(&k->rope),
+			    k->rope.original_max_pos);
+		else
+			view_item(it, 0, "longrope ×%g = max_pos %zu / orig %zu",
+			    pe_rope_longrope_factor(&k->rope), k->rope.max_pos,
+			    k->rope.original_max_pos);
+	} else if (k->rope.type != PE_ROPE_DEFAULT) {
+		view_item(it, 0, "%s ×%g", pe_rope_type_name(k->rope.type),
+		    k->rope.factor);
+		if (k->rope.type == PE_ROPE_DYNAMIC)
+			view_item(it, 2, "max_pos %zu", k->rope.max_pos);
+		else if (k->rope.type != PE_ROPE_LINEAR)
+			view_item(it, 2, "orig %zu", k->rope.original_max_pos);
+	}
+	if (k->rope.type != PE_ROPE_DEFAULT) {
+		if (k->rope.type == PE_ROPE_YARN) {
+			double bf, bs; /* 0 means HF's default */
+			pe_rope_yarn_betas(&k->rope, &bf, &bs);
+			view_item(it, 3, "β %g/%g", bf, bs);
+		}
+		if (k->rope.type == PE_ROPE_LLAMA3)
+			view_item(it, 3, "low %g high %g", k->rope.low_freq_factor,
+			    k->rope.high_freq_factor);
+		view_item(it, 0, "cos,sin ×%.4g", r->attention_scaling);
+	}
+}
+
+/* p: half <-> interleaved. */
+static int
+rope_pairing(struct pe_state *st, int key)
+{
+	struct pe_config c = st->cfg;
+	(void)key;
+	c.pairing = c.pairing == PE_PAIR_HALF ? PE_PAIR_INTERLEAVED : PE_PAIR_HALF;
+	return pe_state_apply(st, &c);
+}
+
+/* Next or previous rope scaling type; longrope is skipped (with a word)
+ * when no factor lists were given. */
+static int
+rope_type(struct pe_state *st, int key)
+{
+	struct pe_config cand = st->cfg;
+	bool skipped = false;
+	int t = (int)cand.rope.type;
+
+	for (;;) {
+		t = (t + (key == 'S' ? 1 : -1) + PE_ROPE_TYPE_COUNT) % PE_ROPE_TYPE_COUNT;
+		if (t == PE_ROPE_LONGROPE && (cand.rope.short_factor == NULL ||
+		    cand.rope.long_factor == NULL)) {
+			skipped = true;
+			continue;
+		}
+		break;
+	}
+	cand.rope.type = (enum pe_rope_type)t;
+	int act = pe_state_apply(st, &cand);
+	if ((act & PE_ACT_REBUILD) && skipped)
+		pe_state_status(st, "rope scaling %s (longrope skipped: it needs "
+		    "--short-factor and --long-factor on the command line)",
+		    pe_rope_type_name(cand.rope.type));
+	return act;
+}
+
+/* f/F: the scaling factor halved, doubled. */
+static int
+rope_factor(struct pe_state *st, int key)
+{
+	struct pe_config c = st->cfg;
+	if (c.rope.type == PE_ROPE_DEFAULT) {
+		pe_state_status(st, "'%c': rope scaling is default (no factor); s / "
+		    "S choose a scaling type", key);
+		return PE_ACT_REDRAW;
+	}
+	if (c.rope.type == PE_ROPE_LONGROPE && !c.rope.factor_given) {
+		/* start from the factor in use (max_pos / original_max_pos);
+		 * a changed one is explicit, as --factor */
+		c.rope.factor = pe_rope_longrope_factor(&c.rope);
+		c.rope.factor_given = true;
+	}
+	c.rope.factor = key == 'f' ? c.rope.factor / 2 : c.rope.factor * 2;
+	if (c.rope.factor < 1.0) {
+		pe_state_status(st, "--factor %g: the scaling factor must be >= 1",
+		    c.rope.factor);
+		return PE_ACT_REDRAW;
+	}
+	return pe_state_apply(st, &c);
+}
+
+static const struct pe_enc_key rope_keys[] = {
+	PE_SHARED_D_MODEL("head_dim"),
+	PE_SHARED_SEQ_LEN,
+	PE_SHARED_BASE,
+	{"p", "p", "pairing", rope_pairing},
+	{"sS", "s/S", "scaling", rope_type},
+	{"fF", "f/F", "factor", rope_factor},
+	PE_KEYS_END,
+};
+
+const struct pe_enc_view view_rope_row = {
+	.main = PE_FIELD_ROPE_ANGLE,
+	.start_mid = true,
+	.dims = rope_dims,
+	.params = rope_params,
+	.draw = view_rope,
+	.keys = rope_keys,
+};

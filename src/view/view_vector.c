@@ -32,7 +32,7 @@ right_vector(struct ctx *c, const char *rowtitle, double lo, double hi)
 }
 
 /* sinusoidal: the classic stripes, dot products, the cursor row. */
-void
+static void
 view_sinusoidal(struct ctx *c)
 {
 	const struct pe_config *k = c->cfg;
@@ -54,7 +54,7 @@ view_sinusoidal(struct ctx *c)
 }
 
 /* learned: the table, with positions past max_len undefined. */
-void
+static void
 view_learned(struct ctx *c)
 {
 	const struct pe_config *k = c->cfg;
@@ -81,3 +81,79 @@ view_learned(struct ctx *c)
 		    (double)k->table[p * k->d + col]);
 	view_map_inspect(c, "pos", "dim");
 }
+
+/* ---- rows ------------------------------------------------------------- */
+
+/* [n, d]: positions by dimensions. */
+static void
+vector_dims(const struct pe_config *cfg, size_t *rows, size_t *cols)
+{
+	*rows = cfg->n;
+	*cols = cfg->d;
+}
+
+static void
+sinusoidal_params(struct ctx *c, struct items *it)
+{
+	const struct pe_config *k = c->cfg;
+	view_item(it, 0, "d_model %zu", k->d);
+	view_item(it, 0, "seq_len %zu", k->n);
+	view_item(it, 1, "base %g", k->base);
+	view_item(it, 2, "layout %s", k->layout == PE_LAYOUT_INTERLEAVED
+	    ? "interleaved (sin,cos,…)"
+	    : k->layout == PE_LAYOUT_SPLIT ? "split (GPT-J: sin…|cos…)"
+					   : "t2t (tensor2tensor: sin…|cos…)");
+}
+
+/* l: interleaved -> split -> t2t -> interleaved. */
+static int
+sinusoidal_layout(struct pe_state *st, int key)
+{
+	struct pe_config c = st->cfg;
+	(void)key;
+	c.layout = c.layout == PE_LAYOUT_INTERLEAVED ? PE_LAYOUT_SPLIT
+		   : c.layout == PE_LAYOUT_SPLIT     ? PE_LAYOUT_T2T
+						     : PE_LAYOUT_INTERLEAVED;
+	return pe_state_apply(st, &c);
+}
+
+static const struct pe_enc_key sinusoidal_keys[] = {
+	PE_SHARED_D_MODEL("d_model"),
+	PE_SHARED_SEQ_LEN,
+	PE_SHARED_BASE,
+	{"l", "l", "layout", sinusoidal_layout},
+	PE_KEYS_END,
+};
+
+const struct pe_enc_view view_sinusoidal_row = {
+	.main = PE_FIELD_PE,
+	.dims = vector_dims,
+	.params = sinusoidal_params,
+	.draw = view_sinusoidal,
+	.keys = sinusoidal_keys,
+};
+
+static void
+learned_params(struct ctx *c, struct items *it)
+{
+	const struct pe_config *k = c->cfg;
+	view_item(it, 0, "d_model %zu", k->d);
+	view_item(it, 0, "seq_len %zu", k->n);
+	view_item(it, 1, "max_len %zu", k->max_len);
+	view_item(it, 2, "%s", k->table_untrained ? "untrained: N(0, 0.02²) init"
+						  : "table from file");
+}
+
+static const struct pe_enc_key learned_keys[] = {
+	PE_SHARED_D_MODEL("d_model"),
+	PE_SHARED_SEQ_LEN,
+	PE_KEYS_END,
+};
+
+const struct pe_enc_view view_learned_row = {
+	.main = PE_FIELD_PE,
+	.dims = vector_dims,
+	.params = learned_params,
+	.draw = view_learned,
+	.keys = learned_keys,
+};

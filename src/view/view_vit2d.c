@@ -9,7 +9,7 @@
 #include "view/view_impl.h"
 
 /* vit2d: cosine similarity of the cursor patch to every patch. */
-void
+static void
 view_vit2d(struct ctx *c)
 {
 	const struct pe_config *k = c->cfg;
@@ -71,3 +71,48 @@ view_vit2d(struct ctx *c)
 	    ph, pw, ph, pw, v);
 	view_map_inspect(c, "h", "w");
 }
+
+/* ---- row -------------------------------------------------------------- */
+
+/* [H, W]: the patch grid. */
+static void
+vit2d_dims(const struct pe_config *cfg, size_t *rows, size_t *cols)
+{
+	*rows = cfg->grid_h;
+	*cols = cfg->grid_w;
+}
+
+static void
+vit2d_params(struct ctx *c, struct items *it)
+{
+	const struct pe_config *k = c->cfg;
+	view_item(it, 0, "grid %zu×%zu patches", k->grid_h, k->grid_w);
+	view_item(it, 0, "d_model %zu", k->d);
+	view_item(it, 1, "MAE 2-D sin-cos");
+	view_item(it, 2, "dims 0..%zu encode w, %zu..%zu encode h", k->d / 2 - 1,
+	    k->d / 2, k->d - 1);
+}
+
+/* g/G: the grid's side -/+ 1. */
+static int
+vit2d_grid(struct pe_state *st, int key)
+{
+	struct pe_config c = st->cfg;
+	c.grid_h = c.grid_w = key == 'g' ? c.grid_h - 1 : c.grid_h + 1;
+	return pe_state_apply(st, &c);
+}
+
+static const struct pe_enc_key vit2d_keys[] = {
+	{"gG", "g/G", "grid", vit2d_grid},
+	PE_SHARED_D_MODEL("d_model"),
+	PE_KEYS_END,
+};
+
+const struct pe_enc_view view_vit2d_row = {
+	.main = PE_FIELD_PATCH_COSINE,
+	.sweep_2d = true,
+	.dims = vit2d_dims,
+	.params = vit2d_params,
+	.draw = view_vit2d,
+	.keys = vit2d_keys,
+};

@@ -1,0 +1,60 @@
+/* One row per encoding (in the spirit of ncdu's dir_output and tmux's
+ * cmd_entry): what the tab bar, the keys, the help, the footer and the
+ * frame need to know of an encoding. The rows live beside each view
+ * (view_<kind>.c); pe_enc_views indexes them by enum pe_encoding. Adding an
+ * encoding is a kernel file, a view file with its row, one line in
+ * pe_enc_views, a test file and a golden frame. */
+#ifndef PESCOPE_VIEW_ENCODING_H
+#define PESCOPE_VIEW_ENCODING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "pescope/field.h"
+#include "pescope/pescope.h"
+
+struct pe_state;
+struct ctx;
+struct items;
+
+/* A key an encoding owns. */
+struct pe_enc_key {
+	const char *keys;  /* the characters that press it: "sS" */
+	const char *label; /* as the help and the footer show them: "s/S" */
+	const char *what;  /* what it changes, in a few words: "scaling" */
+	/* The transition: PE_ACT_* bits; a refusal sets st->status. NULL:
+	 * a key every encoding that lists it shares (d/D, n/N, b/B), which
+	 * state.c handles. */
+	int (*press)(struct pe_state *st, int key);
+};
+
+/* The shared keys, for the rows' lists (the label says what it is here). */
+#define PE_SHARED_D_MODEL(what) {"dD", "d/D", what, NULL}
+#define PE_SHARED_SEQ_LEN {"nN", "n/N", "seq_len", NULL}
+#define PE_SHARED_BASE {"bB", "b/B", "base", NULL}
+#define PE_KEYS_END {NULL, NULL, NULL, NULL}
+
+struct pe_enc_view {
+	enum pe_field_kind main; /* the main map's field */
+	bool sweep_2d;		 /* the animation walks rows and columns */
+	bool start_mid;		 /* the cursor starts at position n / 2 */
+	/* Rows and columns of the main map. */
+	void (*dims)(const struct pe_config *cfg, size_t *rows, size_t *cols);
+	/* The parameter line's items (view.c lays them out). */
+	void (*params)(struct ctx *c, struct items *it);
+	/* The main map, the right column and the inspector lines. */
+	void (*draw)(struct ctx *c);
+	/* Its keys, shared ones included, in the order the footer shows
+	 * them; ends with PE_KEYS_END. */
+	const struct pe_enc_key *keys;
+};
+
+extern const struct pe_enc_view *const pe_enc_views[PE_ENC_COUNT];
+
+/* The row of cfg's encoding. */
+const struct pe_enc_view *pe_enc_view_of(const struct pe_config *cfg);
+
+/* The encoding's key for `key`, or NULL. */
+const struct pe_enc_key *pe_enc_key_of(const struct pe_enc_view *v, int key);
+
+#endif

@@ -1,0 +1,136 @@
+/* The encoding rows (view/encoding.h): every encoding in enum pe_encoding
+ * has its tab, its number key, its line in the help (when it has keys of
+ * its own), its keys in the footer, its dump tables and a golden frame, so
+ * a new row without them fails here. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/app.h"
+#include "helpers.h"
+#include "pescope/learned.h"
+#include "view/encoding.h"
+#include "view/view.h"
+
+/* The text of canvas line y as UTF-8 (static buffer). */
+static const char *
+line(struct pe_canvas *cv, int y)
+{
+	static char buf[4096];
+	size_t n = 0;
+	for (int x = 0; x < cv->w && n + 4 < sizeof buf; x++) {
+		uint32_t cp = pe_canvas_at(cv, x, y)->cp;
+		if (cp < 0x80)
+			buf[n++] = (char)cp;
+		else if (cp < 0x800)
+			buf[n++] = (char)(0xc0 | cp >> 6),
+			buf[n++] = (char)(0x80 | (cp & 0x3f));
+		else
+			buf[n++] = (char)(0xe0 | cp >> 12),
+			buf[n++] = (char)(0x80 | ((cp >> 6) & 0x3f)),
+			buf[n++] = (char)(0x80 | (cp & 0x3f));
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/* A config of encoding e on the defaults (learned gets a small table). */
+static void
+config(struct pe_config *cfg, int e, double *table)
+{
+	pe_config_default(cfg);
+	cfg->enc = (enum pe_encoding)e;
+	cfg->table = table;
+}
+
+/* Render st at w x h into cv (the caller frees it). */
+static void
+render(const struct pe_state *st, int w, int h, struct pe_canvas *cv)
+{
+	struct pe_model m;
+	cr_assert_eq(pe_model_init(&m, &st->cfg), PE_OK);
+	cr_assert_eq(pe_canvas_init(cv, w, h), PE_OK);
+	pe_view_render(st, &m, cv, NULL);
+	pe_model_free(&m);
+}
+
+Test(encodings, every_row_is_complete)
+{
+	static double table[1024 * 64];
+	pe_learned_init(1024, 64, 1, table);
+	char *manifest = th_slurp(th_src("screenshots/MANIFEST"), NULL);
+	cr_assert_not_null(manifest);
+
+	for (int e = 0; e < PE_ENC_COUNT; e++) {
+		const char *name = pe_encoding_name((enum pe_encoding)e);
+		const struct pe_enc_view *v = pe_enc_views[e];
+		cr_assert_not_null(v, "%s has no row", name);
+		cr_assert(v->dims && v->params && v->draw && v->keys, "%s", name);
+		struct pe_config cfg;
+		struct pe_state st;
+		struct pe_canvas cv;
+		config(&cfg, e, table);
+		cr_assert_eq(pe_config_check(&cfg, NULL, 0), PE_OK, "%s", name);
+		cr_expect(pe_field_supported(cfg.enc, v->main), "%s", name);
+
+		/* its tab, and its own keys in the footer */
+		pe_state_init(&st, &cfg);
+		render(&st, 200, 40, &cv);
+		char tab[64];
+		snprintf(tab, sizeof tab, e < 9 ? " %d %s " : " %.0d%s ", e + 1,
+		    name);
+		cr_expect(strstr(line(&cv, 0), tab) != NULL, "tab '%s' missing",
+		    tab);
+		const char *foot = line(&cv, cv.h - 1);
+		for (const struct pe_enc_key *k = v->keys; k->keys != NULL; k++) {
+			char hint[64];
+			snprintf(hint, sizeof hint, "%s %s", k->label, k->what);
+			cr_expect(strstr(foot, hint) != NULL, "%s: footer lacks '%s': %s",
+			    name, hint, foot);
+		}
+		pe_canvas_free(&cv);
+
+		/* its number key switches to it from another encoding */
+		if (e < 9) {
+			struct pe_config other;
+			config(&other, (e + 1) % PE_ENC_COUNT, table);
+			pe_state_init(&st, &other);
+			pe_state_key(&st, '1' + e, 1, 1);
+			cr_expect_eq((int)st.cfg.enc, e, "key %d", e + 1);
+		}
+
+		/* its line in the help, with each of its own keys */
+		pe_state_init(&st, &cfg);
+		st.help = true;
+		render(&st, 120, 40, &cv);
+		bool has_own = false, found = false;
+		for (const struct pe_enc_key *k = v->keys; k->keys != NULL; k++)
+			has_own |= k->press != NULL;
+		char boxed[64];
+		snprintf(boxed, sizeof boxed, "│ %s ", name);
+		for (int y = 0; y < cv.h; y++) {
+			const char *l = line(&cv, y);
+			if (strstr(l, boxed) == NULL)
+				continue;
+			found = true;
+			for (const struct pe_enc_key *k = v->keys; k->keys != NULL;
+			     k++)
+				if (k->press != NULL)
+					cr_expect(strstr(l, k->label) != NULL,
+					    "%s: help lacks %s: %s", name, k->label, l);
+		}
+		cr_expect(!has_own || found, "%s has no help line", name);
+		pe_canvas_free(&cv);
+
+		/* dump tables, and a golden frame */
+		char tables[256];
+		pe_dump_tables_of(&cfg, tables, sizeof tables);
+		cr_expect(tables[0] != '\0', "%s has no dump table", name);
+		char opt[64];
+		snprintf(opt, sizeof opt, "\t-e %s ", name);
+		cr_expect(strstr(manifest, opt) != NULL, "%s has no golden frame",
+		    name);
+	}
+	free(manifest);
+}

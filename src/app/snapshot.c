@@ -76,9 +76,16 @@ pe_snapshot_run(const struct pe_options *o)
 		pe_app_error("out of memory");
 		return PE_EXIT_FAIL;
 	}
-	pe_view_render(&st, &m, &cv, NULL);
-
 	int rc = PE_EXIT_OK;
+	int vs = pe_view_render(&st, &m, &cv, NULL);
+	if (vs != PE_OK) { /* a panel is missing: write no half frame */
+		pe_atomic_abort(&out);
+		pe_canvas_free(&cv);
+		pe_model_free(&m);
+		pe_app_error("the frame could not be drawn whole: %s; nothing was "
+		    "written", pe_strerror(vs));
+		return PE_EXIT_FAIL;
+	}
 	char title[128];
 	snprintf(title, sizeof title, "pescope %s", pe_encoding_name(o->cfg.enc));
 	int st2 = pe_write_canvas(out.fp, &cv, o->snap_format, snapshot_depth(o),

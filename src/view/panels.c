@@ -127,8 +127,20 @@ fit_samples(size_t n, size_t avail)
 	return (avail - whole) * 8 < avail ? whole : avail;
 }
 
-/* Draw a map panel into the rectangle. */
+/* Say in a panel that its numbers could not be computed (a status the
+ * frame also returns). */
 void
+panel_failed(struct pe_canvas *cv, int x, int y, int w, int status)
+{
+	char t[96];
+	snprintf(t, sizeof t, "not drawn: %s", pe_strerror(status));
+	pe_canvas_text_fit(cv, x, y, w, t, C_WARN, PE_COLOR_DEFAULT,
+	    PE_ATTR_BOLD);
+}
+
+/* Draw a map panel into the rectangle; when the kernel fails, say so in
+ * it and return the status. */
+int
 panel_map(struct pe_canvas *cv, int x, int y, int w, int h,
     const struct map_spec *s, struct map_geom *g)
 {
@@ -137,7 +149,7 @@ panel_map(struct pe_canvas *cv, int x, int y, int w, int h,
 	int avail_w = w - axw;
 	memset(g, 0, sizeof *g);
 	if (avail_h < 1 || avail_w < 2)
-		return;
+		return PE_OK;
 	if (s->title != NULL) {
 		pe_canvas_text_fit(cv, x, y, w, s->title, C_TEXT, PE_COLOR_DEFAULT,
 		    PE_ATTR_BOLD);
@@ -148,9 +160,14 @@ panel_map(struct pe_canvas *cv, int x, int y, int w, int h,
 	size_t nsc = fit_samples(C, (size_t)avail_w);
 	int mh = (int)((nsr + 1) / 2), mw = (int)nsc;
 	struct pe_stats *st = calloc((size_t)mh * 2 * nsc, sizeof *st);
-	if (st == NULL)
-		return;
-	pe_field_grid(s->f, s->r0, s->r1, nsr, s->c0, s->c1, nsc, st);
+	int rc = st == NULL ? PE_ENOMEM
+			    : pe_field_grid(s->f, s->r0, s->r1, nsr, s->c0, s->c1,
+				  nsc, st);
+	if (rc != PE_OK) {
+		free(st);
+		panel_failed(cv, x, y, w, rc);
+		return rc;
+	}
 	if (nsr % 2 != 0) /* the last lower half has no sample */
 		memcpy(st + nsr * nsc, st + (nsr - 1) * nsc, nsc * sizeof *st);
 	int mx = x + axw;
@@ -244,6 +261,7 @@ panel_map(struct pe_canvas *cv, int x, int y, int w, int h,
 		pe_canvas_text(cv, lx, yy, w - (lx - x), buf, C_DIM,
 		    PE_COLOR_DEFAULT, 0);
 	}
+	return PE_OK;
 }
 
 /* Range of finite values in v[n]. */

@@ -38,7 +38,9 @@ struct map_geom {
 };
 
 /* Draw a map panel into the rectangle; returns its geometry. */
-void panel_map(struct pe_canvas *cv, int x, int y, int w, int h,
+/* Say in a panel that its numbers could not be computed. */
+void panel_failed(struct pe_canvas *cv, int x, int y, int w, int status);
+int panel_map(struct pe_canvas *cv, int x, int y, int w, int h,
     const struct map_spec *s, struct map_geom *g);
 
 /* Lines a map panel needs besides the map: title, axis, bar, legend. */

@@ -142,6 +142,19 @@ draw_tabs(struct ctx *c)
 	}
 }
 
+/* Record a panel's status; say a failure in the panel. */
+int
+view_check(struct ctx *c, int rc, int x, int y, int w)
+{
+	if (rc == PE_OK)
+		return rc;
+	if (c->status == PE_OK)
+		c->status = rc;
+	if (w > 0)
+		panel_failed(c->cv, x, y, w, rc);
+	return rc;
+}
+
 /* Append an item of priority prio. */
 void
 view_item(struct items *it, int prio, const char *fmt, ...)
@@ -334,8 +347,9 @@ pe_view_hit_map(const struct pe_hit *hit, int x, int y, size_t *r, size_t *c)
 	return true;
 }
 
-/* Draw the whole frame. */
-void
+/* Draw the whole frame; the first kernel failure of its panels, or
+ * PE_OK. */
+int
 pe_view_render(const struct pe_state *st, const struct pe_model *m,
     struct pe_canvas *cv, struct pe_hit *hit)
 {
@@ -358,7 +372,7 @@ pe_view_render(const struct pe_state *st, const struct pe_model *m,
 	if (c.w < PE_VIEW_MIN_W || c.h < PE_VIEW_MIN_H) {
 		hit->too_small = true;
 		draw_too_small(&c);
-		return;
+		return PE_OK;
 	}
 	c.bx = 0, c.by = 2, c.bh = c.h - 5;
 	c.rw = c.w * 2 / 5;
@@ -376,4 +390,5 @@ pe_view_render(const struct pe_state *st, const struct pe_model *m,
 	draw_status(&c);
 	if (st->help)
 		draw_help(&c);
+	return c.status;
 }

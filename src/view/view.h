@@ -41,8 +41,10 @@ struct pe_hit {
 };
 
 /* Draw the whole frame for st into cv (its size is the frame's). hit may
- * be NULL. */
-void pe_view_render(const struct pe_state *st, const struct pe_model *m,
+ * be NULL. Returns PE_OK, or the first status a panel's kernel call
+ * failed with (PE_ENOMEM; PE_EINTR when the interrupt check stopped a
+ * grid); each failed panel says so in the frame. */
+int pe_view_render(const struct pe_state *st, const struct pe_model *m,
     struct pe_canvas *cv, struct pe_hit *hit);
 
 /* Map a screen cell (x, y) of the main map to a matrix element; false when

@@ -23,7 +23,13 @@ struct ctx {
 	struct pe_field mainf; /* the model's main field (vit2d: anchored) */
 	struct map_geom g; /* the main map, once drawn */
 	char insp[2][512]; /* inspector lines */
+	int status;	   /* the first kernel failure of the frame, or PE_OK */
 };
+
+/* Record a panel's status (the frame returns the first failure); when
+ * rc is a failure and w > 0, also say so at (x, y) in the panel. Returns
+ * rc. */
+int view_check(struct ctx *c, int rc, int x, int y, int w);
 
 /* A line of items, each with a priority (0 most important), for
  * pe_text_pick: the parameter line and the footer's key hints. */

@@ -61,7 +61,8 @@ view_map_main(struct ctx *c, const struct pe_scale *sc, const char *title,
 		s.swatch = PE_CELL_MASKED;
 	else if (legend != NULL && strncmp(legend, "no embedding", 12) == 0)
 		s.swatch = PE_CELL_UNDEFINED;
-	panel_map(c->cv, c->bx, c->by, c->lw, c->bh, &s, &c->g);
+	view_check(c, panel_map(c->cv, c->bx, c->by, c->lw, c->bh, &s, &c->g), 0,
+	    0, 0);
 
 	struct pe_hit *h = c->hit;
 	h->map_x = c->g.x, h->map_y = c->g.y, h->map_w = c->g.w,
@@ -106,7 +107,12 @@ view_map_inspect(struct ctx *c, const char *rname, const char *cname)
 		    "one element: %s %zu, %s %zu", rname, r0, cname, c0);
 		return;
 	}
-	pe_field_block(&c->mainf, r0, r1, c0, c1, true, &s);
+	int rc = pe_field_block(&c->mainf, r0, r1, c0, c1, true, &s);
+	if (view_check(c, rc, 0, 0, 0) != PE_OK) {
+		snprintf(c->insp[1], sizeof c->insp[1], " the cursor's sample: "
+		    "not computed: %s", pe_strerror(rc));
+		return;
+	}
 	char *b = c->insp[1];
 	snprintf(b, sizeof c->insp[1], " sample = block %s %zu–%zu × %s %zu–%zu "
 	    "(%zu elements): ", rname, r0, r1 - 1, cname, c0, c1 - 1,
@@ -133,16 +139,17 @@ view_map_inspect(struct ctx *c, const char *rname, const char *cname)
 /* ---- right-column panels -------------------------------------------- */
 
 /* Similarity row S(p, j) for keys j across [0, n) as block means. */
-static void
+static int
 sim_row(const struct pe_field *f, size_t p, size_t n, size_t ns, double *ys)
 {
 	struct pe_stats *st = calloc(ns, sizeof *st);
 	if (st == NULL)
-		return;
-	pe_field_grid(f, p, p + 1, 1, 0, n, ns, st);
-	for (size_t i = 0; i < ns; i++)
+		return PE_ENOMEM;
+	int rc = pe_field_grid(f, p, p + 1, 1, 0, n, ns, st);
+	for (size_t i = 0; i < ns && rc == PE_OK; i++)
 		ys[i] = st[i].mean;
 	free(st);
+	return rc;
 }
 
 /* Largest |S| a similarity field reaches: S(p, p) bounds it. */
@@ -167,10 +174,18 @@ view_map_dot(struct ctx *c, int x, int y, int w, int h, size_t p,
 	size_t ns = (size_t)pw * 2;
 	if (ns > n)
 		ns = n;
+	/* the curve, and the unscaled one it is compared with (rope) */
 	double *ys = calloc(ns, sizeof *ys);
-	if (ys == NULL)
+	double *base = c->m->has_base ? calloc(ns, sizeof *base) : NULL;
+	int rc = ys == NULL || (c->m->has_base && base == NULL)
+	    ? PE_ENOMEM : sim_row(&c->m->sim, p, n, ns, ys);
+	if (rc == PE_OK && base != NULL)
+		rc = sim_row(&c->m->base, p, n, ns, base);
+	if (view_check(c, rc, x, y, w) != PE_OK) {
+		free(ys);
+		free(base);
 		return;
-	sim_row(&c->m->sim, p, n, ns, ys);
+	}
 	double bnd = view_map_sim_bound(c->m);
 	char title[160], xlo[40], xhi[40];
 	/* the query stays; what it is shortens first */
@@ -187,11 +202,10 @@ view_map_dot(struct ctx *c, int x, int y, int w, int h, size_t p,
 	snprintf(xhi, sizeof xhi, "%zu (k=%zu)", n - 1, n - 1 - p);
 	long mark = (long)panel_sample_of(0, n, ns, p);
 	panel_plot(c->cv, x, y, w, h, title, ys, ns, -bnd, bnd, xlo, xhi, mark);
-	if (c->m->has_base) {
-		sim_row(&c->m->base, p, n, ns, ys);
-		panel_plot_overlay(c->cv, x, y, w, h, ys, ns, -bnd, bnd, C_CURVE2);
-	}
+	if (base != NULL)
+		panel_plot_overlay(c->cv, x, y, w, h, base, ns, -bnd, bnd, C_CURVE2);
 	free(ys);
+	free(base);
 }
 
 /* The similarity matrix as a small map. */
@@ -210,7 +224,7 @@ view_map_simmap(struct ctx *c, int x, int y, int w, int h, const char *title)
 	s.colorbar = true;
 	s.cursor = false;
 	s.fmt = "%.3g";
-	panel_map(c->cv, x, y, w, h, &s, &g);
+	view_check(c, panel_map(c->cv, x, y, w, h, &s, &g), 0, 0, 0);
 }
 
 /* Values of the cursor row of the main map across its columns. */
@@ -225,8 +239,9 @@ view_map_row(struct ctx *c, int x, int y, int w, int h, size_t p,
 	size_t ns = (size_t)pw * 2 < cols ? (size_t)pw * 2 : cols;
 	struct pe_stats *st = calloc(ns, sizeof *st);
 	double *ys = calloc(ns, sizeof *ys);
-	if (st != NULL && ys != NULL) {
-		pe_field_grid(&c->mainf, p, p + 1, 1, 0, cols, ns, st);
+	int rc = st == NULL || ys == NULL
+	    ? PE_ENOMEM : pe_field_grid(&c->mainf, p, p + 1, 1, 0, cols, ns, st);
+	if (view_check(c, rc, x, y, w) == PE_OK) {
 		for (size_t i = 0; i < ns; i++)
 			ys[i] = st[i].mean;
 		char xhi[32], xlo[32];

@@ -41,7 +41,8 @@ view_relative(struct ctx *c)
 	if (pw > 4 && h > 6) {
 		size_t ns = (size_t)pw * 2;
 		double *ys = calloc(ns, sizeof *ys);
-		if (ys != NULL) {
+		if (view_check(c, ys == NULL ? PE_ENOMEM : PE_OK, x, y, w) ==
+		    PE_OK) {
 			for (size_t i = 0; i < ns; i++) {
 				long rel = -span + (long)((double)i * 2.0 * (double)span /
 				    (double)(ns - 1));
@@ -125,7 +126,8 @@ view_alibi(struct ctx *c)
 	if (pw > 4 && ha >= 4) {
 		size_t ns = (size_t)pw * 2 < k->n ? (size_t)pw * 2 : k->n;
 		double *ys = calloc(ns, sizeof *ys), top = 0;
-		if (ys != NULL) {
+		if (view_check(c, ys == NULL ? PE_ENOMEM : PE_OK, x, y, w) ==
+		    PE_OK) {
 			for (size_t s = 0; s < ns; s++) {
 				size_t j0, j1;
 				pe_field_span(0, k->n, ns, s, &j0, &j1);
@@ -173,7 +175,8 @@ view_alibi(struct ctx *c)
 			s.scale = (struct pe_scale){PE_CMAP_SEQUENTIAL,
 			    -c->mainf.slopes[0] * (double)(k->n > 1 ? k->n - 1 : 1), 0,
 			    false};
-			panel_map(c->cv, cx, cy, tw - 2, th - 1, &s, &g);
+			view_check(c, panel_map(c->cv, cx, cy, tw - 2, th - 1, &s, &g),
+			    0, 0, 0);
 			/* head:slope, the slope in fewer digits rather than cut */
 			char l[48], num[32];
 			int pre = snprintf(l, sizeof l, "%zu:", hh);

@@ -152,7 +152,8 @@ view_rope(struct ctx *c)
 		/* wavelengths before (green) and after scaling, log scale */
 		size_t np = r->npairs;
 		double *a = calloc(np, sizeof *a), *b = calloc(np, sizeof *b);
-		if (a != NULL && b != NULL) {
+		if (view_check(c, a == NULL || b == NULL ? PE_ENOMEM : PE_OK, x, y,
+			w) == PE_OK) {
 			double lo = 0, hi = 0;
 			for (size_t j = 0; j < np; j++) {
 				a[j] = log10(pe_rope_wavelength(r, j, false));

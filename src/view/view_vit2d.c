@@ -22,8 +22,9 @@ view_vit2d(struct ctx *c)
 	struct pe_field f0 = c->mainf;
 	struct pe_stats all;
 	f0.anchor = 0;
-	pe_field_block(&f0, 0, k->grid_h, 0, k->grid_w, true, &all);
-	double lo = isfinite(all.min) && all.min < 1 ? all.min : -1;
+	int rc = pe_field_block(&f0, 0, k->grid_h, 0, k->grid_w, true, &all);
+	double lo = view_check(c, rc, 0, 0, 0) == PE_OK && isfinite(all.min) &&
+		    all.min < 1 ? all.min : -1;
 	struct pe_scale sc = {PE_CMAP_SEQUENTIAL, lo, 1, false};
 	char title[96];
 	snprintf(title, sizeof title, "cosine(PE(%zu,%zu), PE(h,w))  (h ↓, w →)",
@@ -60,8 +61,9 @@ view_vit2d(struct ctx *c)
 				ms.f = &f;
 				ms.r0 = 0, ms.r1 = k->grid_h, ms.c0 = 0, ms.c1 = k->grid_w;
 				ms.scale = sc;
-				panel_map(c->cv, x + (int)ww * cw, y + (int)hh * ch, cw - 1,
-				    ch - (ch > 2), &ms, &g);
+				view_check(c, panel_map(c->cv, x + (int)ww * cw,
+				    y + (int)hh * ch, cw - 1, ch - (ch > 2), &ms, &g), 0,
+				    0, 0);
 			}
 	}
 

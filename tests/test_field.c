@@ -830,7 +830,7 @@ Test(field, learned_blocks_across_stored_prefix_rows)
 	struct pe_field f;
 	cr_assert_eq(pe_field_init(&f, PE_FIELD_PE, &c), PE_OK);
 	double *own = malloc(333 * 7 * sizeof *own);
-	pe_learned_init(333, 7, 0, own); /* the field's seed */
+	pe_learned_init(333, 7, PE_LEARNED_SEED, own); /* the field's seed */
 	for (size_t p = 0; p < 333; p += 31)
 		for (size_t j = 0; j < 7; j++)
 			cr_expect_eq(pe_field_value(&f, p, j), own[p * 7 + j]);

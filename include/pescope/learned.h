@@ -10,6 +10,17 @@
  * holds it. */
 void pe_learned_init(size_t max_len, size_t d, uint64_t seed, double *dest);
 
+/* The untrained table pescope shows when no table file is given: GPT-2's
+ * init with PE_LEARNED_SEED, at most PE_LEARNED_MAX_ENTRIES entries (so it
+ * fits in memory). */
+#define PE_LEARNED_SEED 0x5e5c09eULL
+#define PE_LEARNED_MAX_ENTRIES ((size_t)1 << 26)
+
+/* Allocate *dest and fill it with the untrained [max_len, d] table.
+ * Returns PE_OK, PE_ERANGE when max_len x d passes PE_LEARNED_MAX_ENTRIES,
+ * or PE_ENOMEM. */
+int pe_learned_untrained(size_t max_len, size_t d, double **dest);
+
 /* The embedding of position p: PE_OK and *dest = table[p, c], or PE_ERANGE
  * when p >= max_len (a model trained with max_len positions cannot place a
  * token at p: there is no row for it). */

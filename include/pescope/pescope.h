@@ -13,6 +13,9 @@
 
 #define PESCOPE_VERSION "0.1.0"
 
+/* 2 pi, once for every layer (angles are formed in double). */
+#define PE_TWO_PI 6.283185307179586476925286766559
+
 /* Status codes. Zero is success; every failure is negative. */
 enum pe_status {
 	PE_OK = 0,

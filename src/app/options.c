@@ -868,14 +868,14 @@ finish(struct pe_options *o, const bool *given, char *err, size_t cap)
 		return rc;
 	if (c->enc == PE_ENC_LEARNED && o->table_data == NULL) {
 		/* GPT-2's init, labelled untrained; bounded so it fits in memory. */
-		if ((double)c->max_len * (double)c->d > (double)(1u << 26))
+		int st = pe_learned_untrained(c->max_len, c->d, &o->table_data);
+		if (st == PE_ERANGE)
 			return fail(err, cap, "--max-len %zu: an untrained table of %zu "
 			    "x %zu is too large; max_len x d_model must be at most "
-			    "67108864", c->max_len, c->max_len, c->d);
-		o->table_data = malloc(c->max_len * c->d * sizeof *o->table_data);
-		if (o->table_data == NULL)
+			    "%zu", c->max_len, c->max_len, c->d,
+			    PE_LEARNED_MAX_ENTRIES);
+		if (st != PE_OK)
 			return fail(err, cap, "out of memory for the learned table");
-		pe_learned_init(c->max_len, c->d, 0x5e5c09eULL, o->table_data);
 		c->table = o->table_data;
 		c->table_untrained = true;
 	}

@@ -18,7 +18,6 @@
 #include "pescope/field.h"
 
 /* 2 pi to double precision. */
-#define TWO_PI 6.283185307179586476925286766559
 
 /* Frequencies per pass of a wave grid (its scratch stays small, so it
  * comes from the heap, not from fresh pages). */

@@ -11,7 +11,6 @@
 #include "pescope/learned.h"
 
 /* Seed of the table a learned field makes when cfg->table is NULL. */
-#define FIELD_LEARNED_SEED 0
 
 /* Rows of a learned table that exist among the first n positions. */
 static size_t
@@ -74,7 +73,7 @@ field_learned_dot(const double *a, const double *b, size_t n)
 }
 
 /* Build a learned field's parts from the table (cfg->table, or the
- * N(0, 0.02^2) init with seed FIELD_LEARNED_SEED when there is none). */
+ * N(0, 0.02^2) init with seed PE_LEARNED_SEED when there is none). */
 int
 pe_field_learned_init(struct pe_field *f)
 {
@@ -95,7 +94,7 @@ pe_field_learned_init(struct pe_field *f)
 	if (ntab > 0)
 		/* The init fills rows in order, so the first L rows of the
 		 * max_len-row table are the first L * d draws. */
-		pe_learned_init(L, d, FIELD_LEARNED_SEED,
+		pe_learned_init(L, d, PE_LEARNED_SEED,
 		                f->prefix + nk * d + nnorm);
 	double *K = f->prefix;
 	for (size_t c = 0; c < d; c++)

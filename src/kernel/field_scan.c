@@ -109,7 +109,7 @@ field_scan_run(struct field_scan *sc, size_t p0, size_t n, double w,
                enum field_fn fn, const double *v)
 {
 	double lo, hi, tol = sc->tol;
-	double zl = tol, zh = TWO_PI - tol;
+	double zl = tol, zh = PE_TWO_PI - tol;
 
 	field_scan_extremes(v, &lo, &hi);
 	bool wrap = fn == FIELD_FN_ANGLE && (lo < zl || hi > zh);
@@ -134,10 +134,10 @@ field_scan_run(struct field_scan *sc, size_t p0, size_t n, double w,
 static double
 field_scan_angle(double t)
 {
-	double a = t - floor(t / TWO_PI) * TWO_PI;
+	double a = t - floor(t / PE_TWO_PI) * PE_TWO_PI;
 	if (a < 0.0)
-		a += TWO_PI;
-	return a >= TWO_PI ? a - TWO_PI : a;
+		a += PE_TWO_PI;
+	return a >= PE_TWO_PI ? a - PE_TWO_PI : a;
 }
 
 /* Scan rows [r0, r1) of frequency w: sines when fns & 1, cosines when
@@ -169,7 +169,7 @@ field_scan_freq(struct field_scan *sc, double w, int fns)
 			double a = field_scan_angle(t);
 			for (size_t k = 0; k < FIELD_SCAN_ANCHOR; k++) {
 				double v = a + pc[k];
-				vc[k] = v >= TWO_PI ? v - TWO_PI : v;
+				vc[k] = v >= PE_TWO_PI ? v - PE_TWO_PI : v;
 			}
 			for (size_t k = n; k < FIELD_SCAN_ANCHOR; k++)
 				vc[k] = vc[0];
@@ -243,7 +243,7 @@ pe_field_scan_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	double amp =
 	    f->cfg->enc == PE_ENC_ROPE ? fabs(pe_field_wave_scale(f)) : 1.0;
 	if (f->kind == PE_FIELD_ROPE_ANGLE)
-		amp = TWO_PI;
+		amp = PE_TWO_PI;
 	struct field_scan sc = {
 	    .f = f,
 	    .r0 = r0,

@@ -133,8 +133,8 @@ pe_field_wave_exact(const struct pe_field *f, size_t p, double w,
 {
 	double t = (double)p * w;
 	if (fn == FIELD_FN_ANGLE) {
-		double a = fmod(t, TWO_PI);
-		return a < 0.0 ? a + TWO_PI : a;
+		double a = fmod(t, PE_TWO_PI);
+		return a < 0.0 ? a + PE_TWO_PI : a;
 	}
 	return (fn == FIELD_FN_COS ? cos(t) : sin(t)) * pe_field_wave_scale(f);
 }
@@ -161,7 +161,7 @@ field_wave_finish(const struct pe_field *f, double ts, double tc,
 {
 	if (f->kind == PE_FIELD_ROPE_ANGLE) {
 		double m = atan2(ts, tc);
-		dest->mean = m < 0.0 ? m + TWO_PI : m;
+		dest->mean = m < 0.0 ? m + PE_TWO_PI : m;
 		dest->resultant =
 		    fmin(hypot(ts, tc) / (double)dest->count, 1.0);
 		return;

@@ -3,10 +3,10 @@
  * standard deviation 0.02 (openai/gpt-2 model.py: wpe initializer stddev
  * 0.01; HF GPT2PreTrainedModel._init_weights: initializer_range 0.02). */
 #include <math.h>
+#include <stdlib.h>
 
 #include "pescope/learned.h"
 
-#define TWO_PI 6.283185307179586476925286766559
 
 /* splitmix64 (Steele, Lea & Flood 2014; Vigna's reference code): the next
  * 64-bit output of the state *x. */
@@ -40,9 +40,9 @@ pe_learned_init(size_t max_len, size_t d, uint64_t seed, double *dest)
 		double u1 = learned_uniform(&state);
 		double u2 = learned_uniform(&state);
 		double rad = sqrt(-2.0 * log(u1));
-		dest[k] = (float)(0.02 * rad * cos(TWO_PI * u2));
+		dest[k] = (float)(0.02 * rad * cos(PE_TWO_PI * u2));
 		if (k + 1 < total)
-			dest[k + 1] = (float)(0.02 * rad * sin(TWO_PI * u2));
+			dest[k + 1] = (float)(0.02 * rad * sin(PE_TWO_PI * u2));
 	}
 }
 
@@ -55,5 +55,20 @@ pe_learned_value(const struct pe_config *cfg, size_t p, size_t c, double *dest)
 	if (p >= cfg->max_len)
 		return PE_ERANGE;
 	*dest = cfg->table[p * cfg->d + c];
+	return PE_OK;
+}
+
+/* Allocate and fill the untrained table. */
+int
+pe_learned_untrained(size_t max_len, size_t d, double **dest)
+{
+	*dest = NULL;
+	if (d == 0 || max_len > PE_LEARNED_MAX_ENTRIES / d)
+		return PE_ERANGE;
+	double *t = malloc(max_len * d * sizeof *t);
+	if (t == NULL)
+		return PE_ENOMEM;
+	pe_learned_init(max_len, d, PE_LEARNED_SEED, t);
+	*dest = t;
 	return PE_OK;
 }

@@ -17,7 +17,6 @@
 
 #include "pescope/rope.h"
 
-#define TWO_PI 6.283185307179586476925286766559
 
 /* Rotary dimension: int(head_dim * partial_rotary_factor), as HF
  * (modeling_rope_utils.py, _compute_default_rope_parameters). */
@@ -357,7 +356,7 @@ pe_rope_rotate(const struct pe_rope *r, const float *x, double m, float *dest)
 	for (size_t j = 0; j < r->npairs; j++) {
 		size_t a, b;
 		pe_rope_pair_dims(j, r->rot, r->pairing, &a, &b);
-		double t = fmod(m * r->inv_freq[j], TWO_PI);
+		double t = fmod(m * r->inv_freq[j], PE_TWO_PI);
 		vec2 v = {x[a], x[b]}, out;
 		glm_vec2_rotate(v, (float)t, out);
 		dest[a] = out[0] * s;
@@ -369,7 +368,7 @@ pe_rope_rotate(const struct pe_rope *r, const float *x, double m, float *dest)
 double
 pe_rope_wavelength(const struct pe_rope *r, size_t j, bool orig)
 {
-	return TWO_PI / (orig ? r->inv_freq0[j] : r->inv_freq[j]);
+	return PE_TWO_PI / (orig ? r->inv_freq0[j] : r->inv_freq[j]);
 }
 
 /* printf into why[cap] (when there is one) and return PE_EINVAL. */
@@ -465,7 +464,7 @@ pe_rope_check(const struct pe_config *cfg, char *why, size_t cap)
 		double w = r.inv_freq[j];
 		if (!isfinite(w))
 			rc = rope_refuse_freq(cfg, j, w, "it", why, cap);
-		else if (!isfinite(TWO_PI / w))
+		else if (!isfinite(PE_TWO_PI / w))
 			rc = rope_refuse_freq(cfg, j, w,
 			    "its wavelength 2π/inv_freq", why, cap);
 		else if (!isfinite(last * w))

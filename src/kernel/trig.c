@@ -2,8 +2,7 @@
 #include <math.h>
 
 #include "kernel/trig.h"
-
-#define TWO_PI 6.283185307179586476925286766559
+#include "pescope/pescope.h"
 
 /* w reduced into [-pi, pi]; exact (remainder is exact in IEEE arithmetic),
  * and p * w differs from p * wr by a multiple of the double 2 pi only. */
@@ -12,7 +11,7 @@ pe_trig_reduce(double w)
 {
 	if (w >= -M_PI && w <= M_PI)
 		return w;
-	return remainder(w, TWO_PI);
+	return remainder(w, PE_TWO_PI);
 }
 
 /* Dirichlet factor sin(n wr/2) / sin(wr/2) (Lagrange's identity). With wr in

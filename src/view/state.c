@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pescope/learned.h"
 #include "pescope/rope.h"
 #include "view/encoding.h"
 #include "view/state.h"
@@ -12,10 +13,6 @@
 /* Smallest viewport side zooming in reaches (elements), unless the map
  * itself is smaller. */
 #define ZOOM_MIN 4
-
-/* An untrained learned table is generated in memory: at most this many
- * entries (the same bound as the command line's, app/options.c). */
-#define LEARNED_MAX_ENTRIES ((size_t)1 << 26)
 
 /* Seconds of the animation: steps per second, clamped to 1..64. */
 #define SPEED_MIN 1
@@ -152,10 +149,10 @@ pe_state_apply(struct pe_state *st, struct pe_config *cand)
 		return PE_ACT_REDRAW;
 	}
 	if (cand->enc == PE_ENC_LEARNED && cand->table == NULL &&
-	    cand->max_len > LEARNED_MAX_ENTRIES / cand->d) {
+	    cand->max_len > PE_LEARNED_MAX_ENTRIES / cand->d) {
 		pe_state_status(st, "--d-model %zu: an untrained learned table of %zu x %zu "
 		    "is too large; max_len x d_model must be at most %zu", cand->d,
-		    cand->max_len, cand->d, LEARNED_MAX_ENTRIES);
+		    cand->max_len, cand->d, PE_LEARNED_MAX_ENTRIES);
 		return PE_ACT_REDRAW;
 	}
 	st->cfg = *cand;

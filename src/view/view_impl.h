@@ -7,7 +7,6 @@
 #include "view/panels.h"
 #include "view/view.h"
 
-#define TWO_PI 6.283185307179586
 
 /* What one frame's drawing functions share. */
 struct ctx {

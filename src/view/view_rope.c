@@ -110,7 +110,7 @@ view_rope(struct ctx *c)
 {
 	const struct pe_config *k = c->cfg;
 	const struct pe_rope *r = &c->mainf.rope;
-	struct pe_scale sc = {PE_CMAP_CYCLIC, 0, TWO_PI, true};
+	struct pe_scale sc = {PE_CMAP_CYCLIC, 0, PE_TWO_PI, true};
 	view_map_main(c, &sc, "θ[m, j] mod 2π  (position m ↓, pair j →)", "%.3g",
 	    "0 = 2π · grey: a block spans many turns");
 
@@ -124,7 +124,7 @@ view_rope(struct ctx *c)
 		pe_color col[16];
 		for (size_t j = 0; j < nh; j++) {
 			size_t pj = nh == r->npairs ? j : j * (r->npairs - 1) / (nh - 1);
-			ang[j] = fmod(pe_rope_angle(r, (double)m, pj), TWO_PI);
+			ang[j] = fmod(pe_rope_angle(r, (double)m, pj), PE_TWO_PI);
 			/* the lighter part of the map, readable on dark and light */
 			col[j] = pe_cmap_color(PE_CMAP_SEQUENTIAL, 0.35 + 0.65 *
 			    (double)j / (double)(nh > 1 ? nh - 1 : 1));
@@ -198,7 +198,7 @@ view_rope(struct ctx *c)
 	snprintf(c->insp[0], sizeof c->insp[0], " θ[%zu,%zu] = m · inv_freq[%zu] "
 	    "= %zu · %.9g = %.9g rad (mod 2π: %.6g); unscaled inv_freq = "
 	    "%g^(−%zu/%zu) = %.6g", m, j, j, m, r->inv_freq[j], th,
-	    fmod(th, TWO_PI), k->base, 2 * j, r->rot, r->inv_freq0[j]);
+	    fmod(th, PE_TWO_PI), k->base, 2 * j, r->rot, r->inv_freq0[j]);
 	view_map_inspect(c, "pos", "pair");
 }
 

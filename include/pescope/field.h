@@ -52,6 +52,11 @@ struct pe_field {
 				patch-cosine table C(k), ... */
 };
 
+/* Rows and columns of a field of kind for cfg (the shape pe_field_init
+ * gives it). */
+void pe_field_shape(const struct pe_config *cfg, enum pe_field_kind kind,
+    size_t *rows, size_t *cols);
+
 /* Prepare a field of the given kind for cfg (which must pass
  * pe_config_check and outlive the field). head and anchor start at 0. */
 int pe_field_init(struct pe_field *f, enum pe_field_kind kind,

@@ -193,6 +193,39 @@ pe_field_supported(enum pe_encoding enc, enum pe_field_kind kind)
 	return field_ops_of(enc, kind) != NULL;
 }
 
+/* Rows and columns of a field of kind for cfg. */
+void
+pe_field_shape(const struct pe_config *cfg, enum pe_field_kind kind,
+               size_t *rows, size_t *cols)
+{
+	size_t rot = pe_rope_rotary_dim(cfg);
+
+	switch (kind) {
+	case PE_FIELD_PE: /* vit2d: one row per patch */
+		*rows = cfg->enc == PE_ENC_VIT2D ? cfg->grid_h * cfg->grid_w
+		                                 : cfg->n;
+		*cols = cfg->d;
+		break;
+	case PE_FIELD_ROPE_ANGLE:
+		*rows = cfg->n;
+		*cols = rot / 2;
+		break;
+	case PE_FIELD_ROPE_COS:
+	case PE_FIELD_ROPE_SIN:
+		*rows = cfg->n;
+		*cols = rot;
+		break;
+	case PE_FIELD_PATCH_COSINE:
+		*rows = cfg->grid_h;
+		*cols = cfg->grid_w;
+		break;
+	default: /* query x key */
+		*rows = cfg->n;
+		*cols = cfg->n;
+		break;
+	}
+}
+
 /* Prepare a field of the given kind for cfg. */
 int
 pe_field_init(struct pe_field *f, enum pe_field_kind kind,
@@ -208,23 +241,7 @@ pe_field_init(struct pe_field *f, enum pe_field_kind kind,
 	    !pe_field_supported(cfg->enc, kind))
 		return PE_EINVAL;
 
-	switch (kind) {
-	case PE_FIELD_PE: /* vit2d: one row per patch */
-		f->rows = cfg->enc == PE_ENC_VIT2D
-		              ? cfg->grid_h * cfg->grid_w
-		              : cfg->n;
-		f->cols = cfg->d;
-		break;
-	case PE_FIELD_PATCH_COSINE:
-		f->rows = cfg->grid_h;
-		f->cols = cfg->grid_w;
-		break;
-	default:
-		f->rows = cfg->n;
-		f->cols = cfg->n;
-		break;
-	}
-
+	pe_field_shape(cfg, kind, &f->rows, &f->cols);
 	const struct field_ops *ops = field_ops_of(cfg->enc, kind);
 	rc = ops->init != NULL ? ops->init(f) : PE_OK;
 	if (rc != PE_OK)

@@ -109,11 +109,6 @@ pe_field_wave_init(struct pe_field *f)
 		rc = pe_rope_init(&f->rope, cfg);
 		if (rc != PE_OK)
 			return rc;
-		if (f->kind == PE_FIELD_ROPE_ANGLE)
-			f->cols = f->rope.npairs;
-		else if (f->kind == PE_FIELD_ROPE_COS ||
-		         f->kind == PE_FIELD_ROPE_SIN)
-			f->cols = f->rope.rot;
 	} else {
 		f->nomega = cfg->d / 2;
 		f->omega = malloc(f->nomega * sizeof *f->omega);

@@ -37,7 +37,7 @@ pe_state_main_dims(const struct pe_config *cfg, size_t *rows, size_t *cols)
 	size_t r = 1, c = 1;
 
 	if ((unsigned)cfg->enc < PE_ENC_COUNT)
-		pe_enc_view_of(cfg)->dims(cfg, &r, &c);
+		pe_field_shape(cfg, pe_enc_view_of(cfg)->main, &r, &c);
 	*rows = r > 0 ? r : 1;
 	*cols = c > 0 ? c : 1;
 }

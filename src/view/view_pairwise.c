@@ -238,14 +238,6 @@ view_nope(struct ctx *c)
 
 /* ---- rows ------------------------------------------------------------- */
 
-/* [n, n]: query by key. */
-static void
-pairwise_dims(const struct pe_config *cfg, size_t *rows, size_t *cols)
-{
-	*rows = cfg->n;
-	*cols = cfg->n;
-}
-
 static void
 relative_params(struct ctx *c, struct items *it)
 {
@@ -327,7 +319,6 @@ static const struct pe_enc_key relative_keys[] = {
 
 const struct pe_enc_view view_relative_row = {
 	.main = PE_FIELD_RELATIVE,
-	.dims = pairwise_dims,
 	.params = relative_params,
 	.draw = view_relative,
 	.keys = relative_keys,
@@ -390,7 +381,6 @@ static const struct pe_enc_key alibi_keys[] = {
 
 const struct pe_enc_view view_alibi_row = {
 	.main = PE_FIELD_BIAS,
-	.dims = pairwise_dims,
 	.params = alibi_params,
 	.draw = view_alibi,
 	.keys = alibi_keys,
@@ -408,7 +398,6 @@ static const struct pe_enc_key nope_keys[] = {PE_SHARED_SEQ_LEN, PE_KEYS_END};
 
 const struct pe_enc_view view_nope_row = {
 	.main = PE_FIELD_MASK,
-	.dims = pairwise_dims,
 	.params = nope_params,
 	.draw = view_nope,
 	.keys = nope_keys,

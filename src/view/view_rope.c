@@ -204,14 +204,6 @@ view_rope(struct ctx *c)
 
 /* ---- row -------------------------------------------------------------- */
 
-/* [n, rotary pairs]. */
-static void
-rope_dims(const struct pe_config *cfg, size_t *rows, size_t *cols)
-{
-	*rows = cfg->n;
-	*cols = pe_rope_rotary_dim(cfg) / 2;
-}
-
 static void
 rope_params(struct ctx *c, struct items *it)
 {
@@ -331,7 +323,6 @@ static const struct pe_enc_key rope_keys[] = {
 const struct pe_enc_view view_rope_row = {
 	.main = PE_FIELD_ROPE_ANGLE,
 	.start_mid = true,
-	.dims = rope_dims,
 	.params = rope_params,
 	.draw = view_rope,
 	.keys = rope_keys,

@@ -84,14 +84,6 @@ view_learned(struct ctx *c)
 
 /* ---- rows ------------------------------------------------------------- */
 
-/* [n, d]: positions by dimensions. */
-static void
-vector_dims(const struct pe_config *cfg, size_t *rows, size_t *cols)
-{
-	*rows = cfg->n;
-	*cols = cfg->d;
-}
-
 static void
 sinusoidal_params(struct ctx *c, struct items *it)
 {
@@ -127,7 +119,6 @@ static const struct pe_enc_key sinusoidal_keys[] = {
 
 const struct pe_enc_view view_sinusoidal_row = {
 	.main = PE_FIELD_PE,
-	.dims = vector_dims,
 	.params = sinusoidal_params,
 	.draw = view_sinusoidal,
 	.keys = sinusoidal_keys,
@@ -152,7 +143,6 @@ static const struct pe_enc_key learned_keys[] = {
 
 const struct pe_enc_view view_learned_row = {
 	.main = PE_FIELD_PE,
-	.dims = vector_dims,
 	.params = learned_params,
 	.draw = view_learned,
 	.keys = learned_keys,

@@ -76,14 +76,6 @@ view_vit2d(struct ctx *c)
 
 /* ---- row -------------------------------------------------------------- */
 
-/* [H, W]: the patch grid. */
-static void
-vit2d_dims(const struct pe_config *cfg, size_t *rows, size_t *cols)
-{
-	*rows = cfg->grid_h;
-	*cols = cfg->grid_w;
-}
-
 static void
 vit2d_params(struct ctx *c, struct items *it)
 {
@@ -113,7 +105,6 @@ static const struct pe_enc_key vit2d_keys[] = {
 const struct pe_enc_view view_vit2d_row = {
 	.main = PE_FIELD_PATCH_COSINE,
 	.sweep_2d = true,
-	.dims = vit2d_dims,
 	.params = vit2d_params,
 	.draw = view_vit2d,
 	.keys = vit2d_keys,

@@ -643,7 +643,7 @@ Test(rope, yarn_zero_means_unset_as_in_hf)
 	char why[256];
 	c.rope.beta_slow = 40.0;
 	cr_expect_eq(pe_config_check(&c, why, sizeof why), PE_EINVAL);
-	cr_expect(strstr(why, "--beta-fast") != NULL, "%s", why);
+	cr_expect(strstr(why, "beta_fast") != NULL, "%s", why);
 	c.rope.beta_slow = 0.0;
 	c.rope.mscale = -1.0;
 	cr_expect_eq(pe_config_check(&c, why, sizeof why), PE_EINVAL);
@@ -669,30 +669,30 @@ Test(rope, non_finite_tables_are_refused)
 	c.rope.n_short = c.rope.n_long = 4;
 	c.rope.original_max_pos = 1;
 	c.rope.max_pos = 4096;
-	cases[nc].c = c, cases[nc++].needle = "--original-max-pos 1";
+	cases[nc].c = c, cases[nc++].needle = "original_max_pos 1";
 	/* longrope, a short factor of 1e-320: inv_freq 1 / 1e-320 = inf */
 	c.rope.short_factor = tiny;
 	c.rope.original_max_pos = 4096;
-	cases[nc].c = c, cases[nc++].needle = "--short-factor";
+	cases[nc].c = c, cases[nc++].needle = "short_factor";
 	/* the same through the long list past the original length */
 	c.rope.short_factor = ones;
 	c.rope.long_factor = tiny;
 	c.n = 5000;
-	cases[nc].c = c, cases[nc++].needle = "--long-factor";
+	cases[nc].c = c, cases[nc++].needle = "long_factor";
 	/* yarn: get_mscale(1e308, 1e308) / get_mscale(1e308, 1e308) = inf/inf */
 	c = rope_cfg(8, 10000.0, PE_ROPE_YARN);
 	c.rope.factor = 1e308;
 	c.rope.mscale = 1e308;
 	c.rope.mscale_all_dim = 1e308;
-	cases[nc].c = c, cases[nc++].needle = "--mscale";
+	cases[nc].c = c, cases[nc++].needle = "mscale";
 	/* linear: inv_freq / 1e308 underflows; wavelength 2 pi / it = inf */
 	c = rope_cfg(8, 10000.0, PE_ROPE_LINEAR);
 	c.rope.factor = 1e308;
-	cases[nc].c = c, cases[nc++].needle = "--factor";
+	cases[nc].c = c, cases[nc++].needle = "factor";
 	/* yarn: an attention factor whose square times d overflows */
 	c = rope_cfg(8, 10000.0, PE_ROPE_YARN);
 	c.rope.attention_factor = 1e160;
-	cases[nc].c = c, cases[nc++].needle = "--attention-factor";
+	cases[nc].c = c, cases[nc++].needle = "attention_factor";
 
 	for (size_t k = 0; k < nc; k++) {
 		why[0] = '\0';

@@ -204,7 +204,7 @@ Test(sinusoidal, t2t_refuses_one_timescale)
 	cfg.layout = PE_LAYOUT_T2T;
 	cfg.d = 2;
 	cr_expect_eq(pe_config_check(&cfg, why, sizeof why), PE_EINVAL);
-	cr_expect(strstr(why, "--layout t2t") != NULL, "%s", why);
+	cr_expect(strstr(why, "layout t2t") != NULL, "%s", why);
 	cr_expect_eq(pe_sinusoidal_fill(0, 1, 2, 10000.0, PE_LAYOUT_T2T, buf),
 	             PE_EINVAL);
 	cfg.d = 4;

@@ -132,9 +132,10 @@ void pe_config_default(struct pe_config *cfg);
 #define PE_MAX_GRID ((size_t)4096)	/* vit2d grid side */
 
 /* Check a config for consistency. On failure returns PE_EINVAL and writes
- * into why[cap] a sentence naming the option, its value and the valid
- * range, e.g. "--d-model 63: rope needs an even d_model (each pair rotates
- * two dimensions)". */
+ * into why[cap] a sentence that starts with the parameter and its value,
+ * by its name in struct pe_config (the command line maps it to its flag),
+ * then says what is allowed, e.g. "d_model 63: rope needs an even d_model
+ * (each pair rotates two dimensions)". */
 int pe_config_check(const struct pe_config *cfg, char *why, size_t cap);
 
 /* Lower-case name of an encoding ("rope"), and the reverse (-1 if unknown). */

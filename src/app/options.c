@@ -6,6 +6,7 @@
 #include "app/app.h"
 #include "app/options_table.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <locale.h>
@@ -835,6 +836,40 @@ check_applies(const struct pe_options *o, const bool *given, char *err,
 	return 0;
 }
 
+/* A kernel message names parameters by their config names ("d_model 63,
+ * beta_fast 2: ..."); on the command line they are flags. Rewrite the
+ * words of its head (before the first ':') that name an option as that
+ * option ("--d-model 63"); the explanation after it stays as it is.
+ * Returns 2. */
+static int
+flags_in_head(const char *why, char *err, size_t cap)
+{
+	const char *colon = strchr(why, ':');
+	size_t head = colon != NULL ? (size_t)(colon - why) : 0, o = 0;
+
+	for (size_t i = 0; why[i] != '\0' && o + 1 < cap;) {
+		size_t n = strspn(why + i, "abcdefghijklmnopqrstuvwxyz_");
+		bool word = n > 0 && (i == 0 || !isalnum((unsigned char)why[i - 1]));
+		char name[64];
+		if (word && i < head && n < sizeof name) {
+			for (size_t k = 0; k < n; k++)
+				name[k] = why[i + k] == '_' ? '-' : why[i + k];
+			name[n] = '\0';
+			if (find_opt(name) >= 0) {
+				o += (size_t)snprintf(err + o, cap - o, "--%s", name);
+				i += n;
+				continue;
+			}
+		}
+		if (n == 0)
+			n = 1;
+		for (size_t k = 0; k < n && o + 1 < cap; k++)
+			err[o++] = why[i++];
+	}
+	err[o < cap ? o : cap - 1] = '\0';
+	return 2;
+}
+
 /* The checks that need every option: table width, the config, what
  * applies where. */
 static int
@@ -862,7 +897,7 @@ finish(struct pe_options *o, const bool *given, char *err, size_t cap)
 		c->table_untrained = false;
 	}
 	if (pe_config_check(c, why, sizeof why) != PE_OK)
-		return fail(err, cap, "%s", why);
+		return flags_in_head(why, err, cap);
 	int rc = check_applies(o, given, err, cap);
 	if (rc != 0)
 		return rc;

@@ -125,69 +125,69 @@ check_rope(const struct pe_config *cfg, char *why, size_t cap)
 	const char *t = pe_rope_type_name(r->type);
 
 	if (!(r->partial_rotary > 0.0 && r->partial_rotary <= 1.0))
-		FAIL("--partial-rotary %g: must be in (0, 1]", r->partial_rotary);
+		FAIL("partial_rotary %g: must be in (0, 1]", r->partial_rotary);
 	size_t rot = pe_rope_rotary_dim(cfg);
 	if (rot < 2 || rot % 2 != 0)
-		FAIL("--partial-rotary %g: the rotary dimension int(%zu * %g) = %zu "
+		FAIL("partial_rotary %g: the rotary dimension int(%zu * %g) = %zu "
 		     "must be even and at least 2",
 		    r->partial_rotary, cfg->d, r->partial_rotary, rot);
 	if (r->type == PE_ROPE_DEFAULT)
 		return pe_rope_check(cfg, why, cap);
 	if (!isfinite(r->factor) || r->factor < 1.0)
-		FAIL("--factor %g: %s scaling needs a finite factor >= 1", r->factor,
+		FAIL("factor %g: %s scaling needs a finite factor >= 1", r->factor,
 		    t);
 	if (r->type == PE_ROPE_DYNAMIC && r->max_pos < 1)
-		FAIL("--max-pos %zu: dynamic scaling needs max_position_embeddings "
+		FAIL("max_pos %zu: dynamic scaling needs max_position_embeddings "
 		     ">= 1", r->max_pos);
 	if ((r->type == PE_ROPE_YARN || r->type == PE_ROPE_LONGROPE ||
 		r->type == PE_ROPE_LLAMA3) && r->original_max_pos < 1)
-		FAIL("--original-max-pos %zu: %s scaling needs "
+		FAIL("original_max_pos %zu: %s scaling needs "
 		     "original_max_position_embeddings >= 1", r->original_max_pos, t);
 	if (r->type == PE_ROPE_YARN) {
 		/* 0 means unset, as HF's `or 32` / `or 1` */
 		double bf, bs;
 		pe_rope_yarn_betas(r, &bf, &bs);
 		if (!isfinite(bf) || !isfinite(bs) || bf <= bs)
-			FAIL("--beta-fast %g, --beta-slow %g: yarn needs finite values "
+			FAIL("beta_fast %g, beta_slow %g: yarn needs finite values "
 			     "with beta_fast > beta_slow (0 means unset: 32 and 1)",
 			    bf, bs);
 		/* 0 means unset, as HF's `if mscale and mscale_all_dim` */
 		if (!isnan(r->mscale) && r->mscale != 0.0 &&
 		    !(isfinite(r->mscale) && r->mscale > 0))
-			FAIL("--mscale %g: must be a finite number > 0 (or 0: unset)",
+			FAIL("mscale %g: must be a finite number > 0 (or 0: unset)",
 			    r->mscale);
 		if (!isnan(r->mscale_all_dim) && r->mscale_all_dim != 0.0 &&
 		    !(isfinite(r->mscale_all_dim) && r->mscale_all_dim > 0))
-			FAIL("--mscale-all-dim %g: must be a finite number > 0 (or 0: "
+			FAIL("mscale_all_dim %g: must be a finite number > 0 (or 0: "
 			     "unset)", r->mscale_all_dim);
 	}
 	if ((r->type == PE_ROPE_YARN || r->type == PE_ROPE_LONGROPE) &&
 	    !isnan(r->attention_factor) &&
 	    !(isfinite(r->attention_factor) && r->attention_factor > 0))
-		FAIL("--attention-factor %g: must be a finite number > 0",
+		FAIL("attention_factor %g: must be a finite number > 0",
 		    r->attention_factor);
 	if (r->type == PE_ROPE_LLAMA3) {
 		if (!isfinite(r->low_freq_factor) || !isfinite(r->high_freq_factor) ||
 		    r->low_freq_factor <= 0 ||
 		    r->low_freq_factor >= r->high_freq_factor)
-			FAIL("--low-freq-factor %g, --high-freq-factor %g: llama3 needs "
+			FAIL("low_freq_factor %g, high_freq_factor %g: llama3 needs "
 			     "0 < low_freq_factor < high_freq_factor",
 			    r->low_freq_factor, r->high_freq_factor);
 	}
 	if (r->type == PE_ROPE_LONGROPE) {
 		if (r->short_factor == NULL || r->long_factor == NULL)
-			FAIL("--short-factor/--long-factor: longrope needs both lists, "
+			FAIL("short_factor/long_factor: longrope needs both lists, "
 			     "%zu numbers each (rotary dim / 2)", rot / 2);
 		if (r->n_short != rot / 2)
-			FAIL("--short-factor: %zu numbers given, longrope needs %zu "
+			FAIL("short_factor: %zu numbers given, longrope needs %zu "
 			     "(rotary dim %zu / 2)", r->n_short, rot / 2, rot);
 		if (r->n_long != rot / 2)
-			FAIL("--long-factor: %zu numbers given, longrope needs %zu "
+			FAIL("long_factor: %zu numbers given, longrope needs %zu "
 			     "(rotary dim %zu / 2)", r->n_long, rot / 2, rot);
 		for (size_t i = 0; i < rot / 2; i++)
 			if (!(isfinite(r->short_factor[i]) && r->short_factor[i] > 0) ||
 			    !(isfinite(r->long_factor[i]) && r->long_factor[i] > 0))
-				FAIL("--short-factor/--long-factor: entry %zu is not a "
+				FAIL("short_factor/long_factor: entry %zu is not a "
 				     "finite number > 0", i);
 	}
 	/* the ranges hold; the tables they make must be finite too */
@@ -199,14 +199,14 @@ static int
 check_sinusoidal(const struct pe_config *cfg, char *why, size_t cap)
 {
 	if (cfg->d % 2 != 0)
-		FAIL("--d-model %zu: sinusoidal needs an even d_model (each "
+		FAIL("d_model %zu: sinusoidal needs an even d_model (each "
 		     "frequency fills a sin and a cos column)", cfg->d);
 	/* tensor2tensor's get_timing_signal_1d divides by
 	 * num_timescales - 1 */
 	if (cfg->layout == PE_LAYOUT_T2T && cfg->d < 4)
-		FAIL("--layout t2t: d_model %zu has one timescale, and "
+		FAIL("layout t2t: d_model %zu has one timescale, and "
 		     "tensor2tensor divides by num_timescales - 1 = 0; use "
-		     "--d-model 4 or more", cfg->d);
+		     "d_model 4 or more", cfg->d);
 	return PE_OK;
 }
 
@@ -215,7 +215,7 @@ static int
 check_learned(const struct pe_config *cfg, char *why, size_t cap)
 {
 	if (cfg->max_len < 1 || cfg->max_len > PE_MAX_N)
-		FAIL("--max-len %zu: must be in 1..%zu", cfg->max_len, PE_MAX_N);
+		FAIL("max_len %zu: must be in 1..%zu", cfg->max_len, PE_MAX_N);
 	return PE_OK;
 }
 
@@ -225,19 +225,19 @@ check_relative(const struct pe_config *cfg, char *why, size_t cap)
 {
 	if (cfg->relative == PE_REL_SHAW) {
 		if (cfg->max_relative < 1 || cfg->max_relative > PE_MAX_N)
-			FAIL("--max-relative %zu: must be in 1..%zu",
+			FAIL("max_relative %zu: must be in 1..%zu",
 			    cfg->max_relative, PE_MAX_N);
 		return PE_OK;
 	}
 	if (cfg->buckets < (cfg->bidirectional ? 4u : 2u) || cfg->buckets > 4096)
-		FAIL("--buckets %zu: must be in %u..4096 (%s: half of %s are "
+		FAIL("buckets %zu: must be in %u..4096 (%s: half of %s are "
 		     "exact)", cfg->buckets, cfg->bidirectional ? 4u : 2u,
 		    cfg->bidirectional ? "bidirectional" : "unidirectional",
 		    cfg->bidirectional ? "each direction's buckets"
 				       : "the buckets");
 	size_t exact = cfg->bidirectional ? cfg->buckets / 4 : cfg->buckets / 2;
 	if (cfg->max_distance <= exact || cfg->max_distance > PE_MAX_N)
-		FAIL("--max-distance %zu: must be in %zu..%zu (more than the %zu "
+		FAIL("max_distance %zu: must be in %zu..%zu (more than the %zu "
 		     "exact buckets)", cfg->max_distance, exact + 1, PE_MAX_N,
 		    exact);
 	return PE_OK;
@@ -248,7 +248,7 @@ static int
 check_rope_enc(const struct pe_config *cfg, char *why, size_t cap)
 {
 	if (cfg->d % 2 != 0)
-		FAIL("--d-model %zu: rope needs an even d_model (each pair "
+		FAIL("d_model %zu: rope needs an even d_model (each pair "
 		     "rotates two dimensions)", cfg->d);
 	return check_rope(cfg, why, cap);
 }
@@ -258,7 +258,7 @@ static int
 check_alibi(const struct pe_config *cfg, char *why, size_t cap)
 {
 	if (cfg->heads < 1 || cfg->heads > PE_MAX_HEADS)
-		FAIL("--heads %zu: must be in 1..%zu", cfg->heads, PE_MAX_HEADS);
+		FAIL("heads %zu: must be in 1..%zu", cfg->heads, PE_MAX_HEADS);
 	return PE_OK;
 }
 
@@ -267,11 +267,11 @@ static int
 check_vit2d(const struct pe_config *cfg, char *why, size_t cap)
 {
 	if (cfg->d % 4 != 0)
-		FAIL("--d-model %zu: vit2d needs d_model divisible by 4 (two "
+		FAIL("d_model %zu: vit2d needs d_model divisible by 4 (two "
 		     "axes, each a sin and a cos half)", cfg->d);
 	if (cfg->grid_h < 1 || cfg->grid_w < 1 || cfg->grid_h > PE_MAX_GRID ||
 	    cfg->grid_w > PE_MAX_GRID)
-		FAIL("--grid %zux%zu: each side must be in 1..%zu", cfg->grid_h,
+		FAIL("grid %zux%zu: each side must be in 1..%zu", cfg->grid_h,
 		    cfg->grid_w, PE_MAX_GRID);
 	return PE_OK;
 }
@@ -293,13 +293,13 @@ int
 pe_config_check(const struct pe_config *cfg, char *why, size_t cap)
 {
 	if ((unsigned)cfg->enc >= PE_ENC_COUNT)
-		FAIL("--encoding: unknown encoding");
+		FAIL("encoding: unknown encoding");
 	if (cfg->d < 1 || cfg->d > PE_MAX_D)
-		FAIL("--d-model %zu: must be in 1..%zu", cfg->d, PE_MAX_D);
+		FAIL("d_model %zu: must be in 1..%zu", cfg->d, PE_MAX_D);
 	if (cfg->n < 1 || cfg->n > PE_MAX_N)
-		FAIL("--seq-len %zu: must be in 1..%zu", cfg->n, PE_MAX_N);
+		FAIL("seq_len %zu: must be in 1..%zu", cfg->n, PE_MAX_N);
 	if (!isfinite(cfg->base) || cfg->base <= 1.0)
-		FAIL("--base %g: must be a finite number > 1", cfg->base);
+		FAIL("base %g: must be a finite number > 1", cfg->base);
 	if (encoding_checks[cfg->enc] == NULL)
 		return PE_OK;
 	return encoding_checks[cfg->enc](cfg, why, cap);

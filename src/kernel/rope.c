@@ -137,7 +137,7 @@ rope_llama3(const struct pe_rope_scaling *s, size_t npairs, const double *inv0,
  *   if hasattr(config, "original_max_position_embeddings"):  # Phi-3
  *       factor = config.max_position_embeddings /
  *                config.original_max_position_embeddings
- * An explicit --factor is a config without the top-level field. */
+ * An explicit factor is a config without the top-level field. */
 double
 pe_rope_longrope_factor(const struct pe_rope_scaling *s)
 {
@@ -162,7 +162,7 @@ pe_rope_yarn_betas(const struct pe_rope_scaling *s, double *beta_fast,
 /* LongRoPE (HF _compute_longrope_parameters, Phi-3): per-pair rescale
  * factors, long_factor when seq_len > original_max_pos else short_factor;
  * inv_freq = 1 / (ext_j base^(2j/rot)). `factor` is pe_rope_longrope_factor
- * (--factor, else max_pos / original_max_pos as HF for Phi-3); the
+ * (factor, else max_pos / original_max_pos as HF for Phi-3); the
  * pretrained length is original_max_pos either way. The attention factor
  * defaults to sqrt(1 + ln(factor) / ln(original_max_pos)), or 1 when
  * factor <= 1. Returns the attention factor. */
@@ -399,25 +399,25 @@ rope_refuse_att(const struct pe_config *cfg, double att, char *why,
 
 	if (!isnan(s->attention_factor))
 		return rope_refuse(why, cap,
-		    "--attention-factor %g: cos and sin times it, and the "
+		    "attention_factor %g: cos and sin times it, and the "
 		    "similarity (up to its square times d_model %zu), are not "
 		    "finite", s->attention_factor, cfg->d);
 	if (s->type == PE_ROPE_LONGROPE && s->original_max_pos == 1)
 		/* HF: math.log(1) = 0, a ZeroDivisionError */
 		return rope_refuse(why, cap,
-		    "--original-max-pos 1: longrope's attention factor sqrt(1 + "
+		    "original_max_pos 1: longrope's attention factor sqrt(1 + "
 		    "ln(factor) / ln(original_max_position_embeddings)) divides by "
 		    "ln 1 = 0 (HF raises ZeroDivisionError); use 2 or more, or "
-		    "give --attention-factor");
+		    "give attention_factor");
 	if (s->type == PE_ROPE_YARN && !isnan(s->mscale) && s->mscale != 0.0 &&
 	    !isnan(s->mscale_all_dim) && s->mscale_all_dim != 0.0)
 		return rope_refuse(why, cap,
-		    "--mscale %g, --mscale-all-dim %g: yarn's attention factor "
+		    "mscale %g, mscale_all_dim %g: yarn's attention factor "
 		    "get_mscale(factor, mscale) / get_mscale(factor, "
 		    "mscale_all_dim) is %g, not a finite number whose square "
 		    "times d_model stays finite", s->mscale, s->mscale_all_dim, att);
 	return rope_refuse(why, cap,
-	    "--factor %g: %s's attention factor is %g, not a finite number "
+	    "factor %g: %s's attention factor is %g, not a finite number "
 	    "whose square times d_model stays finite", s->factor, t, att);
 }
 
@@ -433,15 +433,15 @@ rope_refuse_freq(const struct pe_config *cfg, size_t j, double w,
 		bool lng = cfg->n > s->original_max_pos;
 		const double *ext = lng ? s->long_factor : s->short_factor;
 		return rope_refuse(why, cap,
-		    "--%s-factor: entry %zu (%g) makes inv_freq[%zu] = %g, and %s "
+		    "%s_factor: entry %zu (%g) makes inv_freq[%zu] = %g, and %s "
 		    "is not finite", lng ? "long" : "short", j, ext[j], j, w,
 		    what);
 	}
 	if (s->type == PE_ROPE_DEFAULT)
-		return rope_refuse(why, cap, "--base %g: inv_freq[%zu] = %g, and "
+		return rope_refuse(why, cap, "base %g: inv_freq[%zu] = %g, and "
 		    "%s is not finite", cfg->base, j, w, what);
 	return rope_refuse(why, cap,
-	    "--factor %g: %s scaling makes inv_freq[%zu] = %g, and %s is not "
+	    "factor %g: %s scaling makes inv_freq[%zu] = %g, and %s is not "
 	    "finite", s->factor, t, j, w, what);
 }
 

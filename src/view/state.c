@@ -150,7 +150,7 @@ pe_state_apply(struct pe_state *st, struct pe_config *cand)
 	}
 	if (cand->enc == PE_ENC_LEARNED && cand->table == NULL &&
 	    cand->max_len > PE_LEARNED_MAX_ENTRIES / cand->d) {
-		pe_state_status(st, "--d-model %zu: an untrained learned table of %zu x %zu "
+		pe_state_status(st, "d_model %zu: an untrained learned table of %zu x %zu "
 		    "is too large; max_len x d_model must be at most %zu", cand->d,
 		    cand->max_len, cand->d, PE_LEARNED_MAX_ENTRIES);
 		return PE_ACT_REDRAW;
@@ -168,7 +168,7 @@ set_d(struct pe_state *st, size_t d)
 	struct pe_config cand = st->cfg;
 
 	if (table_fixed(&st->cfg)) {
-		pe_state_status(st, "--d-model %zu: the --table-file table fixes d_model at "
+		pe_state_status(st, "d_model %zu: the table file fixes d_model at "
 		    "%zu", d, st->cfg.d);
 		return PE_ACT_REDRAW;
 	}

@@ -303,7 +303,7 @@ rope_factor(struct pe_state *st, int key)
 	}
 	c.rope.factor = key == 'f' ? c.rope.factor / 2 : c.rope.factor * 2;
 	if (c.rope.factor < 1.0) {
-		pe_state_status(st, "--factor %g: the scaling factor must be >= 1",
+		pe_state_status(st, "factor %g: the scaling factor must be >= 1",
 		    c.rope.factor);
 		return PE_ACT_REDRAW;
 	}

@@ -10,12 +10,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	float *t = NULL;
+	double *t = NULL;
 	size_t rows, cols;
 	const char *why = NULL;
 	int st = pe_npy_read(data, size, &t, &rows, &cols, &why);
 	if (st == PE_OK) {
-		volatile float sink = 0;
+		volatile double sink = 0;
 		for (size_t i = 0; i < rows * cols; i++)
 			sink += t[i];
 		(void)sink;

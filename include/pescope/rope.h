@@ -42,6 +42,19 @@ int pe_rope_fill_cos_sin(const struct pe_rope *r, size_t p0, size_t npos,
 void pe_rope_rotate(const struct pe_rope *r, const float *x, double m,
     float *dest);
 
+/* Rotate x[d] to position m in double: HF's apply_rotary_pos_emb on one
+ * vector (modeling_llama.py: x cos + rotate_half(x) sin, cos and sin
+ * multiplied by attention_scaling), in the pairing's dims; the dims past
+ * rot pass through unchanged.
+ * formula: (a, b) -> (a c - b s, b c + a s), c = att cos(m w_j),
+ *          s = att sin(m w_j), for each pair j with dims (a, b)
+ * @param[in]  r     the rope (pe_rope_init)
+ * @param[in]  x     [d]
+ * @param[in]  m     position
+ * @param[out] dest  [d] (may not alias x) */
+void pe_rope_apply(const struct pe_rope *r, const double *x, double m,
+    double *dest);
+
 /* Wavelength 2 pi / inv_freq[j] (after scaling, or before when orig). */
 double pe_rope_wavelength(const struct pe_rope *r, size_t j, bool orig);
 

@@ -364,6 +364,26 @@ pe_rope_rotate(const struct pe_rope *r, const float *x, double m, float *dest)
 	}
 }
 
+/* Rotate x to position m in double, as HF's apply_rotary_pos_emb:
+ * q * cos + rotate_half(q) * sin with cos and sin already times
+ * attention_scaling (LlamaRotaryEmbedding.forward); the dims past rot
+ * pass through (GPT-NeoX's q_pass, GPT-J's rotary_dim). */
+void
+pe_rope_apply(const struct pe_rope *r, const double *x, double m, double *dest)
+{
+	for (size_t c = r->rot; c < r->d; c++)
+		dest[c] = x[c];
+	for (size_t j = 0; j < r->npairs; j++) {
+		size_t a, b;
+		pe_rope_pair_dims(j, r->rot, r->pairing, &a, &b);
+		double t = m * r->inv_freq[j];
+		double co = cos(t) * r->attention_scaling;
+		double si = sin(t) * r->attention_scaling;
+		dest[a] = x[a] * co - x[b] * si;
+		dest[b] = x[b] * co + x[a] * si;
+	}
+}
+
 /* Wavelength 2 pi / inv_freq[j] in positions. */
 double
 pe_rope_wavelength(const struct pe_rope *r, size_t j, bool orig)

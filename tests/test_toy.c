@@ -11,7 +11,9 @@
 
 #include "helpers.h"
 #include "pescope/alibi.h"
+#include "pescope/example.h"
 #include "pescope/learned.h"
+#include "pescope/nope.h"
 #include "pescope/relative.h"
 #include "pescope/rope.h"
 #include "pescope/sinusoidal.h"
@@ -431,4 +433,288 @@ Test(teach_check, inputs_against_the_config)
 	cr_expect(strstr(why, "--bias-file") && strstr(why, "5"), "%s", why);
 	c.teach.bias_len = 5;
 	cr_expect_eq(pe_teach_check(&c, why, sizeof why), PE_OK, "%s", why);
+}
+
+/* The worked example: x = [0.51, -0.22, 0.88, 0.14] plus PE(0) = [0, 1, 0,
+ * 1] is [0.51, 0.78, 0.88, 1.14]; at position 5 it is something else. */
+Test(example, sum_at_0_and_5)
+{
+	static const double x[4] = {0.51, -0.22, 0.88, 0.14};
+	static const double want0[4] = {0.51, 0.78, 0.88, 1.14};
+	struct pe_config c = config(PE_ENC_SINUSOIDAL, 4);
+	double v[6 * 4];
+	cr_assert_eq(pe_example_sum(&c, x, 0, 6, v), PE_OK);
+	for (int k = 0; k < 4; k++) {
+		cr_expect(th_close(v[k], want0[k], 1e-15, 0), "%d: %.17g", k, v[k]);
+		double pe5 = pe_sinusoidal_value(5, (size_t)k, 4, 10000, c.layout);
+		cr_expect_eq(v[5 * 4 + k], x[k] + pe5);
+	}
+	cr_expect(fabs(v[5 * 4 + 0] - want0[0]) > 0.5);
+
+	/* |x + PE(p)| and the angle, against a direct computation */
+	for (size_t p = 0; p < 6; p++) {
+		double y[4], n, ang, dot = 0, nx = 0, ny = 0;
+		for (int k = 0; k < 4; k++) {
+			y[k] = v[p * 4 + k];
+			dot += x[k] * y[k], nx += x[k] * x[k], ny += y[k] * y[k];
+		}
+		cr_assert_eq(pe_example_sum_norm(&c, x, p, &n), PE_OK);
+		cr_expect(th_close(n, sqrt(ny), 1e-15, 1e-15));
+		cr_assert_eq(pe_example_sum_angle(&c, x, p, &ang), PE_OK);
+		cr_expect(th_close(ang, acos(dot / sqrt(nx * ny)), 1e-12, 0),
+		    "p %zu: %.17g", p, ang);
+	}
+	cr_expect(th_close(pe_example_norm(x, 4), sqrt(0.51 * 0.51 + 0.22 * 0.22
+	    + 0.88 * 0.88 + 0.14 * 0.14), 1e-15, 1e-15));
+	/* the zero vector has no direction */
+	double z[4] = {0}, ang;
+	cr_assert_eq(pe_example_sum_angle(&c, z, 1, &ang), PE_OK);
+	cr_expect(isnan(ang));
+
+	/* learned: NaN past max_len, and the norm refuses there */
+	struct pe_config l = config(PE_ENC_LEARNED, 4);
+	double table[2 * 4] = {1, 2, 3, 4, 5, 6, 7, 8}, n;
+	l.table = table;
+	l.max_len = 2;
+	cr_assert_eq(pe_example_sum(&l, x, 1, 2, v), PE_OK);
+	cr_expect_eq(v[0], 0.51 + 5);
+	cr_expect(isnan(v[4]));
+	cr_expect_eq(pe_example_sum_norm(&l, x, 2, &n), PE_ERANGE);
+	cr_expect(isnan(n));
+	struct pe_config r = config(PE_ENC_ROPE, 4);
+	cr_expect_eq(pe_example_sum(&r, x, 0, 1, v), PE_EINVAL);
+}
+
+/* Rotation keeps the magnitude: |R_p x| = |x| when the attention scaling
+ * is 1, att |x| with every dim rotating, sqrt(att^2 |x_rot|^2 +
+ * |x_pass|^2) under partial rotary. */
+Test(example, rotation_keeps_the_norm)
+{
+	double x[16], v[16];
+	struct pe_toy_sentence s = sentence("token");
+	cr_assert_eq(pe_toy_embeddings(&s, 16, x), PE_OK);
+	double nx = pe_example_norm(x, 16);
+
+	struct pe_config c = config(PE_ENC_ROPE, 16);
+	struct pe_rope r;
+	cr_assert_eq(pe_rope_init(&r, &c), PE_OK);
+	cr_assert_eq(pe_example_rotated(&r, x, 0, 1, v), PE_OK);
+	for (int k = 0; k < 16; k++)
+		cr_expect_eq(v[k], x[k]); /* R_0 = I */
+	for (size_t p = 0; p < 5000; p += 37) {
+		double n;
+		cr_assert_eq(pe_example_rotated_norm(&r, x, p, &n), PE_OK);
+		cr_expect(th_close(n, nx, 0, 1e-15), "p %zu: %.17g vs %.17g", p, n,
+		    nx);
+	}
+	pe_rope_free(&r);
+
+	c.rope.type = PE_ROPE_YARN;
+	c.rope.factor = 8;
+	c.rope.original_max_pos = 64;
+	cr_assert_eq(pe_rope_init(&r, &c), PE_OK);
+	double att = r.attention_scaling, n;
+	cr_assert(att > 1.1);
+	cr_assert_eq(pe_example_rotated_norm(&r, x, 123, &n), PE_OK);
+	cr_expect(th_close(n, att * nx, 0, 1e-15));
+	pe_rope_free(&r);
+
+	c.rope.partial_rotary = 0.25; /* dims 0..3 rotate, 4..15 pass */
+	cr_assert_eq(pe_rope_init(&r, &c), PE_OK);
+	cr_assert_eq(pe_example_rotated(&r, x, 9, 1, v), PE_OK);
+	for (int k = 4; k < 16; k++)
+		cr_expect_eq(v[k], x[k]);
+	double rot2 = 0, pass2 = 0;
+	for (int k = 0; k < 16; k++)
+		*(k < 4 ? &rot2 : &pass2) += x[k] * x[k];
+	cr_assert_eq(pe_example_rotated_norm(&r, x, 9, &n), PE_OK);
+	cr_expect(th_close(n, sqrt(att * att * rot2 + pass2), 0, 1e-15));
+	pe_rope_free(&r);
+}
+
+/* PE(p + K) = M_K PE(p) at rounding level, for every layout and shift, with
+ * the dense matrix as dump writes it; M_K M_-K = I; M_0 = I. */
+ParameterizedTestParameters(shift, residual_every_layout)
+{
+	static enum pe_layout layouts[] = {PE_LAYOUT_INTERLEAVED,
+		PE_LAYOUT_SPLIT, PE_LAYOUT_T2T};
+	return cr_make_param_array(enum pe_layout, layouts, 3);
+}
+
+ParameterizedTest(enum pe_layout *lay, shift, residual_every_layout)
+{
+	enum { N = 60, D = 16 };
+	static const int64_t ks[] = {-59, -7, -1, 0, 1, 5, 59};
+	double pe[N * D], m[D * D], mi[D * D];
+	cr_assert_eq(pe_sinusoidal_fill(0, N, D, 10000, *lay, pe), PE_OK);
+	for (size_t t = 0; t < sizeof ks / sizeof ks[0]; t++) {
+		int64_t k = ks[t];
+		cr_assert_eq(pe_sinusoidal_shift(D, 10000, *lay, k, m), PE_OK);
+		double worst = 0;
+		for (int64_t p = 0; p < N; p++) {
+			if (p + k < 0 || p + k >= N)
+				continue;
+			for (int r = 0; r < D; r++) {
+				double y = 0;
+				int nonzero = 0;
+				for (int c = 0; c < D; c++) {
+					y += m[r * D + c] * pe[p * D + c];
+					nonzero += m[r * D + c] != 0;
+				}
+				cr_expect(nonzero <= 2);
+				worst = fmax(worst, fabs(pe[(p + k) * D + r] - y));
+			}
+		}
+		cr_expect(worst < 1e-13, "K %lld: dense residual %g", (long long)k,
+		    worst);
+		double res = -1;
+		cr_assert_eq(pe_sinusoidal_shift_residual(N, D, 10000, *lay, k, 0, N,
+		    &res), PE_OK);
+		cr_expect(res >= 0 && res < 1e-13, "K %lld: residual %g",
+		    (long long)k, res);
+		/* M_K M_-K = I */
+		cr_assert_eq(pe_sinusoidal_shift(D, 10000, *lay, -k, mi), PE_OK);
+		for (int r = 0; r < D; r++)
+			for (int c = 0; c < D; c++) {
+				double e = 0;
+				for (int j = 0; j < D; j++)
+					e += m[r * D + j] * mi[j * D + c];
+				cr_expect(th_close(e, r == c, 1e-15, 0));
+			}
+	}
+	cr_assert_eq(pe_sinusoidal_shift(D, 10000, *lay, 0, m), PE_OK);
+	for (int r = 0; r < D; r++)
+		for (int c = 0; c < D; c++)
+			cr_expect_eq(m[r * D + c], r == c ? 1.0 : 0.0);
+	double res;
+	cr_expect_eq(pe_sinusoidal_shift_residual(N, D, 10000, *lay, N, 0, N,
+	    &res), PE_EINVAL);
+	cr_expect_eq(pe_sinusoidal_shift_residual(N, D, 10000, *lay, -5, 0, 5,
+	    &res), PE_EINVAL);
+	/* at a million positions the angles alone round at ~1e-10 */
+	cr_assert_eq(pe_sinusoidal_shift_residual(1u << 20, D, 10000, *lay, 3,
+	    (1u << 20) - 1000, 1u << 20, &res), PE_OK);
+	cr_expect(res < 1e-9, "%g", res);
+}
+
+/* RoFormer's bound, by hand for d = 4 (w_0 = 1, w_1 = 1/100): |S_1| = 1,
+ * |S_2| = |e^{i r w_0} + e^{i r w_1}| = 2 |cos(r (w_0 - w_1) / 2)|; at
+ * r = 0 every |S_j| = j: the mean is (P + 1) / 2. */
+Test(rope_decay, by_hand)
+{
+	struct pe_config c = config(PE_ENC_ROPE, 4);
+	struct pe_rope r;
+	cr_assert_eq(pe_rope_init(&r, &c), PE_OK);
+	for (size_t d = 0; d < 300; d += 7) {
+		double want = (1 + 2 * fabs(cos((double)d * (1 - 0.01) / 2))) / 2;
+		cr_expect(th_close(pe_rope_decay(&r, (double)d), want, 1e-13, 0),
+		    "r %zu", d);
+	}
+	pe_rope_free(&r);
+
+	c = config(PE_ENC_ROPE, 128);
+	cr_assert_eq(pe_rope_init(&r, &c), PE_OK);
+	double v[256];
+	cr_assert_eq(pe_rope_decay_fill(&r, 0, 256, v), PE_OK);
+	cr_expect(th_close(v[0], 32.5, 1e-12, 0));
+	/* it decays: the mean over 200..255 is far below the start */
+	double tail = 0;
+	for (int k = 200; k < 256; k++)
+		tail += v[k] / 56;
+	cr_expect(tail < 0.5 * v[0], "%g", tail);
+	pe_rope_free(&r);
+
+	/* scaled frequencies: linear x2 halves every angle */
+	c.rope.type = PE_ROPE_LINEAR;
+	c.rope.factor = 2;
+	struct pe_rope r2;
+	cr_assert_eq(pe_rope_init(&r2, &c), PE_OK);
+	c.rope.type = PE_ROPE_DEFAULT;
+	cr_assert_eq(pe_rope_init(&r, &c), PE_OK);
+	cr_expect(th_close(pe_rope_decay(&r2, 84), pe_rope_decay(&r, 42), 1e-12,
+	    1e-12));
+	pe_rope_free(&r);
+	pe_rope_free(&r2);
+	/* partial rotary: only the rotary pairs count */
+	c.rope.partial_rotary = 0.25;
+	cr_assert_eq(pe_rope_init(&r, &c), PE_OK);
+	cr_expect(th_close(pe_rope_decay(&r, 0), (16 + 1) / 2.0, 1e-12, 0));
+	pe_rope_free(&r);
+}
+
+/* The pairs whose wavelength exceeds L, by brute force; Llama 2 (d 128,
+ * base 1e4, L 4096) has 18 of them, pairs 46..63. */
+Test(rope_beyond, llama2_and_edges)
+{
+	struct pe_config c = config(PE_ENC_ROPE, 128);
+	struct pe_rope r;
+	cr_assert_eq(pe_rope_init(&r, &c), PE_OK);
+	size_t idx[64];
+	size_t n = pe_rope_beyond(&r, 4096, false, idx);
+	cr_expect_eq(n, 18);
+	cr_expect_eq(pe_rope_beyond(&r, 4096, false, NULL), n);
+	for (size_t k = 0; k < n; k++)
+		cr_expect_eq(idx[k], 46 + k);
+	for (size_t j = 0; j < 64; j++) {
+		bool over = 2 * M_PI / r.inv_freq[j] > 4096;
+		cr_expect_eq(over, j >= 46, "pair %zu", j);
+	}
+	cr_expect_eq(pe_rope_beyond(&r, 1, false, NULL), 64);
+	cr_expect_eq(pe_rope_beyond(&r, 1e12, false, NULL), 0);
+	pe_rope_free(&r);
+
+	/* scaled frequencies have longer wavelengths; orig keeps the old */
+	c.rope.type = PE_ROPE_LINEAR;
+	c.rope.factor = 4;
+	cr_assert_eq(pe_rope_init(&r, &c), PE_OK);
+	cr_expect_eq(pe_rope_beyond(&r, 4096, true, NULL), 18);
+	cr_expect_gt(pe_rope_beyond(&r, 4096, false, NULL), 18);
+	pe_rope_free(&r);
+}
+
+/* ALiBi's recency: each head's softmax over its biases, averaged; keys
+ * after a causal query get nothing; a row sums to 1. */
+Test(alibi_recency, average_of_heads)
+{
+	struct pe_config c = config(PE_ENC_ALIBI, 8);
+	c.heads = 12;
+	c.n = 40;
+	double m[12], v[40];
+	pe_alibi_slopes(12, m);
+	for (int mode = 0; mode < 2; mode++) {
+		c.alibi_mode = (enum pe_alibi_mode)mode;
+		for (size_t i = 0; i < 40; i += 13) {
+			cr_assert_eq(pe_alibi_recency_fill(&c, i, v), PE_OK);
+			double sum = 0;
+			for (size_t j = 0; j < 40; j++) {
+				double want = 0;
+				for (int h = 0; h < 12; h++) {
+					double z = 0;
+					for (size_t k = 0; k < 40; k++)
+						if (mode == 1 || k <= i)
+							z += exp(-m[h] * fabs((double)i - (double)k));
+					if (mode == 1 || j <= i)
+						want += exp(-m[h] * fabs((double)i - (double)j)) / z /
+						    12;
+				}
+				cr_expect(th_close(v[j], want, 1e-15, 1e-13), "%zu,%zu", i, j);
+				sum += v[j];
+			}
+			cr_expect(th_close(sum, 1, 1e-14, 0));
+			/* a block is the mean of its keys */
+			double blk = pe_alibi_recency(m, 12, c.alibi_mode, i, 40, 3, 11);
+			double mean = 0;
+			for (size_t j = 3; j < 11; j++)
+				mean += v[j] / 8;
+			cr_expect(th_close(blk, mean, 1e-15, 1e-13));
+		}
+	}
+	cr_expect(isnan(pe_alibi_recency(m, 12, c.alibi_mode, 40, 40, 0, 1)));
+	cr_expect_eq(pe_alibi_recency_fill(&c, 40, v), PE_EINVAL);
+}
+
+Test(nope, start_share)
+{
+	for (size_t i = 0; i < 100; i++)
+		cr_expect_eq(pe_nope_start_share(i), 1.0 / (double)(i + 1));
 }

@@ -65,6 +65,14 @@ Test(npy_write, header_layout)
 	b = npy_bytes(&t1, PE_F64, &len);
 	cr_expect(strstr(b + 10, "'shape': (7,), }") != NULL);
 	free(b);
+	/* issue 11: an empty list (rope's beyond when no pair is) is (0,) */
+	struct pe_table t0 = {1, {0, 0, 0}, NULL, (int64_t[]){0}};
+	b = npy_bytes(&t0, PE_I64, &len);
+	cr_expect(strstr(b + 10, "'shape': (0,), }") != NULL);
+	cr_expect_eq(len, 10 + ((unsigned char)b[8] | (size_t)(unsigned char)b[9]
+	    << 8)); /* the header and no data */
+	cr_expect_eq(len % 64, 0);
+	free(b);
 	cr_expect_eq(
 	    pe_npy_write(stdout, &(struct pe_table){0, {0}, v, NULL}, PE_F32),
 	    PE_EINVAL);

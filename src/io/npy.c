@@ -40,20 +40,20 @@ npy_get_le(const unsigned char *p, size_t n)
 	return x;
 }
 
-/* Number of elements of t, or 0 when the shape is invalid or overflows. */
-static size_t
-npy_table_size(const struct pe_table *t)
+/* Number of elements of t into *n (0 for an empty axis); false when the
+ * shape is invalid or overflows. */
+static bool
+npy_table_size(const struct pe_table *t, size_t *n)
 {
-	size_t n = 1;
-
+	*n = 1;
 	if (t->ndim < 1 || t->ndim > 3)
-		return 0;
+		return false;
 	for (size_t k = 0; k < t->ndim; k++) {
-		if (t->shape[k] == 0 || n > SIZE_MAX / t->shape[k])
-			return 0;
-		n *= t->shape[k];
+		if (t->shape[k] != 0 && *n > SIZE_MAX / t->shape[k])
+			return false;
+		*n *= t->shape[k];
 	}
-	return n;
+	return true;
 }
 
 /* Write t as NPY v1.0, C order, with dtype (<f4, <f8 or <i8). The header
@@ -68,9 +68,9 @@ pe_npy_write(FILE *fp, const struct pe_table *t, enum pe_dtype dtype)
 	static const size_t esize[] = {4, 8, 8};
 	char hdr[512], dims[128];
 	unsigned char pre[10], buf[8 * 512];
-	size_t n = npy_table_size(t), hl, pad, len, first;
+	size_t n, hl, pad, len, first;
 
-	if (fp == NULL || n == 0 || (unsigned)dtype > PE_I64 ||
+	if (fp == NULL || !npy_table_size(t, &n) || (unsigned)dtype > PE_I64 ||
 	    (t->f == NULL && t->i == NULL) || (dtype == PE_I64 && t->i == NULL))
 		return PE_EINVAL;
 	if (t->ndim == 1)

@@ -63,6 +63,10 @@ struct pe_options {
 	double *short_factor, *long_factor;
 	bool d_given, max_len_given;
 	size_t table_rows, table_cols; /* --table-file's shape */
+	char *tokens;		/* --tokens */
+	size_t *permute;	/* --permute */
+	double *bias_data;	/* --bias-file, [heads, buckets] */
+	double *embedding;	/* --embedding */
 };
 
 /* Parse argv into *o. Returns 0, or 2 with a one-line message in err[cap]

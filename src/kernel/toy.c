@@ -240,9 +240,20 @@ toy_bias_need(const struct pe_config *cfg)
 static const char *
 toy_bias_unit(const struct pe_config *cfg)
 {
-	return cfg->relative == PE_REL_SHAW
-	    ? "clipped distance (shaw: 2 * --max-relative + 1)"
-	    : "bucket (t5: --buckets)";
+	return cfg->relative == PE_REL_SHAW ? "clipped distance" : "bucket";
+}
+
+/* Why a bias of the wrong width is refused. */
+static int
+toy_refuse_bias(const struct pe_config *cfg, char *why, size_t cap)
+{
+	bool shaw = cfg->relative == PE_REL_SHAW;
+	size_t need = toy_bias_need(cfg);
+
+	return toy_refuse(why, cap, "--bias-file: the bias has %zu numbers per "
+	    "head; %s needs %zu, one per %s (%s), as [%zu] or [heads, %zu]",
+	    cfg->teach.bias_len, shaw ? "shaw" : "t5", need, toy_bias_unit(cfg),
+	    shaw ? "2 --max-relative + 1" : "--buckets", need, need);
 }
 
 /* Whether the toy attention is defined for cfg, head and s. */
@@ -282,16 +293,13 @@ pe_toy_check(const struct pe_config *cfg, const struct pe_toy_sentence *s,
 	case PE_ENC_RELATIVE: {
 		size_t need = toy_bias_need(cfg);
 		if (t->bias == NULL)
-			return toy_refuse(why, cap, "relative: the bias is learned (one "
-			    "number per %s and head: a checkpoint's "
+			return toy_refuse(why, cap, "relative: the bias is learned, one "
+			    "number per head and %s (a checkpoint's "
 			    "relative_attention_bias), so the toy attention needs it: "
 			    "--bias-file F.npy, [%zu] or [heads, %zu]",
 			    toy_bias_unit(cfg), need, need);
 		if (t->bias_len != need)
-			return toy_refuse(why, cap, "--bias-file: the bias has %zu "
-			    "numbers per head, and %s needs %zu, one per %s",
-			    t->bias_len, cfg->relative == PE_REL_SHAW ? "shaw" : "t5",
-			    need, toy_bias_unit(cfg));
+			return toy_refuse_bias(cfg, why, cap);
 		if (head >= t->bias_heads)
 			return toy_refuse(why, cap, "--head %zu: the bias file has %zu "
 			    "head%s (0..%zu)", head, t->bias_heads,
@@ -495,21 +503,19 @@ pe_teach_check(const struct pe_config *cfg, char *why, size_t cap)
 	if (rc == PE_ERANGE)
 		return toy_refuse(why, cap, "--tokens: %zu words; the toy sentence "
 		    "takes 1..%d", toy_count_words(t->tokens), PE_TOY_MAX_TOKENS);
-	if (t->permute != NULL && (t->n_permute != s.count ||
-	    !toy_is_permutation(t->permute, s.count)))
+	if (t->permute != NULL && t->n_permute != s.count)
 		return toy_refuse(why, cap, "--permute: %zu indices for %zu tokens; "
 		    "it must be a permutation of 0..%zu (each token index once)",
 		    t->n_permute, s.count, s.count - 1);
+	if (t->permute != NULL && !toy_is_permutation(t->permute, s.count))
+		return toy_refuse(why, cap, "--permute: not a permutation of 0..%zu "
+		    "(each token index exactly once)", s.count - 1);
 	if (t->embedding != NULL && t->n_embedding != cfg->d)
 		return toy_refuse(why, cap, "--embedding: %zu numbers given, and "
 		    "d_model is %zu; give exactly %zu (one per dimension)",
 		    t->n_embedding, cfg->d, cfg->d);
 	if (t->bias != NULL && cfg->enc == PE_ENC_RELATIVE &&
 	    t->bias_len != toy_bias_need(cfg))
-		return toy_refuse(why, cap, "--bias-file: the bias has %zu numbers "
-		    "per head, and %s needs %zu: [%zu] or [heads, %zu], one per %s",
-		    t->bias_len, cfg->relative == PE_REL_SHAW ? "shaw" : "t5",
-		    toy_bias_need(cfg), toy_bias_need(cfg), toy_bias_need(cfg),
-		    toy_bias_unit(cfg));
+		return toy_refuse_bias(cfg, why, cap);
 	return PE_OK;
 }

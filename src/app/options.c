@@ -32,7 +32,8 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "sinusoidal learned relative rope alibi nope vit2d"},
 	[O_D_MODEL] = {"d-model", 'd', true, C_CONF,
 	    E(SINUSOIDAL) | E(LEARNED) | E(ROPE) | E(VIT2D), 0, 0, G_ENC, "N",
-	    "model width (rope: the head dimension); 64"},
+	    "model width (rope: the head dimension; the toy\n"
+	    "tables: the tokens' width, any encoding); 64"},
 	[O_SEQ_LEN] = {"seq-len", 'n', true, C_CONF, E_ALL & ~E(VIT2D), 0, 0,
 	    G_ENC, "N", "sequence length; 64 (vit2d is sized by --grid)"},
 	[O_BASE] = {"base", 0, true, C_CONF, E(SINUSOIDAL) | E(ROPE), 0, 0, G_ENC,
@@ -151,7 +152,8 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "cursor at position P, column J"},
 	[O_HEAD] = {"head", 0, true, C_CONF, E(ALIBI), 0, 0, G_VIEW, "H",
 	    "alibi: the head drawn large; dump: the head of a\n"
-	    "3-D table written as CSV"},
+	    "3-D table written as CSV; toy tables: alibi's\n"
+	    "head, the --bias-file row"},
 	[O_SIZE] = {"size", 0, true, C_SNAP | C_BENCH, 0, 0, 0, G_VIEW, "WxH",
 	    "frame size in cells, 80x24 to 1000x1000; 120x40\n"
 	    "(bench: 200x60)"},

@@ -3,7 +3,14 @@
 unchanged (dtype, shape, C order), and the numbers equal independent numpy
 transcriptions of the reference implementations (the paper / PyTorch
 tutorial for sinusoids, HF transformers for RoPE and T5, the ALiBi authors'
-get_slopes, MAE's get_2d_sincos_pos_embed). Exit 77 (skip) without numpy."""
+get_slopes, MAE's get_2d_sincos_pos_embed), and issue 11's tables: the toy
+attention (tests/ref/toy_ref.py's generator; Vaswani et al. 2017 eq. 1 with
+HF's apply_rotary_pos_emb / rotate_half and GPT-J's rotate_every_two), the
+worked example, M_K (solved by least squares from the sinusoids, not from
+the rotation formula), RoFormer's decay bound (Su et al. 2021, sec. 3.4.3),
+the pairs beyond the training length, ALiBi's recency (a softmax of the
+biases, Press et al. 2022 sec. 3) and NoPE's 1/(i+1). Exit 77 (skip)
+without numpy."""
 import math
 import os
 import subprocess
@@ -311,6 +318,248 @@ check("learned f8 table-file, f64 dump", dump(["-e", "learned", "--table-file", 
       "--table", "pe"], "f64"), t, atol=0, rtol=0)
 check("learned f8 similarity", dump(["-e", "learned", "--table-file", fx, "-n", "3",
       "--table", "similarity"], "f64"), t @ t.T, atol=0, rtol=1e-15)
+
+
+# ---- issue 11: the toy attention and the worked examples ----
+# The toy's generator and softmax: tests/ref/toy_ref.py (FNV-1a 64,
+# splitmix64, Box-Muller, transcribed from include/pescope/toy.h's text).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "ref"))
+import toy_ref  # noqa: E402
+
+TMP = tempfile.mkdtemp(prefix="pescope-numpy-")
+SENT = "the dog bit the man"
+
+
+def toy_x(words, d):
+    return np.array([toy_ref.embedding(w, d) for w in words])
+
+
+def toy_scores(q, mask_causal, bias=None):
+    t, d = q.shape
+    s = q @ q.T / np.sqrt(d)
+    if bias is not None:
+        s = s + bias
+    if mask_causal:
+        s = np.where(np.triu(np.ones((t, t), bool), 1), -np.inf, s)
+    return s
+
+
+# HF modeling_llama.py: rotate_half and apply_rotary_pos_emb, with
+# GPT-NeoX's partial rotary (q_rot, q_pass) and GPT-J's rotate_every_two
+# for the interleaved pairing; cos and sin times attention_scaling
+# (LlamaRotaryEmbedding.forward).
+def rotate_half(x):
+    h = x.shape[-1] // 2
+    return np.concatenate([-x[..., h:], x[..., :h]], axis=-1)
+
+
+def rotate_every_two(x):
+    out = np.empty_like(x)
+    out[..., 0::2] = -x[..., 1::2]
+    out[..., 1::2] = x[..., 0::2]
+    return out
+
+
+def hf_rope(x, pos, inv, att=1.0, interleaved=False):
+    rot = 2 * len(inv)
+    freqs = np.outer(np.asarray(pos, dtype=np.float64), inv)
+    if interleaved:
+        emb = np.repeat(freqs, 2, axis=1)
+        rotf = rotate_every_two
+    else:
+        emb = np.concatenate([freqs, freqs], axis=1)
+        rotf = rotate_half
+    cos, sin = np.cos(emb) * att, np.sin(emb) * att
+    xr, xp = x[..., :rot], x[..., rot:]
+    return np.concatenate([xr * cos + rotf(xr) * sin, xp], axis=-1)
+
+
+words = SENT.split()
+# token_embeddings: same word, same row
+x8 = toy_x(words, 8)
+check("toy token_embeddings", dump(["-e", "sinusoidal", "-d", "8", "--table",
+      "token_embeddings"]), x8, atol=1e-15, rtol=1e-14)
+# sinusoidal: q = x + PE(i) (the tutorial's sinusoid); no mask
+q = x8 + sinusoid(5, 8)
+check("toy scores sinusoidal", dump(["-d", "8", "--table", "scores"]),
+      toy_scores(q, False), atol=1e-13)
+check("toy attention sinusoidal", dump(["-d", "8", "--table", "attention"]),
+      toy_ref.softmax_rows(toy_scores(q, False)), atol=1e-14)
+check("toy attention sinusoidal --mask causal", dump(
+      ["-d", "8", "--mask", "causal", "--table", "attention"]),
+      toy_ref.softmax_rows(toy_scores(q, True)), atol=1e-14)
+# --permute: the permuted sentence in its own order
+perm = [0, 4, 2, 3, 1]
+qp = toy_x([words[k] for k in perm], 8) + sinusoid(5, 8)
+check("toy scores sinusoidal --permute", dump(["-d", "8", "--permute",
+      "0,4,2,3,1", "--table", "scores"]), toy_scores(qp, False), atol=1e-13)
+check("toy token_embeddings --permute", dump(["-d", "8", "--permute",
+      "0,4,2,3,1", "--table", "token_embeddings"]), x8[perm], atol=1e-15,
+      rtol=1e-14)
+# nope: causal by default; without a mask P A' P^T = A
+xn = toy_x(words, 64)
+check("toy scores nope (causal)", dump(["-e", "nope", "--table", "scores"]),
+      toy_scores(xn, True), atol=1e-13)
+a = dump(["-e", "nope", "--mask", "none", "--table", "attention"])
+ap = dump(["-e", "nope", "--mask", "none", "--permute", "0,4,2,3,1",
+           "--table", "attention"])
+inv_p = np.argsort(perm)
+check("toy nope --mask none: P A' P^T = A", ap[np.ix_(inv_p, inv_p)], a,
+      atol=1e-15)
+# learned: q = x + table row (a numpy-written [3, 4] table)
+fx = os.path.join(FIX, "f4_3x4.npy")
+t = np.load(fx).astype(np.float64)
+q = toy_x(["a", "b", "c"], 4) + t
+check("toy scores learned (table-file)", dump(["-e", "learned", "--table-file",
+      fx, "--tokens", "a b c", "--table", "scores"]), toy_scores(q, False),
+      atol=1e-12)
+# rope: HF's rotation (yarn's attention scaling, partial rotary,
+# interleaved pairs)
+inv4, att = yarn(4, 10000.0, 4.0, 16)  # rotary dim int(8 * 0.5) = 4
+q = hf_rope(x8, np.arange(5), inv4, att, interleaved=True)
+check("toy scores rope (yarn, partial, interleaved)", dump(
+      ["-e", "rope", "-d", "8", "--partial-rotary", "0.5",
+       "--pairing", "interleaved", "--rope-scaling", "yarn", "--factor", "4",
+       "--original-max-pos", "16", "--table", "scores"]),
+      toy_scores(q, False), atol=1e-13)
+q = hf_rope(toy_x(words, 16), np.arange(5), rope_inv(16, 10000.0))
+check("toy attention rope (HF rotate_half)", dump(["-e", "rope", "-d", "16",
+      "--table", "attention"]), toy_ref.softmax_rows(toy_scores(q, False)),
+      atol=1e-14)
+# alibi: x x^T / sqrt(d) + head h's bias -m (i - j), -inf above
+m = get_slopes(12)[5]
+qi, kj = np.meshgrid(np.arange(5), np.arange(5), indexing="ij")
+bias = np.where(kj <= qi, -m * (qi - kj), -np.inf)
+check("toy scores alibi head 5 of 12", dump(["-e", "alibi", "--heads", "12",
+      "--head", "5", "-d", "8", "--table", "scores"]),
+      toy_scores(x8, True, bias), atol=1e-13)
+# relative: the learned bias read from --bias-file, [heads, buckets]
+rng = np.random.default_rng(11)
+b5 = rng.standard_normal((3, 32))
+bf = os.path.join(TMP, "t5_bias.npy")
+np.save(bf, b5)
+tokens = "one two three four five six seven eight nine ten eleven twelve"
+tw = tokens.split()
+T = len(tw)
+qi, kj = np.meshgrid(np.arange(T), np.arange(T), indexing="ij")
+check("toy scores t5 (bias file [3, 32], head 2)", dump(
+      ["-e", "relative", "-d", "8", "--tokens", tokens, "--bias-file", bf,
+       "--head", "2", "--max-distance", "20", "--table", "scores"]),
+      toy_scores(toy_x(tw, 8), False, b5[2][t5(kj - qi, md=20)]), atol=1e-13)
+bs = np.array([0.5, -1.0, 0.25, 2.0, -0.75], dtype=np.float32)
+bf = os.path.join(TMP, "shaw_bias.npy")
+np.save(bf, bs)
+check("toy attention shaw (bias file [5], K 2)", dump(
+      ["-e", "relative", "--relative", "shaw", "--max-relative", "2", "-d",
+       "8", "--tokens", tokens, "--bias-file", bf, "--table", "attention"]),
+      toy_ref.softmax_rows(toy_scores(toy_x(tw, 8), False,
+                                      bs.astype(np.float64)[
+                                          np.clip(kj - qi, -2, 2) + 2])),
+      atol=1e-14)
+
+# the worked example: x + PE(p) (Vaswani et al. 2017, sec. 3.5)
+x = np.array([0.51, -0.22, 0.88, 0.14])
+a = dump(["-d", "4", "-n", "7", "--embedding", "0.51,-0.22,0.88,0.14",
+          "--table", "sum"])
+check("sum sinusoidal d4 (row 0: 0.51 0.78 0.88 1.14)", a,
+      x + sinusoid(7, 4), atol=1e-15)
+assert np.allclose(a[0], [0.51, 0.78, 0.88, 1.14], atol=1e-15, rtol=0)
+fx = os.path.join(FIX, "f4_3x4.npy")
+check("sum learned (NaN past the table)", dump(
+      ["-e", "learned", "--table-file", fx, "-n", "5", "--embedding",
+       "1,2,3,4", "--table", "sum"]),
+      np.concatenate([np.array([1, 2, 3, 4]) + np.load(fx).astype(np.float64),
+                      np.full((2, 4), np.nan)]), atol=0, rtol=0)
+xr = toy_ref.embedding("x", 8)
+lst = ",".join("%.17g" % v for v in xr)
+check("rotated rope d8 (HF)", dump(["-e", "rope", "-d", "8", "-n", "20",
+      "--embedding", lst, "--table", "rotated"]),
+      hf_rope(np.tile(xr, (20, 1)), np.arange(20), rope_inv(8, 10000.0)),
+      atol=1e-14)
+r = dump(["-e", "rope", "-d", "8", "-n", "20", "--embedding", lst, "--table",
+          "rotated"])
+check("rotated keeps |x|", np.linalg.norm(r, axis=1),
+      np.full(20, np.linalg.norm(xr)), atol=0, rtol=1e-15)
+
+
+# M_K with PE(p + K) = M_K PE(p): solved by least squares from the
+# sinusoids themselves (no rotation formula), then the residual
+def shift_lstsq(pe, k):
+    n = pe.shape[0]
+    lo, hi = max(0, -k), min(n, n - k)
+    X, Y = pe[lo:hi], pe[lo + k:hi + k]
+    return np.linalg.lstsq(X, Y, rcond=None)[0].T  # Y^T = M X^T
+
+
+for layout, pe in (("interleaved", sinusoid(50, 6, 100.0)),
+                   ("split", sinusoid(50, 6, 100.0, split=True)),
+                   ("t2t", t2t_timing_signal(50, 6, max_timescale=100.0))):
+    for k in (3, -2):
+        m = dump(["-d", "6", "-n", "50", "--base", "100", "--layout", layout,
+                  "--shift", str(k), "--table", "shift"])
+        check("shift %s K %d (least squares)" % (layout, k), m,
+              shift_lstsq(pe, k), atol=1e-9)
+pe = sinusoid(64, 64)
+m = dump(["--shift", "-5", "--table", "shift"])
+check("shift interleaved K -5: PE(p - 5) = M PE(p)", pe[5:] @ m.T, pe[:-5],
+      atol=1e-13)
+
+
+# RoFormer sec. 3.4.3: (1/(d/2)) sum_j |sum_{k<j} exp(i r theta_k)|
+def roformer_decay(inv, n):
+    r = np.arange(n, dtype=np.float64)[:, None]
+    s = np.cumsum(np.exp(1j * r * inv[None, :]), axis=1)
+    return np.abs(s).mean(axis=1)
+
+
+check("rope decay d128 n300", dump(["-e", "rope", "-d", "128", "-n", "300",
+      "--table", "decay"]), roformer_decay(rope_inv(128, 10000.0), 300),
+      atol=1e-11)
+check("rope decay llama3 (scaled frequencies)", dump(
+      ["--preset", "llama-3.1-8b", "-n", "200", "--table", "decay"]),
+      roformer_decay(llama3(128, 500000.0, 8.0, 1.0, 4.0, 8192), 200),
+      atol=1e-11)
+check("rope decay partial rotary (rotary pairs only)", dump(
+      ["-e", "rope", "-d", "64", "--partial-rotary", "0.25", "-n", "100",
+       "--table", "decay"]), roformer_decay(rope_inv(16, 10000.0), 100),
+      atol=1e-12)
+
+# the pairs whose (unscaled) wavelength exceeds the training length
+for args, inv, L in ((["--preset", "llama-2-7b"], rope_inv(128, 1e4), 4096),
+                     (["--preset", "llama-3.1-8b"], rope_inv(128, 5e5), 8192)):
+    a = dump(args + ["--table", "beyond"])
+    assert a.dtype == np.dtype("<i8")
+    check("rope beyond %s" % args[1], a,
+          np.nonzero(2 * math.pi / inv > L)[0])
+a = dump(["-e", "rope", "-d", "16", "--train-len", "1000000", "--table",
+          "beyond"])
+check("rope beyond: none (shape (0,))", a, np.zeros(0, dtype=np.int64))
+
+
+# ALiBi's recency: softmax over the biases alone (Press et al. 2022, sec. 3)
+# for the last query, averaged over heads
+def recency(h, n, symmetric=False):
+    i, j = n - 1, np.arange(n)
+    out = np.zeros(n)
+    for m in get_slopes(h):
+        b = -m * np.abs(i - j) if symmetric else np.where(j <= i, -m * (i - j),
+                                                          -np.inf)
+        e = np.exp(b - b.max())
+        out += e / e.sum() / h
+    return out
+
+
+check("alibi recency 12 heads n 50", dump(["-e", "alibi", "--heads", "12", "-n",
+      "50", "--table", "recency"]), recency(12, 50), atol=1e-15, rtol=1e-12)
+check("alibi recency symmetric", dump(["-e", "alibi", "--heads", "8", "-n",
+      "30", "--alibi-mode", "symmetric", "--table", "recency"]),
+      recency(8, 30, True), atol=1e-15, rtol=1e-12)
+check("nope start_share 1/(i+1)", dump(["-e", "nope", "-n", "40", "--table",
+      "start_share"]), 1.0 / np.arange(1, 41))
+for f in os.listdir(TMP):
+    os.unlink(os.path.join(TMP, f))
+os.rmdir(TMP)
 
 print("%d passed, %d failed" % (checks - failures, failures))
 sys.exit(1 if failures else 0)

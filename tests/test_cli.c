@@ -33,6 +33,12 @@ Test(cli, help_and_version)
 	cr_assert(strstr(out, "0 means unset") != NULL);
 	cr_assert(strstr(out, "--truncate ") != NULL);
 	cr_assert(strstr(out, "0 or only one given: unset") != NULL);
+	/* issue 11's options and tables */
+	const char *teach[] = {"--tokens", "--permute", "--mask", "--bias-file",
+	    "--embedding", "--shift", "--train-len", "token_embeddings",
+	    "attention", "rotated", "decay", "beyond", "recency", "start_share"};
+	for (size_t i = 0; i < sizeof teach / sizeof teach[0]; i++)
+		cr_expect(strstr(out, teach[i]) != NULL, "--help lacks %s", teach[i]);
 	cr_assert_str_empty(err);
 	free(out), free(err);
 	const char *b[] = {"pescope", "--version", NULL};
@@ -90,6 +96,106 @@ Test(cli, worked_example_adds_pe0)
 	cr_assert_eq(csv_row(out, v, 4), 4);
 	for (int j = 0; j < 4; j++)
 		cr_assert(th_close(x[j] + v[j], want[j], 1e-12, 0));
+	free(out), free(err);
+}
+
+/* issue 11: --table sum writes x + PE(p) for every position; row 0 of the
+ * worked example is 0.51 0.78 0.88 1.14, row 5 is not. */
+Test(cli, dump_sum_is_the_worked_example)
+{
+	char *out, *err;
+	const char *a[] = {"pescope", "dump", "-e", "sinusoidal", "-d", "4", "-n",
+	    "6", "--embedding", "0.51,-0.22,0.88,0.14", "--table", "sum",
+	    "--dtype", "f64", NULL};
+	cr_assert_eq(run(a, &out, &err), 0, "%s", err);
+	double v[4], want[4] = {0.51, 0.78, 0.88, 1.14};
+	const char *line = out;
+	cr_assert_eq(csv_row(line, v, 4), 4);
+	for (int j = 0; j < 4; j++)
+		cr_expect(th_close(v[j], want[j], 1e-15, 0), "%d: %.17g", j, v[j]);
+	for (int p = 0; p < 5; p++)
+		line = strchr(line, '\n') + 1;
+	cr_assert_eq(csv_row(line, v, 4), 4);
+	cr_expect(th_close(v[0], 0.51 + sin(5.0), 1e-15, 0));
+	cr_expect_str_empty(strchr(line, '\n') + 1);
+	free(out), free(err);
+}
+
+/* Parse a [t, t] CSV matrix into v; returns the rows read. */
+static int
+csv_matrix(const char *out, double *v, int t)
+{
+	int rows = 0;
+	for (const char *line = out; *line != '\0' && rows < t; rows++) {
+		if (csv_row(line, v + rows * t, t) != t)
+			return -1;
+		line = strchr(line, '\n') + 1;
+	}
+	return rows;
+}
+
+/* issue 11: the toy attention of NoPE without a mask, mapped back from the
+ * permuted sentence, is the sentence's own; the causal default masks. */
+Test(cli, toy_attention_permutation)
+{
+	char *out, *err;
+	double a[25], b[25];
+	const char *x[] = {"pescope", "dump", "-e", "nope", "--mask", "none",
+	    "--table", "attention", "--dtype", "f64", NULL};
+	cr_assert_eq(run(x, &out, &err), 0, "%s", err);
+	cr_assert_eq(csv_matrix(out, a, 5), 5);
+	free(out), free(err);
+	const char *y[] = {"pescope", "dump", "-e", "nope", "--mask", "none",
+	    "--permute", "0,4,2,3,1", "--table", "attention", "--dtype", "f64",
+	    NULL};
+	cr_assert_eq(run(y, &out, &err), 0, "%s", err);
+	cr_assert_eq(csv_matrix(out, b, 5), 5);
+	free(out), free(err);
+	size_t perm[5] = {0, 4, 2, 3, 1}, inv[5];
+	for (size_t i = 0; i < 5; i++)
+		inv[perm[i]] = i;
+	for (size_t i = 0; i < 5; i++) {
+		double sum = 0;
+		for (size_t j = 0; j < 5; j++) {
+			cr_expect(th_close(a[i * 5 + j], b[inv[i] * 5 + inv[j]], 1e-15,
+			    0), "%zu,%zu", i, j);
+			sum += a[i * 5 + j];
+		}
+		cr_expect(th_close(sum, 1, 1e-15, 0));
+	}
+	const char *z[] = {"pescope", "dump", "-e", "nope", "--table", "scores",
+	    NULL};
+	cr_assert_eq(run(z, &out, &err), 0, "%s", err);
+	cr_expect(strncmp(strchr(out, ',') + 1, "-inf,-inf,-inf,-inf\n", 20) == 0,
+	    "%s", out);
+	free(out), free(err);
+	/* the words, same word same row */
+	const char *w[] = {"pescope", "dump", "-e", "alibi", "-d", "3", "--tokens",
+	    "to be or not to be", "--table", "token_embeddings", NULL};
+	cr_assert_eq(run(w, &out, &err), 0, "%s", err);
+	char *l1 = out, *l5 = out;
+	for (int k = 0; k < 4; k++)
+		l5 = strchr(l5, '\n') + 1;
+	cr_expect_eq(strncmp(l1, l5, (size_t)(strchr(l1, '\n') - l1)), 0);
+	free(out), free(err);
+}
+
+/* issue 11: a preset's training length; Llama 2's pairs past 4096. */
+Test(cli, beyond_from_a_preset)
+{
+	char *out, *err;
+	const char *a[] = {"pescope", "dump", "--preset", "llama-2-7b", "--table",
+	    "beyond", NULL};
+	cr_assert_eq(run(a, &out, &err), 0, "%s", err);
+	char want[256] = "";
+	for (int j = 46; j < 64; j++)
+		snprintf(want + strlen(want), sizeof want - strlen(want), "%d\n", j);
+	cr_expect_str_eq(out, want);
+	free(out), free(err);
+	const char *b[] = {"pescope", "dump", "-e", "rope", "-d", "16",
+	    "--train-len", "100000", "--table", "beyond", NULL};
+	cr_assert_eq(run(b, &out, &err), 0, "%s", err);
+	cr_expect_str_empty(out);
 	free(out), free(err);
 }
 
@@ -236,17 +342,88 @@ static const struct bad bads[] = {
 	{{"dump", "-e", "rope", "-d", "4", "--rope-scaling", "longrope",
 	     "--short-factor", "1,1 2", "--long-factor", "1,0x2", "--table",
 	     "inv_freq"}, "--long-factor"},
+	/* issue 11: the toy attention and the worked examples */
+	{{"dump", "-e", "nope", "--tokens", "", "--table", "scores"},
+	    "--tokens"},
+	{{"dump", "-e", "nope", "--tokens", " \t ", "--table", "scores"},
+	    "1..64"},
+	{{"dump", "-e", "nope", "--tokens", "@65", "--table", "scores"},
+	    "--tokens: 65 words"},
+	{{"dump", "-e", "nope", "--permute", "0,1,1,2,3", "--table", "scores"},
+	    "--permute"},
+	{{"dump", "-e", "nope", "--permute", "0,1,2", "--table", "attention"},
+	    "permutation of 0..4"},
+	{{"dump", "-e", "nope", "--permute", "0,1.5,2,3,4", "--table",
+	     "scores"}, "--permute"},
+	{{"dump", "-e", "nope", "--permute", "0,x", "--table", "scores"},
+	    "--permute"},
+	{{"dump", "-e", "sinusoidal", "-d", "4", "--embedding", "1,2,3",
+	     "--table", "sum"}, "--embedding: 3 numbers"},
+	{{"dump", "-e", "sinusoidal", "-d", "4", "--embedding", "1,x,3,4",
+	     "--table", "sum"}, "--embedding"},
+	{{"dump", "-e", "rope", "-d", "4", "--embedding", "1,2,3,4,5",
+	     "--table", "rotated"}, "--embedding"},
+	{{"dump", "-e", "relative", "--bias-file", "@FIX/f4_3x4.npy", "--table",
+	     "scores"}, "--bias-file"},
+	{{"dump", "-e", "relative", "--bias-file", "@FIX/cube_2x2x2.npy",
+	     "--table", "scores"}, "--bias-file"},
+	{{"dump", "-e", "relative", "--relative", "shaw", "--max-relative", "3",
+	     "--bias-file", "@FIX/vector_5.npy", "--table", "scores"},
+	    "shaw needs 7"},
+	{{"dump", "-e", "relative", "--relative", "shaw", "--max-relative", "2",
+	     "--bias-file", "@FIX/vector_5.npy", "--head", "1", "--table",
+	     "scores"}, "--head 1"},
+	{{"dump", "-e", "sinusoidal", "--shift", "64", "--table", "shift"},
+	    "--shift 64"},
+	{{"dump", "-e", "sinusoidal", "-n", "10", "--shift", "-10", "--table",
+	     "shift"}, "-9..9"},
+	{{"dump", "-e", "sinusoidal", "--shift", "1.5", "--table", "shift"},
+	    "--shift"},
+	{{"dump", "-e", "learned", "--max-len", "3", "--table", "scores"},
+	    "--max-len 3"},
+	{{"dump", "-e", "alibi", "--mask", "none", "--table", "attention"},
+	    "--mask none"},
+	{{"dump", "-e", "alibi", "--mask", "sideways", "--table", "attention"},
+	    "--mask"},
+	{{"dump", "-e", "relative", "--table", "attention"}, "--bias-file"},
+	{{"dump", "-e", "vit2d", "--table", "scores"}, "not available"},
+	{{"dump", "-e", "sinusoidal", "--shift", "2", "--table", "pe"},
+	    "--shift has no effect on dump table pe: it applies to shift"},
+	{{"dump", "-e", "nope", "--mask", "none", "--table",
+	     "token_embeddings"}, "applies to scores and attention"},
+	{{"dump", "-e", "alibi", "--tokens", "a b", "--table", "slopes"},
+	    "--tokens has no effect on dump table slopes"},
+	{{"dump", "-e", "sinusoidal", "--bias-file", "@FIX/vector_5.npy",
+	     "--table", "scores"}, "--bias-file has no effect with -e sinusoidal"},
+	{{"dump", "-e", "sinusoidal", "--train-len", "10", "--table", "pe"},
+	    "--train-len has no effect on dump table pe"},
+	{{"dump", "-e", "nope", "-d", "8", "--table", "start_share"},
+	    "--d-model"},
+	{{"dump", "-e", "sinusoidal", "--table", "sum"}, "--embedding"},
+	{{"dump", "-e", "rope", "--table", "beyond"}, "--train-len"},
+	{{"dump", "-e", "rope", "--embedding", "1,2", "--table", "sum"},
+	    "not available"},
+	{{"snapshot", "--tokens", "a b"}, "does not apply to snapshot"},
+	{{"snapshot", "--embedding", "1,2"}, "does not apply to snapshot"},
+	{{"--tokens", "@65"}, "--tokens: 65 words"},
 };
 
 Test(cli, bad_input_exits_2_and_names_the_option)
 {
+	char many[3 * 65 + 1] = "";
+	for (int w = 0; w < 65; w++)
+		strcat(many, "ab ");
 	for (size_t i = 0; i < sizeof bads / sizeof bads[0]; i++) {
 		const char *a[18] = {"pescope"};
 		size_t n = 1;
-		for (; bads[i].args[n - 1] != NULL; n++) /* @FIX/: a fixture */
-			a[n] = strncmp(bads[i].args[n - 1], "@FIX/", 5) == 0
-			    ? th_fixture(bads[i].args[n - 1] + 5)
-			    : bads[i].args[n - 1];
+		char fx[4][1024];
+		for (; bads[i].args[n - 1] != NULL; n++) { /* @FIX/: a fixture */
+			const char *arg = bads[i].args[n - 1];
+			if (strncmp(arg, "@FIX/", 5) == 0)
+				a[n] = strcpy(fx[n % 4], th_fixture(arg + 5));
+			else /* @65: a sentence of 65 words */
+				a[n] = strcmp(arg, "@65") == 0 ? many : arg;
+		}
 		a[n] = NULL;
 		char *out, *err;
 		int st = run(a, &out, &err);

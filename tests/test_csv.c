@@ -54,6 +54,9 @@ Test(csv, integers_and_shapes)
 	/* 1-D: a column, one value per line. */
 	struct pe_table t1 = {1, {3, 0, 0}, NULL, iv};
 	check_csv(&t1, PE_I64, 0, "0\n-5\n7\n");
+	/* an empty list writes nothing (issue 11: rope's beyond) */
+	struct pe_table t0 = {1, {0, 0, 0}, NULL, iv};
+	check_csv(&t0, PE_I64, 0, "");
 	/* 3-D: only sub-matrix `head`. */
 	struct pe_table t3 = {3, {3, 2, 2}, NULL, iv};
 	check_csv(&t3, PE_I64, 2, "3,4\n5,6\n"); /* elements 8..11 */

@@ -65,6 +65,14 @@ Test(npy_write, header_layout)
 	b = npy_bytes(&t1, PE_F64, &len);
 	cr_expect(strstr(b + 10, "'shape': (7,), }") != NULL);
 	free(b);
+	/* issue 11: an empty list (rope's beyond when no pair is) is (0,) */
+	struct pe_table t0 = {1, {0, 0, 0}, NULL, (int64_t[]){0}};
+	b = npy_bytes(&t0, PE_I64, &len);
+	cr_expect(strstr(b + 10, "'shape': (0,), }") != NULL);
+	cr_expect_eq(len, 10 + ((unsigned char)b[8] | (size_t)(unsigned char)b[9]
+	    << 8)); /* the header and no data */
+	cr_expect_eq(len % 64, 0);
+	free(b);
 	cr_expect_eq(
 	    pe_npy_write(stdout, &(struct pe_table){0, {0}, v, NULL}, PE_F32),
 	    PE_EINVAL);
@@ -488,4 +496,43 @@ Test(npy_read_file, header_first)
 	}
 	rmdir(dir);
 	free(dir);
+}
+
+/* issue 11: --bias-file takes [buckets] or [heads, buckets]: the _nd reader
+ * accepts a 1-D array as one row and says which it was; a 3-D one is still
+ * refused, and pe_npy_read_file keeps refusing 1-D. */
+Test(npy_read_file, one_or_two_dims)
+{
+	double *t = NULL;
+	size_t nd = 0, r = 0, c = 0;
+	const char *why = NULL;
+	char fx[1024];
+
+	snprintf(fx, sizeof fx, "%s", th_fixture("vector_5.npy"));
+	cr_assert_eq(pe_npy_read_file_nd(fx, (size_t)1 << 20, 16, 16, &t, &nd,
+	    &r, &c, &why), PE_OK, "%s", why);
+	cr_expect_eq(nd, 1);
+	cr_expect_eq(r, 1);
+	cr_expect_eq(c, 5);
+	for (size_t k = 0; k < 5; k++)
+		cr_expect_eq(t[k], (double)k);
+	free(t);
+	t = NULL;
+	cr_expect_eq(pe_npy_read_file(fx, (size_t)1 << 20, 16, 16, &t, &r, &c,
+	    &why), PE_EFORMAT);
+	cr_expect_null(t);
+
+	snprintf(fx, sizeof fx, "%s", th_fixture("f4_3x4.npy"));
+	cr_assert_eq(pe_npy_read_file_nd(fx, (size_t)1 << 20, 16, 16, &t, &nd,
+	    &r, &c, &why), PE_OK, "%s", why);
+	cr_expect(nd == 2 && r == 3 && c == 4);
+	cr_expect_eq(t[1 * 4 + 2], 12.25);
+	free(t);
+	t = NULL;
+
+	snprintf(fx, sizeof fx, "%s", th_fixture("cube_2x2x2.npy"));
+	cr_expect_eq(pe_npy_read_file_nd(fx, (size_t)1 << 20, 16, 16, &t, &nd,
+	    &r, &c, &why), PE_EFORMAT);
+	cr_expect(why != NULL && strstr(why, "1-D or 2-D") != NULL, "%s", why);
+	cr_expect_null(t);
 }

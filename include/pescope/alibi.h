@@ -25,4 +25,24 @@ int pe_alibi_fill(const struct pe_config *cfg, double *dest);
 double pe_alibi_attention(double m, size_t i, size_t n, size_t j0, size_t j1,
     enum pe_alibi_mode mode);
 
+/* ALiBi's recency: the mean weight query i (of n) gives keys [j0, j1)
+ * after a softmax over the biases alone, averaged over the heads. Every
+ * head prefers near keys, the steep ones sharply: the average is a
+ * recency profile, not the "lost in the middle" U shape (which needs
+ * content: the start of the text is not favoured by any bias).
+ * formula: dest = (1/H) sum_h pe_alibi_attention(m_h, i, n, j0, j1, mode)
+ * source: Press et al. 2022, sec. 3 (the bias is added before the
+ *         softmax).
+ * @param[in] slopes, heads  pe_alibi_slopes
+ * Returns NaN for an empty range, i >= n or heads == 0. */
+double pe_alibi_recency(const double *slopes, size_t heads,
+    enum pe_alibi_mode mode, size_t i, size_t n, size_t j0, size_t j1);
+
+/* pe_alibi_recency for each key of query i, with cfg's heads, mode and n.
+ * formula: dest[j] = pe_alibi_recency(slopes, heads, mode, i, n, j, j + 1)
+ * @param[out] dest  [cfg->n]
+ * Returns PE_OK, or PE_EINVAL for i >= n or bad heads, PE_ENOMEM. */
+int pe_alibi_recency_fill(const struct pe_config *cfg, size_t i,
+    double *dest);
+
 #endif

@@ -41,6 +41,12 @@ int pe_npy_read_file(const char *path, size_t max, size_t max_rows,
     size_t max_cols, double **dest, size_t *rows, size_t *cols,
     const char **why);
 
+/* As pe_npy_read_file, but a 1-D array [cols] is accepted too and read as
+ * one row (*rows = 1); *ndim says which the file held, 1 or 2. */
+int pe_npy_read_file_nd(const char *path, size_t max, size_t max_rows,
+    size_t max_cols, double **dest, size_t *ndim, size_t *rows, size_t *cols,
+    const char **why);
+
 /* Read a whole file into memory (at most max bytes). */
 int pe_file_read(const char *path, size_t max, unsigned char **dest,
     size_t *len);

@@ -11,4 +11,15 @@ double pe_nope_mask(size_t i, size_t j);
 /* Fill dest[i*n + j] with the causal mask. */
 int pe_nope_fill(size_t n, double *dest);
 
+/* The order signal a causal mask leaks: under uniform causal attention,
+ * query i averages i + 1 values, so the first token's share is 1/(i+1)
+ * and falls with position; a model without positional encoding can read
+ * its position from that.
+ * formula: dest = 1 / (i + 1)
+ * source: Kazemnejad et al. 2023, "The Impact of Positional Encoding on
+ *         Length Generalization in Transformers", sec. 5, Theorem 1 (NoPE
+ *         recovers absolute position: a first layer attending uniformly
+ *         under the causal mask gives the start token weight 1/(i+1)). */
+double pe_nope_start_share(size_t i);
+
 #endif

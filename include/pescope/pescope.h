@@ -99,6 +99,34 @@ struct pe_rope_scaling {
 	double partial_rotary;	    /* fraction of dims that rotate, (0, 1] */
 };
 
+/* The toy attention's mask (--mask). */
+enum pe_toy_mask {
+	PE_TOY_MASK_AUTO,   /* causal for nope and for alibi's causal mode,
+			       none otherwise */
+	PE_TOY_MASK_CAUSAL, /* a key after the query gets -inf */
+	PE_TOY_MASK_NONE,   /* every key is seen */
+};
+
+/* Inputs of the teaching panels and tables (issue 11: toy.h, example.h,
+ * the shift, decay and training-length helpers). They change none of an
+ * encoding's own tables. The buffers belong to the caller (the options). */
+struct pe_teach {
+	const char *tokens;	  /* the toy sentence, words split on white
+				     space; NULL: PE_TOY_SENTENCE (toy.h) */
+	const size_t *permute;	  /* [n_permute]: token i of the permuted
+				     sentence is token permute[i]; NULL: none */
+	size_t n_permute;
+	enum pe_toy_mask mask;
+	const double *bias;	  /* relative: the learned bias, row-major
+				     [bias_heads, bias_len]; NULL: none */
+	size_t bias_heads, bias_len;
+	const double *embedding;  /* the worked example's x [n_embedding];
+				     NULL: none */
+	size_t n_embedding;
+	int64_t shift;		  /* K of PE(p + K) = M_K PE(p); 1 */
+	size_t train_len;	  /* the model's training context; 0: unknown */
+};
+
 /* Everything that determines an encoding's numbers. */
 struct pe_config {
 	enum pe_encoding enc;
@@ -120,6 +148,7 @@ struct pe_config {
 				  (an f8 table's own values); NULL = none yet */
 	bool table_untrained;  /* learned: table is the N(0, 0.02^2) init */
 	struct pe_rope_scaling rope;
+	struct pe_teach teach;
 };
 
 /* Fill *cfg with the defaults (sinusoidal, d 64, n 64, base 10000, ...). */
@@ -137,6 +166,16 @@ void pe_config_default(struct pe_config *cfg);
  * then says what is allowed, e.g. "d_model 63: rope needs an even d_model
  * (each pair rotates two dimensions)". */
 int pe_config_check(const struct pe_config *cfg, char *why, size_t cap);
+
+/* Check the teaching inputs (cfg->teach) against the rest of cfg: the
+ * sentence has 1..PE_TOY_MAX_TOKENS words, --permute is a permutation of
+ * its token indices, --embedding has d numbers, and a relative bias file
+ * has the shape the relative kind needs (--shift's range, -n < K < n, is
+ * the option's: M_K exists for every K). Separate from
+ * pe_config_check, so that a TUI key that changes d or n is not refused
+ * for a panel's sake: a panel checks its own inputs (pe_toy_check).
+ * PE_EINVAL with a sentence naming the option in why[cap], or PE_OK. */
+int pe_teach_check(const struct pe_config *cfg, char *why, size_t cap);
 
 /* Lower-case name of an encoding ("rope"), and the reverse (-1 if unknown). */
 const char *pe_encoding_name(enum pe_encoding enc);

@@ -46,8 +46,55 @@ int pe_rope_fill_cos_sin(const struct pe_rope *r, size_t p0, size_t npos,
 void pe_rope_rotate(const struct pe_rope *r, const float *x, double m,
     float *dest);
 
+/* Rotate x[d] to position m in double: HF's apply_rotary_pos_emb on one
+ * vector (modeling_llama.py: x cos + rotate_half(x) sin, cos and sin
+ * multiplied by attention_scaling), in the pairing's dims; the dims past
+ * rot pass through unchanged.
+ * formula: (a, b) -> (a c - b s, b c + a s), c = att cos(m w_j),
+ *          s = att sin(m w_j), for each pair j with dims (a, b)
+ * @param[in]  r     the rope (pe_rope_init)
+ * @param[in]  x     [d]
+ * @param[in]  m     position
+ * @param[out] dest  [d] (may not alias x) */
+void pe_rope_apply(const struct pe_rope *r, const double *x, double m,
+    double *dest);
+
 /* Wavelength 2 pi / inv_freq[j] (after scaling, or before when orig). */
 double pe_rope_wavelength(const struct pe_rope *r, size_t j, bool orig);
+
+/* RoFormer's long-term decay bound at relative distance dist: the mean
+ * over j of |S_j|, S_j the partial sums of the pairs' phasors, with the
+ * frequencies in use (scaled when a scaling type is set). Under partial
+ * rotary only the rotary pairs count (npairs = rot/2, not d/2): the
+ * passed-through dims carry no phase. Attention scaling multiplies every
+ * score by att^2 and is left out, as RoFormer has none.
+ * formula: dest = (1/P) sum_{j=1}^{P} |S_j(r)|, S_j(r) = sum_{k=0}^{j-1}
+ *          exp(i r w_k), P = npairs, w = inv_freq
+ * source: Su et al. 2021 (RoFormer), sec. 3.4.3, Figure 2.
+ * Cost O(npairs). */
+double pe_rope_decay(const struct pe_rope *r, double dist);
+
+/* pe_rope_decay for distances r0 .. r0+count-1.
+ * formula: dest[k] = pe_rope_decay(r, r0 + k)
+ * Returns PE_OK, or PE_EINVAL for a NULL argument. */
+int pe_rope_decay_fill(const struct pe_rope *r, size_t r0, size_t count,
+    double *dest);
+
+/* The pairs whose wavelength exceeds the training length L: they never
+ * completed a turn in training (the observation behind NTK-aware scaling
+ * and YaRN, whose ratio r = L / lambda_j < 1 marks them). orig picks the
+ * unscaled frequencies (those a model trained with at its original
+ * context) rather than the scaled ones.
+ * formula: { j : 2 pi / w_j > L },  w = inv_freq0 (orig) or inv_freq
+ * source: Peng et al. 2023 (YaRN), sec. 3.2 (r(d) = L / lambda_d).
+ * @param[in]  r          the rope
+ * @param[in]  train_len  L
+ * @param[in]  orig       unscaled (true) or scaled frequencies
+ * @param[out] dest       NULL, or room for npairs indices: the pairs, in
+ *                        increasing order
+ * Returns how many there are. */
+size_t pe_rope_beyond(const struct pe_rope *r, double train_len, bool orig,
+    size_t *dest);
 
 /* The factor longrope uses: --factor when given (HF's rope_scaling["factor"]),
  * else max_pos / original_max_pos (HF, for a config with a top-level

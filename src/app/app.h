@@ -15,6 +15,22 @@ int pe_dump_run(const struct pe_options *o);
 const char *pe_dump_table_names(char *buf, size_t cap);
 const char *pe_dump_tables_of(const struct pe_config *c, char *buf,
     size_t cap);
+/* How a dump table takes an option (its row in dump.c names its own
+ * options and those of other encodings it takes too). */
+enum pe_dump_scope {
+	PE_DUMP_OPT_USUAL,	 /* as the option's row says (its encodings) */
+	PE_DUMP_OPT_ALSO,	 /* with every encoding that has the table */
+	PE_DUMP_OPT_OTHER_TABLE, /* not at all: it is other tables' own */
+};
+/* How dump table `table` takes option `opt` (a long name); for
+ * PE_DUMP_OPT_OTHER_TABLE the tables it applies to, "a, b and c", into
+ * buf. An unknown table takes everything as usual. */
+enum pe_dump_scope pe_dump_option_scope(const char *table, const char *opt,
+    char *buf, size_t cap);
+/* 0 when config c has dump table `name`; else 2 with the message (unknown,
+ * or not available for the encoding, with the tables it has). */
+int pe_dump_check_table(const struct pe_config *c, const char *name,
+    char *err, size_t cap);
 int pe_snapshot_run(const struct pe_options *o);
 int pe_bench_run(const struct pe_options *o);
 int pe_tui_run(const struct pe_options *o);

@@ -9,6 +9,7 @@
 static const char *const group_titles[G_COUNT] = {
 	"Encoding and sizes (the TUI, snapshot and dump):",
 	"RoPE scaling (names as in Hugging Face transformers' rope_scaling):",
+	"Toy attention and worked examples (the TUI and dump):",
 	"snapshot and the TUI:",
 	"dump:",
 	"bench:",
@@ -30,8 +31,9 @@ static const struct {
 
 static const char rule_text[] =
     "snapshot and dump refuse an option that has no effect on what they write\n"
-    "(an option of another encoding, or of another rope scaling type); the TUI\n"
-    "accepts them all: they set what you see after switching encodings.\n";
+    "(an option of another encoding, or of another rope scaling type, or in\n"
+    "dump one of another table's: --shift is shift's); the TUI accepts them\n"
+    "all: they set what you see after switching encodings.\n";
 
 extern const struct pe_embedded {
 	const char *name;

@@ -9,12 +9,14 @@
 
 #include "app/app.h"
 #include "pescope/alibi.h"
+#include "pescope/example.h"
 #include "pescope/field.h"
 #include "pescope/io.h"
 #include "pescope/nope.h"
 #include "pescope/relative.h"
 #include "pescope/rope.h"
 #include "pescope/sinusoidal.h"
+#include "pescope/toy.h"
 #include "pescope/vit2d.h"
 
 /* Largest output dump writes. */
@@ -29,12 +31,16 @@ enum axis {
 	AX_ROT,	  /* rope: rotary dims */
 	AX_HEADS, /* alibi heads */
 	AX_ONE,	  /* a single number */
+	AX_TOKENS, /* the toy sentence's tokens */
+	AX_BEYOND, /* rope: the pairs whose wavelength exceeds --train-len */
 };
 
 struct dump_ctx;
 
 /* One row per table: its name, which encodings (and relative kinds) have
- * it, its shape, whether it holds integers, and how it is filled. */
+ * it, its shape, whether it holds integers, how it is filled, what it
+ * needs, and the options it names (options_table.h): its own, refused with
+ * every other table, and those of other encodings it takes too. */
 struct dump_table {
 	const char *name;
 	unsigned encs;	    /* 1 << enum pe_encoding */
@@ -42,6 +48,11 @@ struct dump_table {
 	enum axis axes[3];  /* AX_NONE ends the shape */
 	bool ints;	    /* int64 (the other tables are floating) */
 	int (*fill)(const struct dump_ctx *x, void *dest);
+	/* NULL, or whether the table can be written (PE_OK), else a
+	 * sentence naming the option in why */
+	int (*check)(const struct dump_ctx *x, char *why, size_t cap);
+	const char *opts;   /* its own options, space-separated long names */
+	const char *also;   /* options of other encodings it takes too */
 };
 
 /* What a fill function gets. */
@@ -51,11 +62,19 @@ struct dump_ctx {
 	const struct dump_table *t;
 	size_t n;		 /* positions */
 	size_t count;		 /* elements */
+	size_t head;		 /* --head (toy attention) */
 };
 
 #define E(x) (1u << PE_ENC_##x)
 #define E_VECTOR (E(SINUSOIDAL) | E(LEARNED) | E(VIT2D))
 #define E_SIMILAR (E_VECTOR | E(ROPE) | E(NOPE))
+#define E_TOY (((1u << PE_ENC_COUNT) - 1) & ~E(VIT2D))
+
+/* The options of the toy tables: the sentence, its order, the mask and
+ * relative's learned bias; they take d_model and --head with every
+ * encoding (the toy's width, alibi's head, the bias's row). */
+#define TOY_OPTS "tokens permute mask bias-file"
+#define TOY_ALSO "d-model head"
 
 static int fill_pe(const struct dump_ctx *x, void *dest);
 static int fill_similarity(const struct dump_ctx *x, void *dest);
@@ -63,6 +82,15 @@ static int fill_rope(const struct dump_ctx *x, void *dest);
 static int fill_alibi(const struct dump_ctx *x, void *dest);
 static int fill_relative(const struct dump_ctx *x, void *dest);
 static int fill_mask(const struct dump_ctx *x, void *dest);
+static int fill_toy(const struct dump_ctx *x, void *dest);
+static int fill_example(const struct dump_ctx *x, void *dest);
+static int fill_shift(const struct dump_ctx *x, void *dest);
+static int fill_beyond(const struct dump_ctx *x, void *dest);
+static int fill_recency(const struct dump_ctx *x, void *dest);
+static int fill_share(const struct dump_ctx *x, void *dest);
+static int check_toy(const struct dump_ctx *x, char *why, size_t cap);
+static int check_embedding(const struct dump_ctx *x, char *why, size_t cap);
+static int check_train_len(const struct dump_ctx *x, char *why, size_t cap);
 
 static const struct dump_table tables[] = {
 	{"pe", E_VECTOR, 0, {AX_POS, AX_D}, false, fill_pe},
@@ -82,6 +110,26 @@ static const struct dump_table tables[] = {
 	{"index", E(RELATIVE), 1u << PE_REL_SHAW, {AX_POS, AX_POS}, true,
 	    fill_relative},
 	{"mask", E(NOPE), 0, {AX_POS, AX_POS}, false, fill_mask},
+	/* issue 11: the toy attention (toy.h) */
+	{"token_embeddings", E_TOY, 0, {AX_TOKENS, AX_D}, false, fill_toy,
+	    check_toy, "tokens permute", "d-model"},
+	{"scores", E_TOY, 0, {AX_TOKENS, AX_TOKENS}, false, fill_toy, check_toy,
+	    TOY_OPTS, TOY_ALSO},
+	{"attention", E_TOY, 0, {AX_TOKENS, AX_TOKENS}, false, fill_toy,
+	    check_toy, TOY_OPTS, TOY_ALSO},
+	/* the worked examples and the properties (example.h, sinusoidal.h,
+	 * rope.h, alibi.h, nope.h) */
+	{"sum", E(SINUSOIDAL) | E(LEARNED), 0, {AX_POS, AX_D}, false,
+	    fill_example, check_embedding, "embedding", NULL},
+	{"rotated", E(ROPE), 0, {AX_POS, AX_D}, false, fill_example,
+	    check_embedding, "embedding", NULL},
+	{"shift", E(SINUSOIDAL), 0, {AX_D, AX_D}, false, fill_shift, NULL,
+	    "shift", NULL},
+	{"decay", E(ROPE), 0, {AX_POS}, false, fill_rope},
+	{"beyond", E(ROPE), 0, {AX_BEYOND}, true, fill_beyond, check_train_len,
+	    "train-len", NULL},
+	{"recency", E(ALIBI), 0, {AX_POS}, false, fill_recency},
+	{"start_share", E(NOPE), 0, {AX_POS}, false, fill_share},
 };
 #define NTABLES (sizeof tables / sizeof tables[0])
 
@@ -120,6 +168,60 @@ pe_dump_table_names(char *buf, size_t cap)
 	return buf;
 }
 
+/* Table `name`, or NULL. */
+static const struct dump_table *
+find_table(const char *name)
+{
+	for (size_t t = 0; name != NULL && t < NTABLES; t++)
+		if (strcmp(name, tables[t].name) == 0)
+			return &tables[t];
+	return NULL;
+}
+
+/* Whether the space-separated list has word w. */
+static bool
+list_has(const char *list, const char *w)
+{
+	size_t n = strlen(w);
+	for (const char *p = list; p != NULL && *p != '\0';) {
+		size_t l = strcspn(p, " ");
+		if (l == n && strncmp(p, w, n) == 0)
+			return true;
+		p += l + (p[l] == ' ');
+	}
+	return false;
+}
+
+/* How table `table` takes option `opt`: as usual, for every encoding
+ * (also), or not at all (another table's own: their names into buf). */
+enum pe_dump_scope
+pe_dump_option_scope(const char *table, const char *opt, char *buf,
+    size_t cap)
+{
+	const struct dump_table *t = find_table(table);
+	size_t total = 0, seen = 0;
+
+	buf[0] = '\0';
+	if (t == NULL || list_has(t->opts, opt))
+		return PE_DUMP_OPT_USUAL;
+	if (list_has(t->also, opt))
+		return PE_DUMP_OPT_ALSO;
+	for (size_t k = 0; k < NTABLES; k++)
+		total += list_has(tables[k].opts, opt);
+	if (total == 0)
+		return PE_DUMP_OPT_USUAL;
+	for (size_t k = 0; k < NTABLES; k++) {
+		if (!list_has(tables[k].opts, opt))
+			continue;
+		size_t l = strlen(buf);
+		snprintf(buf + l, cap - l, "%s%s",
+		    seen == 0 ? "" : seen == total - 1 ? " and " : ", ",
+		    tables[k].name);
+		seen++;
+	}
+	return PE_DUMP_OPT_OTHER_TABLE;
+}
+
 /* Rows of the encoding's position axis (vit2d: patches). */
 static size_t
 npos(const struct pe_config *c)
@@ -127,11 +229,40 @@ npos(const struct pe_config *c)
 	return c->enc == PE_ENC_VIT2D ? c->grid_h * c->grid_w : c->n;
 }
 
-/* Shape of table t for config c. */
-static void
-table_shape(const struct pe_config *c, size_t rot, const struct dump_table *t,
-    struct pe_table *dest)
+/* The toy sentence of config c: its tokens, reordered by --permute. */
+static int
+toy_sentence(const struct pe_config *c, struct pe_toy_sentence *dest)
 {
+	struct pe_toy_sentence s;
+	int st = pe_toy_split(c->teach.tokens, &s);
+
+	if (st != PE_OK)
+		return st;
+	if (c->teach.permute == NULL) {
+		*dest = s;
+		return PE_OK;
+	}
+	if (c->teach.n_permute != s.count)
+		return PE_EINVAL;
+	return pe_toy_permute(&s, c->teach.permute, dest);
+}
+
+/* The pairs rope's beyond lists: those whose unscaled wavelength (the
+ * frequencies trained with at the original context) exceeds --train-len. */
+static size_t
+beyond(const struct pe_config *c, const struct pe_rope *r, size_t *dest)
+{
+	return pe_rope_beyond(r, (double)c->teach.train_len, true, dest);
+}
+
+/* Shape of table t for config c (r: the rope, rope only). */
+static void
+table_shape(const struct pe_config *c, const struct pe_rope *r,
+    const struct dump_table *t, struct pe_table *dest)
+{
+	struct pe_toy_sentence s;
+	size_t rot = r != NULL ? r->rot : 0;
+
 	dest->ndim = 0;
 	memset(dest->shape, 0, sizeof dest->shape);
 	for (size_t k = 0; k < 3 && t->axes[k] != AX_NONE; k++) {
@@ -142,6 +273,10 @@ table_shape(const struct pe_config *c, size_t rot, const struct dump_table *t,
 		case AX_PAIRS: len = rot / 2; break;
 		case AX_ROT: len = rot; break;
 		case AX_HEADS: len = c->heads; break;
+		case AX_TOKENS:
+			len = toy_sentence(c, &s) == PE_OK ? s.count : 0;
+			break;
+		case AX_BEYOND: len = r != NULL ? beyond(c, r, NULL) : 0; break;
 		case AX_ONE:
 		case AX_NONE: len = 1; break;
 		}
@@ -231,7 +366,7 @@ fill_similarity(const struct dump_ctx *x, void *dest)
 	return st;
 }
 
-/* rope's frequency tables. */
+/* rope's frequency tables and RoFormer's decay bound. */
 static int
 fill_rope(const struct dump_ctx *x, void *dest)
 {
@@ -239,6 +374,8 @@ fill_rope(const struct dump_ctx *x, void *dest)
 	const char *t = x->t->name;
 	double *v = dest;
 
+	if (strcmp(t, "decay") == 0)
+		return pe_rope_decay_fill(r, 0, x->n, v);
 	if (strcmp(t, "inv_freq") == 0 || strcmp(t, "wavelength") == 0) {
 		bool inv = t[0] == 'i';
 		for (size_t j = 0; j < r->npairs; j++)
@@ -285,51 +422,174 @@ fill_mask(const struct dump_ctx *x, void *dest)
 	return pe_nope_fill(x->n, dest);
 }
 
-/* pescope dump. */
-int
-pe_dump_run(const struct pe_options *o)
+/* The toy attention's tables: token_embeddings, scores, attention. */
+static int
+fill_toy(const struct dump_ctx *x, void *dest)
 {
-	const struct pe_config *c = &o->cfg;
-	const struct dump_table *t = NULL;
-	char names[256];
+	struct pe_toy_sentence s;
+	int st = toy_sentence(x->c, &s);
 
-	for (size_t i = 0; i < NTABLES; i++)
-		if (strcmp(o->table, tables[i].name) == 0)
-			t = &tables[i];
+	if (st != PE_OK)
+		return st;
+	if (strcmp(x->t->name, "token_embeddings") == 0)
+		return pe_toy_embeddings(&s, x->c->d, dest);
+	if (strcmp(x->t->name, "scores") == 0)
+		return pe_toy_scores(x->c, &s, x->head, dest);
+	return pe_toy_attention(x->c, &s, x->head, dest);
+}
+
+/* sum (x + PE(p)) and rotated (R_p x) for every position. */
+static int
+fill_example(const struct dump_ctx *x, void *dest)
+{
+	const double *e = x->c->teach.embedding;
+
+	if (x->c->enc == PE_ENC_ROPE)
+		return pe_example_rotated(x->r, e, 0, x->n, dest);
+	return pe_example_sum(x->c, e, 0, x->n, dest);
+}
+
+/* sinusoidal's M_K. */
+static int
+fill_shift(const struct dump_ctx *x, void *dest)
+{
+	const struct pe_config *c = x->c;
+	return pe_sinusoidal_shift(c->d, c->base, c->layout, c->teach.shift,
+	    dest);
+}
+
+/* rope's pairs beyond --train-len, as int64 indices. */
+static int
+fill_beyond(const struct dump_ctx *x, void *dest)
+{
+	size_t *idx = malloc((x->r->npairs + 1) * sizeof *idx);
+	int64_t *v = dest;
+
+	if (idx == NULL)
+		return PE_ENOMEM;
+	size_t n = beyond(x->c, x->r, idx);
+	for (size_t k = 0; k < n; k++)
+		v[k] = (int64_t)idx[k];
+	free(idx);
+	return PE_OK;
+}
+
+/* alibi's recency for the last query, averaged over heads. */
+static int
+fill_recency(const struct dump_ctx *x, void *dest)
+{
+	return pe_alibi_recency_fill(x->c, x->n - 1, dest);
+}
+
+/* nope's start-token share 1/(i+1). */
+static int
+fill_share(const struct dump_ctx *x, void *dest)
+{
+	double *v = dest;
+	for (size_t i = 0; i < x->n; i++)
+		v[i] = pe_nope_start_share(i);
+	return PE_OK;
+}
+
+/* Whether the toy attention is defined here. */
+static int
+check_toy(const struct dump_ctx *x, char *why, size_t cap)
+{
+	struct pe_toy_sentence s;
+
+	if (toy_sentence(x->c, &s) != PE_OK) {
+		snprintf(why, cap, "--tokens, --permute: the toy sentence needs 1..%d "
+		    "words and --permute a permutation of their indices",
+		    PE_TOY_MAX_TOKENS);
+		return PE_EINVAL;
+	}
+	return pe_toy_check(x->c, &s, x->head, why, cap);
+}
+
+/* sum and rotated need the worked example's x. */
+static int
+check_embedding(const struct dump_ctx *x, char *why, size_t cap)
+{
+	if (x->c->teach.embedding != NULL)
+		return PE_OK;
+	snprintf(why, cap, "--table %s needs --embedding LIST: x, d_model (%zu) "
+	    "numbers", x->t->name, x->c->d);
+	return PE_EINVAL;
+}
+
+/* beyond needs a training length. */
+static int
+check_train_len(const struct dump_ctx *x, char *why, size_t cap)
+{
+	if (x->c->teach.train_len > 0)
+		return PE_OK;
+	snprintf(why, cap, "--table beyond needs --train-len L, the model's "
+	    "training context (the rope presets set it)");
+	return PE_EINVAL;
+}
+
+/* 0 when config c has table `name`, else 2 and why. */
+int
+pe_dump_check_table(const struct pe_config *c, const char *name, char *err,
+    size_t cap)
+{
+	const struct dump_table *t = find_table(name);
+	char names[512];
+
 	if (t == NULL) {
-		pe_app_error("--table '%s': unknown table; %s has: %s", o->table,
+		snprintf(err, cap, "--table '%s': unknown table; %s has: %s", name,
 		    pe_encoding_name(c->enc), pe_dump_tables_of(c, names, sizeof names));
 		return PE_EXIT_USAGE;
 	}
 	if (!has_table(c, t)) {
-		pe_app_error("--table '%s': not available for %s%s; it has: %s",
-		    o->table, pe_encoding_name(c->enc),
+		snprintf(err, cap, "--table '%s': not available for %s%s; it has: %s",
+		    name, pe_encoding_name(c->enc),
 		    c->enc == PE_ENC_RELATIVE
 			? (c->relative == PE_REL_T5 ? " (t5)" : " (shaw)") : "",
 		    pe_dump_tables_of(c, names, sizeof names));
 		return PE_EXIT_USAGE;
 	}
+	return 0;
+}
+
+/* pescope dump. */
+int
+pe_dump_run(const struct pe_options *o)
+{
+	const struct pe_config *c = &o->cfg;
+	const struct dump_table *t = find_table(o->table);
+	char why[1024];
+
+	if (pe_dump_check_table(c, o->table, why, sizeof why) != 0) {
+		pe_app_error("%s", why);
+		return PE_EXIT_USAGE;
+	}
 
 	struct pe_rope rope;
 	memset(&rope, 0, sizeof rope);
-	size_t rot = 0;
 	if (c->enc == PE_ENC_ROPE) {
 		if (pe_rope_init(&rope, c) != PE_OK) {
 			pe_app_error("rope: cannot derive the frequencies");
 			return PE_EXIT_USAGE;
 		}
-		rot = rope.rot;
 	}
 
 	struct pe_table tab;
 	memset(&tab, 0, sizeof tab);
-	table_shape(c, rot, t, &tab);
+	struct dump_ctx x = {c, &rope, t, npos(c), 0, o->head};
+	int rc = PE_EXIT_USAGE;
+	if (t->check != NULL && t->check(&x, why, sizeof why) != PE_OK) {
+		char msg[sizeof why + 64];
+		pe_options_flags(why, msg, sizeof msg);
+		pe_app_error("%s", msg);
+		goto end;
+	}
+	table_shape(c, c->enc == PE_ENC_ROPE ? &rope : NULL, t, &tab);
 	enum pe_dtype dt = t->ints ? PE_I64 : o->dtype;
 	double elems = (double)tab.shape[0] *
 	    (double)(tab.ndim > 1 ? tab.shape[1] : 1) *
 	    (double)(tab.ndim > 2 ? tab.shape[2] : 1);
 	double bytes = elems * (dt == PE_F32 ? 4 : 8);
-	int rc = PE_EXIT_USAGE;
 	if (bytes > DUMP_MAX_BYTES) {
 		pe_app_error("--table %s: [%zu x %zu%s] is %.1f GiB; dump writes at "
 		    "most 4 GiB (lower --seq-len or --d-model)", o->table,
@@ -344,7 +604,11 @@ pe_dump_run(const struct pe_options *o)
 		goto end;
 	}
 
-	if (o->head_given && (tab.ndim != 3 || o->dump_format == PE_DUMP_NPY)) {
+	/* --head picks the CSV slice of a 3-D table; the toy tables take it
+	 * as an input (alibi's head, the bias's row) */
+	bool head_input = list_has(t->also, "head");
+	if (o->head_given && !head_input &&
+	    (tab.ndim != 3 || o->dump_format == PE_DUMP_NPY)) {
 		pe_app_error(tab.ndim != 3
 			? "--head: table %s has no head axis"
 			: "--head: table %s as NPY holds every head; --head picks "
@@ -360,8 +624,9 @@ pe_dump_run(const struct pe_options *o)
 		    strerror(errno));
 		goto end;
 	}
-	struct dump_ctx x = {c, &rope, t, npos(c), (size_t)elems};
-	void *buf = malloc(x.count * (t->ints ? sizeof(int64_t) : sizeof(double)));
+	x.count = (size_t)elems;
+	void *buf = malloc((x.count > 0 ? x.count : 1) *
+	    (t->ints ? sizeof(int64_t) : sizeof(double)));
 	int st = buf == NULL ? PE_ENOMEM : t->fill(&x, buf);
 	if (t->ints)
 		tab.i = buf;

@@ -17,9 +17,14 @@
 #include <string.h>
 
 #include "pescope/learned.h"
+#include "pescope/toy.h"
 #include "view/view.h"
 
 #define R_SCALED (R(LINEAR) | R(DYNAMIC) | R(YARN) | R(LONGROPE) | R(LLAMA3))
+/* The encodings with a toy attention (vit2d has patches, not words). */
+#define E_TOY (E_ALL & ~E(VIT2D))
+/* Issue 11's options: the TUI and dump until the views draw them. */
+#define C_TEACH (C_TUI | C_DUMP)
 
 const struct opt_row pe_opts[O_COUNT] = {
 	[O_ENCODING] = {"encoding", 'e', true, C_CONF, E_ALL, 0, 0, G_ENC, "E",
@@ -28,7 +33,8 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "sinusoidal learned relative rope alibi nope vit2d"},
 	[O_D_MODEL] = {"d-model", 'd', true, C_CONF,
 	    E(SINUSOIDAL) | E(LEARNED) | E(ROPE) | E(VIT2D), 0, 0, G_ENC, "N",
-	    "model width (rope: the head dimension); 64"},
+	    "model width (rope: the head dimension; the toy\n"
+	    "tables: the tokens' width, any encoding); 64"},
 	[O_SEQ_LEN] = {"seq-len", 'n', true, C_CONF, E_ALL & ~E(VIT2D), 0, 0,
 	    G_ENC, "N", "sequence length; 64 (vit2d is sized by --grid)"},
 	[O_BASE] = {"base", 0, true, C_CONF, E(SINUSOIDAL) | E(ROPE), 0, 0, G_ENC,
@@ -109,6 +115,33 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    NULL, true},
 	[O_PARTIAL_ROTARY] = {"partial-rotary", 0, true, C_CONF, E(ROPE), 0, 0,
 	    G_ROPE, "F", "fraction of dims that rotate (GPT-NeoX); 1"},
+	[O_TRAIN_LEN] = {"train-len", 0, true, C_TEACH, E_TOY, 0, 0, G_ENC, "L",
+	    "the model's training context (presets set it);\n"
+	    "dump: rope's table beyond"},
+
+	[O_TOKENS] = {"tokens", 0, true, C_TEACH, E_TOY, 0, 0, G_TEACH, "TEXT",
+	    "toy attention's sentence: 1 to 64 words split on\n"
+	    "white space; \"the dog bit the man\""},
+	[O_PERMUTE] = {"permute", 0, true, C_TEACH, E_TOY, 0, 0, G_TEACH, "LIST",
+	    "reorder the tokens: token i is token LIST[i] (a\n"
+	    "permutation of 0..T-1; compared with 0,4,2,3,1 for\n"
+	    "the default sentence, else the reversal)"},
+	[O_MASK] = {"mask", 0, true, C_TEACH, E_TOY, 0, 0, G_TEACH, "M",
+	    "toy attention's mask: causal or none (default:\n"
+	    "causal for nope and alibi causal, else none)",
+	    "causal none"},
+	[O_BIAS_FILE] = {"bias-file", 0, true, C_TEACH, E(RELATIVE), 0, 0,
+	    G_TEACH, "F.npy",
+	    "relative: the learned bias, [buckets] or [heads,\n"
+	    "buckets] (relative_attention_bias.weight.T;\n"
+	    "shaw: 2K+1 clipped distances)",
+	    NULL, true},
+	[O_EMBEDDING] = {"embedding", 0, true, C_TEACH,
+	    E(SINUSOIDAL) | E(LEARNED) | E(ROPE), 0, 0, G_TEACH, "LIST|@FILE",
+	    "the worked example's x: d_model numbers", NULL, true},
+	[O_SHIFT] = {"shift", 0, true, C_TEACH, E(SINUSOIDAL), 0, 0, G_TEACH,
+	    "K", "M_K with PE(p+K) = M_K PE(p), -n < K < n; 1"},
+
 	[O_PRESET] = {"preset", 0, true, C_CONF, 0, 0, 0, G_ROPE, "NAME",
 	    "a real model's settings (--list-presets); other\n"
 	    "options override it wherever they stand"},
@@ -120,7 +153,8 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "cursor at position P, column J"},
 	[O_HEAD] = {"head", 0, true, C_CONF, E(ALIBI), 0, 0, G_VIEW, "H",
 	    "alibi: the head drawn large; dump: the head of a\n"
-	    "3-D table written as CSV"},
+	    "3-D table written as CSV; toy tables: alibi's\n"
+	    "head, the --bias-file row"},
 	[O_SIZE] = {"size", 0, true, C_SNAP | C_BENCH, 0, 0, 0, G_VIEW, "WxH",
 	    "frame size in cells, 80x24 to 1000x1000; 120x40\n"
 	    "(bench: 200x60)"},
@@ -139,9 +173,20 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "pe, similarity (dot products), profile, cosine\n"
 	    "(vit2d), inv_freq, angles, cos, sin, wavelength,\n"
 	    "attention_scaling, slopes, bias, buckets, index,\n"
-	    "mask (as the encoding has them)",
+	    "mask (as the encoding has them); the toy\n"
+	    "attention's token_embeddings [T,d], scores [T,T]\n"
+	    "(-inf masked) and attention [T,T] (not vit2d);\n"
+	    "sum [n,d] = x + PE(p) (sinusoidal, learned),\n"
+	    "rotated [n,d] = R_p x (rope), shift [d,d] = M_K\n"
+	    "(sinusoidal), decay [n] (rope: RoFormer's bound\n"
+	    "by distance), beyond (rope: pairs whose unscaled\n"
+	    "wavelength > --train-len), recency [n] (alibi: the\n"
+	    "last query's softmax of the biases, mean of heads),\n"
+	    "start_share [n] (nope: 1/(i+1))",
 	    "pe similarity profile cosine inv_freq angles cos sin wavelength "
-	    "attention_scaling slopes bias buckets index mask"},
+	    "attention_scaling slopes bias buckets index mask token_embeddings "
+	    "scores attention sum rotated shift decay beyond recency "
+	    "start_share"},
 	[O_DTYPE] = {"dtype", 0, true, C_DUMP, 0, 0, 0, G_DUMP, "D",
 	    "f32 (default) or f64 (integer tables stay int64)",
 	    "f32 f64"},
@@ -395,6 +440,10 @@ own(char **dest, const char *s, char *err, size_t cap)
 
 static int load_table(struct pe_options *o, const char *path, char *err,
     size_t cap);
+static int load_bias(struct pe_options *o, const char *path, char *err,
+    size_t cap);
+static int parse_permute(struct pe_options *o, const char *arg, char *err,
+    size_t cap);
 
 /* Apply one option with its argument (NULL for flags) to *o. */
 static int
@@ -413,6 +462,7 @@ apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
 	static const char *const snaps[] = {"ansi", "txt", "html"};
 	static const char *const dtypes[] = {"f32", "f64"};
 	static const char *const depths[] = {"truecolor", "256", "16", "mono"};
+	static const char *const masks[] = {"causal", "none"};
 	struct pe_config *c = &o->cfg;
 	struct pe_rope_scaling *r = &c->rope;
 	const char *name = pe_opts[id].name;
@@ -527,6 +577,38 @@ apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
 			return fail(err, cap, "--partial-rotary '%s': must be in (0, 1]",
 			    arg);
 		return 0;
+	case O_TRAIN_LEN:
+		return parse_size(name, arg, 1, PE_MAX_N, &c->teach.train_len, err,
+		    cap);
+	case O_TOKENS:
+		if (own(&o->tokens, arg, err, cap) != 0)
+			return 2;
+		c->teach.tokens = o->tokens;
+		return 0;
+	case O_PERMUTE:
+		return parse_permute(o, arg, err, cap);
+	case O_MASK:
+		if ((k = pick(name, arg, masks, 2, err, cap)) < 0)
+			return 2;
+		c->teach.mask = k == 0 ? PE_TOY_MASK_CAUSAL : PE_TOY_MASK_NONE;
+		return 0;
+	case O_BIAS_FILE:
+		return load_bias(o, arg, err, cap);
+	case O_EMBEDDING:
+		if (parse_list(name, arg, &o->embedding, &c->teach.n_embedding, err,
+			cap) != 0)
+			return 2;
+		c->teach.embedding = o->embedding;
+		return 0;
+	case O_SHIFT: {
+		double v;
+		if (!read_number(arg, strlen(arg), &v) || v != trunc(v) ||
+		    fabs(v) > (double)PE_MAX_N)
+			return fail(err, cap, "--shift '%s': must be an integer with "
+			    "-n < K < n", arg);
+		c->teach.shift = (int64_t)v;
+		return 0;
+	}
 	case O_CURSOR:
 		o->cursor_given = true;
 		return parse_pair(name, arg, ',', 0, PE_MAX_N, &o->cursor_p,
@@ -642,6 +724,77 @@ load_table(struct pe_options *o, const char *path, char *err, size_t cap)
 	return 0;
 }
 
+/* Read --bias-file: a relative bias [buckets] or [heads, buckets], as a
+ * checkpoint's relative_attention_bias.weight.T; finite. Its shape is
+ * checked against the relative kind with the rest (pe_teach_check). */
+static int
+load_bias(struct pe_options *o, const char *path, char *err, size_t cap)
+{
+	size_t nd, rows, cols;
+	const char *why = NULL;
+	double *t;
+	int st = pe_npy_read_file_nd(path, (size_t)1 << 32, PE_MAX_HEADS,
+	    2 * PE_MAX_N + 1, &t, &nd, &rows, &cols, &why);
+	switch (st) {
+	case PE_OK:
+		break;
+	case PE_EIO:
+		return fail(err, cap, "--bias-file '%s': cannot read it: %s", path,
+		    strerror(errno));
+	default:
+		return fail(err, cap, "--bias-file '%s': %s; need a <f4 or <f8 "
+		    "array [buckets] or [heads, buckets] (heads 1..%zu)", path,
+		    why != NULL ? why : pe_strerror(st), PE_MAX_HEADS);
+	}
+	for (size_t k = 0; k < rows * cols; k++)
+		if (!isfinite(t[k])) {
+			double v = t[k];
+			free(t);
+			return fail(err, cap, "--bias-file '%s': entry %zu is %g; a "
+			    "bias must be finite", path, k, v);
+		}
+	free(o->bias_data);
+	o->bias_data = t;
+	o->cfg.teach.bias = t;
+	o->cfg.teach.bias_heads = rows;
+	o->cfg.teach.bias_len = cols;
+	return 0;
+}
+
+/* Read --permute: a list of token indices (numbers by parse_list's rule,
+ * each a whole number 0..63); that it is a permutation of the sentence's
+ * is checked with the rest (pe_teach_check). */
+static int
+parse_permute(struct pe_options *o, const char *arg, char *err, size_t cap)
+{
+	double *v = NULL;
+	size_t n;
+	if (parse_list("permute", arg, &v, &n, err, cap) != 0)
+		return 2;
+	size_t *p = malloc(n * sizeof *p);
+	if (p == NULL) {
+		free(v);
+		return fail(err, cap, "out of memory");
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!(v[i] >= 0 && v[i] < PE_TOY_MAX_TOKENS && v[i] == trunc(v[i]))) {
+			int rc = fail(err, cap, "--permute: entry %zu (%g) is not a "
+			    "token index: a permutation of 0..T-1 (T at most %d)", i,
+			    v[i], PE_TOY_MAX_TOKENS);
+			free(v);
+			free(p);
+			return rc;
+		}
+		p[i] = (size_t)v[i];
+	}
+	free(v);
+	free(o->permute);
+	o->permute = p;
+	o->cfg.teach.permute = p;
+	o->cfg.teach.n_permute = n;
+	return 0;
+}
+
 /* Find an option by long name. */
 static int
 find_opt(const char *name)
@@ -708,7 +861,8 @@ pe_options_apply_preset(struct pe_options *o, const char *name,
 			continue;
 		}
 		int id = find_opt(key);
-		if (id < 0 || pe_opts[id].encs == 0 || id == O_TABLE_FILE) {
+		if (id < 0 || pe_opts[id].encs == 0 || id == O_TABLE_FILE ||
+		    id == O_BIAS_FILE) {
 			rc = fail(err, cap, "preset %s, line %d: '%s' is not an option "
 			    "a preset can set", name, lineno, key);
 			break;
@@ -801,7 +955,8 @@ kind_name(int i)
 }
 
 /* In snapshot and dump, refuse an option given on the command line that
- * changes nothing for the chosen encoding, scaling type or relative kind. */
+ * changes nothing for the chosen encoding, scaling type or relative kind;
+ * in dump also a table's own option with another table. */
 static int
 check_applies(const struct pe_options *o, const bool *given, char *err,
     size_t cap)
@@ -815,6 +970,14 @@ check_applies(const struct pe_options *o, const bool *given, char *err,
 		const struct opt_row *r = &pe_opts[i];
 		if (!given[i] || r->encs == 0)
 			continue;
+		enum pe_dump_scope scope = o->cmd == PE_CMD_DUMP
+		    ? pe_dump_option_scope(o->table, r->name, list, sizeof list)
+		    : PE_DUMP_OPT_USUAL;
+		if (scope == PE_DUMP_OPT_OTHER_TABLE)
+			return fail(err, cap, "--%s has no effect on dump table %s: it "
+			    "applies to %s", r->name, o->table, list);
+		if (scope == PE_DUMP_OPT_ALSO)
+			continue; /* the table takes it for every encoding it has */
 		if (!(r->encs & (1u << c->enc)))
 			return fail(err, cap, "--%s has no effect with -e %s: it "
 			    "applies to %s", r->name, pe_encoding_name(c->enc),
@@ -837,12 +1000,13 @@ check_applies(const struct pe_options *o, const bool *given, char *err,
 }
 
 /* A kernel message names parameters by their config names ("d_model 63,
- * beta_fast 2: ..."); on the command line they are flags. Rewrite the
- * words of its head (before the first ':') that name an option as that
- * option ("--d-model 63"); the explanation after it stays as it is.
+ * beta_fast 2: ..."); on the command line they are flags. Rewrite as the
+ * option ("--d-model 63") every word that names one: in the message's
+ * head (before the first ':') any such word, after it only the words with
+ * an underscore, since a plain word there ("base", "factor") is prose.
  * Returns 2. */
-static int
-flags_in_head(const char *why, char *err, size_t cap)
+int
+pe_options_flags(const char *why, char *err, size_t cap)
 {
 	const char *colon = strchr(why, ':');
 	size_t head = colon != NULL ? (size_t)(colon - why) : 0, o = 0;
@@ -850,8 +1014,9 @@ flags_in_head(const char *why, char *err, size_t cap)
 	for (size_t i = 0; why[i] != '\0' && o + 1 < cap;) {
 		size_t n = strspn(why + i, "abcdefghijklmnopqrstuvwxyz_");
 		bool word = n > 0 && (i == 0 || !isalnum((unsigned char)why[i - 1]));
+		bool named = memchr(why + i, '_', n) != NULL; /* d_model, ... */
 		char name[64];
-		if (word && i < head && n < sizeof name) {
+		if (word && (i < head || named) && n < sizeof name) {
 			for (size_t k = 0; k < n; k++)
 				name[k] = why[i + k] == '_' ? '-' : why[i + k];
 			name[n] = '\0';
@@ -897,10 +1062,21 @@ finish(struct pe_options *o, const bool *given, char *err, size_t cap)
 		c->table_untrained = false;
 	}
 	if (pe_config_check(c, why, sizeof why) != PE_OK)
-		return flags_in_head(why, err, cap);
+		return pe_options_flags(why, err, cap);
+	if (o->cmd == PE_CMD_DUMP &&
+	    pe_dump_check_table(c, o->table, err, cap) != 0)
+		return 2;
 	int rc = check_applies(o, given, err, cap);
 	if (rc != 0)
 		return rc;
+	if (pe_teach_check(c, why, sizeof why) != PE_OK)
+		return pe_options_flags(why, err, cap);
+	if (given[O_SHIFT] && (c->teach.shift <= -(int64_t)c->n ||
+	    c->teach.shift >= (int64_t)c->n))
+		return fail(err, cap, "--shift %lld: must be an integer in "
+		    "%lld..%lld (-n < K < n, seq_len %zu)",
+		    (long long)c->teach.shift, 1 - (long long)c->n,
+		    (long long)c->n - 1, c->n);
 	if (c->enc == PE_ENC_LEARNED && o->table_data == NULL) {
 		/* GPT-2's init, labelled untrained; bounded so it fits in memory. */
 		int st = pe_learned_untrained(c->max_len, c->d, &o->table_data);
@@ -1088,6 +1264,13 @@ pe_options_free(struct pe_options *o)
 	free(o->preset);
 	free(o->table);
 	free(o->output);
+	free(o->tokens);
+	free(o->permute);
+	free(o->bias_data);
+	free(o->embedding);
+	o->tokens = NULL;
+	o->permute = NULL;
+	o->bias_data = o->embedding = NULL;
 	o->table_data = NULL;
 	o->short_factor = o->long_factor = NULL;
 	o->preset_source = o->preset = o->table = o->output = NULL;

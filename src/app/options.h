@@ -63,6 +63,10 @@ struct pe_options {
 	double *short_factor, *long_factor;
 	bool d_given, max_len_given;
 	size_t table_rows, table_cols; /* --table-file's shape */
+	char *tokens;		/* --tokens */
+	size_t *permute;	/* --permute */
+	double *bias_data;	/* --bias-file, [heads, buckets] */
+	double *embedding;	/* --embedding */
 };
 
 /* Parse argv into *o. Returns 0, or 2 with a one-line message in err[cap]
@@ -87,6 +91,11 @@ int pe_options_apply_preset(struct pe_options *o, const char *name,
 
 /* Text of a compiled-in preset, or NULL. */
 const char *pe_preset_text(const char *name);
+
+/* A kernel message (parameters named as in struct pe_config: "d_model
+ * 63: ...") with the flags of the command line instead ("--d-model 63:
+ * ..."), into err[cap]. Returns 2. */
+int pe_options_flags(const char *why, char *err, size_t cap);
 
 /* Copy s into dest[cap] with control characters, C1 controls and bytes
  * that are not UTF-8 written as \xNN, so a message that quotes user input

@@ -33,15 +33,24 @@ enum opt_id {
 	O_ROPE_SCALING, O_FACTOR, O_ORIGINAL_MAX_POS, O_MAX_POS, O_BETA_FAST,
 	O_BETA_SLOW, O_MSCALE, O_MSCALE_ALL_DIM, O_ATTENTION_FACTOR,
 	O_TRUNCATE, O_NO_TRUNCATE, O_LOW_FREQ, O_HIGH_FREQ, O_SHORT_FACTOR,
-	O_LONG_FACTOR, O_PARTIAL_ROTARY, O_PRESET, O_PRESET_FILE, O_CURSOR,
+	O_LONG_FACTOR, O_PARTIAL_ROTARY, O_TRAIN_LEN, O_TOKENS, O_PERMUTE,
+	O_MASK, O_BIAS_FILE, O_EMBEDDING, O_SHIFT, O_PRESET, O_PRESET_FILE, O_CURSOR,
 	O_HEAD, O_SIZE, O_COLOR, O_FORMAT, O_OUTPUT, O_TABLE, O_DTYPE, O_QUICK,
 	O_LIST_PRESETS, O_HELP, O_VERSION, O_COUNT
 };
 
 /* Sections of --help, in order. */
-enum opt_group { G_ENC, G_ROPE, G_VIEW, G_DUMP, G_BENCH, G_MISC, G_COUNT };
+enum opt_group {
+	G_ENC, G_ROPE, /* config options: they mark a preset modified */
+	G_TEACH, G_VIEW, G_DUMP, G_BENCH, G_MISC, G_COUNT
+};
 
 
+/* An option is refused by snapshot and dump where it changes nothing: with
+ * an encoding outside encs, a rope scaling type outside scalings, a
+ * relative kind outside kinds. A dump table may also name options in its
+ * row (src/app/dump.c): its own, which every other table refuses, and
+ * options of other encodings that it takes too. */
 struct opt_row {
 	const char *name;     /* long name, without "--" */
 	char letter;	      /* short name, or 0 */

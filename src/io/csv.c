@@ -21,7 +21,8 @@ csv_value(FILE *fp, double v, enum pe_dtype dtype)
 }
 
 /* Write t as CSV, one matrix row per line. A 1-D table is written as a
- * column (one value per line); a 3-D table writes sub-matrix `head` only.
+ * column (one value per line); a 3-D table writes sub-matrix `head` only;
+ * an empty one writes nothing.
  * Integers are printed plainly, from t->i. Returns PE_EINVAL for a bad
  * table, dtype or head, PE_EIO when writing fails. */
 int
@@ -54,7 +55,9 @@ pe_csv_write(FILE *fp, const struct pe_table *t, enum pe_dtype dtype,
 	default:
 		return PE_EINVAL;
 	}
-	if (rows == 0 || cols == 0 || rows > SIZE_MAX / cols)
+	if (rows == 0 || cols == 0) /* an empty table: no line */
+		return ferror(fp) ? PE_EIO : PE_OK;
+	if (rows > SIZE_MAX / cols)
 		return PE_EINVAL;
 
 	for (size_t r = 0; r < rows; r++) {

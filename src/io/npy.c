@@ -40,20 +40,20 @@ npy_get_le(const unsigned char *p, size_t n)
 	return x;
 }
 
-/* Number of elements of t, or 0 when the shape is invalid or overflows. */
-static size_t
-npy_table_size(const struct pe_table *t)
+/* Number of elements of t into *n (0 for an empty axis); false when the
+ * shape is invalid or overflows. */
+static bool
+npy_table_size(const struct pe_table *t, size_t *n)
 {
-	size_t n = 1;
-
+	*n = 1;
 	if (t->ndim < 1 || t->ndim > 3)
-		return 0;
+		return false;
 	for (size_t k = 0; k < t->ndim; k++) {
-		if (t->shape[k] == 0 || n > SIZE_MAX / t->shape[k])
-			return 0;
-		n *= t->shape[k];
+		if (t->shape[k] != 0 && *n > SIZE_MAX / t->shape[k])
+			return false;
+		*n *= t->shape[k];
 	}
-	return n;
+	return true;
 }
 
 /* Write t as NPY v1.0, C order, with dtype (<f4, <f8 or <i8). The header
@@ -68,9 +68,9 @@ pe_npy_write(FILE *fp, const struct pe_table *t, enum pe_dtype dtype)
 	static const size_t esize[] = {4, 8, 8};
 	char hdr[512], dims[128];
 	unsigned char pre[10], buf[8 * 512];
-	size_t n = npy_table_size(t), hl, pad, len, first;
+	size_t n, hl, pad, len, first;
 
-	if (fp == NULL || n == 0 || (unsigned)dtype > PE_I64 ||
+	if (fp == NULL || !npy_table_size(t, &n) || (unsigned)dtype > PE_I64 ||
 	    (t->f == NULL && t->i == NULL) || (dtype == PE_I64 && t->i == NULL))
 		return PE_EINVAL;
 	if (t->ndim == 1)
@@ -238,10 +238,11 @@ npy_shape(struct npy_lex *lx, uint64_t *dims, size_t max, size_t *nd, bool *bad)
 		return PE_EFORMAT;                                             \
 	} while (0)
 
-/* Parse the header dict: descr's element size, fortran_order, 2-D shape. */
+/* Parse the header dict: descr's element size, fortran_order, and a 2-D
+ * shape (or 1-D when allow_1d: dims[0] = 1, dims[1] = its length). */
 static int
-npy_header(const unsigned char *h, size_t hl, size_t *esize, bool *fortran,
-           uint64_t *dims, const char **why)
+npy_header(const unsigned char *h, size_t hl, bool allow_1d, size_t *esize,
+           bool *fortran, uint64_t *dims, size_t *ndim, const char **why)
 {
 	struct npy_lex lx = {h, h + hl};
 	bool have_descr = false, have_fortran = false, have_shape = false;
@@ -284,11 +285,18 @@ npy_header(const unsigned char *h, size_t hl, size_t *esize, bool *fortran,
 				NPY_FAIL(
 				    "the NPY header's shape is not a tuple of "
 				    "integers");
-			if (nd != 2)
+			if (allow_1d && (nd < 1 || nd > 2))
+				NPY_FAIL("the NPY array is not 1-D or 2-D");
+			if (!allow_1d && nd != 2)
 				NPY_FAIL("the NPY array is not 2-D; a table of "
 				         "positions x dimensions is needed");
 			if (bad)
 				NPY_FAIL("the NPY shape is absurdly large");
+			if (nd == 1) {
+				dims[1] = dims[0];
+				dims[0] = 1;
+			}
+			*ndim = nd;
 			have_shape = true;
 		} else
 			NPY_FAIL(
@@ -311,15 +319,16 @@ npy_header(const unsigned char *h, size_t hl, size_t *esize, bool *fortran,
  * element size and the order. */
 struct npy_layout {
 	size_t off;	/* first data byte */
+	size_t ndim;	/* 2, or 1 (then rows is 1) */
 	size_t rows, cols;
 	size_t esize;	/* 4 (<f4) or 8 (<f8) */
 	bool fortran;
 };
 
 /* Parse the magic, version and header in buf[0..have) of a file of total
- * bytes; check that the data fits in total. */
+ * bytes; check that the data fits in total. A 1-D array only when allow_1d. */
 static int
-npy_layout(const unsigned char *buf, size_t have, size_t total,
+npy_layout(const unsigned char *buf, size_t have, size_t total, bool allow_1d,
            struct npy_layout *l, const char **why)
 {
 	size_t start, hl;
@@ -343,8 +352,8 @@ npy_layout(const unsigned char *buf, size_t have, size_t total,
 	if (hl > have - start)
 		NPY_FAIL("the NPY header is truncated");
 	l->fortran = false;
-	if ((rc = npy_header(buf + start, hl, &l->esize, &l->fortran, dims,
-	                     why)) != PE_OK)
+	if ((rc = npy_header(buf + start, hl, allow_1d, &l->esize, &l->fortran,
+	                     dims, &l->ndim, why)) != PE_OK)
 		return rc;
 	l->rows = (size_t)dims[0];
 	l->cols = (size_t)dims[1];
@@ -395,7 +404,7 @@ pe_npy_read(const unsigned char *buf, size_t len, double **dest, size_t *rows,
 	    (buf == NULL && len > 0))
 		return PE_EINVAL;
 	*dest = NULL;
-	if ((rc = npy_layout(buf, len, len, &l, why)) != PE_OK)
+	if ((rc = npy_layout(buf, len, len, false, &l, why)) != PE_OK)
 		return rc;
 	double *out = malloc(l.rows * l.cols * sizeof *out);
 	if (out == NULL) {
@@ -413,11 +422,12 @@ pe_npy_read(const unsigned char *buf, size_t len, double **dest, size_t *rows,
 /* Read an NPY file: the header first (a file that is not regular, larger
  * than max bytes, or whose shape passes max_rows x max_cols is refused
  * before its data is read), then the data in 1 MiB chunks straight into
- * the table, so memory stays near the table's own size. */
-int
-pe_npy_read_file(const char *path, size_t max, size_t max_rows,
-                 size_t max_cols, double **dest, size_t *rows, size_t *cols,
-                 const char **why)
+ * the table, so memory stays near the table's own size. A 1-D array only
+ * when allow_1d (read as one row; *ndim says so). */
+static int
+npy_read_file(const char *path, size_t max, size_t max_rows, size_t max_cols,
+              bool allow_1d, double **dest, size_t *ndim, size_t *rows,
+              size_t *cols, const char **why)
 {
 	enum { HEAD = 1 << 16, CHUNK = 1 << 20 };
 	unsigned char *buf = NULL;
@@ -461,7 +471,7 @@ pe_npy_read_file(const char *path, size_t max, size_t max_rows,
 		rc = PE_EIO;
 		goto end;
 	}
-	if ((rc = npy_layout(buf, have, total, &l, why)) != PE_OK)
+	if ((rc = npy_layout(buf, have, total, allow_1d, &l, why)) != PE_OK)
 		goto end;
 	if (l.rows > max_rows || l.cols > max_cols) {
 		if (why != NULL)
@@ -490,6 +500,7 @@ pe_npy_read_file(const char *path, size_t max, size_t max_rows,
 	}
 	*dest = out;
 	out = NULL;
+	*ndim = l.ndim;
 	*rows = l.rows;
 	*cols = l.cols;
 end:
@@ -499,4 +510,28 @@ end:
 	fclose(fp);
 	errno = saved;
 	return rc;
+}
+
+/* Read a 2-D NPY table [rows, cols] from a file. */
+int
+pe_npy_read_file(const char *path, size_t max, size_t max_rows,
+                 size_t max_cols, double **dest, size_t *rows, size_t *cols,
+                 const char **why)
+{
+	size_t ndim;
+
+	return npy_read_file(path, max, max_rows, max_cols, false, dest, &ndim,
+	                     rows, cols, why);
+}
+
+/* Read a 1-D [cols] or 2-D [rows, cols] NPY array from a file. */
+int
+pe_npy_read_file_nd(const char *path, size_t max, size_t max_rows,
+                    size_t max_cols, double **dest, size_t *ndim,
+                    size_t *rows, size_t *cols, const char **why)
+{
+	if (ndim == NULL)
+		return PE_EINVAL;
+	return npy_read_file(path, max, max_rows, max_cols, true, dest, ndim,
+	                     rows, cols, why);
 }

@@ -4,6 +4,7 @@
  * weights are a geometric sequence, so any block of keys sums in closed
  * form. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "pescope/alibi.h"
 
@@ -50,4 +51,39 @@ pe_alibi_attention(double m, size_t i, size_t n, size_t j0, size_t j1,
 		return NAN;
 	double z = block_sum(m, i, n, 0, n, mode);
 	return block_sum(m, i, n, j0, j1, mode) / z / (double)(j1 - j0);
+}
+
+/* ALiBi's recency: pe_alibi_attention averaged over the heads. */
+double
+pe_alibi_recency(const double *slopes, size_t heads, enum pe_alibi_mode mode,
+                 size_t i, size_t n, size_t j0, size_t j1)
+{
+	double s = 0.0;
+
+	if (slopes == NULL || heads == 0)
+		return NAN;
+	for (size_t h = 0; h < heads; h++)
+		s += pe_alibi_attention(slopes[h], i, n, j0, j1, mode);
+	return s / (double)heads;
+}
+
+/* Recency of each key for query i, with cfg's heads, mode and n. */
+int
+pe_alibi_recency_fill(const struct pe_config *cfg, size_t i, double *dest)
+{
+	double *m;
+	int rc;
+
+	if (dest == NULL || i >= cfg->n)
+		return PE_EINVAL;
+	if (cfg->heads == 0 || cfg->heads > PE_MAX_HEADS)
+		return PE_EINVAL;
+	if ((m = malloc(cfg->heads * sizeof *m)) == NULL)
+		return PE_ENOMEM;
+	if ((rc = pe_alibi_slopes(cfg->heads, m)) == PE_OK)
+		for (size_t j = 0; j < cfg->n; j++)
+			dest[j] = pe_alibi_recency(m, cfg->heads, cfg->alibi_mode, i,
+			    cfg->n, j, j + 1);
+	free(m);
+	return rc;
 }

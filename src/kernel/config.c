@@ -107,6 +107,7 @@ pe_config_default(struct pe_config *cfg)
 	cfg->rope.low_freq_factor = 1.0;
 	cfg->rope.high_freq_factor = 4.0;
 	cfg->rope.partial_rotary = 1.0;
+	cfg->teach.shift = 1;
 }
 
 #define FAIL(...)                                     \

@@ -24,3 +24,11 @@ pe_nope_fill(size_t n, double *dest)
 			dest[i * n + j] = pe_nope_mask(i, j);
 	return PE_OK;
 }
+
+/* The start token's share of a uniform causal average at query i
+ * (Kazemnejad et al. 2023, Theorem 1's first layer). */
+double
+pe_nope_start_share(size_t i)
+{
+	return 1.0 / ((double)i + 1.0);
+}

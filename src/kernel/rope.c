@@ -364,11 +364,77 @@ pe_rope_rotate(const struct pe_rope *r, const float *x, double m, float *dest)
 	}
 }
 
+/* Rotate x to position m in double, as HF's apply_rotary_pos_emb:
+ * q * cos + rotate_half(q) * sin with cos and sin already times
+ * attention_scaling (LlamaRotaryEmbedding.forward); the dims past rot
+ * pass through (GPT-NeoX's q_pass, GPT-J's rotary_dim). */
+void
+pe_rope_apply(const struct pe_rope *r, const double *x, double m, double *dest)
+{
+	for (size_t c = r->rot; c < r->d; c++)
+		dest[c] = x[c];
+	for (size_t j = 0; j < r->npairs; j++) {
+		size_t a, b;
+		pe_rope_pair_dims(j, r->rot, r->pairing, &a, &b);
+		double t = m * r->inv_freq[j];
+		double co = cos(t) * r->attention_scaling;
+		double si = sin(t) * r->attention_scaling;
+		dest[a] = x[a] * co - x[b] * si;
+		dest[b] = x[b] * co + x[a] * si;
+	}
+}
+
 /* Wavelength 2 pi / inv_freq[j] in positions. */
 double
 pe_rope_wavelength(const struct pe_rope *r, size_t j, bool orig)
 {
 	return PE_TWO_PI / (orig ? r->inv_freq0[j] : r->inv_freq[j]);
+}
+
+/* RoFormer's long-term decay bound (Su et al. 2021, sec. 3.4.3): the
+ * partial sums S_j of exp(i r w_k) accumulate pair by pair, in double. */
+double
+pe_rope_decay(const struct pe_rope *r, double dist)
+{
+	double re = 0.0, im = 0.0, total = 0.0;
+
+	if (r == NULL || r->inv_freq == NULL || r->npairs == 0)
+		return NAN;
+	for (size_t j = 0; j < r->npairs; j++) {
+		double t = dist * r->inv_freq[j];
+		re += cos(t);
+		im += sin(t);
+		total += hypot(re, im); /* |S_{j+1}| */
+	}
+	return total / (double)r->npairs;
+}
+
+/* The bound for count distances from r0. */
+int
+pe_rope_decay_fill(const struct pe_rope *r, size_t r0, size_t count,
+                   double *dest)
+{
+	if (r == NULL || r->inv_freq == NULL || (count > 0 && dest == NULL))
+		return PE_EINVAL;
+	for (size_t k = 0; k < count; k++)
+		dest[k] = pe_rope_decay(r, (double)(r0 + k));
+	return PE_OK;
+}
+
+/* Pairs whose wavelength (scaled, or the original when orig) exceeds L. */
+size_t
+pe_rope_beyond(const struct pe_rope *r, double train_len, bool orig,
+               size_t *dest)
+{
+	size_t count = 0;
+
+	for (size_t j = 0; j < r->npairs; j++)
+		if (pe_rope_wavelength(r, j, orig) > train_len) {
+			if (dest != NULL)
+				dest[count] = j;
+			count++;
+		}
+	return count;
 }
 
 /* printf into why[cap] (when there is one) and return PE_EINVAL. */

@@ -86,3 +86,90 @@ pe_sinusoidal_fill(size_t p0, size_t npos, size_t d, double base,
 	}
 	return PE_OK;
 }
+
+/* Whether d, base and layout make a sinusoidal table (as
+ * pe_sinusoidal_fill demands). */
+static bool
+sinusoidal_ok(size_t d, double base, enum pe_layout layout)
+{
+	return d > 0 && d % 2 == 0 && (layout != PE_LAYOUT_T2T || d >= 4) &&
+	    isfinite(base) && base > 1.0;
+}
+
+/* Columns of frequency i: its sine's and its cosine's. */
+static void
+sinusoidal_pair_cols(size_t i, size_t d, enum pe_layout layout, size_t *cs,
+                     size_t *cc)
+{
+	bool halves = layout == PE_LAYOUT_SPLIT || layout == PE_LAYOUT_T2T;
+
+	*cs = halves ? i : 2 * i;
+	*cc = halves ? d / 2 + i : 2 * i + 1;
+}
+
+/* M_K: per frequency w, the rotation by K w on its (sin, cos) columns:
+ * sin((p+K)w) = cos(Kw) sin(pw) + sin(Kw) cos(pw),
+ * cos((p+K)w) = -sin(Kw) sin(pw) + cos(Kw) cos(pw). */
+int
+pe_sinusoidal_shift(size_t d, double base, enum pe_layout layout, int64_t k,
+                    double *dest)
+{
+	if (!sinusoidal_ok(d, base, layout) || dest == NULL ||
+	    d > SIZE_MAX / d)
+		return PE_EINVAL;
+	for (size_t c = 0; c < d * d; c++)
+		dest[c] = 0.0;
+	for (size_t i = 0; i < d / 2; i++) {
+		size_t cs, cc;
+		double t = (double)k * pe_sinusoidal_freq(i, d, base, layout);
+		double co = cos(t), si = sin(t);
+		sinusoidal_pair_cols(i, d, layout, &cs, &cc);
+		dest[cs * d + cs] = co;
+		dest[cs * d + cc] = si;
+		dest[cc * d + cs] = 0.0 - si; /* +0, not -0, for K = 0 */
+		dest[cc * d + cc] = co;
+	}
+	return PE_OK;
+}
+
+/* max |PE(p + K) - M_K PE(p)| over the valid p of [p0, p1): the blocks of
+ * pe_sinusoidal_shift applied to pe_sinusoidal_value's sin and cos. */
+int
+pe_sinusoidal_shift_residual(size_t n, size_t d, double base,
+                             enum pe_layout layout, int64_t k, size_t p0,
+                             size_t p1, double *dest)
+{
+	size_t lo = p0, hi = p1 < n ? p1 : n;
+	double worst = 0.0;
+
+	if (!sinusoidal_ok(d, base, layout) || dest == NULL)
+		return PE_EINVAL;
+	if (k < 0) {
+		uint64_t back = (uint64_t)0 - (uint64_t)k;
+		if (back >= n)
+			return PE_EINVAL;
+		if (lo < back)
+			lo = (size_t)back;
+	} else {
+		if ((uint64_t)k >= n)
+			return PE_EINVAL;
+		if (hi > n - (size_t)k)
+			hi = n - (size_t)k;
+	}
+	if (lo >= hi)
+		return PE_EINVAL;
+	for (size_t i = 0; i < d / 2; i++) {
+		double w = pe_sinusoidal_freq(i, d, base, layout);
+		double t = (double)k * w, co = cos(t), si = sin(t);
+		for (size_t p = lo; p < hi; p++) {
+			double a = (double)p * w;
+			double b = (double)(int64_t)((int64_t)p + k) * w;
+			double ys = co * sin(a) + si * cos(a);
+			double yc = (0.0 - si) * sin(a) + co * cos(a);
+			worst = fmax(worst, fmax(fabs(sin(b) - ys),
+			                         fabs(cos(b) - yc)));
+		}
+	}
+	*dest = worst;
+	return PE_OK;
+}

@@ -1,0 +1,521 @@
+/* Toy attention over a sentence (issue 11). The definition, with every
+ * constant, is in include/pescope/toy.h; tests/ref/toy_ref.py transcribes
+ * it independently. Scores are scaled dot-product attention (Vaswani et
+ * al. 2017, eq. 1) with W_q = W_k = I; the biases are those of alibi.h and
+ * relative.h; the rotation is rope.h's pe_rope_apply (HF). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pescope/alibi.h"
+#include "pescope/relative.h"
+#include "pescope/rope.h"
+#include "pescope/sinusoidal.h"
+#include "pescope/toy.h"
+
+#define TWO_PI 6.283185307179586476925286766559
+
+/* printf into why[cap] (when there is one) and return PE_EINVAL. */
+static int
+toy_refuse(char *why, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int
+toy_refuse(char *why, size_t cap, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (why != NULL && cap > 0) {
+		va_start(ap, fmt);
+		vsnprintf(why, cap, fmt, ap);
+		va_end(ap);
+	}
+	return PE_EINVAL;
+}
+
+/* White space as Python's bytes.split() has it. */
+static bool
+toy_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' ||
+	    c == '\r';
+}
+
+/* Number of words in text (any number, not capped). */
+static size_t
+toy_count_words(const char *p)
+{
+	size_t n = 0;
+
+	while (*p != '\0') {
+		while (*p != '\0' && toy_space(*p))
+			p++;
+		if (*p == '\0')
+			break;
+		n++;
+		while (*p != '\0' && !toy_space(*p))
+			p++;
+	}
+	return n;
+}
+
+/* Split text on white space into at most PE_TOY_MAX_TOKENS tokens. */
+int
+pe_toy_split(const char *text, struct pe_toy_sentence *dest)
+{
+	const char *p = text != NULL ? text : PE_TOY_SENTENCE;
+
+	dest->count = 0;
+	while (*p != '\0') {
+		while (*p != '\0' && toy_space(*p))
+			p++;
+		if (*p == '\0')
+			break;
+		const char *w = p;
+		while (*p != '\0' && !toy_space(*p))
+			p++;
+		if (dest->count == PE_TOY_MAX_TOKENS)
+			return PE_ERANGE;
+		dest->word[dest->count] = w;
+		dest->len[dest->count] = (size_t)(p - w);
+		dest->count++;
+	}
+	return dest->count == 0 ? PE_EINVAL : PE_OK;
+}
+
+/* Whether perm[t] holds each of 0..t-1 once. */
+static bool
+toy_is_permutation(const size_t *perm, size_t t)
+{
+	bool seen[PE_TOY_MAX_TOKENS] = {false};
+
+	if (perm == NULL || t == 0 || t > PE_TOY_MAX_TOKENS)
+		return false;
+	for (size_t i = 0; i < t; i++) {
+		if (perm[i] >= t || seen[perm[i]])
+			return false;
+		seen[perm[i]] = true;
+	}
+	return true;
+}
+
+/* Token i of dest is token perm[i] of s. */
+int
+pe_toy_permute(const struct pe_toy_sentence *s, const size_t *perm,
+    struct pe_toy_sentence *dest)
+{
+	if (!toy_is_permutation(perm, s->count))
+		return PE_EINVAL;
+	dest->count = s->count;
+	for (size_t i = 0; i < s->count; i++) {
+		dest->word[i] = s->word[perm[i]];
+		dest->len[i] = s->len[perm[i]];
+	}
+	return PE_OK;
+}
+
+/* Whether s has PE_TOY_SENTENCE's tokens. */
+static bool
+toy_is_default(const struct pe_toy_sentence *s)
+{
+	struct pe_toy_sentence def;
+
+	pe_toy_split(NULL, &def);
+	if (s->count != def.count)
+		return false;
+	for (size_t i = 0; i < s->count; i++)
+		if (s->len[i] != def.len[i] ||
+		    memcmp(s->word[i], def.word[i], s->len[i]) != 0)
+			return false;
+	return true;
+}
+
+/* permute, else "the man bit the dog", else the reversal. */
+int
+pe_toy_permutation(const struct pe_config *cfg,
+    const struct pe_toy_sentence *s, size_t *dest)
+{
+	static const size_t swap[5] = {0, 4, 2, 3, 1};
+	const struct pe_teach *t = &cfg->teach;
+	size_t n = s->count;
+
+	if (t->permute != NULL) {
+		if (t->n_permute != n || !toy_is_permutation(t->permute, n))
+			return PE_EINVAL;
+		memcpy(dest, t->permute, n * sizeof *dest);
+	} else if (toy_is_default(s)) {
+		memcpy(dest, swap, sizeof swap);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			dest[i] = n - 1 - i;
+	}
+	return PE_OK;
+}
+
+/* FNV-1a 64 of len bytes (Fowler, Noll, Vo: offset basis
+ * 0xcbf29ce484222325, prime 0x100000001b3). */
+static uint64_t
+toy_fnv1a64(const char *p, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (size_t k = 0; k < len; k++) {
+		h ^= (unsigned char)p[k];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+/* splitmix64 (Steele, Lea & Flood 2014; Vigna's reference code). */
+static uint64_t
+toy_splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* A uniform double in (0, 1]: the top 53 bits, shifted off zero. */
+static double
+toy_uniform(uint64_t *x)
+{
+	return (double)((toy_splitmix64(x) >> 11) + 1) * 0x1.0p-53;
+}
+
+/* One word's N(0, 1) vector: Box-Muller on splitmix64 seeded by FNV-1a. */
+void
+pe_toy_embedding(const char *word, size_t len, size_t d, double *dest)
+{
+	uint64_t state = toy_fnv1a64(word, len);
+
+	for (size_t k = 0; k < d; k += 2) {
+		double u1 = toy_uniform(&state);
+		double u2 = toy_uniform(&state);
+		double rad = sqrt(-2.0 * log(u1));
+		dest[k] = rad * cos(TWO_PI * u2);
+		if (k + 1 < d)
+			dest[k + 1] = rad * sin(TWO_PI * u2);
+	}
+}
+
+/* Each token's vector, row by row. */
+int
+pe_toy_embeddings(const struct pe_toy_sentence *s, size_t d, double *dest)
+{
+	if (d == 0 || dest == NULL)
+		return PE_EINVAL;
+	for (size_t i = 0; i < s->count; i++)
+		pe_toy_embedding(s->word[i], s->len[i], d, dest + i * d);
+	return PE_OK;
+}
+
+/* Causal: mask causal, or the default for nope and alibi causal. */
+bool
+pe_toy_causal(const struct pe_config *cfg)
+{
+	switch (cfg->teach.mask) {
+	case PE_TOY_MASK_CAUSAL:
+		return true;
+	case PE_TOY_MASK_NONE:
+		return false;
+	case PE_TOY_MASK_AUTO:
+		break;
+	}
+	return cfg->enc == PE_ENC_NOPE ||
+	    (cfg->enc == PE_ENC_ALIBI && cfg->alibi_mode == PE_ALIBI_CAUSAL);
+}
+
+/* Numbers per head a relative bias needs: t5's buckets or shaw's 2K+1. */
+static size_t
+toy_bias_need(const struct pe_config *cfg)
+{
+	return cfg->relative == PE_REL_SHAW ? 2 * cfg->max_relative + 1
+	                                    : cfg->buckets;
+}
+
+/* What one number of the bias is per, for messages. */
+static const char *
+toy_bias_unit(const struct pe_config *cfg)
+{
+	return cfg->relative == PE_REL_SHAW ? "clipped distance" : "bucket";
+}
+
+/* Why a bias of the wrong width is refused. */
+static int
+toy_refuse_bias(const struct pe_config *cfg, char *why, size_t cap)
+{
+	bool shaw = cfg->relative == PE_REL_SHAW;
+	size_t need = toy_bias_need(cfg);
+
+	return toy_refuse(why, cap, "bias_file: the bias has %zu numbers per "
+	    "head; %s needs %zu, one per %s (%s), as [%zu] or [heads, %zu]",
+	    cfg->teach.bias_len, shaw ? "shaw" : "t5", need, toy_bias_unit(cfg),
+	    shaw ? "2 max_relative + 1" : "buckets", need, need);
+}
+
+/* Whether the toy attention is defined for cfg, head and s. */
+int
+pe_toy_check(const struct pe_config *cfg, const struct pe_toy_sentence *s,
+    size_t head, char *why, size_t cap)
+{
+	const struct pe_teach *t = &cfg->teach;
+
+	if (s == NULL || s->count == 0 || s->count > PE_TOY_MAX_TOKENS)
+		return toy_refuse(why, cap, "tokens: the toy sentence needs "
+		    "1..%d words", PE_TOY_MAX_TOKENS);
+	switch (cfg->enc) {
+	case PE_ENC_VIT2D:
+		return toy_refuse(why, cap, "-e vit2d: the toy attention is over a "
+		    "sentence, and vit2d encodes image patches; use sinusoidal, "
+		    "learned, relative, rope, alibi or nope");
+	case PE_ENC_LEARNED:
+		if (cfg->table == NULL)
+			return toy_refuse(why, cap, "learned: there is no table");
+		if (s->count > cfg->max_len)
+			return toy_refuse(why, cap, "tokens: %zu tokens, but the "
+			    "learned table has max_len %zu rows: token %zu's position "
+			    "has no embedding (use at most %zu tokens, or a longer "
+			    "table)", s->count, cfg->max_len, cfg->max_len,
+			    cfg->max_len);
+		break;
+	case PE_ENC_ALIBI:
+		if (cfg->alibi_mode == PE_ALIBI_CAUSAL && !pe_toy_causal(cfg))
+			return toy_refuse(why, cap, "mask none: ALiBi's causal mode "
+			    "has no bias above the diagonal (it is -inf there); use "
+			    "mask causal, or alibi_mode symmetric");
+		if (head >= cfg->heads)
+			return toy_refuse(why, cap, "head %zu: must be in 0..%zu "
+			    "(there are %zu heads)", head, cfg->heads - 1, cfg->heads);
+		break;
+	case PE_ENC_RELATIVE: {
+		size_t need = toy_bias_need(cfg);
+		if (t->bias == NULL)
+			return toy_refuse(why, cap, "relative: the bias is learned, one "
+			    "number per head and %s (a checkpoint's "
+			    "relative_attention_bias), so the toy attention needs it: "
+			    "bias_file F.npy, [%zu] or [heads, %zu]",
+			    toy_bias_unit(cfg), need, need);
+		if (t->bias_len != need)
+			return toy_refuse_bias(cfg, why, cap);
+		if (head >= t->bias_heads)
+			return toy_refuse(why, cap, "head %zu: the bias file has %zu "
+			    "head%s (0..%zu)", head, t->bias_heads,
+			    t->bias_heads == 1 ? "" : "s", t->bias_heads - 1);
+		break;
+	}
+	case PE_ENC_SINUSOIDAL:
+	case PE_ENC_ROPE:
+	case PE_ENC_NOPE:
+		break;
+	default:
+		return toy_refuse(why, cap, "encoding: unknown");
+	}
+	return PE_OK;
+}
+
+/* Add the encoding's position to the embeddings q[T, d] in place:
+ * sinusoidal and learned add PE(i), rope rotates to i. */
+static int
+toy_positions(const struct pe_config *cfg, size_t t, double *q)
+{
+	size_t d = cfg->d;
+	double *tmp;
+	int rc = PE_OK;
+
+	if (cfg->enc != PE_ENC_SINUSOIDAL && cfg->enc != PE_ENC_LEARNED &&
+	    cfg->enc != PE_ENC_ROPE)
+		return PE_OK;
+	if ((tmp = malloc(t * d * sizeof *tmp)) == NULL)
+		return PE_ENOMEM;
+	if (cfg->enc == PE_ENC_SINUSOIDAL) {
+		rc = pe_sinusoidal_fill(0, t, d, cfg->base, cfg->layout, tmp);
+		for (size_t k = 0; rc == PE_OK && k < t * d; k++)
+			q[k] += tmp[k];
+	} else if (cfg->enc == PE_ENC_LEARNED) {
+		for (size_t k = 0; k < t * d; k++)
+			q[k] += cfg->table[k];
+	} else {
+		struct pe_rope r;
+		if ((rc = pe_rope_init(&r, cfg)) == PE_OK) {
+			for (size_t i = 0; i < t; i++)
+				pe_rope_apply(&r, q + i * d, (double)i, tmp + i * d);
+			memcpy(q, tmp, t * d * sizeof *q);
+			pe_rope_free(&r);
+		}
+	}
+	free(tmp);
+	return rc;
+}
+
+/* The bias b(i, j) of alibi (slopes m) or relative for head. */
+static double
+toy_bias(const struct pe_config *cfg, const double *m, size_t head, size_t i,
+    size_t j)
+{
+	const struct pe_teach *t = &cfg->teach;
+
+	if (cfg->enc == PE_ENC_ALIBI)
+		return pe_alibi_bias(m[head], i, j, cfg->alibi_mode);
+	if (cfg->enc == PE_ENC_RELATIVE) {
+		int64_t rel = (int64_t)j - (int64_t)i;
+		int64_t k = cfg->relative == PE_REL_SHAW
+		    ? pe_shaw_index(rel, cfg->max_relative)
+		    : pe_t5_bucket(rel, cfg->bidirectional, cfg->buckets,
+			  cfg->max_distance);
+		return t->bias[head * t->bias_len + (size_t)k];
+	}
+	return 0.0;
+}
+
+/* q_i . q_j / sqrt(d) + b(i, j), -inf where masked. */
+int
+pe_toy_scores(const struct pe_config *cfg, const struct pe_toy_sentence *s,
+    size_t head, double *dest)
+{
+	size_t t, d = cfg->d;
+	double *q = NULL, *m = NULL;
+	int rc;
+
+	if (dest == NULL || (rc = pe_toy_check(cfg, s, head, NULL, 0)) != PE_OK)
+		return PE_EINVAL;
+	t = s->count;
+	if (d == 0 || d > SIZE_MAX / sizeof *q / t)
+		return PE_EINVAL;
+	if ((q = malloc(t * d * sizeof *q)) == NULL)
+		return PE_ENOMEM;
+	if (cfg->enc == PE_ENC_ALIBI) {
+		if ((m = malloc(cfg->heads * sizeof *m)) == NULL) {
+			free(q);
+			return PE_ENOMEM;
+		}
+		rc = pe_alibi_slopes(cfg->heads, m);
+	}
+	if (rc == PE_OK)
+		rc = pe_toy_embeddings(s, d, q);
+	if (rc == PE_OK)
+		rc = toy_positions(cfg, t, q);
+	if (rc == PE_OK) {
+		bool causal = pe_toy_causal(cfg);
+		double scale = sqrt((double)d);
+		for (size_t i = 0; i < t; i++)
+			for (size_t j = 0; j < t; j++) {
+				double dot = 0.0;
+				for (size_t k = 0; k < d; k++)
+					dot += q[i * d + k] * q[j * d + k];
+				dest[i * t + j] = causal && j > i
+				    ? -INFINITY
+				    : dot / scale + toy_bias(cfg, m, head, i, j);
+			}
+	}
+	free(m);
+	free(q);
+	return rc;
+}
+
+/* Softmax of each row, max-subtracted. */
+int
+pe_toy_softmax(size_t t, const double *scores, double *dest)
+{
+	if (t == 0 || scores == NULL || dest == NULL)
+		return PE_EINVAL;
+	for (size_t i = 0; i < t; i++) {
+		const double *row = scores + i * t;
+		double top = -INFINITY;
+		for (size_t j = 0; j < t; j++) {
+			if (isnan(row[j]) || row[j] == INFINITY)
+				return PE_EINVAL;
+			if (row[j] > top)
+				top = row[j];
+		}
+		if (!isfinite(top))
+			return PE_EINVAL;
+		double sum = 0.0;
+		for (size_t j = 0; j < t; j++) {
+			double e = exp(row[j] - top);
+			dest[i * t + j] = e;
+			sum += e;
+		}
+		for (size_t j = 0; j < t; j++)
+			dest[i * t + j] /= sum;
+	}
+	return PE_OK;
+}
+
+/* Scores, then the softmax over keys. */
+int
+pe_toy_attention(const struct pe_config *cfg, const struct pe_toy_sentence *s,
+    size_t head, double *dest)
+{
+	int rc = pe_toy_scores(cfg, s, head, dest);
+
+	return rc != PE_OK ? rc : pe_toy_softmax(s->count, dest, dest);
+}
+
+/* max |A - P A' P^T| for the permutation perm. */
+int
+pe_toy_permutation_gap(const struct pe_config *cfg,
+    const struct pe_toy_sentence *s, const size_t *perm, size_t head,
+    double *dest)
+{
+	struct pe_toy_sentence sp;
+	size_t t = s->count, inv[PE_TOY_MAX_TOKENS];
+	double *a, *b;
+	int rc;
+
+	if (dest == NULL || pe_toy_permute(s, perm, &sp) != PE_OK)
+		return PE_EINVAL;
+	for (size_t i = 0; i < t; i++)
+		inv[perm[i]] = i;
+	a = malloc(t * t * sizeof *a);
+	b = malloc(t * t * sizeof *b);
+	if (a == NULL || b == NULL) {
+		rc = PE_ENOMEM;
+	} else if ((rc = pe_toy_attention(cfg, s, head, a)) == PE_OK &&
+	    (rc = pe_toy_attention(cfg, &sp, head, b)) == PE_OK) {
+		double gap = 0.0;
+		for (size_t i = 0; i < t; i++)
+			for (size_t j = 0; j < t; j++)
+				gap = fmax(gap,
+				    fabs(a[i * t + j] - b[inv[i] * t + inv[j]]));
+		*dest = gap;
+	}
+	free(a);
+	free(b);
+	return rc;
+}
+
+/* Check the teaching inputs against cfg (declared in pescope.h: they are
+ * mostly the toy's). */
+int
+pe_teach_check(const struct pe_config *cfg, char *why, size_t cap)
+{
+	const struct pe_teach *t = &cfg->teach;
+	struct pe_toy_sentence s;
+	int rc = pe_toy_split(t->tokens, &s);
+
+	if (rc == PE_EINVAL)
+		return toy_refuse(why, cap, "tokens: no word (the text is empty "
+		    "or white space); the toy sentence takes 1..%d words",
+		    PE_TOY_MAX_TOKENS);
+	if (rc == PE_ERANGE)
+		return toy_refuse(why, cap, "tokens: %zu words; the toy sentence "
+		    "takes 1..%d", toy_count_words(t->tokens), PE_TOY_MAX_TOKENS);
+	if (t->permute != NULL && t->n_permute != s.count)
+		return toy_refuse(why, cap, "permute: %zu indices for %zu tokens; "
+		    "it must be a permutation of 0..%zu (each token index once)",
+		    t->n_permute, s.count, s.count - 1);
+	if (t->permute != NULL && !toy_is_permutation(t->permute, s.count))
+		return toy_refuse(why, cap, "permute: not a permutation of 0..%zu "
+		    "(each token index exactly once)", s.count - 1);
+	if (t->embedding != NULL && t->n_embedding != cfg->d)
+		return toy_refuse(why, cap, "embedding: %zu numbers given, and "
+		    "d_model is %zu; give exactly %zu (one per dimension)",
+		    t->n_embedding, cfg->d, cfg->d);
+	if (t->bias != NULL && cfg->enc == PE_ENC_RELATIVE &&
+	    t->bias_len != toy_bias_need(cfg))
+		return toy_refuse_bias(cfg, why, cap);
+	return PE_OK;
+}

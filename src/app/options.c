@@ -436,7 +436,7 @@ apply(struct pe_options *o, int id, const char *name, const char *arg,
 	case O_COLOR:
 		if ((k = pe_depth_parse(arg)) < 0)
 			return fail(err, cap,
-			    "--color '%s': must be truecolor, 256, 16 or mono", arg);
+			    "--color '%s': must be truecolor, 256, 16, 8 or mono", arg);
 		o->depth = k;
 		return 0;
 	case O_QUICK:
@@ -840,7 +840,7 @@ pe_options_usage(FILE *fp)
 "snapshot and the TUI:\n"
 "      --cursor P,J        cursor at position P, column J\n"
 "      --size WxH          snapshot size in cells; 120x40\n"
-"      --color C           truecolor, 256, 16 or mono (NO_COLOR: mono)\n"
+"      --color C           truecolor, 256, 16, 8 or mono (NO_COLOR: mono)\n"
 "  -f, --format F          snapshot: ansi (default), txt or html\n"
 "  -o, --output FILE       write to FILE atomically (default: stdout)\n"
 "\n"

@@ -270,7 +270,7 @@ static const char *const help_lines[] = {
 	"space  [ ]           play / pause the sweep; slower, faster",
 	"w                    save the frame (.ansi and .txt)",
 	"mouse                click: tab or cursor; wheel: zoom",
-	"? / q, Esc           this help / quit",
+	"?  Esc  q            this help; close it; quit",
 	"",
 	"any key closes this help",
 };

@@ -25,8 +25,8 @@
 #define IDLE_MS 500
 /* A frame that takes longer than this says so on the bottom line. */
 #define BUSY_MS 100
-/* While a frame is computed, look for keys, signals and resizes this
- * often (the kernel asks more often; the clock keeps that cheap). */
+/* While a frame is computed, look for keys and signals this often (the
+ * kernel asks more often; the clock keeps that cheap). */
 #define WATCH_MS 10
 /* Events applied before a frame is drawn, at most (a key held down must
  * not keep the screen from ever being drawn). */
@@ -104,8 +104,8 @@ fail:
 }
 
 /* The interrupt check: stop the frame when a key is waiting, the terminal
- * went away, or a signal asks to quit; say that the frame
- * is being computed once it has taken BUSY_MS. */
+ * went away, or a signal asks to quit; say that the frame is being
+ * computed once it has taken BUSY_MS. */
 static bool
 watch_check(void *arg)
 {

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -91,6 +93,9 @@ term_start(struct term *t, int rows, int cols, const char *const *args,
 	t->pid = forkpty(&t->fd, NULL, NULL, &ws);
 	cr_assert_geq(t->pid, 0, "forkpty: %s", strerror(errno));
 	if (t->pid == 0) {
+		/* Signals that dump core must not leave core files. */
+		struct rlimit nocore = {0, 0};
+		setrlimit(RLIMIT_CORE, &nocore);
 		setenv("TERM", "xterm-256color", 1);
 		setenv("LC_ALL", "C.UTF-8", 1);
 		unsetenv("NO_COLOR");
@@ -103,6 +108,11 @@ term_start(struct term *t, int rows, int cols, const char *const *args,
 		_exit(127);
 	}
 	fcntl(t->fd, F_SETFL, fcntl(t->fd, F_GETFL) | O_NONBLOCK);
+	/* A 0x0 window (no size known) still gets an emulator. */
+	if (rows == 0 || cols == 0) {
+		t->rows = rows = ROWS;
+		t->cols = cols = COLS;
+	}
 	t->vt = vterm_new(rows, cols);
 	vterm_set_utf8(t->vt, 1);
 	vterm_output_set_callback(t->vt, vt_output, t);
@@ -668,10 +678,62 @@ Test(e2e, help_and_escape)
 	term_send(&t, "q"); /* closes help only */
 	cr_expect(term_wait_gone(&t, "any key closes this help", WAIT_MS));
 	cr_expect(!t.exited);
+	/* Esc closes the help, and otherwise does not quit. */
+	term_send(&t, "?");
+	cr_expect(term_wait_for(&t, "any key closes this help", WAIT_MS));
 	term_send(&t, "\033");
-	int st = term_wait_exit(&t, WAIT_MS);
-	cr_expect(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0,
-	    "Esc quits with 0 (wait status %d)", st);
+	cr_expect(term_wait_gone(&t, "any key closes this help", WAIT_MS),
+	    "Esc closes the help");
+	term_send(&t, "\033");
+	term_pump(&t, 300);
+	cr_expect(!t.exited, "Esc does not quit");
+	cr_expect(term_wait_for(&t, "q quits", WAIT_MS), "Esc says how to quit");
+	term_quit(&t);
+	term_free(&t);
+}
+
+/* Bytes some key sends that are not its terminfo entry's, or no key's:
+ * none may quit; each is read to its end and noted on the status line. */
+Test(e2e, escape_sequences_never_quit)
+{
+	static const struct {
+		const char *keys, *note;
+	} seq[] = {
+	    {"\033x", "Alt+x"},	   /* Meta sends Esc first */
+	    {"\033q", "Alt+q"},	   /* not a quit */
+	    {"\033[99~", "ESC [99~"},  /* no key at all */
+	    {"\033[57;5u", "ESC [57;5u"}, /* kitty's Ctrl+9: parameters */
+	    {"\033[\033q", "Alt+q"},	   /* cut short by the next one */
+	    {"\033O5R", "ESC O5R"},	   /* SS3 with a modifier */
+	    {"\033]11;?\007", "ESC ]"},  /* a string, ended by BEL */
+	    {"\033\033[A", "Alt+"},	   /* Alt+Up from some terminals */
+	    {"\033[<0;500;500m", NULL}, /* a mouse release off screen */
+	};
+	struct term t;
+
+	start(&t, NULL, NULL);
+	for (size_t i = 0; i < sizeof seq / sizeof seq[0]; i++) {
+		term_send(&t, seq[i].keys);
+		term_pump(&t, 200);
+		cr_assert(!t.exited, "%zu: the sequence quit pescope", i);
+		if (seq[i].note != NULL)
+			cr_expect(term_wait_for(&t, seq[i].note, WAIT_MS),
+			    "%zu: a note naming %s", i, seq[i].note);
+		/* Nothing of the sequence leaks out as keys: still
+		 * sinusoidal at d_model 64 with the cursor at 0,0. */
+		cr_expect(term_has(&t, "d_model 64"), "%zu", i);
+		cr_expect(term_has(&t, "PE[0,0]"), "%zu", i);
+		cr_expect(tab_is_current(&t, 0, "sinusoidal"), "%zu", i);
+	}
+	/* Home and End as tmux sends them under TERM=xterm-256color
+	 * (terminfo says \EOH and \EOF): still Home and End. */
+	term_send(&t, K_DOWN K_DOWN);
+	cr_assert(term_wait_for(&t, "PE[2,0]", WAIT_MS));
+	term_send(&t, "\033[1~");
+	cr_expect(term_wait_for(&t, "PE[0,0]", WAIT_MS), "ESC[1~ is Home");
+	term_send(&t, "\033[4~");
+	cr_expect(term_wait_for(&t, "PE[63,0]", WAIT_MS), "ESC[4~ is End");
+	term_quit(&t);
 	term_free(&t);
 }
 
@@ -802,6 +864,13 @@ static bool
 raw_has(struct term *t, const char *s)
 {
 	return t->raw != NULL && strstr(t->raw, s) != NULL;
+}
+
+/* Whether the program turned mouse reporting on (xterm's 1000 mode). */
+static bool
+raw_has_mouse_on(struct term *t)
+{
+	return raw_has(t, "1000h");
 }
 
 /* Whether any SGR sequence in the raw output sets a color (30-38, 40-48,
@@ -1027,4 +1096,289 @@ Test(e2e, pair_pool_exhaustion_keeps_colors)
 	free(first);
 	free(now);
 	free(dir);
+}
+
+/* A frame that takes seconds (a 2^30 x 2^20 map at 300x100): keys typed
+ * meanwhile are applied together before the next frame, the screen says
+ * that a frame is being computed, and q quits at once instead of waiting
+ * for every frame the keys asked for. */
+Test(e2e, slow_frames_never_hold_keys)
+{
+	const char *args[] = {"-n", "1073741824", "-d", "1048576", NULL};
+	struct term t;
+
+	long long t0 = now_ms();
+	term_start(&t, 100, 300, args, NULL);
+	cr_assert(term_wait_for(&t, "1 sinusoidal", 60000), "no first frame");
+	long long frame = now_ms() - t0;
+	cr_assert_gt(frame, 300, "the frame is slow enough to test (%lld ms)",
+	    frame);
+	/* Five moves at once: one frame, not five. */
+	term_send(&t, K_DOWN K_DOWN K_DOWN K_DOWN K_DOWN);
+	cr_expect(term_wait_for(&t, "computing", 1000), "a slow frame says "
+	    "so within a second");
+	long long tq = now_ms();
+	term_send(&t, "q");
+	int st = term_wait_exit(&t, 60000);
+	long long quit = now_ms() - tq;
+	cr_expect(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	    "q exits with 0 (wait status %d)", st);
+	cr_expect_lt(quit, 1500, "q quit after %lld ms; a frame takes %lld ms",
+	    quit, frame);
+	term_free(&t);
+
+	/* The moves are coalesced: after five Downs and a pause, the cursor
+	 * moved five steps with one frame in between at most. */
+	term_start(&t, 100, 300, args, NULL);
+	cr_assert(term_wait_for(&t, "1 sinusoidal", 60000));
+	t0 = now_ms();
+	term_send(&t, K_DOWN K_DOWN K_DOWN K_DOWN K_DOWN);
+	cr_expect(term_wait_gone(&t, "PE[0,", 60000));
+	long long five = now_ms() - t0;
+	cr_expect_lt(five, 2 * frame + 1000, "five moves took %lld ms; one "
+	    "frame %lld ms", five, frame);
+	term_quit(&t);
+	term_free(&t);
+}
+
+/* Signals that end the program restore the terminal first: the alternate
+ * screen is left and mouse reporting is off; then it dies of the signal. */
+Test(e2e, every_ending_signal_restores_terminal)
+{
+	static const int sigs[] = {SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGHUP,
+	    SIGINT, SIGPIPE, SIGSEGV, SIGABRT};
+	struct term t;
+	/* Under AddressSanitizer its SEGV handler comes after ours and
+	 * reports; here the default action is wanted. */
+	char asan[1024] = "";
+	const char *envs[] = {asan, NULL}, *const *env = NULL;
+	if (getenv("ASAN_OPTIONS") != NULL) {
+		snprintf(asan, sizeof asan, "ASAN_OPTIONS=%s:handle_segv=0",
+		    getenv("ASAN_OPTIONS"));
+		env = envs;
+	}
+
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		start(&t, NULL, env);
+		cr_assert(raw_has_mouse_on(&t), "mouse reporting is on");
+		size_t before = t.nraw;
+		kill(t.pid, sigs[i]);
+		int st = term_wait_exit(&t, WAIT_MS);
+		const char *after = t.raw + before;
+		cr_expect(st >= 0 && WIFSIGNALED(st) && WTERMSIG(st) == sigs[i],
+		    "%s: dies of it (wait status %d)", strsignal(sigs[i]), st);
+		cr_expect(strstr(after, "\033[?1049l") != NULL,
+		    "%s: the alternate screen is left", strsignal(sigs[i]));
+		cr_expect(strstr(after, "1000l") != NULL,
+		    "%s: mouse reporting is off", strsignal(sigs[i]));
+		term_free(&t);
+	}
+}
+
+/* LINES and COLUMNS cannot make pescope draw for a screen it does not
+ * have: the terminal's own size wins, and with no size known they are
+ * bounded (1000 x 1000); the status line says what was refused. */
+Test(e2e, size_from_the_terminal_not_the_environment)
+{
+	struct term t;
+	const char *huge[] = {"COLUMNS=5000", "LINES=5000", NULL};
+
+	start(&t, NULL, huge);
+	char line[COLS * 8 + 64];
+	cr_expect(find_line(&t, "PE[0,0]", line, sizeof line) == ROWS - 3,
+	    "the inspector sits on the 120x40 screen's third line from the "
+	    "bottom");
+	cr_expect(term_has(&t, "COLUMNS=5000"), "the status line says the "
+	    "environment was ignored");
+	term_quit(&t);
+	term_free(&t);
+
+	/* No size from the terminal: COLUMNS is bounded, not trusted. */
+	const char *wide[] = {"COLUMNS=100000", "LINES=40", NULL};
+	term_start(&t, 0, 0, NULL, wide);
+	term_pump(&t, 2000);
+	cr_expect(!t.exited, "started: %.300s", t.raw ? t.raw : "");
+	cr_expect(t.raw == NULL || strstr(t.raw, "cannot start") == NULL);
+	term_quit(&t);
+	term_free(&t);
+}
+
+/* The screen `pescope snapshot argv...` writes (ANSI, 120x40), through an
+ * emulator of its own. */
+static VTerm *
+snapshot_vterm(const char *const *argv)
+{
+	char *out = NULL;
+	size_t len = 0;
+	cr_assert_eq(th_run(argv, NULL, &out, &len, NULL), 0, "snapshot %s %s "
+	    "--color %s failed", argv[2], argv[3], argv[7]);
+	VTerm *vt = vterm_new(ROWS, COLS);
+	vterm_set_utf8(vt, 1);
+	VTermScreen *scr = vterm_obtain_screen(vt);
+	vterm_screen_reset(scr, 1);
+	/* lines end in \n; the emulator wants \r\n and no scroll at the end */
+	for (char *s = out, *nl; s < out + len; s = nl + 1) {
+		nl = memchr(s, '\n', (size_t)(out + len - s));
+		if (nl == NULL)
+			nl = out + len;
+		vterm_input_write(vt, s, (size_t)(nl - s));
+		if (nl + 1 < out + len)
+			vterm_input_write(vt, "\r\n", 2);
+	}
+	free(out);
+	return vt;
+}
+
+/* Whether two emulator colors are the same: both the default, or the
+ * same palette index, or the same RGB. */
+static bool
+same_color(const VTermColor *a, const VTermColor *b, bool fg)
+{
+	bool da = fg ? VTERM_COLOR_IS_DEFAULT_FG(a) : VTERM_COLOR_IS_DEFAULT_BG(a);
+	bool db = fg ? VTERM_COLOR_IS_DEFAULT_FG(b) : VTERM_COLOR_IS_DEFAULT_BG(b);
+	if (da || db)
+		return da == db;
+	if (VTERM_COLOR_IS_INDEXED(a) != VTERM_COLOR_IS_INDEXED(b))
+		return false;
+	if (VTERM_COLOR_IS_INDEXED(a))
+		return a->indexed.idx == b->indexed.idx;
+	return a->rgb.red == b->rgb.red && a->rgb.green == b->rgb.green &&
+	    a->rgb.blue == b->rgb.blue;
+}
+
+/* A color for a message. */
+static void
+color_str(const VTermColor *c, bool fg, char *buf, size_t cap)
+{
+	if (fg ? VTERM_COLOR_IS_DEFAULT_FG(c) : VTERM_COLOR_IS_DEFAULT_BG(c))
+		snprintf(buf, cap, "default");
+	else if (VTERM_COLOR_IS_INDEXED(c))
+		snprintf(buf, cap, "index %d", c->indexed.idx);
+	else
+		snprintf(buf, cap, "#%02x%02x%02x", c->rgb.red, c->rgb.green,
+		    c->rgb.blue);
+}
+
+/* Count the cells where the TUI's screen and the snapshot's differ in
+ * glyph, colors, bold or reverse; the first one is described in what. */
+static int
+cells_differ(struct term *t, VTerm *ref, char *what, size_t cap)
+{
+	VTermScreen *rs = vterm_obtain_screen(ref);
+	int bad = 0;
+	for (int y = 0; y < t->rows; y++)
+		for (int x = 0; x < t->cols; x++) {
+			VTermScreenCell a = cell_at(t, x, y), b;
+			VTermPos pos = {.row = y, .col = x};
+			vterm_screen_get_cell(rs, pos, &b);
+			uint32_t ca = a.chars[0] ? a.chars[0] : ' ';
+			uint32_t cb = b.chars[0] ? b.chars[0] : ' ';
+			if (ca == cb && same_color(&a.fg, &b.fg, true) &&
+			    same_color(&a.bg, &b.bg, false) &&
+			    a.attrs.bold == b.attrs.bold &&
+			    a.attrs.reverse == b.attrs.reverse)
+				continue;
+			if (bad++ == 0) {
+				char fa[32], fb[32], ba[32], bb[32];
+				color_str(&a.fg, true, fa, sizeof fa);
+				color_str(&b.fg, true, fb, sizeof fb);
+				color_str(&a.bg, false, ba, sizeof ba);
+				color_str(&b.bg, false, bb, sizeof bb);
+				snprintf(what, cap, "cell %d,%d: TUI U+%04X fg %s "
+				    "bg %s bold %d; snapshot U+%04X fg %s bg %s "
+				    "bold %d", x, y, ca, fa, ba, a.attrs.bold, cb,
+				    fb, bb, b.attrs.bold);
+			}
+		}
+	return bad;
+}
+
+/* Text cells (not block elements) whose color is black or white on the
+ * terminal's default background: they vanish on a dark or a light
+ * screen. */
+static int
+invisible_text(struct term *t, char *what, size_t cap)
+{
+	int bad = 0;
+	for (int y = 0; y < t->rows; y++)
+		for (int x = 0; x < t->cols; x++) {
+			VTermScreenCell c = cell_at(t, x, y);
+			uint32_t cp = c.chars[0];
+			if (cp == 0 || cp == ' ' || (cp >= 0x2580 && cp <= 0x259f) ||
+			    !VTERM_COLOR_IS_DEFAULT_BG(&c.bg) || c.attrs.reverse ||
+			    !VTERM_COLOR_IS_INDEXED(&c.fg))
+				continue;
+			int i = c.fg.indexed.idx;
+			if (i != 0 && i != 7 && i != 15 && i != 16 && i != 231)
+				continue;
+			if (bad++ == 0)
+				snprintf(what, cap, "cell %d,%d U+%04X: index %d on "
+				    "the default background", x, y, cp, i);
+		}
+	return bad;
+}
+
+/* One way of starting the TUI and the snapshot depth it must match. */
+struct depth_case {
+	const char *name;
+	const char *env[3];
+	const char *args[3];
+	const char *snap; /* --color of the snapshot */
+};
+
+/* At every depth the TUI's cells (glyphs and colors) are the snapshot's,
+ * for every encoding: one color mapping for both. Truecolor comes from
+ * COLORTERM with a 256-color TERM, or from --color truecolor. At 8 and 16
+ * colors no text is black or white on the default background. */
+Test(e2e, tui_colors_equal_snapshot_at_every_depth)
+{
+	static const struct depth_case cases[] = {
+	    {"NO_COLOR", {"NO_COLOR=1"}, {NULL}, "mono"},
+	    {"TERM=xterm", {"TERM=xterm"}, {NULL}, "8"},
+	    {"TERM=screen", {"TERM=screen"}, {NULL}, "8"},
+	    {"--color 16", {NULL}, {"--color", "16"}, "16"},
+	    {"xterm-256color", {NULL}, {NULL}, "256"},
+	    {"COLORTERM=truecolor", {"COLORTERM=truecolor"}, {NULL},
+		"truecolor"},
+	    {"COLORTERM=24bit, screen-256color",
+		{"COLORTERM=24bit", "TERM=screen-256color"}, {NULL},
+		"truecolor"},
+	    {"--color truecolor", {NULL}, {"--color", "truecolor"},
+		"truecolor"},
+	};
+	static const char *names[] = {"sinusoidal", "learned", "relative",
+	    "rope", "alibi", "nope", "vit2d"};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const struct depth_case *dc = &cases[i];
+		struct term t;
+		start(&t, dc->args, dc->env);
+		for (int e = 0; e < 7; e++) {
+			char key[2] = {(char)('1' + e), 0}, what[300] = "";
+			if (e > 0) {
+				term_send(&t, key);
+				cr_assert(tab_is_current(&t, e, names[e]));
+				term_pump(&t, 300);
+			}
+			/* a switch by key keeps the cursor at 0,0 (rope's own
+			 * start is m = n / 2) */
+			const char *snap[] = {"pescope", "snapshot", "-e",
+			    names[e], "--size", "120x40", "--color", dc->snap,
+			    "--cursor", "0,0", NULL};
+			VTerm *ref = snapshot_vterm(snap);
+			int bad = cells_differ(&t, ref, what, sizeof what);
+			cr_expect_eq(bad, 0, "%s, %s: %d cells differ from "
+			    "`snapshot --color %s`; %s", dc->name, names[e], bad,
+			    dc->snap, what);
+			vterm_free(ref);
+			if (strcmp(dc->snap, "8") == 0 ||
+			    strcmp(dc->snap, "16") == 0) {
+				bad = invisible_text(&t, what, sizeof what);
+				cr_expect_eq(bad, 0, "%s, %s: %d text cells "
+				    "vanish; %s", dc->name, names[e], bad, what);
+			}
+		}
+		term_quit(&t);
+		term_free(&t);
+	}
 }

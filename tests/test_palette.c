@@ -85,9 +85,10 @@ Test(palette, depth_names)
 	cr_expect_eq(pe_depth_parse("256"), PE_DEPTH_256);
 	cr_expect_eq(pe_depth_parse("16"), PE_DEPTH_16);
 	cr_expect_eq(pe_depth_parse("mono"), PE_DEPTH_MONO);
-	cr_expect_eq(pe_depth_parse("8"), -1);
+	cr_expect_eq(pe_depth_parse("8"), PE_DEPTH_8);
+	cr_expect_eq(pe_depth_parse("88"), -1);
 	cr_expect_eq(pe_depth_parse(""), -1);
-	for (int d = 0; d < 4; d++)
+	for (int d = 0; d <= PE_DEPTH_MONO; d++)
 		cr_expect_eq(pe_depth_parse(pe_depth_name(d)), d);
 }
 
@@ -209,4 +210,45 @@ Test(palette, cyclic_halves_keep_a_hue)
 		cr_assert_eq(pe_palette_256_cell(&c, false), pe_palette_256(col));
 		cr_assert_eq(pe_palette_16_cell(&c, true), pe_palette_16(col));
 	}
+}
+
+/* The look the writers and the TUI share: at 8 and 16 colors text on the
+ * default background is never black or white, greys are dimmed text in
+ * the terminal's own color, heatmap halves keep their ramp, and 8 colors
+ * never name an index past 7. */
+Test(palette, look_text_reads_on_any_screen)
+{
+	static const pe_color texts[] = {0x000000, 0x8a8a8a, 0xd0d0d0,
+	    0xffffff, 0x5fafff, 0xff875f, 0x303030};
+	for (int d = PE_DEPTH_16; d <= PE_DEPTH_8; d++)
+		for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+			struct pe_cell c = {.cp = 'x', .fg = texts[i],
+			    .bg = PE_COLOR_DEFAULT};
+			struct pe_look lk = pe_palette_look(&c, (enum pe_depth)d);
+			cr_expect(lk.fg != 0 && lk.fg != 7 && lk.fg != 15,
+			    "depth %s: text #%06x became index %d",
+			    pe_depth_name((enum pe_depth)d), texts[i], lk.fg);
+			if (d == PE_DEPTH_8)
+				cr_expect_lt(lk.fg, 8);
+		}
+	struct pe_cell grey = {.cp = '5', .fg = 0x8a8a8a, .bg = -1};
+	struct pe_look lk = pe_palette_look(&grey, PE_DEPTH_8);
+	cr_expect_eq(lk.fg, PE_COLOR_DEFAULT, "grey ticks: the default color");
+	cr_expect(lk.attr & PE_ATTR_DIM, "grey ticks: dimmed");
+	/* On a colored background black text stays black. */
+	struct pe_cell tab = {.cp = 'p', .fg = 0, .bg = 0x5fafff};
+	cr_expect_eq(pe_palette_look(&tab, PE_DEPTH_8).fg, 0);
+	/* A diverging heatmap spans its 8-color ramp, in order. */
+	int prev = -1, seen = 0;
+	for (int lv = 0; lv < 256; lv += 5) {
+		struct pe_cell h = {.cp = 0x2580, .fg = 0x123456, .bg = 0x123456,
+		    .kind = PE_CELL_SHADE};
+		pe_palette_mark(&h, 0, PE_CMAP_DIVERGING, false, (uint8_t)lv);
+		int fg = pe_palette_look(&h, PE_DEPTH_8).fg;
+		cr_expect(fg >= 0 && fg < 8);
+		if (fg != prev)
+			seen++;
+		prev = fg;
+	}
+	cr_expect_eq(seen, 5, "five steps blue to red, got %d", seen);
 }

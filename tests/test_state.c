@@ -517,7 +517,13 @@ Test(state, help_quit_snapshot)
 	cr_assert_eq(a & PE_ACT_QUIT, 0, "any key closes help, q included");
 	cr_assert(!st.help);
 	cr_assert(key(&st, 'q') & PE_ACT_QUIT);
-	cr_assert(key(&st, PE_KEY_ESC) & PE_ACT_QUIT);
+	/* Esc never quits (a presenter's clicker sends it): it closes the
+	 * help, and otherwise says how to quit. */
+	key(&st, '?');
+	cr_assert_eq(key(&st, PE_KEY_ESC) & PE_ACT_QUIT, 0);
+	cr_assert(!st.help, "Esc closes the help");
+	cr_assert_eq(key(&st, PE_KEY_ESC) & PE_ACT_QUIT, 0, "Esc does not quit");
+	cr_assert_neq(strstr(st.status, "q quits"), NULL, "%s", st.status);
 	cr_assert(key(&st, 'w') & PE_ACT_SNAPSHOT);
 	key(&st, 'Z');
 	cr_assert_neq(st.status[0], '\0', "unbound keys say so");

@@ -15,8 +15,8 @@
 #define W 13
 #define H 5
 
-static const enum pe_depth depths[4] = {PE_DEPTH_TRUECOLOR, PE_DEPTH_256,
-                                        PE_DEPTH_16, PE_DEPTH_MONO};
+static const enum pe_depth depths[5] = {PE_DEPTH_TRUECOLOR, PE_DEPTH_256,
+                                        PE_DEPTH_16, PE_DEPTH_8, PE_DEPTH_MONO};
 
 /* A canvas with text, heatmap cells (value, masked, undefined), braille,
  * box drawing, attributes and characters HTML must escape. */
@@ -112,7 +112,7 @@ Test(writer, ansi_and_txt_grid)
 	struct pe_canvas cv;
 
 	make_canvas(&cv);
-	for (int d = 0; d < 4; d++) {
+	for (int d = 0; d < 5; d++) {
 		char *out = write_str(&cv, PE_FMT_ANSI, depths[d], NULL);
 		expect_grid(out, W, H);
 		free(out);
@@ -129,7 +129,7 @@ Test(writer, ansi_line_ends_reset)
 	struct pe_canvas cv;
 
 	make_canvas(&cv);
-	for (int d = 0; d < 4; d++) {
+	for (int d = 0; d < 5; d++) {
 		char *out = write_str(&cv, PE_FMT_ANSI, depths[d], NULL);
 		int nl = 0;
 		for (char *p = strchr(out, '\n'); p != NULL;
@@ -294,7 +294,7 @@ Test(writer, html_document)
 	struct pe_canvas cv;
 
 	make_canvas(&cv);
-	for (int d = 0; d < 4; d++) {
+	for (int d = 0; d < 5; d++) {
 		char *out = write_str(&cv, PE_FMT_HTML, depths[d], "x<y & z");
 		cr_expect_eq(strncmp(out, "<!DOCTYPE html>", 15), 0);
 		cr_expect_not_null(strstr(out, "<meta charset=\"utf-8\">"));
@@ -347,7 +347,7 @@ Test(writer, html_parses)
 	if (access(py, X_OK) != 0)
 		cr_skip_test("no %s", py);
 	make_canvas(&cv);
-	for (int d = 0; d < 4; d++) {
+	for (int d = 0; d < 5; d++) {
 		int fd = mkstemp(path);
 		cr_assert_geq(fd, 0);
 		FILE *fp = fdopen(fd, "w");

@@ -82,6 +82,12 @@ int pe_field_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 int pe_field_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
     size_t c0, size_t c1, size_t nc, struct pe_stats *dest);
 
+/* The check long grids poll between passes (every few milliseconds of
+ * work): when it returns true, pe_field_grid stops early with PE_EINTR and
+ * dest is unfinished. One per process (the TUI's: a key is waiting);
+ * NULL, the default, never stops anything. */
+void pe_field_set_interrupt(bool (*check)(void *arg), void *arg);
+
 /* Block k of nblocks that tile [lo, hi): [*b0, *b1). Blocks are as equal as
  * integer bounds allow; when there are more blocks than items, each item
  * spans several consecutive blocks (never an empty block). */

@@ -9,6 +9,7 @@ enum pe_depth {
 	PE_DEPTH_TRUECOLOR,
 	PE_DEPTH_256,
 	PE_DEPTH_16,
+	PE_DEPTH_8, /* the 8 ANSI colors (TERM=xterm, screen, linux) */
 	PE_DEPTH_MONO,
 };
 
@@ -52,13 +53,26 @@ int pe_palette_256_cell(const struct pe_cell *c, bool fg);
 void pe_palette_mark(struct pe_cell *c, int half, enum pe_cmap cm,
     bool cyclic, uint8_t lv);
 
+/* A cell as a terminal at a depth shows it: fg and bg are RGB (truecolor),
+ * palette indices (256, 16, 8) or PE_COLOR_DEFAULT (always at mono). */
+struct pe_look {
+	pe_color fg, bg;
+	uint8_t attr; /* enum pe_attr bits */
+};
+/* The look of a cell at a depth: the one mapping the file writers and the
+ * TUI share. Heatmap halves take their colormap's ordered ramp at 16 and 8
+ * colors; text on the default background is never black or white there
+ * (it would vanish on a dark or a light screen): it takes the terminal's
+ * own foreground, dimmed when it was a grey. */
+struct pe_look pe_palette_look(const struct pe_cell *c, enum pe_depth depth);
+
 /* The mono ramp: glyph for a shade level 0..255 (" .:-=+*#%@"). */
 uint32_t pe_palette_ramp(uint8_t shade);
 /* Mono glyphs of special cells. */
 #define PE_GLYPH_MASKED ((uint32_t)'/')
 #define PE_GLYPH_UNDEF ((uint32_t)'?')
 
-/* Parse "truecolor", "256", "16", "mono" (-1 if unknown). */
+/* Parse "truecolor", "256", "16", "8", "mono" (-1 if unknown). */
 int pe_depth_parse(const char *s);
 const char *pe_depth_name(enum pe_depth d);
 

@@ -24,6 +24,7 @@ enum pe_status {
 	PE_ERANGE = -3,	 /* an index is past the encoding's limit */
 	PE_EFORMAT = -4, /* malformed input data (NPY, factor list) */
 	PE_EIO = -5,	 /* read or write failed (io layer only) */
+	PE_EINTR = -6,	 /* stopped early by the interrupt check (field.h) */
 };
 
 /* Human-readable name of a status code. */

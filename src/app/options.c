@@ -159,8 +159,9 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "frame size in cells, 80x24 to 1000x1000; 120x40\n"
 	    "(bench: 200x60)"},
 	[O_COLOR] = {"color", 0, true, C_TUI | C_SNAP, 0, 0, 0, G_VIEW, "C",
-	    "truecolor, 256, 16 or mono (NO_COLOR: mono)",
-	    "truecolor 256 16 mono"},
+	    "truecolor, 256, 16, 8 or mono (NO_COLOR: mono;\n"
+	    "COLORTERM=truecolor: truecolor)",
+	    "truecolor 256 16 8 mono"},
 	[O_FORMAT] = {"format", 'f', true, C_SNAP | C_DUMP, 0, 0, 0, G_VIEW, "F",
 	    "snapshot: ansi (default), txt or html; dump: csv\n"
 	    "(default) or npy",
@@ -461,7 +462,8 @@ apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
 	static const char *const dumps[] = {"csv", "npy"};
 	static const char *const snaps[] = {"ansi", "txt", "html"};
 	static const char *const dtypes[] = {"f32", "f64"};
-	static const char *const depths[] = {"truecolor", "256", "16", "mono"};
+	static const char *const depths[] = {"truecolor", "256", "16", "8",
+		"mono"};
 	static const char *const masks[] = {"causal", "none"};
 	struct pe_config *c = &o->cfg;
 	struct pe_rope_scaling *r = &c->rope;
@@ -631,7 +633,7 @@ apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
 		return 0;
 	}
 	case O_COLOR:
-		if ((k = pick(name, arg, depths, 4, err, cap)) < 0)
+		if ((k = pick(name, arg, depths, 5, err, cap)) < 0)
 			return 2;
 		o->depth = pe_depth_parse(arg);
 		return 0;

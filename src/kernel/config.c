@@ -31,6 +31,8 @@ pe_strerror(int status)
 		return "malformed data";
 	case PE_EIO:
 		return "input/output error";
+	case PE_EINTR:
+		return "interrupted";
 	}
 	return "unknown error";
 }

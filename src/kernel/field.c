@@ -322,6 +322,25 @@ pe_field_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	return rc;
 }
 
+/* The interrupt check and its argument (pe_field_set_interrupt). */
+static bool (*interrupt_check)(void *);
+static void *interrupt_arg;
+
+/* Set the check long grids poll. */
+void
+pe_field_set_interrupt(bool (*check)(void *arg), void *arg)
+{
+	interrupt_check = check;
+	interrupt_arg = arg;
+}
+
+/* Whether the interrupt check asks to stop. */
+bool
+pe_field_interrupted(void)
+{
+	return interrupt_check != NULL && interrupt_check(interrupt_arg);
+}
+
 /* Block k of nblocks tiling [lo, hi) (field_span). */
 void
 pe_field_span(size_t lo, size_t hi, size_t nblocks, size_t k, size_t *b0,
@@ -346,6 +365,8 @@ pe_field_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 		return ops->grid(f, r0, r1, nr, c0, c1, nc, dest);
 	field_cells_start(&it, r0, r1, nr, c0, c1, nc);
 	while (field_cells_next(&it)) {
+		if (it.k % 256 == 255 && pe_field_interrupted())
+			return PE_EINTR;
 		int rc = pe_field_block(f, it.p0, it.p1, it.q0, it.q1, false,
 		                        &dest[it.k]);
 		if (rc != PE_OK)

@@ -143,6 +143,10 @@ enum field_fn { FIELD_FN_SIN, FIELD_FN_COS, FIELD_FN_ANGLE };
 
 /* Frequencies and prepared tables of a sinusoidal or rope field (any kind,
  * similarity included); sets the columns of rope kinds. */
+/* Whether the interrupt check (pe_field_set_interrupt) asks a grid in
+ * progress to stop. */
+bool pe_field_interrupted(void);
+
 int pe_field_wave_init(struct pe_field *f);
 
 /* Frequencies of a wave field, and how many. */

@@ -350,6 +350,10 @@ field_learned_sim_grid(const struct pe_field *f, size_t r0, size_t r1,
 		dest[i].mean = 0.0;
 	for (size_t a = 0; a < lp.d; a += chunk) {
 		size_t b = lp.d - a < chunk ? lp.d : a + chunk;
+		if (pe_field_interrupted()) {
+			free(U);
+			return PE_EINTR;
+		}
 		field_learned_block_sums(&lp, r0, r1, nr, a, b, U, chunk);
 		field_learned_block_sums(&lp, c0, c1, nc, a, b, V, chunk);
 		/* (not a field_cells walk: most blocks of a long sequence lie

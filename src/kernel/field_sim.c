@@ -256,6 +256,10 @@ field_sim_dots_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 	}
 	for (size_t k0 = 0; k0 < nf; k0 += chunk) {
 		size_t kn = nf - k0 < chunk ? nf - k0 : chunk;
+		if (pe_field_interrupted()) {
+			rc = PE_EINTR;
+			goto end;
+		}
 		if (field_sim_geo_blocks(wr + k0, hc + k0, hs + k0, kn, r0, r1,
 		                         nr, G) != PE_OK ||
 		    field_sim_geo_blocks(wr + k0, hc + k0, hs + k0, kn, c0, c1,
@@ -312,6 +316,10 @@ field_sim_row(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	for (size_t k0 = 0; k0 < nf; k0 += FIELD_WAVE_CHUNK) {
 		size_t kn =
 		    nf - k0 < FIELD_WAVE_CHUNK ? nf - k0 : FIELD_WAVE_CHUNK;
+		if (pe_field_interrupted()) {
+			free(Dp);
+			return PE_EINTR;
+		}
 		/* D(np) of the one row block: its tiling's Dn */
 		if (pe_field_tiling_init(&row, wr + k0, hc + k0, hs + k0, kn,
 		                         r0, r1, 1) != PE_OK)
@@ -357,8 +365,11 @@ int
 pe_field_sim_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
                   size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
 {
-	if (nr == 1 && field_sim_row(f, r0, r1, c0, c1, nc, dest) == PE_OK)
-		return PE_OK;
+	if (nr == 1) {
+		int rc = field_sim_row(f, r0, r1, c0, c1, nc, dest);
+		if (rc != PE_ENOMEM)
+			return rc;
+	}
 	return field_sim_dots_grid(f, r0, r1, nr, c0, c1, nc, dest);
 }
 

@@ -304,6 +304,10 @@ pe_field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 		size_t j0 = tm.start[k], j1 = tm.start[k + 1];
 		if (j0 == j1)
 			continue;
+		if (pe_field_interrupted()) {
+			rc = PE_EINTR;
+			goto end;
+		}
 		/* the chunk's frequencies that some column shows */
 		size_t flo = SIZE_MAX, fhi = 0;
 		for (size_t j = j0; j < j1; j++) {

@@ -20,7 +20,8 @@ static const pe_color ansi16[16] = {
 /* The mono ramp, darkest (empty) to densest. */
 static const char ramp[] = " .:-=+*#%@";
 
-static const char *const depth_names[] = {"truecolor", "256", "16", "mono"};
+static const char *const depth_names[] = {"truecolor", "256", "16", "8",
+    "mono"};
 
 /* Squared Euclidean distance between two RGB colors. */
 static int
@@ -213,7 +214,7 @@ pe_depth_parse(const char *s)
 {
 	if (s == NULL)
 		return -1;
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i <= PE_DEPTH_MONO; i++)
 		if (strcmp(s, depth_names[i]) == 0)
 			return i;
 	if (strcmp(s, "24bit") == 0 || strcmp(s, "direct") == 0)
@@ -225,5 +226,96 @@ pe_depth_parse(const char *s)
 const char *
 pe_depth_name(enum pe_depth d)
 {
-	return (unsigned)d < 4 ? depth_names[d] : "?";
+	return (unsigned)d <= PE_DEPTH_MONO ? depth_names[d] : "?";
+}
+
+/* Nearest of the 8 ANSI colors 0..7 to c (lowest index wins a tie). */
+static int
+palette_8(pe_color c)
+{
+	int r = (c >> 16) & 0xff, g = (c >> 8) & 0xff, b = c & 0xff;
+	int best = 0, bestd = palette_dist2(r, g, b, ansi16[0]);
+
+	for (int i = 1; i < 8; i++) {
+		int d = palette_dist2(r, g, b, ansi16[i]);
+		if (d < bestd) {
+			bestd = d;
+			best = i;
+		}
+	}
+	return best;
+}
+
+/* Ordered 8-color ramps, as the 16-color ones without the bright half:
+ * diverging blue, cyan, white, yellow, red; sequential magenta, blue,
+ * cyan, green, yellow. */
+static const uint8_t ramp8_div[] = {4, 6, 7, 3, 1};
+static const uint8_t ramp8_seq[] = {5, 4, 6, 2, 3};
+
+/* Index at 8 colors of a cell's fg or bg (ramp for heatmap halves), or -1
+ * for the default. */
+static int
+palette_8_cell(const struct pe_cell *c, bool fg)
+{
+	pe_color col = fg ? c->fg : c->bg;
+	int half = fg ? 0 : 1;
+
+	if (col < 0)
+		return -1;
+	if (c->ramp != 0 && (c->lvok & (1 << half))) {
+		bool div = c->ramp - 1 == PE_CMAP_DIVERGING;
+		const uint8_t *r = div ? ramp8_div : ramp8_seq;
+		size_t n = div ? sizeof ramp8_div : sizeof ramp8_seq;
+		return r[(size_t)c->lv[half] * n / 256];
+	}
+	return palette_8(col);
+}
+
+/* Whether a color is a grey between dark and light (secondary text). */
+static bool
+palette_mid_grey(pe_color c)
+{
+	int r = (c >> 16) & 0xff, g = (c >> 8) & 0xff, b = c & 0xff;
+	int hi = r > g ? (r > b ? r : b) : (g > b ? g : b);
+	int lo = r < g ? (r < b ? r : b) : (g < b ? g : b);
+
+	return hi - lo < 0x20 && hi >= 0x40 && hi <= 0xc0;
+}
+
+/* The look of a cell at a depth; see palette.h. */
+struct pe_look
+pe_palette_look(const struct pe_cell *c, enum pe_depth depth)
+{
+	struct pe_look lk = {PE_COLOR_DEFAULT, PE_COLOR_DEFAULT, c->attr};
+
+	switch (depth) {
+	case PE_DEPTH_TRUECOLOR:
+		lk.fg = c->fg < 0 ? PE_COLOR_DEFAULT : c->fg;
+		lk.bg = c->bg < 0 ? PE_COLOR_DEFAULT : c->bg;
+		return lk;
+	case PE_DEPTH_256: /* cyclic maps keep a hue */
+		lk.fg = pe_palette_256_cell(c, true);
+		lk.bg = pe_palette_256_cell(c, false);
+		return lk;
+	case PE_DEPTH_16:
+		lk.fg = pe_palette_16_cell(c, true);
+		lk.bg = pe_palette_16_cell(c, false);
+		break;
+	case PE_DEPTH_8:
+		lk.fg = palette_8_cell(c, true);
+		lk.bg = palette_8_cell(c, false);
+		break;
+	default:
+		return lk;
+	}
+	/* Text on the default background: black and white (0, 7, 15) read on
+	 * one kind of screen only. */
+	if (c->kind == PE_CELL_TEXT && lk.bg < 0 && lk.fg >= 0 &&
+	    !(c->attr & PE_ATTR_REVERSE) &&
+	    (lk.fg == 0 || lk.fg == 7 || lk.fg == 15)) {
+		if (palette_mid_grey(c->fg))
+			lk.attr |= PE_ATTR_DIM;
+		lk.fg = PE_COLOR_DEFAULT;
+	}
+	return lk;
 }

@@ -10,12 +10,6 @@
 #define HTML_FG PE_RGB(0xd0, 0xd0, 0xd0)
 #define HTML_BG PE_RGB(0x1c, 0x1c, 0x1c)
 
-/* A cell's look after quantisation to the output depth. */
-struct look {
-	pe_color fg, bg; /* RGB (truecolor), palette index (256, 16), or
-	                    PE_COLOR_DEFAULT */
-	uint8_t attr;
-};
 
 /* Parse "ansi", "txt" ("text"), "html"; -1 when unknown. */
 int
@@ -57,49 +51,9 @@ pe_writer_glyph(const struct pe_cell *c, enum pe_depth depth)
 	return cp;
 }
 
-/* One color at a depth: RGB for truecolor, a palette index for 256 and
- * 16, nothing for mono. */
-static pe_color
-writer_quantize(pe_color c, enum pe_depth depth)
-{
-	if (c < 0)
-		return PE_COLOR_DEFAULT;
-	switch (depth) {
-	case PE_DEPTH_TRUECOLOR:
-		return c;
-	case PE_DEPTH_256:
-		return pe_palette_256(c);
-	case PE_DEPTH_16:
-		return pe_palette_16(c);
-	case PE_DEPTH_MONO:
-		break;
-	}
-	return PE_COLOR_DEFAULT;
-}
-
-/* The look of a cell at a depth. */
-static struct look
-writer_look(const struct pe_cell *c, enum pe_depth depth)
-{
-	struct look lk;
-
-	if (depth == PE_DEPTH_16) { /* heatmaps keep their order */
-		lk.fg = pe_palette_16_cell(c, true);
-		lk.bg = pe_palette_16_cell(c, false);
-	} else if (depth == PE_DEPTH_256) { /* cyclic maps keep a hue */
-		lk.fg = pe_palette_256_cell(c, true);
-		lk.bg = pe_palette_256_cell(c, false);
-	} else {
-		lk.fg = writer_quantize(c->fg, depth);
-		lk.bg = writer_quantize(c->bg, depth);
-	}
-	lk.attr = c->attr;
-	return lk;
-}
-
 /* Whether two looks are the same. */
 static bool
-writer_same(const struct look *a, const struct look *b)
+writer_same(const struct pe_look *a, const struct pe_look *b)
 {
 	return a->fg == b->fg && a->bg == b->bg && a->attr == b->attr;
 }
@@ -129,6 +83,9 @@ writer_sgr_color(FILE *fp, pe_color c, enum pe_depth depth, bool bg)
 	case PE_DEPTH_256:
 		fprintf(fp, ";%d;5;%d", bg ? 48 : 38, (int)c);
 		break;
+	case PE_DEPTH_8:
+		fprintf(fp, ";%d", (bg ? 40 : 30) + (int)(c & 7));
+		break;
 	case PE_DEPTH_16:
 		if (c < 8)
 			fprintf(fp, ";%d", (bg ? 40 : 30) + (int)c);
@@ -143,7 +100,7 @@ writer_sgr_color(FILE *fp, pe_color c, enum pe_depth depth, bool bg)
 /* Switch the terminal to a look: reset, then set what differs from the
  * default (so no state leaks from the previous look). */
 static void
-writer_sgr(FILE *fp, const struct look *lk, enum pe_depth depth)
+writer_sgr(FILE *fp, const struct pe_look *lk, enum pe_depth depth)
 {
 	fputs("\033[0", fp);
 	if (lk->attr & PE_ATTR_BOLD)
@@ -164,12 +121,12 @@ static void
 writer_ansi(FILE *fp, const struct pe_canvas *cv, enum pe_depth depth)
 {
 	for (int y = 0; y < cv->h; y++) {
-		struct look cur = {PE_COLOR_DEFAULT, PE_COLOR_DEFAULT, 0};
+		struct pe_look cur = {PE_COLOR_DEFAULT, PE_COLOR_DEFAULT, 0};
 
 		for (int x = 0; x < cv->w; x++) {
 			const struct pe_cell *c =
 			    &cv->cells[(size_t)y * (size_t)cv->w + (size_t)x];
-			struct look lk = writer_look(c, depth);
+			struct pe_look lk = pe_palette_look(c, depth);
 
 			if (!writer_same(&lk, &cur)) {
 				writer_sgr(fp, &lk, depth);
@@ -239,7 +196,7 @@ writer_html_rgb(pe_color q, enum pe_depth depth, pe_color def)
 {
 	if (q < 0)
 		return def;
-	if (depth == PE_DEPTH_256 || depth == PE_DEPTH_16)
+	if (depth == PE_DEPTH_256 || depth == PE_DEPTH_16 || depth == PE_DEPTH_8)
 		return pe_palette_rgb(q);
 	return q;
 }
@@ -258,7 +215,7 @@ writer_css(FILE *fp, bool sep, const char *fmt, unsigned v)
 /* Open a <span> for a look that is not the page's default; returns whether
  * it opened one. */
 static bool
-writer_html_span(FILE *fp, const struct look *lk, enum pe_depth depth)
+writer_html_span(FILE *fp, const struct pe_look *lk, enum pe_depth depth)
 {
 	pe_color fg = lk->fg, bg = lk->bg;
 	bool rev = (lk->attr & PE_ATTR_REVERSE) != 0, sep = false;
@@ -314,13 +271,13 @@ writer_html(FILE *fp, const struct pe_canvas *cv, enum pe_depth depth,
 	        (unsigned)HTML_BG, (unsigned)HTML_FG, (unsigned)HTML_BG,
 	        (unsigned)HTML_FG);
 	for (int y = 0; y < cv->h; y++) {
-		struct look cur = {PE_COLOR_DEFAULT, PE_COLOR_DEFAULT, 0};
+		struct pe_look cur = {PE_COLOR_DEFAULT, PE_COLOR_DEFAULT, 0};
 		bool open = false;
 
 		for (int x = 0; x < cv->w; x++) {
 			const struct pe_cell *c =
 			    &cv->cells[(size_t)y * (size_t)cv->w + (size_t)x];
-			struct look lk = writer_look(c, depth);
+			struct pe_look lk = pe_palette_look(c, depth);
 
 			if (x == 0 || !writer_same(&lk, &cur)) {
 				if (open)

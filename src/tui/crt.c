@@ -3,17 +3,29 @@
  * The only file that sets curses up; nothing else knows about pairs. */
 #include <curses.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <term.h>
+#include <termios.h>
 #include <unistd.h>
 #include <wchar.h>
 
 #include "pescope/writer.h"
 #include "tui/tui.h"
+
+/* The most LINES or COLUMNS may ask for when the terminal does not say
+ * its size (a 1000 x 1000 frame is ~20 MB of canvas and curses screens). */
+#define CRT_MAX_SIDE 1000
+
+extern char **environ;
 
 /* A cache slot: a (fg, bg) of terminal color numbers and its pair. */
 struct slot {
@@ -34,10 +46,38 @@ static struct {
 			      until the whole screen is repainted */
 	struct slot *slots;
 	size_t nslots;	   /* a power of two, > 2 * max_pair */
-	char note[160];
+	bool nudge;	   /* direct colors below 8 are sent as the ANSI ones
+			      (xterm-direct): send 8 for them */
+	char note[400];
+	struct termios saved; /* the terminal's modes before curses */
+	bool saved_ok;
+	char restore[512]; /* bytes that give the terminal back (fatal
+			      signals write them: nothing else is safe there) */
+	size_t nrestore;
 } crt;
 
-static volatile sig_atomic_t quit_sig, tstp_flag, cont_flag;
+static volatile sig_atomic_t quit_sig, tstp_flag, cont_flag, crt_up;
+
+/* Signals whose default is to end the program: caught (unless ignored or
+ * handled already when we start: nohup, profilers), the loop restores the
+ * terminal, then the program dies of the signal. */
+static const int quit_sigs[] = {
+	SIGHUP, SIGINT, SIGTERM, SIGQUIT, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM,
+	SIGVTALRM, SIGXCPU, SIGXFSZ, SIGIO,
+#ifdef SIGPWR
+	SIGPWR,
+#endif
+#ifdef SIGSTKFLT
+	SIGSTKFLT,
+#endif
+};
+
+/* Faults, and signals that say the program is broken: the terminal is
+ * given back from the handler, then the previous action (the default, or
+ * a sanitizer's report) takes over. */
+static const int fatal_sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
+	SIGTRAP, SIGSYS};
+static struct sigaction fatal_prev[NSIG];
 
 /* Record a quit signal; the loop restores the terminal and exits. */
 static void
@@ -62,6 +102,32 @@ on_cont(int sig)
 	cont_flag = 1;
 }
 
+/* Give the terminal back from a signal handler: the saved bytes (leave
+ * the alternate screen, mouse and keypad modes off, cursor on) and the
+ * saved modes; write and tcsetattr are async-signal-safe. */
+static void
+crt_restore_now(void)
+{
+	if (!crt_up)
+		return;
+	crt_up = 0;
+	if (write(STDOUT_FILENO, crt.restore, crt.nrestore) < 0) {
+		/* nothing more can be done */
+	}
+	if (crt.saved_ok)
+		tcsetattr(STDIN_FILENO, TCSANOW, &crt.saved);
+}
+
+/* A fatal signal: restore the terminal, then let the previous action have
+ * the signal (it is blocked until we return; a fault happens again). */
+static void
+on_fatal(int sig)
+{
+	crt_restore_now();
+	sigaction(sig, &fatal_prev[sig], NULL);
+	raise(sig);
+}
+
 /* Install a handler without SA_RESTART, so a blocked read returns. */
 static void
 catch(int sig, void (*fn)(int))
@@ -74,7 +140,72 @@ catch(int sig, void (*fn)(int))
 	sigaction(sig, &sa, NULL);
 }
 
-/* Signals caught since the last call: SIGINT or SIGTERM, or 0. */
+/* Catch a signal that ends the program, unless something else already
+ * decided what it does (ignored under nohup, a profiler's handler). */
+static void
+catch_quit(int sig)
+{
+	struct sigaction old;
+
+	if (sigaction(sig, NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
+	    old.sa_handler == SIG_DFL)
+		catch(sig, on_quit);
+}
+
+/* Catch the fatal signals, keeping their previous actions to pass on. */
+static void
+catch_fatal(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_fatal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof fatal_sigs / sizeof fatal_sigs[0]; i++)
+		sigaction(fatal_sigs[i], &sa, &fatal_prev[fatal_sigs[i]]);
+}
+
+/* Put back the fatal signals' previous actions. */
+static void
+release_fatal(void)
+{
+	for (size_t i = 0; i < sizeof fatal_sigs / sizeof fatal_sigs[0]; i++)
+		sigaction(fatal_sigs[i], &fatal_prev[fatal_sigs[i]], NULL);
+}
+
+/* Append a terminfo string (when the entry has it) to the restore bytes. */
+static void
+restore_add(const char *s)
+{
+	if (s == NULL || s == (char *)-1)
+		return;
+	size_t n = strlen(s);
+	if (crt.nrestore + n <= sizeof crt.restore) {
+		memcpy(crt.restore + crt.nrestore, s, n);
+		crt.nrestore += n;
+	}
+}
+
+/* The bytes that undo what curses did to the terminal: attributes off,
+ * mouse reporting off (ncurses' XM, else xterm's 1000 mode), keypad
+ * local, cursor visible, the normal screen. */
+static void
+restore_prepare(void)
+{
+	char *xm = tigetstr("XM");
+
+	crt.nrestore = 0;
+	restore_add(exit_attribute_mode);
+	if (xm != NULL && xm != (char *)-1)
+		restore_add(tiparm(xm, 0));
+	else if (key_mouse != NULL)
+		restore_add("\033[?1000l");
+	restore_add(keypad_local);
+	restore_add(cursor_normal);
+	restore_add(exit_ca_mode);
+}
+
+/* The signal that asked to end the program, or 0. */
 int
 pe_crt_quit_signal(void)
 {
@@ -136,29 +267,20 @@ pair_for(int fg, int bg)
 	return p;
 }
 
-/* A cell's fg or bg as a terminal color number at the current depth. */
+/* A color of a cell's look (palette.h) as a terminal color number. */
 static int
-term_color(const struct pe_cell *cell, bool fg)
+term_color(pe_color q, bool fg)
 {
-	pe_color c = fg ? cell->fg : cell->bg;
-	if (c == PE_COLOR_DEFAULT || c < 0) {
+	if (q < 0) {
 		if (crt.defaults)
 			return -1;
 		return fg ? COLOR_WHITE : COLOR_BLACK;
 	}
-	switch (crt.depth) {
-	case PE_DEPTH_TRUECOLOR:
-		/* xterm-direct's setaf sends numbers below 8 as the ANSI
-		 * colors; nudge those near-blacks to 0x000008. */
-		return c < 8 ? 8 : (int)c;
-	case PE_DEPTH_256:
-		return pe_palette_256_cell(cell, fg); /* cyclic maps keep a hue */
-	case PE_DEPTH_16:
-		/* heatmaps take their colormap's ordered ramp */
-		return pe_palette_16_cell(cell, fg) % (crt.ncolors < 16 ? 8 : 16);
-	default:
-		return -1;
-	}
+	/* xterm-direct's setaf sends numbers below 8 as the ANSI colors;
+	 * nudge those near-blacks to 0x000008. */
+	if (crt.depth == PE_DEPTH_TRUECOLOR && crt.nudge && q < 8)
+		return 8;
+	return (int)q;
 }
 
 /* Curses attributes of canvas attributes. */
@@ -231,6 +353,7 @@ put_canvas(const struct pe_canvas *cv, bool last_try)
 		for (int x = 0; x < w; x++) {
 			const struct pe_cell *c = &cv->cells[(size_t)y * cv->w + x];
 			wchar_t wc[2] = {(wchar_t)pe_writer_glyph(c, crt.depth), 0};
+			struct pe_look lk = pe_palette_look(c, crt.depth);
 			int pair = 0;
 			cchar_t cc;
 
@@ -239,15 +362,15 @@ put_canvas(const struct pe_canvas *cv, bool last_try)
 			else if (!crt.utf8)
 				wc[0] = (wchar_t)ascii_glyph(c, (uint32_t)wc[0]);
 			if (crt.depth != PE_DEPTH_MONO) {
-				pair = pair_for(term_color(c, true),
-				    term_color(c, false));
+				pair = pair_for(term_color(lk.fg, true),
+				    term_color(lk.bg, false));
 				if (pair < 0) {
 					if (!last_try)
 						return false;
 					pair = 0;
 				}
 			}
-			setcchar(&cc, wc, term_attr(c->attr), 0, &pair);
+			setcchar(&cc, wc, term_attr(lk.attr), 0, &pair);
 			/* The bottom-right cell cannot scroll: ERR is fine. */
 			mvadd_wch(y, x, &cc);
 		}
@@ -295,43 +418,219 @@ pe_crt_note(void)
 	return crt.note[0] != '\0' ? crt.note : NULL;
 }
 
-/* Choose the depth (forced or from terminfo and NO_COLOR) and set up the
- * colors and the pair cache. */
-static void
-colors_init(int forced)
+/* Add a sentence to the note (the status line shows it at start). */
+static void __attribute__((format(printf, 1, 2)))
+note_add(const char *fmt, ...)
 {
-	enum pe_depth best = PE_DEPTH_MONO;
+	size_t n = strlen(crt.note);
+	va_list ap;
 
-	/* Decide from terminfo first: start_color writes to the terminal,
-	 * and a mono screen must get no color sequences at all. */
-	crt.depth = PE_DEPTH_MONO;
-	int colors = tigetnum("colors"), pairs = tigetnum("pairs");
-	if (has_colors() && colors > 0 && pairs >= 2) {
-		int rgb = tigetflag("RGB");
-		crt.direct = colors >= 0x1000000 || (rgb > 0 && colors > 256);
-		if (crt.direct)
-			best = PE_DEPTH_TRUECOLOR;
-		else if (colors >= 256)
-			best = PE_DEPTH_256;
-		else if (colors >= 8)
-			best = PE_DEPTH_16;
+	if (n > 0 && n + 2 < sizeof crt.note) {
+		memcpy(crt.note + n, "; ", 3);
+		n += 2;
 	}
-	if (forced >= 0) {
-		crt.depth = (enum pe_depth)forced;
-		if (crt.depth < best) {
-			snprintf(crt.note, sizeof crt.note, "--color %s: this "
-			    "terminal (TERM=%s) shows at most %s; using that",
-			    pe_depth_name(crt.depth), getenv("TERM"),
-			    pe_depth_name(best));
-			crt.depth = best;
+	va_start(ap, fmt);
+	vsnprintf(crt.note + n, sizeof crt.note - n, fmt, ap);
+	va_end(ap);
+}
+
+/* Make curses take the terminal's own size: LINES and COLUMNS count only
+ * when the terminal has none, and then up to CRT_MAX_SIDE. What is
+ * refused goes to the note. */
+static void
+size_env(void)
+{
+	static const char *const names[2] = {"COLUMNS", "LINES"};
+	struct winsize ws;
+	bool real = ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 &&
+	    ws.ws_col > 0 && ws.ws_row > 0;
+	char refused[96] = "";
+
+	for (int i = 0; i < 2; i++) {
+		const char *v = getenv(names[i]);
+		if (v == NULL)
+			continue;
+		char *end;
+		errno = 0;
+		long n = strtol(v, &end, 10);
+		bool ok = v[0] != '\0' && *end == '\0' && errno == 0 && n >= 1;
+		long have = i == 0 ? ws.ws_col : ws.ws_row;
+		if (real ? ok && n == have : ok && n <= CRT_MAX_SIDE)
+			continue;
+		size_t l = strlen(refused);
+		snprintf(refused + l, sizeof refused - l, "%s%s=%.12s%s",
+		    l > 0 ? " " : "", names[i], v, strlen(v) > 12 ? "…" : "");
+		if (!real && ok) {
+			char b[16];
+			snprintf(b, sizeof b, "%d", CRT_MAX_SIDE);
+			setenv(names[i], b, 1);
+		} else {
+			unsetenv(names[i]);
 		}
-	} else {
-		const char *nc = getenv("NO_COLOR");
-		crt.depth = nc != NULL && nc[0] != '\0' ? PE_DEPTH_MONO : best;
 	}
+	if (real) {
+		/* The terminal knows: curses asks it, now and on resize. */
+		unsetenv("LINES");
+		unsetenv("COLUMNS");
+		if (refused[0] != '\0')
+			note_add("%s ignored: the terminal is %dx%d", refused,
+			    ws.ws_col, ws.ws_row);
+	} else if (refused[0] != '\0') {
+		note_add("%s refused: at most %d each without a size from the "
+		    "terminal", refused, CRT_MAX_SIDE);
+	}
+}
+
+/* What the terminfo entry says about colors. */
+struct caps {
+	int colors;  /* 0: none */
+	bool direct; /* color numbers are 0xRRGGBB (RGB flag) */
+};
+
+/* The richest depth an entry shows. */
+static enum pe_depth
+caps_depth(const struct caps *c)
+{
+	if (c->colors <= 0)
+		return PE_DEPTH_MONO;
+	if (c->direct)
+		return PE_DEPTH_TRUECOLOR;
+	if (c->colors >= 256)
+		return PE_DEPTH_256;
+	if (c->colors >= 16)
+		return PE_DEPTH_16;
+	if (c->colors >= 8)
+		return PE_DEPTH_8;
+	return PE_DEPTH_MONO;
+}
+
+/* Whether COLORTERM says the terminal takes 24-bit colors (the
+ * convention of most terminal programs: "truecolor" or "24bit"). */
+static bool
+colorterm_truecolor(void)
+{
+	const char *ct = getenv("COLORTERM");
+
+	return ct != NULL &&
+	    (strcmp(ct, "truecolor") == 0 || strcmp(ct, "24bit") == 0);
+}
+
+/* The color capabilities of a terminfo entry beyond what $TERM's has: the
+ * SGR forms of ECMA-48 (30-37), aixterm (90-97), xterm (38;5) and ITU
+ * T.416 (38;2). Indexed by enum pe_depth. */
+static const char *const depth_caps[] = {
+	[PE_DEPTH_TRUECOLOR] = "colors#0x1000000, pairs#0x10000, RGB,\n"
+	    "\tsetaf=\\E[38;2;%p1%{65536}%/%d;%p1%{256}%/%{255}%&%d;"
+	    "%p1%{255}%&%dm,\n"
+	    "\tsetab=\\E[48;2;%p1%{65536}%/%d;%p1%{256}%/%{255}%&%d;"
+	    "%p1%{255}%&%dm,\n",
+	[PE_DEPTH_256] = "colors#256, pairs#0x10000,\n"
+	    "\tsetaf=\\E[%?%p1%{8}%<%t3%p1%d%e%p1%{16}%<%t9%p1%{8}%-%d"
+	    "%e38;5;%p1%d%;m,\n"
+	    "\tsetab=\\E[%?%p1%{8}%<%t4%p1%d%e%p1%{16}%<%t10%p1%{8}%-%d"
+	    "%e48;5;%p1%d%;m,\n",
+	[PE_DEPTH_16] = "colors#16, pairs#256,\n"
+	    "\tsetaf=\\E[%?%p1%{8}%<%t3%p1%d%e9%p1%{8}%-%d%;m,\n"
+	    "\tsetab=\\E[%?%p1%{8}%<%t4%p1%d%e10%p1%{8}%-%d%;m,\n",
+	[PE_DEPTH_8] = "colors#8, pairs#64,\n"
+	    "\tsetaf=\\E[3%p1%dm,\n\tsetab=\\E[4%p1%dm,\n",
+};
+
+/* Remove a folder tic wrote one entry into (dir/<c>/name, or dir/<hex of
+ * c>/name on file systems that ignore case) and the source file. */
+static void
+entry_remove(const char *dir, const char *name)
+{
+	char p[4200];
+
+	snprintf(p, sizeof p, "%s/%c/%s", dir, name[0], name);
+	unlink(p);
+	snprintf(p, sizeof p, "%s/%c", dir, name[0]);
+	rmdir(p);
+	snprintf(p, sizeof p, "%s/%02x/%s", dir, (unsigned)name[0], name);
+	unlink(p);
+	snprintf(p, sizeof p, "%s/%02x", dir, (unsigned)name[0]);
+	rmdir(p);
+	snprintf(p, sizeof p, "%s/entry.src", dir);
+	unlink(p);
+	rmdir(dir);
+}
+
+/* Compile a terminfo entry `name`: $TERM's with the color capabilities of
+ * depth, into a fresh folder (its path to dir[cap]) with tic(1), which
+ * every ncurses installation has. Curses knows no other way to send
+ * colors the entry does not describe. Returns 0, or -1 (then nothing is
+ * left behind). */
+static int
+entry_build(enum pe_depth depth, const char *name, char *dir, size_t cap)
+{
+	const char *tmp = getenv("TMPDIR");
+	char src[4200];
+	int rc = -1, st = 0;
+	pid_t pid;
+
+	if (tmp == NULL || tmp[0] == '\0')
+		tmp = "/tmp";
+	if ((size_t)snprintf(dir, cap, "%s/pescope-terminfo-XXXXXX", tmp) >= cap ||
+	    mkdtemp(dir) == NULL)
+		return -1;
+	snprintf(src, sizeof src, "%s/entry.src", dir);
+	FILE *fp = fopen(src, "w");
+	if (fp == NULL)
+		goto end;
+	fprintf(fp, "%s|%s for pescope,\n\t%s\tuse=%s,\n", name,
+	    getenv("TERM"), depth_caps[depth], getenv("TERM"));
+	if (fclose(fp) != 0)
+		goto end;
+
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null",
+	    O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null",
+	    O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null",
+	    O_WRONLY, 0);
+	char *argv[] = {"tic", "-x", "-o", dir, src, NULL};
+	if (posix_spawnp(&pid, "tic", &fa, NULL, argv, environ) == 0) {
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+			rc = 0;
+	}
+	posix_spawn_file_actions_destroy(&fa);
+end:
+	if (rc != 0)
+		entry_remove(dir, name);
+	return rc;
+}
+
+/* The depth to draw with: --color (forced), else NO_COLOR (mono), else
+ * the entry's, raised to truecolor by COLORTERM over a 256-color entry. */
+static enum pe_depth
+depth_choose(int forced, const struct caps *c)
+{
+	enum pe_depth best = caps_depth(c);
+	const char *nc = getenv("NO_COLOR");
+
+	if (forced >= 0)
+		return (enum pe_depth)forced;
+	if (nc != NULL && nc[0] != '\0')
+		return PE_DEPTH_MONO;
+	if (best == PE_DEPTH_256 && colorterm_truecolor())
+		return PE_DEPTH_TRUECOLOR;
+	return best;
+}
+
+/* Set up colors and the pair cache for crt.depth (decided with the entry
+ * curses runs on). */
+static void
+colors_init(void)
+{
 	if (crt.depth == PE_DEPTH_MONO)
 		return;
-	if (start_color() != OK || COLOR_PAIRS < 2) {
+	if (!has_colors() || start_color() != OK || COLOR_PAIRS < 2) {
+		note_add("this terminal shows no colors");
 		crt.depth = PE_DEPTH_MONO;
 		return;
 	}
@@ -352,9 +651,10 @@ colors_init(int forced)
 }
 
 /* Check that standard input and output are a terminal that curses can
- * drive (known TERM with cursor addressing), without writing anything. */
+ * drive (known TERM with cursor addressing), without writing anything;
+ * read its color capabilities into c. */
 static int
-check_terminal(char *err, size_t cap)
+check_terminal(char *err, size_t cap, struct caps *c)
 {
 	const char *term = getenv("TERM");
 	int e = 0;
@@ -381,6 +681,11 @@ check_terminal(char *err, size_t cap)
 	}
 	const char *cup = tigetstr("cup");
 	bool ok = cup != NULL && cup != (char *)-1;
+	int colors = tigetnum("colors"), pairs = tigetnum("pairs");
+	const char *setaf = tigetstr("setaf");
+	c->colors = colors > 0 && pairs >= 2 && setaf != NULL &&
+	    setaf != (char *)-1 ? colors : 0;
+	c->direct = colors >= 0x1000000 || (tigetflag("RGB") > 0 && colors > 256);
 	del_curterm(cur_term);
 	if (!ok) {
 		snprintf(err, cap, "TERM=%s cannot move the cursor; try `pescope "
@@ -390,24 +695,70 @@ check_terminal(char *err, size_t cap)
 	return 0;
 }
 
+/* Start curses on the terminal at a depth richer than the entry's, with an
+ * entry built for it (entry_build); NULL when that failed (the caller then
+ * starts on $TERM's entry). */
+static SCREEN *
+newterm_at(enum pe_depth depth)
+{
+	static const char *const names[] = {"pescope-direct", "pescope-256",
+	    "pescope-16", "pescope-8"};
+	char dir[4096];
+	const char *prev = getenv("TERMINFO");
+	char *saved = prev != NULL ? strdup(prev) : NULL;
+	SCREEN *scr = NULL;
+
+	if (entry_build(depth, names[depth], dir, sizeof dir) != 0) {
+		free(saved);
+		return NULL;
+	}
+	setenv("TERMINFO", dir, 1);
+	scr = newterm(names[depth], stdout, stdin);
+	if (saved != NULL)
+		setenv("TERMINFO", saved, 1);
+	else
+		unsetenv("TERMINFO");
+	free(saved);
+	entry_remove(dir, names[depth]);
+	return scr;
+}
+
 /* Start curses on the terminal; see tui.h. */
 int
 pe_crt_init(int depth, char *err, size_t cap)
 {
+	struct caps c;
+
 	memset(&crt, 0, sizeof crt);
-	if (check_terminal(err, cap) != 0)
+	if (check_terminal(err, cap, &c) != 0)
 		return -1;
+	size_env();
+	enum pe_depth best = caps_depth(&c);
+	crt.depth = depth_choose(depth, &c);
+	crt.saved_ok = tcgetattr(STDIN_FILENO, &crt.saved) == 0;
 
 	/* Our handlers first, so curses installs none of its own for these
 	 * (it leaves SIGWINCH, which it turns into KEY_RESIZE). */
 	quit_sig = tstp_flag = cont_flag = 0;
-	catch(SIGINT, on_quit);
-	catch(SIGTERM, on_quit);
-	catch(SIGHUP, on_quit);
+	for (size_t i = 0; i < sizeof quit_sigs / sizeof quit_sigs[0]; i++)
+		catch_quit(quit_sigs[i]);
 	catch(SIGTSTP, on_tstp);
 	catch(SIGCONT, on_cont);
 
-	crt.scr = newterm(NULL, stdout, stdin);
+	if (crt.depth < best) {
+		/* richer than the entry says: a forced --color, or COLORTERM */
+		crt.scr = newterm_at(crt.depth);
+		if (crt.scr == NULL) {
+			note_add("%s colors need tic(1) to describe them to "
+			    "curses; using %s", pe_depth_name(crt.depth),
+			    pe_depth_name(best));
+			crt.depth = best;
+		}
+	} else {
+		crt.nudge = crt.depth == PE_DEPTH_TRUECOLOR;
+	}
+	if (crt.scr == NULL)
+		crt.scr = newterm(NULL, stdout, stdin);
 	if (crt.scr == NULL) {
 		snprintf(err, cap, "cannot start curses on TERM=%s; try `pescope "
 		    "snapshot`", getenv("TERM"));
@@ -422,8 +773,11 @@ pe_crt_init(int depth, char *err, size_t cap)
 	nonl();
 	intrflush(stdscr, FALSE);
 	curs_set(0);
-	colors_init(depth);
+	colors_init();
 	pe_input_init();
+	restore_prepare();
+	catch_fatal();
+	crt_up = 1;
 	return 0;
 }
 
@@ -433,6 +787,7 @@ pe_crt_done(void)
 {
 	if (!crt.active)
 		return;
+	crt_up = 0;
 	crt.active = false;
 	curs_set(1);
 	endwin();
@@ -441,6 +796,7 @@ pe_crt_done(void)
 	crt.scr = NULL;
 	free(crt.slots);
 	crt.slots = NULL;
+	release_fatal();
 	signal(SIGTSTP, SIG_DFL);
 	signal(SIGCONT, SIG_DFL);
 }
@@ -451,6 +807,7 @@ pe_crt_suspend(void)
 {
 	if (!crt.active)
 		return;
+	crt_up = 0;
 	curs_set(1);
 	endwin();
 	fflush(stdout);
@@ -459,5 +816,19 @@ pe_crt_suspend(void)
 	catch(SIGTSTP, on_tstp);
 	curs_set(0);
 	clearok(curscr, TRUE);
+	refresh();
+	crt_up = 1;
+}
+
+/* Say on the bottom line that a frame is being computed. */
+void
+pe_crt_busy(const char *msg)
+{
+	if (!crt.active)
+		return;
+	attr_t a = A_REVERSE | A_BOLD;
+	attron(a);
+	mvaddnstr(LINES - 1, 0, msg, COLS);
+	attroff(a);
 	refresh();
 }

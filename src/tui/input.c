@@ -1,6 +1,12 @@
 /* Input: curses keys and mouse events as terminal-independent events
- * (enum pe_key, clicks, wheel, resize). */
+ * (enum pe_key, clicks, wheel, resize), escape sequences curses does not
+ * know read to their end, and the end of the terminal. */
 #include <curses.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "tui/tui.h"
 #include "view/state.h"
@@ -8,6 +14,11 @@
 /* Esc alone must be quick to tell from the start of an escape sequence;
  * 25 ms is enough on a local or ssh terminal (htop uses 25 too). */
 #define ESC_DELAY_MS 25
+/* The rest of a sequence curses did not recognise comes at once; wait
+ * this long for each further byte (a slow link may split a sequence). */
+#define SEQ_BYTE_MS 50
+/* Longest sequence read to its end (longer ones are cut there). */
+#define SEQ_MAX 256
 
 /* Keypad, mouse reporting and a short Esc delay on the current screen. */
 void
@@ -48,6 +59,33 @@ function_key(wint_t k)
 	return 0;
 }
 
+/* A curses function key's name for the status line ("F5", "Insert"). */
+static void
+function_key_name(wint_t k, char *buf, size_t cap)
+{
+	const char *n = NULL;
+
+	if (k >= KEY_F(1) && k <= KEY_F(63)) {
+		snprintf(buf, cap, "F%d", (int)(k - KEY_F0));
+		return;
+	}
+	switch (k) {
+	case KEY_IC:
+		n = "Insert";
+		break;
+	case KEY_DC:
+		n = "Delete";
+		break;
+	case KEY_BACKSPACE:
+		n = "Backspace";
+		break;
+	default:
+		n = keyname((int)k);
+		break;
+	}
+	snprintf(buf, cap, "%s", n != NULL ? n : "that key");
+}
+
 /* Read the pending mouse event into in. */
 static void
 mouse(struct pe_input *in)
@@ -70,19 +108,253 @@ mouse(struct pe_input *in)
 	}
 }
 
-/* Wait at most timeout_ms (-1: forever) for one event. */
+/* Whether the terminal has gone: hung up, or readable with nothing to
+ * read (end of input). A live terminal never says it is readable with no
+ * bytes waiting, so asking both at once cannot mistake a key for it. */
+static bool
+input_gone(void)
+{
+	struct pollfd p = {.fd = STDIN_FILENO, .events = POLLIN};
+	int n = 0;
+
+	if (poll(&p, 1, 0) <= 0)
+		return false;
+	if (p.revents & (POLLHUP | POLLERR | POLLNVAL))
+		return true;
+	if (!(p.revents & POLLIN))
+		return false;
+	return ioctl(STDIN_FILENO, FIONREAD, &n) != 0 || n == 0;
+}
+
+/* Wait up to ms (-1: forever) for the terminal to have input: 1 when it
+ * has, 0 on timeout or a signal, -1 when it has gone. */
+static int
+input_wait(int ms)
+{
+	struct pollfd p = {.fd = STDIN_FILENO, .events = POLLIN};
+	int r = poll(&p, 1, ms);
+
+	if (r <= 0)
+		return 0;
+	if (p.revents & (POLLHUP | POLLERR | POLLNVAL))
+		return -1;
+	return 1;
+}
+
+/* The next character within ms: OK, KEY_CODE_YES or ERR, as get_wch. */
+static int
+next_char(wint_t *c, int ms)
+{
+	timeout(ms);
+	return get_wch(c);
+}
+
+/* Append a character to the name of a sequence, control characters as
+ * ^X; silently stops at the end of buf. */
+static void
+name_add(char *buf, size_t cap, wint_t c)
+{
+	size_t n = strlen(buf);
+
+	if (n + 3 >= cap)
+		return;
+	if (c < 0x20 || c == 0x7f) {
+		buf[n++] = '^';
+		buf[n++] = (char)(c == 0x7f ? '?' : c + '@');
+	} else if (c < 0x7f) {
+		buf[n++] = (char)c;
+	} else {
+		buf[n++] = '?';
+	}
+	buf[n] = '\0';
+}
+
+/* A key a common sequence stands for when the terminfo entry says
+ * otherwise (tmux sends Home as ESC [1~ while xterm-256color's khome is
+ * ESC O H): CSI or SS3 (ss3) with final byte fin and parameter text par.
+ * 0 when none. */
+static int
+known_sequence(bool ss3, const char *par, wint_t fin)
+{
+	if (par[0] == '\0') {
+		switch (fin) {
+		case 'A':
+			return PE_KEY_UP;
+		case 'B':
+			return PE_KEY_DOWN;
+		case 'C':
+			return PE_KEY_RIGHT;
+		case 'D':
+			return PE_KEY_LEFT;
+		case 'H':
+			return PE_KEY_HOME;
+		case 'F':
+			return PE_KEY_END;
+		case 'M':
+			return ss3 ? PE_KEY_ENTER : 0;
+		case 'Z':
+			return ss3 ? 0 : PE_KEY_BTAB;
+		}
+		return 0;
+	}
+	if (ss3 || fin != '~')
+		return 0;
+	/* VT220 editing keys (xterm's ctlseqs, "PC-Style Function Keys") */
+	if (strcmp(par, "1") == 0 || strcmp(par, "7") == 0)
+		return PE_KEY_HOME;
+	if (strcmp(par, "4") == 0 || strcmp(par, "8") == 0)
+		return PE_KEY_END;
+	if (strcmp(par, "5") == 0)
+		return PE_KEY_PGUP;
+	if (strcmp(par, "6") == 0)
+		return PE_KEY_PGDN;
+	return 0;
+}
+
+/* Read a control sequence after ESC [ or ESC O (ECMA-48 sec. 5.4:
+ * parameter bytes 0x30-0x3F, intermediates 0x20-0x2F, then one final byte
+ * 0x40-0x7E) to its end; a key when it is a common one, else its name. A
+ * byte that cannot be in one ends it and is left for the next event (Alt+[
+ * then Alt+q is not "ESC [" swallowing an ESC and leaving a bare q). */
+static void
+control_sequence(struct pe_input *in, bool ss3)
+{
+	char par[32] = "";
+	wint_t c;
+	int r, n = 0;
+
+	name_add(in->name, sizeof in->name, ss3 ? 'O' : '[');
+	while ((r = next_char(&c, SEQ_BYTE_MS)) != ERR && n++ < SEQ_MAX) {
+		if (r == KEY_CODE_YES || c < 0x20 || c > 0x7e) {
+			/* not part of a sequence (ESC starts the next one):
+			 * it is the next event */
+			if (r == KEY_CODE_YES)
+				ungetch((int)c);
+			else
+				unget_wch((wchar_t)c);
+			break;
+		}
+		name_add(in->name, sizeof in->name, c);
+		if (c <= 0x3f) {
+			size_t l = strlen(par);
+			if (l + 1 < sizeof par) {
+				par[l] = (char)c;
+				par[l + 1] = '\0';
+			}
+			continue;
+		}
+		if (c >= 0x40 && c <= 0x7e && (in->key = known_sequence(ss3,
+		    par, c)) != 0) {
+			in->kind = PE_IN_KEY;
+			return;
+		}
+		break; /* the final byte */
+	}
+	in->kind = PE_IN_UNKNOWN;
+}
+
+/* Read a control string after ESC ] (OSC), P (DCS), _ (APC), ^ (PM) or X
+ * (SOS) to its end: BEL or ESC \ (ECMA-48 sec. 5.6). */
+static void
+control_string(struct pe_input *in, wint_t intro)
+{
+	wint_t c;
+	bool esc = false;
+
+	name_add(in->name, sizeof in->name, intro);
+	for (int n = 0; n < SEQ_MAX && next_char(&c, SEQ_BYTE_MS) == OK; n++) {
+		if (c == 7 || (esc && c == '\\'))
+			break;
+		esc = c == 27;
+		if (n < 8)
+			name_add(in->name, sizeof in->name, c);
+	}
+	in->kind = PE_IN_UNKNOWN;
+}
+
+/* After an ESC curses handed over: nothing more is Esc; [ or O start a
+ * control sequence; ] P _ ^ X a control string; anything else is Alt
+ * with that key (meta sends ESC first). */
+static void
+escape(struct pe_input *in, int depth)
+{
+	wint_t c;
+	int r = next_char(&c, depth == 0 ? ESC_DELAY_MS : SEQ_BYTE_MS);
+
+	if (r == KEY_CODE_YES && c == KEY_RESIZE) {
+		ungetch(KEY_RESIZE); /* the next event; this was Esc */
+		r = ERR;
+	}
+	if (r == ERR) {
+		if (depth == 0) {
+			in->kind = PE_IN_KEY;
+			in->key = PE_KEY_ESC;
+		} else {
+			snprintf(in->name, sizeof in->name, "Alt+Esc");
+			in->kind = PE_IN_UNKNOWN;
+		}
+		return;
+	}
+	in->kind = PE_IN_UNKNOWN;
+	if (r == KEY_CODE_YES) {
+		char k[32];
+		if (c == KEY_MOUSE) {
+			mouse(in);
+			in->kind = PE_IN_UNKNOWN;
+		}
+		function_key_name(c, k, sizeof k);
+		snprintf(in->name, sizeof in->name, "Alt+%s", k);
+		return;
+	}
+	if (c == 27 && depth == 0) {
+		/* Alt with a key that itself sends a sequence */
+		struct pe_input inner;
+		memset(&inner, 0, sizeof inner);
+		escape(&inner, 1);
+		snprintf(in->name, sizeof in->name, "Alt+%.40s", inner.name);
+		return;
+	}
+	snprintf(in->name, sizeof in->name, "ESC ");
+	switch (c) {
+	case '[':
+	case 'O':
+		control_sequence(in, c == 'O');
+		return;
+	case ']':
+	case 'P':
+	case '_':
+	case '^':
+	case 'X':
+		control_string(in, c);
+		return;
+	}
+	snprintf(in->name, sizeof in->name, "Alt+");
+	name_add(in->name, sizeof in->name, c);
+}
+
+/* Wait at most timeout_ms (-1: forever) for one event; see tui.h. */
 void
 pe_input_read(struct pe_input *in, int timeout_ms)
 {
 	wint_t k;
 
-	in->kind = PE_IN_NONE;
-	in->key = 0;
-	in->wheel = 0;
-	timeout(timeout_ms);
-	int r = get_wch(&k);
-	if (r == ERR)
+	memset(in, 0, sizeof *in);
+	/* What curses has buffered first, then wait on the terminal. */
+	int r = next_char(&k, 0);
+	if (r == ERR && timeout_ms != 0) {
+		int w = input_wait(timeout_ms);
+		if (w < 0) {
+			in->kind = PE_IN_GONE;
+			return;
+		}
+		if (w > 0)
+			r = next_char(&k, 0);
+	}
+	if (r == ERR) {
+		if (input_gone())
+			in->kind = PE_IN_GONE;
 		return;
+	}
 	if (r == KEY_CODE_YES) {
 		if (k == KEY_RESIZE) {
 			in->kind = PE_IN_RESIZE;
@@ -92,8 +364,16 @@ pe_input_read(struct pe_input *in, int timeout_ms)
 			mouse(in);
 			return;
 		}
-		if ((in->key = function_key(k)) != 0)
+		if ((in->key = function_key(k)) != 0) {
 			in->kind = PE_IN_KEY;
+			return;
+		}
+		function_key_name(k, in->name, sizeof in->name);
+		in->kind = PE_IN_UNKNOWN;
+		return;
+	}
+	if (k == 27) {
+		escape(in, 0);
 		return;
 	}
 	in->kind = PE_IN_KEY;
@@ -106,4 +386,14 @@ pe_input_read(struct pe_input *in, int timeout_ms)
 		in->key = (int)k;
 		break;
 	}
+}
+
+/* Whether the terminal has input waiting (a key to apply before the frame
+ * in progress is finished), or has gone. */
+bool
+pe_input_pending(void)
+{
+	struct pollfd p = {.fd = STDIN_FILENO, .events = POLLIN};
+
+	return poll(&p, 1, 0) > 0 && p.revents != 0;
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "app/app.h"
+#include "pescope/field.h"
 #include "pescope/learned.h"
 #include "pescope/writer.h"
 #include "tui/tui.h"
@@ -22,6 +23,24 @@
 
 /* When nothing animates, wake up this often anyway (signals, safety). */
 #define IDLE_MS 500
+/* A frame that takes longer than this says so on the bottom line. */
+#define BUSY_MS 100
+/* While a frame is computed, look for keys and signals this often (the
+ * kernel asks more often; the clock keeps that cheap). */
+#define WATCH_MS 10
+/* Events applied before a frame is drawn, at most (a key held down must
+ * not keep the screen from ever being drawn). */
+#define BATCH_MAX 256
+
+/* What the kernel's interrupt check (pe_field_set_interrupt) looks at
+ * while a frame is computed. */
+struct watch {
+	long long start;     /* when the frame began */
+	long long next;	     /* when to look at the terminal again */
+	bool keys;	     /* a key may stop the frame (not while saving) */
+	bool busy_shown;     /* the bottom line says "computing" */
+	bool stopped;	     /* the frame was cut short */
+};
 
 struct loop {
 	struct pe_state st;
@@ -84,11 +103,42 @@ fail:
 	return 0;
 }
 
-/* Render the frame for the current state at the terminal's size into
- * L->cv (and L->hit). */
-static int
-render(struct loop *L)
+/* The interrupt check: stop the frame when a key is waiting, the terminal
+ * went away, or a signal asks to quit; say that the frame is being
+ * computed once it has taken BUSY_MS. */
+static bool
+watch_check(void *arg)
 {
+	struct watch *wt = arg;
+	long long now;
+
+	if (wt->stopped)
+		return true;
+	now = now_ms();
+	if (now < wt->next)
+		return false;
+	wt->next = now + WATCH_MS;
+	if (pe_crt_quit_signal() != 0 || (wt->keys && pe_input_pending())) {
+		wt->stopped = true;
+		return true;
+	}
+	if (!wt->busy_shown && now - wt->start >= BUSY_MS) {
+		pe_crt_busy(wt->keys ? " computing the frame… any key "
+		    "interrupts, q quits " : " computing the frame… ");
+		wt->busy_shown = true;
+	}
+	return false;
+}
+
+/* Render the frame for the current state at the terminal's size into
+ * L->cv (and L->hit). keys: a key may cut it short. Returns 0, 1 when it
+ * was cut short (L->cv is not a frame then), -1 when out of memory. A
+ * panel the kernel could not compute says so in the frame, and the status
+ * line repeats it. */
+static int
+render(struct loop *L, bool keys)
+{
+	struct watch wt = {.start = now_ms(), .keys = keys};
 	int w, h;
 
 	pe_crt_size(&w, &h);
@@ -100,7 +150,18 @@ render(struct loop *L)
 		}
 		L->full = true;
 	}
-	pe_view_render(&L->st, &L->models[L->cur], &L->cv, &L->hit);
+	wt.next = wt.start + WATCH_MS;
+	pe_field_set_interrupt(watch_check, &wt);
+	int rc = pe_view_render(&L->st, &L->models[L->cur], &L->cv, &L->hit);
+	pe_field_set_interrupt(NULL, NULL);
+	if (wt.stopped)
+		return 1;
+	if (rc != PE_OK && L->st.status[0] == '\0') {
+		pe_state_status(&L->st, "part of the frame is not drawn: %s",
+		    pe_strerror(rc));
+		/* the status line is part of the frame: draw it once more */
+		pe_view_render(&L->st, &L->models[L->cur], &L->cv, &L->hit);
+	}
 	return 0;
 }
 
@@ -249,6 +310,43 @@ loop_free(struct loop *L)
 	L->table = NULL;
 }
 
+/* Note a key or sequence that does nothing on the status line. */
+static int
+unknown(struct loop *L, const char *name)
+{
+	if (strncmp(name, "ESC ", 4) == 0)
+		snprintf(L->st.status, sizeof L->st.status, "unknown key "
+		    "sequence %s ignored", name);
+	else
+		snprintf(L->st.status, sizeof L->st.status, "%s does nothing "
+		    "here; ? lists the keys", name);
+	return PE_ACT_REDRAW;
+}
+
+/* Apply one event to the state; enum pe_action bits. */
+static int
+apply(struct loop *L, const struct pe_input *in)
+{
+	switch (in->kind) {
+	case PE_IN_KEY:
+		return pe_state_key(&L->st, in->key, L->hit.cell_rows,
+		    L->hit.cell_cols);
+	case PE_IN_CLICK:
+		return click(L, in->x, in->y);
+	case PE_IN_WHEEL:
+		return wheel(L, in->x, in->y, in->wheel);
+	case PE_IN_UNKNOWN:
+		return unknown(L, in->name);
+	case PE_IN_RESIZE:
+		L->full = true;
+		return PE_ACT_REDRAW;
+	case PE_IN_NONE:
+	case PE_IN_GONE:
+		break;
+	}
+	return PE_ACT_NONE;
+}
+
 /* Run the interactive program; returns the exit status. */
 int
 pe_tui_run(const struct pe_options *o)
@@ -274,7 +372,7 @@ pe_tui_run(const struct pe_options *o)
 	if (pe_crt_note() != NULL)
 		snprintf(L.st.status, sizeof L.st.status, "%s", pe_crt_note());
 
-	bool dirty = true;
+	bool dirty = true, gone = false;
 	long long next_tick = 0;
 	L.full = true;
 	for (;;) {
@@ -287,7 +385,8 @@ pe_tui_run(const struct pe_options *o)
 		if (pe_crt_take_continue())
 			dirty = L.full = true;
 		if (dirty) {
-			if (render(&L) != 0) {
+			int r = render(&L, true);
+			if (r < 0) {
 				int w, h;
 				pe_crt_size(&w, &h);
 				pe_crt_done();
@@ -295,63 +394,73 @@ pe_tui_run(const struct pe_options *o)
 				rc = PE_EXIT_FAIL;
 				break;
 			}
-			pe_crt_draw(&L.cv, L.full);
-			dirty = L.full = false;
+			if (r == 0) {
+				pe_crt_draw(&L.cv, L.full);
+				dirty = L.full = false;
+			}
 		}
 
-		int timeout = IDLE_MS;
-		if (L.st.playing) {
+		/* Wait for input (not when a frame was cut short: its keys
+		 * are there), then apply everything that has arrived before
+		 * drawing again: keys never queue behind frames. */
+		int timeout = dirty ? 0 : IDLE_MS;
+		if (L.st.playing && !dirty) {
 			long long now = now_ms(), period = 1000 / L.st.speed;
 			if (next_tick == 0 || next_tick > now + period)
 				next_tick = now + period;
 			timeout = next_tick > now ? (int)(next_tick - now) : 0;
 		}
-
+		struct pe_config prev = L.st.cfg;
+		bool need_rebuild = false, quit = false;
 		struct pe_input in;
 		pe_input_read(&in, timeout);
-		struct pe_config prev = L.st.cfg;
-		int act = PE_ACT_NONE;
-		switch (in.kind) {
-		case PE_IN_NONE:
-			break;
-		case PE_IN_RESIZE:
-			dirty = L.full = true;
-			break;
-		case PE_IN_KEY:
-			act = pe_state_key(&L.st, in.key, L.hit.cell_rows,
-			    L.hit.cell_cols);
-			break;
-		case PE_IN_CLICK:
-			act = click(&L, in.x, in.y);
-			break;
-		case PE_IN_WHEEL:
-			act = wheel(&L, in.x, in.y, in.wheel);
-			break;
+		for (int n = 0; in.kind != PE_IN_NONE && n < BATCH_MAX; n++) {
+			if (in.kind == PE_IN_GONE) {
+				gone = true;
+				break;
+			}
+			int act = apply(&L, &in);
+			if (act & PE_ACT_QUIT) {
+				quit = true;
+				break;
+			}
+			if (act & PE_ACT_REBUILD)
+				need_rebuild = true;
+			if (act & PE_ACT_SNAPSHOT) {
+				/* The frame of the state as it is now (a message
+				 * the key cleared is not part of it). */
+				if (need_rebuild)
+					rebuild(&L, &prev);
+				prev = L.st.cfg;
+				need_rebuild = false;
+				if (render(&L, false) == 0)
+					snapshot(&L);
+			}
+			if (act & (PE_ACT_REDRAW | PE_ACT_REBUILD |
+			    PE_ACT_SNAPSHOT))
+				dirty = true;
+			pe_input_read(&in, 0);
 		}
-		if (L.st.playing && now_ms() >= next_tick && next_tick != 0) {
+		if (quit || gone)
+			break;
+		if (need_rebuild)
+			rebuild(&L, &prev);
+		if (L.st.playing && next_tick != 0 && now_ms() >= next_tick) {
 			next_tick += 1000 / L.st.speed;
-			act |= pe_state_key(&L.st, PE_KEY_TICK, L.hit.cell_rows,
-			    L.hit.cell_cols);
+			if (pe_state_key(&L.st, PE_KEY_TICK, L.hit.cell_rows,
+			    L.hit.cell_cols) & (PE_ACT_REDRAW | PE_ACT_REBUILD))
+				dirty = true;
 		}
 		if (!L.st.playing)
 			next_tick = 0;
-		if (act & PE_ACT_QUIT)
-			break;
-		if (act & PE_ACT_REBUILD)
-			rebuild(&L, &prev);
-		if (act & PE_ACT_SNAPSHOT) {
-			/* The frame of the state as it is now (a message the key
-			 * cleared is not part of it). */
-			if (render(&L) == 0)
-				snapshot(&L);
-			act |= PE_ACT_REDRAW;
-		}
-		if (act & (PE_ACT_REDRAW | PE_ACT_REBUILD))
-			dirty = true;
 	}
 
 	pe_crt_done();
 	loop_free(&L);
+	if (gone) {
+		pe_app_error("the terminal went away (end of input)");
+		rc = PE_EXIT_FAIL;
+	}
 	if (sig != 0) {
 		/* Die of the signal, as the shell expects, now that the
 		 * terminal is restored. */

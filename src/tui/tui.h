@@ -14,23 +14,28 @@
 /* ---- crt.c ------------------------------------------------------------ */
 
 /* Start curses on the controlling terminal. depth: a forced enum pe_depth
- * (--color), or -1 to decide from the terminfo entry and NO_COLOR. Returns
- * 0, or -1 with a one-line message in err[cap] when standard input/output
- * is not a terminal or TERM cannot address the cursor; nothing has been
- * written to the terminal then. */
+ * (--color; a depth the terminfo entry lacks is described to curses with
+ * an entry built by tic), or -1 to decide from NO_COLOR, the entry and
+ * COLORTERM (truecolor or 24bit over a 256-color entry). The window size
+ * is the terminal's; LINES and COLUMNS count only when it has none (at
+ * most 1000 each). Signals that end the program restore the terminal
+ * first. Returns 0, or -1 with a one-line message in err[cap] when
+ * standard input/output is not a terminal or TERM cannot address the
+ * cursor; nothing has been written to the terminal then. */
 int pe_crt_init(int depth, char *err, size_t cap);
 /* Restore the terminal (idempotent; also run at exit). */
 void pe_crt_done(void);
 /* The color depth frames are drawn with. */
 enum pe_depth pe_crt_depth(void);
-/* A note about the colors chosen (a forced depth the terminal lacks), or
- * NULL. */
+/* A note for the status line about what start-up refused (LINES and
+ * COLUMNS, a depth that could not be had), or NULL. */
 const char *pe_crt_note(void);
 /* The terminal's size in cells (each at least 1). */
 void pe_crt_size(int *w, int *h);
 /* Write a canvas to the screen and refresh. full: repaint every cell. */
 void pe_crt_draw(const struct pe_canvas *cv, bool full);
-/* Signals caught since the last call: SIGINT or SIGTERM (quit), or 0. */
+/* The signal that asked to end the program (SIGINT, SIGTERM, SIGHUP,
+ * SIGQUIT, SIGUSR1, ...), or 0. */
 int pe_crt_quit_signal(void);
 /* Whether SIGTSTP arrived (then call pe_crt_suspend) or SIGCONT did (then
  * repaint everything). Each call clears the flag it reports. */
@@ -38,6 +43,8 @@ bool pe_crt_take_suspend(void);
 bool pe_crt_take_continue(void);
 /* Leave curses, stop the process, and come back when continued. */
 void pe_crt_suspend(void);
+/* Show msg on the bottom line at once (a frame is being computed). */
+void pe_crt_busy(const char *msg);
 
 /* ---- input.c ---------------------------------------------------------- */
 
@@ -47,6 +54,8 @@ enum pe_input_kind {
 	PE_IN_CLICK,  /* left button at (x, y) */
 	PE_IN_WHEEL,  /* wheel at (x, y): wheel +1 up (zoom in), -1 down */
 	PE_IN_RESIZE, /* the terminal changed size */
+	PE_IN_UNKNOWN, /* a key or sequence we have no use for: name says */
+	PE_IN_GONE,   /* the terminal hung up or its input ended */
 };
 
 struct pe_input {
@@ -54,11 +63,17 @@ struct pe_input {
 	int key;
 	int x, y;
 	int wheel;
+	char name[48]; /* PE_IN_UNKNOWN: "Alt+x", "F5", "ESC [15;5~" */
 };
 
 /* Keypad, mouse reporting and a short Esc delay on the current screen. */
 void pe_input_init(void);
-/* Wait at most timeout_ms (-1: forever) for one event. */
+/* Wait at most timeout_ms (-1: forever; 0: only what has arrived) for one
+ * event. Esc is PE_KEY_ESC only when nothing follows it; a sequence curses
+ * does not know is read to its end and comes as one PE_IN_UNKNOWN (or as
+ * the key when it is a common one, like ESC [1~ for Home). */
 void pe_input_read(struct pe_input *in, int timeout_ms);
+/* Whether input is waiting (or the terminal has gone), without reading. */
+bool pe_input_pending(void);
 
 #endif

@@ -468,8 +468,11 @@ pe_state_key(struct pe_state *st, int key, size_t cell_rows,
 	pe_state_main_dims(&st->cfg, &rows, &cols);
 	switch (key) {
 	case 'q':
-	case PE_KEY_ESC:
 		return PE_ACT_QUIT;
+	case PE_KEY_ESC:
+		/* Never a quit: clickers and stray escape sequences send it. */
+		pe_state_status(st, "Esc closes the help; q quits");
+		return PE_ACT_REDRAW;
 	case '?':
 		st->help = true;
 		return PE_ACT_REDRAW;

@@ -242,7 +242,7 @@ help_lines(char lines[][96], size_t cap)
 		"space  [ ]           play / pause the sweep; slower, faster",
 		"w                    save the frame (.ansi and .txt)",
 		"mouse                click: tab or cursor; wheel: zoom",
-		"? / q, Esc           this help / quit",
+		"?  Esc  q            this help; close it; quit",
 		"",
 		"any key closes this help",
 	};

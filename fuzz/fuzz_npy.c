@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "pescope/io.h"
+#include "io/io.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "app/options.h"
+#include "render/draw.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -31,7 +32,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc == 2 && err[0] == '\0')
 		abort(); /* a refusal always explains itself */
 	char safe[4 * sizeof err];
-	pe_options_escape(err, safe, sizeof safe);
+	pe_text_escape(err, safe, sizeof safe);
 	pe_options_free(&o);
 	free(buf);
 	return 0;

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
-#include "pescope/io.h"
+#include "io/io.h"
 
 /* path = dir/name in a static buffer. */
 static const char *

@@ -2,7 +2,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "pescope/canvas.h"
+#include "render/canvas.h"
 #include "pescope/pescope.h"
 
 Test(canvas, init_blank_and_free)

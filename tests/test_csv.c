@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "helpers.h"
-#include "pescope/io.h"
+#include "io/io.h"
 
 /* Write t as CSV into memory and compare with want. */
 static void

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pescope/draw.h"
+#include "render/draw.h"
 
 /* A block-mean sample of count entries with the given mean. */
 static struct pe_stats

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
-#include "pescope/io.h"
+#include "io/io.h"
 
 /* Whether /usr/bin/python3 can import numpy. */
 static bool

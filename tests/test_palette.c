@@ -2,8 +2,8 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "pescope/draw.h"
-#include "pescope/palette.h"
+#include "render/draw.h"
+#include "render/palette.h"
 
 struct pair {
 	pe_color c;

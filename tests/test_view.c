@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "helpers.h"
-#include "pescope/canvas.h"
-#include "pescope/draw.h"
+#include "render/canvas.h"
+#include "render/draw.h"
 #include "pescope/learned.h"
 #include "pescope/rope.h"
 #include "view/view.h"

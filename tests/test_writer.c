@@ -8,9 +8,9 @@
 #include <unistd.h>
 
 #include "helpers.h"
-#include "pescope/draw.h"
+#include "render/draw.h"
 #include "pescope/pescope.h"
-#include "pescope/writer.h"
+#include "render/writer.h"
 
 #define W 13
 #define H 5

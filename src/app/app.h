@@ -33,7 +33,6 @@ int pe_dump_check_table(const struct pe_config *c, const char *name,
     char *err, size_t cap);
 int pe_snapshot_run(const struct pe_options *o);
 int pe_bench_run(const struct pe_options *o);
-int pe_tui_run(const struct pe_options *o);
 
 struct pe_state;
 /* Start state from options (config, cursor, preset): the TUI and snapshot

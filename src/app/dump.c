@@ -11,7 +11,7 @@
 #include "pescope/alibi.h"
 #include "pescope/example.h"
 #include "pescope/field.h"
-#include "pescope/io.h"
+#include "io/io.h"
 #include "pescope/nope.h"
 #include "pescope/relative.h"
 #include "pescope/rope.h"

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 
 #include "app/app.h"
+#include "tui/tui.h"
+#include "view/state.h"
 
 int
 main(int argc, char **argv)
@@ -54,9 +56,14 @@ main(int argc, char **argv)
 	case PE_CMD_BENCH:
 		rc = pe_bench_run(&o);
 		break;
-	default:
-		rc = pe_tui_run(&o);
+	default: {
+		/* the TUI starts from the state snapshot draws: cursor, head,
+		 * preset */
+		struct pe_state st;
+		pe_app_state_from_options(&o, &st);
+		rc = pe_tui_run(&st, o.depth);
 		break;
+	}
 	}
 	if (fflush(stdout) != 0 && rc == PE_EXIT_OK) {
 		pe_app_error("standard output: write failed");

@@ -9,10 +9,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "pescope/io.h"
-#include "pescope/palette.h"
+#include "io/io.h"
+#include "render/palette.h"
 #include "pescope/pescope.h"
-#include "pescope/writer.h"
+#include "render/writer.h"
 
 enum pe_cmd {
 	PE_CMD_TUI,
@@ -97,9 +97,5 @@ const char *pe_preset_text(const char *name);
  * ..."), into err[cap]. Returns 2. */
 int pe_options_flags(const char *why, char *err, size_t cap);
 
-/* Copy s into dest[cap] with control characters, C1 controls and bytes
- * that are not UTF-8 written as \xNN, so a message that quotes user input
- * cannot send escape sequences to a terminal. Returns dest. */
-char *pe_options_escape(const char *s, char *dest, size_t cap);
 
 #endif

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "app/app.h"
-#include "pescope/writer.h"
+#include "render/writer.h"
 #include "view/view.h"
 
 /* The color depth for a file: --color, else NO_COLOR means mono, else

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pescope/io.h"
+#include "io/io.h"
 
 /* Reset a to the closed state, freeing its names; errno is kept, so a
  * caller can say why an open failed. */
@@ -105,6 +105,37 @@ pe_atomic_open(struct pe_atomic *a, const char *path)
 	return PE_OK;
 }
 
+/* Flush, sync and close the temporary file, keeping it (a->fp is NULL
+ * afterwards); PE_EIO when a write failed. */
+int
+pe_atomic_finish(struct pe_atomic *a)
+{
+	int rc = PE_OK;
+
+	if (a == NULL || a->fp == NULL || a->tmp == NULL)
+		return PE_EINVAL;
+	if (fflush(a->fp) != 0 || ferror(a->fp) ||
+	    (fsync(fileno(a->fp)) != 0 && errno != EINVAL && errno != EROFS))
+		rc = PE_EIO;
+	int saved = errno;
+	if (fclose(a->fp) != 0 && rc == PE_OK)
+		rc = PE_EIO;
+	else
+		errno = saved;
+	a->fp = NULL;
+	return rc;
+}
+
+/* Give a finished temporary file a second name, never replacing a file:
+ * PE_EIO with errno EEXIST when path exists. */
+int
+pe_atomic_link(const struct pe_atomic *a, const char *path)
+{
+	if (a == NULL || a->fp != NULL || a->tmp == NULL)
+		return PE_EINVAL;
+	return link(a->tmp, path) == 0 ? PE_OK : PE_EIO;
+}
+
 /* Flush, sync and rename the temporary file into place; on any failure the
  * temporary file is removed and PE_EIO returned. Standard output is only
  * flushed. The struct is closed afterwards either way. */
@@ -123,16 +154,14 @@ pe_atomic_commit(struct pe_atomic *a)
 		atomic_clear(a);
 		return rc;
 	}
-	if (fflush(a->fp) != 0 || ferror(a->fp) ||
-	    (fsync(fileno(a->fp)) != 0 && errno != EINVAL && errno != EROFS))
-		rc = PE_EIO;
-	if (fclose(a->fp) != 0)
-		rc = PE_EIO;
-	a->fp = NULL;
+	rc = pe_atomic_finish(a);
 	if (rc == PE_OK && rename(a->tmp, a->path) != 0)
 		rc = PE_EIO;
-	if (rc != PE_OK)
+	if (rc != PE_OK) {
+		int saved = errno;
 		unlink(a->tmp);
+		errno = saved;
+	}
 	atomic_clear(a);
 	return rc;
 }
@@ -144,8 +173,9 @@ pe_atomic_abort(struct pe_atomic *a)
 {
 	if (a == NULL)
 		return;
-	if (a->fp != NULL && a->tmp != NULL) {
-		fclose(a->fp);
+	if (a->tmp != NULL) { /* open, or finished and kept */
+		if (a->fp != NULL)
+			fclose(a->fp);
 		unlink(a->tmp);
 	} else if (a->fp != NULL && a->fp != stdout) {
 		fclose(a->fp); /* a device written in place */

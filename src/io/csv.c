@@ -3,7 +3,7 @@
 #include <inttypes.h>
 #include <math.h>
 
-#include "pescope/io.h"
+#include "io/io.h"
 
 /* Print one floating value: %.9g of the value rounded to float for f32
  * (9 significant digits round-trip a float, IEEE 754-2008 sec. 5.12.2),

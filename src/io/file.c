@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "pescope/io.h"
+#include "io/io.h"
 
 /* Read a whole file (path "-" is standard input) into a malloc'd buffer
  * with a NUL byte after the last one. Returns PE_EIO when it cannot be

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "pescope/io.h"
+#include "io/io.h"
 
 /* format.py: MAGIC_PREFIX, ARRAY_ALIGN, GROWTH_AXIS_MAX_DIGITS. */
 #define NPY_MAGIC "\x93NUMPY"

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pescope/draw.h"
+#include "render/draw.h"
 
 #define GLYPH_RULE 0x2500u /* BOX DRAWINGS LIGHT HORIZONTAL */
 #define GLYPH_TICK 0x252cu /* BOX DRAWINGS LIGHT DOWN AND HORIZONTAL */

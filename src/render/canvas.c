@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pescope/canvas.h"
+#include "render/canvas.h"
 #include "pescope/pescope.h"
 
 /* Box-drawing code points (Unicode block U+2500). */

@@ -2,7 +2,7 @@
  * gen_colormaps.py) compiled in, sampled with linear interpolation. */
 #include <math.h>
 
-#include "pescope/palette.h"
+#include "render/palette.h"
 
 static const float viridis[][3] = {
 #include "colormaps/viridis.inc"

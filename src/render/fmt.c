@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pescope/draw.h"
+#include "render/draw.h"
 
 /* Shorten a %g exponent in place: "1.5e+07" -> "1.5e7", "2e-05" -> "2e-5". */
 static void

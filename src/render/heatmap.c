@@ -2,7 +2,7 @@
  * the foreground of U+2580 and the lower one as its background. */
 #include <math.h>
 
-#include "pescope/draw.h"
+#include "render/draw.h"
 
 #define GLYPH_UPPER_HALF 0x2580u /* UPPER HALF BLOCK */
 #define GLYPH_HATCH 0x2571u      /* BOX DRAWINGS LIGHT DIAGONAL */

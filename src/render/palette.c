@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pescope/palette.h"
+#include "render/palette.h"
 
 /* Channel levels of the 6x6x6 cube, indices 16..231 (xterm's
  * 256colres.pl: 0, then 55 + 40 k). */

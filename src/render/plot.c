@@ -2,7 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "pescope/draw.h"
+#include "render/draw.h"
 
 #define BRAILLE_BASE 0x2800u
 

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pescope/draw.h"
+#include "render/draw.h"
 
 #define ELLIPSIS " …" /* two cells */
 
@@ -164,4 +164,56 @@ pe_text_pick(char *dst, size_t cap, const char *const *items, const int *prio,
 		return pe_text_fit(dst, cap, tmp, width);
 	}
 	return pe_text_cells(dst);
+}
+
+/* Copy s with control bytes, C1 controls and invalid UTF-8 escaped. */
+char *
+pe_text_escape(const char *s, char *dest, size_t cap)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t o = 0;
+
+	if (cap == 0)
+		return dest;
+	while (*p != '\0' && o + 1 < cap) {
+		size_t n = 1;
+		unsigned cp = *p;
+		if (*p >= 0xc2 && *p <= 0xf4) {
+			n = *p < 0xe0 ? 2 : *p < 0xf0 ? 3 : 4;
+			cp = *p & (0x7f >> n);
+			for (size_t k = 1; k < n; k++) {
+				if ((p[k] & 0xc0) != 0x80) {
+					n = 0;
+					break;
+				}
+				cp = cp << 6 | (p[k] & 0x3f);
+			}
+			if (n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp < 0xe000)))
+				n = 0; /* overlong or a surrogate */
+			if (n == 4 && (cp < 0x10000 || cp > 0x10ffff))
+				n = 0;
+		} else if (*p >= 0x80) {
+			n = 0;
+		}
+		bool ctl = cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0);
+		if (n == 0 || (ctl && n == 1)) {
+			if (o + 5 > cap)
+				break;
+			o += (size_t)snprintf(dest + o, cap - o, "\\x%02x", *p);
+			p++;
+		} else if (ctl) { /* a C1 control spelled in UTF-8 */
+			if (o + 7 > cap)
+				break;
+			o += (size_t)snprintf(dest + o, cap - o, "\\u%04x", cp);
+			p += n;
+		} else {
+			if (o + n >= cap)
+				break;
+			memcpy(dest + o, p, n);
+			o += n;
+			p += n;
+		}
+	}
+	dest[o] = '\0';
+	return dest;
 }

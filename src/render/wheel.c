@@ -1,7 +1,7 @@
 /* The RoPE wheel: a circle with one hand per rotation angle, in braille. */
 #include <math.h>
 
-#include "pescope/draw.h"
+#include "render/draw.h"
 
 #define WHEEL_RIM PE_RGB(0x80, 0x80, 0x80)
 

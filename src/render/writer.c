@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "pescope/pescope.h"
-#include "pescope/writer.h"
+#include "render/writer.h"
 
 /* Page colors of the HTML output (a dark terminal). */
 #define HTML_FG PE_RGB(0xd0, 0xd0, 0xd0)

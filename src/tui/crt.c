@@ -18,7 +18,8 @@
 #include <unistd.h>
 #include <wchar.h>
 
-#include "pescope/writer.h"
+#include "render/writer.h"
+#include "render/draw.h"
 #include "tui/tui.h"
 
 /* The most LINES or COLUMNS may ask for when the terminal does not say
@@ -831,4 +832,18 @@ pe_crt_busy(const char *msg)
 	mvaddnstr(LINES - 1, 0, msg, COLS);
 	attroff(a);
 	refresh();
+}
+
+/* Restore the terminal, then say what went wrong. */
+void
+pe_crt_fatal(const char *fmt, ...)
+{
+	char msg[1024], safe[4 * sizeof msg];
+	va_list ap;
+
+	pe_crt_done();
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "pescope: %s\n", pe_text_escape(msg, safe, sizeof safe));
 }

@@ -10,16 +10,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "app/app.h"
 #include "pescope/field.h"
 #include "pescope/learned.h"
-#include "pescope/writer.h"
+#include "io/io.h"
+#include "render/writer.h"
 #include "tui/tui.h"
 #include "view/view.h"
-
-/* Seed of the untrained learned table, as the command line uses
- * (app/options.c), so the TUI and `pescope snapshot` agree. */
-#define LEARNED_SEED 0x5e5c09eULL
 
 /* When nothing animates, wake up this often anyway (signals, safety). */
 #define IDLE_MS 500
@@ -74,10 +70,9 @@ rebuild(struct loop *L, const struct pe_config *prev)
 	int next = L->cur == 0 ? 1 : 0;
 
 	if (c->enc == PE_ENC_LEARNED && c->table == NULL) {
-		nt = malloc(c->max_len * c->d * sizeof *nt);
-		if (nt == NULL)
+		/* the command line's table: the TUI and snapshot agree */
+		if (pe_learned_untrained(c->max_len, c->d, &nt) != PE_OK)
 			goto fail;
-		pe_learned_init(c->max_len, c->d, LEARNED_SEED, nt);
 		c->table = nt;
 		c->table_untrained = true;
 	}
@@ -165,40 +160,24 @@ render(struct loop *L, bool keys)
 	return 0;
 }
 
-/* Write cv to a fresh temporary file in dir as fmt; its name goes to
- * tmp[cap]. Returns 0 or an errno value. */
+/* Write cv as fmt into a kept temporary file beside dir/name (io's atomic
+ * files). Returns 0 or an errno value. */
 static int
-write_temp(const char *dir, const struct pe_canvas *cv, enum pe_format fmt,
-    enum pe_depth depth, const char *title, char *tmp, size_t cap)
+write_kept(struct pe_atomic *a, const char *dir, const char *name,
+    const struct pe_canvas *cv, enum pe_format fmt, const char *title)
 {
-	mode_t mask = umask(0);
-	umask(mask);
-	if ((size_t)snprintf(tmp, cap, "%s/.pescope-XXXXXX", dir) >= cap)
-		return ENAMETOOLONG;
-	int fd = mkstemp(tmp);
-	if (fd < 0)
-		return errno;
-	/* mkstemp makes 0600; a snapshot is an ordinary file. */
-	fchmod(fd, 0666 & ~mask);
-	FILE *fp = fdopen(fd, "w");
-	if (fp == NULL) {
-		int e = errno;
-		close(fd);
-		unlink(tmp);
+	char path[4200];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	errno = 0;
+	if (pe_atomic_open(a, path) != PE_OK)
+		return errno != 0 ? errno : EIO;
+	if (pe_write_canvas(a->fp, cv, fmt, pe_crt_depth(), title) != PE_OK ||
+	    pe_atomic_finish(a) != PE_OK) {
+		int e = errno != 0 ? errno : EIO;
+		pe_atomic_abort(a);
 		return e;
 	}
-	int e = 0;
-	if (pe_write_canvas(fp, cv, fmt, depth, title) != PE_OK)
-		e = errno != 0 ? errno : EIO;
-	if (fflush(fp) != 0 && e == 0)
-		e = errno;
-	if (e == 0 && fsync(fd) != 0 && errno != EINVAL)
-		e = errno;
-	if (fclose(fp) != 0 && e == 0)
-		e = errno;
-	if (e != 0)
-		unlink(tmp);
-	return e;
+	return 0;
 }
 
 /* Write the frame as .ansi (at the depth on screen) and .txt into
@@ -211,7 +190,8 @@ snapshot(struct loop *L)
 {
 	const char *dir = getenv("PESCOPE_SNAPSHOT_DIR");
 	const char *enc = pe_encoding_name(L->st.cfg.enc);
-	char ta[4096], tt[4096], fa[4200], ft[4200], stamp[32], title[64];
+	char fa[4200], ft[4200], stamp[32], title[64];
+	struct pe_atomic ansi, txt;
 	time_t t = time(NULL);
 	struct tm tm;
 	int e;
@@ -222,16 +202,15 @@ snapshot(struct loop *L)
 	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
 	snprintf(title, sizeof title, "pescope %s", enc);
 
-	errno = 0;
-	if ((e = write_temp(dir, &L->cv, PE_FMT_ANSI, pe_crt_depth(), title, ta,
-		 sizeof ta)) != 0)
+	if ((e = write_kept(&ansi, dir, "snapshot.ansi", &L->cv, PE_FMT_ANSI,
+		 title)) != 0)
 		goto fail;
-	errno = 0;
-	if ((e = write_temp(dir, &L->cv, PE_FMT_TXT, pe_crt_depth(), title, tt,
-		 sizeof tt)) != 0) {
-		unlink(ta);
+	if ((e = write_kept(&txt, dir, "snapshot.txt", &L->cv, PE_FMT_TXT,
+		 title)) != 0) {
+		pe_atomic_abort(&ansi);
 		goto fail;
 	}
+	/* both names free, with the same suffix: -1, -2 ... */
 	e = EEXIST;
 	for (int k = 0; k < 1000 && e == EEXIST; k++) {
 		char sfx[16] = "";
@@ -241,19 +220,18 @@ snapshot(struct loop *L)
 		    sfx);
 		snprintf(ft, sizeof ft, "%s/pescope-%s-%s%s.txt", dir, enc, stamp,
 		    sfx);
-		if (link(ta, fa) != 0) {
+		e = 0;
+		if (pe_atomic_link(&ansi, fa) != PE_OK) {
 			e = errno;
 			continue;
 		}
-		if (link(tt, ft) != 0) {
+		if (pe_atomic_link(&txt, ft) != PE_OK) {
 			e = errno;
 			unlink(fa);
-			continue;
 		}
-		e = 0;
 	}
-	unlink(ta);
-	unlink(tt);
+	pe_atomic_abort(&ansi); /* the temporary names go */
+	pe_atomic_abort(&txt);
 	if (e != 0)
 		goto fail;
 	snprintf(L->st.status, sizeof L->st.status, "saved %.170s and .txt", fa);
@@ -347,27 +325,26 @@ apply(struct loop *L, const struct pe_input *in)
 	return PE_ACT_NONE;
 }
 
-/* Run the interactive program; returns the exit status. */
+/* Run the interactive program from a ready state; see tui.h. */
 int
-pe_tui_run(const struct pe_options *o)
+pe_tui_run(const struct pe_state *start, int depth)
 {
 	struct loop L;
 	char err[256];
-	int rc = PE_EXIT_OK, sig = 0;
+	int rc = 0, sig = 0;
 
 	memset(&L, 0, sizeof L);
 	L.cur = -1;
-	pe_app_state_from_options(o, &L.st); /* cursor, head, preset */
-	if (pe_crt_init(o->depth, err, sizeof err) != 0) {
-		pe_app_error("%s", err);
-		return PE_EXIT_USAGE;
+	L.st = *start;
+	if (pe_crt_init(depth, err, sizeof err) != 0) {
+		pe_crt_fatal("%s", err);
+		return 2;
 	}
 	if (rebuild(&L, NULL) != 0) {
-		pe_crt_done();
 		loop_free(&L);
-		pe_app_error("cannot prepare the %s view (out of memory?)",
+		pe_crt_fatal("cannot prepare the %s view (out of memory?)",
 		    pe_encoding_name(L.st.cfg.enc));
-		return PE_EXIT_FAIL;
+		return 1;
 	}
 	if (pe_crt_note() != NULL)
 		snprintf(L.st.status, sizeof L.st.status, "%s", pe_crt_note());
@@ -389,9 +366,8 @@ pe_tui_run(const struct pe_options *o)
 			if (r < 0) {
 				int w, h;
 				pe_crt_size(&w, &h);
-				pe_crt_done();
-				pe_app_error("out of memory for a %dx%d frame", w, h);
-				rc = PE_EXIT_FAIL;
+				pe_crt_fatal("out of memory for a %dx%d frame", w, h);
+				rc = 1;
 				break;
 			}
 			if (r == 0) {
@@ -455,12 +431,12 @@ pe_tui_run(const struct pe_options *o)
 			next_tick = 0;
 	}
 
-	pe_crt_done();
 	loop_free(&L);
 	if (gone) {
-		pe_app_error("the terminal went away (end of input)");
-		rc = PE_EXIT_FAIL;
+		pe_crt_fatal("the terminal went away (end of input)");
+		rc = 1;
 	}
+	pe_crt_done();
 	if (sig != 0) {
 		/* Die of the signal, as the shell expects, now that the
 		 * terminal is restored. */

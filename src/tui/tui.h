@@ -1,15 +1,15 @@
 /* The terminal front end: the only code that talks to curses.
  *   crt.c    init / teardown, colors, drawing a canvas, signals (htop's CRT)
  *   input.c  curses keys and mouse -> enum pe_key / clicks / wheel
- *   loop.c   the event loop (pe_tui_run, declared in app/app.h) */
+ *   loop.c   the event loop (pe_tui_run) */
 #ifndef PESCOPE_TUI_TUI_H
 #define PESCOPE_TUI_TUI_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "pescope/canvas.h"
-#include "pescope/palette.h"
+#include "render/canvas.h"
+#include "render/palette.h"
 
 /* ---- crt.c ------------------------------------------------------------ */
 
@@ -25,6 +25,9 @@
 int pe_crt_init(int depth, char *err, size_t cap);
 /* Restore the terminal (idempotent; also run at exit). */
 void pe_crt_done(void);
+/* htop's CRT_fatalError: restore the terminal, then print "pescope:
+ * <message>" to standard error, control characters escaped. */
+void pe_crt_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The color depth frames are drawn with. */
 enum pe_depth pe_crt_depth(void);
 /* A note for the status line about what start-up refused (LINES and
@@ -75,5 +78,16 @@ void pe_input_init(void);
 void pe_input_read(struct pe_input *in, int timeout_ms);
 /* Whether input is waiting (or the terminal has gone), without reading. */
 bool pe_input_pending(void);
+
+/* ---- loop.c ----------------------------------------------------------- */
+
+struct pe_state;
+/* Run the interactive program from a ready state (the command line's,
+ * which `pescope snapshot` would draw too) with color depth `depth` (-1:
+ * from the terminal). Returns the process's exit status: 0, 1 when memory
+ * ran out or the terminal went away, 2 when there is no terminal to run
+ * on; each failure is said on standard error. A signal that ends the
+ * program is raised again once the terminal is restored. */
+int pe_tui_run(const struct pe_state *start, int depth);
 
 #endif

@@ -3,7 +3,7 @@
 #ifndef PESCOPE_VIEW_PANELS_H
 #define PESCOPE_VIEW_PANELS_H
 
-#include "pescope/draw.h"
+#include "render/draw.h"
 #include "view/view.h"
 
 /* Colors of the chrome (named elements, never raw numbers at call sites). */

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "pescope/palette.h"
+#include "render/palette.h"
 #include "pescope/pescope.h"
 
 /* Keys, terminal-independent: printable ASCII as itself, the rest here. */

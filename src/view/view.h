@@ -4,7 +4,7 @@
 #ifndef PESCOPE_VIEW_VIEW_H
 #define PESCOPE_VIEW_VIEW_H
 
-#include "pescope/canvas.h"
+#include "render/canvas.h"
 #include "pescope/field.h"
 #include "view/state.h"
 

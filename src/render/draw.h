@@ -4,7 +4,7 @@
 #define PESCOPE_DRAW_H
 
 #include "canvas.h"
-#include "field.h"
+#include "pescope/field.h"
 #include "palette.h"
 
 /* How values map to colors: t = (v - lo) / (hi - lo) into a colormap.
@@ -110,5 +110,11 @@ int pe_text_pick(char *dst, size_t cap, const char *const *items,
 /* Format a number into buf in at most width characters ("%.*g" shrinking,
  * "-inf", "nan"); returns buf. */
 char *pe_fmt_num(char *buf, size_t cap, int width, double v);
+
+/* Copy s into dest[cap] with control characters, C1 controls and bytes
+ * that are not UTF-8 written as \xNN (C1 as \u00NN), so a message that
+ * quotes user input cannot send escape sequences to a terminal. Returns
+ * dest. */
+char *pe_text_escape(const char *s, char *dest, size_t cap);
 
 #endif

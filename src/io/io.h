@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "pescope.h"
+#include "pescope/pescope.h"
 
 enum pe_dtype { PE_F32, PE_F64, PE_I64 };
 
@@ -59,6 +59,12 @@ struct pe_atomic {
 	char *tmp;
 };
 int pe_atomic_open(struct pe_atomic *a, const char *path);
+/* For names that must not replace a file (the TUI's snapshots): finish
+ * writes and closes the temporary file but keeps it; link gives it a name
+ * that does not exist yet (PE_EIO, errno EEXIST, when it does); abort
+ * removes the temporary file. */
+int pe_atomic_finish(struct pe_atomic *a);
+int pe_atomic_link(const struct pe_atomic *a, const char *path);
 int pe_atomic_commit(struct pe_atomic *a);
 void pe_atomic_abort(struct pe_atomic *a);
 

@@ -664,6 +664,14 @@ Test(cli, presets_load_and_list)
 	const char *names[] = {"llama-2-7b", "llama-3.1-8b", "qwen2.5-7b-yarn",
 	    "deepseek-v2", "gpt-j-6b", "gpt-neox-20b", "mpt-7b", "bloom-176b",
 	    "t5-base", "gpt2", "bert-base", "mae-vit-b16"};
+	/* lines are wrapped at 79 columns: undo it, and check the width */
+	for (char *l = out; *l != '\0';) {
+		size_t n = strcspn(l, "\n");
+		cr_expect_leq(n, 79, "%.*s", (int)n, l);
+		l += n + (l[n] == '\n');
+	}
+	for (char *p; (p = strstr(out, "\n                   ")) != NULL;)
+		memmove(p, p + 19, strlen(p + 19) + 1), *p = ' ';
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		cr_expect(strstr(out, names[i]) != NULL, "%s missing", names[i]);
 		/* issue 8.16: each with its source line, as the file has it */
@@ -714,4 +722,16 @@ Test(cli, write_errors_say_why)
 		cr_expect(strstr(err, "No space left on device") != NULL, "%s", err);
 		free(out), free(err);
 	}
+}
+
+/* ALiBi's diagonal is 0, not -0 (-m * 0 in IEEE arithmetic is -0). */
+Test(cli, alibi_bias_has_no_negative_zero)
+{
+	char *out, *err;
+	const char *a[] = {"pescope", "dump", "-e", "alibi", "-n", "5",
+	    "--table", "bias", "--head", "2", "--alibi-mode", "symmetric", NULL};
+	cr_assert_eq(run(a, &out, &err), 0, "%s", err);
+	cr_expect(strstr(out, "-0,") == NULL && strstr(out, "-0\n") == NULL,
+	    "%s", out);
+	free(out), free(err);
 }

@@ -252,3 +252,29 @@ Test(palette, look_text_reads_on_any_screen)
 	}
 	cr_expect_eq(seen, 5, "five steps blue to red, got %d", seen);
 }
+
+/* Grey text on a colored background (a color bar's label) keeps its
+ * contrast with the color the background became at 8 and 16 colors:
+ * black on cyan, green, yellow and white; white on blue, red, magenta. */
+Test(palette, labels_on_colors_keep_contrast)
+{
+	static const struct {
+		pe_color bg;
+		bool black;
+	} cases[] = {
+		{0x00cdcd, true}, {0x00cd00, true}, {0xcdcd00, true},
+		{0xe5e5e5, true}, {0x0000ee, false}, {0xcd0000, false},
+		{0xcd00cd, false},
+	};
+	for (int d = PE_DEPTH_16; d <= PE_DEPTH_8; d++)
+		for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+			/* a label chosen white for a darker 24-bit shade */
+			struct pe_cell c = {.cp = '1', .fg = 0xffffff,
+			    .bg = cases[i].bg, .kind = PE_CELL_TEXT};
+			struct pe_look lk = pe_palette_look(&c, (enum pe_depth)d);
+			int white = d == PE_DEPTH_8 ? 7 : 15;
+			cr_expect_eq(lk.fg, cases[i].black ? 0 : white,
+			    "depth %d, bg 0x%06x (index %d): fg %d", d, cases[i].bg,
+			    lk.bg, lk.fg);
+		}
+}

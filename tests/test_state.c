@@ -582,3 +582,19 @@ Test(state, changing_a_preset_marks_it_modified)
 	cr_expect_neq(st.cfg.rope.type, PE_ROPE_DEFAULT);
 	cr_expect(st.preset_modified);
 }
+
+/* Playing, the speed and control keys say what they did (the footer's
+ * hints may not show it at 80 columns). */
+Test(state, play_speed_and_control_keys_answer)
+{
+	struct pe_state st;
+
+	start(&st, PE_ENC_SINUSOIDAL);
+	key(&st, ' ');
+	cr_expect(st.playing);
+	cr_expect(strstr(st.status, "playing") != NULL, "%s", st.status);
+	key(&st, ']');
+	cr_expect(strstr(st.status, "speed 16") != NULL, "%s", st.status);
+	key(&st, 1); /* Ctrl-A */
+	cr_expect(strstr(st.status, "Ctrl-A") != NULL, "%s", st.status);
+}

@@ -11,6 +11,7 @@ static const char *const group_titles[G_COUNT] = {
 	"RoPE scaling (names as in Hugging Face transformers' rope_scaling):",
 	"Toy attention and worked examples (the TUI and dump):",
 	"snapshot and the TUI:",
+	"Files (snapshot and dump; --size: snapshot and bench):",
 	"dump:",
 	"bench:",
 	"",
@@ -178,6 +179,10 @@ pe_options_man(FILE *fp)
 	      "COLORTERM=truecolor or 24bit asks for 24\\-bit color.\n"
 	      ".TP\n.B LC_ALL, LC_CTYPE, LANG\nthe character set only: numbers "
 	      "are read and written the same in every locale.\n"
+	      ".TP\n.B LINES, COLUMNS\nthe TUI's size only when the terminal "
+	      "reports none, at most 1000 each.\n"
+	      ".TP\n.B PESCOPE_SNAPSHOT_DIR\nwhere the TUI's \\fBw\\fR key saves "
+	      "the frame (default: the current folder).\n"
 	      ".SH EXIT STATUS\n0 on success, 1 when writing fails, 2 for bad "
 	      "input (nothing is written).\n"
 	      ".SH EXAMPLES\n.nf\n"

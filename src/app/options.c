@@ -156,18 +156,18 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "alibi: the head drawn large; dump: the head of a\n"
 	    "3-D table written as CSV; toy tables: alibi's\n"
 	    "head, the --bias-file row"},
-	[O_SIZE] = {"size", 0, true, C_SNAP | C_BENCH, 0, 0, 0, G_VIEW, "WxH",
+	[O_SIZE] = {"size", 0, true, C_SNAP | C_BENCH, 0, 0, 0, G_OUT, "WxH",
 	    "frame size in cells, 80x24 to 1000x1000; 120x40\n"
 	    "(bench: 200x60)"},
 	[O_COLOR] = {"color", 0, true, C_TUI | C_SNAP, 0, 0, 0, G_VIEW, "C",
 	    "truecolor, 256, 16, 8 or mono (NO_COLOR: mono;\n"
 	    "COLORTERM=truecolor: truecolor)",
 	    "truecolor 256 16 8 mono"},
-	[O_FORMAT] = {"format", 'f', true, C_SNAP | C_DUMP, 0, 0, 0, G_VIEW, "F",
+	[O_FORMAT] = {"format", 'f', true, C_SNAP | C_DUMP, 0, 0, 0, G_OUT, "F",
 	    "snapshot: ansi (default), txt or html; dump: csv\n"
 	    "(default) or npy",
 	    "ansi txt html csv npy"},
-	[O_OUTPUT] = {"output", 'o', true, C_SNAP | C_DUMP, 0, 0, 0, G_VIEW,
+	[O_OUTPUT] = {"output", 'o', true, C_SNAP | C_DUMP, 0, 0, 0, G_OUT,
 	    "FILE", "write to FILE atomically (default: stdout)",
 	    NULL, true},
 
@@ -1305,6 +1305,28 @@ preset_field(const char *text, const char *key, int *len)
 	return NULL;
 }
 
+/* Write "%-18s text" with text wrapped at word boundaries to 79 columns,
+ * continuation lines indented under it. */
+static void
+wrap(FILE *fp, const char *name, const char *text)
+{
+	enum { INDENT = 19, WIDTH = 79 };
+	int col = fprintf(fp, "%-18s", name);
+	bool first = true;
+	while (*text != '\0') {
+		size_t n = strcspn(text, " ");
+		if (!first && col + 1 + (int)n > WIDTH) {
+			col = fprintf(fp, "\n%*s", INDENT - 1, "") - 1;
+			first = true;
+		}
+		col += fprintf(fp, " %.*s", (int)n, text);
+		first = false;
+		text += n;
+		text += strspn(text, " ");
+	}
+	fputc('\n', fp);
+}
+
 /* List the compiled-in presets: name and description, then the source. */
 void
 pe_options_list_presets(FILE *fp)
@@ -1314,9 +1336,13 @@ pe_options_list_presets(FILE *fp)
 		int dl, sl;
 		const char *d = preset_field(t, "description", &dl);
 		const char *s = preset_field(t, "source", &sl);
-		fprintf(fp, "%-18s %.*s\n", pe_presets[i].name, dl, d ? d : "");
-		if (s != NULL)
-			fprintf(fp, "%-18s source: %.*s\n", "", sl, s);
+		char line[1024];
+		snprintf(line, sizeof line, "%.*s", dl, d ? d : "");
+		wrap(fp, pe_presets[i].name, line);
+		if (s != NULL) {
+			snprintf(line, sizeof line, "source: %.*s", sl, s);
+			wrap(fp, "", line);
+		}
 	}
 }
 

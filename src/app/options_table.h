@@ -42,7 +42,7 @@ enum opt_id {
 /* Sections of --help, in order. */
 enum opt_group {
 	G_ENC, G_ROPE, /* config options: they mark a preset modified */
-	G_TEACH, G_VIEW, G_DUMP, G_BENCH, G_MISC, G_COUNT
+	G_TEACH, G_VIEW, G_OUT, G_DUMP, G_BENCH, G_MISC, G_COUNT
 };
 
 

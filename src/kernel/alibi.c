@@ -43,14 +43,15 @@ pe_alibi_slopes(size_t heads, double *dest)
 
 /* Bias of query i for key j with slope m (Press et al. 2022, sec. 3):
  * causal -m (i - j) for j <= i and -INFINITY for j > i; symmetric
- * -m |i - j|. */
+ * -m |i - j|. Written 0 - m d so the diagonal is +0, not -0 (a CSV that
+ * says "-0" is right, but reads as a mistake). */
 double
 pe_alibi_bias(double m, size_t i, size_t j, enum pe_alibi_mode mode)
 {
 	if (j > i)
 		return mode == PE_ALIBI_CAUSAL ? -INFINITY
-		                               : -m * (double)(j - i);
-	return -m * (double)(i - j);
+		                               : 0.0 - m * (double)(j - i);
+	return 0.0 - m * (double)(i - j);
 }
 
 /* Fill dest[h*n*n + i*n + j] for every head. Returns PE_EINVAL for a bad

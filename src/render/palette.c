@@ -1,6 +1,7 @@
 /* Quantising 24-bit colors to what a terminal can show: the xterm 256-color
  * palette, the 16 ANSI colors, and the mono glyph ramp. */
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "render/palette.h"
@@ -282,6 +283,39 @@ palette_mid_grey(pe_color c)
 	return hi - lo < 0x20 && hi >= 0x40 && hi <= 0xc0;
 }
 
+/* Whether a color is a grey (black and white included): a text color
+ * chosen for contrast rather than for its hue. */
+static bool
+palette_grey(pe_color c)
+{
+	int r = (c >> 16) & 0xff, g = (c >> 8) & 0xff, b = c & 0xff;
+	int hi = r > g ? (r > b ? r : b) : (g > b ? g : b);
+	int lo = r < g ? (r < b ? r : b) : (g < b ? g : b);
+
+	return hi - lo < 0x20;
+}
+
+/* Black or white, whichever reads on palette color bg (its relative
+ * luminance, WCAG 2.x, in xterm's colors): 0 or 7 at 8 colors, 0 or 15
+ * at 16. */
+static int
+palette_contrast(int bg, enum pe_depth depth)
+{
+	pe_color c = pe_palette_rgb(bg);
+	double l = 0;
+	for (int s = 16, k = 0; s >= 0; s -= 8, k++) {
+		static const double w[3] = {0.2126, 0.7152, 0.0722};
+		double v = ((c >> s) & 0xff) / 255.0;
+		v = v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4);
+		l += w[k] * v;
+	}
+	/* contrast with black (l + 0.05) / 0.05 against white's 1.05 / (l +
+	 * 0.05): black wins above l = 0.179 */
+	if (l > 0.179)
+		return 0;
+	return depth == PE_DEPTH_8 ? 7 : 15;
+}
+
 /* The look of a cell at a depth; see palette.h. */
 struct pe_look
 pe_palette_look(const struct pe_cell *c, enum pe_depth depth)
@@ -308,6 +342,12 @@ pe_palette_look(const struct pe_cell *c, enum pe_depth depth)
 	default:
 		return lk;
 	}
+	/* Text in black, white or grey on a colored background (a color
+	 * bar's label, a cursor mark) keeps its contrast with the color the
+	 * background became here, not the one it had in 24 bits. */
+	if (c->kind == PE_CELL_TEXT && lk.bg >= 0 && c->fg >= 0 &&
+	    palette_grey(c->fg) && !(c->attr & PE_ATTR_REVERSE))
+		lk.fg = palette_contrast(lk.bg, depth);
 	/* Text on the default background: black and white (0, 7, 15) read on
 	 * one kind of screen only. */
 	if (c->kind == PE_CELL_TEXT && lk.bg < 0 && lk.fg >= 0 &&

@@ -831,6 +831,7 @@ pe_crt_busy(const char *msg)
 	attron(a);
 	mvaddnstr(LINES - 1, 0, msg, COLS);
 	attroff(a);
+	clrtoeol(); /* nothing of the line it covers stays beside it */
 	refresh();
 }
 

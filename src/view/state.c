@@ -514,6 +514,14 @@ pe_state_key(struct pe_state *st, int key, size_t cell_rows,
 		return PE_ACT_REDRAW;
 	case ' ':
 		st->playing = !st->playing;
+		if (st->playing)
+			pe_state_status(st, "playing: the cursor sweeps %s at %d "
+			    "steps/s; space pauses, [ ] slower, faster",
+			    pe_enc_view_of(&st->cfg)->sweep_2d ? "the patches"
+							       : "the positions",
+			    st->speed);
+		else
+			pe_state_status(st, "paused");
 		return PE_ACT_REDRAW;
 	case '[':
 	case ']': {
@@ -524,11 +532,17 @@ pe_state_key(struct pe_state *st, int key, size_t cell_rows,
 			return PE_ACT_REDRAW;
 		}
 		st->speed = s;
+		pe_state_status(st, "speed %d steps/s", s);
 		return PE_ACT_REDRAW;
 	}
 	}
 	if (key > ' ' && key < 127) {
 		pe_state_status(st, "'%c' does nothing here; ? lists the keys", key);
+		return PE_ACT_REDRAW;
+	}
+	if (key >= 1 && key <= 26 && key != PE_KEY_TAB && key != PE_KEY_ENTER) {
+		pe_state_status(st, "Ctrl-%c does nothing here; ? lists the keys",
+		    'A' + key - 1);
 		return PE_ACT_REDRAW;
 	}
 	return clear;

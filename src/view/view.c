@@ -232,7 +232,7 @@ help_lines(char lines[][96], size_t cap)
 	static const char *const head[] = {
 		"pescope keys",
 		"",
-		"1-9, Tab, Shift-Tab  choose the encoding",
+		"",  /* the number keys: filled in below */
 		"arrows               move the cursor by one (smallest) sample",
 		"+ / -   0            zoom in / out around the cursor; whole map",
 		"PgUp PgDn Home End   pan the map",
@@ -247,8 +247,15 @@ help_lines(char lines[][96], size_t cap)
 		"any key closes this help",
 	};
 	size_t n = 0;
+	char numbers[32]; /* the number keys there are */
+	snprintf(numbers, sizeof numbers, "1-%d, Tab, Shift-Tab",
+	    PE_ENC_COUNT < 9 ? PE_ENC_COUNT : 9);
 	for (size_t i = 0; i < sizeof head / sizeof head[0] && n < cap; i++)
-		snprintf(lines[n++], 96, "%s", head[i]);
+		if (i == 2)
+			snprintf(lines[n++], 96, "%-20s choose the encoding",
+			    numbers);
+		else
+			snprintf(lines[n++], 96, "%s", head[i]);
 	for (int e = 0; e < PE_ENC_COUNT && n < cap; e++) {
 		char keys[80] = "";
 		for (const struct pe_enc_key *k = pe_enc_views[e]->keys;

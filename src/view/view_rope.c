@@ -280,7 +280,7 @@ rope_type(struct pe_state *st, int key)
 	int act = pe_state_apply(st, &cand);
 	if ((act & PE_ACT_REBUILD) && skipped)
 		pe_state_status(st, "rope scaling %s (longrope skipped: it needs "
-		    "--short-factor and --long-factor on the command line)",
+		    "--short-factor, --long-factor)",
 		    pe_rope_type_name(cand.rope.type));
 	return act;
 }

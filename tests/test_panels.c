@@ -169,7 +169,7 @@ Test(panels, worked_example_adds_the_position)
 			dot += ex_x[j] * want[j];
 		}
 		char label[32];
-		snprintf(label, sizeof label, "x + PE(%zu)", ps[t]);
+		snprintf(label, sizeof label, "x+PE(%zu)", ps[t]);
 		int rx = cv.w - cv.w * 2 / 5;
 		cr_assert_eq(numbers_after(&cv, rx, label, got, 8), 4, "%s",
 		    text_from(&cv, find(&cv, rx, label), rx));

@@ -14,7 +14,7 @@
 
 #include "view/view_impl.h"
 
-/* Cells a number takes in a column of the rows, a blank included. */
+/* Cells a number takes at most in the rows, a blank included. */
 #define EX_NUM_W 7
 /* The word whose toy embedding is x without --embedding. */
 #define EX_WORD "the"
@@ -95,23 +95,32 @@ ex_bars(struct pe_canvas *cv, int x, int y, int w, int hb, const double *v,
 	}
 }
 
-/* The rows: a label and numbers, then bars. When d numbers fit (each
- * EX_NUM_W cells) every dimension has a column, its number over its bar;
- * else the first dimensions' numbers and " …", over bars of all of them.
- * The cursor's dimension cur is in bold. Returns the lines used. */
+/* The rows: a label and numbers, then bars. When d numbers fit (each the
+ * widest number and a blank) every dimension has a column, its number
+ * over its bar; else the first dimensions' numbers and " …", over bars
+ * of all of them. The cursor's dimension cur is in bold. Returns the
+ * lines used. */
 static int
 ex_rows(struct ctx *c, int x, int y, int w, int h, const struct ex_row *r,
     size_t nr, size_t d, size_t cur)
 {
-	int lw = 0;
-	for (size_t i = 0; i < nr; i++)
+	int lw = 0, nw = 4; /* label column; a number's column */
+	for (size_t i = 0; i < nr; i++) {
 		if (pe_text_cells(r[i].label) + 1 > lw)
 			lw = pe_text_cells(r[i].label) + 1;
+		for (size_t k = 0; k < d && (size_t)k * 4 < (size_t)w; k++) {
+			char b[32];
+			ex_num(b, sizeof b, r[i].v[k]);
+			if (pe_text_cells(b) + 1 > nw)
+				nw = pe_text_cells(b) + 1;
+		}
+	}
 	int ww = w - lw;
-	if (ww < EX_NUM_W + 2)
+	if (ww < nw + 2)
 		return 0;
-	int cw = (size_t)ww >= d * EX_NUM_W ? ww / (int)d : 0;
-	int hb = (h - (int)nr) / (int)nr;
+	int cw = (size_t)ww >= d * (size_t)nw ? ww / (int)d : 0;
+	size_t shown = cw > 0 ? d : (size_t)((ww - 2) / nw);
+	int hb = (h - (int)nr - (cw > 0 ? 0 : 2)) / (int)nr;
 	if (hb > 3)
 		hb = 3;
 	double scale = 0;
@@ -123,18 +132,17 @@ ex_rows(struct ctx *c, int x, int y, int w, int h, const struct ex_row *r,
 	for (size_t i = 0; i < nr && yy < y + h; i++) {
 		pe_canvas_text(c->cv, x, yy, lw, r[i].label, r[i].fg, PE_COLOR_DEFAULT,
 		    PE_ATTR_BOLD);
-		size_t shown = cw > 0 ? d : (size_t)((ww - 2) / EX_NUM_W);
 		for (size_t k = 0; k < shown && k < d; k++) {
 			char b[32];
 			ex_num(b, sizeof b, r[i].v[k]);
 			int l = pe_text_cells(b);
 			int at = cw > 0 ? x + lw + (int)k * cw + (cw - l) / 2
-					: x + lw + (int)k * EX_NUM_W + (EX_NUM_W - 1 - l);
+					: x + lw + (int)k * nw + (nw - 1 - l);
 			pe_canvas_text(c->cv, at, yy, l, b, k == cur ? C_ACCENT : C_TEXT,
 			    PE_COLOR_DEFAULT, k == cur ? PE_ATTR_BOLD : 0);
 		}
 		if (cw == 0 && shown < d)
-			pe_canvas_text(c->cv, x + lw + (int)shown * EX_NUM_W, yy, 2, "…",
+			pe_canvas_text(c->cv, x + lw + (int)shown * nw, yy, 2, "…",
 			    C_DIM, PE_COLOR_DEFAULT, 0);
 		yy++;
 		if (hb > 0 && yy + hb <= y + h) {
@@ -144,7 +152,6 @@ ex_rows(struct ctx *c, int x, int y, int w, int h, const struct ex_row *r,
 	}
 	if (cw == 0 && yy < y + h) {
 		char l[160];
-		size_t shown = (size_t)((ww - 2) / EX_NUM_W);
 		snprintf(l, sizeof l, "numbers: dims 0–%zu of %zu; bars: all%s",
 		    shown - 1, d, (size_t)ww * 2 < d ? " (a dot column is the mean "
 		    "of its dims)" : "");
@@ -194,11 +201,11 @@ view_example_sum(struct ctx *c)
 	}
 	char lp[32], ls[32];
 	snprintf(lp, sizeof lp, "PE(%zu)", p);
-	snprintf(ls, sizeof ls, "x + PE(%zu)", p);
+	snprintf(ls, sizeof ls, "x+PE(%zu)", p);
 	struct ex_row rows[3] = {{"x", xv, C_CURVE2}, {lp, pe, C_ACCENT},
 	    {ls, sum, C_CURVE}};
 	bool none = isnan(sum[0]); /* learned, past max_len */
-	used = ex_rows(c, x, y, w, h - 3, rows, none ? 1 : 3, d, j);
+	used = ex_rows(c, x, y, w, h - 4, rows, none ? 1 : 3, d, j);
 	y += used + 1;
 	h -= used + 1;
 
@@ -259,7 +266,7 @@ view_example_rotated(struct ctx *c)
 	/* the cursor's pair: its first dimension in bold */
 	size_t da, db;
 	pe_rope_pair_dims(j, r->rot, r->pairing, &da, &db);
-	used = ex_rows(c, x, y, w, h - 3, rows, 2, d, da);
+	used = ex_rows(c, x, y, w, h - 4, rows, 2, d, da);
 	y += used + 1;
 	h -= used + 1;
 

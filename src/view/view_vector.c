@@ -288,9 +288,11 @@ sinusoidal_shift(struct ctx *c)
 		    "+ K inside 0..%zu", (long long)K, k->n - 1);
 	else if (view_check(c, pe_sinusoidal_shift_residual(k->n, d, k->base,
 		     k->layout, K, p0, p1, &res), x, y, w) == PE_OK)
-		snprintf(l, sizeof l, "residual over p = %zu..%zu (%zu position%s "
-		    "near the cursor): max |PE(p+K) − M_K·PE(p)| = %.2g, rounding "
-		    "level", p0, p1 - 1, p1 - p0, p1 - p0 == 1 ? "" : "s", res);
+		snprintf(l, sizeof l, "residual over p = %zu..%zu (%s): max "
+		    "|PE(p+K) − M_K·PE(p)| = %.2g, rounding level", p0, p1 - 1,
+		    p1 - p0 == (size_t)(k->n - (size_t)(K < 0 ? -K : K))
+		    ? "every p with p + K inside" : "the cursor's window; "
+		    "positions × d_model ≤ 16384", res);
 	else
 		l[0] = '\0';
 	if (h > 0)

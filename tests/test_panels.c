@@ -723,3 +723,19 @@ Test(panels, relative_with_a_bias_attends)
 		pe_canvas_free(&cv);
 	}
 }
+
+/* The help lists c / C and v, and still fits 80x24 whole. */
+Test(panels, help_names_the_panel_keys_at_80x24)
+{
+	struct pe_config cfg;
+	struct pe_state st;
+	struct pe_canvas cv;
+	pe_config_default(&cfg);
+	pe_state_init(&st, &cfg);
+	st.help = true;
+	cr_assert_eq(render(&st, 80, 24, &cv), PE_OK);
+	cr_expect(find(&cv, 0, "c / C   v") >= 0);
+	cr_expect(find(&cv, 0, "any key closes this help") >= 0);
+	cr_expect(find(&cv, 0, "sinusoidal l layout · o/O offset K") >= 0);
+	pe_canvas_free(&cv);
+}

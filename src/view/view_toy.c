@@ -13,6 +13,10 @@
 
 #include "view/view_impl.h"
 
+/* Most T² d the panel computes (four attentions of that cost, once per
+ * config, under a second at the limit: 64 tokens at d_model 8192): 2^25. */
+#define TOY_BUDGET 33554432.0
+
 /* The toy's head: alibi's head drawn large, relative's bias row. */
 static size_t
 toy_head(const struct ctx *c)
@@ -52,6 +56,14 @@ toy_compute(const struct ctx *c, struct pe_view_cache *k, size_t head)
 		return;
 	}
 	size_t t = k->toy_s.count;
+	if ((double)t * (double)t * (double)cfg->d > TOY_BUDGET) {
+		snprintf(k->toy_why, sizeof k->toy_why, "%zu tokens at d_model %zu: "
+		    "T² × d_model is more than the panel computes for a frame "
+		    "(%.0f); use fewer tokens or a smaller -d (dump --table "
+		    "attention computes any size)", t, cfg->d, TOY_BUDGET);
+		k->toy_rc = PE_EINVAL;
+		return;
+	}
 	k->toy_rc = pe_toy_attention(cfg, &k->toy_s, head, k->toy_a);
 	if (k->toy_rc == PE_OK)
 		k->toy_rc = pe_toy_attention(cfg, &k->toy_p, head, ap);

@@ -739,3 +739,24 @@ Test(panels, help_names_the_panel_keys_at_80x24)
 	cr_expect(find(&cv, 0, "sinusoidal l layout · o/O offset K") >= 0);
 	pe_canvas_free(&cv);
 }
+
+/* A cyclic map's values are what its colors show: rope's θ mod 2π (m = 7,
+ * pair 0: 7 − 2π = 0.717). */
+Test(panels, values_of_angles_are_mod_two_pi)
+{
+	struct pe_config cfg;
+	struct pe_state st;
+	struct pe_canvas cv;
+	pe_config_default(&cfg);
+	cfg.enc = PE_ENC_ROPE;
+	cfg.n = 8;
+	cfg.d = 4;
+	pe_state_init(&st, &cfg);
+	st.values = true;
+	cr_assert_eq(render(&st, 120, 40, &cv), PE_OK);
+	char want[16];
+	snprintf(want, sizeof want, "%.3f", 7.0 - 6.283185307179586);
+	cr_expect(find(&cv, 0, want) >= 0, "no %s", want);
+	cr_expect(find(&cv, 0, "7.000") < 0);
+	pe_canvas_free(&cv);
+}

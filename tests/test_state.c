@@ -654,6 +654,7 @@ Test(state, v_toggles_values)
 		cr_assert(!st.values);
 		cr_assert(key(&st, 'v') & PE_ACT_REDRAW);
 		cr_assert(st.values, "%s", pe_encoding_name((enum pe_encoding)e));
+		cr_assert(strstr(st.status, "values on") != NULL, "%s", st.status);
 		key(&st, 'v');
 		cr_assert(!st.values);
 	}

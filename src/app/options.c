@@ -461,7 +461,7 @@ own(char **dest, const char *s, char *err, size_t cap)
 
 /* Append item i of n to a list "a, b or c". */
 static void
-view_list(char *buf, size_t cap, int i, int n, const char *item)
+list_item(char *buf, size_t cap, int i, int n, const char *item)
 {
 	size_t l = strlen(buf);
 	snprintf(buf + l, cap - l, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ",
@@ -644,7 +644,7 @@ apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
 		if ((k = pe_panel_parse(arg)) < 0) {
 			char list[160] = "";
 			for (int p = 0; p < PE_PANEL_COUNT; p++)
-				view_list(list, sizeof list, p, PE_PANEL_COUNT,
+				list_item(list, sizeof list, p, PE_PANEL_COUNT,
 				    pe_panel_name((enum pe_panel)p));
 			return fail(err, cap, "--panel '%s': must be %s", arg, list);
 		}

@@ -536,6 +536,9 @@ pe_state_key(struct pe_state *st, int key, size_t cell_rows,
 		return cycle_panel(st, key == 'c' ? 1 : -1);
 	case 'v':
 		st->values = !st->values;
+		pe_state_status(st, st->values ? "values on: each element's number "
+		    "where a cell shows one element and it fits (+ zooms in)"
+					       : "values off");
 		return PE_ACT_REDRAW;
 	}
 	if ((act = config_key(st, key)) >= 0)

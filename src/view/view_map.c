@@ -256,6 +256,7 @@ view_map_simmap(struct ctx *c, int x, int y, int w, int h, const char *title)
 	s.colorbar = true;
 	s.cursor = false;
 	s.fmt = "%.3g";
+	s.mark_from = view_map_train_len(c) < s.r1 ? view_map_train_len(c) : 0;
 	view_check(c, panel_map(c->cv, x, y, w, h, &s, &g), 0, 0, 0);
 }
 

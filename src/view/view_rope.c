@@ -202,7 +202,7 @@ view_rope(struct ctx *c)
 	}
 	char beyond[400];
 	rope_beyond_text(c, r, beyond, sizeof beyond);
-	if (beyond[0] != '\0' && h >= 12) {
+	if (beyond[0] != '\0' && h >= 9) { /* the score plot keeps 6 lines */
 		int used = panel_text(c->cv, x, y, w, 2, beyond, C_TEXT, 0);
 		y += used + 1;
 		h -= used + 1;

@@ -403,8 +403,19 @@ static const struct bad bads[] = {
 	{{"dump", "-e", "rope", "--table", "beyond"}, "--train-len"},
 	{{"dump", "-e", "rope", "--embedding", "1,2", "--table", "sum"},
 	    "not available"},
-	{{"snapshot", "--tokens", "a b"}, "does not apply to snapshot"},
-	{{"snapshot", "--embedding", "1,2"}, "does not apply to snapshot"},
+	{{"snapshot", "--tokens", "a b"}, "--tokens has no effect with --panel "
+	    "overview: it applies to --panel attention"},
+	{{"snapshot", "--panel", "example", "--embedding", "1,2"},
+	    "--embedding: 2 numbers given"},
+	{{"snapshot", "--panel", "attention", "--tokens", ""}, "--tokens"},
+	{{"snapshot", "--panel", "attention", "--permute", "0,1"},
+	    "--permute"},
+	{{"snapshot", "-e", "sinusoidal", "--panel", "shift", "--shift", "64"},
+	    "--shift 64"},
+	{{"snapshot", "-e", "relative", "--panel", "attention", "--bias-file",
+	     "@FIX/vector_5.npy"}, "--bias-file"},
+	{{"snapshot", "--panel", "decay"}, "--panel decay: -e sinusoidal has "
+	    "the panels overview, attention, example and shift"},
 	{{"--tokens", "@65"}, "--tokens: 65 words"},
 };
 

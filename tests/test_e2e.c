@@ -1391,3 +1391,30 @@ Test(e2e, tui_colors_equal_snapshot_at_every_depth)
 		term_free(&t);
 	}
 }
+
+/* issue 11 in the TUI: c and C cycle the right column's panels, v puts
+ * numbers over a magnified map, --panel starts on a panel. */
+Test(e2e, panel_and_values_keys)
+{
+	struct term t;
+	const char *small[] = {"-n", "5", "-d", "4", NULL};
+
+	start(&t, small, NULL);
+	term_send(&t, "c");
+	cr_expect(term_wait_for(&t, "toy attention", WAIT_MS), "c: attention");
+	term_send(&t, "c");
+	cr_expect(term_wait_for(&t, "the worked example", WAIT_MS),
+	    "c: example");
+	term_send(&t, "C");
+	cr_expect(term_wait_for(&t, "toy attention", WAIT_MS), "C: back");
+	term_send(&t, "v");
+	cr_expect(term_wait_for(&t, "0.841", WAIT_MS), "v: sin 1 over the map");
+	term_quit(&t);
+	term_free(&t);
+
+	const char *decay[] = {"-e", "rope", "--panel", "decay", NULL};
+	start(&t, decay, NULL);
+	cr_expect(term_wait_for(&t, "long-term decay", WAIT_MS));
+	term_quit(&t);
+	term_free(&t);
+}

@@ -131,6 +131,30 @@ Test(encodings, every_row_is_complete)
 		snprintf(opt, sizeof opt, "\t-e %s ", name);
 		cr_expect(strstr(manifest, opt) != NULL, "%s has no golden frame",
 		    name);
+
+		/* c, C and v are every frame's keys (state.c): no row takes
+		 * them */
+		for (const struct pe_enc_key *k = v->keys; k->keys != NULL; k++)
+			cr_expect(strpbrk(k->keys, "cCv") == NULL, "%s: key '%s' is a "
+			    "shared key of every frame", name, k->keys);
+		/* its panels: a main map of their own to sit beside, and each a
+		 * golden frame "-e NAME ... --panel PANEL" */
+		cr_expect(v->panels == NULL || v->map != NULL, "%s: panels but no "
+		    "map", name);
+		for (const struct pe_enc_panel *p = v->panels;
+		     p != NULL && p->draw != NULL; p++) {
+			char want[64];
+			bool golden = false;
+			snprintf(want, sizeof want, "--panel %s ", pe_panel_name(p->id));
+			for (const char *l = strstr(manifest, opt); l != NULL && !golden;
+			     l = strstr(l + 1, opt)) {
+				const char *end = strchr(l + 1, '\n');
+				const char *at = strstr(l, want);
+				golden = at != NULL && (end == NULL || at < end);
+			}
+			cr_expect(golden, "%s's %s panel has no golden frame", name,
+			    pe_panel_name(p->id));
+		}
 	}
 	free(manifest);
 }

@@ -316,3 +316,85 @@ Test(options, table_values_are_dumps_tables)
 	cr_expect_str_eq(pe_opts[O_TABLE].values,
 	    pe_dump_table_names(names, sizeof names));
 }
+
+/* issue 11: --panel picks the right column, --values the numbers; an
+ * option of a panel is refused in snapshot with another panel, and a
+ * panel the encoding lacks is refused naming those it has. */
+Test(options, panels_and_what_applies_to_them)
+{
+	static const struct {
+		const char *args[12];
+		const char *err; /* NULL: accepted */
+	} cases[] = {
+		{{"snapshot", "--panel", "attention"}, NULL},
+		{{"snapshot", "--values"}, NULL},
+		{{"snapshot", "-e", "sinusoidal", "--panel", "decay"},
+		    "-e sinusoidal has the panels overview, attention, example and "
+		    "shift"},
+		{{"snapshot", "-e", "vit2d", "--panel", "attention"},
+		    "-e vit2d has only its overview"},
+		{{"--panel", "shift", "-e", "rope"}, "--panel shift"},
+		{{"snapshot", "--panel", "sideways"}, "--panel 'sideways'"},
+		{{"snapshot", "--tokens", "a b"},
+		    "--tokens has no effect with --panel overview: it applies to "
+		    "--panel attention"},
+		{{"snapshot", "--panel", "attention", "--tokens", "a b"}, NULL},
+		{{"snapshot", "--panel", "example", "--tokens", "a b"},
+		    "--tokens has no effect with --panel example"},
+		{{"snapshot", "-d", "4", "--embedding", "1,2,3,4"},
+		    "--embedding has no effect with --panel overview: it applies "
+		    "to --panel example"},
+		{{"snapshot", "-d", "4", "--embedding", "1,2,3,4", "--panel",
+		     "example"}, NULL},
+		{{"snapshot", "-e", "rope", "-d", "4", "--embedding", "1,2,3,4",
+		     "--panel", "example"}, NULL},
+		{{"snapshot", "--shift", "3", "--panel", "shift"}, NULL},
+		{{"snapshot", "--shift", "3", "--panel", "example"},
+		    "--shift has no effect with --panel example"},
+		{{"snapshot", "-e", "alibi", "-d", "8", "--panel", "attention"},
+		    NULL},
+		{{"snapshot", "-e", "alibi", "-d", "8"},
+		    "--d-model has no effect with -e alibi"},
+		{{"snapshot", "-e", "alibi", "--mask", "none", "--panel",
+		     "attention"}, "--mask none"},
+		{{"snapshot", "-e", "learned", "--max-len", "3", "--panel",
+		     "attention"}, "--max-len 3"},
+		{{"snapshot", "-e", "nope", "--mask", "none", "--panel",
+		     "attention"}, NULL},
+		{{"snapshot", "-e", "relative", "--panel", "attention"}, NULL},
+		{{"snapshot", "-e", "relative", "--head", "1", "--panel",
+		     "attention"}, "--head 1"},
+		{{"snapshot", "-e", "relative", "--head", "1"},
+		    "--head has no effect with -e relative"},
+		{{"snapshot", "-e", "rope", "--train-len", "16"}, NULL},
+		{{"snapshot", "-e", "vit2d", "--train-len", "16"},
+		    "--train-len has no effect with -e vit2d"},
+		{{"snapshot", "-e", "nope", "--panel", "share", "--train-len",
+		     "16"}, NULL},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *a[16] = {"pescope"};
+		size_t n = 1;
+		for (; cases[i].args[n - 1] != NULL; n++)
+			a[n] = cases[i].args[n - 1];
+		a[n] = NULL;
+		struct pe_options o;
+		char err[512] = "";
+		int rc = parse(&o, err, a);
+		if (cases[i].err == NULL)
+			cr_expect_eq(rc, 0, "case %zu: %s", i, err);
+		else
+			cr_expect(rc == 2 && strstr(err, cases[i].err) != NULL,
+			    "case %zu: rc %d, '%s' lacks '%s'", i, rc, err,
+			    cases[i].err);
+		pe_options_free(&o);
+	}
+	struct pe_options o;
+	char err[512];
+	const char *b[] = {"pescope", "snapshot", "-e", "rope", "--panel",
+	    "decay", "--values", NULL};
+	cr_assert_eq(parse(&o, err, b), 0, "%s", err);
+	cr_expect_eq(o.panel, PE_PANEL_DECAY);
+	cr_expect(o.values);
+	pe_options_free(&o);
+}

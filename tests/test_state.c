@@ -598,3 +598,80 @@ Test(state, play_speed_and_control_keys_answer)
 	key(&st, 1); /* Ctrl-A */
 	cr_expect(strstr(st.status, "Ctrl-A") != NULL, "%s", st.status);
 }
+
+/* issue 11: c / C cycle the right column's panel through the encoding's
+ * list (the overview first); an encoding without the panel shows its
+ * overview and the choice comes back with an encoding that has it. */
+Test(state, panel_key_cycles_the_encodings_panels)
+{
+	struct pe_state st;
+
+	start(&st, PE_ENC_SINUSOIDAL);
+	cr_assert_eq(pe_state_panel(&st), PE_PANEL_OVERVIEW);
+	int act = key(&st, 'c');
+	cr_assert(act & PE_ACT_REDRAW);
+	cr_assert(!(act & PE_ACT_REBUILD), "a panel is no config change");
+	cr_assert_eq(pe_state_panel(&st), PE_PANEL_ATTENTION);
+	key(&st, 'c');
+	cr_assert_eq(pe_state_panel(&st), PE_PANEL_EXAMPLE);
+	key(&st, 'c');
+	cr_assert_eq(pe_state_panel(&st), PE_PANEL_SHIFT);
+	key(&st, 'c');
+	cr_assert_eq(pe_state_panel(&st), PE_PANEL_OVERVIEW, "wraps");
+	key(&st, 'C');
+	cr_assert_eq(pe_state_panel(&st), PE_PANEL_SHIFT, "backwards");
+
+	/* rope has no shift panel: its overview, until sinusoidal again */
+	pe_state_set_encoding(&st, PE_ENC_ROPE);
+	cr_assert_eq(pe_state_panel(&st), PE_PANEL_OVERVIEW);
+	pe_state_set_encoding(&st, PE_ENC_SINUSOIDAL);
+	cr_assert_eq(pe_state_panel(&st), PE_PANEL_SHIFT);
+
+	/* from a panel rope lacks, c moves on from its overview */
+	pe_state_set_encoding(&st, PE_ENC_ROPE);
+	key(&st, 'c');
+	cr_assert_eq(pe_state_panel(&st), PE_PANEL_ATTENTION);
+	key(&st, 'c');
+	cr_assert_eq(pe_state_panel(&st), PE_PANEL_EXAMPLE);
+	key(&st, 'c');
+	cr_assert_eq(pe_state_panel(&st), PE_PANEL_DECAY);
+
+	start(&st, PE_ENC_ALIBI);
+	key(&st, 'C');
+	cr_assert_eq(pe_state_panel(&st), PE_PANEL_RECENCY);
+	start(&st, PE_ENC_NOPE);
+	key(&st, 'C');
+	cr_assert_eq(pe_state_panel(&st), PE_PANEL_SHARE);
+
+	/* vit2d has only its overview: the key says so */
+	start(&st, PE_ENC_VIT2D);
+	key(&st, 'c');
+	cr_assert_eq(pe_state_panel(&st), PE_PANEL_OVERVIEW);
+	cr_assert(strstr(st.status, "one panel") != NULL, "%s", st.status);
+}
+
+Test(state, panel_names_round_trip)
+{
+	for (int p = 0; p < PE_PANEL_COUNT; p++)
+		cr_assert_eq(pe_panel_parse(pe_panel_name((enum pe_panel)p)), p);
+	cr_assert_str_eq(pe_panel_name(PE_PANEL_ATTENTION), "attention");
+	cr_assert_eq(pe_panel_parse("overview"), PE_PANEL_OVERVIEW);
+	cr_assert_eq(pe_panel_parse("dot"), -1);
+	cr_assert_eq(pe_panel_parse(""), -1);
+}
+
+/* v: values over the colors, on and off, with any encoding. */
+Test(state, v_toggles_values)
+{
+	struct pe_state st;
+
+	for (int e = 0; e < PE_ENC_COUNT; e++) {
+		start(&st, (enum pe_encoding)e);
+		cr_assert(!st.values);
+		cr_assert(key(&st, 'v') & PE_ACT_REDRAW);
+		cr_assert(st.values, "%s", pe_encoding_name((enum pe_encoding)e));
+		cr_assert(strstr(st.status, "values on") != NULL, "%s", st.status);
+		key(&st, 'v');
+		cr_assert(!st.values);
+	}
+}

@@ -1,6 +1,7 @@
-/* pescope bench: for every view, the time to build and render a full frame
- * (median of many), at the default sizes and at seq_len 1,048,576 x d_model
- * 8192 (vit2d: a 128 x 128 grid), and the process's peak memory. */
+/* pescope bench: for every view and each of its panels, the time to build
+ * and render a full frame (median of many), at the default sizes and at
+ * seq_len 1,048,576 x d_model 8192 (vit2d: a 128 x 128 grid), and the
+ * process's peak memory. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 
 #include "app/app.h"
 #include "pescope/learned.h"
+#include "view/encoding.h"
 #include "view/view.h"
 
 /* Monotonic time in milliseconds. */
@@ -36,10 +38,12 @@ peak_mib(void)
 	return (double)ru.ru_maxrss / 1024.0;
 }
 
-/* Time one configuration: model build once, then `frames` renders. */
+/* Time one configuration and panel: model build once, then `frames`
+ * renders. */
 static int
-bench_one(const struct pe_config *cfg, int w, int h, int frames,
-    double *model_ms, double *median_ms, double *max_ms, int *nframes)
+bench_one(const struct pe_config *cfg, enum pe_panel panel, int w, int h,
+    int frames, double *model_ms, double *median_ms, double *max_ms,
+    int *nframes)
 {
 	struct pe_state st;
 	struct pe_model m;
@@ -53,6 +57,7 @@ bench_one(const struct pe_config *cfg, int w, int h, int frames,
 		return -1;
 	}
 	pe_state_init(&st, cfg);
+	st.panel = panel;
 	st.cur_r = cfg->n / 3;
 	pe_state_clamp(&st);
 	double *t = malloc((size_t)frames * sizeof *t), spent = 0;
@@ -112,33 +117,43 @@ pe_bench_run(const struct pe_options *o)
 		w = o->width, h = o->height;
 	printf("pescope bench: frame %dx%d, median of up to %d frames (1.5 s "
 	    "each at most), one core\n", w, h, frames);
-	printf("%-11s %-26s %9s %9s %9s %7s\n", "view", "size", "model ms",
+	printf("%-21s %-26s %9s %9s %9s %7s\n", "view", "size", "model ms",
 	    "frame ms", "max ms", "frames");
 	int rc = PE_EXIT_OK;
 	for (int large = 0; large < 2; large++)
-		for (int e = 0; e < PE_ENC_COUNT; e++) {
-			struct pe_config cfg;
-			double *table = NULL;
-			double mm = 0, med = 0, mx = 0;
-			int nf = 0;
-			char size[64];
-			bench_config(o, (enum pe_encoding)e, large, &cfg, &table);
-			if (e == PE_ENC_VIT2D)
-				snprintf(size, sizeof size, "grid %zux%zu d %zu", cfg.grid_h,
-				    cfg.grid_w, cfg.d);
-			else
-				snprintf(size, sizeof size, "n %zu d %zu", cfg.n, cfg.d);
-			if (bench_one(&cfg, w, h, frames, &mm, &med, &mx, &nf) != 0) {
-				printf("%-11s %-26s failed\n", pe_encoding_name(cfg.enc),
-				    size);
-				rc = PE_EXIT_FAIL;
-			} else {
-				printf("%-11s %-26s %9.2f %9.2f %9.2f %7d\n",
-				    pe_encoding_name(cfg.enc), size, mm, med, mx, nf);
+		for (int e = 0; e < PE_ENC_COUNT; e++)
+			for (int p = 0; p < PE_PANEL_COUNT; p++) {
+				struct pe_config cfg;
+				double *table = NULL;
+				double mm = 0, med = 0, mx = 0;
+				int nf = 0;
+				char size[64], view[64];
+				bench_config(o, (enum pe_encoding)e, large, &cfg, &table);
+				if (!pe_enc_has_panel(pe_enc_view_of(&cfg), (enum pe_panel)p)) {
+					free(table);
+					continue;
+				}
+				if (p != PE_PANEL_OVERVIEW) /* the panels mark it */
+					cfg.teach.train_len = cfg.n / 2;
+				if (e == PE_ENC_VIT2D)
+					snprintf(size, sizeof size, "grid %zux%zu d %zu",
+					    cfg.grid_h, cfg.grid_w, cfg.d);
+				else
+					snprintf(size, sizeof size, "n %zu d %zu", cfg.n, cfg.d);
+				snprintf(view, sizeof view, "%s%s%s",
+				    pe_encoding_name(cfg.enc), p ? "/" : "",
+				    p ? pe_panel_name((enum pe_panel)p) : "");
+				if (bench_one(&cfg, (enum pe_panel)p, w, h, frames, &mm, &med,
+					&mx, &nf) != 0) {
+					printf("%-21s %-26s failed\n", view, size);
+					rc = PE_EXIT_FAIL;
+				} else {
+					printf("%-21s %-26s %9.2f %9.2f %9.2f %7d\n", view, size,
+					    mm, med, mx, nf);
+				}
+				fflush(stdout);
+				free(table);
 			}
-			fflush(stdout);
-			free(table);
-		}
 	printf("peak memory: %.1f MiB\n", peak_mib());
 	return rc;
 }

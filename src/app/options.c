@@ -19,13 +19,15 @@
 
 #include "pescope/learned.h"
 #include "pescope/toy.h"
+#include "view/encoding.h"
 #include "view/view.h"
 
 #define R_SCALED (R(LINEAR) | R(DYNAMIC) | R(YARN) | R(LONGROPE) | R(LLAMA3))
 /* The encodings with a toy attention (vit2d has patches, not words). */
 #define E_TOY (E_ALL & ~E(VIT2D))
-/* Issue 11's options: the TUI and dump until the views draw them. */
-#define C_TEACH (C_TUI | C_DUMP)
+/* Issue 11's options: the TUI, snapshot (their panels) and dump (their
+ * tables). */
+#define C_TEACH C_CONF
 
 const struct opt_row pe_opts[O_COUNT] = {
 	[O_ENCODING] = {"encoding", 'e', true, C_CONF, E_ALL, 0, 0, G_ENC, "E",
@@ -35,7 +37,8 @@ const struct opt_row pe_opts[O_COUNT] = {
 	[O_D_MODEL] = {"d-model", 'd', true, C_CONF,
 	    E(SINUSOIDAL) | E(LEARNED) | E(ROPE) | E(VIT2D), 0, 0, G_ENC, "N",
 	    "model width (rope: the head dimension; the toy\n"
-	    "tables: the tokens' width, any encoding); 64"},
+	    "tables and panel: the tokens' width, any\n"
+	    "encoding); 64", .also_panels = PAN(ATTENTION), .also_encs = E_TOY},
 	[O_SEQ_LEN] = {"seq-len", 'n', true, C_CONF, E_ALL & ~E(VIT2D), 0, 0,
 	    G_ENC, "N", "sequence length; 64 (vit2d is sized by --grid)"},
 	[O_BASE] = {"base", 0, true, C_CONF, E(SINUSOIDAL) | E(ROPE), 0, 0, G_ENC,
@@ -117,31 +120,38 @@ const struct opt_row pe_opts[O_COUNT] = {
 	[O_PARTIAL_ROTARY] = {"partial-rotary", 0, true, C_CONF, E(ROPE), 0, 0,
 	    G_ROPE, "F", "fraction of dims that rotate (GPT-NeoX); 1"},
 	[O_TRAIN_LEN] = {"train-len", 0, true, C_TEACH, E_TOY, 0, 0, G_ENC, "L",
-	    "the model's training context (presets set it);\n"
-	    "dump: rope's table beyond"},
+	    "the model's training context (presets set it):\n"
+	    "maps and plots mark positions >= L; rope names\n"
+	    "the pairs that never turned in it; dump: rope's\n"
+	    "table beyond"},
 
 	[O_TOKENS] = {"tokens", 0, true, C_TEACH, E_TOY, 0, 0, G_TEACH, "TEXT",
 	    "toy attention's sentence: 1 to 64 words split on\n"
-	    "white space; \"the dog bit the man\""},
+	    "white space; \"the dog bit the man\"",
+	    .panels = PAN(ATTENTION)},
 	[O_PERMUTE] = {"permute", 0, true, C_TEACH, E_TOY, 0, 0, G_TEACH, "LIST",
 	    "reorder the tokens: token i is token LIST[i] (a\n"
 	    "permutation of 0..T-1; compared with 0,4,2,3,1 for\n"
-	    "the default sentence, else the reversal)"},
+	    "the default sentence, else the reversal)",
+	    .panels = PAN(ATTENTION)},
 	[O_MASK] = {"mask", 0, true, C_TEACH, E_TOY, 0, 0, G_TEACH, "M",
 	    "toy attention's mask: causal or none (default:\n"
 	    "causal for nope and alibi causal, else none)",
-	    "causal none"},
+	    "causal none", .panels = PAN(ATTENTION)},
 	[O_BIAS_FILE] = {"bias-file", 0, true, C_TEACH, E(RELATIVE), 0, 0,
 	    G_TEACH, "F.npy",
 	    "relative: the learned bias, [buckets] or [heads,\n"
 	    "buckets] (relative_attention_bias.weight.T;\n"
 	    "shaw: 2K+1 clipped distances)",
-	    NULL, true},
+	    NULL, true, .panels = PAN(ATTENTION)},
 	[O_EMBEDDING] = {"embedding", 0, true, C_TEACH,
 	    E(SINUSOIDAL) | E(LEARNED) | E(ROPE), 0, 0, G_TEACH, "LIST|@FILE",
-	    "the worked example's x: d_model numbers", NULL, true},
+	    "the worked example's x: d_model numbers (else the\n"
+	    "toy embedding of \"the\")", NULL, true,
+	    .panels = PAN(EXAMPLE)},
 	[O_SHIFT] = {"shift", 0, true, C_TEACH, E(SINUSOIDAL), 0, 0, G_TEACH,
-	    "K", "M_K with PE(p+K) = M_K PE(p), -n < K < n; 1"},
+	    "K", "M_K with PE(p+K) = M_K PE(p), -n < K < n; 1",
+	    .panels = PAN(SHIFT)},
 
 	[O_PRESET] = {"preset", 0, true, C_CONF, 0, 0, 0, G_ROPE, "NAME",
 	    "a real model's settings (--list-presets); other\n"
@@ -152,10 +162,20 @@ const struct opt_row pe_opts[O_COUNT] = {
 
 	[O_CURSOR] = {"cursor", 0, true, C_TUI | C_SNAP, 0, 0, 0, G_VIEW, "P,J",
 	    "cursor at position P, column J"},
+	[O_PANEL] = {"panel", 0, true, C_TUI | C_SNAP, 0, 0, 0, G_VIEW, "P",
+	    "the right column (the c key): overview (default),\n"
+	    "attention (toy attention, not vit2d), example\n"
+	    "(sinusoidal, learned, rope), shift (sinusoidal),\n"
+	    "decay (rope), recency (alibi), share (nope)",
+	    "overview attention example shift decay recency share"},
+	[O_VALUES] = {"values", 0, false, C_TUI | C_SNAP, 0, 0, 0, G_VIEW, NULL,
+	    "numbers over the colors where a cell shows one\n"
+	    "element and they fit (the v key)"},
 	[O_HEAD] = {"head", 0, true, C_CONF, E(ALIBI), 0, 0, G_VIEW, "H",
 	    "alibi: the head drawn large; dump: the head of a\n"
-	    "3-D table written as CSV; toy tables: alibi's\n"
-	    "head, the --bias-file row"},
+	    "3-D table written as CSV; toy tables and panel:\n"
+	    "alibi's head, the --bias-file row",
+	    .also_panels = PAN(ATTENTION), .also_encs = E(RELATIVE)},
 	[O_SIZE] = {"size", 0, true, C_SNAP | C_BENCH, 0, 0, 0, G_OUT, "WxH",
 	    "frame size in cells, 80x24 to 1000x1000; 120x40\n"
 	    "(bench: 200x60)"},
@@ -440,6 +460,15 @@ own(char **dest, const char *s, char *err, size_t cap)
 	return 0;
 }
 
+/* Append item i of n to a list "a, b or c". */
+static void
+list_item(char *buf, size_t cap, int i, int n, const char *item)
+{
+	size_t l = strlen(buf);
+	snprintf(buf + l, cap - l, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ",
+	    item);
+}
+
 static int load_table(struct pe_options *o, const char *path, char *err,
     size_t cap);
 static int load_bias(struct pe_options *o, const char *path, char *err,
@@ -612,6 +641,19 @@ apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
 		c->teach.shift = (int64_t)v;
 		return 0;
 	}
+	case O_PANEL:
+		if ((k = pe_panel_parse(arg)) < 0) {
+			char list[160] = "";
+			for (int p = 0; p < PE_PANEL_COUNT; p++)
+				list_item(list, sizeof list, p, PE_PANEL_COUNT,
+				    pe_panel_name((enum pe_panel)p));
+			return fail(err, cap, "--panel '%s': must be %s", arg, list);
+		}
+		o->panel = k;
+		return 0;
+	case O_VALUES:
+		o->values = true;
+		return 0;
 	case O_CURSOR:
 		o->cursor_given = true;
 		return parse_pair(name, arg, ',', 0, PE_MAX_N, &o->cursor_p,
@@ -957,6 +999,51 @@ kind_name(int i)
 	return i == PE_REL_T5 ? "t5" : "shaw";
 }
 
+static const char *
+panel_name(int i)
+{
+	return pe_panel_name((enum pe_panel)i);
+}
+
+/* --panel: one the encoding has; in its attention panel, a toy attention
+ * it can compute (relative without --bias-file shows its buckets) and a
+ * head the bias has. */
+static int
+check_panel(const struct pe_options *o, char *err, size_t cap)
+{
+	const struct pe_config *c = &o->cfg;
+	const struct pe_enc_view *v = pe_enc_view_of(c);
+	enum pe_panel p = (enum pe_panel)o->panel;
+	char list[160] = "", why[512];
+	unsigned has = 0;
+
+	for (int i = 0; i < PE_PANEL_COUNT; i++)
+		if (pe_enc_has_panel(v, (enum pe_panel)i))
+			has |= 1u << i;
+	if (!(has & (1u << p)) && has == 1)
+		return fail(err, cap, "--panel %s: -e %s has only its overview",
+		    pe_panel_name(p), pe_encoding_name(c->enc));
+	if (!(has & (1u << p)))
+		return fail(err, cap, "--panel %s: -e %s has the panels %s",
+		    pe_panel_name(p), pe_encoding_name(c->enc),
+		    mask_names(has, panel_name, PE_PANEL_COUNT, list, sizeof list));
+	if (p != PE_PANEL_ATTENTION)
+		return 0;
+	size_t head = o->head_given ? o->head : 0;
+	if (c->enc == PE_ENC_RELATIVE && o->head_given &&
+	    (c->teach.bias == NULL || head >= c->teach.bias_heads))
+		return fail(err, cap, "--head %zu: relative's toy attention reads "
+		    "row --head of --bias-file, which has %zu", head,
+		    c->teach.bias == NULL ? (size_t)0 : c->teach.bias_heads);
+	if (c->enc == PE_ENC_RELATIVE && c->teach.bias == NULL)
+		return 0;
+	struct pe_toy_sentence s;
+	if (pe_toy_split(c->teach.tokens, &s) != PE_OK ||
+	    pe_toy_check(c, &s, head, why, sizeof why) != PE_OK)
+		return pe_options_flags(why, err, cap);
+	return 0;
+}
+
 /* In snapshot and dump, refuse an option given on the command line that
  * changes nothing for the chosen encoding, scaling type or relative kind;
  * in dump also a table's own option with another table. */
@@ -981,6 +1068,10 @@ check_applies(const struct pe_options *o, const bool *given, char *err,
 			    "applies to %s", r->name, o->table, list);
 		if (scope == PE_DUMP_OPT_ALSO)
 			continue; /* the table takes it for every encoding it has */
+		bool snap = o->cmd == PE_CMD_SNAPSHOT;
+		if (snap && (r->also_panels & (1u << o->panel)) &&
+		    (r->also_encs & (1u << c->enc)))
+			continue; /* the panel takes it for this encoding */
 		if (!(r->encs & (1u << c->enc)))
 			return fail(err, cap, "--%s has no effect with -e %s: it "
 			    "applies to %s", r->name, pe_encoding_name(c->enc),
@@ -998,6 +1089,12 @@ check_applies(const struct pe_options *o, const bool *given, char *err,
 			return fail(err, cap, "--%s has no effect with --relative %s: "
 			    "it applies to %s", r->name, kind_name(c->relative),
 			    mask_names(r->kinds, kind_name, 2, list, sizeof list));
+		if (snap && r->panels != 0 && !(r->panels & (1u << o->panel)))
+			return fail(err, cap, "--%s has no effect with --panel %s: it "
+			    "applies to --panel %s", r->name,
+			    pe_panel_name((enum pe_panel)o->panel),
+			    mask_names(r->panels, panel_name, PE_PANEL_COUNT, list,
+				sizeof list));
 	}
 	return 0;
 }
@@ -1097,6 +1194,8 @@ finish(struct pe_options *o, const bool *given, char *err, size_t cap)
 	    o->head >= c->heads)
 		return fail(err, cap, "--head %zu: must be in 0..%zu (there are %zu "
 		    "heads)", o->head, c->heads - 1, c->heads);
+	if (o->cmd == PE_CMD_SNAPSHOT || o->cmd == PE_CMD_TUI)
+		return check_panel(o, err, cap);
 	return 0;
 }
 

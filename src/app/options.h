@@ -48,6 +48,8 @@ struct pe_options {
 	enum pe_format snap_format;
 	bool cursor_given;
 	size_t cursor_p, cursor_j;
+	int panel;		/* --panel: enum pe_panel (view/state.h) */
+	bool values;		/* --values */
 
 	/* bench */
 	bool bench_quick;	/* --quick: fewer frames */

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "app/options.h"
+#include "view/state.h"
 
 /* Which commands an option applies to. */
 #define C_TUI (1u << PE_CMD_TUI)
@@ -21,6 +22,8 @@
 #define E_ALL ((1u << PE_ENC_COUNT) - 1)
 /* Which rope scaling types a rope option needs (0: any). */
 #define R(x) (1u << PE_ROPE_##x)
+/* Which panels of snapshot (0: any). */
+#define PAN(x) (1u << PE_PANEL_##x)
 /* Which relative kinds (0: any). */
 #define K_T5 (1u << PE_REL_T5)
 #define K_SHAW (1u << PE_REL_SHAW)
@@ -35,7 +38,7 @@ enum opt_id {
 	O_TRUNCATE, O_NO_TRUNCATE, O_LOW_FREQ, O_HIGH_FREQ, O_SHORT_FACTOR,
 	O_LONG_FACTOR, O_PARTIAL_ROTARY, O_TRAIN_LEN, O_TOKENS, O_PERMUTE,
 	O_MASK, O_BIAS_FILE, O_EMBEDDING, O_SHIFT, O_PRESET, O_PRESET_FILE, O_CURSOR,
-	O_HEAD, O_SIZE, O_COLOR, O_FORMAT, O_OUTPUT, O_TABLE, O_DTYPE, O_QUICK,
+	O_PANEL, O_VALUES, O_HEAD, O_SIZE, O_COLOR, O_FORMAT, O_OUTPUT, O_TABLE, O_DTYPE, O_QUICK,
 	O_LIST_PRESETS, O_HELP, O_VERSION, O_COUNT
 };
 
@@ -48,7 +51,10 @@ enum opt_group {
 
 /* An option is refused by snapshot and dump where it changes nothing: with
  * an encoding outside encs, a rope scaling type outside scalings, a
- * relative kind outside kinds. A dump table may also name options in its
+ * relative kind outside kinds; in snapshot also with a panel outside
+ * panels (an option of the attention panel in the overview), unless the
+ * panel is in also_panels and the encoding in also_encs (the toy's width
+ * -d with every encoding). A dump table may also name options in its
  * row (src/app/dump.c): its own, which every other table refuses, and
  * options of other encodings that it takes too. */
 struct opt_row {
@@ -65,6 +71,10 @@ struct opt_row {
 	const char *values;   /* the values it takes, space-separated, for
 				 completions; NULL: free-form */
 	bool file;	      /* the value is a file name */
+	unsigned panels;      /* PAN() bits: snapshot's panels it changes;
+				 0 = any */
+	unsigned also_panels; /* PAN() bits: in these panels it changes */
+	unsigned also_encs;   /* E() bits: these encodings too */
 };
 
 /* The table, indexed by enum opt_id. */

@@ -30,8 +30,10 @@ pe_app_state_from_options(const struct pe_options *o, struct pe_state *st)
 	pe_state_init(st, &o->cfg);
 	st->preset = o->preset;
 	st->preset_modified = o->preset_modified;
-	if (o->head_given && o->head < o->cfg.heads)
+	if (o->head_given) /* alibi's head, relative's bias row: clamped */
 		st->head = o->head;
+	st->panel = (enum pe_panel)o->panel;
+	st->values = o->values;
 	if (o->cursor_given) {
 		st->cur_r = o->cursor_p;
 		st->cur_c = o->cursor_j;

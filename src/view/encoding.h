@@ -12,6 +12,7 @@
 
 #include "pescope/field.h"
 #include "pescope/pescope.h"
+#include "view/state.h"
 
 struct pe_state;
 struct ctx;
@@ -34,6 +35,14 @@ struct pe_enc_key {
 #define PE_SHARED_BASE {"bB", "b/B", "base", NULL}
 #define PE_KEYS_END {NULL, NULL, NULL, NULL}
 
+/* A panel of the right column besides the overview (state.h). */
+struct pe_enc_panel {
+	enum pe_panel id;
+	/* Draws the right column (c->rx, c->by, c->rw, c->bh) and its
+	 * inspector line (c->panel_insp); NULL ends a row's list. */
+	void (*draw)(struct ctx *c);
+};
+
 struct pe_enc_view {
 	enum pe_field_kind main; /* the main map's field */
 	bool sweep_2d;		 /* the animation walks rows and columns */
@@ -45,12 +54,28 @@ struct pe_enc_view {
 	/* Its keys, shared ones included, in the order the footer shows
 	 * them; ends with PE_KEYS_END. */
 	const struct pe_enc_key *keys;
+	/* The panels it has besides the overview, in the order c cycles
+	 * them, ending with {0, NULL}; NULL: the overview only. With them,
+	 * `map` draws the main map and its inspector alone (the panels'
+	 * frames), and `draw` is the overview's. */
+	const struct pe_enc_panel *panels;
+	void (*map)(struct ctx *c);
+	/* Its main map's rows are not sequence positions (vit2d: patch
+	 * rows): --train-len marks none. */
+	bool rows_not_positions;
 };
 
 extern const struct pe_enc_view *const pe_enc_views[PE_ENC_COUNT];
 
 /* The row of cfg's encoding. */
 const struct pe_enc_view *pe_enc_view_of(const struct pe_config *cfg);
+
+/* The row's panel p, or NULL (the overview, or a panel it lacks). */
+const struct pe_enc_panel *pe_enc_panel_of(const struct pe_enc_view *v,
+    enum pe_panel p);
+
+/* Whether the row has panel p (the overview: always). */
+bool pe_enc_has_panel(const struct pe_enc_view *v, enum pe_panel p);
 
 /* The encoding's key for `key`, or NULL. */
 const struct pe_enc_key *pe_enc_key_of(const struct pe_enc_view *v, int key);

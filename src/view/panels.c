@@ -14,6 +14,80 @@ vaxis_width(size_t hi)
 	return snprintf(buf, sizeof buf, "%zu", hi) + 1;
 }
 
+/* Block means of a row-major array over a tiling (pe_field_span's). */
+static int
+array_grid(const void *arg, size_t r0, size_t r1, size_t nr, size_t c0,
+    size_t c1, size_t nc, struct pe_stats *dest)
+{
+	const struct panel_array *a = arg;
+	for (size_t i = 0; i < nr; i++) {
+		size_t a0, a1;
+		pe_field_span(r0, r1, nr, i, &a0, &a1);
+		for (size_t j = 0; j < nc; j++) {
+			size_t b0, b1;
+			struct pe_stats *s = &dest[i * nc + j];
+			double sum = 0;
+			uint64_t fin = 0;
+			pe_field_span(c0, c1, nc, j, &b0, &b1);
+			memset(s, 0, sizeof *s);
+			for (size_t r = a0; r < a1; r++)
+				for (size_t c = b0; c < b1; c++) {
+					double v = a->v[r * a->cols + c];
+					if (isinf(v) && v < 0)
+						s->masked++;
+					else if (!isfinite(v))
+						s->undefined++;
+					else
+						sum += v, fin++;
+				}
+			s->count = (uint64_t)((a1 - a0) * (b1 - b0));
+			s->mean = fin > 0 ? sum / (double)fin : NAN;
+			s->resultant = 1;
+			s->min = s->max = NAN;
+		}
+	}
+	return PE_OK;
+}
+
+/* One element of a row-major array. */
+static double
+array_value(const void *arg, size_t r, size_t c)
+{
+	const struct panel_array *a = arg;
+	return a->v[r * a->cols + c];
+}
+
+/* A row-major array as a map source. */
+struct map_source
+panel_array_source(const struct panel_array *a)
+{
+	return (struct map_source){a, array_grid, array_value};
+}
+
+/* v with dec decimals; a number that prints as zero has no sign. */
+void
+panel_value_text(char *buf, size_t cap, double v, int dec)
+{
+	snprintf(buf, cap, "%.*f", dec, v);
+	if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
+		memmove(buf, buf + 1, strlen(buf));
+}
+
+/* Width of the vertical axis when rows carry words: the widest label
+ * (at most ROW_LABEL_MAX cells), a blank and the marker column. */
+#define ROW_LABEL_MAX 12
+static int
+row_labels_width(const struct map_spec *s)
+{
+	int wide = 1;
+	for (size_t r = s->r0; r < s->r1; r++) {
+		int l = pe_text_cells(s->row_labels[r]);
+		if (l <= ROW_LABEL_MAX && l > wide)
+			wide = l;
+	}
+	return wide + 2;
+}
+
 /* Lines a map panel needs besides the map. */
 int
 panel_map_chrome_h(const struct map_spec *s)
@@ -138,13 +212,189 @@ panel_failed(struct pe_canvas *cv, int x, int y, int w, int status)
 	    PE_ATTR_BOLD);
 }
 
+/* The samples [*a, *b) of nb tiling [lo, hi) that show element v (more
+ * samples than elements: several; else the one that holds it). */
+static void
+samples_of(size_t lo, size_t hi, size_t nb, size_t v, size_t *a, size_t *b)
+{
+	size_t k = panel_sample_of(lo, hi, nb, v), b0, b1;
+	*a = *b = k;
+	while (*a > 0) {
+		pe_field_span(lo, hi, nb, *a - 1, &b0, &b1);
+		if (b0 != v || b1 != v + 1)
+			break;
+		(*a)--;
+	}
+	for (;; (*b)++) {
+		if (*b >= nb)
+			break;
+		pe_field_span(lo, hi, nb, *b, &b0, &b1);
+		if (*b > k && (b0 != v || b1 != v + 1))
+			break;
+	}
+}
+
+/* Words beside the rows: a row's label on the first line that shows it
+ * alone in both halves (else on its first line when that line starts it);
+ * rows sharing their lines with others get none. */
+static void
+row_label_axis(struct pe_canvas *cv, int x, int y, int axw, int mh,
+    const struct map_spec *s, size_t nsr)
+{
+	for (size_t r = s->r0; r < s->r1; r++) {
+		size_t a, b;
+		samples_of(s->r0, s->r1, nsr, r, &a, &b);
+		if (b - a < 2 && nsr >= s->r1 - s->r0)
+			continue; /* half a line: its neighbour shares it */
+		if (b - a < 2) {
+			size_t b0, b1;
+			pe_field_span(s->r0, s->r1, nsr, a, &b0, &b1);
+			if (b1 - b0 != 1 || a % 2 != 0)
+				continue;
+		}
+		int line = (int)((a + 1) / 2);
+		const char *l = s->row_labels[r];
+		if (line >= mh || pe_text_cells(l) > axw - 2)
+			continue;
+		pe_canvas_text(cv, x, y + line, axw - 2, l, C_DIM, PE_COLOR_DEFAULT,
+		    0);
+	}
+}
+
+/* Words under the columns when each column is a whole element at least a
+ * word and a blank wide; false (nothing drawn) otherwise. */
+static bool
+col_label_line(struct pe_canvas *cv, int x, int y, int w,
+    const struct map_spec *s, size_t nsc, long mark)
+{
+	if (nsc < s->c1 - s->c0)
+		return false;
+	for (size_t c = s->c0; c < s->c1; c++) {
+		size_t a, b;
+		samples_of(s->c0, s->c1, nsc, c, &a, &b);
+		if ((int)(b - a) < pe_text_cells(s->col_labels[c]) + 1)
+			return false;
+	}
+	for (size_t c = s->c0; c < s->c1; c++) {
+		size_t a, b;
+		samples_of(s->c0, s->c1, nsc, c, &a, &b);
+		pe_canvas_text(cv, x + (int)a, y, (int)(b - a), s->col_labels[c],
+		    mark >= (long)a && mark < (long)b ? C_ACCENT : C_DIM,
+		    PE_COLOR_DEFAULT, 0);
+	}
+	(void)w;
+	return true;
+}
+
+/* The marker column beside rows >= s->mark_from (--train-len). */
+static void
+mark_rows(struct pe_canvas *cv, int x, int y, int mh, const struct map_spec *s,
+    size_t nsr)
+{
+	for (int k = 0; k < mh; k++) {
+		size_t b0, b1, sr = (size_t)k * 2 + 1 < nsr ? (size_t)k * 2 + 1
+							   : (size_t)k * 2;
+		pe_field_span(s->r0, s->r1, nsr, sr, &b0, &b1);
+		if (b1 > s->mark_from)
+			pe_canvas_set(cv, x, y + k, PANEL_MARK_GLYPH, C_MARK,
+			    PE_COLOR_DEFAULT, 0);
+	}
+}
+
+/* Decimals of a map's values cells: none when every shown value is a
+ * whole number, else the most of 3, 2, 1, 0 that let every number fit
+ * its element's width less a blank; -1 when none fits. */
+static int
+values_decimals(const struct map_spec *s, size_t nsc)
+{
+	bool whole = true;
+	int narrow = 1 << 30;
+	for (size_t c = s->c0; c < s->c1; c++) {
+		size_t a, b;
+		samples_of(s->c0, s->c1, nsc, c, &a, &b);
+		if ((int)(b - a) < narrow)
+			narrow = (int)(b - a);
+	}
+	for (size_t r = s->r0; r < s->r1 && whole; r++)
+		for (size_t c = s->c0; c < s->c1 && whole; c++) {
+			double v = s->f != NULL ? pe_field_value(s->f, r, c)
+						: s->src.value(s->src.arg, r, c);
+			whole = !isfinite(v) || (v == trunc(v) && fabs(v) < 1e15);
+		}
+	for (int dec = whole ? 0 : 3; dec >= 0; dec--) {
+		bool fit = true;
+		char buf[64];
+		for (size_t r = s->r0; r < s->r1 && fit; r++)
+			for (size_t c = s->c0; c < s->c1 && fit; c++) {
+				double v = s->f != NULL ? pe_field_value(s->f, r, c)
+							: s->src.value(s->src.arg, r, c);
+				if (!isfinite(v))
+					continue;
+				panel_value_text(buf, sizeof buf, v, dec);
+				fit = (int)strlen(buf) + 1 <= narrow;
+			}
+		if (fit)
+			return dec;
+	}
+	return -1;
+}
+
+/* Each element's number over its color, on the middle line of those it
+ * fills alone, centred; only when every sample is one element (a
+ * magnified map) and the numbers fit. The cursor's number is underlined. */
+static void
+draw_values(struct pe_canvas *cv, int mx, int y, const struct map_spec *s,
+    size_t nsr, size_t nsc, bool cur)
+{
+	if (nsr < s->r1 - s->r0 || nsc < s->c1 - s->c0)
+		return;
+	int dec = values_decimals(s, nsc);
+	if (dec < 0)
+		return;
+	for (size_t r = s->r0; r < s->r1; r++) {
+		size_t ra, rb;
+		samples_of(s->r0, s->r1, nsr, r, &ra, &rb);
+		int l0 = (int)((ra + 1) / 2), l1 = (int)(rb / 2); /* whole lines */
+		if (l1 <= l0)
+			continue;
+		int line = (l0 + l1 - 1) / 2;
+		for (size_t c = s->c0; c < s->c1; c++) {
+			size_t ca, cb;
+			double v = s->f != NULL ? pe_field_value(s->f, r, c)
+						: s->src.value(s->src.arg, r, c);
+			if (!isfinite(v))
+				continue;
+			samples_of(s->c0, s->c1, nsc, c, &ca, &cb);
+			char buf[64];
+			panel_value_text(buf, sizeof buf, v, dec);
+			int len = (int)strlen(buf);
+			int at = mx + (int)ca + ((int)(cb - ca) - len) / 2;
+			struct pe_cell *cell = pe_canvas_at(cv, mx + (int)ca, y + line);
+			if (cell == NULL)
+				continue;
+			pe_color bg = cell->fg;
+			int rr = (bg >> 16) & 255, gg = (bg >> 8) & 255, bb = bg & 255;
+			bool light = bg >= 0 && 299 * rr + 587 * gg + 114 * bb > 128000;
+			bool here = cur && r == s->cur_r && c == s->cur_c;
+			pe_color fg = light ? PE_RGB(0, 0, 0) : PE_RGB(255, 255, 255);
+			/* the element's cells on that line become text: blanks
+			 * on its color around the number */
+			for (size_t k = ca; k < cb; k++)
+				pe_canvas_set(cv, mx + (int)k, y + line, ' ', fg, bg, 0);
+			pe_canvas_text(cv, at, y + line, len, buf, fg, bg,
+			    here ? PE_ATTR_BOLD | PE_ATTR_UNDERLINE : 0);
+		}
+	}
+}
+
 /* Draw a map panel into the rectangle; when the kernel fails, say so in
  * it and return the status. */
 int
 panel_map(struct pe_canvas *cv, int x, int y, int w, int h,
     const struct map_spec *s, struct map_geom *g)
 {
-	int axw = s->axes ? vaxis_width(s->r1 > 0 ? s->r1 - 1 : 0) : 0;
+	int axw = !s->axes ? 0 : s->row_labels != NULL ? row_labels_width(s)
+	    : vaxis_width(s->r1 > 0 ? s->r1 - 1 : 0);
 	int avail_h = h - panel_map_chrome_h(s);
 	int avail_w = w - axw;
 	memset(g, 0, sizeof *g);
@@ -161,8 +411,10 @@ panel_map(struct pe_canvas *cv, int x, int y, int w, int h,
 	int mh = (int)((nsr + 1) / 2), mw = (int)nsc;
 	struct pe_stats *st = calloc((size_t)mh * 2 * nsc, sizeof *st);
 	int rc = st == NULL ? PE_ENOMEM
-			    : pe_field_grid(s->f, s->r0, s->r1, nsr, s->c0, s->c1,
-				  nsc, st);
+	    : s->f != NULL ? pe_field_grid(s->f, s->r0, s->r1, nsr, s->c0, s->c1,
+		  nsc, st)
+			   : s->src.grid(s->src.arg, s->r0, s->r1, nsr, s->c0, s->c1,
+		  nsc, st);
 	if (rc != PE_OK) {
 		free(st);
 		panel_failed(cv, x, y, w, rc);
@@ -188,11 +440,21 @@ panel_map(struct pe_canvas *cv, int x, int y, int w, int h,
 	bool cur = s->cursor && s->cur_r >= s->r0 && s->cur_r < s->r1 &&
 	    s->cur_c >= s->c0 && s->cur_c < s->c1;
 	if (s->axes) {
-		pe_draw_vaxis(cv, x, y, axw - 1, mh, s->r0, s->r1, nsr, C_DIM);
-		haxis_line(cv, mx, yy, mw, s->c0, s->c1, nsc,
-		    cur ? (long)panel_sample_of(s->c0, s->c1, nsc, s->cur_c) : -1);
+		long cmark = cur ? (long)panel_sample_of(s->c0, s->c1, nsc, s->cur_c)
+				 : -1;
+		if (s->row_labels != NULL)
+			row_label_axis(cv, x, y, axw, mh, s, nsr);
+		else
+			pe_draw_vaxis(cv, x, y, axw - 1, mh, s->r0, s->r1, nsr, C_DIM);
+		if (s->col_labels == NULL ||
+		    !col_label_line(cv, mx, yy, mw, s, nsc, cmark))
+			haxis_line(cv, mx, yy, mw, s->c0, s->c1, nsc, cmark);
+		if (s->mark_from > 0)
+			mark_rows(cv, x + axw - 1, y, mh, s, nsr);
 		yy += 1;
 	}
+	if (s->values)
+		draw_values(cv, mx, y, s, nsr, nsc, cur);
 	if (cur) {
 		size_t sr = panel_sample_of(s->r0, s->r1, nsr, s->cur_r);
 		size_t sc = panel_sample_of(s->c0, s->c1, nsc, s->cur_c);
@@ -323,6 +585,32 @@ panel_plot(struct pe_canvas *cv, int x, int y, int w, int h,
 	if (l < pw - ll - 1)
 		pe_canvas_text(cv, px + pw - l, py + ph, l, xhi, C_DIM,
 		    PE_COLOR_DEFAULT, 0);
+}
+
+/* A faint vertical line at sample idx of the last panel_plot here, and
+ * its label on the x label line where that is blank. */
+void
+panel_plot_mark(struct pe_canvas *cv, int x, int y, int w, int h, size_t n,
+    size_t idx, const char *label, pe_color fg)
+{
+	if (h < 4 || w < PLOT_YLAB + 4 || n == 0)
+		return;
+	int py = y + 1, ph = h - 2, px = x + PLOT_YLAB, pw = w - PLOT_YLAB;
+	int dx = (int)((double)idx * (pw * 2 - 1) / (double)(n > 1 ? n - 1 : 1));
+	for (int dy = 1; dy < ph * 4; dy += 3)
+		pe_draw_dot(cv, px, py, pw, ph, dx, dy, fg);
+	if (label == NULL)
+		return;
+	int l = pe_text_cells(label), at = px + dx / 2;
+	if (at + l > px + pw)
+		at = px + pw - l;
+	for (int i = -1; i <= l; i++) { /* a blank either side */
+		struct pe_cell *c = pe_canvas_at(cv, at + i, py + ph);
+		if (c == NULL || (i >= 0 && i < l && at + i < px) ||
+		    (c->cp != ' ' && c->cp != 0))
+			return;
+	}
+	pe_canvas_text(cv, at, py + ph, l, label, fg, PE_COLOR_DEFAULT, 0);
 }
 
 /* A second curve over a plot drawn by panel_plot in the same rectangle. */

@@ -14,9 +14,27 @@
 #define C_CURVE PE_RGB(0xff, 0x87, 0x00) /* reads on dark and light */
 #define C_CURVE2 PE_RGB(0x00, 0xaf, 0x87)
 
+/* A matrix that is not a field (a small array, M_K): its block means over
+ * a tiling, as pe_field_grid, and its elements, as pe_field_value. */
+struct map_source {
+	const void *arg;
+	int (*grid)(const void *arg, size_t r0, size_t r1, size_t nr, size_t c0,
+	    size_t c1, size_t nc, struct pe_stats *dest);
+	double (*value)(const void *arg, size_t r, size_t c);
+};
+
+/* A row-major array [rows, cols] as a map source (-inf masked, NaN
+ * undefined): panel_array_source. */
+struct panel_array {
+	const double *v;
+	size_t cols;
+};
+struct map_source panel_array_source(const struct panel_array *a);
+
 /* A heatmap of a field over a viewport, with axes and a color bar. */
 struct map_spec {
 	const struct pe_field *f;
+	struct map_source src; /* when f is NULL */
 	size_t r0, r1, c0, c1; /* viewport */
 	struct pe_scale scale;
 	const char *title;
@@ -28,6 +46,14 @@ struct map_spec {
 	const char *legend;    /* extra legend line, or NULL */
 	int swatch;	       /* PE_CELL_MASKED / _UNDEFINED: a sample cell
 				  of that look starts the legend; 0 = none */
+	bool values;	       /* each element's number over its color, where
+				  a sample is one element and they fit */
+	size_t mark_from;      /* rows >= it marked beside the axis
+				  (--train-len); 0: none */
+	const char *const *row_labels; /* [rows]: words for the vertical
+					  axis instead of numbers (tokens) */
+	const char *const *col_labels; /* [cols]: words under the columns
+					  when every one fits, else numbers */
 };
 
 /* Where a map landed. */
@@ -55,6 +81,16 @@ size_t panel_sample_of(size_t lo, size_t hi, size_t nb, size_t v);
 void panel_plot(struct pe_canvas *cv, int x, int y, int w, int h,
     const char *title, const double *ys, size_t n, double ylo, double yhi,
     const char *xlo, const char *xhi, long x_mark);
+/* A faint vertical line of color fg at sample idx of n of the last
+ * panel_plot in the same rectangle, and `label` on its x label line when
+ * that place is free (--train-len's mark). */
+void panel_plot_mark(struct pe_canvas *cv, int x, int y, int w, int h,
+    size_t n, size_t idx, const char *label, pe_color fg);
+
+/* The glyph and color that mark positions past --train-len. */
+#define PANEL_MARK_GLYPH 0x250a /* ┊ */
+#define C_MARK C_WARN
+
 /* A second curve over the plot area of the last panel_plot call with the
  * same rectangle (for comparisons). */
 void panel_plot_overlay(struct pe_canvas *cv, int x, int y, int w, int h,
@@ -65,6 +101,10 @@ void panel_plot_overlay(struct pe_canvas *cv, int x, int y, int w, int h,
  * never cut). Returns the lines used. */
 int panel_text(struct pe_canvas *cv, int x, int y, int w, int h,
     const char *text, pe_color fg, uint8_t attr);
+
+/* v formatted for a values cell: "%.*f" with dec decimals, without a
+ * "-" on a number that prints as zero. */
+void panel_value_text(char *buf, size_t cap, double v, int dec);
 
 /* Range of finite values in v[n]; false when none. */
 bool panel_range(const double *v, size_t n, double *lo, double *hi);

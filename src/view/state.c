@@ -30,6 +30,69 @@ pe_state_status(struct pe_state *st, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The panels' names, by enum pe_panel (--panel takes them). */
+static const char *const panel_names[PE_PANEL_COUNT] = {
+	[PE_PANEL_OVERVIEW] = "overview",
+	[PE_PANEL_ATTENTION] = "attention",
+	[PE_PANEL_EXAMPLE] = "example",
+	[PE_PANEL_SHIFT] = "shift",
+	[PE_PANEL_DECAY] = "decay",
+	[PE_PANEL_RECENCY] = "recency",
+	[PE_PANEL_SHARE] = "share",
+};
+
+/* A panel's name. */
+const char *
+pe_panel_name(enum pe_panel p)
+{
+	return (unsigned)p < PE_PANEL_COUNT ? panel_names[p] : "?";
+}
+
+/* A panel by name, or -1. */
+int
+pe_panel_parse(const char *name)
+{
+	for (int p = 0; p < PE_PANEL_COUNT; p++)
+		if (strcmp(name, panel_names[p]) == 0)
+			return p;
+	return -1;
+}
+
+/* The panel shown: the chosen one when the encoding has it. */
+enum pe_panel
+pe_state_panel(const struct pe_state *st)
+{
+	if ((unsigned)st->cfg.enc < PE_ENC_COUNT &&
+	    pe_enc_has_panel(pe_enc_view_of(&st->cfg), st->panel))
+		return st->panel;
+	return PE_PANEL_OVERVIEW;
+}
+
+/* c / C: the next or previous panel of the encoding's list (the overview
+ * first); from a panel it lacks, from its overview. */
+static int
+cycle_panel(struct pe_state *st, int dir)
+{
+	const struct pe_enc_view *v = pe_enc_view_of(&st->cfg);
+	enum pe_panel list[PE_PANEL_COUNT];
+	size_t n = 0, at = 0;
+
+	list[n++] = PE_PANEL_OVERVIEW;
+	for (const struct pe_enc_panel *q = v->panels;
+	     q != NULL && q->draw != NULL && n < PE_PANEL_COUNT; q++)
+		list[n++] = q->id;
+	if (n == 1) {
+		pe_state_status(st, "%s has one panel, its overview",
+		    pe_encoding_name(st->cfg.enc));
+		return PE_ACT_REDRAW;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (list[i] == pe_state_panel(st))
+			at = i;
+	st->panel = list[(at + n + (size_t)(dir > 0 ? 1 : n - 1)) % n];
+	return PE_ACT_REDRAW;
+}
+
 /* Rows and columns of the main map for a config (its encoding's row). */
 void
 pe_state_main_dims(const struct pe_config *cfg, size_t *rows, size_t *cols)
@@ -101,8 +164,11 @@ pe_state_clamp(struct pe_state *st)
 			st->vr0 = st->vr1 = st->vc0 = st->vc1 = 0;
 	} else
 		st->vr0 = st->vc0 = st->vc1 = 0;
-	if (st->cfg.heads == 0 || st->head >= st->cfg.heads)
-		st->head = st->cfg.heads > 0 ? st->cfg.heads - 1 : 0;
+	/* alibi's heads; relative's toy attention reads a row of its bias */
+	size_t heads = st->cfg.enc == PE_ENC_RELATIVE && st->cfg.teach.bias != NULL
+	    ? st->cfg.teach.bias_heads : st->cfg.heads;
+	if (heads == 0 || st->head >= heads)
+		st->head = heads > 0 ? heads - 1 : 0;
 	if (st->speed < SPEED_MIN)
 		st->speed = SPEED_MIN;
 	if (st->speed > SPEED_MAX)
@@ -460,6 +526,19 @@ pe_state_key(struct pe_state *st, int key, size_t cell_rows,
 
 	if (st->help) {
 		st->help = false;
+		return PE_ACT_REDRAW;
+	}
+	/* the keys of every encoding's frame (no row may take them: see
+	 * tests/test_encodings.c) */
+	switch (key) {
+	case 'c':
+	case 'C':
+		return cycle_panel(st, key == 'c' ? 1 : -1);
+	case 'v':
+		st->values = !st->values;
+		pe_state_status(st, st->values ? "values on: each element's number "
+		    "where a cell shows one element and it fits (+ zooms in)"
+					       : "values off");
 		return PE_ACT_REDRAW;
 	}
 	if ((act = config_key(st, key)) >= 0)

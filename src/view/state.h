@@ -27,6 +27,20 @@ enum pe_key {
 	PE_KEY_TICK, /* animation timer */
 };
 
+/* The right column's panel (the c / C keys, --panel). The overview is each
+ * encoding's own right column; a row (view/encoding.h) lists the others it
+ * has. */
+enum pe_panel {
+	PE_PANEL_OVERVIEW,  /* the encoding's own right column */
+	PE_PANEL_ATTENTION, /* toy attention over a sentence, and permuted */
+	PE_PANEL_EXAMPLE,   /* x + PE(p) (rope: R_p x), norms and angle */
+	PE_PANEL_SHIFT,	    /* sinusoidal: M_K and its residual */
+	PE_PANEL_DECAY,	    /* rope: RoFormer's bound beside the score */
+	PE_PANEL_RECENCY,   /* alibi: a late query's attention from biases */
+	PE_PANEL_SHARE,	    /* nope: the start token's share 1/(i+1) */
+	PE_PANEL_COUNT
+};
+
 /* What a transition asks of the caller (htop's HANDLED/REDRAW/...). */
 enum pe_action {
 	PE_ACT_NONE = 0,
@@ -45,6 +59,10 @@ struct pe_state {
 	bool playing;		   /* animation: the cursor sweeps positions */
 	int speed;		   /* animation steps per second, 1..64 */
 	bool help;		   /* the help overlay is up */
+	enum pe_panel panel;	   /* the right column's panel, when the
+				      encoding has it (pe_state_panel) */
+	bool values;		   /* numbers over the colors where a sample
+				      is one element and they fit */
 	char status[200];	   /* a message for the status line, or "" */
 	const char *preset;	   /* preset name shown in the title, or NULL */
 	bool preset_modified;	   /* the config no longer is the preset's */
@@ -80,6 +98,14 @@ int pe_state_set_encoding(struct pe_state *st, int enc);
 int pe_state_apply(struct pe_state *st, struct pe_config *cand);
 void pe_state_status(struct pe_state *st, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* The panel the right column shows: st->panel when the encoding has it,
+ * else its overview. */
+enum pe_panel pe_state_panel(const struct pe_state *st);
+
+/* A panel's name ("attention"), and the reverse (-1 if unknown). */
+const char *pe_panel_name(enum pe_panel p);
+int pe_panel_parse(const char *name);
 
 /* Move the cursor to an element (mouse click); clamps. */
 int pe_state_point(struct pe_state *st, size_t r, size_t c);

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pescope/rope.h"
@@ -30,6 +31,24 @@ pe_enc_view_of(const struct pe_config *cfg)
 	return pe_enc_views[cfg->enc];
 }
 
+/* The row's panel p, or NULL. */
+const struct pe_enc_panel *
+pe_enc_panel_of(const struct pe_enc_view *v, enum pe_panel p)
+{
+	for (const struct pe_enc_panel *q = v->panels; q != NULL && q->draw != NULL;
+	     q++)
+		if (q->id == p)
+			return q;
+	return NULL;
+}
+
+/* Whether the row has panel p. */
+bool
+pe_enc_has_panel(const struct pe_enc_view *v, enum pe_panel p)
+{
+	return p == PE_PANEL_OVERVIEW || pe_enc_panel_of(v, p) != NULL;
+}
+
 /* The encoding's key for `key`, or NULL. */
 const struct pe_enc_key *
 pe_enc_key_of(const struct pe_enc_view *v, int key)
@@ -53,9 +72,14 @@ pe_model_init(struct pe_model *m, const struct pe_config *cfg)
 
 	memset(m, 0, sizeof *m);
 	m->cfg = *cfg;
+	if ((m->cache = calloc(1, sizeof *m->cache)) == NULL)
+		return PE_ENOMEM;
 	main = pe_enc_view_of(cfg)->main;
-	if ((st = pe_field_init(&m->main, main, &m->cfg)) != PE_OK)
+	if ((st = pe_field_init(&m->main, main, &m->cfg)) != PE_OK) {
+		free(m->cache);
+		m->cache = NULL;
 		return st;
+	}
 	if (pe_field_supported(cfg->enc, PE_FIELD_SIMILARITY)) {
 		if ((st = pe_field_init(&m->sim, PE_FIELD_SIMILARITY, &m->cfg)) !=
 		    PE_OK)
@@ -103,6 +127,10 @@ pe_model_free(struct pe_model *m)
 	if (m->has_base)
 		pe_field_free(&m->base);
 	m->has_sim = m->has_base = false;
+	if (m->cache != NULL)
+		free(m->cache->decay);
+	free(m->cache);
+	m->cache = NULL;
 }
 
 /* ---- chrome ---------------------------------------------------------- */
@@ -208,6 +236,9 @@ draw_status(struct ctx *c)
 	const struct pe_enc_view *v = pe_enc_view_of(c->cfg);
 	for (const struct pe_enc_key *k = v->keys; k->keys != NULL; k++)
 		view_item(&it, 1, "%s %s", k->label, k->what);
+	if (v->panels != NULL && v->panels[0].draw != NULL)
+		view_item(&it, 1, "c/C panel");
+	view_item(&it, 2, "v values");
 	view_item(&it, 3, "space %s", c->st->playing ? "pause" : "play");
 	view_item(&it, 3, "w save");
 	pe_text_pick(b, sizeof b, it.ptr, it.prio, it.n, "  ", c->w);
@@ -237,6 +268,7 @@ help_lines(char lines[][96], size_t cap)
 		"+ / -   0            zoom in / out around the cursor; whole map",
 		"PgUp PgDn Home End   pan the map",
 		"d/D  n/N  b/B        d_model, seq_len halve/double; base /10, x10",
+		"c / C   v            right column's panel: next, previous; values",
 	};
 	static const char *const tail[] = {
 		"space  [ ]           play / pause the sweep; slower, faster",
@@ -392,7 +424,19 @@ pe_view_render(const struct pe_state *st, const struct pe_model *m,
 
 	draw_tabs(&c);
 	draw_params(&c);
-	pe_enc_view_of(c.cfg)->draw(&c);
+	/* a panel other than the overview: the main map, then the panel in
+	 * the right column; its formula is the first inspector line and the
+	 * map's the second */
+	const struct pe_enc_view *v = pe_enc_view_of(c.cfg);
+	const struct pe_enc_panel *p = pe_enc_panel_of(v, pe_state_panel(st));
+	if (p != NULL && v->map != NULL) {
+		v->map(&c);
+		p->draw(&c);
+		memcpy(c.insp[1], c.insp[0], sizeof c.insp[1]);
+		memcpy(c.insp[0], c.panel_insp, sizeof c.insp[0]);
+	} else {
+		v->draw(&c);
+	}
 	draw_inspector(&c);
 	draw_status(&c);
 	if (st->help)

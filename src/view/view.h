@@ -12,6 +12,8 @@
 #define PE_VIEW_MIN_W 80
 #define PE_VIEW_MIN_H 24
 
+struct pe_view_cache;
+
 /* Data derived from a config once (fields and their caches); rebuilt only
  * when the config changes (PE_ACT_REBUILD). */
 struct pe_model {
@@ -24,6 +26,9 @@ struct pe_model {
 	bool has_base;
 	double learned_absmax; /* learned: max |table| over the shown rows */
 	double learned_sqmax;  /* learned: max |PE_p|^2, bounds PE_p . PE_q */
+	struct pe_view_cache *cache; /* what panels compute once for this
+					config, filled on first use
+					(view_impl.h) */
 };
 
 int pe_model_init(struct pe_model *m, const struct pe_config *cfg);

@@ -3,10 +3,29 @@
 #ifndef PESCOPE_VIEW_IMPL_H
 #define PESCOPE_VIEW_IMPL_H
 
+#include "pescope/toy.h"
 #include "view/encoding.h"
 #include "view/panels.h"
 #include "view/view.h"
 
+
+/* What panels compute once per model (one config) and keep across frames:
+ * filled on first use, keyed by what else it depends on. */
+struct pe_view_cache {
+	/* view_toy.c: the toy attention of head toy_head */
+	bool toy_done;
+	size_t toy_head;
+	int toy_rc;		/* PE_OK, PE_EINVAL (toy_why), PE_ENOMEM */
+	char toy_why[400];
+	struct pe_toy_sentence toy_s, toy_p; /* the sentence; permuted */
+	size_t toy_perm[PE_TOY_MAX_TOKENS];
+	double toy_a[PE_TOY_MAX_TOKENS * PE_TOY_MAX_TOKENS]; /* A */
+	double toy_b[PE_TOY_MAX_TOKENS * PE_TOY_MAX_TOKENS]; /* P A' P^T */
+	double toy_gap;		/* pe_toy_permutation_gap */
+	/* view_rope.c: the decay bound at one distance per plot sample */
+	double *decay;
+	size_t decay_ns;
+};
 
 /* What one frame's drawing functions share. */
 struct ctx {
@@ -22,6 +41,8 @@ struct ctx {
 	struct pe_field mainf; /* the model's main field (vit2d: anchored) */
 	struct map_geom g; /* the main map, once drawn */
 	char insp[2][512]; /* inspector lines */
+	char panel_insp[512]; /* a panel's formula line (the first line
+				 then; the map's formula the second) */
 	int status;	   /* the first kernel failure of the frame, or PE_OK */
 };
 
@@ -56,6 +77,21 @@ void view_map_simmap(struct ctx *c, int x, int y, int w, int h,
     const char *title);
 void view_map_row(struct ctx *c, int x, int y, int w, int h, size_t p,
     const char *title, double lo, double hi, const char *cname);
+/* --train-len on a plot whose ns samples cover positions [0, n): the
+ * positions past it marked (nothing without --train-len, or with the
+ * main map's rows not positions). */
+void view_map_mark_plot(struct ctx *c, int x, int y, int w, int h, size_t n,
+    size_t ns);
+/* The --train-len L a view marks, or 0. */
+size_t view_map_train_len(const struct ctx *c);
+
+/* view_toy.c: the toy attention panel (every encoding but vit2d). */
+void view_toy_panel(struct ctx *c);
+
+/* view_example.c: the worked example, x + PE(p) or R_p x, at the
+ * cursor's position. */
+void view_example_sum(struct ctx *c);
+void view_example_rotated(struct ctx *c);
 
 /* Each encoding's row (view/encoding.h), beside its view: view_vector.c,
  * view_pairwise.c, view_rope.c, view_vit2d.c. */

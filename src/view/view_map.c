@@ -56,6 +56,16 @@ view_map_main(struct ctx *c, const struct pe_scale *sc, const char *title,
 	s.cur_c = c->st->cur_c;
 	s.axes = true;
 	s.colorbar = true;
+	s.values = c->st->values;
+	/* --train-len: the rows past it marked, and said in the legend */
+	char both[512];
+	size_t L = view_map_train_len(c);
+	if (L > 0 && L < s.r1) {
+		s.mark_from = L;
+		snprintf(both, sizeof both, "%s%s┊ ≥ %zu: past train_len",
+		    legend != NULL ? legend : "", legend != NULL ? " · " : "", L);
+		legend = both;
+	}
 	s.legend = legend;
 	if (legend != NULL && strncmp(legend, "masked", 6) == 0)
 		s.swatch = PE_CELL_MASKED;
@@ -136,6 +146,27 @@ view_map_inspect(struct ctx *c, const char *rname, const char *cname)
 		    (unsigned long long)s.undefined);
 }
 
+/* The --train-len L a view marks, or 0. */
+size_t
+view_map_train_len(const struct ctx *c)
+{
+	if (pe_enc_view_of(c->cfg)->rows_not_positions)
+		return 0;
+	return c->cfg->teach.train_len;
+}
+
+/* --train-len on a plot over positions [0, n) in ns samples. */
+void
+view_map_mark_plot(struct ctx *c, int x, int y, int w, int h, size_t n,
+    size_t ns)
+{
+	size_t L = view_map_train_len(c);
+	if (L == 0 || L >= n || ns == 0)
+		return;
+	panel_plot_mark(c->cv, x, y, w, h, ns, panel_sample_of(0, n, ns, L),
+	    "┊train_len", C_MARK);
+}
+
 /* ---- right-column panels -------------------------------------------- */
 
 /* Similarity row S(p, j) for keys j across [0, n) as block means. */
@@ -202,6 +233,7 @@ view_map_dot(struct ctx *c, int x, int y, int w, int h, size_t p,
 	snprintf(xhi, sizeof xhi, "%zu (k=%zu)", n - 1, n - 1 - p);
 	long mark = (long)panel_sample_of(0, n, ns, p);
 	panel_plot(c->cv, x, y, w, h, title, ys, ns, -bnd, bnd, xlo, xhi, mark);
+	view_map_mark_plot(c, x, y, w, h, n, ns);
 	if (base != NULL)
 		panel_plot_overlay(c->cv, x, y, w, h, base, ns, -bnd, bnd, C_CURVE2);
 	free(ys);
@@ -224,6 +256,7 @@ view_map_simmap(struct ctx *c, int x, int y, int w, int h, const char *title)
 	s.colorbar = true;
 	s.cursor = false;
 	s.fmt = "%.3g";
+	s.mark_from = view_map_train_len(c) < s.r1 ? view_map_train_len(c) : 0;
 	view_check(c, panel_map(c->cv, x, y, w, h, &s, &g), 0, 0, 0);
 }
 

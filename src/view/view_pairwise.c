@@ -7,13 +7,16 @@
 #include <string.h>
 
 #include "pescope/alibi.h"
+#include "pescope/nope.h"
 #include "pescope/relative.h"
 
 #include "view/view_impl.h"
 
-/* relative: T5 buckets or Shaw indices over query x key. */
+static void relative_inspect(struct ctx *c);
+
+/* relative's main map and its inspector. */
 static void
-view_relative(struct ctx *c)
+relative_map(struct ctx *c)
 {
 	const struct pe_config *k = c->cfg;
 	bool t5 = k->relative == PE_REL_T5;
@@ -30,6 +33,18 @@ view_relative(struct ctx *c)
 		    "%zu) + %zu", k->max_relative, k->max_relative, k->max_relative);
 	view_map_main(c, &sc, t5 ? "T5 bucket[query ↓, key →]"
 			     : "Shaw index[query ↓, key →]", "%.0f", legend);
+	relative_inspect(c);
+}
+
+/* relative: T5 buckets or Shaw indices over query x key. */
+static void
+view_relative(struct ctx *c)
+{
+	const struct pe_config *k = c->cfg;
+	bool t5 = k->relative == PE_REL_T5;
+	double hi = t5 ? (double)k->buckets - 1 : 2.0 * (double)k->max_relative;
+	size_t me = t5 ? pe_t5_max_exact(k->bidirectional, k->buckets) : 0;
+	relative_map(c);
 
 	/* right: bucket (or index) against the relative position */
 	int x = c->rx, y = c->by, w = c->rw, h = c->bh;
@@ -83,7 +98,15 @@ view_relative(struct ctx *c)
 			snprintf(l, sizeof l, "keys after the query: bucket 0");
 		y += panel_text(c->cv, x, y, w, c->by + c->bh - y, l, C_DIM, 0);
 	}
+}
 
+/* relative's inspector: the cursor's bucket or index. */
+static void
+relative_inspect(struct ctx *c)
+{
+	const struct pe_config *k = c->cfg;
+	bool t5 = k->relative == PE_REL_T5;
+	size_t me = t5 ? pe_t5_max_exact(k->bidirectional, k->buckets) : 0;
 	size_t i = c->st->cur_r, j = c->st->cur_c;
 	long rel = (long)j - (long)i;
 	if (t5) {
@@ -103,9 +126,9 @@ view_relative(struct ctx *c)
 	view_map_inspect(c, "query", "key");
 }
 
-/* alibi: one head large, all heads small, the attention row. */
+/* alibi's main map (the head drawn large) and its inspector. */
 static void
-view_alibi(struct ctx *c)
+alibi_map(struct ctx *c)
 {
 	const struct pe_config *k = c->cfg;
 	double m = c->mainf.slopes[c->st->head];
@@ -117,6 +140,29 @@ view_alibi(struct ctx *c)
 	view_map_main(c, &sc, title, "%.3g",
 	    k->alibi_mode == PE_ALIBI_CAUSAL ? "masked: key after query (−inf)"
 					     : NULL);
+	size_t i = c->st->cur_r, j = c->st->cur_c;
+	double b = pe_alibi_bias(m, i, j, k->alibi_mode) + 0.0; /* no -0 */
+	if (isinf(b))
+		snprintf(c->insp[0], sizeof c->insp[0], " bias[h%zu][q=%zu, k=%zu] = "
+		    "−inf (key after query: masked)", c->st->head, i, j);
+	else if (k->alibi_mode == PE_ALIBI_CAUSAL)
+		snprintf(c->insp[0], sizeof c->insp[0], " bias[h%zu][q=%zu, k=%zu] = "
+		    "−m·(q − k) = −%.6g·(%zu − %zu) = %.9g", c->st->head, i, j, m, i,
+		    j, b);
+	else
+		snprintf(c->insp[0], sizeof c->insp[0], " bias[h%zu][q=%zu, k=%zu] = "
+		    "−m·|q − k| = −%.6g·%zu = %.9g", c->st->head, i, j, m,
+		    i > j ? i - j : j - i, b);
+	view_map_inspect(c, "query", "key");
+}
+
+/* alibi: one head large, all heads small, the attention row. */
+static void
+view_alibi(struct ctx *c)
+{
+	const struct pe_config *k = c->cfg;
+	double m = c->mainf.slopes[c->st->head];
+	alibi_map(c);
 
 	int x = c->rx, y = c->by, w = c->rw, h = c->bh;
 	size_t i = c->st->cur_r;
@@ -141,6 +187,7 @@ view_alibi(struct ctx *c)
 			snprintf(xhi, sizeof xhi, "%zu", k->n - 1);
 			panel_plot(c->cv, x, y, w, ha, t, ys, ns, 0, top > 0 ? top : 1,
 			    "key 0", xhi, (long)panel_sample_of(0, k->n, ns, i));
+			view_map_mark_plot(c, x, y, w, ha, k->n, ns);
 			free(ys);
 		}
 		y += ha + 1;
@@ -196,20 +243,83 @@ view_alibi(struct ctx *c)
 			    PE_COLOR_DEFAULT, 0);
 		}
 	}
+}
 
-	size_t j = c->st->cur_c;
-	double b = pe_alibi_bias(m, i, j, k->alibi_mode) + 0.0; /* no -0 */
-	if (isinf(b))
-		snprintf(c->insp[0], sizeof c->insp[0], " bias[h%zu][q=%zu, k=%zu] = "
-		    "−inf (key after query: masked)", c->st->head, i, j);
-	else if (k->alibi_mode == PE_ALIBI_CAUSAL)
-		snprintf(c->insp[0], sizeof c->insp[0], " bias[h%zu][q=%zu, k=%zu] = "
-		    "−m·(q − k) = −%.6g·(%zu − %zu) = %.9g", c->st->head, i, j, m, i,
-		    j, b);
-	else
-		snprintf(c->insp[0], sizeof c->insp[0], " bias[h%zu][q=%zu, k=%zu] = "
-		    "−m·|q − k| = −%.6g·%zu = %.9g", c->st->head, i, j, m,
-		    i > j ? i - j : j - i, b);
+/* alibi's recency panel: the attention the last query gives each key from
+ * the biases alone, averaged over the heads; what that does and does not
+ * explain about "lost in the middle". */
+static void
+alibi_recency(struct ctx *c)
+{
+	const struct pe_config *k = c->cfg;
+	const double *sl = c->mainf.slopes;
+	int x = c->rx, y = c->by, w = c->rw, h = c->bh;
+	size_t n = k->n, q = n - 1, j = c->st->cur_c;
+	char t[200], l[900];
+
+	snprintf(t, sizeof t, "ALiBi's recency: the attention query %zu (the "
+	    "last) gives each key from the biases alone, mean of %zu heads", q,
+	    k->heads);
+	int used = panel_text(c->cv, x, y, w, 2, t, C_TEXT, PE_ATTR_BOLD);
+	y += used;
+	h -= used;
+	int pw = w - 7, hp = h >= 24 ? h / 2 : h - 10;
+	if (pw > 4 && hp >= 4) {
+		size_t ns = (size_t)pw * 2 < n ? (size_t)pw * 2 : n;
+		double *ys = calloc(ns, sizeof *ys), top = 0;
+		if (view_check(c, ys == NULL ? PE_ENOMEM : PE_OK, x, y, w) ==
+		    PE_OK) {
+			for (size_t s = 0; s < ns; s++) {
+				size_t j0, j1;
+				pe_field_span(0, n, ns, s, &j0, &j1);
+				ys[s] = pe_alibi_recency(sl, k->heads, k->alibi_mode, q, n,
+				    j0, j1);
+				if (ys[s] > top)
+					top = ys[s];
+			}
+			char xhi[40];
+			snprintf(xhi, sizeof xhi, "%zu (the query)", q);
+			panel_plot(c->cv, x, y, w, hp, "mean softmax of −m_h·(q − k) "
+			    "over heads, by key", ys, ns, 0, top > 0 ? top : 1, "key 0",
+			    xhi, (long)panel_sample_of(0, n, ns, j));
+			view_map_mark_plot(c, x, y, w, hp, n, ns);
+			free(ys);
+		}
+		y += hp + 1;
+		h -= hp + 1;
+	}
+	size_t L = view_map_train_len(c);
+	snprintf(l, sizeof l, "Recency: every head favours near keys, so the "
+	    "mean falls from the query back to the start. That explains why the "
+	    "end of a long text is used well, not the U of \"lost in the "
+	    "middle\": its start is used well too, and no ALiBi bias favours "
+	    "the start (that takes content, such as attention sinks).");
+	if (L > 0)
+		view_cat(l, sizeof l, " Past train_len %zu the bias simply "
+		    "continues: −m·(q − k) has no length in it (the claim: trained "
+		    "on 1024 tokens, coherent at 2048).", L);
+	if (h > 0)
+		panel_text(c->cv, x, y, w, h, l, C_DIM, 0);
+
+	double v = pe_alibi_recency(sl, k->heads, k->alibi_mode, q, n, j, j + 1);
+	snprintf(c->panel_insp, sizeof c->panel_insp, " recency[q=%zu, k=%zu] = "
+	    "(1/%zu)·Σ_h e^{−m_h·%s}/Σ_k e^{−m_h·%s} = %.9g", q, j, k->heads,
+	    k->alibi_mode == PE_ALIBI_CAUSAL ? "(q − k)" : "|q − k|",
+	    k->alibi_mode == PE_ALIBI_CAUSAL ? "(q − k)" : "|q − k|", v);
+}
+
+/* nope's main map (the mask) and its inspector. */
+static void
+nope_map(struct ctx *c)
+{
+	struct pe_scale sc = {PE_CMAP_SEQUENTIAL, -1, 0, false};
+	/* "%.2g": the bar reads -1, -0.5, 0 */
+	view_map_main(c, &sc, "causal mask[query ↓, key →]", "%.2g",
+	    "masked (−inf): key after query; 0: may attend");
+	size_t i = c->st->cur_r, j = c->st->cur_c;
+	snprintf(c->insp[0], sizeof c->insp[0], " mask[q=%zu, k=%zu] = %s", i, j,
+	    j <= i ? "0 (key at or before query: visible)"
+		   : "−inf (key after query: masked)");
 	view_map_inspect(c, "query", "key");
 }
 
@@ -217,10 +327,7 @@ view_alibi(struct ctx *c)
 static void
 view_nope(struct ctx *c)
 {
-	struct pe_scale sc = {PE_CMAP_SEQUENTIAL, -1, 0, false};
-	/* "%.2g": the bar reads -1, -0.5, 0 */
-	view_map_main(c, &sc, "causal mask[query ↓, key →]", "%.2g",
-	    "masked (−inf): key after query; 0: may attend");
+	nope_map(c);
 	int x = c->rx, y = c->by, w = c->rw, h = c->bh;
 	int hd = h >= 16 ? h / 2 : h;
 	view_map_dot(c, x, y, w, hd, c->st->cur_r, "positional score of query to key");
@@ -229,11 +336,74 @@ view_nope(struct ctx *c)
 		    "vectors: the positional part of every query-key score is 0, so "
 		    "every key looks alike to attention. Order enters only through "
 		    "the mask: key j is visible to query i iff j ≤ i.", C_DIM, 0);
-	size_t i = c->st->cur_r, j = c->st->cur_c;
-	snprintf(c->insp[0], sizeof c->insp[0], " mask[q=%zu, k=%zu] = %s", i, j,
-	    j <= i ? "0 (key at or before query: visible)"
-		   : "−inf (key after query: masked)");
-	view_map_inspect(c, "query", "key");
+}
+
+/* H(b) - H(a) = sum_{k=a+1}^{b} 1/k: summed while short or below 64,
+ * the rest from H(m) = ln m + γ + 1/(2m) - 1/(12m²) + 1/(120m⁴) - ...
+ * (the error is below 1/(252 m⁶), under 1e-13 from m = 64 on). */
+static double
+harmonic_diff(size_t a, size_t b)
+{
+	double s = 0;
+	for (; a < b && (a < 64 || b - a <= 256); a++)
+		s += 1.0 / (double)(a + 1);
+	if (a < b) {
+		double ma = (double)a, mb = (double)b;
+		s += log(mb / ma) + 1 / (2 * mb) - 1 / (2 * ma) -
+		    1 / (12 * mb * mb) + 1 / (12 * ma * ma) +
+		    1 / (120 * mb * mb * mb * mb) - 1 / (120 * ma * ma * ma * ma);
+	}
+	return s;
+}
+
+/* nope's share panel: the start token's share 1/(i+1) of a uniform causal
+ * average, by query. */
+static void
+nope_share(struct ctx *c)
+{
+	const struct pe_config *k = c->cfg;
+	int x = c->rx, y = c->by, w = c->rw, h = c->bh;
+	size_t n = k->n, i = c->st->cur_r;
+	char l[700];
+
+	int used = panel_text(c->cv, x, y, w, 2, "the order a causal mask leaks: "
+	    "the start token's share 1/(i+1)", C_TEXT, PE_ATTR_BOLD);
+	y += used;
+	h -= used;
+	int pw = w - 7, hp = h >= 24 ? h / 2 : h - 9;
+	if (pw > 4 && hp >= 4) {
+		size_t ns = (size_t)pw * 2 < n ? (size_t)pw * 2 : n;
+		double *ys = calloc(ns, sizeof *ys);
+		if (view_check(c, ys == NULL ? PE_ENOMEM : PE_OK, x, y, w) ==
+		    PE_OK) {
+			for (size_t s = 0; s < ns; s++) { /* block means */
+				size_t a, b;
+				pe_field_span(0, n, ns, s, &a, &b);
+				ys[s] = harmonic_diff(a, b) / (double)(b - a);
+			}
+			char xhi[32];
+			snprintf(xhi, sizeof xhi, "%zu", n - 1);
+			panel_plot(c->cv, x, y, w, hp, "1/(i+1) by query i", ys, ns, 0,
+			    1, "query 0", xhi, (long)panel_sample_of(0, n, ns, i));
+			view_map_mark_plot(c, x, y, w, hp, n, ns);
+			free(ys);
+		}
+		y += hp + 1;
+		h -= hp + 1;
+	}
+	size_t L = view_map_train_len(c);
+	snprintf(l, sizeof l, "No position vectors, yet order leaks: a query that "
+	    "attends uniformly to the keys it may see (j ≤ i) averages i + 1 "
+	    "values, so the first token's share falls as 1/(i+1) and the output "
+	    "tells the position (Kazemnejad et al. 2023, Theorem 1).");
+	if (L > 0)
+		view_cat(l, sizeof l, " Past train_len %zu the shares are smaller "
+		    "than any seen in training (1/(L+1) = %.3g).", L,
+		    pe_nope_start_share(L));
+	if (h > 0)
+		panel_text(c->cv, x, y, w, h, l, C_DIM, 0);
+	snprintf(c->panel_insp, sizeof c->panel_insp, " share(i = %zu) = 1/(i + "
+	    "1) = 1/%zu = %.9g", i, i + 1, pe_nope_start_share(i));
 }
 
 /* ---- rows ------------------------------------------------------------- */
@@ -317,11 +487,18 @@ static const struct pe_enc_key relative_keys[] = {
 	PE_KEYS_END,
 };
 
+static const struct pe_enc_panel relative_panels[] = {
+	{PE_PANEL_ATTENTION, view_toy_panel},
+	{PE_PANEL_OVERVIEW, NULL},
+};
+
 const struct pe_enc_view view_relative_row = {
 	.main = PE_FIELD_RELATIVE,
 	.params = relative_params,
 	.draw = view_relative,
 	.keys = relative_keys,
+	.panels = relative_panels,
+	.map = relative_map,
 };
 
 static void
@@ -379,11 +556,19 @@ static const struct pe_enc_key alibi_keys[] = {
 	PE_KEYS_END,
 };
 
+static const struct pe_enc_panel alibi_panels[] = {
+	{PE_PANEL_ATTENTION, view_toy_panel},
+	{PE_PANEL_RECENCY, alibi_recency},
+	{PE_PANEL_OVERVIEW, NULL},
+};
+
 const struct pe_enc_view view_alibi_row = {
 	.main = PE_FIELD_BIAS,
 	.params = alibi_params,
 	.draw = view_alibi,
 	.keys = alibi_keys,
+	.panels = alibi_panels,
+	.map = alibi_map,
 };
 
 static void
@@ -396,9 +581,17 @@ nope_params(struct ctx *c, struct items *it)
 
 static const struct pe_enc_key nope_keys[] = {PE_SHARED_SEQ_LEN, PE_KEYS_END};
 
+static const struct pe_enc_panel nope_panels[] = {
+	{PE_PANEL_ATTENTION, view_toy_panel},
+	{PE_PANEL_SHARE, nope_share},
+	{PE_PANEL_OVERVIEW, NULL},
+};
+
 const struct pe_enc_view view_nope_row = {
 	.main = PE_FIELD_MASK,
 	.params = nope_params,
 	.draw = view_nope,
 	.keys = nope_keys,
+	.panels = nope_panels,
+	.map = nope_map,
 };

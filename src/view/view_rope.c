@@ -104,15 +104,73 @@ rope_wheel_labels(struct ctx *c, const struct pe_rope *r, int x, int y, int w,
 	}
 }
 
-/* rope: angles mod 2 pi, the wheel, dot products, frequency bands. */
+/* The pairs whose unscaled wavelength exceeds --train-len L, counted and
+ * named (j ranges) into buf; "" without L. */
 static void
-view_rope(struct ctx *c)
+rope_beyond_text(const struct ctx *c, const struct pe_rope *r, char *buf,
+    size_t cap)
+{
+	size_t L = c->cfg->teach.train_len;
+	buf[0] = '\0';
+	if (L == 0)
+		return;
+	size_t *js = malloc((r->npairs > 0 ? r->npairs : 1) * sizeof *js);
+	if (js == NULL)
+		return;
+	size_t n = pe_rope_beyond(r, (double)L, true, js);
+	if (n == 0) {
+		snprintf(buf, cap, "train_len %zu: every pair's wavelength 2π/θ_j "
+		    "is ≤ %zu, so each turned fully in training", L, L);
+		free(js);
+		return;
+	}
+	/* runs of consecutive pairs, the first four of them */
+	char list[160] = "";
+	size_t runs = 0;
+	for (size_t i = 0; i < n; i++, runs++) {
+		size_t a = i;
+		while (i + 1 < n && js[i + 1] == js[i] + 1)
+			i++;
+		if (runs == 4)
+			view_cat(list, sizeof list, ", …");
+		else if (runs < 4 && i > a)
+			view_cat(list, sizeof list, "%s%zu–%zu", runs ? ", " : "", js[a],
+			    js[i]);
+		else if (runs < 4)
+			view_cat(list, sizeof list, "%s%zu", runs ? ", " : "", js[a]);
+	}
+	snprintf(buf, cap, "train_len %zu: %zu of %zu pairs (j %s) have "
+	    "wavelength 2π/θ_j > %zu (unscaled): they never turned once in "
+	    "training, the observation behind NTK and YaRN", L, n, r->npairs, list,
+	    L);
+	free(js);
+}
+
+/* rope's main map and its inspector. */
+static void
+rope_map(struct ctx *c)
 {
 	const struct pe_config *k = c->cfg;
 	const struct pe_rope *r = &c->mainf.rope;
 	struct pe_scale sc = {PE_CMAP_CYCLIC, 0, PE_TWO_PI, true};
 	view_map_main(c, &sc, "θ[m, j] mod 2π  (position m ↓, pair j →)", "%.3g",
 	    "0 = 2π · grey: a block spans many turns");
+	size_t m = c->st->cur_r, j = c->st->cur_c;
+	double th = pe_rope_angle(r, (double)m, j);
+	snprintf(c->insp[0], sizeof c->insp[0], " θ[%zu,%zu] = m · inv_freq[%zu] "
+	    "= %zu · %.9g = %.9g rad (mod 2π: %.6g); unscaled inv_freq = "
+	    "%g^(−%zu/%zu) = %.6g", m, j, j, m, r->inv_freq[j], th,
+	    fmod(th, PE_TWO_PI), k->base, 2 * j, r->rot, r->inv_freq0[j]);
+	view_map_inspect(c, "pos", "pair");
+}
+
+/* rope: angles mod 2 pi, the wheel, dot products, frequency bands. */
+static void
+view_rope(struct ctx *c)
+{
+	const struct pe_config *k = c->cfg;
+	const struct pe_rope *r = &c->mainf.rope;
+	rope_map(c);
 
 	int x = c->rx, y = c->by, w = c->rw, h = c->bh;
 	size_t m = c->st->cur_r;
@@ -141,6 +199,13 @@ view_rope(struct ctx *c)
 		    ang, col);
 		y += wh + 1;
 		h -= wh + 1;
+	}
+	char beyond[400];
+	rope_beyond_text(c, r, beyond, sizeof beyond);
+	if (beyond[0] != '\0' && h >= 9) { /* the score plot keeps 6 lines */
+		int used = panel_text(c->cv, x, y, w, 2, beyond, C_TEXT, 0);
+		y += used + 1;
+		h -= used + 1;
 	}
 	int hd = h >= 16 ? h / 2 : h;
 	view_map_dot(c, x, y, w, hd, m, k->rope.type != PE_ROPE_DEFAULT
@@ -192,14 +257,76 @@ view_rope(struct ctx *c)
 	} else if (h >= 8 && c->m->has_sim) {
 		view_map_simmap(c, x, y, w, h, "score matrix (query m ↓, key n →)");
 	}
+}
 
-	size_t j = c->st->cur_c;
-	double th = pe_rope_angle(r, (double)m, j);
-	snprintf(c->insp[0], sizeof c->insp[0], " θ[%zu,%zu] = m · inv_freq[%zu] "
-	    "= %zu · %.9g = %.9g rad (mod 2π: %.6g); unscaled inv_freq = "
-	    "%g^(−%zu/%zu) = %.6g", m, j, j, m, r->inv_freq[j], th,
-	    fmod(th, PE_TWO_PI), k->base, 2 * j, r->rot, r->inv_freq0[j]);
-	view_map_inspect(c, "pos", "pair");
+/* The decay bound at ns distances, one a plot sample (the first of its
+ * block), kept in the model's cache for the next frames. */
+static const double *
+rope_decay(struct ctx *c, size_t ns)
+{
+	struct pe_view_cache *k = c->m->cache;
+	if (k->decay != NULL && k->decay_ns == ns)
+		return k->decay;
+	free(k->decay);
+	k->decay_ns = 0;
+	if ((k->decay = malloc(ns * sizeof *k->decay)) == NULL)
+		return NULL;
+	for (size_t s = 0; s < ns; s++) {
+		size_t r0, r1;
+		pe_field_span(0, c->cfg->n, ns, s, &r0, &r1);
+		k->decay[s] = pe_rope_decay(&c->mainf.rope, (double)r0);
+	}
+	k->decay_ns = ns;
+	return k->decay;
+}
+
+/* rope's decay panel: the score by distance, and RoFormer's bound on it
+ * below, on the same distances. */
+static void
+rope_decay_panel(struct ctx *c)
+{
+	const struct pe_config *k = c->cfg;
+	const struct pe_rope *r = &c->mainf.rope;
+	int x = c->rx, y = c->by, w = c->rw, h = c->bh;
+	size_t n = k->n, m = c->st->cur_r;
+	char t[200], b[400];
+
+	snprintf(t, sizeof t, "RoPE's long-term decay by distance r (Su et al. "
+	    "§3.4.3)");
+	int used = panel_text(c->cv, x, y, w, 1, t, C_TEXT, PE_ATTR_BOLD);
+	y += used;
+	h -= used;
+	rope_beyond_text(c, r, b, sizeof b);
+	int tail = b[0] != '\0' ? 3 : 0;
+	int hp = (h - tail - 1) / 2;
+	view_map_dot(c, x, y, w, hp, 0, k->rope.type != PE_ROPE_DEFAULT
+	    ? "score by distance (green: unscaled)"
+	    : "score (R_0 q)·(R_r k), q=k=(1,0), by distance");
+	y += hp + 1;
+	h -= hp + 1;
+	int pw = w - 7;
+	int hd = h - tail;
+	if (pw >= 4 && hd >= 4) {
+		size_t ns = (size_t)pw < n ? (size_t)pw : n;
+		const double *ys = rope_decay(c, ns);
+		if (view_check(c, ys == NULL ? PE_ENOMEM : PE_OK, x, y, w) == PE_OK) {
+			double top = ((double)r->npairs + 1) / 2; /* r = 0: mean of j */
+			char xhi[32];
+			snprintf(xhi, sizeof xhi, "%zu", n - 1);
+			panel_plot(c->cv, x, y, w, hd, "bound (1/P)·Σ_j |S_j(r)|, "
+			    "S_j(r) = Σ_{k<j} e^{i·r·θ_k}", ys, ns, 0, top, "r = 0",
+			    xhi, (long)panel_sample_of(0, n, ns, m));
+			view_map_mark_plot(c, x, y, w, hd, n, ns);
+		}
+		y += hd;
+	}
+	if (tail > 0)
+		panel_text(c->cv, x, y, w, tail, b, C_TEXT, 0);
+
+	double v = pe_rope_decay(r, (double)m);
+	snprintf(c->panel_insp, sizeof c->panel_insp, " bound(r = %zu) = (1/P)·Σ_{j=1..P} |S_j(%zu)| = "
+	    "(1/%zu)·%.9g = %.9g; at r = 0 it is (P + 1)/2 = %g", m, m, r->npairs,
+	    v * (double)r->npairs, v, ((double)r->npairs + 1) / 2);
 }
 
 /* ---- row -------------------------------------------------------------- */
@@ -320,10 +447,19 @@ static const struct pe_enc_key rope_keys[] = {
 	PE_KEYS_END,
 };
 
+static const struct pe_enc_panel rope_panels[] = {
+	{PE_PANEL_ATTENTION, view_toy_panel},
+	{PE_PANEL_EXAMPLE, view_example_rotated},
+	{PE_PANEL_DECAY, rope_decay_panel},
+	{PE_PANEL_OVERVIEW, NULL},
+};
+
 const struct pe_enc_view view_rope_row = {
 	.main = PE_FIELD_ROPE_ANGLE,
 	.start_mid = true,
 	.params = rope_params,
 	.draw = view_rope,
 	.keys = rope_keys,
+	.panels = rope_panels,
+	.map = rope_map,
 };

@@ -31,14 +31,13 @@ right_vector(struct ctx *c, const char *rowtitle, double lo, double hi)
 		view_map_simmap(c, x, y, w, h, "similarity PE·PEᵀ (query ↓, key →)");
 }
 
-/* sinusoidal: the classic stripes, dot products, the cursor row. */
+/* sinusoidal's main map and its inspector. */
 static void
-view_sinusoidal(struct ctx *c)
+sinusoidal_map(struct ctx *c)
 {
 	const struct pe_config *k = c->cfg;
 	struct pe_scale sc = {PE_CMAP_DIVERGING, -1, 1, false};
 	view_map_main(c, &sc, "PE[position ↓, dimension →]", "%.2g", NULL);
-	right_vector(c, "PE[p, :] across dimensions", -1, 1);
 
 	size_t p = c->st->cur_r, col = c->st->cur_c, i;
 	int is_cos;
@@ -53,9 +52,17 @@ view_sinusoidal(struct ctx *c)
 	view_map_inspect(c, "pos", "dim");
 }
 
-/* learned: the table, with positions past max_len undefined. */
+/* sinusoidal: the classic stripes, dot products, the cursor row. */
 static void
-view_learned(struct ctx *c)
+view_sinusoidal(struct ctx *c)
+{
+	sinusoidal_map(c);
+	right_vector(c, "PE[p, :] across dimensions", -1, 1);
+}
+
+/* learned's main map and its inspector. */
+static void
+learned_map(struct ctx *c)
 {
 	const struct pe_config *k = c->cfg;
 	double a = c->m->learned_absmax > 0 ? c->m->learned_absmax : 1;
@@ -68,7 +75,6 @@ view_learned(struct ctx *c)
 			      ? "PE[position ↓, dimension →]  (untrained init)"
 			      : "PE[position ↓, dimension →]  (table)",
 	    "%.3g", legend[0] ? legend : NULL);
-	right_vector(c, "PE[p, :] across dimensions", -a, a);
 
 	size_t p = c->st->cur_r, col = c->st->cur_c;
 	if (p >= k->max_len)
@@ -80,6 +86,238 @@ view_learned(struct ctx *c)
 		    "%zu] = %.9g", p, col, p, col,
 		    (double)k->table[p * k->d + col]);
 	view_map_inspect(c, "pos", "dim");
+}
+
+/* learned: the table, with positions past max_len undefined. */
+static void
+view_learned(struct ctx *c)
+{
+	double a = c->m->learned_absmax > 0 ? c->m->learned_absmax : 1;
+	learned_map(c);
+	right_vector(c, "PE[p, :] across dimensions", -a, a);
+}
+
+/* ---- the shift panel: PE(p + K) = M_K PE(p) -------------------------- */
+
+/* M_K as a map source: d, the layout's frequencies and columns. */
+struct shift_src {
+	const struct pe_config *cfg;
+	size_t *sin_col, *cos_col; /* [d/2]: frequency i's columns */
+	double *co, *si;	   /* [d/2]: cos(K w_i), sin(K w_i) */
+};
+
+/* M_K[r, c]: the 2x2 rotation of a frequency on its sin and cos columns
+ * (sinusoidal.h, pe_sinusoidal_shift), 0 elsewhere. */
+static double
+shift_value(const void *arg, size_t r, size_t c)
+{
+	const struct shift_src *m = arg;
+	const struct pe_config *k = m->cfg;
+	size_t ir, ic;
+	int rcos, ccos;
+	pe_sinusoidal_column(r, k->d, k->layout, &ir, &rcos);
+	pe_sinusoidal_column(c, k->d, k->layout, &ic, &ccos);
+	if (ir != ic)
+		return 0.0;
+	if (rcos == ccos)
+		return m->co[ir];
+	return rcos ? -m->si[ir] : m->si[ir];
+}
+
+/* The samples [lo[e], hi[e]) of nb tiling [a0, a1) that show element e
+ * (a sample shows a block; a magnified element spans several). */
+static void
+shift_samples(size_t a0, size_t a1, size_t nb, size_t *lo, size_t *hi)
+{
+	for (size_t e = a0; e < a1; e++)
+		lo[e - a0] = hi[e - a0] = 0;
+	for (size_t k = 0; k < nb; k++) {
+		size_t b0, b1;
+		pe_field_span(a0, a1, nb, k, &b0, &b1);
+		for (size_t e = b0; e < b1; e++) {
+			if (hi[e - a0] == 0)
+				lo[e - a0] = k;
+			hi[e - a0] = k + 1;
+		}
+	}
+}
+
+/* Block means of M_K: its 2d nonzero entries added into the samples that
+ * show them (O(d + samples), any d). */
+static int
+shift_grid(const void *arg, size_t r0, size_t r1, size_t nr, size_t c0,
+    size_t c1, size_t nc, struct pe_stats *dest)
+{
+	const struct shift_src *m = arg;
+	size_t half = m->cfg->d / 2;
+	size_t *rl = malloc((r1 - r0) * 2 * sizeof *rl);
+	size_t *cl = malloc((c1 - c0) * 2 * sizeof *cl);
+	if (rl == NULL || cl == NULL) {
+		free(rl);
+		free(cl);
+		return PE_ENOMEM;
+	}
+	size_t *rh = rl + (r1 - r0), *ch = cl + (c1 - c0);
+	shift_samples(r0, r1, nr, rl, rh);
+	shift_samples(c0, c1, nc, cl, ch);
+	for (size_t k = 0; k < nr * nc; k++)
+		dest[k] = (struct pe_stats){.mean = 0, .resultant = 1};
+	for (size_t i = 0; i < half; i++) {
+		size_t rc[4][2] = {{m->sin_col[i], m->sin_col[i]},
+		    {m->sin_col[i], m->cos_col[i]}, {m->cos_col[i], m->sin_col[i]},
+		    {m->cos_col[i], m->cos_col[i]}};
+		double v[4] = {m->co[i], m->si[i], -m->si[i], m->co[i]};
+		for (int e = 0; e < 4; e++) {
+			size_t r = rc[e][0], c = rc[e][1];
+			if (r < r0 || r >= r1 || c < c0 || c >= c1)
+				continue;
+			for (size_t a = rl[r - r0]; a < rh[r - r0]; a++)
+				for (size_t b = cl[c - c0]; b < ch[c - c0]; b++)
+					dest[a * nc + b].mean += v[e];
+		}
+	}
+	for (size_t a = 0; a < nr; a++)
+		for (size_t b = 0; b < nc; b++) {
+			size_t p0, p1, q0, q1;
+			pe_field_span(r0, r1, nr, a, &p0, &p1);
+			pe_field_span(c0, c1, nc, b, &q0, &q1);
+			struct pe_stats *s = &dest[a * nc + b];
+			s->count = (uint64_t)((p1 - p0) * (q1 - q0));
+			s->mean /= (double)s->count;
+			s->min = s->max = NAN;
+		}
+	free(rl);
+	free(cl);
+	return PE_OK;
+}
+
+/* The positions [*p0, *p1) whose residual the panel shows: at most
+ * SHIFT_BUDGET / d of them (the cost is (p1 - p0) d), around the cursor,
+ * inside those with 0 <= p + K < n; false when there are none. */
+#define SHIFT_BUDGET 16384
+static bool
+shift_window(const struct pe_config *k, size_t p, size_t *p0, size_t *p1)
+{
+	int64_t K = k->teach.shift, n = (int64_t)k->n;
+	if (K <= -n || K >= n)
+		return false;
+	size_t lo = K < 0 ? (size_t)-K : 0, hi = (size_t)(K > 0 ? n - K : n);
+	size_t want = SHIFT_BUDGET / k->d > 0 ? SHIFT_BUDGET / k->d : 1;
+	if (want > hi - lo)
+		want = hi - lo;
+	size_t a = p > want / 2 ? p - want / 2 : 0;
+	if (a < lo)
+		a = lo;
+	if (a + want > hi)
+		a = hi - want;
+	*p0 = a;
+	*p1 = a + want;
+	return true;
+}
+
+/* sinusoidal's shift panel: M_K as a map, its blocks, and the residual
+ * max |PE(p + K) - M_K PE(p)| over a window of positions. */
+static void
+sinusoidal_shift(struct ctx *c)
+{
+	const struct pe_config *k = c->cfg;
+	int x = c->rx, y = c->by, w = c->rw, h = c->bh;
+	size_t d = k->d, half = d / 2, p = c->st->cur_r, j = c->st->cur_c;
+	int64_t K = k->teach.shift;
+	struct shift_src m = {k, NULL, NULL, NULL, NULL};
+	m.sin_col = malloc(half * 2 * sizeof *m.sin_col);
+	m.co = malloc(half * 2 * sizeof *m.co);
+	if (view_check(c, m.sin_col == NULL || m.co == NULL ? PE_ENOMEM : PE_OK, x,
+		y, w) != PE_OK) {
+		free(m.sin_col);
+		free(m.co);
+		snprintf(c->panel_insp, sizeof c->panel_insp, " M_K: not computed: "
+		    "%s", pe_strerror(PE_ENOMEM));
+		return;
+	}
+	m.cos_col = m.sin_col + half;
+	m.si = m.co + half;
+	for (size_t col = 0; col < d; col++) {
+		size_t i;
+		int is_cos;
+		pe_sinusoidal_column(col, d, k->layout, &i, &is_cos);
+		(is_cos ? m.cos_col : m.sin_col)[i] = col;
+	}
+	for (size_t i = 0; i < half; i++) {
+		double t = (double)K * pe_sinusoidal_freq(i, d, k->base, k->layout);
+		m.co[i] = cos(t);
+		m.si[i] = sin(t);
+	}
+
+	char t[200], l[400];
+	snprintf(t, sizeof t, "M_K with PE(p + K) = M_K·PE(p), K = %lld (row ↓, "
+	    "column →)", (long long)K);
+	int used = panel_text(c->cv, x, y, w, 2, t, C_TEXT, PE_ATTR_BOLD);
+	y += used;
+	h -= used;
+	struct map_spec s;
+	struct map_geom g;
+	memset(&s, 0, sizeof s);
+	s.src = (struct map_source){&m, shift_grid, shift_value};
+	s.r0 = 0, s.r1 = d, s.c0 = 0, s.c1 = d;
+	s.scale = (struct pe_scale){PE_CMAP_DIVERGING, -1, 1, false};
+	s.fmt = "%.2g";
+	s.axes = true;
+	s.colorbar = true;
+	s.values = c->st->values;
+	s.cursor = true;
+	s.cur_r = j, s.cur_c = j;
+	int mh = h - 6 > 8 ? h - 6 : h - 3;
+	if (mh > (int)d / 2 + 3 && mh > 12) /* no taller than it needs */
+		mh = (int)d / 2 + 3 > 12 ? (int)d / 2 + 3 : 12;
+	int mw = w < 2 * mh + 8 ? w : 2 * mh + 8;
+	view_check(c, panel_map(c->cv, x, y, mw, mh, &s, &g), x, y, w);
+	y += mh + 1;
+	h -= mh + 1;
+
+	snprintf(l, sizeof l, "one 2×2 rotation per frequency ω_i on its sin and "
+	    "cos columns (%s): [cos Kω_i, sin Kω_i; −sin Kω_i, cos Kω_i]",
+	    k->layout == PE_LAYOUT_INTERLEAVED ? "2i, 2i+1" : "i, d/2 + i");
+	used = panel_text(c->cv, x, y, w, h, l, C_DIM, 0);
+	y += used;
+	h -= used;
+	size_t p0, p1;
+	double res = NAN;
+	if (!shift_window(k, p, &p0, &p1))
+		snprintf(l, sizeof l, "residual: K = %lld, and no position p has p "
+		    "+ K inside 0..%zu", (long long)K, k->n - 1);
+	else if (view_check(c, pe_sinusoidal_shift_residual(k->n, d, k->base,
+		     k->layout, K, p0, p1, &res), x, y, w) == PE_OK)
+		snprintf(l, sizeof l, "residual over p = %zu..%zu (%s): max "
+		    "|PE(p+K) − M_K·PE(p)| = %.2g, rounding level", p0, p1 - 1,
+		    p1 - p0 == (size_t)(k->n - (size_t)(K < 0 ? -K : K))
+		    ? "every p with p + K inside" : "the cursor's window; "
+		    "positions × d_model ≤ 16384", res);
+	else
+		l[0] = '\0';
+	if (h > 0)
+		panel_text(c->cv, x, y, w, h, l, C_TEXT, 0);
+
+	/* the cursor's column: its row of M_K times PE(p) */
+	size_t i, jj;
+	int is_cos;
+	pe_sinusoidal_column(j, d, k->layout, &i, &is_cos);
+	jj = is_cos ? m.sin_col[i] : m.cos_col[i];
+	double a = pe_sinusoidal_value(p, j, d, k->base, k->layout);
+	double b = pe_sinusoidal_value(p, jj, d, k->base, k->layout);
+	double mj = m.co[i], mo = is_cos ? -m.si[i] : m.si[i];
+	int64_t q = (int64_t)p + K;
+	char tail[96] = "";
+	if (q >= 0 && q < (int64_t)k->n)
+		snprintf(tail, sizeof tail, " = PE[%lld,%zu] = %.9g", (long long)q,
+		    j, pe_sinusoidal_value((size_t)q, j, d, k->base, k->layout));
+	snprintf(c->panel_insp, sizeof c->panel_insp, " (M_%lld·PE(%zu))[%zu] = "
+	    "cos(Kω_%zu)·PE[%zu,%zu] %s sin(Kω_%zu)·PE[%zu,%zu] = %.6g·%.6g %s "
+	    "%.6g·%.6g = %.9g%s", (long long)K, p, j, i, p, j,
+	    is_cos ? "−" : "+", i, p, jj, mj, a, mo < 0 ? "−" : "+", fabs(mo), b,
+	    mj * a + mo * b, tail);
+	free(m.sin_col);
+	free(m.co);
 }
 
 /* ---- rows ------------------------------------------------------------- */
@@ -109,12 +347,36 @@ sinusoidal_layout(struct pe_state *st, int key)
 	return pe_state_apply(st, &c);
 }
 
+/* o/O: the shift panel's offset K, one less, one more (-n < K < n). */
+static int
+sinusoidal_shift_key(struct pe_state *st, int key)
+{
+	struct pe_config c = st->cfg;
+	int64_t n = (int64_t)c.n;
+	c.teach.shift += key == 'o' ? -1 : 1;
+	if (c.teach.shift <= -n || c.teach.shift >= n) {
+		pe_state_status(st, "shift K %lld: must be in %lld..%lld (-n < K "
+		    "< n, seq_len %zu)", (long long)c.teach.shift, 1 - (long long)n,
+		    (long long)n - 1, c.n);
+		return PE_ACT_REDRAW;
+	}
+	return pe_state_apply(st, &c);
+}
+
 static const struct pe_enc_key sinusoidal_keys[] = {
 	PE_SHARED_D_MODEL("d_model"),
 	PE_SHARED_SEQ_LEN,
 	PE_SHARED_BASE,
 	{"l", "l", "layout", sinusoidal_layout},
+	{"oO", "o/O", "offset K", sinusoidal_shift_key},
 	PE_KEYS_END,
+};
+
+static const struct pe_enc_panel sinusoidal_panels[] = {
+	{PE_PANEL_ATTENTION, view_toy_panel},
+	{PE_PANEL_EXAMPLE, view_example_sum},
+	{PE_PANEL_SHIFT, sinusoidal_shift},
+	{PE_PANEL_OVERVIEW, NULL},
 };
 
 const struct pe_enc_view view_sinusoidal_row = {
@@ -122,6 +384,8 @@ const struct pe_enc_view view_sinusoidal_row = {
 	.params = sinusoidal_params,
 	.draw = view_sinusoidal,
 	.keys = sinusoidal_keys,
+	.panels = sinusoidal_panels,
+	.map = sinusoidal_map,
 };
 
 static void
@@ -141,9 +405,17 @@ static const struct pe_enc_key learned_keys[] = {
 	PE_KEYS_END,
 };
 
+static const struct pe_enc_panel learned_panels[] = {
+	{PE_PANEL_ATTENTION, view_toy_panel},
+	{PE_PANEL_EXAMPLE, view_example_sum},
+	{PE_PANEL_OVERVIEW, NULL},
+};
+
 const struct pe_enc_view view_learned_row = {
 	.main = PE_FIELD_PE,
 	.params = learned_params,
 	.draw = view_learned,
 	.keys = learned_keys,
+	.panels = learned_panels,
+	.map = learned_map,
 };

@@ -105,6 +105,7 @@ static const struct pe_enc_key vit2d_keys[] = {
 const struct pe_enc_view view_vit2d_row = {
 	.main = PE_FIELD_PATCH_COSINE,
 	.sweep_2d = true,
+	.rows_not_positions = true,
 	.params = vit2d_params,
 	.draw = view_vit2d,
 	.keys = vit2d_keys,

@@ -568,6 +568,12 @@ Test(cli, preset_modified_is_shown)
 	cr_expect(strstr(out, "preset llama-3.1-8b") != NULL);
 	cr_expect(strstr(out, "(modified)") == NULL);
 	free(out), free(err);
+	/* saying the preset's own values again is no change */
+	const char *same[] = {"pescope", "snapshot", "--preset", "llama-3.1-8b",
+	    "-e", "rope", "--factor", "8", "-f", "txt", NULL};
+	cr_assert_eq(run(same, &out, &err), 0, "%s", err);
+	cr_expect(strstr(out, "(modified)") == NULL);
+	free(out), free(err);
 	const char *b[] = {"pescope", "snapshot", "--preset", "llama-3.1-8b",
 	    "--factor", "16", "-f", "txt", NULL};
 	cr_assert_eq(run(b, &out, &err), 0, "%s", err);

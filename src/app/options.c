@@ -1336,14 +1336,22 @@ pe_options_parse(struct pe_options *o, int argc, char **argv, char *err,
 		if (hits[i].id == O_PRESET || hits[i].id == O_PRESET_FILE)
 			rc = apply_preset_opt(o, hits[i].id == O_PRESET_FILE,
 			    hits[i].arg, err, cap);
+	struct pe_config as_preset = o->cfg; /* both from one memset */
 	for (int i = 0; rc == 0 && i < nhits; i++) {
 		enum opt_id id = hits[i].id;
 		if (id == O_PRESET || id == O_PRESET_FILE)
 			continue;
 		given[id] = true;
-		if (o->preset != NULL && pe_opts[id].group <= G_ROPE)
-			o->preset_modified = true; /* a config option */
 		rc = apply(o, id, hits[i].arg, err, cap);
+	}
+	/* modified: the command line changed a number (saying the preset's
+	 * own value again, e.g. -e rope with a rope preset, is no change;
+	 * --factor's "given" matters to longrope only) */
+	if (o->preset != NULL) {
+		struct pe_config now = o->cfg;
+		if (now.rope.type != PE_ROPE_LONGROPE)
+			now.rope.factor_given = as_preset.rope.factor_given;
+		o->preset_modified = memcmp(&now, &as_preset, sizeof now) != 0;
 	}
 	free(hits);
 	if (rc != 0 || o->cmd == PE_CMD_HELP || o->cmd == PE_CMD_VERSION ||

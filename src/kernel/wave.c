@@ -7,14 +7,16 @@
 
 #include "kernel/wave_impl.h"
 
-/* Bytes the angle-addition table may take (it is read once per row). */
-#define WAVE_TABLE_BYTES ((size_t)1 << 20)
+/* Bytes the angle-addition table may take (rows read it a tile at a time). */
+#define WAVE_TABLE_BYTES ((size_t)4 << 20)
 /* Most rows in a block: the exact sines are then 1/64 of the work. */
 #define WAVE_MAX_BLOCK 64
+/* Frequencies a tile of pe_wave_rows covers. */
+#define WAVE_TILE 256
 
 /* Place pair j's values (a = first, b = second) as out says. */
 static void
-wave_put(const struct pe_wave_out *out, size_t nw, size_t j, double s,
+wave_put(const struct pe_wave_out *out, size_t half, size_t j, double s,
          double c, double *dest)
 {
 	double a = (out->cos1 ? c : s) * out->scale;
@@ -24,18 +26,18 @@ wave_put(const struct pe_wave_out *out, size_t nw, size_t j, double s,
 		dest[2 * j + 1] = b;
 	} else {
 		dest[j] = a;
-		dest[nw + j] = b;
+		dest[half + j] = b;
 	}
 }
 
 /* Generic exact loop: libm's sin and cos of fl(p w_j). */
 static void
-wave_exact_generic(const double *w, size_t nw, double p,
+wave_exact_generic(const double *w, size_t nw, size_t half, double p,
                    const struct pe_wave_out *out, double *dest)
 {
 	for (size_t j = 0; j < nw; j++) {
 		double t = p * w[j];
-		wave_put(out, nw, j, sin(t), cos(t), dest);
+		wave_put(out, half, j, sin(t), cos(t), dest);
 	}
 }
 
@@ -44,7 +46,8 @@ wave_exact_generic(const double *w, size_t nw, double p,
  * r = fl(p w) - a0 - ak (exact: Sterbenz, since b >= k or b = 0),
  * sin(a0 + ak + r) = S + C r, cos = C - S r to first order. */
 static void
-wave_add_generic(const double *w, size_t nw, double p, double b, double k,
+wave_add_generic(const double *w, size_t nw, size_t half, double p, double b,
+                 double k,
                  const double *s0, const double *c0, const double *sk,
                  const double *ck, const struct pe_wave_out *out,
                  double *dest)
@@ -54,7 +57,7 @@ wave_add_generic(const double *w, size_t nw, double p, double b, double k,
 		double r = (t - a0) - ak;
 		double S = s0[j] * ck[j] + c0[j] * sk[j];
 		double C = c0[j] * ck[j] - s0[j] * sk[j];
-		wave_put(out, nw, j, S + C * r, C - S * r, dest);
+		wave_put(out, half, j, S + C * r, C - S * r, dest);
 	}
 }
 
@@ -148,7 +151,8 @@ pe_wave_init(struct pe_wave *wv, const double *w, size_t nw,
 		return PE_ENOMEM;
 	}
 	for (size_t k = 0; k < wv->block; k++)
-		isa->exact(wv->w, nw, (double)k, &halves, wv->tab + k * 2 * nw);
+		isa->exact(wv->w, nw, nw, (double)k, &halves,
+		           wv->tab + k * 2 * nw);
 	return PE_OK;
 }
 
@@ -161,38 +165,41 @@ pe_wave_free(struct pe_wave *wv)
 	memset(wv, 0, sizeof *wv);
 }
 
-/* Row p into dest; base[2 nw] holds sin, cos of fl(*b w_j) for the block
- * *b (SIZE_MAX: none yet), which is updated when p leaves it. */
+/* Frequencies j0 .. j0+nj-1 of row p into dest (the row's start); base
+ * holds sin, cos of fl(*b w_j) for the block *b (SIZE_MAX: none yet) in
+ * those columns of [2 nw], updated when p leaves the block. */
 static void
-wave_row(const struct wave_isa *isa, const struct pe_wave *wv, size_t p,
-         const struct pe_wave_out *out, double *base, size_t *b,
-         double *dest)
+wave_tile(const struct wave_isa *isa, const struct pe_wave *wv, size_t j0,
+          size_t nj, size_t p, const struct pe_wave_out *out, double *base,
+          size_t *b, double *dest)
 {
 	static const struct pe_wave_out halves = {false, false, true, 1.0};
 	size_t nw = wv->nw;
+	double *at = dest + (out->pairs ? 2 * j0 : j0);
 
 	if (wv->block == 1) {
-		isa->exact(wv->w, nw, (double)p, out, dest);
+		isa->exact(wv->w + j0, nj, nw, (double)p, out, at);
 		return;
 	}
 	size_t first = p - p % wv->block, k = p - first;
 	if (first != *b) {
-		isa->exact(wv->w, nw, (double)first, &halves, base);
+		isa->exact(wv->w + j0, nj, nw, (double)first, &halves, base + j0);
 		*b = first;
 	}
 	const double *t = wv->tab + k * 2 * nw;
-	isa->add(wv->w, nw, (double)p, (double)first, (double)k, base,
-	         base + nw, t, t + nw, out, dest);
+	isa->add(wv->w + j0, nj, nw, (double)p, (double)first, (double)k,
+	         base + j0, base + nw + j0, t + j0, t + nw + j0, out, at);
 }
 
-/* Rows p0 .. p0+npos-1 as out says. */
+/* Rows p0 .. p0+npos-1 as out says, a tile of WAVE_TILE frequencies at a
+ * time over all the rows, so that the tile's part of the table, of the
+ * block's sines and of the rows stays in cache. */
 int
 pe_wave_rows(const struct pe_wave *wv, size_t p0, size_t npos,
              const struct pe_wave_out *out, double *dest, size_t stride)
 {
 	const struct wave_isa *isa = wave_isa();
 	double *base = NULL;
-	size_t b = SIZE_MAX;
 
 	if (wv == NULL || wv->w == NULL || out == NULL ||
 	    (npos > 0 && dest == NULL) || stride < 2 * wv->nw)
@@ -200,8 +207,13 @@ pe_wave_rows(const struct pe_wave *wv, size_t p0, size_t npos,
 	if (wv->block > 1 &&
 	    (base = malloc(2 * wv->nw * sizeof *base)) == NULL)
 		return PE_ENOMEM;
-	for (size_t k = 0; k < npos; k++)
-		wave_row(isa, wv, p0 + k, out, base, &b, dest + k * stride);
+	for (size_t j0 = 0; j0 < wv->nw; j0 += WAVE_TILE) {
+		size_t nj = wv->nw - j0 < WAVE_TILE ? wv->nw - j0 : WAVE_TILE;
+		size_t b = SIZE_MAX;
+		for (size_t k = 0; k < npos; k++)
+			wave_tile(isa, wv, j0, nj, p0 + k, out, base, &b,
+			          dest + k * stride);
+	}
 	free(base);
 	return PE_OK;
 }
@@ -218,12 +230,12 @@ pe_wave_cos_sums(const struct pe_wave *wv, size_t p0, size_t npos,
 	if (wv == NULL || wv->w == NULL || (npos > 0 && dest == NULL))
 		return PE_EINVAL;
 	nw = wv->nw;
-	double *row = malloc(4 * nw * sizeof *row);
+	double *row = malloc((wv->block > 1 ? 4 : 2) * nw * sizeof *row);
 	if (row == NULL)
 		return PE_ENOMEM;
 	for (size_t k = 0; k < npos; k++) {
 		double sum = 0.0;
-		wave_row(isa, wv, p0 + k, &halves, row + 2 * nw, &b, row);
+		wave_tile(isa, wv, 0, nw, p0 + k, &halves, row + 2 * nw, &b, row);
 		for (size_t j = 0; j < nw; j++)
 			sum += row[nw + j];
 		dest[k] = sum;

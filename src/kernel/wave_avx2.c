@@ -37,7 +37,7 @@ avx2_store(double *dest, size_t n, __m256d v)
 
 /* Store pair values a, b of frequencies j .. j+n-1 (n <= 4) as out says. */
 static inline void
-avx2_put(const struct pe_wave_out *out, size_t nw, size_t j, size_t n,
+avx2_put(const struct pe_wave_out *out, size_t half, size_t j, size_t n,
          __m256d s, __m256d c, double *dest)
 {
 	const __m256d scale = _mm256_set1_pd(out->scale);
@@ -55,32 +55,35 @@ avx2_put(const struct pe_wave_out *out, size_t nw, size_t j, size_t n,
 			           _mm256_permute2f128_pd(lo, hi, 0x31));
 	} else {
 		avx2_store(dest + j, n, a);
-		avx2_store(dest + nw + j, n, b);
+		avx2_store(dest + half + j, n, b);
 	}
 }
 
 /* sin and cos of fl(p w_j). */
 static void
-avx2_exact(const double *w, size_t nw, double p,
+avx2_exact(const double *w, size_t nw, size_t half, double p,
            const struct pe_wave_out *out, double *dest)
 {
+	const struct pe_wave_out o = *out; /* not aliased by dest */
 	const __m256d vp = _mm256_set1_pd(p);
 
 	for (size_t j = 0; j < nw; j += 4) {
 		size_t n = nw - j < 4 ? nw - j : 4;
 		__m256d t = _mm256_mul_pd(vp, avx2_load(w + j, n));
 		Sleef___m256d_2 sc = Sleef_sincosd4_u10avx2(t);
-		avx2_put(out, nw, j, n, sc.x, sc.y, dest);
+		avx2_put(&o, half, j, n, sc.x, sc.y, dest);
 	}
 }
 
 /* Angle addition corrected to fl(p w_j) (wave_add_generic's formulas,
  * with fused multiply-adds as wave_avx512.c). */
 static void
-avx2_add(const double *w, size_t nw, double p, double b, double k,
+avx2_add(const double *w, size_t nw, size_t half, double p,
+           double b, double k,
          const double *s0, const double *c0, const double *sk,
          const double *ck, const struct pe_wave_out *out, double *dest)
 {
+	const struct pe_wave_out o = *out; /* not aliased by dest */
 	const __m256d vp = _mm256_set1_pd(p), vb = _mm256_set1_pd(b);
 	const __m256d vk = _mm256_set1_pd(k);
 
@@ -96,7 +99,7 @@ avx2_add(const double *w, size_t nw, double p, double b, double k,
 		__m256d C = _mm256_fmsub_pd(C0, CK, _mm256_mul_pd(S0, SK));
 		__m256d s = _mm256_fmadd_pd(C, r, S);
 		__m256d c = _mm256_fnmadd_pd(S, r, C);
-		avx2_put(out, nw, j, n, s, c, dest);
+		avx2_put(&o, half, j, n, s, c, dest);
 	}
 }
 

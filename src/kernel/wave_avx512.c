@@ -10,7 +10,7 @@
 
 /* Store pair values a, b of frequencies j .. j+n-1 (n <= 8) as out says. */
 static inline void
-avx512_put(const struct pe_wave_out *out, size_t nw, size_t j, size_t n,
+avx512_put(const struct pe_wave_out *out, size_t half, size_t j, size_t n,
            __m512d s, __m512d c, double *dest)
 {
 	const __m512d scale = _mm512_set1_pd(out->scale);
@@ -31,7 +31,7 @@ avx512_put(const struct pe_wave_out *out, size_t nw, size_t j, size_t n,
 	} else {
 		__mmask8 k = (__mmask8)(n >= 8 ? 0xff : (1u << n) - 1);
 		_mm512_mask_storeu_pd(dest + j, k, a);
-		_mm512_mask_storeu_pd(dest + nw + j, k, b);
+		_mm512_mask_storeu_pd(dest + half + j, k, b);
 	}
 }
 
@@ -44,9 +44,10 @@ avx512_mask(size_t n)
 
 /* sin and cos of fl(p w_j). */
 static void
-avx512_exact(const double *w, size_t nw, double p,
+avx512_exact(const double *w, size_t nw, size_t half, double p,
              const struct pe_wave_out *out, double *dest)
 {
+	const struct pe_wave_out o = *out; /* not aliased by dest */
 	const __m512d vp = _mm512_set1_pd(p);
 
 	for (size_t j = 0; j < nw; j += 8) {
@@ -54,17 +55,19 @@ avx512_exact(const double *w, size_t nw, double p,
 		__m512d t = _mm512_mul_pd(vp,
 		    _mm512_maskz_loadu_pd(avx512_mask(n), w + j));
 		Sleef___m512d_2 sc = Sleef_sincosd8_u10avx512f(t);
-		avx512_put(out, nw, j, n, sc.x, sc.y, dest);
+		avx512_put(&o, half, j, n, sc.x, sc.y, dest);
 	}
 }
 
 /* Angle addition corrected to fl(p w_j) (wave_add_generic's formulas,
  * with fused multiply-adds). */
 static void
-avx512_add(const double *w, size_t nw, double p, double b, double k,
+avx512_add(const double *w, size_t nw, size_t half, double p,
+           double b, double k,
            const double *s0, const double *c0, const double *sk,
            const double *ck, const struct pe_wave_out *out, double *dest)
 {
+	const struct pe_wave_out o = *out; /* not aliased by dest */
 	const __m512d vp = _mm512_set1_pd(p), vb = _mm512_set1_pd(b);
 	const __m512d vk = _mm512_set1_pd(k);
 
@@ -83,7 +86,7 @@ avx512_add(const double *w, size_t nw, double p, double b, double k,
 		__m512d C = _mm512_fmsub_pd(C0, CK, _mm512_mul_pd(S0, SK));
 		__m512d s = _mm512_fmadd_pd(C, r, S);
 		__m512d c = _mm512_fnmadd_pd(S, r, C);
-		avx512_put(out, nw, j, n, s, c, dest);
+		avx512_put(&o, half, j, n, s, c, dest);
 	}
 }
 

@@ -6,16 +6,19 @@
 
 #include "pescope/wave.h"
 
-/* One instruction set's loops over the nw frequencies of one row:
+/* One instruction set's loops over nw frequencies of one row (a tile of
+ * the row: in halves, a pair's second value is half columns after its
+ * first):
  * exact:  dest as out says, from sin and cos of fl(p w_j);
  * add:    the same from the angle-addition block: s0, c0 = sin, cos of
  *         fl(b w_j), sk, ck = sin, cos of fl(k w_j), p = b + k, corrected
  *         to fl(p w_j) (pe_wave_accuracy, PE_WAVE_F32). */
 struct wave_isa {
 	const char *name;
-	void (*exact)(const double *w, size_t nw, double p,
+	void (*exact)(const double *w, size_t nw, size_t half, double p,
 	    const struct pe_wave_out *out, double *dest);
-	void (*add)(const double *w, size_t nw, double p, double b, double k,
+	void (*add)(const double *w, size_t nw, size_t half, double p,
+	    double b, double k,
 	    const double *s0, const double *c0, const double *sk,
 	    const double *ck, const struct pe_wave_out *out, double *dest);
 };

@@ -384,7 +384,15 @@ pe_stream_guard(const char *path)
 	sa.sa_flags = SA_RESETHAND;
 	sigemptyset(&sa.sa_mask);
 	memcpy(guard_path, path, strlen(path) + 1);
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < 3; k++) {
+		struct sigaction cur;
+		/* a signal ignored from the start (nohup) stays ignored */
+		if (sigaction(guard_signals[k], NULL, &cur) == 0 &&
+		    cur.sa_handler == SIG_IGN && !guard_on) {
+			guard_old[k] = cur;
+			continue;
+		}
 		sigaction(guard_signals[k], &sa, guard_on ? NULL : &guard_old[k]);
+	}
 	guard_on = true;
 }

@@ -48,8 +48,9 @@ int pe_stream_run(const struct pe_stream *s, FILE *fp,
 size_t pe_stream_cpus(void);
 
 /* While a temporary output file exists: SIGINT, SIGTERM and SIGHUP remove
- * it, then end the process as the signal would. path NULL restores the
- * previous handlers. */
+ * it, then end the process as the signal would (one ignored from the start,
+ * as under nohup, stays ignored). path NULL restores the previous
+ * handlers. */
 void pe_stream_guard(const char *path);
 
 #endif

@@ -152,28 +152,35 @@ stream_chunk(const struct stream_run *run, size_t c, struct stream_slot *sl)
 	}
 }
 
-/* A worker: claim the next chunk while its slot is free, fill it, hand it
- * over. */
+/* With run->mu held: when the next chunk's slot is free, claim the chunk,
+ * fill it with the lock released, hand it over and return true. */
+static bool
+stream_claim(struct stream_run *run)
+{
+	if (run->stop || run->next >= run->nchunks ||
+	    run->next >= run->written + run->nslots)
+		return false;
+	size_t c = run->next++;
+	struct stream_slot *sl = &run->slots[c % run->nslots];
+	sl->chunk = c;
+	pthread_mutex_unlock(&run->mu);
+	stream_chunk(run, c, sl);
+	pthread_mutex_lock(&run->mu);
+	sl->ready = true;
+	pthread_cond_broadcast(&run->cv);
+	return true;
+}
+
+/* A worker: fill chunks in order while there are any. */
 static void *
 stream_worker(void *arg)
 {
 	struct stream_run *run = arg;
 
 	pthread_mutex_lock(&run->mu);
-	while (!run->stop && run->next < run->nchunks) {
-		if (run->next >= run->written + run->nslots) {
+	while (!run->stop && run->next < run->nchunks)
+		if (!stream_claim(run))
 			pthread_cond_wait(&run->cv, &run->mu);
-			continue;
-		}
-		size_t c = run->next++;
-		struct stream_slot *sl = &run->slots[c % run->nslots];
-		sl->chunk = c;
-		pthread_mutex_unlock(&run->mu);
-		stream_chunk(run, c, sl);
-		pthread_mutex_lock(&run->mu);
-		sl->ready = true;
-		pthread_cond_broadcast(&run->cv);
-	}
 	pthread_mutex_unlock(&run->mu);
 	return NULL;
 }
@@ -206,7 +213,7 @@ stream_ring(struct stream_run *run)
 			    : run->chunk_rows * s->rowlen * 8;
 	size_t per = (s->fill != NULL ? vals : 0) + (run->direct ? 0 : out);
 	size_t fit = STREAM_RING_BYTES / (per > 0 ? per : 1);
-	size_t want = s->threads > 1 ? 2 * s->threads + 1 : 1;
+	size_t want = s->threads > 1 ? 2 * s->threads : 1;
 
 	run->nslots = want < fit ? want : fit;
 	if (run->nslots == 0)
@@ -293,13 +300,14 @@ pe_stream_run(const struct pe_stream *s, FILE *fp,
 	pthread_mutex_init(&run.mu, NULL);
 	pthread_cond_init(&run.cv, NULL);
 
+	/* this thread fills too, between writes: threads - 1 workers */
 	size_t threads = s->threads < 1 ? 1 : s->threads;
 	if (threads > 1 && run.nchunks > 1) {
 		/* the workers leave signals to this thread */
 		sigset_t all, old;
 		sigfillset(&all);
 		pthread_sigmask(SIG_BLOCK, &all, &old);
-		for (; started < threads && started < run.nchunks; started++)
+		for (; started + 1 < threads && started + 1 < run.nchunks; started++)
 			if (pthread_create(&tid[started], NULL, stream_worker, &run) != 0)
 				break;
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -307,15 +315,12 @@ pe_stream_run(const struct pe_stream *s, FILE *fp,
 
 	for (size_t c = 0; c < run.nchunks; c++) {
 		struct stream_slot *sl = &run.slots[c % run.nslots];
-		if (started == 0) {
-			sl->chunk = c;
-			stream_chunk(&run, c, sl); /* one thread: fill in turn */
-		} else {
-			pthread_mutex_lock(&run.mu);
-			while (!(sl->ready && sl->chunk == c))
+		/* wait for chunk c, filling the next ones meanwhile */
+		pthread_mutex_lock(&run.mu);
+		while (!(sl->ready && sl->chunk == c))
+			if (!stream_claim(&run))
 				pthread_cond_wait(&run.cv, &run.mu);
-			pthread_mutex_unlock(&run.mu);
-		}
+		pthread_mutex_unlock(&run.mu);
 		bool ok = stream_take(sl, fp, res);
 		pthread_mutex_lock(&run.mu);
 		sl->ready = false;

@@ -114,7 +114,8 @@ def build():
 
 
 def pescope(args, out):
-    """Wall seconds and peak RSS (KiB) of one dump, under /usr/bin/time."""
+    """Wall seconds, peak RSS (KiB) and CPU seconds (user + system) of one
+    dump, under /usr/bin/time."""
     cmd = ["/usr/bin/time", "-v", BIN, "dump"] + args + [
         "--format", "npy", "-o", out]
     t0 = time.perf_counter()
@@ -124,7 +125,9 @@ def pescope(args, out):
         sys.exit("%s: %s" % (" ".join(cmd), r.stderr))
     rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)",
                         r.stderr).group(1))
-    return dt, rss
+    cpu = sum(float(re.search(r"%s time \(seconds\): ([\d.]+)" % w,
+                              r.stderr).group(1)) for w in ("User", "System"))
+    return dt, rss, cpu
 
 
 def torch_peak(case):
@@ -164,15 +167,18 @@ def main():
     notes = []
     for case in CASES:
         pe_e2e, pe_comp, pe_rss, th_e2e, th_comp = [], [], [], [], []
+        cpu_e2e, cpu_comp = [], []
         shm_pe = os.path.join(SHM, "bench-pescope.npy")
         shm_th = os.path.join(SHM, "bench-torch.npy")
         for _ in range(opts.runs):
-            dt, rss = pescope(case["args"], shm_pe)
+            dt, rss, cpu = pescope(case["args"], shm_pe)
             pe_e2e.append(dt)
             pe_rss.append(rss)
-            dt, rss = pescope(case["args"], "/dev/null")
+            cpu_e2e.append(cpu)
+            dt, rss, cpu = pescope(case["args"], "/dev/null")
             pe_comp.append(dt)
             pe_rss.append(rss)
+            cpu_comp.append(cpu)
             t0 = time.perf_counter()
             t = case["torch"]()
             t1 = time.perf_counter()
@@ -197,6 +203,9 @@ def main():
               % (case["name"], e2e[0], e2e[1], e2e[0] / e2e[1]))
         print("| | computation (pescope: -o /dev/null) | %.3f s | %.3f s | "
               "%.1fx |" % (comp[0], comp[1], comp[0] / comp[1]))
+        print("| | pescope's CPU time (user + system), e2e / computation | | "
+              "%.3f s / %.3f s | |" % (statistics.median(cpu_e2e),
+                                      statistics.median(cpu_comp)))
         print("| | peak memory | %s | %.1f MiB | |"
               % ("%.0f MiB" % (peak_th / 1024) if peak_th else "?",
                  max(pe_rss) / 1024))

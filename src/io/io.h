@@ -35,8 +35,9 @@ int pe_csv_write(FILE *fp, const struct pe_table *t, enum pe_dtype dtype,
  * length, or 0 for a bad shape or dtype. */
 size_t pe_npy_header(size_t ndim, const size_t *shape, enum pe_dtype dtype,
     unsigned char *dest);
-/* count values as dtype's little-endian bytes into dest (4 or 8 each):
- * from f (rounded to float32 for PE_F32), or from i when f is NULL. */
+/* count values as dtype's little-endian bytes into dest (4 or 8 each,
+ * dest aligned to 8): from f (rounded to float32 for PE_F32), or from i
+ * when f is NULL. */
 void pe_npy_encode(const double *f, const int64_t *i, size_t count,
     enum pe_dtype dtype, unsigned char *dest);
 

@@ -151,7 +151,8 @@ int
 pe_npy_write(FILE *fp, const struct pe_table *t, enum pe_dtype dtype)
 {
 	static const size_t esize[] = {4, 8, 8};
-	unsigned char hdr[PE_NPY_HEADER_MAX], buf[8 * 512];
+	unsigned char hdr[PE_NPY_HEADER_MAX];
+	_Alignas(8) unsigned char buf[8 * 512]; /* pe_npy_encode stores floats */
 	size_t n, hl;
 
 	if (fp == NULL || !npy_table_size(t, &n) || (unsigned)dtype > PE_I64 ||

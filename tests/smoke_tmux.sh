@@ -10,9 +10,18 @@ case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
 [ -x "$bin" ] || { echo "no binary at $bin"; exit 1; }
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/pescope-smoke.XXXXXX")
-sock=pescope-smoke-$$
+# One tmux server per session: a server may still be exiting after its
+# last session closed, and a new session on its socket would race it.
+base=pescope-smoke-$$
+sock=$base
+socks=$sock
 t() { tmux -L "$sock" -f /dev/null "$@"; }
-cleanup() { t kill-server >/dev/null 2>&1; rm -rf "$dir"; }
+cleanup() {
+	for s in $socks; do
+		tmux -L "$s" -f /dev/null kill-server >/dev/null 2>&1
+	done
+	rm -rf "$dir"
+}
 trap cleanup EXIT INT TERM
 
 fail() {
@@ -47,6 +56,8 @@ wait_gone() {
 # The first frame is the snapshot of the same options (rope starts at
 # m = n / 2 in both): mono, so that capture-pane's glyphs are the .txt's.
 for args in "-e rope" "--preset llama-3.1-8b"; do
+	sock=$base-$(echo "$args" | tr -c 'a-z0-9' '-')
+	socks="$socks $sock"
 	t new-session -d -s first -x 100 -y 30 \
 		"env LC_ALL=C.UTF-8 '$bin' $args --color mono; sleep 10" ||
 		fail "tmux new-session"
@@ -67,6 +78,8 @@ for args in "-e rope" "--preset llama-3.1-8b"; do
 done
 rm -f "$dir/want" "$dir/got"
 
+sock=$base-smoke
+socks="$socks $sock"
 t new-session -d -s smoke -x 100 -y 30 \
 	"env LC_ALL=C.UTF-8 PESCOPE_SNAPSHOT_DIR='$dir' '$bin'; echo \$? > '$dir/status'; sleep 10" ||
 	fail "tmux new-session"

@@ -1,6 +1,9 @@
 /* CSV: number formatting (%.9g of float32, %.17g of float64, plain
- * integers, -inf/inf/nan), layout of 1-D, 2-D and 3-D tables. */
+ * integers, -inf/inf/nan; pe_dtoa_g against printf on millions of values),
+ * layout of 1-D, 2-D and 3-D tables. */
 #include <criterion/criterion.h>
+#include <float.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,4 +79,82 @@ Test(csv, write_error)
 	setvbuf(fp, NULL, _IONBF, 0);
 	cr_expect_eq(pe_csv_write(fp, &t, PE_F64, 0), PE_EIO);
 	fclose(fp);
+}
+
+/* pe_dtoa_g against printf itself (the reference) for value v at
+ * precision p; NaN is "nan" whatever its sign. Returns whether they agree
+ * and reports the first few that do not. */
+static bool
+dtoa_agrees(double v, int p, int *reported)
+{
+	char got[PE_DTOA_MAX], want[64];
+	size_t len = pe_dtoa_g(v, p, got);
+
+	if (isnan(v))
+		snprintf(want, sizeof want, "nan");
+	else
+		snprintf(want, sizeof want, "%.*g", p, v);
+	if (strcmp(got, want) == 0 && len == strlen(want))
+		return true;
+	if ((*reported)++ < 5)
+		cr_log_error("%a at %%.%dg: got '%s', printf '%s'", v, p, got, want);
+	return false;
+}
+
+Test(csv, dtoa_matches_printf_on_special_values)
+{
+	static const double v[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, -NAN,
+		DBL_MIN, -DBL_MIN, DBL_TRUE_MIN, DBL_MAX, -DBL_MAX, FLT_MIN, FLT_MAX,
+		FLT_TRUE_MIN, 0x1p-1022 - 0x1p-1074, 1.0, 0.1, 0.5, 1e-5, 1e-4,
+		9.999999999999999e-5, 1e16, 1e17, 1e22, 1e23, 9.9999999999999999e22,
+		123456789.0, 1e9, 999999999.5, 0x1p-25, 0x1p-26, 0x1p-30, 0x1p53,
+		0x1p56 + 16, 0x1p63, 0x1p64, 5e-324, 2.5, 0.125, 1e-300, 1e300,
+		0.30000000000000004, 2.2250738585072014e-308};
+	int bad = 0;
+	for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
+		for (int p = 1; p <= 17; p++) {
+			dtoa_agrees(v[k], p, &bad);
+			dtoa_agrees((double)(float)v[k], p, &bad);
+		}
+	cr_expect_eq(bad, 0);
+}
+
+/* A few million random values: every bit pattern of double (so
+ * subnormals, infinities and NaNs in their share) at %.17g, every float
+ * at %.9g, and short binary fractions (exact decimal ties). */
+Test(csv, dtoa_matches_printf_on_random_values, .timeout = 240)
+{
+	uint64_t s = 0x9e3779b97f4a7c15u;
+	int bad = 0;
+	for (int k = 0; k < 1500000; k++) {
+		uint64_t u = th_lcg(&s);
+		double d;
+		memcpy(&d, &u, sizeof d);
+		dtoa_agrees(d, 17, &bad);
+		uint32_t w = (uint32_t)(u >> 32);
+		float f;
+		memcpy(&f, &w, sizeof f);
+		dtoa_agrees((double)f, 9, &bad);
+		/* m / 2^e: decimal expansions that end in 5, ties at some p */
+		double t = (double)(int64_t)(th_lcg(&s) >> (u % 64)) /
+		    (double)(UINT64_C(1) << (u >> 8) % 62);
+		dtoa_agrees(t, 17, &bad);
+		dtoa_agrees(t, (int)(u >> 16) % 17 + 1, &bad);
+	}
+	cr_expect_eq(bad, 0);
+}
+
+/* The line encoder writes what pe_csv_write writes, and no more than
+ * pe_csv_line_max promises. */
+Test(csv, encode_stays_within_its_bound)
+{
+	double v[3] = {-0x0.fffffffffffffp-1022, -DBL_MAX, -1e-300};
+	int64_t iv[3] = {INT64_MIN, INT64_MIN, INT64_MIN};
+	char buf[256];
+	size_t len = pe_csv_encode(v, NULL, 1, 3, PE_F64, buf);
+	cr_expect_leq(len, pe_csv_line_max(3));
+	cr_expect(memcmp(buf, "-2.2250738585072009e-308,-1.7976931348623157e+308,"
+	    "-1e-300\n", len) == 0);
+	len = pe_csv_encode(NULL, iv, 1, 3, PE_I64, buf);
+	cr_expect_leq(len, pe_csv_line_max(3));
 }

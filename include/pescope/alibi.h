@@ -18,6 +18,14 @@ double pe_alibi_bias(double m, size_t i, size_t j, enum pe_alibi_mode mode);
 /* Fill dest[h*n*n + i*n + j] for every head. */
 int pe_alibi_fill(const struct pe_config *cfg, double *dest);
 
+/* Rows [r0, r1) of that bias seen as [heads * n, n]: row r is head r / n's
+ * query r % n (slopes: pe_alibi_slopes of cfg->heads).
+ * formula: dest[(r - r0) n + j] = pe_alibi_bias(slopes[r / n], r % n, j,
+ *          cfg->alibi_mode)
+ * Returns PE_OK, or PE_EINVAL for a NULL buffer or rows past the end. */
+int pe_alibi_bias_rows(const struct pe_config *cfg, const double *slopes,
+    size_t r0, size_t r1, double *dest);
+
 /* Mean attention weight that query i (of n) gives keys [j0, j1) after a
  * softmax over the ALiBi biases alone (all content scores equal): weights
  * exp(-m (i-j)) over j <= i (causal) or exp(-m |i-j|) over all j

@@ -11,6 +11,10 @@ double pe_nope_mask(size_t i, size_t j);
 /* Fill dest[i*n + j] with the causal mask. */
 int pe_nope_fill(size_t n, double *dest);
 
+/* Rows [r0, r1) of that mask: dest[(i - r0) n + j] = pe_nope_mask(i, j).
+ * Returns PE_OK, or PE_EINVAL for a NULL buffer or rows past n. */
+int pe_nope_rows(size_t n, size_t r0, size_t r1, double *dest);
+
 /* The order signal a causal mask leaks: under uniform causal attention,
  * query i averages i + 1 values, so the first token's share is 1/(i+1)
  * and falls with position; a model without positional encoding can read

@@ -36,6 +36,11 @@ void pe_rope_pair_dims(size_t j, size_t rot, enum pe_pairing pairing,
 /* Angle theta[m, j] = m * inv_freq[j], in double, not reduced. */
 double pe_rope_angle(const struct pe_rope *r, double m, size_t j);
 
+/* Rows p0 .. p0+npos-1 of the angles: dest[k npairs + j] =
+ * pe_rope_angle(r, p0 + k, j). Returns PE_OK, or PE_EINVAL. */
+int pe_rope_angle_rows(const struct pe_rope *r, size_t p0, size_t npos,
+    double *dest);
+
 /* Fill the cos and sin tables [npos, rot] for positions p0.., in the pairing's
  * column order, multiplied by attention_scaling (as HF does). */
 int pe_rope_fill_cos_sin(const struct pe_rope *r, size_t p0, size_t npos,

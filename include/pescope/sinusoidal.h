@@ -47,6 +47,11 @@ int pe_sinusoidal_fill(size_t p0, size_t npos, size_t d, double base,
 int pe_sinusoidal_shift(size_t d, double base, enum pe_layout layout,
     int64_t k, double *dest);
 
+/* Rows [r0, r1) of M_K (the same values): dest[(r - r0) d + c] = M[r, c].
+ * Returns PE_OK, or PE_EINVAL as pe_sinusoidal_shift or for rows past d. */
+int pe_sinusoidal_shift_rows(size_t d, double base, enum pe_layout layout,
+    int64_t k, size_t r0, size_t r1, double *dest);
+
 /* The largest |PE(p + K) - M_K PE(p)| over the positions p in [p0, p1)
  * with p < n and 0 <= p + K < n (cost (p1 - p0) d). Rounding level: the
  * angles (p + K) w and p w, K w are formed in double.

@@ -18,6 +18,10 @@ double pe_vit2d_value(size_t h, size_t w, size_t c, size_t d);
  * PE_EINVAL when d is not a positive multiple of 4 or the grid is empty. */
 int pe_vit2d_fill(size_t grid_h, size_t grid_w, size_t d, double *dest);
 
+/* Frequency k < d/4 of each half: omega_k = 1 / 10000^(k / (d/4)) (MAE's
+ * get_1d_sincos_pos_embed_from_grid with embed_dim d/2). */
+double pe_vit2d_omega(size_t k, size_t d);
+
 /* Cosine similarity of the embeddings of patches (h1,w1) and (h2,w2). */
 double pe_vit2d_cosine(size_t h1, size_t w1, size_t h2, size_t w2, size_t d);
 

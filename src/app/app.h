@@ -31,6 +31,11 @@ enum pe_dump_scope pe_dump_option_scope(const char *table, const char *opt,
  * or not available for the encoding, with the tables it has). */
 int pe_dump_check_table(const struct pe_config *c, const char *name,
     char *err, size_t cap);
+/* Fill o's dump table as dump does (prepared, encoded as NPY, written
+ * nowhere) with threads threads, or memset as many bytes (memset_only);
+ * the wall time and bytes into *seconds and *bytes. An exit status. */
+int pe_dump_bench(const struct pe_options *o, size_t threads,
+    bool memset_only, double *seconds, double *bytes);
 int pe_snapshot_run(const struct pe_options *o);
 int pe_bench_run(const struct pe_options *o);
 

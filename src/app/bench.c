@@ -1,7 +1,8 @@
 /* pescope bench: for every view and each of its panels, the time to build
  * and render a full frame (median of many), at the default sizes and at
  * seq_len 1,048,576 x d_model 8192 (vit2d: a 128 x 128 grid), and the
- * process's peak memory. */
+ * process's peak memory. With --tables: each kind of dump table's fill
+ * throughput beside memset of as many bytes, in the same run. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,8 @@
 #include <time.h>
 
 #include "app/app.h"
+#include "app/stream.h"
+#include "pescope/wave.h"
 #include "pescope/learned.h"
 #include "view/encoding.h"
 #include "view/view.h"
@@ -107,10 +110,104 @@ bench_config(const struct pe_options *o, enum pe_encoding e, bool large,
 	}
 }
 
+/* A kind of dump table the table bench fills: its options. */
+struct bench_table {
+	const char *label;
+	enum pe_encoding enc;
+	const char *table;
+	size_t n, d, heads, grid; /* 0: the default */
+	enum pe_dtype dtype;
+};
+
+/* The kinds, each 64 to 256 MiB (a quarter with --quick). */
+static const struct bench_table bench_tables[] = {
+	{"sinusoidal pe", PE_ENC_SINUSOIDAL, "pe", 16384, 4096, 0, 0, PE_F32},
+	{"sinusoidal pe f64", PE_ENC_SINUSOIDAL, "pe", 8192, 4096, 0, 0, PE_F64},
+	{"rope angles", PE_ENC_ROPE, "angles", 262144, 128, 0, 0, PE_F32},
+	{"rope cos", PE_ENC_ROPE, "cos", 262144, 128, 0, 0, PE_F32},
+	{"rope sin", PE_ENC_ROPE, "sin", 262144, 128, 0, 0, PE_F32},
+	{"alibi bias", PE_ENC_ALIBI, "bias", 4096, 0, 8, 0, PE_F32},
+	{"vit2d pe", PE_ENC_VIT2D, "pe", 0, 1024, 0, 128, PE_F32},
+	{"similarity", PE_ENC_SINUSOIDAL, "similarity", 8192, 512, 0, 0, PE_F32},
+	{"relative buckets", PE_ENC_RELATIVE, "buckets", 4096, 0, 0, 0, PE_I64},
+	{"nope mask", PE_ENC_NOPE, "mask", 8192, 0, 0, 0, PE_F32},
+};
+
+/* GB/s of table k filled with threads threads (memset_only: memset). */
+static double
+bench_table_rate(const struct pe_options *o, const struct bench_table *b,
+    size_t threads, bool memset_only, double *mib)
+{
+	struct pe_options x = *o;
+	char name[32];
+	double s = 0, bytes = 0;
+
+	pe_config_default(&x.cfg);
+	x.cfg.enc = b->enc;
+	if (b->n)
+		x.cfg.n = b->n / (o->bench_quick ? 4 : 1);
+	if (b->d)
+		x.cfg.d = b->d;
+	if (b->heads)
+		x.cfg.heads = b->heads;
+	if (b->grid)
+		x.cfg.grid_h = x.cfg.grid_w = b->grid / (o->bench_quick ? 2 : 1);
+	snprintf(name, sizeof name, "%s", b->table);
+	x.table = name;
+	x.dtype = b->dtype;
+	x.dump_format = PE_DUMP_NPY;
+	x.head_given = false;
+	/* the best of 3 (1 with --quick): other work on the machine only
+	 * ever slows a run down */
+	double best = 0.0;
+	for (int run = 0; run < (o->bench_quick ? 1 : 3); run++) {
+		if (pe_dump_bench(&x, threads, memset_only, &s, &bytes) != PE_EXIT_OK)
+			return -1.0;
+		if (best == 0.0 || s < best)
+			best = s;
+	}
+	*mib = bytes / (1024.0 * 1024.0);
+	return bytes / best / 1e9;
+}
+
+/* pescope bench --tables. */
+static int
+bench_tables_run(const struct pe_options *o)
+{
+	size_t cpus = pe_stream_cpus();
+	int rc = PE_EXIT_OK;
+
+	printf("pescope bench --tables: dump's fill (prepare, fill, encode as "
+	    "NPY, write nowhere)\nbeside memset of as many bytes through the "
+	    "same chunks; GB/s (best of 3),\n1 thread and %zu; wave loops: %s\n", cpus,
+	    pe_wave_isa());
+	printf("%-18s %8s %9s %9s %9s %9s\n", "table", "MiB", "fill 1",
+	    "memset 1", "fill N", "memset N");
+	for (size_t k = 0; k < sizeof bench_tables / sizeof bench_tables[0]; k++) {
+		const struct bench_table *b = &bench_tables[k];
+		double mib = 0, r[4];
+		for (int v = 0; v < 4; v++)
+			r[v] = bench_table_rate(o, b, v < 2 ? 1 : cpus, v % 2 == 1,
+			    &mib);
+		if (r[0] < 0 || r[2] < 0) {
+			printf("%-18s failed\n", b->label);
+			rc = PE_EXIT_FAIL;
+			continue;
+		}
+		printf("%-18s %8.0f %9.2f %9.2f %9.2f %9.2f\n", b->label, mib, r[0],
+		    r[1], r[2], r[3]);
+		fflush(stdout);
+	}
+	return rc;
+}
+
 /* pescope bench. */
 int
 pe_bench_run(const struct pe_options *o)
 {
+	if (o->bench_tables)
+		return bench_tables_run(o);
+
 	int w = 200, h = 60;
 	int frames = o->bench_quick ? 5 : 31;
 	if (o->width != 120 || o->height != 40)

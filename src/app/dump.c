@@ -1,13 +1,17 @@
 /* pescope dump: the raw numbers of one table, as CSV or NPY. Everything is
- * checked before any work; the output is written atomically. */
+ * checked before any work; the output is written atomically, streamed a
+ * chunk of rows at a time (app/stream.c) by --threads threads. */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "app/app.h"
+#include "app/stream.h"
 #include "pescope/alibi.h"
 #include "pescope/example.h"
 #include "pescope/field.h"
@@ -18,6 +22,7 @@
 #include "pescope/sinusoidal.h"
 #include "pescope/toy.h"
 #include "pescope/vit2d.h"
+#include "pescope/wave.h"
 
 /* Largest output dump writes. */
 #define DUMP_MAX_BYTES ((double)4 * 1024 * 1024 * 1024)
@@ -38,21 +43,41 @@ enum axis {
 struct dump_ctx;
 
 /* One row per table: its name, which encodings (and relative kinds) have
- * it, its shape, whether it holds integers, how it is filled, what it
- * needs, and the options it names (options_table.h): its own, refused with
- * every other table, and those of other encodings it takes too. */
+ * it, its shape, whether it holds integers, how its rows are filled, what
+ * it needs, the options it names (options_table.h): its own, refused with
+ * every other table, and those of other encodings it takes too; and what
+ * its rows share, made once before they are filled. */
 struct dump_table {
 	const char *name;
 	unsigned encs;	    /* 1 << enum pe_encoding */
 	unsigned kinds;	    /* 1 << enum pe_relative_kind; 0: any */
 	enum axis axes[3];  /* AX_NONE ends the shape */
 	bool ints;	    /* int64 (the other tables are floating) */
-	int (*fill)(const struct dump_ctx *x, void *dest);
+	/* rows [r0, r1) of the leading axes (a 3-D table's rows are by
+	 * head, then query) into dest: (r1 - r0) * x->rowlen values, double
+	 * or int64. Called from several threads at once: x is read-only. */
+	int (*fill)(const struct dump_ctx *x, size_t r0, size_t r1,
+	    void *dest);
 	/* NULL, or whether the table can be written (PE_OK), else a
 	 * sentence naming the option in why */
 	int (*check)(const struct dump_ctx *x, char *why, size_t cap);
 	const char *opts;   /* its own options, space-separated long names */
 	const char *also;   /* options of other encodings it takes too */
+	/* NULL, or what the rows share (frequencies, a profile, slopes, ...),
+	 * made once into x->p before any row */
+	int (*prep)(struct dump_ctx *x);
+};
+
+/* What a table's prep makes; dump_prep_free releases it. */
+struct dump_prep {
+	struct pe_wave wave;	/* the table's frequencies (pescope/wave.h) */
+	bool has_wave;
+	struct pe_field field;	/* a field whose values the rows are */
+	bool has_field;
+	double *v;		/* the table's own numbers */
+	int64_t *iv;
+	size_t nv;
+	double scale, offset;	/* rope similarity: att^2 sum + pass */
 };
 
 /* What a fill function gets. */
@@ -63,6 +88,9 @@ struct dump_ctx {
 	size_t n;		 /* positions */
 	size_t count;		 /* elements */
 	size_t head;		 /* --head (toy attention) */
+	size_t rowlen;		 /* values in a row */
+	enum pe_dtype dtype;	 /* as written: PE_F32 fills may round more */
+	struct dump_prep p;	 /* the table's prep */
 };
 
 #define E(x) (1u << PE_ENC_##x)
@@ -76,47 +104,63 @@ struct dump_ctx {
 #define TOY_OPTS "tokens permute mask bias-file"
 #define TOY_ALSO "d-model head"
 
-static int fill_pe(const struct dump_ctx *x, void *dest);
-static int fill_similarity(const struct dump_ctx *x, void *dest);
-static int fill_rope(const struct dump_ctx *x, void *dest);
-static int fill_alibi(const struct dump_ctx *x, void *dest);
-static int fill_relative(const struct dump_ctx *x, void *dest);
-static int fill_mask(const struct dump_ctx *x, void *dest);
-static int fill_toy(const struct dump_ctx *x, void *dest);
-static int fill_example(const struct dump_ctx *x, void *dest);
-static int fill_shift(const struct dump_ctx *x, void *dest);
-static int fill_beyond(const struct dump_ctx *x, void *dest);
-static int fill_recency(const struct dump_ctx *x, void *dest);
-static int fill_share(const struct dump_ctx *x, void *dest);
+#define FILL_ARGS const struct dump_ctx *x, size_t r0, size_t r1, void *dest
+static int fill_pe(FILL_ARGS);
+static int fill_similarity(FILL_ARGS);
+static int fill_rope(FILL_ARGS);
+static int fill_alibi(FILL_ARGS);
+static int fill_relative(FILL_ARGS);
+static int fill_mask(FILL_ARGS);
+static int fill_toy(FILL_ARGS);
+static int fill_example(FILL_ARGS);
+static int fill_shift(FILL_ARGS);
+static int fill_beyond(FILL_ARGS);
+static int fill_recency(FILL_ARGS);
+static int fill_share(FILL_ARGS);
 static int check_toy(const struct dump_ctx *x, char *why, size_t cap);
 static int check_embedding(const struct dump_ctx *x, char *why, size_t cap);
 static int check_train_len(const struct dump_ctx *x, char *why, size_t cap);
+static int prep_pe(struct dump_ctx *x);
+static int prep_similarity(struct dump_ctx *x);
+static int prep_rope(struct dump_ctx *x);
+static int prep_slopes(struct dump_ctx *x);
+static int prep_relative(struct dump_ctx *x);
+static int prep_toy(struct dump_ctx *x);
+static int prep_beyond(struct dump_ctx *x);
 
 static const struct dump_table tables[] = {
-	{"pe", E_VECTOR, 0, {AX_POS, AX_D}, false, fill_pe},
-	{"similarity", E_SIMILAR, 0, {AX_POS, AX_POS}, false, fill_similarity},
-	{"profile", E_SIMILAR, 0, {AX_POS}, false, fill_similarity},
-	{"cosine", E(VIT2D), 0, {AX_POS, AX_POS}, false, fill_similarity},
+	{"pe", E_VECTOR, 0, {AX_POS, AX_D}, false, fill_pe, NULL, NULL, NULL,
+	    prep_pe},
+	{"similarity", E_SIMILAR, 0, {AX_POS, AX_POS}, false, fill_similarity,
+	    NULL, NULL, NULL, prep_similarity},
+	{"profile", E_SIMILAR, 0, {AX_POS}, false, fill_similarity, NULL, NULL,
+	    NULL, prep_similarity},
+	{"cosine", E(VIT2D), 0, {AX_POS, AX_POS}, false, fill_similarity, NULL,
+	    NULL, NULL, prep_similarity},
 	{"inv_freq", E(ROPE), 0, {AX_PAIRS}, false, fill_rope},
 	{"angles", E(ROPE), 0, {AX_POS, AX_PAIRS}, false, fill_rope},
-	{"cos", E(ROPE), 0, {AX_POS, AX_ROT}, false, fill_rope},
-	{"sin", E(ROPE), 0, {AX_POS, AX_ROT}, false, fill_rope},
+	{"cos", E(ROPE), 0, {AX_POS, AX_ROT}, false, fill_rope, NULL, NULL, NULL,
+	    prep_rope},
+	{"sin", E(ROPE), 0, {AX_POS, AX_ROT}, false, fill_rope, NULL, NULL, NULL,
+	    prep_rope},
 	{"wavelength", E(ROPE), 0, {AX_PAIRS}, false, fill_rope},
 	{"attention_scaling", E(ROPE), 0, {AX_ONE}, false, fill_rope},
-	{"slopes", E(ALIBI), 0, {AX_HEADS}, false, fill_alibi},
-	{"bias", E(ALIBI), 0, {AX_HEADS, AX_POS, AX_POS}, false, fill_alibi},
+	{"slopes", E(ALIBI), 0, {AX_HEADS}, false, fill_alibi, NULL, NULL, NULL,
+	    prep_slopes},
+	{"bias", E(ALIBI), 0, {AX_HEADS, AX_POS, AX_POS}, false, fill_alibi,
+	    NULL, NULL, NULL, prep_slopes},
 	{"buckets", E(RELATIVE), 1u << PE_REL_T5, {AX_POS, AX_POS}, true,
-	    fill_relative},
+	    fill_relative, NULL, NULL, NULL, prep_relative},
 	{"index", E(RELATIVE), 1u << PE_REL_SHAW, {AX_POS, AX_POS}, true,
-	    fill_relative},
+	    fill_relative, NULL, NULL, NULL, prep_relative},
 	{"mask", E(NOPE), 0, {AX_POS, AX_POS}, false, fill_mask},
 	/* issue 11: the toy attention (toy.h) */
 	{"token_embeddings", E_TOY, 0, {AX_TOKENS, AX_D}, false, fill_toy,
 	    check_toy, "tokens permute", "d-model"},
 	{"scores", E_TOY, 0, {AX_TOKENS, AX_TOKENS}, false, fill_toy, check_toy,
-	    TOY_OPTS, TOY_ALSO},
+	    TOY_OPTS, TOY_ALSO, prep_toy},
 	{"attention", E_TOY, 0, {AX_TOKENS, AX_TOKENS}, false, fill_toy,
-	    check_toy, TOY_OPTS, TOY_ALSO},
+	    check_toy, TOY_OPTS, TOY_ALSO, prep_toy},
 	/* the worked examples and the properties (example.h, sinusoidal.h,
 	 * rope.h, alibi.h, nope.h) */
 	{"sum", E(SINUSOIDAL) | E(LEARNED), 0, {AX_POS, AX_D}, false,
@@ -127,8 +171,9 @@ static const struct dump_table tables[] = {
 	    "shift", NULL},
 	{"decay", E(ROPE), 0, {AX_POS}, false, fill_rope},
 	{"beyond", E(ROPE), 0, {AX_BEYOND}, true, fill_beyond, check_train_len,
-	    "train-len", NULL},
-	{"recency", E(ALIBI), 0, {AX_POS}, false, fill_recency},
+	    "train-len", NULL, prep_beyond},
+	{"recency", E(ALIBI), 0, {AX_POS}, false, fill_recency, NULL, NULL, NULL,
+	    prep_slopes},
 	{"start_share", E(NOPE), 0, {AX_POS}, false, fill_share},
 };
 #define NTABLES (sizeof tables / sizeof tables[0])
@@ -284,210 +329,400 @@ table_shape(const struct pe_config *c, const struct pe_rope *r,
 	}
 }
 
-/* Similarity matrix and profile of vit2d from its embedding (dot products);
- * with cosine, each divided by the two rows' norms (the ViT paper's
- * figure: cos(PE_i, PE_j) = PE_i . PE_j / (|PE_i| |PE_j|)). */
-static void
-vit2d_similarity(const struct pe_config *c, const double *pe, bool matrix,
-    bool cosine, double *dest)
+
+/* How exact a wave must be for the dtype the values are written in. */
+static enum pe_wave_accuracy
+wave_accuracy(const struct dump_ctx *x)
 {
-	size_t n = npos(c), d = c->d;
-	for (size_t i = 0; i < (matrix ? n : 1); i++)
-		for (size_t j = 0; j < n; j++) {
-			double s = 0, si = 0, sj = 0;
-			for (size_t k = 0; k < d; k++) {
-				s += pe[i * d + k] * pe[j * d + k];
-				si += pe[i * d + k] * pe[i * d + k];
-				sj += pe[j * d + k] * pe[j * d + k];
-			}
-			dest[i * n + j] = cosine ? s / sqrt(si * sj) : s;
-		}
+	return x->dtype == PE_F32 ? PE_WAVE_F32 : PE_WAVE_EXACT;
+}
+
+/* Make x->p.wave from nw frequencies. */
+static int
+prep_wave(struct dump_ctx *x, const double *w, size_t nw)
+{
+	int st = pe_wave_init(&x->p.wave, w, nw, wave_accuracy(x));
+	x->p.has_wave = st == PE_OK;
+	return st;
+}
+
+/* The wave frequencies of sinusoidal (layout's) or vit2d (each half's)
+ * into x->p.wave; PE_OK with none for other encodings. */
+static int
+prep_freqs(struct dump_ctx *x)
+{
+	const struct pe_config *c = x->c;
+	size_t nw = c->enc == PE_ENC_SINUSOIDAL ? c->d / 2
+	    : c->enc == PE_ENC_VIT2D ? c->d / 4 : 0;
+
+	if (nw == 0)
+		return PE_OK;
+	double *w = malloc(nw * sizeof *w);
+	if (w == NULL)
+		return PE_ENOMEM;
+	for (size_t i = 0; i < nw; i++)
+		w[i] = c->enc == PE_ENC_SINUSOIDAL
+		    ? pe_sinusoidal_freq(i, c->d, c->base, c->layout)
+		    : pe_vit2d_omega(i, c->d);
+	int st = prep_wave(x, w, nw);
+	free(w);
+	return st;
+}
+
+/* Release what a prep made. */
+static void
+dump_prep_free(struct dump_prep *p)
+{
+	if (p->has_wave)
+		pe_wave_free(&p->wave);
+	if (p->has_field)
+		pe_field_free(&p->field);
+	free(p->v);
+	free(p->iv);
+	memset(p, 0, sizeof *p);
+}
+
+/* pe's frequencies (sinusoidal, vit2d). */
+static int
+prep_pe(struct dump_ctx *x)
+{
+	return prep_freqs(x);
+}
+
+/* Rows of vit2d's pe: patch r = h W + w is [sin w om | cos w om | sin h om
+ * | cos h om] (MAE); the patches of one grid row share the h half. */
+static int
+fill_vit2d(const struct dump_ctx *x, size_t r0, size_t r1, double *v)
+{
+	static const struct pe_wave_out halves = {false, false, true, 1.0};
+	size_t d = x->c->d, gw = x->c->grid_w;
+
+	for (size_t r = r0; r < r1;) {
+		size_t h = r / gw, w = r % gw;
+		size_t cnt = gw - w < r1 - r ? gw - w : r1 - r;
+		double *row = v + (r - r0) * d;
+		int st = pe_wave_rows(&x->p.wave, w, cnt, &halves, row, d);
+		if (st == PE_OK)
+			st = pe_wave_rows(&x->p.wave, h, 1, &halves, row + d / 2, d);
+		if (st != PE_OK)
+			return st;
+		for (size_t k = 1; k < cnt; k++)
+			memcpy(row + k * d + d / 2, row + d / 2, d / 2 * sizeof *row);
+		r += cnt;
+	}
+	return PE_OK;
 }
 
 /* pe: sinusoidal, vit2d, or the learned table (NaN past its rows). */
 static int
-fill_pe(const struct dump_ctx *x, void *dest)
+fill_pe(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
 {
 	const struct pe_config *c = x->c;
+	bool halves = c->layout == PE_LAYOUT_SPLIT || c->layout == PE_LAYOUT_T2T;
+	struct pe_wave_out out = {!halves, false, true, 1.0};
 	double *v = dest;
+
 	if (c->enc == PE_ENC_SINUSOIDAL)
-		return pe_sinusoidal_fill(0, x->n, c->d, c->base, c->layout, v);
+		return pe_wave_rows(&x->p.wave, r0, r1 - r0, &out, v, c->d);
 	if (c->enc == PE_ENC_VIT2D)
-		return pe_vit2d_fill(c->grid_h, c->grid_w, c->d, v);
-	for (size_t p = 0; p < x->n; p++)
+		return fill_vit2d(x, r0, r1, v);
+	for (size_t p = r0; p < r1; p++)
 		for (size_t j = 0; j < c->d; j++)
-			v[p * c->d + j] = p < c->max_len ? c->table[p * c->d + j] : NAN;
+			v[(p - r0) * c->d + j] =
+			    p < c->max_len ? c->table[p * c->d + j] : NAN;
 	return PE_OK;
+}
+
+/* What the similarities share. Sinusoidal and rope: S depends on k = i - j
+ * only, sum_f cos(k w_f) (rope: att^2 times it plus one per pass-through
+ * pair, field_sim.c); the matrix reads a profile of every distance. vit2d:
+ * PE_i . PE_j = C_W(w_i - w_j) + C_H(h_i - h_j), C(k) = sum_q cos(k om_q),
+ * and every row's squared norm is C_W(0) + C_H(0) = d/2 (pe_vit2d_cosine).
+ * Learned and nope: their field's values. */
+static int
+prep_similarity(struct dump_ctx *x)
+{
+	const struct pe_config *c = x->c;
+	int st;
+
+	x->p.scale = 1.0;
+	x->p.offset = 0.0;
+	if (c->enc == PE_ENC_ROPE) {
+		x->p.scale = x->r->attention_scaling * x->r->attention_scaling;
+		x->p.offset = (double)((x->r->d - x->r->rot) / 2);
+		st = prep_wave(x, x->r->inv_freq, x->r->npairs);
+	} else if (c->enc == PE_ENC_SINUSOIDAL || c->enc == PE_ENC_VIT2D) {
+		st = prep_freqs(x);
+	} else {
+		st = pe_field_init(&x->p.field, PE_FIELD_SIMILARITY, c);
+		x->p.has_field = st == PE_OK;
+		return st;
+	}
+	if (st != PE_OK)
+		return st;
+	if (c->enc == PE_ENC_VIT2D) {
+		x->p.nv = c->grid_w + c->grid_h;
+		if ((x->p.v = malloc(x->p.nv * sizeof *x->p.v)) == NULL)
+			return PE_ENOMEM;
+		st = pe_wave_cos_sums(&x->p.wave, 0, c->grid_w, x->p.v);
+		if (st == PE_OK)
+			st = pe_wave_cos_sums(&x->p.wave, 0, c->grid_h,
+			    x->p.v + c->grid_w);
+		return st;
+	}
+	if (strcmp(x->t->name, "similarity") != 0)
+		return PE_OK; /* profile: its rows are distances */
+	x->p.nv = x->n;
+	if ((x->p.v = malloc(x->n * sizeof *x->p.v)) == NULL)
+		return PE_ENOMEM;
+	st = pe_wave_cos_sums(&x->p.wave, 0, x->n, x->p.v);
+	for (size_t k = 0; st == PE_OK && k < x->n; k++)
+		x->p.v[k] = x->p.scale * x->p.v[k] + x->p.offset;
+	return st;
+}
+
+/* |a - b|. */
+static size_t
+dist(size_t a, size_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/* vit2d's similarity of patches i and j (cosine: divided by the norms). */
+static double
+vit2d_similarity(const struct dump_ctx *x, size_t i, size_t j, bool cosine)
+{
+	size_t gw = x->c->grid_w;
+	const double *cw = x->p.v, *ch = x->p.v + gw;
+	double s = cw[dist(i % gw, j % gw)] + ch[dist(i / gw, j / gw)];
+	return cosine ? s / (cw[0] + ch[0]) : s;
 }
 
 /* similarity, profile (row 0 of it) and vit2d's cosine. */
 static int
-fill_similarity(const struct dump_ctx *x, void *dest)
+fill_similarity(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
 {
 	const struct pe_config *c = x->c;
 	bool profile = strcmp(x->t->name, "profile") == 0;
-	size_t n = x->n;
+	bool cosine = strcmp(x->t->name, "cosine") == 0;
+	size_t n = x->n, cols = profile ? 1 : n;
 	double *v = dest;
-	int st;
 
-	if (c->enc == PE_ENC_VIT2D) {
-		double *pe = malloc(n * c->d * sizeof *pe);
-		if (pe == NULL)
-			return PE_ENOMEM;
-		st = pe_vit2d_fill(c->grid_h, c->grid_w, c->d, pe);
-		if (st == PE_OK)
-			vit2d_similarity(c, pe, !profile,
-			    strcmp(x->t->name, "cosine") == 0, v);
-		free(pe);
+	if (profile && x->p.has_wave && c->enc != PE_ENC_VIT2D) {
+		int st = pe_wave_cos_sums(&x->p.wave, r0, r1 - r0, v);
+		for (size_t k = 0; st == PE_OK && k < r1 - r0; k++)
+			v[k] = x->p.scale * v[k] + x->p.offset;
 		return st;
 	}
-	struct pe_field f;
-	if ((st = pe_field_init(&f, PE_FIELD_SIMILARITY, c)) != PE_OK)
-		return st;
-	if (profile) {
-		st = pe_field_profile(&f, 0, n, v);
-	} else if (c->enc == PE_ENC_SINUSOIDAL || c->enc == PE_ENC_ROPE) {
-		/* S(i, j) depends on |i - j| only: one profile fills all. */
-		double *prof = malloc(n * sizeof *prof);
-		if (prof == NULL) {
-			st = PE_ENOMEM;
-		} else if ((st = pe_field_profile(&f, 0, n, prof)) == PE_OK) {
-			for (size_t i = 0; i < n; i++)
-				for (size_t j = 0; j < n; j++)
-					v[i * n + j] = prof[i > j ? i - j : j - i];
+	for (size_t r = r0; r < r1; r++) {
+		double *row = v + (r - r0) * cols;
+		size_t i = profile ? 0 : r, j0 = profile ? r : 0;
+		for (size_t j = j0; j < j0 + cols; j++) {
+			double s;
+			if (c->enc == PE_ENC_VIT2D)
+				s = vit2d_similarity(x, i, j, cosine);
+			else if (x->p.has_wave)
+				s = x->p.v[dist(i, j)];
+			else
+				s = pe_field_value(&x->p.field, i, j);
+			row[j - j0] = s;
 		}
-		free(prof);
-	} else {
-		for (size_t i = 0; i < n; i++)
-			for (size_t j = 0; j < n; j++)
-				v[i * n + j] = pe_field_value(&f, i, j);
 	}
-	pe_field_free(&f);
-	return st;
+	return PE_OK;
+}
+
+/* rope's cos and sin: the inverse frequencies as a wave. */
+static int
+prep_rope(struct dump_ctx *x)
+{
+	return prep_wave(x, x->r->inv_freq, x->r->npairs);
 }
 
 /* rope's frequency tables and RoFormer's decay bound. */
 static int
-fill_rope(const struct dump_ctx *x, void *dest)
+fill_rope(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
 {
 	const struct pe_rope *r = x->r;
 	const char *t = x->t->name;
 	double *v = dest;
 
 	if (strcmp(t, "decay") == 0)
-		return pe_rope_decay_fill(r, 0, x->n, v);
+		return pe_rope_decay_fill(r, r0, r1 - r0, v);
 	if (strcmp(t, "inv_freq") == 0 || strcmp(t, "wavelength") == 0) {
 		bool inv = t[0] == 'i';
-		for (size_t j = 0; j < r->npairs; j++)
-			v[j] = inv ? r->inv_freq[j] : pe_rope_wavelength(r, j, false);
+		for (size_t j = r0; j < r1; j++)
+			v[j - r0] = inv ? r->inv_freq[j] : pe_rope_wavelength(r, j, false);
 	} else if (strcmp(t, "attention_scaling") == 0) {
 		v[0] = r->attention_scaling;
 	} else if (strcmp(t, "angles") == 0) {
-		for (size_t m = 0; m < x->n; m++)
-			for (size_t j = 0; j < r->npairs; j++)
-				v[m * r->npairs + j] = pe_rope_angle(r, (double)m, j);
-	} else { /* cos or sin */
-		double *other = malloc(x->count * sizeof *other);
-		if (other == NULL)
-			return PE_ENOMEM;
-		int st = strcmp(t, "cos") == 0
-		    ? pe_rope_fill_cos_sin(r, 0, x->n, v, other)
-		    : pe_rope_fill_cos_sin(r, 0, x->n, other, v);
-		free(other);
-		return st;
+		return pe_rope_angle_rows(r, r0, r1 - r0, v);
+	} else { /* cos or sin, HF's cat(freqs, freqs) or repeat_interleave */
+		bool cos = strcmp(t, "cos") == 0;
+		struct pe_wave_out out = {r->pairing == PE_PAIR_INTERLEAVED, cos,
+			cos, r->attention_scaling};
+		return pe_wave_rows(&x->p.wave, r0, r1 - r0, &out, v, r->rot);
 	}
 	return PE_OK;
 }
 
-/* alibi's slopes and bias. */
+/* alibi's slopes, for its bias and recency. */
 static int
-fill_alibi(const struct dump_ctx *x, void *dest)
+prep_slopes(struct dump_ctx *x)
 {
-	if (strcmp(x->t->name, "slopes") == 0)
-		return pe_alibi_slopes(x->c->heads, dest);
-	return pe_alibi_fill(x->c, dest);
+	x->p.nv = x->c->heads;
+	if ((x->p.v = malloc(x->p.nv * sizeof *x->p.v)) == NULL)
+		return PE_ENOMEM;
+	return pe_alibi_slopes(x->c->heads, x->p.v);
 }
 
-/* t5 buckets or shaw's clipped indices. */
+/* alibi's slopes and bias (rows by head, then query). */
 static int
-fill_relative(const struct dump_ctx *x, void *dest)
+fill_alibi(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
 {
-	return pe_relative_fill(x->c, dest);
+	double *v = dest;
+
+	if (strcmp(x->t->name, "slopes") == 0) {
+		memcpy(v, x->p.v + r0, (r1 - r0) * sizeof *v);
+		return PE_OK;
+	}
+	return pe_alibi_bias_rows(x->c, x->p.v, r0, r1, v);
+}
+
+/* t5 buckets or shaw's indices, once per distance. */
+static int
+prep_relative(struct dump_ctx *x)
+{
+	x->p.nv = 2 * x->n - 1;
+	if ((x->p.iv = malloc(x->p.nv * sizeof *x->p.iv)) == NULL)
+		return PE_ENOMEM;
+	return pe_relative_by_distance(x->c, x->p.iv);
+}
+
+/* t5 buckets or shaw's clipped indices: row i reads distances -i.. */
+static int
+fill_relative(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
+{
+	int64_t *v = dest;
+	size_t n = x->n;
+
+	for (size_t i = r0; i < r1; i++)
+		memcpy(v + (i - r0) * n, x->p.iv + (n - 1 - i), n * sizeof *v);
+	return PE_OK;
 }
 
 /* nope's causal mask. */
 static int
-fill_mask(const struct dump_ctx *x, void *dest)
+fill_mask(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
 {
-	return pe_nope_fill(x->n, dest);
+	return pe_nope_rows(x->n, r0, r1, dest);
 }
 
-/* The toy attention's tables: token_embeddings, scores, attention. */
+/* scores and attention: the whole [T, T] (T <= PE_TOY_MAX_TOKENS). */
 static int
-fill_toy(const struct dump_ctx *x, void *dest)
+prep_toy(struct dump_ctx *x)
 {
 	struct pe_toy_sentence s;
 	int st = toy_sentence(x->c, &s);
 
 	if (st != PE_OK)
 		return st;
-	if (strcmp(x->t->name, "token_embeddings") == 0)
-		return pe_toy_embeddings(&s, x->c->d, dest);
+	x->p.nv = s.count * s.count;
+	if ((x->p.v = malloc(x->p.nv * sizeof *x->p.v)) == NULL)
+		return PE_ENOMEM;
 	if (strcmp(x->t->name, "scores") == 0)
-		return pe_toy_scores(x->c, &s, x->head, dest);
-	return pe_toy_attention(x->c, &s, x->head, dest);
+		return pe_toy_scores(x->c, &s, x->head, x->p.v);
+	return pe_toy_attention(x->c, &s, x->head, x->p.v);
 }
 
-/* sum (x + PE(p)) and rotated (R_p x) for every position. */
+/* The toy attention's tables: token_embeddings (a row per token), scores,
+ * attention. */
 static int
-fill_example(const struct dump_ctx *x, void *dest)
+fill_toy(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
+{
+	struct pe_toy_sentence s;
+	double *v = dest;
+	int st = toy_sentence(x->c, &s);
+
+	if (st != PE_OK)
+		return st;
+	if (strcmp(x->t->name, "token_embeddings") != 0) {
+		memcpy(v, x->p.v + r0 * s.count, (r1 - r0) * s.count * sizeof *v);
+		return PE_OK;
+	}
+	for (size_t i = r0; i < r1; i++)
+		pe_toy_embedding(s.word[i], s.len[i], x->c->d,
+		    v + (i - r0) * x->c->d);
+	return PE_OK;
+}
+
+/* sum (x + PE(p)) and rotated (R_p x) for positions r0 .. r1-1. */
+static int
+fill_example(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
 {
 	const double *e = x->c->teach.embedding;
 
 	if (x->c->enc == PE_ENC_ROPE)
-		return pe_example_rotated(x->r, e, 0, x->n, dest);
-	return pe_example_sum(x->c, e, 0, x->n, dest);
+		return pe_example_rotated(x->r, e, r0, r1 - r0, dest);
+	return pe_example_sum(x->c, e, r0, r1 - r0, dest);
 }
 
 /* sinusoidal's M_K. */
 static int
-fill_shift(const struct dump_ctx *x, void *dest)
+fill_shift(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
 {
 	const struct pe_config *c = x->c;
-	return pe_sinusoidal_shift(c->d, c->base, c->layout, c->teach.shift,
-	    dest);
+	return pe_sinusoidal_shift_rows(c->d, c->base, c->layout,
+	    c->teach.shift, r0, r1, dest);
 }
 
 /* rope's pairs beyond --train-len, as int64 indices. */
 static int
-fill_beyond(const struct dump_ctx *x, void *dest)
+prep_beyond(struct dump_ctx *x)
 {
 	size_t *idx = malloc((x->r->npairs + 1) * sizeof *idx);
-	int64_t *v = dest;
 
 	if (idx == NULL)
 		return PE_ENOMEM;
-	size_t n = beyond(x->c, x->r, idx);
-	for (size_t k = 0; k < n; k++)
-		v[k] = (int64_t)idx[k];
+	x->p.nv = beyond(x->c, x->r, idx);
+	if ((x->p.iv = malloc((x->p.nv + 1) * sizeof *x->p.iv)) == NULL) {
+		free(idx);
+		return PE_ENOMEM;
+	}
+	for (size_t k = 0; k < x->p.nv; k++)
+		x->p.iv[k] = (int64_t)idx[k];
 	free(idx);
+	return PE_OK;
+}
+
+/* rope's pairs beyond --train-len. */
+static int
+fill_beyond(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
+{
+	memcpy(dest, x->p.iv + r0, (r1 - r0) * sizeof *x->p.iv);
 	return PE_OK;
 }
 
 /* alibi's recency for the last query, averaged over heads. */
 static int
-fill_recency(const struct dump_ctx *x, void *dest)
+fill_recency(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
 {
-	return pe_alibi_recency_fill(x->c, x->n - 1, dest);
+	const struct pe_config *c = x->c;
+	double *v = dest;
+
+	for (size_t j = r0; j < r1; j++)
+		v[j - r0] = pe_alibi_recency(x->p.v, c->heads, c->alibi_mode,
+		    x->n - 1, x->n, j, j + 1);
+	return PE_OK;
 }
 
 /* nope's start-token share 1/(i+1). */
 static int
-fill_share(const struct dump_ctx *x, void *dest)
+fill_share(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
 {
 	double *v = dest;
-	for (size_t i = 0; i < x->n; i++)
-		v[i] = pe_nope_start_share(i);
+	(void)x;
+	for (size_t i = r0; i < r1; i++)
+		v[i - r0] = pe_nope_start_share(i);
 	return PE_OK;
 }
 
@@ -552,9 +787,20 @@ pe_dump_check_table(const struct pe_config *c, const char *name, char *err,
 	return 0;
 }
 
-/* pescope dump. */
-int
-pe_dump_run(const struct pe_options *o)
+/* The stream's fill: rows of x's table. */
+static int
+dump_fill(const void *arg, size_t r0, size_t r1, void *dest)
+{
+	const struct dump_ctx *x = arg;
+	return x->t->fill(x, r0, r1, dest);
+}
+
+/* What a dump of o's table is: its shape, dtype, the checks before any
+ * work. Fills *x (its rope in *rope) and *tab; returns PE_EXIT_OK or the
+ * exit status after saying why. */
+static int
+dump_plan(const struct pe_options *o, struct dump_ctx *x,
+    struct pe_rope *rope, struct pe_table *tab, enum pe_dtype *dt)
 {
 	const struct pe_config *c = &o->cfg;
 	const struct dump_table *t = find_table(o->table);
@@ -564,57 +810,115 @@ pe_dump_run(const struct pe_options *o)
 		pe_app_error("%s", why);
 		return PE_EXIT_USAGE;
 	}
-
-	struct pe_rope rope;
-	memset(&rope, 0, sizeof rope);
-	if (c->enc == PE_ENC_ROPE) {
-		if (pe_rope_init(&rope, c) != PE_OK) {
-			pe_app_error("rope: cannot derive the frequencies");
-			return PE_EXIT_USAGE;
-		}
+	if (c->enc == PE_ENC_ROPE && pe_rope_init(rope, c) != PE_OK) {
+		pe_app_error("rope: cannot derive the frequencies");
+		return PE_EXIT_USAGE;
 	}
-
-	struct pe_table tab;
-	memset(&tab, 0, sizeof tab);
-	struct dump_ctx x = {c, &rope, t, npos(c), 0, o->head};
-	int rc = PE_EXIT_USAGE;
-	if (t->check != NULL && t->check(&x, why, sizeof why) != PE_OK) {
+	memset(x, 0, sizeof *x);
+	x->c = c;
+	x->r = rope;
+	x->t = t;
+	x->n = npos(c);
+	x->head = o->head;
+	x->dtype = PE_F32;
+	if (t->check != NULL && t->check(x, why, sizeof why) != PE_OK) {
 		char msg[sizeof why + 64];
 		pe_options_flags(why, msg, sizeof msg);
 		pe_app_error("%s", msg);
-		goto end;
+		return PE_EXIT_USAGE;
 	}
-	table_shape(c, c->enc == PE_ENC_ROPE ? &rope : NULL, t, &tab);
-	enum pe_dtype dt = t->ints ? PE_I64 : o->dtype;
-	double elems = (double)tab.shape[0] *
-	    (double)(tab.ndim > 1 ? tab.shape[1] : 1) *
-	    (double)(tab.ndim > 2 ? tab.shape[2] : 1);
-	double bytes = elems * (dt == PE_F32 ? 4 : 8);
+	memset(tab, 0, sizeof *tab);
+	table_shape(c, c->enc == PE_ENC_ROPE ? rope : NULL, t, tab);
+	*dt = t->ints ? PE_I64 : o->dtype;
+	x->dtype = *dt;
+	double elems = (double)tab->shape[0] *
+	    (double)(tab->ndim > 1 ? tab->shape[1] : 1) *
+	    (double)(tab->ndim > 2 ? tab->shape[2] : 1);
+	double bytes = elems * (*dt == PE_F32 ? 4 : 8);
 	if (bytes > DUMP_MAX_BYTES) {
 		pe_app_error("--table %s: [%zu x %zu%s] is %.1f GiB; dump writes at "
 		    "most 4 GiB (lower --seq-len or --d-model)", o->table,
-		    tab.shape[0], tab.ndim > 1 ? tab.shape[1] : 1,
-		    tab.ndim > 2 ? " x ..." : "", bytes / (1024.0 * 1024 * 1024));
-		goto end;
+		    tab->shape[0], tab->ndim > 1 ? tab->shape[1] : 1,
+		    tab->ndim > 2 ? " x ..." : "", bytes / (1024.0 * 1024 * 1024));
+		return PE_EXIT_USAGE;
 	}
-	if (o->dump_format == PE_DUMP_CSV && tab.ndim == 3 && !o->head_given) {
+	x->count = (size_t)elems;
+	x->rowlen = tab->ndim == 1 ? 1 : tab->shape[tab->ndim - 1];
+	if (o->dump_format == PE_DUMP_CSV && tab->ndim == 3 && !o->head_given) {
 		pe_app_error("--table %s is 3-D [%zu, %zu, %zu]: CSV needs --head H "
-		    "(0..%zu), or use --format npy", o->table, tab.shape[0],
-		    tab.shape[1], tab.shape[2], tab.shape[0] - 1);
-		goto end;
+		    "(0..%zu), or use --format npy", o->table, tab->shape[0],
+		    tab->shape[1], tab->shape[2], tab->shape[0] - 1);
+		return PE_EXIT_USAGE;
 	}
 
 	/* --head picks the CSV slice of a 3-D table; the toy tables take it
 	 * as an input (alibi's head, the bias's row) */
 	bool head_input = list_has(t->also, "head");
 	if (o->head_given && !head_input &&
-	    (tab.ndim != 3 || o->dump_format == PE_DUMP_NPY)) {
-		pe_app_error(tab.ndim != 3
+	    (tab->ndim != 3 || o->dump_format == PE_DUMP_NPY)) {
+		pe_app_error(tab->ndim != 3
 			? "--head: table %s has no head axis"
 			: "--head: table %s as NPY holds every head; --head picks "
 			  "the head written as CSV", o->table);
-		goto end;
+		return PE_EXIT_USAGE;
 	}
+	return PE_EXIT_OK;
+}
+
+/* The stream of x's rows: every row, or a 3-D table's head as CSV. */
+static struct pe_stream
+dump_stream(const struct pe_options *o, const struct dump_ctx *x,
+    const struct pe_table *tab, enum pe_dtype dt)
+{
+	bool csv = o->dump_format == PE_DUMP_CSV;
+	size_t lead = tab->ndim == 3 ? tab->shape[0] * tab->shape[1]
+	    : tab->ndim == 1 ? tab->shape[0] : tab->shape[0];
+	struct pe_stream s = {0, lead, x->rowlen, x->t->ints, dt, csv, dump_fill,
+		x, o->threads > 0 ? o->threads : pe_stream_cpus(), false};
+
+	if (csv && tab->ndim == 3) {
+		s.row0 = o->head * tab->shape[1];
+		s.rows = tab->shape[1];
+	}
+	return s;
+}
+
+/* Say why a stream stopped; the exit status. */
+static int
+dump_failed(const struct pe_options *o, const struct pe_stream_result *res,
+    const char *path)
+{
+	if (res->overflow) {
+		pe_app_error("--dtype f32: entry %zu of --table %s is %g, past "
+		    "float32's range (it would be written as inf); use --dtype "
+		    "f64", res->entry, o->table, res->value);
+		return PE_EXIT_USAGE;
+	}
+	if (res->st == PE_EIO) {
+		pe_app_error("-o '%s': write failed (%s); nothing was written", path,
+		    strerror(errno));
+		return PE_EXIT_FAIL;
+	}
+	pe_app_error("--table %s: %s", o->table, pe_strerror(res->st));
+	return res->st == PE_ENOMEM ? PE_EXIT_FAIL : PE_EXIT_USAGE;
+}
+
+/* pescope dump: plan and check, create the output, prepare the table,
+ * then stream its rows (header first) and commit. */
+int
+pe_dump_run(const struct pe_options *o)
+{
+	struct dump_ctx x;
+	struct pe_rope rope;
+	struct pe_table tab;
+	enum pe_dtype dt;
+	struct pe_stream_result res;
+
+	memset(&rope, 0, sizeof rope);
+	memset(&x, 0, sizeof x);
+	int rc = dump_plan(o, &x, &rope, &tab, &dt);
+	if (rc != PE_EXIT_OK)
+		goto end;
 
 	/* The output is created before any work: a bad path costs nothing. */
 	struct pe_atomic out;
@@ -622,55 +926,87 @@ pe_dump_run(const struct pe_options *o)
 	if (pe_atomic_open(&out, path) != PE_OK) {
 		pe_app_error("-o '%s': cannot create a file there: %s", path,
 		    strerror(errno));
+		rc = PE_EXIT_USAGE;
 		goto end;
 	}
-	x.count = (size_t)elems;
-	void *buf = malloc((x.count > 0 ? x.count : 1) *
-	    (t->ints ? sizeof(int64_t) : sizeof(double)));
-	int st = buf == NULL ? PE_ENOMEM : t->fill(&x, buf);
-	if (t->ints)
-		tab.i = buf;
-	else
-		tab.f = buf;
+	pe_stream_guard(out.tmp); /* Ctrl-C leaves no partial file */
+	int st = x.t->prep != NULL ? x.t->prep(&x) : PE_OK;
 	if (st != PE_OK) {
-		pe_atomic_abort(&out);
-		pe_app_error("--table %s: %s", o->table, pe_strerror(st));
-		rc = st == PE_ENOMEM ? PE_EXIT_FAIL : PE_EXIT_USAGE;
-		goto free_bufs;
+		memset(&res, 0, sizeof res);
+		res.st = st;
+		rc = dump_failed(o, &res, path);
+		goto abort;
 	}
-	/* a finite number past float32's range would be written as inf:
-	 * round to nearest overflows from 2^128 - 2^103 (halfway past
-	 * FLT_MAX) on */
-	if (dt == PE_F32 && tab.f != NULL) {
-		size_t count = (size_t)elems;
-		for (size_t k = 0; k < count; k++)
-			if (isfinite(tab.f[k]) && fabs(tab.f[k]) >= 0x1.ffffffp+127) {
-				pe_app_error("--dtype f32: entry %zu of --table %s is %g, "
-				    "past float32's range (it would be written as inf); "
-				    "use --dtype f64", k, o->table, tab.f[k]);
-				pe_atomic_abort(&out);
-				rc = PE_EXIT_USAGE;
-				goto free_bufs;
-			}
+	if (o->dump_format == PE_DUMP_NPY) {
+		unsigned char hdr[PE_NPY_HEADER_MAX];
+		size_t hl = pe_npy_header(tab.ndim, tab.shape, dt, hdr);
+		if (hl == 0 || fwrite(hdr, 1, hl, out.fp) != hl) {
+			memset(&res, 0, sizeof res);
+			res.st = hl == 0 ? PE_EINVAL : PE_EIO;
+			rc = dump_failed(o, &res, path);
+			goto abort;
+		}
 	}
-
-	st = o->dump_format == PE_DUMP_NPY ? pe_npy_write(out.fp, &tab, dt)
-					   : pe_csv_write(out.fp, &tab, dt, o->head);
-	if (st == PE_OK)
-		st = pe_atomic_commit(&out);
-	else
-		pe_atomic_abort(&out);
-	if (st != PE_OK) {
+	struct pe_stream s = dump_stream(o, &x, &tab, dt);
+	s.progress = isatty(STDERR_FILENO) == 1;
+	if (pe_stream_run(&s, out.fp, &res) != PE_OK) {
+		rc = dump_failed(o, &res, path);
+		goto abort;
+	}
+	if (pe_atomic_commit(&out) != PE_OK) {
 		pe_app_error("-o '%s': write failed (%s); nothing was written", path,
 		    strerror(errno));
 		rc = PE_EXIT_FAIL;
 	} else {
 		rc = PE_EXIT_OK;
 	}
-free_bufs:
-	free(buf);
+	pe_stream_guard(NULL);
+	goto end;
+abort:
+	pe_atomic_abort(&out);
+	pe_stream_guard(NULL);
 end:
-	if (c->enc == PE_ENC_ROPE)
+	dump_prep_free(&x.p);
+	if (o->cfg.enc == PE_ENC_ROPE)
+		pe_rope_free(&rope);
+	return rc;
+}
+
+/* Fill o's table as dump would, encoded as NPY but written nowhere, with
+ * threads threads (memset: the same bytes memset instead); the seconds and
+ * bytes into *seconds, *bytes. Returns PE_EXIT_OK or an exit status. */
+int
+pe_dump_bench(const struct pe_options *o, size_t threads, bool memset_only,
+    double *seconds, double *bytes)
+{
+	struct dump_ctx x;
+	struct pe_rope rope;
+	struct pe_table tab;
+	enum pe_dtype dt;
+	struct pe_stream_result res;
+	double t0;
+
+	memset(&rope, 0, sizeof rope);
+	memset(&x, 0, sizeof x);
+	int rc = dump_plan(o, &x, &rope, &tab, &dt);
+	if (rc == PE_EXIT_OK) {
+		struct pe_stream s = dump_stream(o, &x, &tab, dt);
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		t0 = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+		int st = x.t->prep != NULL && !memset_only ? x.t->prep(&x) : PE_OK;
+		s.threads = threads;
+		if (memset_only)
+			s.fill = NULL;
+		if (st == PE_OK)
+			st = pe_stream_run(&s, NULL, &res);
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		*seconds = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 - t0;
+		*bytes = res.bytes;
+		rc = st == PE_OK ? PE_EXIT_OK : PE_EXIT_FAIL;
+	}
+	dump_prep_free(&x.p);
+	if (o->cfg.enc == PE_ENC_ROPE)
 		pe_rope_free(&rope);
 	return rc;
 }

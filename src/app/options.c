@@ -5,6 +5,7 @@
 #include "app/options.h"
 #include "app/app.h"
 #include "app/options_table.h"
+#include "app/stream.h"
 #include "render/draw.h"
 
 #include <ctype.h>
@@ -212,8 +213,14 @@ const struct opt_row pe_opts[O_COUNT] = {
 	[O_DTYPE] = {"dtype", 0, true, C_DUMP, 0, 0, 0, G_DUMP, "D",
 	    "f32 (default) or f64 (integer tables stay int64)",
 	    "f32 f64"},
+	[O_THREADS] = {"threads", 0, true, C_DUMP, 0, 0, 0, G_DUMP, "N",
+	    "threads that fill the table (the output is the same\n"
+	    "for any N); the online CPUs"},
 	[O_QUICK] = {"quick", 0, false, C_BENCH, 0, 0, 0, G_BENCH, NULL,
 	    "fewer frames"},
+	[O_TABLES] = {"tables", 0, false, C_BENCH, 0, 0, 0, G_BENCH, NULL,
+	    "table fill throughput (GB/s) of each kind of dump\n"
+	    "table beside memset of as many bytes"},
 
 	[O_LIST_PRESETS] = {"list-presets", 0, false, C_ANY, 0, 0, 0, G_MISC,
 	    NULL, "the presets and their sources"},
@@ -708,8 +715,14 @@ apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
 			return 2;
 		o->dtype = k == 0 ? PE_F32 : PE_F64;
 		return 0;
+	case O_THREADS:
+		return parse_size(name, arg, 1, PE_STREAM_MAX_THREADS, &o->threads,
+		    err, cap);
 	case O_QUICK:
 		o->bench_quick = true;
+		return 0;
+	case O_TABLES:
+		o->bench_tables = true;
 		return 0;
 	case O_LIST_PRESETS:
 		o->cmd = PE_CMD_LIST_PRESETS;

@@ -41,6 +41,7 @@ struct pe_options {
 	bool head_given;	/* --head on the command line or in a preset */
 	size_t head;		/* CSV slice of a 3-D table; alibi's big head */
 	char *output;		/* -o; NULL = standard output */
+	size_t threads;		/* --threads; 0 = the online CPUs */
 
 	/* snapshot and TUI */
 	int width, height;	/* --size; default 120 x 40 */
@@ -53,6 +54,7 @@ struct pe_options {
 
 	/* bench */
 	bool bench_quick;	/* --quick: fewer frames */
+	bool bench_tables;	/* --tables: table fill throughput */
 
 	/* completion */
 	int shell;		/* 0 bash, 1 zsh */

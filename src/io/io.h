@@ -17,14 +17,44 @@ struct pe_table {
 	const int64_t *i; /* when not NULL: integer values */
 };
 
-/* Write t as NPY v1.0, C order, with dtype (<f4, <f8 or <i8). */
+/* Write t as NPY v1.0, C order, with dtype (<f4, <f8 or <i8): the header
+ * (pe_npy_header), then the data (pe_npy_encode). */
 int pe_npy_write(FILE *fp, const struct pe_table *t, enum pe_dtype dtype);
 
 /* Write t as CSV, one matrix row per line: %.9g for f32, %.17g for f64,
  * integers plainly; -inf, inf and nan spelled so. A 3-D table writes
- * sub-matrix `head` only. */
+ * sub-matrix `head` only (pe_csv_encode, row by row). */
 int pe_csv_write(FILE *fp, const struct pe_table *t, enum pe_dtype dtype,
     size_t head);
+
+/* Streamed tables: a header, then the values in C order, a chunk at a
+ * time. PE_NPY_HEADER_MAX bounds the header's bytes. */
+#define PE_NPY_HEADER_MAX 256
+/* The NPY v1.0 header (magic, version, length, dict, padding to 64) of an
+ * array of shape[ndim] (1 to 3 axes) and dtype into dest; returns its
+ * length, or 0 for a bad shape or dtype. */
+size_t pe_npy_header(size_t ndim, const size_t *shape, enum pe_dtype dtype,
+    unsigned char *dest);
+/* count values as dtype's little-endian bytes into dest (4 or 8 each,
+ * dest aligned to 8): from f (rounded to float32 for PE_F32), or from i
+ * when f is NULL. */
+void pe_npy_encode(const double *f, const int64_t *i, size_t count,
+    enum pe_dtype dtype, unsigned char *dest);
+
+/* Bytes a CSV line of cols values can take, newline included. */
+size_t pe_csv_line_max(size_t cols);
+/* rows x cols values (row-major, from f, or from i when f is NULL) as CSV
+ * lines into dest (room for rows * pe_csv_line_max(cols) bytes); returns
+ * the bytes written. The text is pe_csv_write's. */
+size_t pe_csv_encode(const double *f, const int64_t *i, size_t rows,
+    size_t cols, enum pe_dtype dtype, char *dest);
+
+/* Longest text of pe_dtoa_g with its NUL ("-2.2250738585072014e-308"). */
+#define PE_DTOA_MAX 32
+/* v as printf("%.*g", precision, v) writes it in the C locale (precision
+ * 1..17), except that every NaN is "nan" (never "-nan"); several times
+ * faster. Returns the length; dest gets a NUL too. */
+size_t pe_dtoa_g(double v, int precision, char *dest);
 
 /* Parse an NPY file held in memory: 2-D, little-endian <f4 or <f8 (C order,
  * or Fortran order transposed back). Bounded: survives any bytes. On success

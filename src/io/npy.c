@@ -56,36 +56,33 @@ npy_table_size(const struct pe_table *t, size_t *n)
 	return true;
 }
 
-/* Write t as NPY v1.0, C order, with dtype (<f4, <f8 or <i8). The header
- * is format.py's _write_array_header: the dict with sorted keys, spare
- * spaces for the first axis to grow (GROWTH_AXIS_MAX_DIGITS), then spaces
- * and '\n' so the data starts at a multiple of 64 (_wrap_header: padlen =
+/* The NPY v1.0 header of shape[ndim] and dtype (<f4, <f8 or <i8). It is
+ * format.py's _write_array_header: the dict with sorted keys, spare spaces
+ * for the first axis to grow (GROWTH_AXIS_MAX_DIGITS), then spaces and
+ * '\n' so the data starts at a multiple of 64 (_wrap_header: padlen =
  * 64 - (10 + len + 1) % 64, a whole 64 when already aligned). */
-int
-pe_npy_write(FILE *fp, const struct pe_table *t, enum pe_dtype dtype)
+size_t
+pe_npy_header(size_t ndim, const size_t *shape, enum pe_dtype dtype,
+              unsigned char *dest)
 {
 	static const char *const descr[] = {"<f4", "<f8", "<i8"};
-	static const size_t esize[] = {4, 8, 8};
-	char hdr[512], dims[128];
-	unsigned char pre[10], buf[8 * 512];
-	size_t n, hl, pad, len, first;
+	char hdr[PE_NPY_HEADER_MAX], dims[128];
+	size_t hl, pad, len, first;
 
-	if (fp == NULL || !npy_table_size(t, &n) || (unsigned)dtype > PE_I64 ||
-	    (t->f == NULL && t->i == NULL) || (dtype == PE_I64 && t->i == NULL))
-		return PE_EINVAL;
-	if (t->ndim == 1)
-		snprintf(dims, sizeof dims, "(%zu,)", t->shape[0]);
-	else if (t->ndim == 2)
-		snprintf(dims, sizeof dims, "(%zu, %zu)", t->shape[0],
-		         t->shape[1]);
+	if (ndim < 1 || ndim > 3 || (unsigned)dtype > PE_I64)
+		return 0;
+	if (ndim == 1)
+		snprintf(dims, sizeof dims, "(%zu,)", shape[0]);
+	else if (ndim == 2)
+		snprintf(dims, sizeof dims, "(%zu, %zu)", shape[0], shape[1]);
 	else
-		snprintf(dims, sizeof dims, "(%zu, %zu, %zu)", t->shape[0],
-		         t->shape[1], t->shape[2]);
+		snprintf(dims, sizeof dims, "(%zu, %zu, %zu)", shape[0],
+		         shape[1], shape[2]);
 	len = (size_t)snprintf(
 	    hdr, sizeof hdr,
 	    "{'descr': '%s', 'fortran_order': False, 'shape': %s, }",
 	    descr[dtype], dims);
-	first = (size_t)snprintf(dims, sizeof dims, "%zu", t->shape[0]);
+	first = (size_t)snprintf(dims, sizeof dims, "%zu", shape[0]);
 	if (first < NPY_GROWTH_DIGITS) {
 		memset(hdr + len, ' ', NPY_GROWTH_DIGITS - first);
 		len += NPY_GROWTH_DIGITS - first;
@@ -96,33 +93,80 @@ pe_npy_write(FILE *fp, const struct pe_table *t, enum pe_dtype dtype)
 	hdr[len++] = '\n';
 	hl = len;
 
-	memcpy(pre, NPY_MAGIC, NPY_MAGIC_LEN);
-	pre[6] = 1;
-	pre[7] = 0;
-	npy_put_le(pre + 8, hl, 2);
-	if (fwrite(pre, 1, sizeof pre, fp) != sizeof pre ||
-	    fwrite(hdr, 1, hl, fp) != hl)
-		return PE_EIO;
+	memcpy(dest, NPY_MAGIC, NPY_MAGIC_LEN);
+	dest[6] = 1;
+	dest[7] = 0;
+	npy_put_le(dest + 8, hl, 2);
+	memcpy(dest + 10, hdr, hl);
+	return 10 + hl;
+}
 
-	/* The data, little-endian whatever the host, in chunks. */
-	size_t per = sizeof buf / esize[dtype], k = 0;
-	while (k < n) {
-		size_t m = n - k < per ? n - k : per;
-		for (size_t e = 0; e < m; e++, k++) {
-			unsigned char *p = buf + e * esize[dtype];
-			double v = t->f != NULL ? t->f[k] : (double)t->i[k];
-			if (dtype == PE_F32) {
-				float f = (float)v;
-				uint32_t u;
-				memcpy(&u, &f, 4);
-				npy_put_le(p, u, 4);
-			} else if (dtype == PE_F64) {
-				uint64_t u;
-				memcpy(&u, &v, 8);
-				npy_put_le(p, u, 8);
-			} else
-				npy_put_le(p, (uint64_t)t->i[k], 8);
+/* The conversion loop built for the vector units too, picked at load
+ * time. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
+/* count values as little-endian <f4, <f8 or <i8, whatever the host. */
+void
+pe_npy_encode(const double *f, const int64_t *i, size_t count,
+              enum pe_dtype dtype, unsigned char *dest)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* the host's own order: plain conversions the compiler vectorises */
+	if (f != NULL && dtype == PE_F32) {
+		float *o = (float *)(void *)dest; /* dest's bytes become floats */
+		for (size_t k = 0; k < count; k++)
+			o[k] = (float)f[k];
+		return;
+	}
+	if (f != NULL && dtype == PE_F64) {
+		memcpy(dest, f, count * 8);
+		return;
+	}
+	if (f == NULL && dtype == PE_I64) {
+		memcpy(dest, i, count * 8);
+		return;
+	}
+#endif
+	for (size_t k = 0; k < count; k++) {
+		double v = f != NULL ? f[k] : (double)i[k];
+		if (dtype == PE_F32) {
+			float x = (float)v;
+			uint32_t u;
+			memcpy(&u, &x, 4);
+			npy_put_le(dest + 4 * k, u, 4);
+		} else if (dtype == PE_F64) {
+			uint64_t u;
+			memcpy(&u, &v, 8);
+			npy_put_le(dest + 8 * k, u, 8);
+		} else {
+			npy_put_le(dest + 8 * k, (uint64_t)i[k], 8);
 		}
+	}
+}
+
+/* Write t as NPY v1.0, C order, with dtype (<f4, <f8 or <i8): the header,
+ * then the data in chunks. */
+int
+pe_npy_write(FILE *fp, const struct pe_table *t, enum pe_dtype dtype)
+{
+	static const size_t esize[] = {4, 8, 8};
+	unsigned char hdr[PE_NPY_HEADER_MAX];
+	_Alignas(8) unsigned char buf[8 * 512]; /* pe_npy_encode stores floats */
+	size_t n, hl;
+
+	if (fp == NULL || !npy_table_size(t, &n) || (unsigned)dtype > PE_I64 ||
+	    (t->f == NULL && t->i == NULL) || (dtype == PE_I64 && t->i == NULL))
+		return PE_EINVAL;
+	if ((hl = pe_npy_header(t->ndim, t->shape, dtype, hdr)) == 0)
+		return PE_EINVAL;
+	if (fwrite(hdr, 1, hl, fp) != hl)
+		return PE_EIO;
+	size_t per = sizeof buf / esize[dtype];
+	for (size_t k = 0; k < n; k += per) {
+		size_t m = n - k < per ? n - k : per;
+		pe_npy_encode(t->f != NULL ? t->f + k : NULL,
+		              t->i != NULL ? t->i + k : NULL, m, dtype, buf);
 		if (fwrite(buf, esize[dtype], m, fp) != m)
 			return PE_EIO;
 	}

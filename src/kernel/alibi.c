@@ -54,6 +54,30 @@ pe_alibi_bias(double m, size_t i, size_t j, enum pe_alibi_mode mode)
 	return 0.0 - m * (double)(i - j);
 }
 
+/* Rows r0 .. r1-1 of the bias [heads, n, n] seen as [heads * n, n] (row r
+ * is head r / n, query r % n), with pe_alibi_bias's arithmetic in loops the
+ * compiler vectorises. */
+int
+pe_alibi_bias_rows(const struct pe_config *cfg, const double *slopes,
+                   size_t r0, size_t r1, double *dest)
+{
+	size_t n = cfg->n;
+	bool causal = cfg->alibi_mode == PE_ALIBI_CAUSAL;
+
+	if (dest == NULL || slopes == NULL || n == 0 || r1 < r0 ||
+	    r1 > n * cfg->heads)
+		return PE_EINVAL;
+	for (size_t r = r0; r < r1; r++) {
+		double m = slopes[r / n], *row = dest + (r - r0) * n;
+		size_t i = r % n;
+		for (size_t j = 0; j <= i; j++)
+			row[j] = 0.0 - m * (double)(i - j); /* +0 on the diagonal */
+		for (size_t j = i + 1; j < n; j++)
+			row[j] = causal ? -INFINITY : 0.0 - m * (double)(j - i);
+	}
+	return PE_OK;
+}
+
 /* Fill dest[h*n*n + i*n + j] for every head. Returns PE_EINVAL for a bad
  * head count or a size that overflows. */
 int
@@ -68,10 +92,5 @@ pe_alibi_fill(const struct pe_config *cfg, double *dest)
 		return PE_EINVAL;
 	if ((rc = pe_alibi_slopes(h, slopes)) != PE_OK)
 		return rc;
-	for (size_t k = 0; k < h; k++)
-		for (size_t i = 0; i < n; i++)
-			for (size_t j = 0; j < n; j++)
-				dest[k * n * n + i * n + j] = pe_alibi_bias(
-				    slopes[k], i, j, cfg->alibi_mode);
-	return PE_OK;
+	return pe_alibi_bias_rows(cfg, slopes, 0, h * n, dest);
 }

@@ -12,6 +12,23 @@ pe_nope_mask(size_t i, size_t j)
 	return j > i ? -INFINITY : 0.0;
 }
 
+/* Rows r0 .. r1-1 of the causal mask [n, n]: 0 up to the diagonal, then
+ * -INFINITY (pe_nope_mask, in two plain loops). */
+int
+pe_nope_rows(size_t n, size_t r0, size_t r1, double *dest)
+{
+	if (dest == NULL || n == 0 || r1 < r0 || r1 > n)
+		return PE_EINVAL;
+	for (size_t i = r0; i < r1; i++) {
+		double *row = dest + (i - r0) * n;
+		for (size_t j = 0; j <= i; j++)
+			row[j] = 0.0;
+		for (size_t j = i + 1; j < n; j++)
+			row[j] = -INFINITY;
+	}
+	return PE_OK;
+}
+
 /* Fill dest[i*n + j] with the causal mask. Returns PE_EINVAL for an empty
  * or overflowing size. */
 int
@@ -19,10 +36,7 @@ pe_nope_fill(size_t n, double *dest)
 {
 	if (dest == NULL || n == 0 || n > SIZE_MAX / n / sizeof *dest)
 		return PE_EINVAL;
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = 0; j < n; j++)
-			dest[i * n + j] = pe_nope_mask(i, j);
-	return PE_OK;
+	return pe_nope_rows(n, 0, n, dest);
 }
 
 /* The start token's share of a uniform causal average at query i

@@ -77,6 +77,23 @@ pe_t5_bucket(int64_t rel, bool bidirectional, size_t num_buckets,
 /* Fill dest[i*n + j] with the bucket (t5) or index (shaw) of query i,
  * key j. Returns PE_EINVAL for an empty or overflowing size. */
 int
+pe_relative_by_distance(const struct pe_config *cfg, int64_t *dest)
+{
+	size_t n = cfg->n;
+
+	if (n == 0 || dest == NULL || n > SIZE_MAX / 2 / sizeof *dest)
+		return PE_EINVAL;
+	for (size_t k = 0; k < 2 * n - 1; k++) {
+		int64_t rel = (int64_t)k - (int64_t)(n - 1);
+		dest[k] = cfg->relative == PE_REL_SHAW
+		              ? pe_shaw_index(rel, cfg->max_relative)
+		              : pe_t5_bucket(rel, cfg->bidirectional, cfg->buckets,
+		                             cfg->max_distance);
+	}
+	return PE_OK;
+}
+
+int
 pe_relative_fill(const struct pe_config *cfg, int64_t *dest)
 {
 	size_t n = cfg->n;

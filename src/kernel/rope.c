@@ -310,6 +310,21 @@ pe_rope_angle(const struct pe_rope *r, double m, size_t j)
 	return m * r->inv_freq[j];
 }
 
+/* Rows p0 .. p0+npos-1 of the angles [n, npairs], as pe_rope_angle. */
+int
+pe_rope_angle_rows(const struct pe_rope *r, size_t p0, size_t npos,
+                   double *dest)
+{
+	if (r == NULL || r->inv_freq == NULL || (npos > 0 && dest == NULL))
+		return PE_EINVAL;
+	for (size_t k = 0; k < npos; k++) {
+		double m = (double)(p0 + k);
+		for (size_t j = 0; j < r->npairs; j++)
+			dest[k * r->npairs + j] = m * r->inv_freq[j];
+	}
+	return PE_OK;
+}
+
 /* Pair of column c of the [npos, rot] cos/sin tables: HF's
  * emb = cat(freqs, freqs) for half; repeat_interleave for interleaved. */
 static size_t

@@ -114,20 +114,37 @@ int
 pe_sinusoidal_shift(size_t d, double base, enum pe_layout layout, int64_t k,
                     double *dest)
 {
-	if (!sinusoidal_ok(d, base, layout) || dest == NULL ||
-	    d > SIZE_MAX / d)
+	if (d > SIZE_MAX / d)
 		return PE_EINVAL;
-	for (size_t c = 0; c < d * d; c++)
-		dest[c] = 0.0;
-	for (size_t i = 0; i < d / 2; i++) {
-		size_t cs, cc;
+	return pe_sinusoidal_shift_rows(d, base, layout, k, 0, d, dest);
+}
+
+/* Rows r0 .. r1-1 of M_K: row r holds its frequency's rotation in the
+ * columns of that frequency's sine and cosine, zeros elsewhere. */
+int
+pe_sinusoidal_shift_rows(size_t d, double base, enum pe_layout layout,
+                         int64_t k, size_t r0, size_t r1, double *dest)
+{
+	if (!sinusoidal_ok(d, base, layout) || dest == NULL || r1 < r0 ||
+	    r1 > d)
+		return PE_EINVAL;
+	for (size_t r = r0; r < r1; r++) {
+		double *row = dest + (r - r0) * d;
+		size_t i, cs, cc;
+		int is_cos;
+		pe_sinusoidal_column(r, d, layout, &i, &is_cos);
 		double t = (double)k * pe_sinusoidal_freq(i, d, base, layout);
 		double co = cos(t), si = sin(t);
 		sinusoidal_pair_cols(i, d, layout, &cs, &cc);
-		dest[cs * d + cs] = co;
-		dest[cs * d + cc] = si;
-		dest[cc * d + cs] = 0.0 - si; /* +0, not -0, for K = 0 */
-		dest[cc * d + cc] = co;
+		for (size_t c = 0; c < d; c++)
+			row[c] = 0.0;
+		if (!is_cos) {
+			row[cs] = co;
+			row[cc] = si;
+		} else {
+			row[cs] = 0.0 - si; /* +0, not -0, for K = 0 */
+			row[cc] = co;
+		}
 	}
 	return PE_OK;
 }

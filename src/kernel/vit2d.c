@@ -22,8 +22,8 @@ pe_vit2d_coords(size_t r, size_t grid_w, size_t *h, size_t *w)
 
 /* omega_k = 1 / 10000^(k / (d/4)) (MAE get_1d_sincos_pos_embed_from_grid
  * with embed_dim = d/2). */
-static double
-vit2d_omega(size_t k, size_t d)
+double
+pe_vit2d_omega(size_t k, size_t d)
 {
 	return 1.0 / pow(10000.0, (double)k / (double)(d / 4));
 }
@@ -36,7 +36,7 @@ pe_vit2d_value(size_t h, size_t w, size_t c, size_t d)
 	size_t pos = c < 2 * q ? w : h;
 	size_t k = c % (2 * q);
 	int is_cos = k >= q;
-	double t = (double)pos * vit2d_omega(is_cos ? k - q : k, d);
+	double t = (double)pos * pe_vit2d_omega(is_cos ? k - q : k, d);
 	return is_cos ? cos(t) : sin(t);
 }
 
@@ -51,7 +51,7 @@ pe_vit2d_fill(size_t grid_h, size_t grid_w, size_t d, double *dest)
 		for (size_t w = 0; w < grid_w; w++) {
 			double *row = dest + (h * grid_w + w) * d;
 			for (size_t k = 0; k < q; k++) {
-				double om = vit2d_omega(k, d);
+				double om = pe_vit2d_omega(k, d);
 				row[k] = sin((double)w * om);
 				row[q + k] = cos((double)w * om);
 				row[2 * q + k] = sin((double)h * om);
@@ -77,7 +77,7 @@ pe_vit2d_cosine(size_t h1, size_t w1, size_t h2, size_t w2, size_t d)
 	if (q == 0)
 		return NAN;
 	for (size_t k = 0; k < q; k++) {
-		double om = vit2d_omega(k, d);
+		double om = pe_vit2d_omega(k, d);
 		sum += cos(dw * om) + cos(dh * om);
 	}
 	return sum / (double)(2 * q);

@@ -1,0 +1,56 @@
+/* dump's streamed output: a table's rows filled a chunk at a time by a
+ * pool of threads, encoded (NPY bytes or CSV text) by the same threads and
+ * written in order by the calling one, so memory holds a few chunks
+ * whatever the table's size and the bytes never depend on the thread
+ * count. Private to src/app. */
+#ifndef PESCOPE_APP_STREAM_H
+#define PESCOPE_APP_STREAM_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "io/io.h"
+
+/* Most threads a stream uses. */
+#define PE_STREAM_MAX_THREADS 256
+
+/* What to stream: rows [row0, row0 + rows) of rowlen values each. */
+struct pe_stream {
+	size_t row0, rows, rowlen;
+	bool ints;		/* fill writes int64 (else double) */
+	enum pe_dtype dtype;	/* how the values are written */
+	bool csv;		/* CSV lines (else NPY data) */
+	/* rows [r0, r1) into dest ((r1 - r0) * rowlen values); NULL: no
+	 * values, the chunks are memset (the bench's yardstick) */
+	int (*fill)(const void *arg, size_t r0, size_t r1, void *dest);
+	const void *arg;
+	size_t threads;		/* 1 .. PE_STREAM_MAX_THREADS */
+	bool progress;		/* a progress bar on stderr past a second */
+};
+
+/* How a stream ended. */
+struct pe_stream_result {
+	int st;			/* PE_OK, a fill's status, PE_EIO, PE_ENOMEM */
+	bool overflow;		/* f32: a finite value past float32's range */
+	size_t entry;		/* its index in the whole table */
+	double value;		/* and its value */
+	double seconds;		/* wall time of the stream */
+	double bytes;		/* bytes encoded */
+};
+
+/* Fill, encode and write s's rows to fp (NULL: encode only) in order. Stops
+ * at the first failing chunk (in row order, so the same one for any thread
+ * count); the rows before it may have been written. Returns res->st. */
+int pe_stream_run(const struct pe_stream *s, FILE *fp,
+    struct pe_stream_result *res);
+
+/* The machine's online CPUs (at least 1, at most PE_STREAM_MAX_THREADS). */
+size_t pe_stream_cpus(void);
+
+/* While a temporary output file exists: SIGINT, SIGTERM and SIGHUP remove
+ * it, then end the process as the signal would (one ignored from the start,
+ * as under nohup, stays ignored). path NULL restores the previous
+ * handlers. */
+void pe_stream_guard(const char *path);
+
+#endif

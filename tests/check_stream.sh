@@ -1,0 +1,106 @@
+#!/bin/sh
+# Streamed dumps (issue 14): tables big enough for many chunks, in both
+# formats and dtypes, with --threads 2 and 3 equal byte for byte what
+# --threads 1 writes; the NPY header is numpy's for the shape; a dump
+# killed by SIGINT or SIGTERM halfway leaves no file, temporary or final;
+# with stderr not a terminal nothing but errors reaches it. $PESCOPE_BIN is
+# the binary.
+set -u
+bin=${PESCOPE_BIN:?}
+dir=$(mktemp -d "${TMPDIR:-/tmp}/pescope-stream.XXXXXX")
+trap 'rm -rf "$dir"' EXIT INT TERM
+
+fails=0 n=0
+fail() {
+	echo "FAIL $*"
+	fails=$((fails + 1))
+}
+
+# Each table spans several chunks (128 Ki values for NPY, 32 Ki for CSV).
+# A line may start with the one format it is for ("csv:").
+while read -r args; do
+	fmts="npy csv"
+	case $args in
+	csv:* | npy:*)
+		fmts=${args%%:*}
+		args=${args#*:}
+		;;
+	esac
+	for fmt in $fmts; do
+		for dt in f32 f64; do
+			n=$((n + 1))
+			# shellcheck disable=SC2086
+			"$bin" dump $args --format $fmt --dtype $dt --threads 1 \
+			    -o "$dir/one" 2>"$dir/err" || { fail "$args $fmt $dt: $(cat "$dir/err")"; continue; }
+			[ -s "$dir/err" ] && fail "$args $fmt $dt: stderr not empty"
+			for t in 2 3; do
+				# shellcheck disable=SC2086
+				"$bin" dump $args --format $fmt --dtype $dt --threads $t \
+				    -o "$dir/many" 2>"$dir/err" &&
+				    cmp -s "$dir/one" "$dir/many" ||
+				    fail "$args $fmt $dt: --threads $t differs from --threads 1"
+			done
+		done
+	done
+done <<'EOF'
+-e sinusoidal -n 3000 -d 128 -t pe
+-e sinusoidal -n 2000 -d 100 --layout split -t pe
+-e rope -n 5000 -d 64 -t cos
+-e rope -n 3000 -d 96 --pairing interleaved --partial-rotary 0.5 -t sin
+-e rope -n 4000 -d 64 -t angles
+npy:-e alibi --heads 4 -n 300 -t bias
+csv:-e alibi --heads 4 -n 300 --head 2 -t bias
+-e sinusoidal -n 700 -d 32 -t similarity
+-e vit2d --grid 40x40 -d 128 -t pe
+-e vit2d --grid 20x30 -d 32 -t cosine
+-e relative -n 600 -t buckets
+-e nope -n 500 -t mask
+-e rope -n 300000 -d 16 -t profile
+EOF
+
+# Standard output gets the same bytes as a file.
+n=$((n + 1))
+"$bin" dump -e rope -n 5000 -d 64 -t cos --format npy --threads 3 >"$dir/out" &&
+	"$bin" dump -e rope -n 5000 -d 64 -t cos --format npy --threads 1 -o "$dir/one" &&
+	cmp -s "$dir/out" "$dir/one" || fail "stdout differs from -o"
+
+# A signal halfway through a long dump (a 3 GiB CSV that takes many
+# seconds) leaves the folder empty: no partial file, no temporary file; the
+# dump dies of the signal. Python starts it with the signals' default
+# dispositions (a background job of a script ignores SIGINT).
+for sig in INT TERM HUP; do
+	n=$((n + 1))
+	mkdir "$dir/kill-$sig"
+	/usr/bin/python3 - "$bin" "$dir/kill-$sig" "$sig" <<'PY' || fail "SIG$sig"
+import os, signal, subprocess, sys, time
+bin, folder, name = sys.argv[1], sys.argv[2], sys.argv[3]
+sig = getattr(signal, "SIG" + name)
+def defaults():
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, signal.SIG_DFL)
+p = subprocess.Popen([bin, "dump", "-e", "sinusoidal", "-n", "200000", "-d",
+                      "1024", "-t", "pe", "--dtype", "f64", "-o",
+                      os.path.join(folder, "big.csv")],
+                     stderr=subprocess.DEVNULL, preexec_fn=defaults)
+# wait until the temporary file has grown, then signal
+for _ in range(200):
+    names = os.listdir(folder)
+    if names and os.path.getsize(os.path.join(folder, names[0])) > 1000000:
+        break
+    time.sleep(0.05)
+p.send_signal(sig)
+try:
+    rc = p.wait(timeout=30)
+except subprocess.TimeoutExpired:
+    p.kill()
+    print("the dump went on after SIG%s" % name)
+    sys.exit(1)
+left = os.listdir(folder)
+if rc != -sig or left:
+    print("SIG%s: exit %d, left %s" % (name, rc, left))
+    sys.exit(1)
+PY
+done
+
+echo "stream: $((n - fails)) passed, $fails failed"
+[ $fails -eq 0 ]

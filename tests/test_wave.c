@@ -1,0 +1,163 @@
+/* Rows of sines and cosines (pescope/wave.h), on every instruction set this
+ * CPU has: against libm's sin and cos of the same double angle (the float64
+ * reference), the layouts, and rows that never depend on how they were
+ * asked for. */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "kernel/wave_impl.h"
+#include "pescope/sinusoidal.h"
+
+static const char *const isas[] = {"generic", "avx2", "avx512"};
+static int isa_ids[] = {0, 1, 2};
+
+ParameterizedTestParameters(wave, exact_rows_are_libm_to_an_ulp)
+{
+	return cr_make_param_array(int, isa_ids, 3);
+}
+
+/* Frequencies of a sinusoidal table d wide and its largest angles. */
+static double *
+wave_freqs(size_t d)
+{
+	double *w = malloc(d / 2 * sizeof *w);
+	cr_assert_not_null(w);
+	for (size_t i = 0; i < d / 2; i++)
+		w[i] = pe_sinusoidal_freq(i, d, 10000.0, PE_LAYOUT_INTERLEAVED);
+	return w;
+}
+
+/* |a - b| in units of the last place of b (0 when equal). */
+static double
+ulps(double a, double b)
+{
+	if (a == b)
+		return 0.0;
+	double u = nextafter(fabs(b), INFINITY) - fabs(b);
+	return fabs(a - b) / u;
+}
+
+ParameterizedTest(int *isa, wave, exact_rows_are_libm_to_an_ulp)
+{
+	if (!pe_wave_force_isa(isas[*isa]))
+		cr_skip_test("no %s on this CPU", isas[*isa]);
+	size_t d = 70, nw = d / 2; /* a tail past every vector width */
+	double *w = wave_freqs(d), *row = malloc(d * sizeof *row);
+	struct pe_wave wv;
+	struct pe_wave_out out = {true, false, true, 1.0};
+	cr_assert_eq(pe_wave_init(&wv, w, nw, PE_WAVE_EXACT), PE_OK);
+	cr_expect_eq(wv.block, 1);
+	double worst = 0.0, worst_rel = 0.0;
+	size_t ps[] = {0, 1, 2, 3, 1000, 32767, 65537, 1u << 20, 123456789,
+		(size_t)1 << 30};
+	for (size_t q = 0; q < sizeof ps / sizeof ps[0]; q++) {
+		cr_assert_eq(pe_wave_rows(&wv, ps[q], 1, &out, row, d), PE_OK);
+		for (size_t j = 0; j < nw; j++) {
+			double t = (double)ps[q] * w[j];
+			worst = fmax(worst, fmax(ulps(row[2 * j], sin(t)),
+			                         ulps(row[2 * j + 1], cos(t))));
+			if (sin(t) != 0.0)
+				worst_rel = fmax(worst_rel,
+				    fabs(row[2 * j] - sin(t)) / fabs(sin(t)));
+		}
+	}
+	/* SLEEF's u10 and glibc are each within an ulp of the truth */
+	cr_expect_leq(worst, 2.0, "%s: %g ulps", isas[*isa], worst);
+	cr_expect_leq(worst_rel, 1e-12, "%s: relative %g", isas[*isa],
+	              worst_rel);
+	pe_wave_free(&wv);
+	free(w);
+	free(row);
+}
+
+ParameterizedTestParameters(wave, f32_rows_are_within_a_few_ulps)
+{
+	return cr_make_param_array(int, isa_ids, 3);
+}
+
+/* The angle-addition rows are within a few ulps of double of libm's value
+ * at the same angle, so float32 rounds them the same but for 1 in 10^8. */
+ParameterizedTest(int *isa, wave, f32_rows_are_within_a_few_ulps)
+{
+	if (!pe_wave_force_isa(isas[*isa]))
+		cr_skip_test("no %s on this CPU", isas[*isa]);
+	size_t d = 70, nw = d / 2, n = 300;
+	double *w = wave_freqs(d), *rows = malloc(n * d * sizeof *rows);
+	struct pe_wave wv;
+	struct pe_wave_out out = {true, false, true, 1.0};
+	cr_assert_eq(pe_wave_init(&wv, w, nw, PE_WAVE_F32), PE_OK);
+	cr_expect_gt(wv.block, 1);
+	double worst = 0.0, worst32 = 0.0;
+	size_t starts[] = {0, 5000, 1u << 20, (size_t)1 << 30};
+	for (size_t q = 0; q < 4; q++) {
+		cr_assert_eq(pe_wave_rows(&wv, starts[q], n, &out, rows, d), PE_OK);
+		for (size_t k = 0; k < n; k++)
+			for (size_t j = 0; j < nw; j++) {
+				double t = (double)(starts[q] + k) * w[j];
+				double s = rows[k * d + 2 * j], c = rows[k * d + 2 * j + 1];
+				worst = fmax(worst, fmax(fabs(s - sin(t)), fabs(c - cos(t))));
+				worst32 = fmax(worst32,
+				    fmax(fabs((double)(float)s - sin(t)),
+				         fabs((double)(float)c - cos(t))));
+			}
+	}
+	/* r <= 2 ulps of 2^30: the first-order correction leaves r^2 / 2 */
+	cr_expect_leq(worst, 1e-13, "%s: %g", isas[*isa], worst);
+	cr_expect_leq(worst32, 1e-6, "%s: float32 %g", isas[*isa], worst32);
+	pe_wave_free(&wv);
+	free(w);
+	free(rows);
+}
+
+/* A row's bits depend on p alone: one call for 200 rows equals rows asked
+ * one at a time, and from the middle of a block. */
+Test(wave, rows_do_not_depend_on_the_call)
+{
+	size_t d = 64, nw = d / 2, n = 200;
+	double *w = wave_freqs(d);
+	double *a = malloc(n * d * sizeof *a), *b = malloc(n * d * sizeof *b);
+	struct pe_wave wv;
+	struct pe_wave_out out = {false, false, true, 1.0};
+	cr_assert_eq(pe_wave_init(&wv, w, nw, PE_WAVE_F32), PE_OK);
+	cr_assert_eq(pe_wave_rows(&wv, 1000, n, &out, a, d), PE_OK);
+	for (size_t k = 0; k < n; k += 7)
+		cr_assert_eq(pe_wave_rows(&wv, 1000 + k, k + 7 <= n ? 7 : n - k,
+		                          &out, b + k * d, d), PE_OK);
+	cr_expect(memcmp(a, b, n * d * sizeof *a) == 0);
+	pe_wave_free(&wv);
+	free(w);
+	free(a);
+	free(b);
+}
+
+/* Layouts: pairs or halves, cos or sin first, a scale, a stride. */
+Test(wave, layouts)
+{
+	double w[3] = {1.0, 0.5, 0.25}, row[8];
+	struct pe_wave wv;
+	cr_assert_eq(pe_wave_init(&wv, w, 3, PE_WAVE_EXACT), PE_OK);
+	struct pe_wave_out cc = {false, true, true, 2.0};
+	cr_assert_eq(pe_wave_rows(&wv, 3, 1, &cc, row, 8), PE_OK);
+	for (size_t j = 0; j < 3; j++) {
+		cr_expect(th_close(row[j], 2.0 * cos(3.0 * w[j]), 0, 1e-15));
+		cr_expect(th_close(row[3 + j], 2.0 * cos(3.0 * w[j]), 0, 1e-15));
+	}
+	struct pe_wave_out sp = {true, false, false, 1.0};
+	cr_assert_eq(pe_wave_rows(&wv, 3, 1, &sp, row, 8), PE_OK);
+	for (size_t j = 0; j < 3; j++) {
+		cr_expect(th_close(row[2 * j], sin(3.0 * w[j]), 0, 1e-15));
+		cr_expect(th_close(row[2 * j + 1], sin(3.0 * w[j]), 0, 1e-15));
+	}
+	double sums[2];
+	cr_assert_eq(pe_wave_cos_sums(&wv, 3, 2, sums), PE_OK);
+	cr_expect(th_close(sums[1], cos(4.0) + cos(2.0) + cos(1.0), 1e-15, 0));
+	cr_expect_eq(pe_wave_rows(&wv, 0, 1, &sp, row, 5), PE_EINVAL);
+	pe_wave_free(&wv);
+	cr_expect_eq(pe_wave_init(&wv, w, 0, PE_WAVE_EXACT), PE_EINVAL);
+	w[1] = NAN;
+	cr_expect_eq(pe_wave_init(&wv, w, 3, PE_WAVE_EXACT), PE_EINVAL);
+}

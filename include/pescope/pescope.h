@@ -155,6 +155,16 @@ struct pe_config {
 /* Fill *cfg with the defaults (sinusoidal, d 64, n 64, base 10000, ...). */
 void pe_config_default(struct pe_config *cfg);
 
+/* The encoding's own defaults of the shared parameters the command line
+ * did not give (its row in config.c; the encodings without one keep
+ * pe_config_default's). */
+void pe_config_encoding_defaults(struct pe_config *cfg, bool d_given,
+    bool base_given);
+
+/* Positions an encoding's tables have: seq_len, or its own count (vit2d:
+ * grid_h x grid_w patches). */
+size_t pe_config_positions(const struct pe_config *cfg);
+
 /* Limits on sizes, so that every index and byte count fits comfortably. */
 #define PE_MAX_D ((size_t)1 << 20)	/* d_model */
 #define PE_MAX_N ((size_t)1 << 30)	/* seq_len */

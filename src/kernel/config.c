@@ -291,6 +291,43 @@ static int (*const encoding_checks[PE_ENC_COUNT])(const struct pe_config *,
 	[PE_ENC_VIT2D] = check_vit2d,
 };
 
+/* vit2d: one position per patch. */
+static size_t
+patches(const struct pe_config *cfg)
+{
+	return cfg->grid_h * cfg->grid_w;
+}
+
+/* Each encoding's count of positions (NULL: seq_len). */
+static size_t (*const encoding_positions[PE_ENC_COUNT])(
+    const struct pe_config *) = {
+	[PE_ENC_VIT2D] = patches,
+};
+
+/* Each encoding's own defaults of the shared parameters (NULL: none). */
+static void (*const encoding_defaults[PE_ENC_COUNT])(struct pe_config *,
+    bool d_given, bool base_given) = {NULL};
+
+/* Positions of cfg's encoding. */
+size_t
+pe_config_positions(const struct pe_config *cfg)
+{
+	if ((unsigned)cfg->enc < PE_ENC_COUNT &&
+	    encoding_positions[cfg->enc] != NULL)
+		return encoding_positions[cfg->enc](cfg);
+	return cfg->n;
+}
+
+/* The encoding's defaults for what was not given. */
+void
+pe_config_encoding_defaults(struct pe_config *cfg, bool d_given,
+    bool base_given)
+{
+	if ((unsigned)cfg->enc < PE_ENC_COUNT &&
+	    encoding_defaults[cfg->enc] != NULL)
+		encoding_defaults[cfg->enc](cfg, d_given, base_given);
+}
+
 /* Check a config for consistency; explain the first problem in why. */
 int
 pe_config_check(const struct pe_config *cfg, char *why, size_t cap)

@@ -30,6 +30,31 @@
  * cache and to come from the heap rather than fresh pages. */
 #define FIELD_SIM_SCRATCH 16384
 
+/* What a module does for one kind of field of one encoding: field.c's
+ * field_modules has a row per (encoding, kind) pointing at one, instead of
+ * a switch in every entry point. A module may define its own (extern
+ * below, under its file). */
+struct field_ops {
+	int (*init)(struct pe_field *f); /* NULL: nothing to derive */
+	double (*value)(const struct pe_field *f, size_t r, size_t c);
+	/* Mean of a block; a module whose min/max are closed forms
+	 * (minmax_in_block) fills them when minmax is set. */
+	int (*block)(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
+	    size_t c1, bool minmax, struct pe_stats *dest);
+	/* Grid of means sharing work; NULL: block by block. */
+	int (*grid)(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
+	    size_t c0, size_t c1, size_t nc, struct pe_stats *dest);
+	/* Exact min and max folded into *lo, *hi: PE_OK, or PE_ERANGE when
+	 * the work would pass FIELD_SCAN_BUDGET (nothing folded). NULL: scan
+	 * every entry when nr x nc x cost fits the budget. */
+	int (*minmax)(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
+	    size_t c1, double *lo, double *hi);
+	bool minmax_in_block;
+	/* Rows and columns, when not the kind's usual ones (pe_field_shape);
+	 * NULL: usual. */
+	void (*shape)(const struct pe_config *cfg, size_t *rows, size_t *cols);
+};
+
 /* Shared by every module: statistics, the cuts of a tiling and a walk over
  * a grid's cells. Inline, as loops call them once per cell or entry. */
 

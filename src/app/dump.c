@@ -68,7 +68,9 @@ struct dump_ctx {
 #define E(x) (1u << PE_ENC_##x)
 #define E_VECTOR (E(SINUSOIDAL) | E(LEARNED) | E(VIT2D))
 #define E_SIMILAR (E_VECTOR | E(ROPE) | E(NOPE))
-#define E_TOY (((1u << PE_ENC_COUNT) - 1) & ~E(VIT2D))
+/* the toy attention's encodings (toy.h), named as in options.c */
+#define E_TOY (E(SINUSOIDAL) | E(LEARNED) | E(RELATIVE) | E(ROPE) | E(ALIBI) | \
+    E(NOPE))
 
 /* The options of the toy tables: the sentence, its order, the mask and
  * relative's learned bias; they take d_model and --head with every
@@ -156,26 +158,49 @@ pe_dump_tables_of(const struct pe_config *c, char *buf, size_t cap)
 	return buf;
 }
 
-/* Every table's name, space-separated, in table order. */
+/* The first row named `name` at or after row `from`, or NULL. */
+static const struct dump_table *
+find_row(const char *name, size_t from)
+{
+	for (size_t t = from; name != NULL && t < NTABLES; t++)
+		if (strcmp(name, tables[t].name) == 0)
+			return &tables[t];
+	return NULL;
+}
+
+/* Every table's name, space-separated, in table order (a name several
+ * encodings' rows share, once). */
 const char *
 pe_dump_table_names(char *buf, size_t cap)
 {
 	buf[0] = '\0';
 	for (size_t t = 0; t < NTABLES; t++) {
+		if (find_row(tables[t].name, 0) != &tables[t])
+			continue;
 		size_t l = strlen(buf);
-		snprintf(buf + l, cap - l, "%s%s", t ? " " : "", tables[t].name);
+		snprintf(buf + l, cap - l, "%s%s", l ? " " : "", tables[t].name);
 	}
 	return buf;
 }
 
-/* Table `name`, or NULL. */
+/* Table `name` (the first row of that name). */
 static const struct dump_table *
 find_table(const char *name)
 {
-	for (size_t t = 0; name != NULL && t < NTABLES; t++)
-		if (strcmp(name, tables[t].name) == 0)
-			return &tables[t];
-	return NULL;
+	return find_row(name, 0);
+}
+
+/* Table `name` as config c has it: the row of that name whose encodings
+ * hold c's (several encodings may each have a row of one name, with its
+ * own shape and fill), else the first row of the name, else NULL. */
+static const struct dump_table *
+find_table_for(const struct pe_config *c, const char *name)
+{
+	for (const struct dump_table *t = find_row(name, 0); t != NULL;
+	     t = find_row(name, (size_t)(t - tables) + 1))
+		if (has_table(c, t))
+			return t;
+	return find_table(name);
 }
 
 /* Whether the space-separated list has word w. */
@@ -226,7 +251,7 @@ pe_dump_option_scope(const char *table, const char *opt, char *buf,
 static size_t
 npos(const struct pe_config *c)
 {
-	return c->enc == PE_ENC_VIT2D ? c->grid_h * c->grid_w : c->n;
+	return pe_config_positions(c);
 }
 
 /* The toy sentence of config c: its tokens, reordered by --permute. */
@@ -533,7 +558,7 @@ int
 pe_dump_check_table(const struct pe_config *c, const char *name, char *err,
     size_t cap)
 {
-	const struct dump_table *t = find_table(name);
+	const struct dump_table *t = find_table_for(c, name);
 	char names[512];
 
 	if (t == NULL) {
@@ -557,7 +582,7 @@ int
 pe_dump_run(const struct pe_options *o)
 {
 	const struct pe_config *c = &o->cfg;
-	const struct dump_table *t = find_table(o->table);
+	const struct dump_table *t = find_table_for(c, o->table);
 	char why[1024];
 
 	if (pe_dump_check_table(c, o->table, why, sizeof why) != 0) {

@@ -21,8 +21,10 @@
 #include "view/view.h"
 
 #define R_SCALED (R(LINEAR) | R(DYNAMIC) | R(YARN) | R(LONGROPE) | R(LLAMA3))
-/* The encodings with a toy attention (vit2d has patches, not words). */
-#define E_TOY (E_ALL & ~E(VIT2D))
+/* The encodings with a toy attention (toy.h: vit2d has patches, not
+ * words); named, so that a new encoding joins only when toy.c has it. */
+#define E_TOY (E(SINUSOIDAL) | E(LEARNED) | E(RELATIVE) | E(ROPE) | E(ALIBI) | \
+    E(NOPE))
 /* Issue 11's options: the TUI and dump until the views draw them. */
 #define C_TEACH (C_TUI | C_DUMP)
 
@@ -451,8 +453,6 @@ static int
 apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
     size_t cap)
 {
-	static const char *const encs[] = {"sinusoidal", "learned", "relative",
-		"rope", "alibi", "nope", "vit2d"};
 	static const char *const scalings[] = {"default", "linear", "dynamic",
 		"yarn", "longrope", "llama3"};
 	static const char *const layouts[] = {"interleaved", "split", "t2t"};
@@ -471,17 +471,22 @@ apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
 	int k;
 
 	switch (id) {
-	case O_ENCODING:
+	case O_ENCODING: {
+		const char *encs[PE_ENC_COUNT];
+		for (int e = 0; e < PE_ENC_COUNT; e++)
+			encs[e] = pe_encoding_name((enum pe_encoding)e);
 		if ((k = pick(name, arg, encs, PE_ENC_COUNT, err, cap)) < 0)
 			return 2;
 		c->enc = (enum pe_encoding)k;
 		return 0;
+	}
 	case O_D_MODEL:
 		o->d_given = true;
 		return parse_size(name, arg, 1, PE_MAX_D, &c->d, err, cap);
 	case O_SEQ_LEN:
 		return parse_size(name, arg, 1, PE_MAX_N, &c->n, err, cap);
 	case O_BASE:
+		o->base_given = true;
 		if (parse_double(name, arg, &c->base, err, cap) != 0)
 			return 2;
 		if (c->base <= 1.0)
@@ -1045,6 +1050,9 @@ finish(struct pe_options *o, const bool *given, char *err, size_t cap)
 	struct pe_config *c = &o->cfg;
 	char why[512];
 
+	/* the encoding's own defaults (its row in config.c) for what no
+	 * option or preset gave */
+	pe_config_encoding_defaults(c, o->d_given, o->base_given);
 	if (o->table_data != NULL) {
 		if (c->enc != PE_ENC_LEARNED)
 			return fail(err, cap, "--table-file: only the learned encoding "

@@ -61,7 +61,7 @@ struct pe_options {
 	bool preset_modified;	/* a config option overrode the preset */
 	double *table_data;
 	double *short_factor, *long_factor;
-	bool d_given, max_len_given;
+	bool d_given, max_len_given, base_given;
 	size_t table_rows, table_cols; /* --table-file's shape */
 	char *tokens;		/* --tokens */
 	size_t *permute;	/* --permute */

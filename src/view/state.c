@@ -110,7 +110,8 @@ pe_state_clamp(struct pe_state *st)
 }
 
 /* Start from a config (already checked): whole map, cursor at 0,0, or at
- * position n / 2 where the encoding's row says so (rope: at m = 0 every
+ * the main map's middle row where the encoding's row says so (rope:
+ * position n / 2; at m = 0 every
  * pair's angle is 0 and the wheel shows nothing turning; in the middle the
  * hands spread and the score curve has keys on both sides of the query). */
 void
@@ -119,8 +120,11 @@ pe_state_init(struct pe_state *st, const struct pe_config *cfg)
 	memset(st, 0, sizeof *st);
 	st->cfg = *cfg;
 	st->speed = SPEED_DEFAULT;
-	if (pe_enc_view_of(cfg)->start_mid)
-		st->cur_r = cfg->n / 2;
+	if (pe_enc_view_of(cfg)->start_mid) {
+		size_t rows, cols;
+		pe_state_main_dims(cfg, &rows, &cols);
+		st->cur_r = rows / 2;
+	}
 	pe_state_clamp(st);
 }
 

@@ -51,7 +51,7 @@ struct pe_state {
 };
 
 /* Start from a config (already checked): whole map, cursor at 0,0 (rope:
- * at position n / 2, where the rotation shows). */
+ * at the main map's middle row, where the rotation shows). */
 void pe_state_init(struct pe_state *st, const struct pe_config *cfg);
 
 /* Rows and columns of the main map for a config:

@@ -108,23 +108,39 @@ pe_model_free(struct pe_model *m)
 /* ---- chrome ---------------------------------------------------------- */
 
 
-/* Top line: program name, the encoding tabs, the preset. */
+/* Label of encoding e's tab: " N name " (encodings past the ninth have
+ * no number key: " name "); compact, the others show their key only. */
+static void
+tab_label(char *t, size_t cap, int e, bool compact)
+{
+	const char *name = pe_encoding_name((enum pe_encoding)e);
+	if (e >= 9)
+		snprintf(t, cap, " %s ", name);
+	else if (compact)
+		snprintf(t, cap, " %d ", e + 1);
+	else
+		snprintf(t, cap, " %d %s ", e + 1, name);
+}
+
+/* Top line: program name, the encoding tabs, the preset. When every tab
+ * named does not fit, the current one keeps its name and the others show
+ * their number key, so the current encoding is always on screen. */
 static void
 draw_tabs(struct ctx *c)
 {
-	int x = 0;
+	int x = 0, full = 0;
+	char t[32];
 	x += pe_canvas_text(c->cv, x, 0, c->w, " pescope ", PE_RGB(0, 0, 0),
 	    C_ACCENT, PE_ATTR_BOLD);
+	for (int e = 0; e < PE_ENC_COUNT; e++) {
+		tab_label(t, sizeof t, e, false);
+		full += pe_text_cells(t);
+	}
+	bool compact = x + full > c->w;
 	c->hit->tab_y = 0;
 	for (int e = 0; e < PE_ENC_COUNT; e++) {
-		char t[32];
 		bool on = (int)c->cfg->enc == e;
-		if (e < 9)
-			snprintf(t, sizeof t, " %d %s ", e + 1,
-			    pe_encoding_name((enum pe_encoding)e));
-		else
-			snprintf(t, sizeof t, " %s ",
-			    pe_encoding_name((enum pe_encoding)e));
+		tab_label(t, sizeof t, e, compact && !on);
 		c->hit->tab_x0[e] = x;
 		x += pe_canvas_text(c->cv, x, 0, c->w - x, t,
 		    on ? PE_RGB(0, 0, 0) : C_TEXT, on ? PE_RGB(0xd0, 0xd0, 0xd0)
@@ -133,11 +149,11 @@ draw_tabs(struct ctx *c)
 		c->hit->tab_x1[e] = x;
 	}
 	if (c->st->preset != NULL) {
-		char t[96];
-		int l = snprintf(t, sizeof t, "preset %s%s ", c->st->preset,
+		char p[96];
+		int l = snprintf(p, sizeof p, "preset %s%s ", c->st->preset,
 		    c->st->preset_modified ? " (modified)" : "");
 		if (x + l + 1 <= c->w)
-			pe_canvas_text(c->cv, c->w - l, 0, l, t, C_DIM,
+			pe_canvas_text(c->cv, c->w - l, 0, l, p, C_DIM,
 			    PE_COLOR_DEFAULT, 0);
 	}
 }

@@ -9,8 +9,9 @@ HF's apply_rotary_pos_emb / rotate_half and GPT-J's rotate_every_two), the
 worked example, M_K (solved by least squares from the sinusoids, not from
 the rotation formula), RoFormer's decay bound (Su et al. 2021, sec. 3.4.3),
 the pairs beyond the training length, ALiBi's recency (a softmax of the
-biases, Press et al. 2022 sec. 3) and NoPE's 1/(i+1). Exit 77 (skip)
-without numpy."""
+biases, Press et al. 2022 sec. 3) and NoPE's 1/(i+1); issue 15's
+encodings: mrope (HF's get_rope_index and apply_multimodal_rotary_pos_emb
+for Qwen2-VL, tests/ref/mrope_ref.py). Exit 77 (skip) without numpy."""
 import math
 import os
 import subprocess
@@ -557,6 +558,61 @@ check("alibi recency symmetric", dump(["-e", "alibi", "--heads", "8", "-n",
       recency(8, 30, True), atol=1e-15, rtol=1e-12)
 check("nope start_share 1/(i+1)", dump(["-e", "nope", "-n", "40", "--table",
       "start_share"]), 1.0 / np.arange(1, 41))
+
+# ---- issue 15: mrope (tests/ref/mrope_ref.py: HF's get_rope_index and
+# apply_multimodal_rotary_pos_emb for Qwen2-VL) ----
+import mrope_ref  # noqa: E402
+
+# the default sequence needs no option: text 8, a 14 x 14 image, text 8
+a = dump(["-e", "mrope", "--table", "positions"])
+assert a.dtype == np.dtype("<i8")
+check("mrope positions (defaults)", a, mrope_ref.positions(8, 14, 14, 1, 8))
+for n, g, f, m, what in ((0, (3, 5), 1, 4, "image at the start, odd grid"),
+                         (6, (2, 7), 1, 0, "image at the end"),
+                         (0, (4, 3), 1, 0, "no text"),
+                         (3, (2, 2), 5, 2, "video of 5 frames"),
+                         (1, (5, 2), 3, 0, "video at the end"),
+                         (2, (1, 9), 2, 3, "one-row frames")):
+    args = ["-e", "mrope", "--text-before", str(n), "--grid", "%dx%d" % g,
+            "--frames", str(f), "--text-after", str(m)]
+    pos = mrope_ref.positions(n, g[0], g[1], f, m)
+    check("mrope positions: " + what, dump(args + ["--table", "positions"]),
+          pos)
+    for d, base, sec in ((16, 100.0, [2, 3, 3]), (32, 1e4, [4, 0, 12])):
+        more = args + ["-d", str(d), "--base", str(base), "--mrope-section",
+                       ",".join(map(str, sec))]
+        c, s_ = mrope_ref.cos_sin(pos, d, base, sec)
+        check("mrope cos d%d %s" % (d, what), dump(more + ["--table", "cos"]),
+              c, atol=1e-12)
+        check("mrope sin d%d %s" % (d, what), dump(more + ["--table", "sin"]),
+              s_, atol=1e-12)
+        check("mrope angles d%d %s" % (d, what), dump(more + ["--table",
+              "angles"]), mrope_ref.angles(pos, d, base, sec), rtol=1e-14)
+        check("mrope similarity d%d %s" % (d, what), dump(
+              more + ["--table", "similarity"]),
+              mrope_ref.scores(pos, d, base, sec), atol=1e-11)
+# Qwen2-VL-7B as its preset says: head_dim 128, theta 1e6, 16,24,24
+pos = mrope_ref.positions(8, 14, 14, 1, 8)
+c, s_ = mrope_ref.cos_sin(pos, 128, 1e6, [16, 24, 24])
+check("mrope cos (qwen2-vl-7b preset)", dump(["--preset", "qwen2-vl-7b",
+      "--table", "cos"]), c, atol=1e-12)
+check("mrope defaults are the preset's", dump(["-e", "mrope", "--table",
+      "sin"]), s_, atol=1e-12)
+check("mrope profile (qwen2-vl-7b preset)", dump(["--preset", "qwen2-vl-7b",
+      "--table", "profile"]), mrope_ref.scores(pos, 128, 1e6,
+                                               [16, 24, 24])[0], atol=1e-10)
+# sections that do not cover the pairs are refused, as HF's split fails
+r = subprocess.run([BIN, "dump", "-e", "mrope", "--mrope-section",
+                    "16,24,23", "--table", "cos"], capture_output=True,
+                   text=True)
+checks += 1
+if r.returncode != 2 or "--mrope-section 16,24,23" not in r.stderr:
+    failures += 1
+    print("FAIL mrope sections 16,24,23 refused: %d %s" % (r.returncode,
+                                                          r.stderr))
+else:
+    print("ok   mrope sections that miss a pair are refused")
+
 for f in os.listdir(TMP):
     os.unlink(os.path.join(TMP, f))
 os.rmdir(TMP)

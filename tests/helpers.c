@@ -422,10 +422,14 @@ th_field_check_grids(const struct pe_config *cfg, enum pe_field_kind kind,
 		f.anchor = f.rows * f.cols / 3;
 	size_t R = f.rows, C = f.cols;
 	th_field_check_grid(&f, 0, R, R / 3 + 1, 0, C, C / 2 + 1, what);
-	th_field_check_grid(&f, 0, R - R % 4, 4, 0, C - C % 4, 4, what);
-	th_field_check_grid(&f, 1, R, 2 * R + 1, 0, C - 1, 3 * C - 1, what);
+	if (R >= 4 && C >= 4) /* (a smaller field has no such tiling) */
+		th_field_check_grid(&f, 0, R - R % 4, 4, 0, C - C % 4, 4, what);
+	if (R >= 2 && C >= 2)
+		th_field_check_grid(&f, 1, R, 2 * R + 1, 0, C - 1, 3 * C - 1,
+		    what);
 	/* one row block (the views' curves): one row, and several */
 	th_field_check_grid(&f, R / 2, R / 2 + 1, 1, 0, C, C / 3 + 1, what);
-	th_field_check_grid(&f, R / 4, R / 4 + 3, 1, 1, C, C + 5, what);
+	if (R / 4 + 3 <= R && C >= 2)
+		th_field_check_grid(&f, R / 4, R / 4 + 3, 1, 1, C, C + 5, what);
 	pe_field_free(&f);
 }

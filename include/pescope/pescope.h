@@ -38,6 +38,7 @@ enum pe_encoding {
 	PE_ENC_ALIBI,
 	PE_ENC_NOPE,
 	PE_ENC_VIT2D,
+	PE_ENC_MROPE, /* Qwen2-VL's multimodal rope (mrope.h) */
 	PE_ENC_COUNT
 };
 
@@ -100,6 +101,16 @@ struct pe_rope_scaling {
 	double partial_rotary;	    /* fraction of dims that rotate, (0, 1] */
 };
 
+/* Qwen2-VL's multimodal rope: the token sequence (text, an image or a
+ * video, text) and the pairs each position component turns (mrope.h). */
+struct pe_mrope {
+	size_t text_before;	 /* text tokens before the image */
+	size_t frames;		 /* HF's llm_grid_t: 1 an image, more a video */
+	size_t text_after;	 /* text tokens after it */
+	size_t mrope_section[3]; /* pairs turned by t, h and w; all 0:
+				    Qwen2-VL's 16,24,24 of 64 scaled to d/2 */
+};
+
 /* The toy attention's mask (--mask). */
 enum pe_toy_mask {
 	PE_TOY_MASK_AUTO,   /* causal for nope and for alibi's causal mode,
@@ -143,12 +154,14 @@ struct pe_config {
 	size_t max_distance; /* t5, default 128 */
 	bool bidirectional;  /* t5, default true */
 	size_t max_relative; /* shaw K, default 16 */
-	size_t grid_h, grid_w; /* vit2d patch grid */
+	size_t grid_h, grid_w; /* vit2d's patch grid; mrope's image (HF's
+				  llm_grid_h, llm_grid_w) */
 	size_t max_len;	       /* learned: rows in the table */
 	const double *table;   /* learned: [max_len, d], row-major, in double
 				  (an f8 table's own values); NULL = none yet */
 	bool table_untrained;  /* learned: table is the N(0, 0.02^2) init */
 	struct pe_rope_scaling rope;
+	struct pe_mrope mrope;
 	struct pe_teach teach;
 };
 
@@ -162,7 +175,7 @@ void pe_config_encoding_defaults(struct pe_config *cfg, bool d_given,
     bool base_given);
 
 /* Positions an encoding's tables have: seq_len, or its own count (vit2d:
- * grid_h x grid_w patches). */
+ * grid_h x grid_w patches; mrope: its tokens). */
 size_t pe_config_positions(const struct pe_config *cfg);
 
 /* Limits on sizes, so that every index and byte count fits comfortably. */

@@ -12,6 +12,7 @@
 #include "pescope/example.h"
 #include "pescope/field.h"
 #include "pescope/io.h"
+#include "pescope/mrope.h"
 #include "pescope/nope.h"
 #include "pescope/relative.h"
 #include "pescope/rope.h"
@@ -33,6 +34,8 @@ enum axis {
 	AX_ONE,	  /* a single number */
 	AX_TOKENS, /* the toy sentence's tokens */
 	AX_BEYOND, /* rope: the pairs whose wavelength exceeds --train-len */
+	AX_HALF,  /* d_model / 2: the pairs of a head whose every pair turns */
+	AX_THREE, /* mrope: the position triple (t, h, w) */
 };
 
 struct dump_ctx;
@@ -67,7 +70,7 @@ struct dump_ctx {
 
 #define E(x) (1u << PE_ENC_##x)
 #define E_VECTOR (E(SINUSOIDAL) | E(LEARNED) | E(VIT2D))
-#define E_SIMILAR (E_VECTOR | E(ROPE) | E(NOPE))
+#define E_SIMILAR (E_VECTOR | E(ROPE) | E(NOPE) | E(MROPE))
 /* the toy attention's encodings (toy.h), named as in options.c */
 #define E_TOY (E(SINUSOIDAL) | E(LEARNED) | E(RELATIVE) | E(ROPE) | E(ALIBI) | \
     E(NOPE))
@@ -90,6 +93,7 @@ static int fill_shift(const struct dump_ctx *x, void *dest);
 static int fill_beyond(const struct dump_ctx *x, void *dest);
 static int fill_recency(const struct dump_ctx *x, void *dest);
 static int fill_share(const struct dump_ctx *x, void *dest);
+static int fill_mrope(const struct dump_ctx *x, void *dest);
 static int check_toy(const struct dump_ctx *x, char *why, size_t cap);
 static int check_embedding(const struct dump_ctx *x, char *why, size_t cap);
 static int check_train_len(const struct dump_ctx *x, char *why, size_t cap);
@@ -132,6 +136,11 @@ static const struct dump_table tables[] = {
 	    "train-len", NULL},
 	{"recency", E(ALIBI), 0, {AX_POS}, false, fill_recency},
 	{"start_share", E(NOPE), 0, {AX_POS}, false, fill_share},
+	/* issue 15: mrope (mrope.h); similarity and profile above */
+	{"positions", E(MROPE), 0, {AX_POS, AX_THREE}, true, fill_mrope},
+	{"angles", E(MROPE), 0, {AX_POS, AX_HALF}, false, fill_mrope},
+	{"cos", E(MROPE), 0, {AX_POS, AX_D}, false, fill_mrope},
+	{"sin", E(MROPE), 0, {AX_POS, AX_D}, false, fill_mrope},
 };
 #define NTABLES (sizeof tables / sizeof tables[0])
 
@@ -302,6 +311,8 @@ table_shape(const struct pe_config *c, const struct pe_rope *r,
 			len = toy_sentence(c, &s) == PE_OK ? s.count : 0;
 			break;
 		case AX_BEYOND: len = r != NULL ? beyond(c, r, NULL) : 0; break;
+		case AX_HALF: len = c->d / 2; break;
+		case AX_THREE: len = 3; break;
 		case AX_ONE:
 		case AX_NONE: len = 1; break;
 		}
@@ -514,6 +525,21 @@ fill_share(const struct dump_ctx *x, void *dest)
 	for (size_t i = 0; i < x->n; i++)
 		v[i] = pe_nope_start_share(i);
 	return PE_OK;
+}
+
+/* mrope's positions, angles, cos and sin. */
+static int
+fill_mrope(const struct dump_ctx *x, void *dest)
+{
+	const char *t = x->t->name;
+
+	if (strcmp(t, "positions") == 0)
+		return pe_mrope_fill_positions(x->c, dest);
+	if (strcmp(t, "angles") == 0)
+		return pe_mrope_fill_angles(x->c, dest);
+	if (strcmp(t, "cos") == 0)
+		return pe_mrope_fill_cos_sin(x->c, dest, NULL);
+	return pe_mrope_fill_cos_sin(x->c, NULL, dest);
 }
 
 /* Whether the toy attention is defined here. */

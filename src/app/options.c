@@ -31,16 +31,22 @@
 const struct opt_row pe_opts[O_COUNT] = {
 	[O_ENCODING] = {"encoding", 'e', true, C_CONF, E_ALL, 0, 0, G_ENC, "E",
 	    "sinusoidal (default), learned, relative, rope,\n"
-	    "alibi, nope, vit2d",
-	    "sinusoidal learned relative rope alibi nope vit2d"},
+	    "alibi, nope, vit2d, mrope",
+	    "sinusoidal learned relative rope alibi nope vit2d mrope"},
 	[O_D_MODEL] = {"d-model", 'd', true, C_CONF,
-	    E(SINUSOIDAL) | E(LEARNED) | E(ROPE) | E(VIT2D), 0, 0, G_ENC, "N",
-	    "model width (rope: the head dimension; the toy\n"
-	    "tables: the tokens' width, any encoding); 64"},
-	[O_SEQ_LEN] = {"seq-len", 'n', true, C_CONF, E_ALL & ~E(VIT2D), 0, 0,
-	    G_ENC, "N", "sequence length; 64 (vit2d is sized by --grid)"},
-	[O_BASE] = {"base", 0, true, C_CONF, E(SINUSOIDAL) | E(ROPE), 0, 0, G_ENC,
-	    "B", "sinusoidal / rope base theta; 10000"},
+	    E(SINUSOIDAL) | E(LEARNED) | E(ROPE) | E(VIT2D) | E(MROPE), 0, 0,
+	    G_ENC, "N",
+	    "model width (rope, mrope: the head dimension; the\n"
+	    "toy tables: the tokens' width, any encoding); 64\n"
+	    "(mrope: 128)"},
+	[O_SEQ_LEN] = {"seq-len", 'n', true, C_CONF,
+	    E_ALL & ~(E(VIT2D) | E(MROPE)), 0, 0, G_ENC, "N",
+	    "sequence length; 64 (vit2d is sized by --grid,\n"
+	    "mrope by its text, image and frames)"},
+	[O_BASE] = {"base", 0, true, C_CONF, E(SINUSOIDAL) | E(ROPE) | E(MROPE),
+	    0, 0, G_ENC, "B",
+	    "sinusoidal / rope base theta; 10000 (mrope:\n"
+	    "1000000)"},
 	[O_LAYOUT] = {"layout", 0, true, C_CONF, E(SINUSOIDAL), 0, 0, G_ENC, "L",
 	    "sinusoidal columns: interleaved (the paper,\n"
 	    "PyTorch), split (GPT-J: the paper's frequencies,\n"
@@ -68,8 +74,20 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    K_T5, G_ENC, NULL, "t5 decoder buckets"},
 	[O_MAX_RELATIVE] = {"max-relative", 0, true, C_CONF, E(RELATIVE), 0,
 	    K_SHAW, G_ENC, "K", "shaw clipping distance; 16"},
-	[O_GRID] = {"grid", 0, true, C_CONF, E(VIT2D), 0, 0, G_ENC, "HxW",
-	    "vit2d patch grid; 14x14"},
+	[O_GRID] = {"grid", 0, true, C_CONF, E(VIT2D) | E(MROPE), 0, 0, G_ENC,
+	    "HxW", "vit2d patch grid; mrope's image after the merge\n"
+	    "(HF's llm_grid_h x llm_grid_w); 14x14"},
+	[O_TEXT_BEFORE] = {"text-before", 0, true, C_CONF, E(MROPE), 0, 0,
+	    G_ENC, "N", "mrope: text tokens before the image; 8"},
+	[O_FRAMES] = {"frames", 0, true, C_CONF, E(MROPE), 0, 0, G_ENC, "F",
+	    "mrope: a video of F frames (HF's llm_grid_t,\n"
+	    "time step 1); 1, an image"},
+	[O_TEXT_AFTER] = {"text-after", 0, true, C_CONF, E(MROPE), 0, 0, G_ENC,
+	    "M", "mrope: text tokens after the image; 8"},
+	[O_MROPE_SECTION] = {"mrope-section", 0, true, C_CONF, E(MROPE), 0, 0,
+	    G_ENC, "T,H,W",
+	    "mrope: pairs turned by t, h and w, T+H+W = d/2;\n"
+	    "Qwen2-VL's 16,24,24 (scaled to d/2)"},
 	[O_TABLE_FILE] = {"table-file", 0, true, C_CONF, E(LEARNED), 0, 0, G_ENC,
 	    "F.npy", "learned: a [max_len, d] table (else untrained)",
 	    NULL, true},
@@ -178,18 +196,21 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "attention_scaling, slopes, bias, buckets, index,\n"
 	    "mask (as the encoding has them); the toy\n"
 	    "attention's token_embeddings [T,d], scores [T,T]\n"
-	    "(-inf masked) and attention [T,T] (not vit2d);\n"
+	    "(-inf masked) and attention [T,T] (not vit2d,\n"
+	    "mrope);\n"
 	    "sum [n,d] = x + PE(p) (sinusoidal, learned),\n"
 	    "rotated [n,d] = R_p x (rope), shift [d,d] = M_K\n"
 	    "(sinusoidal), decay [n] (rope: RoFormer's bound\n"
 	    "by distance), beyond (rope: pairs whose unscaled\n"
 	    "wavelength > --train-len), recency [n] (alibi: the\n"
 	    "last query's softmax of the biases, mean of heads),\n"
-	    "start_share [n] (nope: 1/(i+1))",
+	    "start_share [n] (nope: 1/(i+1)); mrope: positions\n"
+	    "[L,3] int64 (each token's t, h, w), angles,\n"
+	    "cos, sin, similarity, profile",
 	    "pe similarity profile cosine inv_freq angles cos sin wavelength "
 	    "attention_scaling slopes bias buckets index mask token_embeddings "
 	    "scores attention sum rotated shift decay beyond recency "
-	    "start_share"},
+	    "start_share positions"},
 	[O_DTYPE] = {"dtype", 0, true, C_DUMP, 0, 0, 0, G_DUMP, "D",
 	    "f32 (default) or f64 (integer tables stay int64)",
 	    "f32 f64"},
@@ -330,6 +351,38 @@ parse_pair(const char *opt, const char *s, char sep, size_t lo, size_t hi,
 bad:
 	return fail(err, cap, "--%s '%s': must be %s with each number in %zu..%zu",
 	    opt, s, form, lo, hi);
+}
+
+/* Parse exactly n comma-separated integers in [0, hi] ("16,24,24"). */
+static int
+parse_sizes(const char *opt, const char *s, size_t n, size_t hi, size_t *dest,
+    const char *form, char *err, size_t cap)
+{
+	size_t v[8], k = 0;
+	const char *p = s;
+	char tmp[32];
+
+	while (k < n && k < 8) {
+		size_t l = strcspn(p, ",");
+		if (l == 0 || l >= sizeof tmp)
+			goto bad;
+		memcpy(tmp, p, l);
+		tmp[l] = '\0';
+		if (parse_size(opt, tmp, 0, hi, &v[k], NULL, 0) != 0)
+			goto bad;
+		k++;
+		p += l;
+		if (*p == '\0')
+			break;
+		p++;
+	}
+	if (k != n || *p != '\0')
+		goto bad;
+	memcpy(dest, v, n * sizeof *dest);
+	return 0;
+bad:
+	return fail(err, cap, "--%s '%s': must be %s, each in 0..%zu", opt, s,
+	    form, hi);
 }
 
 /* Why a file could not be read, from a pe_file_read status. */
@@ -530,6 +583,18 @@ apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
 	case O_GRID:
 		return parse_pair(name, arg, 'x', 1, PE_MAX_GRID, &c->grid_h,
 		    &c->grid_w, "HxW (rows x columns of patches)", err, cap);
+	case O_TEXT_BEFORE:
+		return parse_size(name, arg, 0, PE_MAX_N, &c->mrope.text_before,
+		    err, cap);
+	case O_FRAMES:
+		return parse_size(name, arg, 1, PE_MAX_N, &c->mrope.frames, err,
+		    cap);
+	case O_TEXT_AFTER:
+		return parse_size(name, arg, 0, PE_MAX_N, &c->mrope.text_after, err,
+		    cap);
+	case O_MROPE_SECTION:
+		return parse_sizes(name, arg, 3, PE_MAX_D, c->mrope.mrope_section,
+		    "T,H,W (three pair counts)", err, cap);
 	case O_TABLE_FILE:
 		return load_table(o, arg, err, cap);
 	case O_MAX_LEN:

@@ -3,11 +3,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pescope/mrope.h"
 #include "pescope/pescope.h"
 #include "pescope/rope.h"
 
 static const char *const enc_names[PE_ENC_COUNT] = {
 	"sinusoidal", "learned", "relative", "rope", "alibi", "nope", "vit2d",
+	"mrope",
 };
 
 static const char *const rope_names[PE_ROPE_TYPE_COUNT] = {
@@ -109,6 +111,10 @@ pe_config_default(struct pe_config *cfg)
 	cfg->rope.low_freq_factor = 1.0;
 	cfg->rope.high_freq_factor = 4.0;
 	cfg->rope.partial_rotary = 1.0;
+	/* mrope: text, a 14 x 14 image (the grid above), text */
+	cfg->mrope.text_before = 8;
+	cfg->mrope.frames = 1;
+	cfg->mrope.text_after = 8;
 	cfg->teach.shift = 1;
 }
 
@@ -289,6 +295,7 @@ static int (*const encoding_checks[PE_ENC_COUNT])(const struct pe_config *,
 	[PE_ENC_ALIBI] = check_alibi,
 	[PE_ENC_NOPE] = NULL,
 	[PE_ENC_VIT2D] = check_vit2d,
+	[PE_ENC_MROPE] = pe_mrope_check,
 };
 
 /* vit2d: one position per patch. */
@@ -302,11 +309,14 @@ patches(const struct pe_config *cfg)
 static size_t (*const encoding_positions[PE_ENC_COUNT])(
     const struct pe_config *) = {
 	[PE_ENC_VIT2D] = patches,
+	[PE_ENC_MROPE] = pe_mrope_length,
 };
 
 /* Each encoding's own defaults of the shared parameters (NULL: none). */
 static void (*const encoding_defaults[PE_ENC_COUNT])(struct pe_config *,
-    bool d_given, bool base_given) = {NULL};
+    bool d_given, bool base_given) = {
+	[PE_ENC_MROPE] = pe_mrope_defaults,
+};
 
 /* Positions of cfg's encoding. */
 size_t

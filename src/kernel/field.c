@@ -154,6 +154,9 @@ static const struct field_ops *const field_modules[PE_ENC_COUNT]
 	    [PE_FIELD_SIMILARITY] = &zero_ops},
 	[PE_ENC_VIT2D] = {[PE_FIELD_PE] = &patch_pe_ops,
 	    [PE_FIELD_PATCH_COSINE] = &patch_cosine_ops},
+	[PE_ENC_MROPE] = {[PE_FIELD_ROPE_ANGLE] = &pe_field_mrope_angle_ops,
+	    [PE_FIELD_SIMILARITY] = &pe_field_mrope_sim_ops,
+	    [PE_FIELD_PATCH_COSINE] = &pe_field_mrope_patch_ops},
 };
 
 /* The module of a field of kind for enc, or NULL. */

@@ -275,6 +275,12 @@ int pe_field_patch_grid(const struct pe_field *f, size_t r0, size_t r1,
 void pe_field_patch_minmax(const struct pe_field *f, size_t r0, size_t r1,
     size_t c0, size_t c1, double *lo, double *hi);
 
+/* field_mrope.c: mrope's angle map [L, d/2], scores [L, L] and the score
+ * of token `anchor` with each patch, [frames grid_h, grid_w]; f->omega
+ * holds inv_freq. */
+extern const struct field_ops pe_field_mrope_angle_ops,
+    pe_field_mrope_sim_ops, pe_field_mrope_patch_ops;
+
 /* field_tiling.c */
 
 /* Geometric sums of the blocks that tile [lo, hi) (pe_field_span), block

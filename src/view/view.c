@@ -21,6 +21,7 @@ const struct pe_enc_view *const pe_enc_views[PE_ENC_COUNT] = {
 	[PE_ENC_ALIBI] = &view_alibi_row,
 	[PE_ENC_NOPE] = &view_nope_row,
 	[PE_ENC_VIT2D] = &view_vit2d_row,
+	[PE_ENC_MROPE] = &view_mrope_row,
 };
 
 /* The row of cfg's encoding. */
@@ -123,20 +124,24 @@ tab_label(char *t, size_t cap, int e, bool compact)
 }
 
 /* Top line: program name, the encoding tabs, the preset. When every tab
- * named does not fit, the current one keeps its name and the others show
- * their number key, so the current encoding is always on screen. */
+ * named does not fit beside the preset's name, the current one keeps its
+ * name and the others show their number key, so the current encoding is
+ * always on screen. */
 static void
 draw_tabs(struct ctx *c)
 {
-	int x = 0, full = 0;
-	char t[32];
+	int x = 0, full = 0, pl = 0;
+	char t[32], p[96] = "";
 	x += pe_canvas_text(c->cv, x, 0, c->w, " pescope ", PE_RGB(0, 0, 0),
 	    C_ACCENT, PE_ATTR_BOLD);
 	for (int e = 0; e < PE_ENC_COUNT; e++) {
 		tab_label(t, sizeof t, e, false);
 		full += pe_text_cells(t);
 	}
-	bool compact = x + full > c->w;
+	if (c->st->preset != NULL)
+		pl = snprintf(p, sizeof p, "preset %s%s ", c->st->preset,
+		    c->st->preset_modified ? " (modified)" : "");
+	bool compact = x + full + (pl > 0 ? pl + 1 : 0) > c->w;
 	c->hit->tab_y = 0;
 	for (int e = 0; e < PE_ENC_COUNT; e++) {
 		bool on = (int)c->cfg->enc == e;
@@ -148,14 +153,9 @@ draw_tabs(struct ctx *c)
 		    on ? PE_ATTR_BOLD : 0);
 		c->hit->tab_x1[e] = x;
 	}
-	if (c->st->preset != NULL) {
-		char p[96];
-		int l = snprintf(p, sizeof p, "preset %s%s ", c->st->preset,
-		    c->st->preset_modified ? " (modified)" : "");
-		if (x + l + 1 <= c->w)
-			pe_canvas_text(c->cv, c->w - l, 0, l, p, C_DIM,
-			    PE_COLOR_DEFAULT, 0);
-	}
+	if (pl > 0 && x + pl + 1 <= c->w)
+		pe_canvas_text(c->cv, c->w - pl, 0, pl, p, C_DIM, PE_COLOR_DEFAULT,
+		    0);
 }
 
 /* Record a panel's status; say a failure in the panel. */

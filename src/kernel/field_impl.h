@@ -229,6 +229,20 @@ int pe_field_sim_grid(const struct pe_field *f, size_t r0, size_t r1,
 bool pe_field_sim_minmax(const struct pe_field *f, size_t r0, size_t r1,
     size_t c0, size_t c1, double *lo, double *hi);
 
+/* A block's factor for pairs [k0, k0 + kn) over items [i0, i1): re[k],
+ * im[k] for pair k0 + k (pe_field_dots). */
+typedef void (*pe_field_factor_fn)(const struct pe_field *f, size_t i0,
+    size_t i1, size_t k0, size_t kn, double *re, double *im);
+
+/* dest[cell].mean = scale sum_j Re(X_j(rows) conj(Y_j(cols))) / count for
+ * every cell of an nr x nc grid of blocks over npairs pairs, X from xf
+ * per row block and Y from yf per column block: the scores whose block
+ * sums factor per pair (mrope, rope2d). O((nr + nc) npairs factor calls +
+ * nr nc npairs); PE_ENOMEM, PE_EINTR. */
+int pe_field_dots(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
+    size_t c0, size_t c1, size_t nc, size_t npairs, pe_field_factor_fn xf,
+    pe_field_factor_fn yf, double scale, struct pe_stats *dest);
+
 /* field_learned.c: struct pe_field's prefix holds the table's column
  * prefix sums, its row norms (similarity) and, when cfg->table is NULL, the
  * field's own table. */

@@ -10,8 +10,8 @@
  * closed form (Lagrange, trig.h), so a block costs O(pairs), whatever its
  * size. A score block is Re sum_j G_j(rows) conj(G_j(cols)) with G the sum
  * of e^{i p w_j} over a range; grids keep G per row block and per column
- * block, a chunk of pairs at a time (FIELD_SIM_SCRATCH), and take one dot
- * product per cell: O((nr + nc) pairs runs + nr nc pairs). */
+ * block, a chunk of pairs at a time, and take one dot product per cell
+ * (pe_field_dots): O((nr + nc) pairs runs + nr nc pairs). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,64 +165,6 @@ mrope_angle_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 
 /* ---- products of sums: scores ----------------------------------------- */
 
-/* A block's factor for pairs [k0, k0 + kn): re[k], im[k] (pair k0 + k). */
-typedef void (*mrope_factor_fn)(const struct pe_field *f, size_t i0,
-    size_t i1, size_t k0, size_t kn, double *re, double *im);
-
-/* dest[cell].mean = scale sum_j Re(X_j(rows) conj(Y_j(cols))) / count for
- * every cell of an nr x nc grid, a chunk of pairs at a time. */
-static int
-mrope_dots(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
-    size_t c0, size_t c1, size_t nc, mrope_factor_fn xf, mrope_factor_fn yf,
-    double scale, struct pe_stats *dest)
-{
-	size_t P = mrope_pairs(f), ncell = nr * nc;
-	size_t chunk = FIELD_SIM_SCRATCH / (2 * (nr + nc));
-	struct field_cells it;
-
-	chunk = chunk < 8 ? 8 : chunk;
-	chunk = chunk > P ? P : chunk;
-	double *X = malloc(2 * (nr + nc) * (chunk ? chunk : 1) * sizeof *X);
-	if (X == NULL)
-		return PE_ENOMEM;
-	double *Y = X + 2 * nr * chunk;
-	for (size_t i = 0; i < ncell; i++)
-		dest[i].mean = 0.0;
-	for (size_t k0 = 0; k0 < P; k0 += chunk) {
-		size_t kn = P - k0 < chunk ? P - k0 : chunk;
-		if (pe_field_interrupted()) {
-			free(X);
-			return PE_EINTR;
-		}
-		for (size_t bi = 0; bi < nr; bi++) {
-			size_t p0, p1;
-			field_span(r0, r1, nr, bi, &p0, &p1);
-			xf(f, p0, p1, k0, kn, X + 2 * bi * kn, X + (2 * bi + 1) * kn);
-		}
-		for (size_t bj = 0; bj < nc; bj++) {
-			size_t q0, q1;
-			field_span(c0, c1, nc, bj, &q0, &q1);
-			yf(f, q0, q1, k0, kn, Y + 2 * bj * kn, Y + (2 * bj + 1) * kn);
-		}
-		for (size_t cell = 0; cell < ncell; cell++) {
-			const double *x = X + 2 * (cell / nc) * kn;
-			const double *y = Y + 2 * (cell % nc) * kn;
-			double s = 0.0;
-			for (size_t k = 0; k < kn; k++)
-				s += x[k] * y[k] + x[kn + k] * y[kn + k];
-			dest[cell].mean += s;
-		}
-	}
-	free(X);
-	field_cells_start(&it, r0, r1, nr, c0, c1, nc);
-	while (field_cells_next(&it)) {
-		double s = dest[it.k].mean;
-		field_stats_init(&dest[it.k], it.count);
-		dest[it.k].mean = scale * s / (double)it.count;
-	}
-	return PE_OK;
-}
-
 /* G_j over tokens [i0, i1) for pairs [k0, k0 + kn). */
 static void
 mrope_sim_factor(const struct pe_field *f, size_t i0, size_t i1, size_t k0,
@@ -256,8 +198,8 @@ mrope_sim_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 {
 	(void)minmax;
 	struct pe_stats tmp;
-	int rc = mrope_dots(f, r0, r1, 1, c0, c1, 1, mrope_sim_factor,
-	    mrope_sim_factor, 1.0, &tmp);
+	int rc = pe_field_dots(f, r0, r1, 1, c0, c1, 1, mrope_pairs(f),
+	    mrope_sim_factor, mrope_sim_factor, 1.0, &tmp);
 	dest->mean = tmp.mean;
 	return rc;
 }
@@ -266,8 +208,8 @@ static int
 mrope_sim_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
     size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
 {
-	return mrope_dots(f, r0, r1, nr, c0, c1, nc, mrope_sim_factor,
-	    mrope_sim_factor, 1.0, dest);
+	return pe_field_dots(f, r0, r1, nr, c0, c1, nc, mrope_pairs(f),
+	    mrope_sim_factor, mrope_sim_factor, 1.0, dest);
 }
 
 /* ---- one token against the patches ------------------------------------ */
@@ -389,8 +331,8 @@ mrope_patch_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	if (f->anchor >= pe_mrope_length(f->cfg))
 		return PE_EINVAL;
 	struct pe_stats tmp;
-	int rc = mrope_dots(f, r0, r1, 1, c0, c1, 1, mrope_patch_xf,
-	    mrope_patch_yf, 1.0 / (double)mrope_pairs(f), &tmp);
+	int rc = pe_field_dots(f, r0, r1, 1, c0, c1, 1, mrope_pairs(f),
+	    mrope_patch_xf, mrope_patch_yf, 1.0 / (double)mrope_pairs(f), &tmp);
 	dest->mean = tmp.mean;
 	return rc;
 }
@@ -401,8 +343,8 @@ mrope_patch_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 {
 	if (f->anchor >= pe_mrope_length(f->cfg))
 		return PE_EINVAL;
-	return mrope_dots(f, r0, r1, nr, c0, c1, nc, mrope_patch_xf,
-	    mrope_patch_yf, 1.0 / (double)mrope_pairs(f), dest);
+	return pe_field_dots(f, r0, r1, nr, c0, c1, nc, mrope_pairs(f),
+	    mrope_patch_xf, mrope_patch_yf, 1.0 / (double)mrope_pairs(f), dest);
 }
 
 /* Min and max by a scan of the block's entries (a score or a patch

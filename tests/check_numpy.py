@@ -11,7 +11,9 @@ the rotation formula), RoFormer's decay bound (Su et al. 2021, sec. 3.4.3),
 the pairs beyond the training length, ALiBi's recency (a softmax of the
 biases, Press et al. 2022 sec. 3) and NoPE's 1/(i+1); issue 15's
 encodings: mrope (HF's get_rope_index and apply_multimodal_rotary_pos_emb
-for Qwen2-VL, tests/ref/mrope_ref.py). Exit 77 (skip) without numpy."""
+for Qwen2-VL, tests/ref/mrope_ref.py) and xPos (torchscale's
+xpos_relative_position.py, tests/ref/xpos_ref.py). Exit 77 (skip) without
+numpy."""
 import math
 import os
 import subprocess
@@ -612,6 +614,32 @@ if r.returncode != 2 or "--mrope-section 16,24,23" not in r.stderr:
                                                           r.stderr))
 else:
     print("ok   mrope sections that miss a pair are refused")
+
+
+# ---- xpos (tests/ref/xpos_ref.py: torchscale's xpos_relative_position.py,
+# q = xpos(q, offset), k = xpos(k, 0, downscale=True)) ----
+import xpos_ref  # noqa: E402
+
+for n, d, g, off, base in ((64, 64, 512, 0, 10000.0),   # the defaults
+                           (33, 16, 512, 0, 10000.0),   # odd n: min_pos -17
+                           (40, 8, 16, 0, 10000.0),     # a faster decay
+                           (25, 12, 2, 0, 500.0),       # scale base 2
+                           (9, 8, 64, 4, 10000.0),      # an offset
+                           (1, 4, 512, 6, 10000.0)):    # one query, K 6
+    args = ["-e", "xpos", "-n", str(n), "-d", str(d), "--xpos-scale-base",
+            str(g), "--xpos-offset", str(off), "--base", str(base)]
+    what = "xpos n%d d%d gamma %g offset %d" % (n, d, g, off)
+    sc, c, s_ = xpos_ref.query_tables(n, d, g, off, base)
+    check(what + " scale", dump(args + ["--table", "scale"]), sc, atol=1e-15,
+          rtol=1e-13)
+    check(what + " cos", dump(args + ["--table", "cos"]), c, atol=1e-13,
+          rtol=1e-12)
+    check(what + " sin", dump(args + ["--table", "sin"]), s_, atol=1e-13,
+          rtol=1e-12)
+    check(what + " similarity", dump(args + ["--table", "similarity"]),
+          xpos_ref.scores(n, d, g, off, base), atol=1e-11, rtol=1e-12)
+check("xpos profile (defaults)", dump(["-e", "xpos", "--table", "profile"]),
+      xpos_ref.scores(64, 64)[0], atol=1e-11)
 
 for f in os.listdir(TMP):
     os.unlink(os.path.join(TMP, f))

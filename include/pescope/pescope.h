@@ -39,6 +39,7 @@ enum pe_encoding {
 	PE_ENC_NOPE,
 	PE_ENC_VIT2D,
 	PE_ENC_MROPE, /* Qwen2-VL's multimodal rope (mrope.h) */
+	PE_ENC_XPOS,  /* xPos, Sun et al. 2022 (xpos.h) */
 	PE_ENC_COUNT
 };
 
@@ -111,6 +112,12 @@ struct pe_mrope {
 				    Qwen2-VL's 16,24,24 of 64 scaled to d/2 */
 };
 
+/* xPos's scale (xpos.h, torchscale's XPOS). */
+struct pe_xpos {
+	double xpos_scale_base; /* torchscale's scale_base (gamma); 512 */
+	size_t xpos_offset;	/* XPOS.forward's offset for the queries; 0 */
+};
+
 /* The toy attention's mask (--mask). */
 enum pe_toy_mask {
 	PE_TOY_MASK_AUTO,   /* causal for nope and for alibi's causal mode,
@@ -162,6 +169,7 @@ struct pe_config {
 	bool table_untrained;  /* learned: table is the N(0, 0.02^2) init */
 	struct pe_rope_scaling rope;
 	struct pe_mrope mrope;
+	struct pe_xpos xpos;
 	struct pe_teach teach;
 };
 

@@ -18,6 +18,7 @@
 #include "pescope/rope.h"
 #include "pescope/sinusoidal.h"
 #include "pescope/toy.h"
+#include "pescope/xpos.h"
 #include "pescope/vit2d.h"
 
 /* Largest output dump writes. */
@@ -70,7 +71,7 @@ struct dump_ctx {
 
 #define E(x) (1u << PE_ENC_##x)
 #define E_VECTOR (E(SINUSOIDAL) | E(LEARNED) | E(VIT2D))
-#define E_SIMILAR (E_VECTOR | E(ROPE) | E(NOPE) | E(MROPE))
+#define E_SIMILAR (E_VECTOR | E(ROPE) | E(NOPE) | E(MROPE) | E(XPOS))
 /* the toy attention's encodings (toy.h), named as in options.c */
 #define E_TOY (E(SINUSOIDAL) | E(LEARNED) | E(RELATIVE) | E(ROPE) | E(ALIBI) | \
     E(NOPE))
@@ -94,6 +95,7 @@ static int fill_beyond(const struct dump_ctx *x, void *dest);
 static int fill_recency(const struct dump_ctx *x, void *dest);
 static int fill_share(const struct dump_ctx *x, void *dest);
 static int fill_mrope(const struct dump_ctx *x, void *dest);
+static int fill_xpos(const struct dump_ctx *x, void *dest);
 static int check_toy(const struct dump_ctx *x, char *why, size_t cap);
 static int check_embedding(const struct dump_ctx *x, char *why, size_t cap);
 static int check_train_len(const struct dump_ctx *x, char *why, size_t cap);
@@ -141,6 +143,10 @@ static const struct dump_table tables[] = {
 	{"angles", E(MROPE), 0, {AX_POS, AX_HALF}, false, fill_mrope},
 	{"cos", E(MROPE), 0, {AX_POS, AX_D}, false, fill_mrope},
 	{"sin", E(MROPE), 0, {AX_POS, AX_D}, false, fill_mrope},
+	/* xpos (xpos.h): the queries' tables */
+	{"scale", E(XPOS), 0, {AX_POS, AX_HALF}, false, fill_xpos},
+	{"cos", E(XPOS), 0, {AX_POS, AX_D}, false, fill_xpos},
+	{"sin", E(XPOS), 0, {AX_POS, AX_D}, false, fill_xpos},
 };
 #define NTABLES (sizeof tables / sizeof tables[0])
 
@@ -540,6 +546,19 @@ fill_mrope(const struct dump_ctx *x, void *dest)
 	if (strcmp(t, "cos") == 0)
 		return pe_mrope_fill_cos_sin(x->c, dest, NULL);
 	return pe_mrope_fill_cos_sin(x->c, NULL, dest);
+}
+
+/* xpos's scale, cos and sin (the queries'). */
+static int
+fill_xpos(const struct dump_ctx *x, void *dest)
+{
+	const char *t = x->t->name;
+
+	if (strcmp(t, "scale") == 0)
+		return pe_xpos_fill_scale(x->c, dest);
+	if (strcmp(t, "cos") == 0)
+		return pe_xpos_fill_cos_sin(x->c, dest, NULL);
+	return pe_xpos_fill_cos_sin(x->c, NULL, dest);
 }
 
 /* Whether the toy attention is defined here. */

@@ -31,22 +31,22 @@
 const struct opt_row pe_opts[O_COUNT] = {
 	[O_ENCODING] = {"encoding", 'e', true, C_CONF, E_ALL, 0, 0, G_ENC, "E",
 	    "sinusoidal (default), learned, relative, rope,\n"
-	    "alibi, nope, vit2d, mrope",
-	    "sinusoidal learned relative rope alibi nope vit2d mrope"},
+	    "alibi, nope, vit2d, mrope, xpos",
+	    "sinusoidal learned relative rope alibi nope vit2d mrope xpos"},
 	[O_D_MODEL] = {"d-model", 'd', true, C_CONF,
-	    E(SINUSOIDAL) | E(LEARNED) | E(ROPE) | E(VIT2D) | E(MROPE), 0, 0,
-	    G_ENC, "N",
-	    "model width (rope, mrope: the head dimension; the\n"
-	    "toy tables: the tokens' width, any encoding); 64\n"
-	    "(mrope: 128)"},
+	    E(SINUSOIDAL) | E(LEARNED) | E(ROPE) | E(VIT2D) | E(MROPE) |
+	    E(XPOS), 0, 0, G_ENC, "N",
+	    "model width (rope, mrope, xpos: the head dimension;\n"
+	    "the toy tables: the tokens' width, any encoding);\n"
+	    "64 (mrope: 128)"},
 	[O_SEQ_LEN] = {"seq-len", 'n', true, C_CONF,
 	    E_ALL & ~(E(VIT2D) | E(MROPE)), 0, 0, G_ENC, "N",
 	    "sequence length; 64 (vit2d is sized by --grid,\n"
 	    "mrope by its text, image and frames)"},
-	[O_BASE] = {"base", 0, true, C_CONF, E(SINUSOIDAL) | E(ROPE) | E(MROPE),
-	    0, 0, G_ENC, "B",
+	[O_BASE] = {"base", 0, true, C_CONF,
+	    E(SINUSOIDAL) | E(ROPE) | E(MROPE) | E(XPOS), 0, 0, G_ENC, "B",
 	    "sinusoidal / rope base theta; 10000 (mrope:\n"
-	    "1000000)"},
+	    "1000000; xpos: torchscale's fixed 10000)"},
 	[O_LAYOUT] = {"layout", 0, true, C_CONF, E(SINUSOIDAL), 0, 0, G_ENC, "L",
 	    "sinusoidal columns: interleaved (the paper,\n"
 	    "PyTorch), split (GPT-J: the paper's frequencies,\n"
@@ -88,6 +88,11 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    G_ENC, "T,H,W",
 	    "mrope: pairs turned by t, h and w, T+H+W = d/2;\n"
 	    "Qwen2-VL's 16,24,24 (scaled to d/2)"},
+	[O_XPOS_SCALE_BASE] = {"xpos-scale-base", 0, true, C_CONF, E(XPOS), 0, 0,
+	    G_ENC, "G", "xpos: the scale's base gamma, zeta^(m/gamma); 512"},
+	[O_XPOS_OFFSET] = {"xpos-offset", 0, true, C_CONF, E(XPOS), 0, 0, G_ENC,
+	    "K", "xpos: the queries' offset (torchscale's\n"
+	    "forward(q, offset)); 0"},
 	[O_TABLE_FILE] = {"table-file", 0, true, C_CONF, E(LEARNED), 0, 0, G_ENC,
 	    "F.npy", "learned: a [max_len, d] table (else untrained)",
 	    NULL, true},
@@ -197,7 +202,7 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "mask (as the encoding has them); the toy\n"
 	    "attention's token_embeddings [T,d], scores [T,T]\n"
 	    "(-inf masked) and attention [T,T] (not vit2d,\n"
-	    "mrope);\n"
+	    "mrope, xpos);\n"
 	    "sum [n,d] = x + PE(p) (sinusoidal, learned),\n"
 	    "rotated [n,d] = R_p x (rope), shift [d,d] = M_K\n"
 	    "(sinusoidal), decay [n] (rope: RoFormer's bound\n"
@@ -206,11 +211,13 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "last query's softmax of the biases, mean of heads),\n"
 	    "start_share [n] (nope: 1/(i+1)); mrope: positions\n"
 	    "[L,3] int64 (each token's t, h, w), angles,\n"
-	    "cos, sin, similarity, profile",
+	    "cos, sin, similarity, profile; xpos: scale [n,d/2]\n"
+	    "(the queries'; keys 1/scale), cos, sin [n,d] (x\n"
+	    "scale, duplicate_interleave), similarity, profile",
 	    "pe similarity profile cosine inv_freq angles cos sin wavelength "
 	    "attention_scaling slopes bias buckets index mask token_embeddings "
 	    "scores attention sum rotated shift decay beyond recency "
-	    "start_share positions"},
+	    "start_share positions scale"},
 	[O_DTYPE] = {"dtype", 0, true, C_DUMP, 0, 0, 0, G_DUMP, "D",
 	    "f32 (default) or f64 (integer tables stay int64)",
 	    "f32 f64"},
@@ -595,6 +602,16 @@ apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
 	case O_MROPE_SECTION:
 		return parse_sizes(name, arg, 3, PE_MAX_D, c->mrope.mrope_section,
 		    "T,H,W (three pair counts)", err, cap);
+	case O_XPOS_SCALE_BASE:
+		if (parse_double(name, arg, &c->xpos.xpos_scale_base, err, cap) != 0)
+			return 2;
+		if (c->xpos.xpos_scale_base <= 0)
+			return fail(err, cap, "--xpos-scale-base '%s': must be a finite "
+			    "number > 0", arg);
+		return 0;
+	case O_XPOS_OFFSET:
+		return parse_size(name, arg, 0, PE_MAX_N, &c->xpos.xpos_offset, err,
+		    cap);
 	case O_TABLE_FILE:
 		return load_table(o, arg, err, cap);
 	case O_MAX_LEN:

@@ -6,10 +6,11 @@
 #include "pescope/mrope.h"
 #include "pescope/pescope.h"
 #include "pescope/rope.h"
+#include "pescope/xpos.h"
 
 static const char *const enc_names[PE_ENC_COUNT] = {
 	"sinusoidal", "learned", "relative", "rope", "alibi", "nope", "vit2d",
-	"mrope",
+	"mrope", "xpos",
 };
 
 static const char *const rope_names[PE_ROPE_TYPE_COUNT] = {
@@ -115,6 +116,7 @@ pe_config_default(struct pe_config *cfg)
 	cfg->mrope.text_before = 8;
 	cfg->mrope.frames = 1;
 	cfg->mrope.text_after = 8;
+	cfg->xpos.xpos_scale_base = 512.0; /* torchscale's XPOS default */
 	cfg->teach.shift = 1;
 }
 
@@ -296,6 +298,7 @@ static int (*const encoding_checks[PE_ENC_COUNT])(const struct pe_config *,
 	[PE_ENC_NOPE] = NULL,
 	[PE_ENC_VIT2D] = check_vit2d,
 	[PE_ENC_MROPE] = pe_mrope_check,
+	[PE_ENC_XPOS] = pe_xpos_check,
 };
 
 /* vit2d: one position per patch. */

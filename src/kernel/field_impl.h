@@ -295,6 +295,11 @@ void pe_field_patch_minmax(const struct pe_field *f, size_t r0, size_t r1,
 extern const struct field_ops pe_field_mrope_angle_ops,
     pe_field_mrope_sim_ops, pe_field_mrope_patch_ops;
 
+/* field_xpos.c: xPos's angle map [n, d/2] and scores [n, n]; f->omega
+ * holds inv_freq, f->prefix ln(zeta_j) / gamma. */
+extern const struct field_ops pe_field_xpos_angle_ops,
+    pe_field_xpos_sim_ops;
+
 /* field_tiling.c */
 
 /* Geometric sums of the blocks that tile [lo, hi) (pe_field_span), block

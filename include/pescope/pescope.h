@@ -40,6 +40,7 @@ enum pe_encoding {
 	PE_ENC_VIT2D,
 	PE_ENC_MROPE, /* Qwen2-VL's multimodal rope (mrope.h) */
 	PE_ENC_XPOS,  /* xPos, Sun et al. 2022 (xpos.h) */
+	PE_ENC_ROPE2D, /* RoPE-ViT's 2-D rope for patches (rope2d.h) */
 	PE_ENC_COUNT
 };
 
@@ -118,6 +119,25 @@ struct pe_xpos {
 	size_t xpos_offset;	/* XPOS.forward's offset for the queries; 0 */
 };
 
+/* RoPE-ViT's two 2-D ropes (rope2d.h). */
+enum pe_rope2d_kind {
+	PE_ROPE2D_AXIAL, /* compute_axial_cis: half the pairs turn with x,
+			    half with y */
+	PE_ROPE2D_MIXED, /* compute_mixed_cis: every pair with x fx + y fy */
+};
+
+struct pe_rope2d {
+	enum pe_rope2d_kind kind;
+	const double *freqs;	/* mixed: learned frequencies [2, freqs_rows,
+				   freqs_cols]: [2, heads, d/2], or the
+				   reference's [2, depth, heads d/2]; NULL:
+				   init_random_2d_freqs after
+				   torch.manual_seed(0) */
+	size_t freqs_rows, freqs_cols;
+	size_t head;		/* mixed: the head shown */
+	size_t layer;		/* mixed: the block shown ([2, depth, ...]) */
+};
+
 /* The toy attention's mask (--mask). */
 enum pe_toy_mask {
 	PE_TOY_MASK_AUTO,   /* causal for nope and for alibi's causal mode,
@@ -161,8 +181,8 @@ struct pe_config {
 	size_t max_distance; /* t5, default 128 */
 	bool bidirectional;  /* t5, default true */
 	size_t max_relative; /* shaw K, default 16 */
-	size_t grid_h, grid_w; /* vit2d's patch grid; mrope's image (HF's
-				  llm_grid_h, llm_grid_w) */
+	size_t grid_h, grid_w; /* vit2d's and rope2d's patch grid; mrope's
+				  image (HF's llm_grid_h, llm_grid_w) */
 	size_t max_len;	       /* learned: rows in the table */
 	const double *table;   /* learned: [max_len, d], row-major, in double
 				  (an f8 table's own values); NULL = none yet */
@@ -170,6 +190,7 @@ struct pe_config {
 	struct pe_rope_scaling rope;
 	struct pe_mrope mrope;
 	struct pe_xpos xpos;
+	struct pe_rope2d rope2d;
 	struct pe_teach teach;
 };
 
@@ -182,8 +203,8 @@ void pe_config_default(struct pe_config *cfg);
 void pe_config_encoding_defaults(struct pe_config *cfg, bool d_given,
     bool base_given);
 
-/* Positions an encoding's tables have: seq_len, or its own count (vit2d:
- * grid_h x grid_w patches; mrope: its tokens). */
+/* Positions an encoding's tables have: seq_len, or its own count (vit2d,
+ * rope2d: grid_h x grid_w patches; mrope: its tokens). */
 size_t pe_config_positions(const struct pe_config *cfg);
 
 /* Limits on sizes, so that every index and byte count fits comfortably. */

@@ -15,6 +15,7 @@
 #include "pescope/mrope.h"
 #include "pescope/nope.h"
 #include "pescope/relative.h"
+#include "pescope/rope2d.h"
 #include "pescope/rope.h"
 #include "pescope/sinusoidal.h"
 #include "pescope/toy.h"
@@ -71,7 +72,8 @@ struct dump_ctx {
 
 #define E(x) (1u << PE_ENC_##x)
 #define E_VECTOR (E(SINUSOIDAL) | E(LEARNED) | E(VIT2D))
-#define E_SIMILAR (E_VECTOR | E(ROPE) | E(NOPE) | E(MROPE) | E(XPOS))
+#define E_SIMILAR (E_VECTOR | E(ROPE) | E(NOPE) | E(MROPE) | E(XPOS) | \
+    E(ROPE2D))
 /* the toy attention's encodings (toy.h), named as in options.c */
 #define E_TOY (E(SINUSOIDAL) | E(LEARNED) | E(RELATIVE) | E(ROPE) | E(ALIBI) | \
     E(NOPE))
@@ -96,6 +98,7 @@ static int fill_recency(const struct dump_ctx *x, void *dest);
 static int fill_share(const struct dump_ctx *x, void *dest);
 static int fill_mrope(const struct dump_ctx *x, void *dest);
 static int fill_xpos(const struct dump_ctx *x, void *dest);
+static int fill_rope2d(const struct dump_ctx *x, void *dest);
 static int check_toy(const struct dump_ctx *x, char *why, size_t cap);
 static int check_embedding(const struct dump_ctx *x, char *why, size_t cap);
 static int check_train_len(const struct dump_ctx *x, char *why, size_t cap);
@@ -147,6 +150,10 @@ static const struct dump_table tables[] = {
 	{"scale", E(XPOS), 0, {AX_POS, AX_HALF}, false, fill_xpos},
 	{"cos", E(XPOS), 0, {AX_POS, AX_D}, false, fill_xpos},
 	{"sin", E(XPOS), 0, {AX_POS, AX_D}, false, fill_xpos},
+	/* rope2d (rope2d.h): the patches' angles and freqs_cis */
+	{"angles", E(ROPE2D), 0, {AX_POS, AX_HALF}, false, fill_rope2d},
+	{"cos", E(ROPE2D), 0, {AX_POS, AX_HALF}, false, fill_rope2d},
+	{"sin", E(ROPE2D), 0, {AX_POS, AX_HALF}, false, fill_rope2d},
 };
 #define NTABLES (sizeof tables / sizeof tables[0])
 
@@ -561,6 +568,19 @@ fill_xpos(const struct dump_ctx *x, void *dest)
 	return pe_xpos_fill_cos_sin(x->c, NULL, dest);
 }
 
+/* rope2d's angles, cos and sin. */
+static int
+fill_rope2d(const struct dump_ctx *x, void *dest)
+{
+	const char *t = x->t->name;
+
+	if (strcmp(t, "angles") == 0)
+		return pe_rope2d_fill_angles(x->c, dest);
+	if (strcmp(t, "cos") == 0)
+		return pe_rope2d_fill_cos_sin(x->c, dest, NULL);
+	return pe_rope2d_fill_cos_sin(x->c, NULL, dest);
+}
+
 /* Whether the toy attention is defined here. */
 static int
 check_toy(const struct dump_ctx *x, char *why, size_t cap)
@@ -675,8 +695,9 @@ pe_dump_run(const struct pe_options *o)
 	}
 
 	/* --head picks the CSV slice of a 3-D table; the toy tables take it
-	 * as an input (alibi's head, the bias's row) */
-	bool head_input = list_has(t->also, "head");
+	 * as an input (alibi's head, the bias's row), and so does an encoding
+	 * whose parameter it is (rope2d mixed's head) */
+	bool head_input = list_has(t->also, "head") || o->head_in_config;
 	if (o->head_given && !head_input &&
 	    (tab.ndim != 3 || o->dump_format == PE_DUMP_NPY)) {
 		pe_app_error(tab.ndim != 3

@@ -31,22 +31,25 @@
 const struct opt_row pe_opts[O_COUNT] = {
 	[O_ENCODING] = {"encoding", 'e', true, C_CONF, E_ALL, 0, 0, G_ENC, "E",
 	    "sinusoidal (default), learned, relative, rope,\n"
-	    "alibi, nope, vit2d, mrope, xpos",
-	    "sinusoidal learned relative rope alibi nope vit2d mrope xpos"},
+	    "alibi, nope, vit2d, mrope, xpos, rope2d",
+	    "sinusoidal learned relative rope alibi nope vit2d mrope xpos "
+	    "rope2d"},
 	[O_D_MODEL] = {"d-model", 'd', true, C_CONF,
 	    E(SINUSOIDAL) | E(LEARNED) | E(ROPE) | E(VIT2D) | E(MROPE) |
-	    E(XPOS), 0, 0, G_ENC, "N",
+	    E(XPOS) | E(ROPE2D), 0, 0, G_ENC, "N",
 	    "model width (rope, mrope, xpos: the head dimension;\n"
 	    "the toy tables: the tokens' width, any encoding);\n"
 	    "64 (mrope: 128)"},
 	[O_SEQ_LEN] = {"seq-len", 'n', true, C_CONF,
-	    E_ALL & ~(E(VIT2D) | E(MROPE)), 0, 0, G_ENC, "N",
-	    "sequence length; 64 (vit2d is sized by --grid,\n"
-	    "mrope by its text, image and frames)"},
+	    E_ALL & ~(E(VIT2D) | E(MROPE) | E(ROPE2D)), 0, 0, G_ENC, "N",
+	    "sequence length; 64 (vit2d and rope2d are sized by\n"
+	    "--grid, mrope by its text, image and frames)"},
 	[O_BASE] = {"base", 0, true, C_CONF,
-	    E(SINUSOIDAL) | E(ROPE) | E(MROPE) | E(XPOS), 0, 0, G_ENC, "B",
+	    E(SINUSOIDAL) | E(ROPE) | E(MROPE) | E(XPOS) | E(ROPE2D), 0, 0,
+	    G_ENC, "B",
 	    "sinusoidal / rope base theta; 10000 (mrope:\n"
-	    "1000000; xpos: torchscale's fixed 10000)"},
+	    "1000000; xpos: torchscale's fixed 10000; rope2d:\n"
+	    "RoPE-ViT's 100 axial, 10 mixed)"},
 	[O_LAYOUT] = {"layout", 0, true, C_CONF, E(SINUSOIDAL), 0, 0, G_ENC, "L",
 	    "sinusoidal columns: interleaved (the paper,\n"
 	    "PyTorch), split (GPT-J: the paper's frequencies,\n"
@@ -74,9 +77,10 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    K_T5, G_ENC, NULL, "t5 decoder buckets"},
 	[O_MAX_RELATIVE] = {"max-relative", 0, true, C_CONF, E(RELATIVE), 0,
 	    K_SHAW, G_ENC, "K", "shaw clipping distance; 16"},
-	[O_GRID] = {"grid", 0, true, C_CONF, E(VIT2D) | E(MROPE), 0, 0, G_ENC,
-	    "HxW", "vit2d patch grid; mrope's image after the merge\n"
-	    "(HF's llm_grid_h x llm_grid_w); 14x14"},
+	[O_GRID] = {"grid", 0, true, C_CONF, E(VIT2D) | E(MROPE) | E(ROPE2D), 0,
+	    0, G_ENC, "HxW",
+	    "vit2d, rope2d patch grid; mrope's image after the\n"
+	    "merge (HF's llm_grid_h x llm_grid_w); 14x14"},
 	[O_TEXT_BEFORE] = {"text-before", 0, true, C_CONF, E(MROPE), 0, 0,
 	    G_ENC, "N", "mrope: text tokens before the image; 8"},
 	[O_FRAMES] = {"frames", 0, true, C_CONF, E(MROPE), 0, 0, G_ENC, "F",
@@ -93,6 +97,18 @@ const struct opt_row pe_opts[O_COUNT] = {
 	[O_XPOS_OFFSET] = {"xpos-offset", 0, true, C_CONF, E(XPOS), 0, 0, G_ENC,
 	    "K", "xpos: the queries' offset (torchscale's\n"
 	    "forward(q, offset)); 0"},
+	[O_ROPE2D] = {"rope2d", 0, true, C_CONF, E(ROPE2D), 0, 0, G_ENC, "K",
+	    "rope2d: axial (default; RoPE-ViT's RoPE-Axial) or\n"
+	    "mixed (RoPE-Mixed: learned x and y frequencies)",
+	    "axial mixed"},
+	[O_FREQS_FILE] = {"freqs-file", 0, true, C_CONF, E(ROPE2D), 0, 0, G_ENC,
+	    "F.npy", "rope2d mixed: learned frequencies, [2, heads,\n"
+	    "d/2] or the reference's freqs [2, depth, heads\n"
+	    "d/2] (else init_random_2d_freqs, torch seed 0)",
+	    NULL, true},
+	[O_LAYER] = {"layer", 0, true, C_CONF, E(ROPE2D), 0, 0, G_ENC, "L",
+	    "rope2d mixed: the block of a [2, depth, ...] file;\n"
+	    "0"},
 	[O_TABLE_FILE] = {"table-file", 0, true, C_CONF, E(LEARNED), 0, 0, G_ENC,
 	    "F.npy", "learned: a [max_len, d] table (else untrained)",
 	    NULL, true},
@@ -176,8 +192,9 @@ const struct opt_row pe_opts[O_COUNT] = {
 
 	[O_CURSOR] = {"cursor", 0, true, C_TUI | C_SNAP, 0, 0, 0, G_VIEW, "P,J",
 	    "cursor at position P, column J"},
-	[O_HEAD] = {"head", 0, true, C_CONF, E(ALIBI), 0, 0, G_VIEW, "H",
-	    "alibi: the head drawn large; dump: the head of a\n"
+	[O_HEAD] = {"head", 0, true, C_CONF, E(ALIBI) | E(ROPE2D), 0, 0, G_VIEW,
+	    "H", "alibi: the head drawn large; rope2d mixed: the\n"
+	    "head of the frequencies; dump: the head of a\n"
 	    "3-D table written as CSV; toy tables: alibi's\n"
 	    "head, the --bias-file row"},
 	[O_SIZE] = {"size", 0, true, C_SNAP | C_BENCH, 0, 0, 0, G_VIEW, "WxH",
@@ -202,7 +219,7 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "mask (as the encoding has them); the toy\n"
 	    "attention's token_embeddings [T,d], scores [T,T]\n"
 	    "(-inf masked) and attention [T,T] (not vit2d,\n"
-	    "mrope, xpos);\n"
+	    "mrope, xpos, rope2d);\n"
 	    "sum [n,d] = x + PE(p) (sinusoidal, learned),\n"
 	    "rotated [n,d] = R_p x (rope), shift [d,d] = M_K\n"
 	    "(sinusoidal), decay [n] (rope: RoFormer's bound\n"
@@ -213,7 +230,9 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "[L,3] int64 (each token's t, h, w), angles,\n"
 	    "cos, sin, similarity, profile; xpos: scale [n,d/2]\n"
 	    "(the queries'; keys 1/scale), cos, sin [n,d] (x\n"
-	    "scale, duplicate_interleave), similarity, profile",
+	    "scale, duplicate_interleave), similarity, profile;\n"
+	    "rope2d: angles, cos, sin [HW,d/2] (freqs_cis),\n"
+	    "similarity, profile",
 	    "pe similarity profile cosine inv_freq angles cos sin wavelength "
 	    "attention_scaling slopes bias buckets index mask token_embeddings "
 	    "scores attention sum rotated shift decay beyond recency "
@@ -505,6 +524,8 @@ static int load_table(struct pe_options *o, const char *path, char *err,
     size_t cap);
 static int load_bias(struct pe_options *o, const char *path, char *err,
     size_t cap);
+static int load_freqs(struct pe_options *o, const char *path, char *err,
+    size_t cap);
 static int parse_permute(struct pe_options *o, const char *arg, char *err,
     size_t cap);
 
@@ -525,6 +546,7 @@ apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
 	static const char *const depths[] = {"truecolor", "256", "16", "8",
 		"mono"};
 	static const char *const masks[] = {"causal", "none"};
+	static const char *const rope2d_kinds[] = {"axial", "mixed"};
 	struct pe_config *c = &o->cfg;
 	struct pe_rope_scaling *r = &c->rope;
 	const char *name = pe_opts[id].name;
@@ -612,6 +634,15 @@ apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
 	case O_XPOS_OFFSET:
 		return parse_size(name, arg, 0, PE_MAX_N, &c->xpos.xpos_offset, err,
 		    cap);
+	case O_ROPE2D:
+		if ((k = pick(name, arg, rope2d_kinds, 2, err, cap)) < 0)
+			return 2;
+		c->rope2d.kind = (enum pe_rope2d_kind)k;
+		return 0;
+	case O_FREQS_FILE:
+		return load_freqs(o, arg, err, cap);
+	case O_LAYER:
+		return parse_size(name, arg, 0, PE_MAX_N, &c->rope2d.layer, err, cap);
 	case O_TABLE_FILE:
 		return load_table(o, arg, err, cap);
 	case O_MAX_LEN:
@@ -704,8 +735,11 @@ apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
 		    &o->cursor_j, "P,J (position, then column)", err, cap);
 	case O_HEAD:
 		o->head_given = true;
-		return parse_size(name, arg, 0, PE_MAX_HEADS - 1, &o->head, err,
-		    cap);
+		if (parse_size(name, arg, 0, PE_MAX_HEADS - 1, &o->head, err, cap) !=
+		    0)
+			return 2;
+		c->rope2d.head = o->head; /* rope2d mixed's head is the config's */
+		return 0;
 	case O_SIZE: {
 		size_t w, h;
 		if (parse_pair(name, arg, 'x', 1, 1000, &w, &h,
@@ -850,6 +884,54 @@ load_bias(struct pe_options *o, const char *path, char *err, size_t cap)
 	return 0;
 }
 
+/* Read --freqs-file: RoPE-Mixed's learned frequencies, [2, d/2] (one head),
+ * [2, heads, d/2] or the reference's parameter [2, depth, heads d/2],
+ * finite. That d_model divides them, and --head and --layer are inside,
+ * is checked with the rest (pe_rope2d_check). */
+static int
+load_freqs(struct pe_options *o, const char *path, char *err, size_t cap)
+{
+	size_t nd, shape[3];
+	const char *why = NULL;
+	double *t;
+	int st = pe_npy_read_file_3d(path, (size_t)1 << 32,
+	    PE_MAX_HEADS * PE_MAX_D, &t, &nd, shape, &why);
+	switch (st) {
+	case PE_OK:
+		break;
+	case PE_EIO:
+		return fail(err, cap, "--freqs-file '%s': cannot read it: %s", path,
+		    strerror(errno));
+	default:
+		return fail(err, cap, "--freqs-file '%s': %s; need a <f4 or <f8 "
+		    "array [2, heads, d/2] or [2, depth, heads d/2]", path,
+		    why != NULL ? why : pe_strerror(st));
+	}
+	if (nd < 2 || shape[0] != 2) {
+		char dims[64];
+		snprintf(dims, sizeof dims, nd == 1 ? "[%zu]" : nd == 2
+		    ? "[%zu, %zu]" : "[%zu, %zu, %zu]", shape[0], shape[1], shape[2]);
+		free(t);
+		return fail(err, cap, "--freqs-file '%s': the array is %s; RoPE-Mixed's "
+		    "frequencies are [2, heads, d/2] (x, then y) or the reference's "
+		    "freqs [2, depth, heads d/2]", path, dims);
+	}
+	size_t rows = nd == 2 ? 1 : shape[1], cols = nd == 2 ? shape[1] : shape[2];
+	for (size_t k = 0; k < 2 * rows * cols; k++)
+		if (!isfinite(t[k])) {
+			double v = t[k];
+			free(t);
+			return fail(err, cap, "--freqs-file '%s': entry %zu is %g; "
+			    "frequencies must be finite", path, k, v);
+		}
+	free(o->freqs_data);
+	o->freqs_data = t;
+	o->cfg.rope2d.freqs = t;
+	o->cfg.rope2d.freqs_rows = rows;
+	o->cfg.rope2d.freqs_cols = cols;
+	return 0;
+}
+
 /* Read --permute: a list of token indices (numbers by parse_list's rule,
  * each a whole number 0..63); that it is a permutation of the sentence's
  * is checked with the rest (pe_teach_check). */
@@ -951,7 +1033,7 @@ pe_options_apply_preset(struct pe_options *o, const char *name,
 		}
 		int id = find_opt(key);
 		if (id < 0 || pe_opts[id].encs == 0 || id == O_TABLE_FILE ||
-		    id == O_BIAS_FILE) {
+		    id == O_BIAS_FILE || id == O_FREQS_FILE) {
 			rc = fail(err, cap, "preset %s, line %d: '%s' is not an option "
 			    "a preset can set", name, lineno, key);
 			break;
@@ -1182,8 +1264,19 @@ finish(struct pe_options *o, const bool *given, char *err, size_t cap)
 		c->table = o->table_data;
 		c->table_untrained = true;
 	}
-	if (o->head_given && (pe_opts[O_HEAD].encs & (1u << c->enc)) &&
-	    o->head >= c->heads)
+	if (o->freqs_data != NULL && (c->enc != PE_ENC_ROPE2D ||
+	    c->rope2d.kind != PE_ROPE2D_MIXED))
+		return fail(err, cap, "--freqs-file: only rope2d mixed reads learned "
+		    "frequencies; add -e rope2d --rope2d mixed");
+	if (c->enc == PE_ENC_ROPE2D && c->rope2d.kind == PE_ROPE2D_AXIAL &&
+	    (o->cmd == PE_CMD_SNAPSHOT || o->cmd == PE_CMD_DUMP))
+		for (int id = 0; id < O_COUNT; id++)
+			if (given[id] && (id == O_HEAD || id == O_LAYER))
+				return fail(err, cap, "--%s has no effect with --rope2d "
+				    "axial: it applies to mixed", pe_opts[id].name);
+	o->head_in_config = c->enc == PE_ENC_ROPE2D &&
+	    c->rope2d.kind == PE_ROPE2D_MIXED;
+	if (o->head_given && c->enc == PE_ENC_ALIBI && o->head >= c->heads)
 		return fail(err, cap, "--head %zu: must be in 0..%zu (there are %zu "
 		    "heads)", o->head, c->heads - 1, c->heads);
 	return 0;
@@ -1350,6 +1443,8 @@ void
 pe_options_free(struct pe_options *o)
 {
 	free(o->table_data);
+	free(o->freqs_data);
+	o->freqs_data = NULL;
 	free(o->short_factor);
 	free(o->long_factor);
 	free(o->preset_source);

@@ -6,11 +6,12 @@
 #include "pescope/mrope.h"
 #include "pescope/pescope.h"
 #include "pescope/rope.h"
+#include "pescope/rope2d.h"
 #include "pescope/xpos.h"
 
 static const char *const enc_names[PE_ENC_COUNT] = {
 	"sinusoidal", "learned", "relative", "rope", "alibi", "nope", "vit2d",
-	"mrope", "xpos",
+	"mrope", "xpos", "rope2d",
 };
 
 static const char *const rope_names[PE_ROPE_TYPE_COUNT] = {
@@ -299,9 +300,10 @@ static int (*const encoding_checks[PE_ENC_COUNT])(const struct pe_config *,
 	[PE_ENC_VIT2D] = check_vit2d,
 	[PE_ENC_MROPE] = pe_mrope_check,
 	[PE_ENC_XPOS] = pe_xpos_check,
+	[PE_ENC_ROPE2D] = pe_rope2d_check,
 };
 
-/* vit2d: one position per patch. */
+/* vit2d, rope2d: one position per patch. */
 static size_t
 patches(const struct pe_config *cfg)
 {
@@ -313,12 +315,14 @@ static size_t (*const encoding_positions[PE_ENC_COUNT])(
     const struct pe_config *) = {
 	[PE_ENC_VIT2D] = patches,
 	[PE_ENC_MROPE] = pe_mrope_length,
+	[PE_ENC_ROPE2D] = patches,
 };
 
 /* Each encoding's own defaults of the shared parameters (NULL: none). */
 static void (*const encoding_defaults[PE_ENC_COUNT])(struct pe_config *,
     bool d_given, bool base_given) = {
 	[PE_ENC_MROPE] = pe_mrope_defaults,
+	[PE_ENC_ROPE2D] = pe_rope2d_defaults,
 };
 
 /* Positions of cfg's encoding. */

@@ -159,6 +159,8 @@ static const struct field_ops *const field_modules[PE_ENC_COUNT]
 	    [PE_FIELD_PATCH_COSINE] = &pe_field_mrope_patch_ops},
 	[PE_ENC_XPOS] = {[PE_FIELD_ROPE_ANGLE] = &pe_field_xpos_angle_ops,
 	    [PE_FIELD_SIMILARITY] = &pe_field_xpos_sim_ops},
+	[PE_ENC_ROPE2D] = {[PE_FIELD_PATCH_COSINE] = &pe_field_rope2d_patch_ops,
+	    [PE_FIELD_SIMILARITY] = &pe_field_rope2d_sim_ops},
 };
 
 /* The module of a field of kind for enc, or NULL. */

@@ -300,6 +300,11 @@ extern const struct field_ops pe_field_mrope_angle_ops,
 extern const struct field_ops pe_field_xpos_angle_ops,
     pe_field_xpos_sim_ops;
 
+/* field_rope2d.c: rope2d's cosine of patch `anchor` with each patch
+ * [H, W] and scores [H W, H W]; f->omega holds fx, f->prefix fy. */
+extern const struct field_ops pe_field_rope2d_patch_ops,
+    pe_field_rope2d_sim_ops;
+
 /* field_tiling.c */
 
 /* Geometric sums of the blocks that tile [lo, hi) (pe_field_span), block

@@ -23,6 +23,7 @@ const struct pe_enc_view *const pe_enc_views[PE_ENC_COUNT] = {
 	[PE_ENC_VIT2D] = &view_vit2d_row,
 	[PE_ENC_MROPE] = &view_mrope_row,
 	[PE_ENC_XPOS] = &view_xpos_row,
+	[PE_ENC_ROPE2D] = &view_rope2d_row,
 };
 
 /* The row of cfg's encoding. */

@@ -58,9 +58,10 @@ void view_map_row(struct ctx *c, int x, int y, int w, int h, size_t p,
     const char *title, double lo, double hi, const char *cname);
 
 /* Each encoding's row (view/encoding.h), beside its view: view_vector.c,
- * view_pairwise.c, view_rope.c, view_vit2d.c, view_mrope.c, view_xpos.c. */
+ * view_pairwise.c, view_rope.c, view_vit2d.c, view_mrope.c, view_xpos.c,
+ * view_rope2d.c. */
 extern const struct pe_enc_view view_sinusoidal_row, view_learned_row,
     view_relative_row, view_rope_row, view_alibi_row, view_nope_row,
-    view_vit2d_row, view_mrope_row, view_xpos_row;
+    view_vit2d_row, view_mrope_row, view_xpos_row, view_rope2d_row;
 
 #endif

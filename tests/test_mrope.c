@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "helpers.h"
+#include "kernel/field_impl.h"
 #include "pescope/field.h"
 #include "pescope/mrope.h"
 
@@ -273,7 +274,8 @@ Test(mrope, sections_default_to_qwen2vl_and_must_cover_the_pairs)
 
 /* The fields' blocks and grids against brute force: an image with text
  * on both sides, a video, no text, odd grids, several sections. */
-Test(mrope, fields_equal_brute_force)
+static void
+fields_equal_brute_force(void)
 {
 	struct {
 		size_t n, h, w, f, m, d;
@@ -322,6 +324,22 @@ Test(mrope, fields_equal_brute_force)
 		th_field_check_grids(&c, PE_FIELD_PATCH_COSINE, what);
 		pe_field_free(&f);
 	}
+}
+
+/* The patch map from its axis tables (the anchor's frames, rows and
+ * columns)... */
+Test(mrope, fields_equal_brute_force)
+{
+	fields_equal_brute_force();
+}
+
+/* ... and from the closed forms, past their budget. */
+Test(mrope, fields_without_axis_tables_equal_brute_force)
+{
+	uint64_t keep = pe_field_mrope_table_max;
+	pe_field_mrope_table_max = 0;
+	fields_equal_brute_force();
+	pe_field_mrope_table_max = keep;
 }
 
 /* Angles at the largest positions (a long video) stay exact: a block's

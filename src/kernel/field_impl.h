@@ -174,6 +174,10 @@ bool pe_field_interrupted(void);
 
 int pe_field_wave_init(struct pe_field *f);
 
+/* The prepared arrays of a wave field whose frequencies are set (rope's
+ * at f->rope, or omega), at f->prefix; PE_ENOMEM. */
+int pe_field_wave_prepare(struct pe_field *f);
+
 /* Frequencies of a wave field, and how many. */
 const double *pe_field_wave_freqs(const struct pe_field *f, size_t *nfreq);
 
@@ -294,6 +298,9 @@ void pe_field_patch_minmax(const struct pe_field *f, size_t r0, size_t r1,
  * holds inv_freq. */
 extern const struct field_ops pe_field_mrope_angle_ops,
     pe_field_mrope_sim_ops, pe_field_mrope_patch_ops;
+/* The most cosines and entries the patch map's per-anchor axis tables
+ * take (2^22): past it the closed forms (a test sets 0 to check them). */
+extern uint64_t pe_field_mrope_table_max;
 
 /* field_xpos.c: xPos's angle map [n, d/2] and scores [n, n]; f->omega
  * holds inv_freq, f->prefix ln(zeta_j) / gamma. */
@@ -304,6 +311,9 @@ extern const struct field_ops pe_field_xpos_angle_ops,
  * [H, W] and scores [H W, H W]; f->omega holds fx, f->prefix fy. */
 extern const struct field_ops pe_field_rope2d_patch_ops,
     pe_field_rope2d_sim_ops;
+/* The largest offset table a patch map keeps (entries; 2^21): past it the
+ * closed forms (a test sets 0 to check them). */
+extern uint64_t pe_field_rope2d_table_max;
 
 /* field_tiling.c */
 

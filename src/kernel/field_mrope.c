@@ -11,7 +11,9 @@
  * size. A score block is Re sum_j G_j(rows) conj(G_j(cols)) with G the sum
  * of e^{i p w_j} over a range; grids keep G per row block and per column
  * block, a chunk of pairs at a time, and take one dot product per cell
- * (pe_field_dots): O((nr + nc) pairs runs + nr nc pairs). */
+ * (pe_field_dots): O((nr + nc) pairs runs + nr nc pairs). The patch map,
+ * separable by axis, sums per-anchor tables of each axis instead (its
+ * frames, rows and columns), O(map + cells). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,7 +65,10 @@ mrope_geo(const struct pe_mrope_run *run, size_t n, double w, double *re,
 
 	for (size_t k = 0; k < n; k++) {
 		double rs, rc;
-		pe_trig_sum(0.0, w, run[k].p0, run[k].len, &rs, &rc);
+		if (run[k].len == 1) /* one position (a row's h, a frame's t) */
+			sincos(pe_trig_reduce(w) * (double)run[k].p0, &rs, &rc);
+		else
+			pe_trig_sum(0.0, w, run[k].p0, run[k].len, &rs, &rc);
 		c += (double)run[k].mult * rc;
 		s += (double)run[k].mult * rs;
 	}
@@ -322,14 +327,87 @@ mrope_patch_yf(const struct pe_field *f, size_t c0, size_t c1, size_t k0,
 	}
 }
 
-/* Mean cosine of a block of the patch map (anchor a token). */
+/* The patch map's score is separable by axis: C_t(t_a - t) + C_h(h_a - h)
+ * + C_w(w_a - w) with C_x(k) = sum over the pairs of axis x of cos(k w_j),
+ * and a patch's t, h and w take frames, H and W values. The tables of the
+ * anchor, when they cost at most pe_field_mrope_table_max cosines and
+ * entries. */
+uint64_t pe_field_mrope_table_max = (uint64_t)1 << 22;
+
+struct mrope_axis_tables {
+	double *t, *h, *w; /* [frames], [grid_h], [grid_w] */
+};
+
+/* The anchor's tables; false (nothing allocated) when they would cost
+ * more than pe_field_mrope_table_max or memory runs out. */
+static bool
+mrope_axis_tables(const struct pe_field *f, struct mrope_axis_tables *tb)
+{
+	const struct pe_config *cfg = f->cfg;
+	uint64_t F = cfg->mrope.frames, H = cfg->grid_h, W = cfg->grid_w;
+	size_t sec[3];
+	int64_t pa[3], N = (int64_t)cfg->mrope.text_before;
+
+	pe_mrope_sections(cfg, sec);
+	uint64_t cost = F * (sec[0] + 1) + H * (sec[1] + 1) + W * (sec[2] + 1);
+	if (F > pe_field_mrope_table_max || cost > pe_field_mrope_table_max)
+		return false;
+	tb->t = calloc(F + H + W, sizeof *tb->t);
+	if (tb->t == NULL)
+		return false;
+	tb->h = tb->t + F;
+	tb->w = tb->h + H;
+	pe_mrope_position(cfg, f->anchor, pa);
+	double *dst[3] = {tb->t, tb->h, tb->w};
+	uint64_t len[3] = {F, H, W};
+	for (size_t j = 0; j < mrope_pairs(f); j++) {
+		enum pe_mrope_axis a = pe_mrope_axis_of(sec, j);
+		for (uint64_t v = 0; v < len[a]; v++)
+			dst[a][v] += cos((double)(pa[a] - (N + (int64_t)v)) *
+			    f->omega[j]);
+	}
+	return true;
+}
+
+/* Sum over patch-map rows [g0, g1) of C_t and C_h (row g: frame g / H, row
+ * g mod H), and over columns [c0, c1) of C_w. */
+static double
+mrope_rows_sum(const struct pe_config *cfg, const struct mrope_axis_tables *tb,
+    size_t g0, size_t g1)
+{
+	double s = 0.0;
+	for (size_t g = g0; g < g1; g++)
+		s += tb->t[g / cfg->grid_h] + tb->h[g % cfg->grid_h];
+	return s;
+}
+
+static double
+mrope_cols_sum(const struct mrope_axis_tables *tb, size_t c0, size_t c1)
+{
+	double s = 0.0;
+	for (size_t c = c0; c < c1; c++)
+		s += tb->w[c];
+	return s;
+}
+
+/* Mean cosine of a block of the patch map (anchor a token): from the axis
+ * tables, sum_rows (C_t + C_h) nc + sum_cols C_w nr, or the closed forms. */
 static int
 mrope_patch_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
     size_t c1, bool minmax, struct pe_stats *dest)
 {
+	struct mrope_axis_tables tb;
+
 	(void)minmax;
 	if (f->anchor >= pe_mrope_length(f->cfg))
 		return PE_EINVAL;
+	if (mrope_axis_tables(f, &tb)) {
+		double s = mrope_rows_sum(f->cfg, &tb, r0, r1) * (double)(c1 - c0) +
+		    mrope_cols_sum(&tb, c0, c1) * (double)(r1 - r0);
+		dest->mean = s / ((double)mrope_pairs(f) * (double)dest->count);
+		free(tb.t);
+		return PE_OK;
+	}
 	struct pe_stats tmp;
 	int rc = pe_field_dots(f, r0, r1, 1, c0, c1, 1, mrope_pairs(f),
 	    mrope_patch_xf, mrope_patch_yf, 1.0 / (double)mrope_pairs(f), &tmp);
@@ -337,14 +415,45 @@ mrope_patch_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	return rc;
 }
 
+/* Grid of the patch map: the axis tables once, a sum per row block and
+ * per column block, O(rows + columns + cells); else pe_field_dots. */
 static int
 mrope_patch_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
     size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
 {
+	struct mrope_axis_tables tb;
+	struct field_cells it;
+
 	if (f->anchor >= pe_mrope_length(f->cfg))
 		return PE_EINVAL;
-	return pe_field_dots(f, r0, r1, nr, c0, c1, nc, mrope_pairs(f),
-	    mrope_patch_xf, mrope_patch_yf, 1.0 / (double)mrope_pairs(f), dest);
+	if (!mrope_axis_tables(f, &tb))
+		return pe_field_dots(f, r0, r1, nr, c0, c1, nc, mrope_pairs(f),
+		    mrope_patch_xf, mrope_patch_yf, 1.0 / (double)mrope_pairs(f),
+		    dest);
+	double *rs = malloc((nr + nc) * sizeof *rs);
+	if (rs == NULL) {
+		free(tb.t);
+		return PE_ENOMEM;
+	}
+	double *cs = rs + nr;
+	for (size_t bi = 0; bi < nr; bi++) {
+		size_t p0, p1;
+		field_span(r0, r1, nr, bi, &p0, &p1);
+		rs[bi] = mrope_rows_sum(f->cfg, &tb, p0, p1) / (double)(p1 - p0);
+	}
+	for (size_t bj = 0; bj < nc; bj++) {
+		size_t q0, q1;
+		field_span(c0, c1, nc, bj, &q0, &q1);
+		cs[bj] = mrope_cols_sum(&tb, q0, q1) / (double)(q1 - q0);
+	}
+	field_cells_start(&it, r0, r1, nr, c0, c1, nc);
+	while (field_cells_next(&it)) {
+		field_stats_init(&dest[it.k], it.count);
+		dest[it.k].mean = (rs[it.bi] + cs[it.bj]) / (double)mrope_pairs(f);
+	}
+	free(rs);
+	free(tb.t);
+	return PE_OK;
 }
 
 /* Min and max by a scan of the block's entries (a score or a patch

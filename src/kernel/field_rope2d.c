@@ -2,11 +2,19 @@
  * `anchor` with each patch's, an [H, W] map (the score over the d/2 pairs,
  * |R q|^2), and the score of every two patches, [H W, H W].
  *
- * Pair j turns by x fx_j + y fy_j, so over a rectangle of patches the sum
- * of e^{i theta_j} is the product of a sum along x and a sum along y, each
- * an arithmetic progression (Lagrange, trig.h); a range of patch indices
- * is partial grid rows and a run of whole ones. A block costs O(pairs);
- * grids take one dot product per cell (pe_field_dots). */
+ * The patch map depends on the offset (x - x_a, y - y_a) only: a patch-map
+ * field keeps the table T(dx, dy) = sum_j cos(dx fx_j + dy fy_j) of every
+ * offset of the grid, (2H - 1)(2W - 1) numbers (axial: C(dx) + C(dy), one
+ * sum over the d/4 frequencies per side, as vit2d's; mixed: a product of
+ * per-pair phasor tables), so a block is the sum of its rectangle of T and
+ * a whole map costs its area plus its cells, for any anchor. Past
+ * pe_field_rope2d_table_max entries (or, for mixed, ROPE2D_BUILD_MAX to
+ * build) it falls back to closed forms: pair j turns by x fx_j + y fy_j,
+ * so over a rectangle the sum of e^{i theta_j} is a product of two
+ * arithmetic progressions (Lagrange, trig.h), a block costs O(pairs) and a
+ * grid one dot product per cell (pe_field_dots), bounded and interruptible.
+ * The scores use the closed forms (a range of patch indices is partial
+ * rows and whole ones). */
 #include <math.h>
 #include <stdlib.h>
 
@@ -14,18 +22,107 @@
 #include "kernel/trig.h"
 #include "pescope/rope2d.h"
 
-/* fx at f->omega, fy at f->prefix. */
+/* Largest offset table a patch-map field keeps (doubles), and the most
+ * multiply-adds a mixed one may take to build. */
+#define ROPE2D_TABLE_MAX ((uint64_t)1 << 21)
+#define ROPE2D_BUILD_MAX ((uint64_t)1 << 28)
+
+uint64_t pe_field_rope2d_table_max = ROPE2D_TABLE_MAX;
+
+/* Whether a patch-map field of cfg keeps the offset table. */
+static bool
+rope2d_has_table(const struct pe_config *cfg)
+{
+	uint64_t H = cfg->grid_h, W = cfg->grid_w;
+	uint64_t entries = (2 * H - 1) * (2 * W - 1);
+
+	if (entries > pe_field_rope2d_table_max)
+		return false;
+	return cfg->rope2d.kind == PE_ROPE2D_AXIAL ||
+	    W * (2 * H - 1) * (uint64_t)(cfg->d / 2) <= ROPE2D_BUILD_MAX;
+}
+
+/* The offset table of a patch-map field, after fy at f->prefix: T(dx, dy)
+ * at [(dy + H - 1)(2W - 1) + dx + W - 1]; NULL when it keeps none. */
+static double *
+rope2d_table(const struct pe_field *f)
+{
+	if (f->kind != PE_FIELD_PATCH_COSINE || !rope2d_has_table(f->cfg))
+		return NULL;
+	return f->prefix + f->nomega;
+}
+
+/* Build T: axial C(|dx|) + C(|dy|) with C(k) = sum_q cos(k f_q); mixed
+ * sum_j Re(e^{i dx fx_j} e^{i dy fy_j}) for dx >= 0, the rest by T(-dx,
+ * -dy) = T(dx, dy). */
+static int
+rope2d_build_table(struct pe_field *f, double *T)
+{
+	const struct pe_config *cfg = f->cfg;
+	size_t H = cfg->grid_h, W = cfg->grid_w, P = f->nomega, Q = P / 2;
+	size_t NW = 2 * W - 1, NH = 2 * H - 1;
+
+	if (cfg->rope2d.kind == PE_ROPE2D_AXIAL) {
+		size_t M = H > W ? H : W;
+		double *C = calloc(M, sizeof *C);
+		if (C == NULL)
+			return PE_ENOMEM;
+		for (size_t k = 0; k < M; k++)
+			for (size_t q = 0; q < Q; q++)
+				C[k] += cos((double)k * f->omega[q]); /* fx_q = f_q */
+		for (size_t iy = 0; iy < NH; iy++)
+			for (size_t ix = 0; ix < NW; ix++) {
+				size_t dy = iy >= H - 1 ? iy - (H - 1) : H - 1 - iy;
+				size_t dx = ix >= W - 1 ? ix - (W - 1) : W - 1 - ix;
+				T[iy * NW + ix] = C[dx] + C[dy];
+			}
+		free(C);
+		return PE_OK;
+	}
+	double *ph = malloc(2 * (W + NH) * sizeof *ph);
+	if (ph == NULL)
+		return PE_ENOMEM;
+	double *cx = ph, *sx = ph + W, *cy = sx + W, *sy = cy + NH;
+	for (size_t i = 0; i < NH * NW; i++)
+		T[i] = 0.0;
+	for (size_t j = 0; j < P; j++) {
+		for (size_t dx = 0; dx < W; dx++)
+			sincos((double)dx * f->omega[j], &sx[dx], &cx[dx]);
+		for (size_t iy = 0; iy < NH; iy++)
+			sincos(((double)iy - (double)(H - 1)) * f->prefix[j], &sy[iy],
+			    &cy[iy]);
+		for (size_t iy = 0; iy < NH; iy++) {
+			double *row = T + iy * NW + (W - 1);
+			for (size_t dx = 0; dx < W; dx++)
+				row[dx] += cx[dx] * cy[iy] - sx[dx] * sy[iy];
+		}
+	}
+	for (size_t iy = 0; iy < NH; iy++) /* dx < 0 from (-dx, -dy) */
+		for (size_t dx = 1; dx < W; dx++)
+			T[iy * NW + (W - 1) - dx] = T[(NH - 1 - iy) * NW + (W - 1) + dx];
+	free(ph);
+	return PE_OK;
+}
+
+/* fx at f->omega, fy at f->prefix (and a patch map's offset table after
+ * it). */
 static int
 rope2d_init(struct pe_field *f)
 {
-	size_t P = f->cfg->d / 2;
+	const struct pe_config *cfg = f->cfg;
+	size_t P = cfg->d / 2;
+	bool table = f->kind == PE_FIELD_PATCH_COSINE && rope2d_has_table(cfg);
+	size_t extra = table ? (2 * cfg->grid_h - 1) * (2 * cfg->grid_w - 1) : 0;
 
 	f->nomega = P;
 	f->omega = malloc((P ? P : 1) * sizeof *f->omega);
-	f->prefix = malloc((P ? P : 1) * sizeof *f->prefix);
+	f->prefix = malloc((P + extra ? P + extra : 1) * sizeof *f->prefix);
 	if (f->omega == NULL || f->prefix == NULL)
 		return PE_ENOMEM;
-	return pe_rope2d_freqs(f->cfg, f->omega, f->prefix);
+	int rc = pe_rope2d_freqs(cfg, f->omega, f->prefix);
+	if (rc == PE_OK && table)
+		rc = rope2d_build_table(f, f->prefix + P);
+	return rc;
 }
 
 /* sum_{p = p0}^{p0 + n - 1} e^{i p w}: *re, *im. */
@@ -52,14 +149,36 @@ rope2d_score(const struct pe_field *f, size_t a, size_t b)
 	return pe_rope2d_score(f->cfg, f->omega, f->prefix, a, b);
 }
 
+/* Sum of T over offsets of rows [h0, h1) x columns [w0, w1) from the
+ * anchor. */
+static double
+rope2d_table_sum(const struct pe_field *f, const double *T, size_t h0,
+    size_t h1, size_t w0, size_t w1)
+{
+	size_t H = f->cfg->grid_h, W = f->cfg->grid_w, NW = 2 * W - 1, xa, ya;
+	double sum = 0.0;
+
+	pe_rope2d_coords(f->anchor, W, &xa, &ya);
+	for (size_t h = h0; h < h1; h++) {
+		const double *row = T + (h + H - 1 - ya) * NW + (W - 1 - xa);
+		for (size_t w = w0; w < w1; w++)
+			sum += row[w];
+	}
+	return sum;
+}
+
 /* Cosine of the anchor with the patch at row h, column w. */
 static double
 rope2d_patch_value(const struct pe_field *f, size_t h, size_t w)
 {
 	const struct pe_config *cfg = f->cfg;
+	const double *T = rope2d_table(f);
 
 	if (f->anchor >= cfg->grid_h * cfg->grid_w)
 		return NAN;
+	if (T != NULL)
+		return rope2d_table_sum(f, T, h, h + 1, w, w + 1) /
+		    (double)f->nomega;
 	return rope2d_score(f, f->anchor, h * cfg->grid_w + w) /
 	    (double)f->nomega;
 }
@@ -101,6 +220,12 @@ rope2d_patch_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	(void)minmax;
 	if (f->anchor >= f->cfg->grid_h * f->cfg->grid_w)
 		return PE_EINVAL;
+	const double *T = rope2d_table(f);
+	if (T != NULL) {
+		dest->mean = rope2d_table_sum(f, T, r0, r1, c0, c1) /
+		    ((double)f->nomega * (double)dest->count);
+		return PE_OK;
+	}
 	int rc = pe_field_dots(f, r0, r1, 1, c0, c1, 1, f->nomega,
 	    rope2d_patch_xf, rope2d_patch_yf, 1.0 / (double)f->nomega, &tmp);
 	dest->mean = tmp.mean;
@@ -111,10 +236,23 @@ static int
 rope2d_patch_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
     size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
 {
+	struct field_cells it;
+
 	if (f->anchor >= f->cfg->grid_h * f->cfg->grid_w)
 		return PE_EINVAL;
-	return pe_field_dots(f, r0, r1, nr, c0, c1, nc, f->nomega,
-	    rope2d_patch_xf, rope2d_patch_yf, 1.0 / (double)f->nomega, dest);
+	const double *T = rope2d_table(f);
+	if (T == NULL)
+		return pe_field_dots(f, r0, r1, nr, c0, c1, nc, f->nomega,
+		    rope2d_patch_xf, rope2d_patch_yf, 1.0 / (double)f->nomega,
+		    dest);
+	/* the rectangles of T: the map's area and its cells in all */
+	field_cells_start(&it, r0, r1, nr, c0, c1, nc);
+	while (field_cells_next(&it)) {
+		field_stats_init(&dest[it.k], it.count);
+		dest[it.k].mean = rope2d_table_sum(f, T, it.p0, it.p1, it.q0,
+		    it.q1) / ((double)f->nomega * (double)it.count);
+	}
+	return PE_OK;
 }
 
 /* ---- scores ------------------------------------------------------------ */
@@ -184,7 +322,7 @@ static int
 rope2d_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
     size_t c1, double *lo, double *hi)
 {
-	uint64_t cost = f->nomega ? f->nomega : 1;
+	uint64_t cost = rope2d_table(f) != NULL ? 1 : f->nomega ? f->nomega : 1;
 	if ((uint64_t)(r1 - r0) > FIELD_SCAN_BUDGET / (c1 - c0) / cost)
 		return PE_ERANGE;
 	for (size_t r = r0; r < r1; r++)

@@ -136,6 +136,21 @@ Test(xpos, envelope)
 	    1e-13, 1e-13));
 	cr_expect(th_close(pe_xpos_envelope_mean(&c, -5, -4),
 	    pe_xpos_envelope(&c, -5), 1e-14, 1e-14));
+	/* the fill over tilings: fewer, equal and more blocks than items */
+	size_t tilings[][2] = {{64, 7}, {64, 64}, {40, 128}, {1000, 33}};
+	for (size_t t = 0; t < 4; t++) {
+		size_t n = tilings[t][0], ns = tilings[t][1];
+		double *ys = malloc(ns * sizeof *ys);
+		cr_assert_eq(pe_xpos_envelope_fill(&c, n, ns, ys), PE_OK);
+		for (size_t b = 0; b < ns; b++) {
+			size_t k0, k1;
+			pe_field_span(0, n, ns, b, &k0, &k1);
+			double want = pe_xpos_envelope_mean(&c, (int64_t)k0, (int64_t)k1);
+			cr_expect(th_close(ys[b], want, 1e-13, 1e-13), "n %zu ns %zu "
+			    "block %zu: %.17g vs %.17g", n, ns, b, ys[b], want);
+		}
+		free(ys);
+	}
 }
 
 Test(xpos, refuses_what_double_cannot_hold)

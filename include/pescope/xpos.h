@@ -56,6 +56,12 @@ double pe_xpos_envelope(const struct pe_config *cfg, double k);
 double pe_xpos_envelope_mean(const struct pe_config *cfg, int64_t k0,
     int64_t k1);
 
+/* The envelope's means over the ns blocks that tile k = 0 .. n-1 as
+ * pe_field_span cuts them, into dest[ns] (each pe_xpos_envelope_mean's,
+ * the powers stepped from block to block). PE_EINVAL, PE_ENOMEM. */
+int pe_xpos_envelope_fill(const struct pe_config *cfg, size_t n, size_t ns,
+    double *dest);
+
 /* xpos's rules (pe_config_check): an even d_model, a finite
  * xpos_scale_base > 0, and scales that stay finite in double (the score
  * reaches zeta_0^(-(n - 1 + offset) / gamma) per pair, zeta_0 = 2/7).

@@ -21,7 +21,7 @@ field_sim_rope(const struct pe_field *f, double *s2, double *pass)
 {
 	*s2 = 1.0;
 	*pass = 0.0;
-	if (f->cfg->enc != PE_ENC_ROPE)
+	if (f->rope.inv_freq == NULL)
 		return false;
 	*s2 = f->rope.attention_scaling * f->rope.attention_scaling;
 	*pass = (double)((f->rope.d - f->rope.rot) / 2);

@@ -17,7 +17,9 @@
  * torchscale computes in float32; here in double, zeta^e as exp(e ln zeta). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
+#include "pescope/field.h"
 #include "pescope/xpos.h"
 
 /* zeta_j = (2j + 0.4 d) / (1.4 d). */
@@ -149,6 +151,56 @@ pe_xpos_envelope_mean(const struct pe_config *cfg, int64_t k0, int64_t k1)
 		sum += exp((double)k0 * l) * expm1(n * l) / expm1(l);
 	}
 	return sum / n;
+}
+
+/* The envelope's means over the ns blocks that tile k = 0 .. n-1
+ * (pe_field_span): per pair the geometric sums of the two block lengths
+ * once, and rho^k0 stepped from block to block (a direct power every 16),
+ * O(ns pairs) products. */
+int
+pe_xpos_envelope_fill(const struct pe_config *cfg, size_t n, size_t ns,
+    double *dest)
+{
+	size_t P = cfg->d / 2;
+
+	if (n == 0 || ns == 0 || dest == NULL)
+		return PE_EINVAL;
+	double *t = malloc(6 * (P ? P : 1) * sizeof *t);
+	if (t == NULL)
+		return PE_ENOMEM;
+	double *l = t, *g0 = t + P, *g1 = g0 + P, *e0 = g1 + P, *e1 = e0 + P,
+	       *pw = e1 + P;
+	size_t len0 = n / ns > 0 ? n / ns : 1, prev0 = 0;
+	for (size_t j = 0; j < P; j++) {
+		l[j] = log(pe_xpos_zeta(j, cfg->d)) / cfg->xpos.xpos_scale_base;
+		g0[j] = expm1((double)len0 * l[j]) / expm1(l[j]);
+		g1[j] = expm1((double)(len0 + 1) * l[j]) / expm1(l[j]);
+		e0[j] = exp((double)len0 * l[j]);
+		e1[j] = exp((double)(len0 + 1) * l[j]);
+	}
+	for (size_t b = 0; b < ns; b++) {
+		size_t k0, k1;
+		pe_field_span(0, n, ns, b, &k0, &k1);
+		size_t len = k1 - k0, dk = k0 - prev0;
+		bool direct = b % 16 == 0 ||
+		    (dk != 0 && dk != len0 && dk != len0 + 1);
+		double sum = 0.0;
+		for (size_t j = 0; j < P; j++) {
+			if (direct)
+				pw[j] = exp((double)k0 * l[j]);
+			else if (dk == len0)
+				pw[j] *= e0[j];
+			else if (dk != 0)
+				pw[j] *= e1[j];
+			double g = len == len0 ? g0[j] : len == len0 + 1 ? g1[j]
+			    : expm1((double)len * l[j]) / expm1(l[j]);
+			sum += pw[j] * g;
+		}
+		prev0 = k0;
+		dest[b] = sum / (double)len;
+	}
+	free(t);
+	return PE_OK;
 }
 
 #define FAIL(...)                                          \

@@ -18,7 +18,7 @@ static void
 xpos_wheel(struct ctx *c, int x, int y, int w, int wh, size_t m)
 {
 	const struct pe_field *f = &c->mainf;
-	size_t P = f->nomega, nh = P < 16 ? P : 16;
+	size_t P = f->rope.npairs, nh = P < 16 ? P : 16;
 	double ang[16];
 	pe_color col[16];
 	char t[96];
@@ -140,12 +140,13 @@ xpos_envelope(struct ctx *c, int x, int y, int w, int h)
 	if (view_check(c, ys == NULL ? PE_ENOMEM : PE_OK, x, y, w) != PE_OK)
 		return;
 	double P = (double)(k->d / 2);
-	for (size_t s = 0; s < ns; s++) {
-		size_t k0, k1;
-		pe_field_span(0, n, ns, s, &k0, &k1);
-		ys[s] = pe_xpos_envelope_mean(k, (int64_t)k0, (int64_t)k1);
-		ys[ns + s] = P;
+	if (view_check(c, pe_xpos_envelope_fill(k, n, ns, ys), x, y, w) !=
+	    PE_OK) {
+		free(ys);
+		return;
 	}
+	for (size_t s = 0; s < ns; s++)
+		ys[ns + s] = P;
 	/* from its lowest value to d/2: at gamma 512 the decay over a short
 	 * sequence is a few percent */
 	double lo = 0, hi = P;
@@ -197,7 +198,7 @@ view_xpos(struct ctx *c)
 
 	size_t j = c->st->cur_c;
 	const struct pe_field *f = &c->mainf;
-	double th = (double)(m + k->xpos.xpos_offset) * f->omega[j];
+	double th = (double)(m + k->xpos.xpos_offset) * f->rope.inv_freq[j];
 	int64_t pm = pe_xpos_query_pos(k, m);
 	double z = pe_xpos_zeta(j, k->d);
 	snprintf(c->insp[0], sizeof c->insp[0], " θ[%zu,%zu] = %zu · inv_freq[%zu] "

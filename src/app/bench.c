@@ -95,6 +95,11 @@ bench_config(const struct pe_options *o, enum pe_encoding e, bool large,
 		cfg->grid_h = cfg->grid_w = 128;
 		cfg->max_distance = 1024;
 	}
+	pe_config_encoding_defaults(cfg, large, false);
+	/* an encoding whose tables leave double's range at the large length
+	 * (xpos's scale) runs at the longest it holds */
+	while (large && cfg->n > 1 && pe_config_check(cfg, NULL, 0) != PE_OK)
+		cfg->n /= 2;
 	if (e == PE_ENC_LEARNED) {
 		/* the table keeps its max_len: positions past it have no row */
 		pe_learned_untrained(cfg->max_len, cfg->d, table); /* NULL: fails */
@@ -123,11 +128,14 @@ pe_bench_run(const struct pe_options *o)
 			int nf = 0;
 			char size[64];
 			bench_config(o, (enum pe_encoding)e, large, &cfg, &table);
-			if (e == PE_ENC_VIT2D)
+			if (pe_config_positions(&cfg) == cfg.n)
+				snprintf(size, sizeof size, "n %zu d %zu", cfg.n, cfg.d);
+			else if (pe_config_positions(&cfg) == cfg.grid_h * cfg.grid_w)
 				snprintf(size, sizeof size, "grid %zux%zu d %zu", cfg.grid_h,
 				    cfg.grid_w, cfg.d);
 			else
-				snprintf(size, sizeof size, "n %zu d %zu", cfg.n, cfg.d);
+				snprintf(size, sizeof size, "%zu tokens d %zu",
+				    pe_config_positions(&cfg), cfg.d);
 			if (bench_one(&cfg, w, h, frames, &mm, &med, &mx, &nf) != 0) {
 				printf("%-11s %-26s failed\n", pe_encoding_name(cfg.enc),
 				    size);

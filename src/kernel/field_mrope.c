@@ -47,6 +47,7 @@ struct mrope_ranges {
 	size_t n[3];
 };
 
+/* Fill rg with the runs of the three axes over tokens [i0, i1). */
 static void
 mrope_ranges(const struct pe_config *cfg, size_t i0, size_t i1,
     struct mrope_ranges *rg)
@@ -209,6 +210,8 @@ mrope_sim_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	return rc;
 }
 
+/* Grid of scores: per-block sums of e^{i p w} and one dot product per
+ * cell (pe_field_dots). */
 static int
 mrope_sim_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
     size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
@@ -381,6 +384,7 @@ mrope_rows_sum(const struct pe_config *cfg, const struct mrope_axis_tables *tb,
 	return s;
 }
 
+/* Sum of C_w over patch-map columns [c0, c1). */
 static double
 mrope_cols_sum(const struct mrope_axis_tables *tb, size_t c0, size_t c1)
 {

@@ -211,6 +211,8 @@ rope2d_patch_yf(const struct pe_field *f, size_t w0, size_t w1, size_t k0,
 		rope2d_ap(f->omega[k0 + k], w0, w1 - w0, &re[k], &im[k]);
 }
 
+/* Mean cosine of a block of the patch map: its rectangle of T, or the
+ * closed forms. */
 static int
 rope2d_patch_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
     size_t c1, bool minmax, struct pe_stats *dest)
@@ -232,6 +234,7 @@ rope2d_patch_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	return rc;
 }
 
+/* Grid of the patch map: a rectangle of T per cell, or pe_field_dots. */
 static int
 rope2d_patch_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
     size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
@@ -295,6 +298,7 @@ rope2d_sim_factor(const struct pe_field *f, size_t i0, size_t i1, size_t k0,
 	}
 }
 
+/* Mean score of a block of patch pairs (closed forms). */
 static int
 rope2d_sim_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
     size_t c1, bool minmax, struct pe_stats *dest)
@@ -308,6 +312,7 @@ rope2d_sim_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	return rc;
 }
 
+/* Grid of scores: one dot product per cell (pe_field_dots). */
 static int
 rope2d_sim_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
     size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
@@ -333,6 +338,7 @@ rope2d_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	return PE_OK;
 }
 
+/* Score of patches r and c. */
 static double
 rope2d_sim_value(const struct pe_field *f, size_t r, size_t c)
 {

@@ -70,6 +70,7 @@ xpos_angle_value(const struct pe_field *f, size_t r, size_t c)
 	return pe_field_wave_value(f, r + f->cfg->xpos.xpos_offset, c);
 }
 
+/* Circular mean of a block: the wave module at rows shifted by K. */
 static int
 xpos_angle_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
     size_t c1, bool minmax, struct pe_stats *dest)
@@ -81,6 +82,7 @@ xpos_angle_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	return PE_OK;
 }
 
+/* Grid of the angle map: the wave module's, rows shifted by K. */
 static int
 xpos_angle_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
     size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
@@ -89,6 +91,7 @@ xpos_angle_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 	return pe_field_wave_grid(f, r0 + K, r1 + K, nr, c0, c1, nc, dest);
 }
 
+/* Exact min and max: the wave module's scan, rows shifted by K. */
 static int
 xpos_angle_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
     size_t c1, double *lo, double *hi)

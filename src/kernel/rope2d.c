@@ -34,6 +34,7 @@ struct mt {
 	size_t i;
 };
 
+/* Seed the generator (init_genrand). */
 static void
 mt_seed(struct mt *m, uint32_t seed)
 {
@@ -44,6 +45,7 @@ mt_seed(struct mt *m, uint32_t seed)
 	m->i = 624;
 }
 
+/* The next 32-bit output (genrand_int32). */
 static uint32_t
 mt_next(struct mt *m)
 {

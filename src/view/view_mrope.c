@@ -259,6 +259,7 @@ view_mrope(struct ctx *c)
 
 /* ---- row -------------------------------------------------------------- */
 
+/* The parameter line: head, base, sections, the sequence. */
 static void
 mrope_params(struct ctx *c, struct items *it)
 {

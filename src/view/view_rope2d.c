@@ -80,6 +80,7 @@ view_rope2d(struct ctx *c)
 
 /* ---- row -------------------------------------------------------------- */
 
+/* The parameter line: grid, head, theta, the kind and its frequencies. */
 static void
 rope2d_params(struct ctx *c, struct items *it)
 {

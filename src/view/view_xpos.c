@@ -212,6 +212,7 @@ view_xpos(struct ctx *c)
 
 /* ---- row -------------------------------------------------------------- */
 
+/* The parameter line: head, length, base, the scale base, the offset. */
 static void
 xpos_params(struct ctx *c, struct items *it)
 {

@@ -18,7 +18,7 @@ bad() { n=$((n + 1)); fails=$((fails + 1)); echo "FAIL $*"; }
 "$bin" completion zsh >"$dir/zsh" || bad "completion zsh"
 "$bin" completion fish >/dev/null 2>&1; [ $? -eq 2 ] && ok "completion fish: exit 2" || bad "completion fish"
 
-opts=$(grep -o -- '--[a-z][a-z-]*[a-z]' "$dir/help" | sort -u)
+opts=$(grep -o -- '--[a-z][a-z0-9-]*[a-z0-9]' "$dir/help" | sort -u)
 [ "$(echo "$opts" | wc -l)" -gt 40 ] && ok "--help lists $(echo "$opts" | wc -l) long options" || bad "--help lists too few"
 for o in $opts; do
 	m=$(printf '%s' "$o" | sed 's/-/\\\\-/g')
@@ -31,7 +31,7 @@ ok "every long option is in the man page and both completions"
 complete_words() { # complete_words WORD... : COMPREPLY for the last word
 	bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _pescope; echo "${COMPREPLY[*]}"' _ "$dir/bash" "$@"
 }
-[ "$(complete_words pescope -e r)" = "relative rope" ] && ok "bash: -e r" || bad "bash: -e r -> $(complete_words pescope -e r)"
+[ "$(complete_words pescope -e r)" = "relative rope rope2d" ] && ok "bash: -e r" || bad "bash: -e r -> $(complete_words pescope -e r)"
 [ "$(complete_words pescope --rope-scaling l)" = "linear longrope llama3" ] && ok "bash: --rope-scaling l" || bad "bash: --rope-scaling l"
 [ "$(complete_words pescope --preset gpt)" = "gpt-j-6b gpt-neox-20b gpt2" ] && ok "bash: --preset gpt" || bad "bash: --preset gpt -> $(complete_words pescope --preset gpt)"
 [ "$(complete_words pescope d)" = "dump" ] && ok "bash: command d" || bad "bash: command d"

@@ -9,8 +9,12 @@ HF's apply_rotary_pos_emb / rotate_half and GPT-J's rotate_every_two), the
 worked example, M_K (solved by least squares from the sinusoids, not from
 the rotation formula), RoFormer's decay bound (Su et al. 2021, sec. 3.4.3),
 the pairs beyond the training length, ALiBi's recency (a softmax of the
-biases, Press et al. 2022 sec. 3) and NoPE's 1/(i+1). Exit 77 (skip)
-without numpy."""
+biases, Press et al. 2022 sec. 3) and NoPE's 1/(i+1); issue 15's
+encodings: mrope (HF's get_rope_index and apply_multimodal_rotary_pos_emb
+for Qwen2-VL, tests/ref/mrope_ref.py) and xPos (torchscale's
+xpos_relative_position.py, tests/ref/xpos_ref.py) and RoPE-ViT
+(models/vit_rope.py, tests/ref/rope2d_ref.py). Exit 77 (skip) without
+numpy."""
 import math
 import os
 import subprocess
@@ -557,6 +561,155 @@ check("alibi recency symmetric", dump(["-e", "alibi", "--heads", "8", "-n",
       recency(8, 30, True), atol=1e-15, rtol=1e-12)
 check("nope start_share 1/(i+1)", dump(["-e", "nope", "-n", "40", "--table",
       "start_share"]), 1.0 / np.arange(1, 41))
+
+# ---- issue 15: mrope (tests/ref/mrope_ref.py: HF's get_rope_index and
+# apply_multimodal_rotary_pos_emb for Qwen2-VL) ----
+import mrope_ref  # noqa: E402
+
+# the default sequence needs no option: text 8, a 14 x 14 image, text 8
+a = dump(["-e", "mrope", "--table", "positions"])
+assert a.dtype == np.dtype("<i8")
+check("mrope positions (defaults)", a, mrope_ref.positions(8, 14, 14, 1, 8))
+for n, g, f, m, what in ((0, (3, 5), 1, 4, "image at the start, odd grid"),
+                         (6, (2, 7), 1, 0, "image at the end"),
+                         (0, (4, 3), 1, 0, "no text"),
+                         (3, (2, 2), 5, 2, "video of 5 frames"),
+                         (1, (5, 2), 3, 0, "video at the end"),
+                         (2, (1, 9), 2, 3, "one-row frames")):
+    args = ["-e", "mrope", "--text-before", str(n), "--grid", "%dx%d" % g,
+            "--frames", str(f), "--text-after", str(m)]
+    pos = mrope_ref.positions(n, g[0], g[1], f, m)
+    check("mrope positions: " + what, dump(args + ["--table", "positions"]),
+          pos)
+    for d, base, sec in ((16, 100.0, [2, 3, 3]), (32, 1e4, [4, 0, 12])):
+        more = args + ["-d", str(d), "--base", str(base), "--mrope-section",
+                       ",".join(map(str, sec))]
+        c, s_ = mrope_ref.cos_sin(pos, d, base, sec)
+        check("mrope cos d%d %s" % (d, what), dump(more + ["--table", "cos"]),
+              c, atol=1e-12)
+        check("mrope sin d%d %s" % (d, what), dump(more + ["--table", "sin"]),
+              s_, atol=1e-12)
+        check("mrope angles d%d %s" % (d, what), dump(more + ["--table",
+              "angles"]), mrope_ref.angles(pos, d, base, sec), rtol=1e-14)
+        check("mrope similarity d%d %s" % (d, what), dump(
+              more + ["--table", "similarity"]),
+              mrope_ref.scores(pos, d, base, sec), atol=1e-11)
+# Qwen2-VL-7B as its preset says: head_dim 128, theta 1e6, 16,24,24
+pos = mrope_ref.positions(8, 14, 14, 1, 8)
+c, s_ = mrope_ref.cos_sin(pos, 128, 1e6, [16, 24, 24])
+check("mrope cos (qwen2-vl-7b preset)", dump(["--preset", "qwen2-vl-7b",
+      "--table", "cos"]), c, atol=1e-12)
+check("mrope defaults are the preset's", dump(["-e", "mrope", "--table",
+      "sin"]), s_, atol=1e-12)
+check("mrope profile (qwen2-vl-7b preset)", dump(["--preset", "qwen2-vl-7b",
+      "--table", "profile"]), mrope_ref.scores(pos, 128, 1e6,
+                                               [16, 24, 24])[0], atol=1e-10)
+# sections that do not cover the pairs are refused, as HF's split fails
+r = subprocess.run([BIN, "dump", "-e", "mrope", "--mrope-section",
+                    "16,24,23", "--table", "cos"], capture_output=True,
+                   text=True)
+checks += 1
+if r.returncode != 2 or "--mrope-section 16,24,23" not in r.stderr:
+    failures += 1
+    print("FAIL mrope sections 16,24,23 refused: %d %s" % (r.returncode,
+                                                          r.stderr))
+else:
+    print("ok   mrope sections that miss a pair are refused")
+
+
+# ---- xpos (tests/ref/xpos_ref.py: torchscale's xpos_relative_position.py,
+# q = xpos(q, offset), k = xpos(k, 0, downscale=True)) ----
+import xpos_ref  # noqa: E402
+
+for n, d, g, off, base in ((64, 64, 512, 0, 10000.0),   # the defaults
+                           (33, 16, 512, 0, 10000.0),   # odd n: min_pos -17
+                           (40, 8, 16, 0, 10000.0),     # a faster decay
+                           (25, 12, 2, 0, 500.0),       # scale base 2
+                           (9, 8, 64, 4, 10000.0),      # an offset
+                           (1, 4, 512, 6, 10000.0)):    # one query, K 6
+    args = ["-e", "xpos", "-n", str(n), "-d", str(d), "--xpos-scale-base",
+            str(g), "--xpos-offset", str(off), "--base", str(base)]
+    what = "xpos n%d d%d gamma %g offset %d" % (n, d, g, off)
+    sc, c, s_ = xpos_ref.query_tables(n, d, g, off, base)
+    check(what + " scale", dump(args + ["--table", "scale"]), sc, atol=1e-15,
+          rtol=1e-13)
+    check(what + " cos", dump(args + ["--table", "cos"]), c, atol=1e-13,
+          rtol=1e-12)
+    check(what + " sin", dump(args + ["--table", "sin"]), s_, atol=1e-13,
+          rtol=1e-12)
+    check(what + " similarity", dump(args + ["--table", "similarity"]),
+          xpos_ref.scores(n, d, g, off, base), atol=1e-11, rtol=1e-12)
+check("xpos profile (defaults)", dump(["-e", "xpos", "--table", "profile"]),
+      xpos_ref.scores(64, 64)[0], atol=1e-11)
+
+# ---- rope2d (tests/ref/rope2d_ref.py: RoPE-ViT's models/vit_rope.py) ----
+import rope2d_ref  # noqa: E402
+
+# axial: compute_axial_cis; the preset is RoPE-ViT-B/16's
+a = rope2d_ref.axial_angles(64, 14, 14, 100.0)
+check("rope2d axial angles (rope-vit-b16-axial preset)", dump(
+      ["--preset", "rope-vit-b16-axial", "--table", "angles"]), a, rtol=1e-15)
+cis = rope2d_ref.compute_axial_cis(64, 14, 14, 100.0)
+check("rope2d axial cos = freqs_cis.real", dump(["-e", "rope2d", "--table",
+      "cos"]), cis.real, atol=1e-15)
+check("rope2d axial sin = freqs_cis.imag", dump(["-e", "rope2d", "--table",
+      "sin"]), cis.imag, atol=1e-15)
+for gh, gw, d, base in ((3, 5, 16, 100.0), (7, 2, 8, 10.0), (1, 9, 12, 100.0)):
+    a = rope2d_ref.axial_angles(d, gw, gh, base)
+    args = ["-e", "rope2d", "--grid", "%dx%d" % (gh, gw), "-d", str(d),
+            "--base", str(base)]
+    check("rope2d axial %dx%d d%d base %g angles" % (gh, gw, d, base),
+          dump(args + ["--table", "angles"]), a, rtol=1e-15)
+    check("rope2d axial %dx%d d%d similarity" % (gh, gw, d),
+          dump(args + ["--table", "similarity"]), rope2d_ref.scores(a),
+          atol=1e-12)
+# mixed: init_random_2d_freqs after torch.manual_seed(0), the head --head
+f = rope2d_ref.init_random_2d_freqs(16, 4, 10.0)
+t_x, t_y = rope2d_ref.init_t_xy(5, 3)
+ang = rope2d_ref.compute_mixed_cis(rope2d_ref.model_freqs([f]), t_x, t_y, 4)
+for h in (0, 3):
+    args = ["-e", "rope2d", "--rope2d", "mixed", "--grid", "3x5", "-d", "16",
+            "--head", str(h)]
+    check("rope2d mixed init head %d angles" % h, dump(args + ["--table",
+          "angles"]), ang[0, h], atol=1e-14)
+    check("rope2d mixed init head %d similarity" % h, dump(
+          args + ["--table", "similarity"]), rope2d_ref.scores(ang[0, h]),
+          atol=1e-12)
+# mixed from a file: [2, heads, d/2], and the model's freqs [2, depth,
+# heads d/2] with --layer picking the block
+rng = np.random.default_rng(15)
+blocks = [rope2d_ref.init_random_2d_freqs(8, 3, 10.0) +
+          0.01 * rng.standard_normal((2, 3, 4)) for _ in range(2)]
+fh = os.path.join(TMP, "freqs_heads.npy")
+np.save(fh, blocks[1].astype(np.float32))
+fm = os.path.join(TMP, "freqs_model.npy")
+model = rope2d_ref.model_freqs(blocks)
+np.save(fm, model)
+t_x, t_y = rope2d_ref.init_t_xy(4, 3)
+ang = rope2d_ref.compute_mixed_cis(model, t_x, t_y, 3)
+check("rope2d mixed [2, heads, d/2] file, head 2 (f4)", dump(
+      ["-e", "rope2d", "--rope2d", "mixed", "--grid", "3x4", "-d", "8",
+       "--freqs-file", fh, "--head", "2", "--table", "angles"]),
+      rope2d_ref.compute_mixed_cis(
+          rope2d_ref.model_freqs([blocks[1].astype(np.float32)
+                                  .astype(np.float64)]), t_x, t_y, 3)[0, 2],
+      atol=1e-15)
+check("rope2d mixed [2, depth, heads d/2] file, layer 1 head 1", dump(
+      ["-e", "rope2d", "--rope2d", "mixed", "--grid", "3x4", "-d", "8",
+       "--freqs-file", fm, "--layer", "1", "--head", "1", "--table",
+       "similarity"]), rope2d_ref.scores(ang[1, 1]), atol=1e-12)
+fb = os.path.join(TMP, "freqs_bad.npy")
+np.save(fb, np.zeros((3, 4)))
+r = subprocess.run([BIN, "dump", "-e", "rope2d", "--rope2d", "mixed", "-d",
+                    "8", "--freqs-file", fb, "--table", "angles"],
+                   capture_output=True, text=True)
+checks += 1
+if r.returncode != 2 or "[3, 4]" not in r.stderr:
+    failures += 1
+    print("FAIL rope2d freqs [3, 4] refused: %d %s" % (r.returncode, r.stderr))
+else:
+    print("ok   rope2d mixed refuses a [3, 4] freqs file")
+
 for f in os.listdir(TMP):
     os.unlink(os.path.join(TMP, f))
 os.rmdir(TMP)

@@ -13,7 +13,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <criterion/criterion.h>
+
 #include "kernel/diag.h"
+#include "pescope/field.h"
 
 extern char **environ;
 
@@ -226,4 +229,207 @@ th_diag_brute(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	s->mean = cnt ? (double)(sum / cnt) : NAN;
 	if (!cnt)
 		s->min = s->max = NAN;
+}
+
+/* ---- fields: blocks and grids against brute force ---------------- */
+
+/* Brute-force statistics of a rectangle from pe_field_value, in long
+ * double. */
+void
+th_field_brute(const struct pe_field *f, size_t r0, size_t r1, size_t c0, size_t c1,
+      struct pe_stats *s)
+{
+	long double sum = 0, ss = 0, sc = 0;
+	uint64_t n = 0;
+	memset(s, 0, sizeof *s);
+	s->min = INFINITY;
+	s->max = -INFINITY;
+	for (size_t r = r0; r < r1; r++)
+		for (size_t c = c0; c < c1; c++) {
+			double v = pe_field_value(f, r, c);
+			s->count++;
+			if (isnan(v)) {
+				s->undefined++;
+				continue;
+			}
+			if (isinf(v) && v < 0) {
+				s->masked++;
+				continue;
+			}
+			sum += v;
+			ss += sinl(v);
+			sc += cosl(v);
+			n++;
+			s->min = fmin(s->min, v);
+			s->max = fmax(s->max, v);
+		}
+	s->mean = n ? (double)(sum / n) : NAN;
+	s->resultant = 1.0;
+	if (f->kind == PE_FIELD_ROPE_ANGLE && n) {
+		double m = atan2((double)ss, (double)sc);
+		s->mean = m < 0 ? m + PE_TWO_PI : m;
+		s->resultant = (double)(hypotl(ss, sc) / n);
+	}
+	if (n == 0)
+		s->min = s->max = NAN;
+}
+
+/* Compare a block's statistics with brute force. */
+void
+th_field_expect(const struct pe_field *f, const struct pe_stats *got,
+             const struct pe_stats *want, bool minmax, const char *what)
+{
+	cr_expect_eq(got->count, want->count, "%s: count", what);
+	cr_expect_eq(got->masked, want->masked, "%s: masked %llu vs %llu", what,
+	             (unsigned long long)got->masked,
+	             (unsigned long long)want->masked);
+	cr_expect_eq(got->undefined, want->undefined, "%s: undefined", what);
+	if (f->kind == PE_FIELD_ROPE_ANGLE) {
+		cr_expect(th_close(got->resultant, want->resultant, 1e-9, 1e-9),
+		          "%s: R %.15g vs %.15g", what, got->resultant,
+		          want->resultant);
+		if (want->resultant > 1e-6) {
+			double d = remainder(got->mean - want->mean, PE_TWO_PI);
+			cr_expect_lt(fabs(d), 1e-8 / want->resultant,
+			             "%s: circular mean %.15g vs %.15g", what,
+			             got->mean, want->mean);
+		}
+	} else {
+		cr_expect(th_close(got->mean, want->mean, 1e-10, 1e-9),
+		          "%s: mean %.15g vs %.15g", what, got->mean,
+		          want->mean);
+	}
+	if (minmax) {
+		cr_expect(got->minmax_exact, "%s: minmax not exact", what);
+		cr_expect(th_close(got->min, want->min, 1e-12, 1e-12),
+		          "%s: min %.15g vs %.15g", what, got->min, want->min);
+		cr_expect(th_close(got->max, want->max, 1e-12, 1e-12),
+		          "%s: max %.15g vs %.15g", what, got->max, want->max);
+	}
+}
+
+static uint64_t rng_state = 12345;
+
+/* A deterministic pseudo-random integer in [0, n) (splitmix-style LCG). */
+size_t
+th_field_rnd(size_t n)
+{
+	rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (size_t)((rng_state >> 33) % n);
+}
+
+/* Random rectangles of f: block == brute force, with and without minmax;
+ * then a grid of a random sub-rectangle against its blocks. */
+void
+th_field_check(const struct pe_field *f, const char *what)
+{
+	char msg[128];
+	for (int t = 0; t < 25; t++) {
+		size_t r0 = th_field_rnd(f->rows), r1 = r0 + 1 + th_field_rnd(f->rows - r0);
+		size_t c0 = th_field_rnd(f->cols), c1 = c0 + 1 + th_field_rnd(f->cols - c0);
+		if (t == 0) {
+			r0 = c0 = 0;
+			r1 = f->rows;
+			c1 = f->cols;
+		}
+		struct pe_stats got, want;
+		bool mm = t % 2 == 0;
+		cr_assert_eq(pe_field_block(f, r0, r1, c0, c1, mm, &got),
+		             PE_OK);
+		th_field_brute(f, r0, r1, c0, c1, &want);
+		snprintf(msg, sizeof msg, "%s [%zu,%zu)x[%zu,%zu)", what, r0,
+		         r1, c0, c1);
+		th_field_expect(f, &got, &want, mm, msg);
+	}
+	for (int t = 0; t < 4; t++) {
+		size_t r0 = th_field_rnd(f->rows), r1 = r0 + 1 + th_field_rnd(f->rows - r0);
+		size_t c0 = th_field_rnd(f->cols), c1 = c0 + 1 + th_field_rnd(f->cols - c0);
+		size_t nr = 1 + th_field_rnd(9), nc = 1 + th_field_rnd(9);
+		if (t == 3) { /* more blocks than items */
+			nr = (r1 - r0) + 3;
+			nc = (c1 - c0) + 2;
+		}
+		struct pe_stats *g = calloc(nr * nc, sizeof *g);
+		cr_assert_eq(pe_field_grid(f, r0, r1, nr, c0, c1, nc, g),
+		             PE_OK);
+		for (size_t i = 0; i < nr; i++)
+			for (size_t j = 0; j < nc; j++) {
+				size_t p0, p1, q0, q1;
+				pe_field_span(r0, r1, nr, i, &p0, &p1);
+				pe_field_span(c0, c1, nc, j, &q0, &q1);
+				struct pe_stats b;
+				pe_field_block(f, p0, p1, q0, q1, false, &b);
+				snprintf(msg, sizeof msg,
+				         "%s grid cell %zu,%zu", what, i, j);
+				th_field_expect(f, &g[i * nc + j], &b, false, msg);
+			}
+		free(g);
+	}
+}
+
+/* Init a field of kind for cfg and run check_field on it. */
+void
+th_field_check_kind(const struct pe_config *cfg, enum pe_field_kind kind,
+           const char *what)
+{
+	struct pe_field f;
+	char why[256] = "";
+	cr_assert_eq(pe_config_check(cfg, why, sizeof why), PE_OK, "%s: %s",
+	             what, why);
+	cr_assert(pe_field_supported(cfg->enc, kind), "%s", what);
+	cr_assert_eq(pe_field_init(&f, kind, cfg), PE_OK, "%s", what);
+	th_field_check(&f, what);
+	pe_field_free(&f);
+}
+
+/* A grid against pe_field_block cell by cell (struct pe_stats as
+ * expect_stats compares them). */
+void
+th_field_check_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr, size_t c0,
+           size_t c1, size_t nc, const char *what)
+{
+	char msg[160];
+	struct pe_stats *g = calloc(nr * nc, sizeof *g);
+	cr_assert_eq(pe_field_grid(f, r0, r1, nr, c0, c1, nc, g), PE_OK, "%s",
+	             what);
+	for (size_t i = 0; i < nr; i++)
+		for (size_t j = 0; j < nc; j++) {
+			size_t p0, p1, q0, q1;
+			struct pe_stats b;
+			pe_field_span(r0, r1, nr, i, &p0, &p1);
+			pe_field_span(c0, c1, nc, j, &q0, &q1);
+			cr_assert_eq(
+			    pe_field_block(f, p0, p1, q0, q1, false, &b),
+			    PE_OK);
+			snprintf(msg, sizeof msg,
+			         "%s %zux%zu grid cell %zu,%zu", what, nr, nc,
+			         i, j);
+			th_field_expect(f, &g[i * nc + j], &b, false, msg);
+		}
+	free(g);
+}
+
+/* Init a field of kind for cfg and check grids of the whole field: fewer
+ * blocks than items, equal blocks (a uniform tiling, whose similarity
+ * blocks repeat), and more blocks than items (each item spans several). */
+void
+th_field_check_grids(const struct pe_config *cfg, enum pe_field_kind kind,
+            const char *what)
+{
+	struct pe_field f;
+	cr_assert_eq(pe_field_init(&f, kind, cfg), PE_OK, "%s", what);
+	if (kind == PE_FIELD_PATCH_COSINE)
+		f.anchor = f.rows * f.cols / 3;
+	size_t R = f.rows, C = f.cols;
+	th_field_check_grid(&f, 0, R, R / 3 + 1, 0, C, C / 2 + 1, what);
+	if (R >= 4 && C >= 4) /* (a smaller field has no such tiling) */
+		th_field_check_grid(&f, 0, R - R % 4, 4, 0, C - C % 4, 4, what);
+	if (R >= 2 && C >= 2)
+		th_field_check_grid(&f, 1, R, 2 * R + 1, 0, C - 1, 3 * C - 1,
+		    what);
+	/* one row block (the views' curves): one row, and several */
+	th_field_check_grid(&f, R / 2, R / 2 + 1, 1, 0, C, C / 3 + 1, what);
+	if (R / 4 + 3 <= R && C >= 2)
+		th_field_check_grid(&f, R / 4, R / 4 + 3, 1, 1, C, C + 5, what);
+	pe_field_free(&f);
 }

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pescope/field.h"
+
 /* Path of the pescope binary under test ($PESCOPE_BIN). */
 const char *th_bin(void);
 /* Path of a file under tests/fixtures/ (static buffer). */
@@ -40,6 +42,26 @@ uint64_t th_lcg(uint64_t *s);
  * checked against. */
 void th_diag_brute(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
     size_t c1, struct pe_stats *s);
+
+/* Fields against brute force (pe_field_value, in long double): the
+ * statistics of a rectangle; a comparison (angles: circular mean and
+ * resultant); 25 random blocks (every other with min/max) and 4 grids of
+ * f; the same for a field of kind for cfg (checked first); a grid against
+ * its blocks cell by cell; grids of a whole field at several tilings (a
+ * patch-cosine field anchored a third of the way in). th_field_rnd: a
+ * deterministic integer in [0, n). */
+void th_field_brute(const struct pe_field *f, size_t r0, size_t r1,
+    size_t c0, size_t c1, struct pe_stats *s);
+void th_field_expect(const struct pe_field *f, const struct pe_stats *got,
+    const struct pe_stats *want, bool minmax, const char *what);
+size_t th_field_rnd(size_t n);
+void th_field_check(const struct pe_field *f, const char *what);
+void th_field_check_kind(const struct pe_config *cfg,
+    enum pe_field_kind kind, const char *what);
+void th_field_check_grid(const struct pe_field *f, size_t r0, size_t r1,
+    size_t nr, size_t c0, size_t c1, size_t nc, const char *what);
+void th_field_check_grids(const struct pe_config *cfg,
+    enum pe_field_kind kind, const char *what);
 
 /* |a - b| <= atol + rtol * |b| */
 bool th_close(double a, double b, double atol, double rtol);

@@ -363,14 +363,18 @@ Test(e2e, start_and_quit)
 	term_free(&t);
 }
 
-/* Whether the tab of encoding e (" N name ") is drawn bold (the current
- * tab is bold on a light background; the others are not). */
+/* Whether the tab of encoding e (" N name ", past the ninth " name ") is
+ * drawn bold (the current tab is bold on a light background; the others
+ * are not). */
 static bool
 tab_is_current(struct term *t, int e, const char *name)
 {
 	char line[COLS * 8 + 64], want[32];
 	term_line(t, 0, line, sizeof line);
-	snprintf(want, sizeof want, "%d %s", e + 1, name);
+	if (e < 9)
+		snprintf(want, sizeof want, "%d %s", e + 1, name);
+	else
+		snprintf(want, sizeof want, " %s ", name);
 	char *p = strstr(line, want);
 	if (p == NULL)
 		return false;
@@ -384,28 +388,30 @@ tab_is_current(struct term *t, int e, const char *name)
 
 Test(e2e, every_encoding_by_key)
 {
-	static const char *names[] = {"sinusoidal", "learned", "relative",
-	    "rope", "alibi", "nope", "vit2d"};
 	struct term t;
+	const int n = PE_ENC_COUNT;
 
 	start(&t, NULL, NULL);
-	cr_assert(tab_is_current(&t, 0, names[0]));
+	cr_assert(tab_is_current(&t, 0, pe_encoding_name(0)));
 	/* Tab walks forward through all of them and wraps. */
-	for (int i = 1; i <= 7; i++) {
+	for (int i = 1; i <= n; i++) {
 		term_send(&t, "\t");
 		term_pump(&t, 200);
-		for (int e = 0; e < 7; e++)
-			cr_expect_eq(tab_is_current(&t, e, names[e]), e == i % 7,
-			    "after %d tabs, tab %s", i, names[e]);
+		for (int e = 0; e < n; e++)
+			cr_expect_eq(tab_is_current(&t, e, pe_encoding_name(e)),
+			    e == i % n, "after %d tabs, tab %s", i,
+			    pe_encoding_name(e));
 	}
-	/* Number keys choose directly; shift-tab goes back. */
-	for (int e = 6; e >= 0; e--) {
+	/* Number keys choose directly (the first nine have one); shift-tab
+	 * goes back and wraps to the last. */
+	for (int e = (n < 9 ? n : 9) - 1; e >= 0; e--) {
 		char k[2] = {(char)('1' + e), 0};
 		term_send(&t, k);
-		cr_expect(tab_is_current(&t, e, names[e]), "key %s", k);
+		cr_expect(tab_is_current(&t, e, pe_encoding_name(e)), "key %s", k);
 	}
 	term_send(&t, K_BTAB);
-	cr_expect(tab_is_current(&t, 6, names[6]), "shift-tab wraps to vit2d");
+	cr_expect(tab_is_current(&t, n - 1, pe_encoding_name(n - 1)),
+	    "shift-tab wraps to %s", pe_encoding_name(n - 1));
 	term_quit(&t);
 	term_free(&t);
 }
@@ -1355,36 +1361,36 @@ Test(e2e, tui_colors_equal_snapshot_at_every_depth)
 	    {"--color truecolor", {NULL}, {"--color", "truecolor"},
 		"truecolor"},
 	};
-	static const char *names[] = {"sinusoidal", "learned", "relative",
-	    "rope", "alibi", "nope", "vit2d"};
-
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		const struct depth_case *dc = &cases[i];
 		struct term t;
 		start(&t, dc->args, dc->env);
-		for (int e = 0; e < 7; e++) {
-			char key[2] = {(char)('1' + e), 0}, what[300] = "";
+		for (int e = 0; e < PE_ENC_COUNT; e++) {
+			const char *name = pe_encoding_name(e);
+			/* the first nine by their key, the rest by Tab */
+			char key[2] = {e < 9 ? (char)('1' + e) : '\t', 0};
+			char what[300] = "";
 			if (e > 0) {
 				term_send(&t, key);
-				cr_assert(tab_is_current(&t, e, names[e]));
+				cr_assert(tab_is_current(&t, e, name));
 				term_pump(&t, 300);
 			}
 			/* a switch by key keeps the cursor at 0,0 (rope's own
 			 * start is m = n / 2) */
 			const char *snap[] = {"pescope", "snapshot", "-e",
-			    names[e], "--size", "120x40", "--color", dc->snap,
+			    name, "--size", "120x40", "--color", dc->snap,
 			    "--cursor", "0,0", NULL};
 			VTerm *ref = snapshot_vterm(snap);
 			int bad = cells_differ(&t, ref, what, sizeof what);
 			cr_expect_eq(bad, 0, "%s, %s: %d cells differ from "
-			    "`snapshot --color %s`; %s", dc->name, names[e], bad,
+			    "`snapshot --color %s`; %s", dc->name, name, bad,
 			    dc->snap, what);
 			vterm_free(ref);
 			if (strcmp(dc->snap, "8") == 0 ||
 			    strcmp(dc->snap, "16") == 0) {
 				bad = invisible_text(&t, what, sizeof what);
 				cr_expect_eq(bad, 0, "%s, %s: %d text cells "
-				    "vanish; %s", dc->name, names[e], bad, what);
+				    "vanish; %s", dc->name, name, bad, what);
 			}
 		}
 		term_quit(&t);

@@ -14,154 +14,6 @@
 
 #define TWO_PI 6.283185307179586476925286766559
 
-/* Brute-force statistics of a rectangle from pe_field_value, in long
- * double. */
-static void
-brute(const struct pe_field *f, size_t r0, size_t r1, size_t c0, size_t c1,
-      struct pe_stats *s)
-{
-	long double sum = 0, ss = 0, sc = 0;
-	uint64_t n = 0;
-	memset(s, 0, sizeof *s);
-	s->min = INFINITY;
-	s->max = -INFINITY;
-	for (size_t r = r0; r < r1; r++)
-		for (size_t c = c0; c < c1; c++) {
-			double v = pe_field_value(f, r, c);
-			s->count++;
-			if (isnan(v)) {
-				s->undefined++;
-				continue;
-			}
-			if (isinf(v) && v < 0) {
-				s->masked++;
-				continue;
-			}
-			sum += v;
-			ss += sinl(v);
-			sc += cosl(v);
-			n++;
-			s->min = fmin(s->min, v);
-			s->max = fmax(s->max, v);
-		}
-	s->mean = n ? (double)(sum / n) : NAN;
-	s->resultant = 1.0;
-	if (f->kind == PE_FIELD_ROPE_ANGLE && n) {
-		double m = atan2((double)ss, (double)sc);
-		s->mean = m < 0 ? m + TWO_PI : m;
-		s->resultant = (double)(hypotl(ss, sc) / n);
-	}
-	if (n == 0)
-		s->min = s->max = NAN;
-}
-
-/* Compare a block's statistics with brute force. */
-static void
-expect_stats(const struct pe_field *f, const struct pe_stats *got,
-             const struct pe_stats *want, bool minmax, const char *what)
-{
-	cr_expect_eq(got->count, want->count, "%s: count", what);
-	cr_expect_eq(got->masked, want->masked, "%s: masked %llu vs %llu", what,
-	             (unsigned long long)got->masked,
-	             (unsigned long long)want->masked);
-	cr_expect_eq(got->undefined, want->undefined, "%s: undefined", what);
-	if (f->kind == PE_FIELD_ROPE_ANGLE) {
-		cr_expect(th_close(got->resultant, want->resultant, 1e-9, 1e-9),
-		          "%s: R %.15g vs %.15g", what, got->resultant,
-		          want->resultant);
-		if (want->resultant > 1e-6) {
-			double d = remainder(got->mean - want->mean, TWO_PI);
-			cr_expect_lt(fabs(d), 1e-8 / want->resultant,
-			             "%s: circular mean %.15g vs %.15g", what,
-			             got->mean, want->mean);
-		}
-	} else {
-		cr_expect(th_close(got->mean, want->mean, 1e-10, 1e-9),
-		          "%s: mean %.15g vs %.15g", what, got->mean,
-		          want->mean);
-	}
-	if (minmax) {
-		cr_expect(got->minmax_exact, "%s: minmax not exact", what);
-		cr_expect(th_close(got->min, want->min, 1e-12, 1e-12),
-		          "%s: min %.15g vs %.15g", what, got->min, want->min);
-		cr_expect(th_close(got->max, want->max, 1e-12, 1e-12),
-		          "%s: max %.15g vs %.15g", what, got->max, want->max);
-	}
-}
-
-static uint64_t rng_state = 12345;
-
-/* A deterministic pseudo-random integer in [0, n) (splitmix-style LCG). */
-static size_t
-rnd(size_t n)
-{
-	rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
-	return (size_t)((rng_state >> 33) % n);
-}
-
-/* Random rectangles of f: block == brute force, with and without minmax;
- * then a grid of a random sub-rectangle against its blocks. */
-static void
-check_field(const struct pe_field *f, const char *what)
-{
-	char msg[128];
-	for (int t = 0; t < 25; t++) {
-		size_t r0 = rnd(f->rows), r1 = r0 + 1 + rnd(f->rows - r0);
-		size_t c0 = rnd(f->cols), c1 = c0 + 1 + rnd(f->cols - c0);
-		if (t == 0) {
-			r0 = c0 = 0;
-			r1 = f->rows;
-			c1 = f->cols;
-		}
-		struct pe_stats got, want;
-		bool mm = t % 2 == 0;
-		cr_assert_eq(pe_field_block(f, r0, r1, c0, c1, mm, &got),
-		             PE_OK);
-		brute(f, r0, r1, c0, c1, &want);
-		snprintf(msg, sizeof msg, "%s [%zu,%zu)x[%zu,%zu)", what, r0,
-		         r1, c0, c1);
-		expect_stats(f, &got, &want, mm, msg);
-	}
-	for (int t = 0; t < 4; t++) {
-		size_t r0 = rnd(f->rows), r1 = r0 + 1 + rnd(f->rows - r0);
-		size_t c0 = rnd(f->cols), c1 = c0 + 1 + rnd(f->cols - c0);
-		size_t nr = 1 + rnd(9), nc = 1 + rnd(9);
-		if (t == 3) { /* more blocks than items */
-			nr = (r1 - r0) + 3;
-			nc = (c1 - c0) + 2;
-		}
-		struct pe_stats *g = calloc(nr * nc, sizeof *g);
-		cr_assert_eq(pe_field_grid(f, r0, r1, nr, c0, c1, nc, g),
-		             PE_OK);
-		for (size_t i = 0; i < nr; i++)
-			for (size_t j = 0; j < nc; j++) {
-				size_t p0, p1, q0, q1;
-				pe_field_span(r0, r1, nr, i, &p0, &p1);
-				pe_field_span(c0, c1, nc, j, &q0, &q1);
-				struct pe_stats b;
-				pe_field_block(f, p0, p1, q0, q1, false, &b);
-				snprintf(msg, sizeof msg,
-				         "%s grid cell %zu,%zu", what, i, j);
-				expect_stats(f, &g[i * nc + j], &b, false, msg);
-			}
-		free(g);
-	}
-}
-
-/* Init a field of kind for cfg and run check_field on it. */
-static void
-check_kind(const struct pe_config *cfg, enum pe_field_kind kind,
-           const char *what)
-{
-	struct pe_field f;
-	char why[256] = "";
-	cr_assert_eq(pe_config_check(cfg, why, sizeof why), PE_OK, "%s: %s",
-	             what, why);
-	cr_assert(pe_field_supported(cfg->enc, kind), "%s", what);
-	cr_assert_eq(pe_field_init(&f, kind, cfg), PE_OK, "%s", what);
-	check_field(&f, what);
-	pe_field_free(&f);
-}
 
 Test(field, span_tiles_without_gaps)
 {
@@ -238,14 +90,14 @@ Test(field, sinusoidal_blocks_equal_brute_force)
 	pe_config_default(&c);
 	c.d = 16;
 	c.n = 300;
-	check_kind(&c, PE_FIELD_PE, "sinusoidal interleaved");
-	check_kind(&c, PE_FIELD_SIMILARITY, "sinusoidal similarity");
+	th_field_check_kind(&c, PE_FIELD_PE, "sinusoidal interleaved");
+	th_field_check_kind(&c, PE_FIELD_SIMILARITY, "sinusoidal similarity");
 	c.layout = PE_LAYOUT_SPLIT;
 	c.base = 50.0;
-	check_kind(&c, PE_FIELD_PE, "sinusoidal split");
+	th_field_check_kind(&c, PE_FIELD_PE, "sinusoidal split");
 	c.layout = PE_LAYOUT_T2T;
-	check_kind(&c, PE_FIELD_PE, "sinusoidal t2t");
-	check_kind(&c, PE_FIELD_SIMILARITY, "sinusoidal t2t similarity");
+	th_field_check_kind(&c, PE_FIELD_PE, "sinusoidal t2t");
+	th_field_check_kind(&c, PE_FIELD_SIMILARITY, "sinusoidal t2t similarity");
 }
 
 /* A t2t field is tensor2tensor's table (pe_sinusoidal_value, checked
@@ -290,15 +142,15 @@ Test(field, rope_blocks_equal_brute_force)
 	c.rope.original_max_pos = 64;
 	for (int p = 0; p < 2; p++) {
 		c.pairing = (enum pe_pairing)p;
-		check_kind(&c, PE_FIELD_ROPE_ANGLE, "rope angle");
-		check_kind(&c, PE_FIELD_ROPE_COS, "rope cos");
-		check_kind(&c, PE_FIELD_ROPE_SIN, "rope sin");
-		check_kind(&c, PE_FIELD_SIMILARITY, "rope similarity");
+		th_field_check_kind(&c, PE_FIELD_ROPE_ANGLE, "rope angle");
+		th_field_check_kind(&c, PE_FIELD_ROPE_COS, "rope cos");
+		th_field_check_kind(&c, PE_FIELD_ROPE_SIN, "rope sin");
+		th_field_check_kind(&c, PE_FIELD_SIMILARITY, "rope similarity");
 	}
 	c.rope.partial_rotary = 0.5;
 	c.rope.type = PE_ROPE_DEFAULT;
-	check_kind(&c, PE_FIELD_SIMILARITY, "rope partial similarity");
-	check_kind(&c, PE_FIELD_ROPE_COS, "rope partial cos");
+	th_field_check_kind(&c, PE_FIELD_SIMILARITY, "rope partial similarity");
+	th_field_check_kind(&c, PE_FIELD_ROPE_COS, "rope partial cos");
 }
 
 Test(field, learned_blocks_equal_brute_force)
@@ -312,11 +164,11 @@ Test(field, learned_blocks_equal_brute_force)
 	double *tab = malloc(60 * 12 * sizeof *tab);
 	pe_learned_init(60, 12, 99, tab);
 	c.table = tab;
-	check_kind(&c, PE_FIELD_PE, "learned pe");
-	check_kind(&c, PE_FIELD_SIMILARITY, "learned similarity");
+	th_field_check_kind(&c, PE_FIELD_PE, "learned pe");
+	th_field_check_kind(&c, PE_FIELD_SIMILARITY, "learned similarity");
 	c.table = NULL; /* the field makes the init table itself */
-	check_kind(&c, PE_FIELD_PE, "learned pe (no table)");
-	check_kind(&c, PE_FIELD_SIMILARITY, "learned similarity (no table)");
+	th_field_check_kind(&c, PE_FIELD_PE, "learned pe (no table)");
+	th_field_check_kind(&c, PE_FIELD_SIMILARITY, "learned similarity (no table)");
 	free(tab);
 }
 
@@ -332,22 +184,22 @@ Test(field, diagonal_kinds_equal_brute_force)
 		c.alibi_mode = (enum pe_alibi_mode)mode;
 		cr_assert_eq(pe_field_init(&f, PE_FIELD_BIAS, &c), PE_OK);
 		f.head = 5;
-		check_field(&f, "alibi bias");
+		th_field_check(&f, "alibi bias");
 		pe_field_free(&f);
 	}
 	c.enc = PE_ENC_NOPE;
-	check_kind(&c, PE_FIELD_MASK, "nope mask");
-	check_kind(&c, PE_FIELD_SIMILARITY, "nope similarity");
+	th_field_check_kind(&c, PE_FIELD_MASK, "nope mask");
+	th_field_check_kind(&c, PE_FIELD_SIMILARITY, "nope similarity");
 	c.enc = PE_ENC_RELATIVE;
 	c.relative = PE_REL_T5;
 	c.buckets = 16;
 	c.max_distance = 40;
-	check_kind(&c, PE_FIELD_RELATIVE, "t5 bidirectional");
+	th_field_check_kind(&c, PE_FIELD_RELATIVE, "t5 bidirectional");
 	c.bidirectional = false;
-	check_kind(&c, PE_FIELD_RELATIVE, "t5 unidirectional");
+	th_field_check_kind(&c, PE_FIELD_RELATIVE, "t5 unidirectional");
 	c.relative = PE_REL_SHAW;
 	c.max_relative = 9;
-	check_kind(&c, PE_FIELD_RELATIVE, "shaw");
+	th_field_check_kind(&c, PE_FIELD_RELATIVE, "shaw");
 }
 
 /* MAE cosine similarity of patch (1, 2) with every patch of a 3 x 5 grid,
@@ -365,12 +217,12 @@ Test(field, vit2d_blocks_equal_brute_force)
 	c.d = 16;
 	c.grid_h = 7;
 	c.grid_w = 9;
-	check_kind(&c, PE_FIELD_PE, "vit2d pe");
+	th_field_check_kind(&c, PE_FIELD_PE, "vit2d pe");
 	struct pe_field f;
 	cr_assert_eq(pe_field_init(&f, PE_FIELD_PATCH_COSINE, &c), PE_OK);
 	cr_expect(f.rows == 7 && f.cols == 9);
 	f.anchor = 31;
-	check_field(&f, "vit2d patch cosine");
+	th_field_check(&f, "vit2d patch cosine");
 	pe_field_free(&f);
 
 	c.grid_h = 3;
@@ -651,53 +503,6 @@ Test(field, huge_rope_matches_long_double)
 	pe_field_free(&f);
 }
 
-/* A grid against pe_field_block cell by cell (struct pe_stats as
- * expect_stats compares them). */
-static void
-check_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr, size_t c0,
-           size_t c1, size_t nc, const char *what)
-{
-	char msg[160];
-	struct pe_stats *g = calloc(nr * nc, sizeof *g);
-	cr_assert_eq(pe_field_grid(f, r0, r1, nr, c0, c1, nc, g), PE_OK, "%s",
-	             what);
-	for (size_t i = 0; i < nr; i++)
-		for (size_t j = 0; j < nc; j++) {
-			size_t p0, p1, q0, q1;
-			struct pe_stats b;
-			pe_field_span(r0, r1, nr, i, &p0, &p1);
-			pe_field_span(c0, c1, nc, j, &q0, &q1);
-			cr_assert_eq(
-			    pe_field_block(f, p0, p1, q0, q1, false, &b),
-			    PE_OK);
-			snprintf(msg, sizeof msg,
-			         "%s %zux%zu grid cell %zu,%zu", what, nr, nc,
-			         i, j);
-			expect_stats(f, &g[i * nc + j], &b, false, msg);
-		}
-	free(g);
-}
-
-/* Init a field of kind for cfg and check grids of the whole field: fewer
- * blocks than items, equal blocks (a uniform tiling, whose similarity
- * blocks repeat), and more blocks than items (each item spans several). */
-static void
-check_grids(const struct pe_config *cfg, enum pe_field_kind kind,
-            const char *what)
-{
-	struct pe_field f;
-	cr_assert_eq(pe_field_init(&f, kind, cfg), PE_OK, "%s", what);
-	if (kind == PE_FIELD_PATCH_COSINE)
-		f.anchor = f.rows * f.cols / 3;
-	size_t R = f.rows, C = f.cols;
-	check_grid(&f, 0, R, R / 3 + 1, 0, C, C / 2 + 1, what);
-	check_grid(&f, 0, R - R % 4, 4, 0, C - C % 4, 4, what);
-	check_grid(&f, 1, R, 2 * R + 1, 0, C - 1, 3 * C - 1, what);
-	/* one row block (the views' curves): one row, and several */
-	check_grid(&f, R / 2, R / 2 + 1, 1, 0, C, C / 3 + 1, what);
-	check_grid(&f, R / 4, R / 4 + 3, 1, 1, C, C + 5, what);
-	pe_field_free(&f);
-}
 
 Test(field, grids_equal_blocks_at_every_tiling)
 {
@@ -705,30 +510,30 @@ Test(field, grids_equal_blocks_at_every_tiling)
 	pe_config_default(&c);
 	c.d = 12;
 	c.n = 40;
-	check_grids(&c, PE_FIELD_PE, "sinusoidal");
-	check_grids(&c, PE_FIELD_SIMILARITY, "sinusoidal similarity");
+	th_field_check_grids(&c, PE_FIELD_PE, "sinusoidal");
+	th_field_check_grids(&c, PE_FIELD_SIMILARITY, "sinusoidal similarity");
 	c.layout = PE_LAYOUT_SPLIT;
-	check_grids(&c, PE_FIELD_PE, "sinusoidal split");
+	th_field_check_grids(&c, PE_FIELD_PE, "sinusoidal split");
 	c.enc = PE_ENC_ROPE;
 	c.rope.type = PE_ROPE_YARN;
 	c.rope.factor = 8.0;
 	c.rope.original_max_pos = 16;
 	for (int p = 0; p < 2; p++) {
 		c.pairing = (enum pe_pairing)p;
-		check_grids(&c, PE_FIELD_ROPE_ANGLE, "rope angle");
-		check_grids(&c, PE_FIELD_ROPE_COS, "rope cos");
-		check_grids(&c, PE_FIELD_ROPE_SIN, "rope sin");
-		check_grids(&c, PE_FIELD_SIMILARITY, "rope similarity");
+		th_field_check_grids(&c, PE_FIELD_ROPE_ANGLE, "rope angle");
+		th_field_check_grids(&c, PE_FIELD_ROPE_COS, "rope cos");
+		th_field_check_grids(&c, PE_FIELD_ROPE_SIN, "rope sin");
+		th_field_check_grids(&c, PE_FIELD_SIMILARITY, "rope similarity");
 	}
 	c.enc = PE_ENC_LEARNED;
 	c.max_len = 30;
-	check_grids(&c, PE_FIELD_PE, "learned");
-	check_grids(&c, PE_FIELD_SIMILARITY, "learned similarity");
+	th_field_check_grids(&c, PE_FIELD_PE, "learned");
+	th_field_check_grids(&c, PE_FIELD_SIMILARITY, "learned similarity");
 	c.enc = PE_ENC_VIT2D;
 	c.grid_h = 5;
 	c.grid_w = 7;
-	check_grids(&c, PE_FIELD_PATCH_COSINE, "vit2d patch cosine");
-	check_grids(&c, PE_FIELD_PE, "vit2d pe");
+	th_field_check_grids(&c, PE_FIELD_PATCH_COSINE, "vit2d patch cosine");
+	th_field_check_grids(&c, PE_FIELD_PE, "vit2d pe");
 }
 
 /* Wave min/max come from approximations and exact evaluations near the
@@ -823,10 +628,10 @@ Test(field, learned_blocks_across_stored_prefix_rows)
 	double *tab = malloc(333 * 7 * sizeof *tab);
 	pe_learned_init(333, 7, 5, tab);
 	c.table = tab;
-	check_kind(&c, PE_FIELD_PE, "learned pe, long table");
-	check_kind(&c, PE_FIELD_SIMILARITY, "learned similarity, long table");
+	th_field_check_kind(&c, PE_FIELD_PE, "learned pe, long table");
+	th_field_check_kind(&c, PE_FIELD_SIMILARITY, "learned similarity, long table");
 	c.table = NULL;
-	check_kind(&c, PE_FIELD_PE, "learned pe, own long table");
+	th_field_check_kind(&c, PE_FIELD_PE, "learned pe, own long table");
 	struct pe_field f;
 	cr_assert_eq(pe_field_init(&f, PE_FIELD_PE, &c), PE_OK);
 	double *own = malloc(333 * 7 * sizeof *own);

@@ -536,3 +536,74 @@ Test(npy_read_file, one_or_two_dims)
 	cr_expect(why != NULL && strstr(why, "1-D or 2-D") != NULL, "%s", why);
 	cr_expect_null(t);
 }
+
+/* issue 15: --freqs-file takes [2, heads, d/2] (RoPE-Mixed): the _3d
+ * reader returns the stored shape, C order as it is and Fortran order
+ * transposed back, and refuses 4-D. */
+Test(npy_read_file, up_to_three_dims)
+{
+	double *t = NULL;
+	size_t nd = 0, shape[3];
+	const char *why = NULL;
+	char fx[1024];
+
+	snprintf(fx, sizeof fx, "%s", th_fixture("cube_2x2x2.npy"));
+	cr_assert_eq(pe_npy_read_file_3d(fx, (size_t)1 << 20, 16, &t, &nd,
+	    shape, &why), PE_OK, "%s", why);
+	cr_expect(nd == 3 && shape[0] == 2 && shape[1] == 2 && shape[2] == 2);
+	free(t);
+	t = NULL;
+	snprintf(fx, sizeof fx, "%s", th_fixture("vector_5.npy"));
+	cr_assert_eq(pe_npy_read_file_3d(fx, (size_t)1 << 20, 16, &t, &nd,
+	    shape, &why), PE_OK, "%s", why);
+	cr_expect(nd == 1 && shape[0] == 5);
+	free(t);
+	t = NULL;
+
+	/* a Fortran-order [2, 3, 4] <f8 holding its storage index: element
+	 * (a, b, c) is stored at (c * 3 + b) * 2 + a */
+	char *dir = th_tmpdir();
+	char path[1200];
+	snprintf(path, sizeof path, "%s/f.npy", dir);
+	size_t len;
+	unsigned char *b = with_header("{'descr': '<f8', 'fortran_order': True, "
+	    "'shape': (2, 3, 4), }", 24 * 8, &len);
+	size_t off = len - 24 * 8;
+	for (size_t k = 0; k < 24; k++) {
+		double v = (double)k;
+		memcpy(b + off + 8 * k, &v, 8);
+	}
+	FILE *fp = fopen(path, "wb");
+	cr_assert_not_null(fp);
+	cr_assert_eq(fwrite(b, 1, len, fp), len);
+	fclose(fp);
+	free(b);
+	cr_assert_eq(pe_npy_read_file_3d(path, (size_t)1 << 20, 16, &t, &nd,
+	    shape, &why), PE_OK, "%s", why);
+	cr_expect(nd == 3 && shape[0] == 2 && shape[1] == 3 && shape[2] == 4);
+	for (size_t a = 0; a < 2; a++)
+		for (size_t bb = 0; bb < 3; bb++)
+			for (size_t c = 0; c < 4; c++)
+				cr_expect_eq(t[(a * 3 + bb) * 4 + c],
+				    (double)((c * 3 + bb) * 2 + a), "(%zu,%zu,%zu)", a,
+				    bb, c);
+	free(t);
+	t = NULL;
+	/* a side past max_side, and four dimensions */
+	cr_expect_eq(pe_npy_read_file_3d(path, (size_t)1 << 20, 3, &t, &nd,
+	    shape, &why), PE_ERANGE);
+	cr_expect_null(t);
+	b = with_header("{'descr': '<f8', 'fortran_order': False, "
+	    "'shape': (1, 1, 1, 2), }", 16, &len);
+	fp = fopen(path, "wb");
+	cr_assert_not_null(fp);
+	cr_assert_eq(fwrite(b, 1, len, fp), len);
+	fclose(fp);
+	free(b);
+	cr_expect_eq(pe_npy_read_file_3d(path, (size_t)1 << 20, 16, &t, &nd,
+	    shape, &why), PE_EFORMAT);
+	cr_expect(why != NULL && strstr(why, "3-D") != NULL, "%s", why);
+	unlink(path);
+	rmdir(dir);
+	free(dir);
+}

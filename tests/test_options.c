@@ -240,7 +240,7 @@ Test(options, help_lists_only_real_options)
 	int n = 0;
 	for (char *p = buf; (p = strstr(p, "--")) != NULL; p += 2) {
 		char name[64];
-		size_t l = strspn(p + 2, "abcdefghijklmnopqrstuvwxyz-");
+		size_t l = strspn(p + 2, "abcdefghijklmnopqrstuvwxyz0123456789-");
 		if (l == 0 || l >= sizeof name)
 			continue;
 		memcpy(name, p + 2, l);

@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "view/encoding.h"
 #include "view/state.h"
 
 /* A state on the defaults (sinusoidal, d 64, n 64), or on enc. */
@@ -59,10 +60,13 @@ Test(state, rope_starts_where_the_rotation_shows)
 	pe_state_init(&st, &c);
 	cr_assert_eq(st.cur_r, 0);
 	for (int e = 0; e < PE_ENC_COUNT; e++) {
-		if (e == PE_ENC_ROPE)
-			continue;
+		size_t rows, cols;
 		start(&st, (enum pe_encoding)e);
-		cr_assert(st.cur_r == 0 && st.cur_c == 0, "%s",
+		pe_state_main_dims(&st.cfg, &rows, &cols);
+		/* the rows that start mid-map (rope, mrope) start at the
+		 * middle row */
+		size_t want = pe_enc_views[e]->start_mid ? rows / 2 : 0;
+		cr_assert(st.cur_r == want && st.cur_c == 0, "%s",
 		    pe_encoding_name((enum pe_encoding)e));
 	}
 }
@@ -106,29 +110,54 @@ Test(state, main_dims)
 Test(state, encoding_number_keys_and_tab)
 {
 	struct pe_state st;
-	static const enum pe_encoding order[] = {PE_ENC_SINUSOIDAL,
-	    PE_ENC_LEARNED, PE_ENC_RELATIVE, PE_ENC_ROPE, PE_ENC_ALIBI,
-	    PE_ENC_NOPE, PE_ENC_VIT2D};
+	const int n = PE_ENC_COUNT, keyed = n < 9 ? n : 9;
 
 	start(&st, PE_ENC_SINUSOIDAL);
-	for (int i = 6; i >= 0; i--) {
+	for (int i = keyed - 1; i >= 0; i--) {
 		int a = key(&st, '1' + i);
-		cr_assert_eq(st.cfg.enc, order[i]);
+		cr_assert_eq((int)st.cfg.enc, i);
 		cr_assert(a & PE_ACT_REBUILD);
 		cr_assert(a & PE_ACT_REDRAW);
 	}
 	/* The same encoding again changes nothing. */
 	cr_assert_eq(key(&st, '1') & PE_ACT_REBUILD, 0);
-	for (int i = 1; i <= 7; i++) {
+	for (int i = 1; i <= n; i++) {
 		key(&st, PE_KEY_TAB);
-		cr_assert_eq(st.cfg.enc, order[i % 7]);
+		cr_assert_eq((int)st.cfg.enc, i % n);
 	}
 	key(&st, PE_KEY_BTAB);
-	cr_assert_eq(st.cfg.enc, PE_ENC_VIT2D, "shift-tab wraps backwards");
-	/* Other parameters are kept across switches. */
+	cr_assert_eq((int)st.cfg.enc, n - 1, "shift-tab wraps backwards");
+	/* Other parameters are kept across switches; d_model and base at
+	 * defaults follow each encoding's, and come back. */
+	key(&st, PE_KEY_TAB);
+	cr_assert_eq(st.cfg.enc, PE_ENC_SINUSOIDAL);
 	cr_assert_eq(st.cfg.d, 64);
 	cr_assert_eq(st.cfg.n, 64);
 	cr_assert_float_eq(st.cfg.base, 10000.0, 0);
+}
+
+/* A tab shows what -e would: d_model and base at the old encoding's
+ * defaults take the new one's (mrope: Qwen2-VL-7B's 128 and 1e6); a value
+ * the user chose stays. */
+Test(state, defaults_follow_the_encoding)
+{
+	struct pe_state st;
+
+	start(&st, PE_ENC_SINUSOIDAL);
+	key(&st, '8');
+	cr_assert_eq(st.cfg.enc, PE_ENC_MROPE);
+	cr_expect_eq(st.cfg.d, 128);
+	cr_expect_float_eq(st.cfg.base, 1e6, 0);
+	cr_expect_eq(st.status[0], '\0', "%s", st.status);
+	key(&st, '4');
+	cr_expect(st.cfg.d == 64 && st.cfg.base == 10000.0);
+	key(&st, 'b'); /* base 1000: the user's */
+	key(&st, 'D'); /* d 128 */
+	key(&st, '8');
+	cr_expect(st.cfg.d == 128 && st.cfg.base == 1000.0);
+	key(&st, 'd'); /* d 64 on mrope: the user's */
+	key(&st, '4');
+	cr_expect(st.cfg.d == 64 && st.cfg.base == 1000.0);
 }
 
 Test(state, learned_table_follows_d)

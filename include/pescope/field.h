@@ -19,7 +19,9 @@ enum pe_field_kind {
 	PE_FIELD_MASK,	       /* nope causal mask: [n, n] */
 	PE_FIELD_RELATIVE,     /* t5 bucket or shaw index: [n, n] */
 	PE_FIELD_SIMILARITY,   /* dot products of position vectors: [n, n] */
-	PE_FIELD_PATCH_COSINE, /* vit2d: cosine of patch `anchor` to all: [H, W] */
+	PE_FIELD_PATCH_COSINE, /* vit2d: cosine of patch `anchor` to all: [H, W];
+				  mrope: of token `anchor` to every patch,
+				  [frames H, W] */
 	PE_FIELD_KIND_COUNT
 };
 
@@ -41,7 +43,8 @@ struct pe_field {
 	const struct pe_config *cfg;
 	size_t rows, cols;
 	size_t head;	/* BIAS: which head */
-	size_t anchor;	/* PATCH_COSINE: patch index (row-major) */
+	size_t anchor;	/* PATCH_COSINE: patch index (row-major); mrope: a
+			   token */
 	/* Derived once by pe_field_init; read-only afterwards. */
 	struct pe_rope rope; /* rope kinds and rope similarity */
 	double *slopes;	     /* alibi: [heads] */

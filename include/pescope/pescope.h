@@ -38,6 +38,9 @@ enum pe_encoding {
 	PE_ENC_ALIBI,
 	PE_ENC_NOPE,
 	PE_ENC_VIT2D,
+	PE_ENC_MROPE, /* Qwen2-VL's multimodal rope (mrope.h) */
+	PE_ENC_XPOS,  /* xPos, Sun et al. 2022 (xpos.h) */
+	PE_ENC_ROPE2D, /* RoPE-ViT's 2-D rope for patches (rope2d.h) */
 	PE_ENC_COUNT
 };
 
@@ -100,6 +103,41 @@ struct pe_rope_scaling {
 	double partial_rotary;	    /* fraction of dims that rotate, (0, 1] */
 };
 
+/* Qwen2-VL's multimodal rope: the token sequence (text, an image or a
+ * video, text) and the pairs each position component turns (mrope.h). */
+struct pe_mrope {
+	size_t text_before;	 /* text tokens before the image */
+	size_t frames;		 /* HF's llm_grid_t: 1 an image, more a video */
+	size_t text_after;	 /* text tokens after it */
+	size_t mrope_section[3]; /* pairs turned by t, h and w; all 0:
+				    Qwen2-VL's 16,24,24 of 64 scaled to d/2 */
+};
+
+/* xPos's scale (xpos.h, torchscale's XPOS). */
+struct pe_xpos {
+	double xpos_scale_base; /* torchscale's scale_base (gamma); 512 */
+	size_t xpos_offset;	/* XPOS.forward's offset for the queries; 0 */
+};
+
+/* RoPE-ViT's two 2-D ropes (rope2d.h). */
+enum pe_rope2d_kind {
+	PE_ROPE2D_AXIAL, /* compute_axial_cis: half the pairs turn with x,
+			    half with y */
+	PE_ROPE2D_MIXED, /* compute_mixed_cis: every pair with x fx + y fy */
+};
+
+struct pe_rope2d {
+	enum pe_rope2d_kind kind;
+	const double *freqs;	/* mixed: learned frequencies [2, freqs_rows,
+				   freqs_cols]: [2, heads, d/2], or the
+				   reference's [2, depth, heads d/2]; NULL:
+				   init_random_2d_freqs after
+				   torch.manual_seed(0) */
+	size_t freqs_rows, freqs_cols;
+	size_t head;		/* mixed: the head shown */
+	size_t layer;		/* mixed: the block shown ([2, depth, ...]) */
+};
+
 /* The toy attention's mask (--mask). */
 enum pe_toy_mask {
 	PE_TOY_MASK_AUTO,   /* causal for nope and for alibi's causal mode,
@@ -143,17 +181,31 @@ struct pe_config {
 	size_t max_distance; /* t5, default 128 */
 	bool bidirectional;  /* t5, default true */
 	size_t max_relative; /* shaw K, default 16 */
-	size_t grid_h, grid_w; /* vit2d patch grid */
+	size_t grid_h, grid_w; /* vit2d's and rope2d's patch grid; mrope's
+				  image (HF's llm_grid_h, llm_grid_w) */
 	size_t max_len;	       /* learned: rows in the table */
 	const double *table;   /* learned: [max_len, d], row-major, in double
 				  (an f8 table's own values); NULL = none yet */
 	bool table_untrained;  /* learned: table is the N(0, 0.02^2) init */
 	struct pe_rope_scaling rope;
+	struct pe_mrope mrope;
+	struct pe_xpos xpos;
+	struct pe_rope2d rope2d;
 	struct pe_teach teach;
 };
 
 /* Fill *cfg with the defaults (sinusoidal, d 64, n 64, base 10000, ...). */
 void pe_config_default(struct pe_config *cfg);
+
+/* The encoding's own defaults of the shared parameters the command line
+ * did not give (its row in config.c; the encodings without one keep
+ * pe_config_default's). */
+void pe_config_encoding_defaults(struct pe_config *cfg, bool d_given,
+    bool base_given);
+
+/* Positions an encoding's tables have: seq_len, or its own count (vit2d,
+ * rope2d: grid_h x grid_w patches; mrope: its tokens). */
+size_t pe_config_positions(const struct pe_config *cfg);
 
 /* Limits on sizes, so that every index and byte count fits comfortably. */
 #define PE_MAX_D ((size_t)1 << 20)	/* d_model */

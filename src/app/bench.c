@@ -103,6 +103,11 @@ bench_config(const struct pe_options *o, enum pe_encoding e, bool large,
 		cfg->grid_h = cfg->grid_w = 128;
 		cfg->max_distance = 1024;
 	}
+	pe_config_encoding_defaults(cfg, large, false);
+	/* an encoding whose tables leave double's range at the large length
+	 * (xpos's scale) runs at the longest it holds */
+	while (large && cfg->n > 1 && pe_config_check(cfg, NULL, 0) != PE_OK)
+		cfg->n /= 2;
 	if (e == PE_ENC_LEARNED) {
 		/* the table keeps its max_len: positions past it have no row */
 		pe_learned_untrained(cfg->max_len, cfg->d, table); /* NULL: fails */
@@ -232,11 +237,15 @@ pe_bench_run(const struct pe_options *o)
 				}
 				if (p != PE_PANEL_OVERVIEW) /* the panels mark it */
 					cfg.teach.train_len = cfg.n / 2;
-				if (e == PE_ENC_VIT2D)
+				if (pe_config_positions(&cfg) == cfg.n)
+					snprintf(size, sizeof size, "n %zu d %zu", cfg.n, cfg.d);
+				else if (pe_config_positions(&cfg) ==
+				    cfg.grid_h * cfg.grid_w)
 					snprintf(size, sizeof size, "grid %zux%zu d %zu",
 					    cfg.grid_h, cfg.grid_w, cfg.d);
 				else
-					snprintf(size, sizeof size, "n %zu d %zu", cfg.n, cfg.d);
+					snprintf(size, sizeof size, "%zu tokens d %zu",
+					    pe_config_positions(&cfg), cfg.d);
 				snprintf(view, sizeof view, "%s%s%s",
 				    pe_encoding_name(cfg.enc), p ? "/" : "",
 				    p ? pe_panel_name((enum pe_panel)p) : "");

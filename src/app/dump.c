@@ -16,11 +16,14 @@
 #include "pescope/example.h"
 #include "pescope/field.h"
 #include "io/io.h"
+#include "pescope/mrope.h"
 #include "pescope/nope.h"
 #include "pescope/relative.h"
+#include "pescope/rope2d.h"
 #include "pescope/rope.h"
 #include "pescope/sinusoidal.h"
 #include "pescope/toy.h"
+#include "pescope/xpos.h"
 #include "pescope/vit2d.h"
 #include "pescope/wave.h"
 
@@ -38,6 +41,8 @@ enum axis {
 	AX_ONE,	  /* a single number */
 	AX_TOKENS, /* the toy sentence's tokens */
 	AX_BEYOND, /* rope: the pairs whose wavelength exceeds --train-len */
+	AX_HALF,  /* d_model / 2: the pairs of a head whose every pair turns */
+	AX_THREE, /* mrope: the position triple (t, h, w) */
 };
 
 struct dump_ctx;
@@ -95,8 +100,11 @@ struct dump_ctx {
 
 #define E(x) (1u << PE_ENC_##x)
 #define E_VECTOR (E(SINUSOIDAL) | E(LEARNED) | E(VIT2D))
-#define E_SIMILAR (E_VECTOR | E(ROPE) | E(NOPE))
-#define E_TOY (((1u << PE_ENC_COUNT) - 1) & ~E(VIT2D))
+#define E_SIMILAR (E_VECTOR | E(ROPE) | E(NOPE) | E(MROPE) | E(XPOS) | \
+    E(ROPE2D))
+/* the toy attention's encodings (toy.h), named as in options.c */
+#define E_TOY (E(SINUSOIDAL) | E(LEARNED) | E(RELATIVE) | E(ROPE) | E(ALIBI) | \
+    E(NOPE))
 
 /* The options of the toy tables: the sentence, its order, the mask and
  * relative's learned bias; they take d_model and --head with every
@@ -117,6 +125,10 @@ static int fill_shift(FILL_ARGS);
 static int fill_beyond(FILL_ARGS);
 static int fill_recency(FILL_ARGS);
 static int fill_share(FILL_ARGS);
+static int fill_whole(FILL_ARGS);
+static int prep_mrope(struct dump_ctx *x);
+static int prep_xpos(struct dump_ctx *x);
+static int prep_rope2d(struct dump_ctx *x);
 static int check_toy(const struct dump_ctx *x, char *why, size_t cap);
 static int check_embedding(const struct dump_ctx *x, char *why, size_t cap);
 static int check_train_len(const struct dump_ctx *x, char *why, size_t cap);
@@ -175,6 +187,29 @@ static const struct dump_table tables[] = {
 	{"recency", E(ALIBI), 0, {AX_POS}, false, fill_recency, NULL, NULL, NULL,
 	    prep_slopes},
 	{"start_share", E(NOPE), 0, {AX_POS}, false, fill_share},
+	/* issue 15: mrope (mrope.h); similarity and profile above */
+	{"positions", E(MROPE), 0, {AX_POS, AX_THREE}, true, fill_whole, NULL, NULL,
+	    NULL, prep_mrope},
+	{"angles", E(MROPE), 0, {AX_POS, AX_HALF}, false, fill_whole, NULL, NULL,
+	    NULL, prep_mrope},
+	{"cos", E(MROPE), 0, {AX_POS, AX_D}, false, fill_whole, NULL, NULL,
+	    NULL, prep_mrope},
+	{"sin", E(MROPE), 0, {AX_POS, AX_D}, false, fill_whole, NULL, NULL,
+	    NULL, prep_mrope},
+	/* xpos (xpos.h): the queries' tables */
+	{"scale", E(XPOS), 0, {AX_POS, AX_HALF}, false, fill_whole, NULL, NULL,
+	    NULL, prep_xpos},
+	{"cos", E(XPOS), 0, {AX_POS, AX_D}, false, fill_whole, NULL, NULL,
+	    NULL, prep_xpos},
+	{"sin", E(XPOS), 0, {AX_POS, AX_D}, false, fill_whole, NULL, NULL,
+	    NULL, prep_xpos},
+	/* rope2d (rope2d.h): the patches' angles and freqs_cis */
+	{"angles", E(ROPE2D), 0, {AX_POS, AX_HALF}, false, fill_whole, NULL, NULL,
+	    NULL, prep_rope2d},
+	{"cos", E(ROPE2D), 0, {AX_POS, AX_HALF}, false, fill_whole, NULL, NULL,
+	    NULL, prep_rope2d},
+	{"sin", E(ROPE2D), 0, {AX_POS, AX_HALF}, false, fill_whole, NULL, NULL,
+	    NULL, prep_rope2d},
 };
 #define NTABLES (sizeof tables / sizeof tables[0])
 
@@ -201,26 +236,49 @@ pe_dump_tables_of(const struct pe_config *c, char *buf, size_t cap)
 	return buf;
 }
 
-/* Every table's name, space-separated, in table order. */
+/* The first row named `name` at or after row `from`, or NULL. */
+static const struct dump_table *
+find_row(const char *name, size_t from)
+{
+	for (size_t t = from; name != NULL && t < NTABLES; t++)
+		if (strcmp(name, tables[t].name) == 0)
+			return &tables[t];
+	return NULL;
+}
+
+/* Every table's name, space-separated, in table order (a name several
+ * encodings' rows share, once). */
 const char *
 pe_dump_table_names(char *buf, size_t cap)
 {
 	buf[0] = '\0';
 	for (size_t t = 0; t < NTABLES; t++) {
+		if (find_row(tables[t].name, 0) != &tables[t])
+			continue;
 		size_t l = strlen(buf);
-		snprintf(buf + l, cap - l, "%s%s", t ? " " : "", tables[t].name);
+		snprintf(buf + l, cap - l, "%s%s", l ? " " : "", tables[t].name);
 	}
 	return buf;
 }
 
-/* Table `name`, or NULL. */
+/* Table `name` (the first row of that name). */
 static const struct dump_table *
 find_table(const char *name)
 {
-	for (size_t t = 0; name != NULL && t < NTABLES; t++)
-		if (strcmp(name, tables[t].name) == 0)
-			return &tables[t];
-	return NULL;
+	return find_row(name, 0);
+}
+
+/* Table `name` as config c has it: the row of that name whose encodings
+ * hold c's (several encodings may each have a row of one name, with its
+ * own shape and fill), else the first row of the name, else NULL. */
+static const struct dump_table *
+find_table_for(const struct pe_config *c, const char *name)
+{
+	for (const struct dump_table *t = find_row(name, 0); t != NULL;
+	     t = find_row(name, (size_t)(t - tables) + 1))
+		if (has_table(c, t))
+			return t;
+	return find_table(name);
 }
 
 /* Whether the space-separated list has word w. */
@@ -271,7 +329,7 @@ pe_dump_option_scope(const char *table, const char *opt, char *buf,
 static size_t
 npos(const struct pe_config *c)
 {
-	return c->enc == PE_ENC_VIT2D ? c->grid_h * c->grid_w : c->n;
+	return pe_config_positions(c);
 }
 
 /* The toy sentence of config c: its tokens, reordered by --permute. */
@@ -322,6 +380,8 @@ table_shape(const struct pe_config *c, const struct pe_rope *r,
 			len = toy_sentence(c, &s) == PE_OK ? s.count : 0;
 			break;
 		case AX_BEYOND: len = r != NULL ? beyond(c, r, NULL) : 0; break;
+		case AX_HALF: len = c->d / 2; break;
+		case AX_THREE: len = 3; break;
 		case AX_ONE:
 		case AX_NONE: len = 1; break;
 		}
@@ -726,6 +786,93 @@ fill_share(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
 	return PE_OK;
 }
 
+/* mrope's positions, angles, cos and sin. */
+static int
+whole_mrope(const struct dump_ctx *x, void *dest)
+{
+	const char *t = x->t->name;
+
+	if (strcmp(t, "positions") == 0)
+		return pe_mrope_fill_positions(x->c, dest);
+	if (strcmp(t, "angles") == 0)
+		return pe_mrope_fill_angles(x->c, dest);
+	if (strcmp(t, "cos") == 0)
+		return pe_mrope_fill_cos_sin(x->c, dest, NULL);
+	return pe_mrope_fill_cos_sin(x->c, NULL, dest);
+}
+
+/* xpos's scale, cos and sin (the queries'). */
+static int
+whole_xpos(const struct dump_ctx *x, void *dest)
+{
+	const char *t = x->t->name;
+
+	if (strcmp(t, "scale") == 0)
+		return pe_xpos_fill_scale(x->c, dest);
+	if (strcmp(t, "cos") == 0)
+		return pe_xpos_fill_cos_sin(x->c, dest, NULL);
+	return pe_xpos_fill_cos_sin(x->c, NULL, dest);
+}
+
+/* rope2d's angles, cos and sin. */
+static int
+whole_rope2d(const struct dump_ctx *x, void *dest)
+{
+	const char *t = x->t->name;
+
+	if (strcmp(t, "angles") == 0)
+		return pe_rope2d_fill_angles(x->c, dest);
+	if (strcmp(t, "cos") == 0)
+		return pe_rope2d_fill_cos_sin(x->c, dest, NULL);
+	return pe_rope2d_fill_cos_sin(x->c, NULL, dest);
+}
+
+/* A table whose kernel fills it whole (the issue-15 encodings' tables,
+ * small: positions x head_dim): prep fills it into x->p, fill copies rows. */
+static int
+prep_whole(struct dump_ctx *x, int (*whole)(const struct dump_ctx *, void *))
+{
+	x->p.nv = x->count;
+	if (x->t->ints) {
+		if ((x->p.iv = malloc(x->count * sizeof *x->p.iv)) == NULL)
+			return PE_ENOMEM;
+		return whole(x, x->p.iv);
+	}
+	if ((x->p.v = malloc(x->count * sizeof *x->p.v)) == NULL)
+		return PE_ENOMEM;
+	return whole(x, x->p.v);
+}
+
+static int
+prep_mrope(struct dump_ctx *x)
+{
+	return prep_whole(x, whole_mrope);
+}
+
+static int
+prep_xpos(struct dump_ctx *x)
+{
+	return prep_whole(x, whole_xpos);
+}
+
+static int
+prep_rope2d(struct dump_ctx *x)
+{
+	return prep_whole(x, whole_rope2d);
+}
+
+/* Rows [r0, r1) of a table prep_whole filled. */
+static int
+fill_whole(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
+{
+	size_t n = (r1 - r0) * x->rowlen;
+	if (x->t->ints)
+		memcpy(dest, x->p.iv + r0 * x->rowlen, n * sizeof *x->p.iv);
+	else
+		memcpy(dest, x->p.v + r0 * x->rowlen, n * sizeof *x->p.v);
+	return PE_OK;
+}
+
 /* Whether the toy attention is defined here. */
 static int
 check_toy(const struct dump_ctx *x, char *why, size_t cap)
@@ -768,7 +915,7 @@ int
 pe_dump_check_table(const struct pe_config *c, const char *name, char *err,
     size_t cap)
 {
-	const struct dump_table *t = find_table(name);
+	const struct dump_table *t = find_table_for(c, name);
 	char names[512];
 
 	if (t == NULL) {
@@ -803,7 +950,7 @@ dump_plan(const struct pe_options *o, struct dump_ctx *x,
     struct pe_rope *rope, struct pe_table *tab, enum pe_dtype *dt)
 {
 	const struct pe_config *c = &o->cfg;
-	const struct dump_table *t = find_table(o->table);
+	const struct dump_table *t = find_table_for(c, o->table);
 	char why[1024];
 
 	if (pe_dump_check_table(c, o->table, why, sizeof why) != 0) {
@@ -852,8 +999,9 @@ dump_plan(const struct pe_options *o, struct dump_ctx *x,
 	}
 
 	/* --head picks the CSV slice of a 3-D table; the toy tables take it
-	 * as an input (alibi's head, the bias's row) */
-	bool head_input = list_has(t->also, "head");
+	 * as an input (alibi's head, the bias's row), and so does an encoding
+	 * whose parameter it is (rope2d mixed's head) */
+	bool head_input = list_has(t->also, "head") || o->head_in_config;
 	if (o->head_given && !head_input &&
 	    (tab->ndim != 3 || o->dump_format == PE_DUMP_NPY)) {
 		pe_app_error(tab->ndim != 3

@@ -24,8 +24,10 @@
 #include "view/view.h"
 
 #define R_SCALED (R(LINEAR) | R(DYNAMIC) | R(YARN) | R(LONGROPE) | R(LLAMA3))
-/* The encodings with a toy attention (vit2d has patches, not words). */
-#define E_TOY (E_ALL & ~E(VIT2D))
+/* The encodings with a toy attention (toy.h: vit2d has patches, not
+ * words); named, so that a new encoding joins only when toy.c has it. */
+#define E_TOY (E(SINUSOIDAL) | E(LEARNED) | E(RELATIVE) | E(ROPE) | E(ALIBI) | \
+    E(NOPE))
 /* Issue 11's options: the TUI, snapshot (their panels) and dump (their
  * tables). */
 #define C_TEACH C_CONF
@@ -33,17 +35,26 @@
 const struct opt_row pe_opts[O_COUNT] = {
 	[O_ENCODING] = {"encoding", 'e', true, C_CONF, E_ALL, 0, 0, G_ENC, "E",
 	    "sinusoidal (default), learned, relative, rope,\n"
-	    "alibi, nope, vit2d",
-	    "sinusoidal learned relative rope alibi nope vit2d"},
+	    "alibi, nope, vit2d, mrope, xpos, rope2d",
+	    "sinusoidal learned relative rope alibi nope vit2d mrope xpos "
+	    "rope2d"},
 	[O_D_MODEL] = {"d-model", 'd', true, C_CONF,
-	    E(SINUSOIDAL) | E(LEARNED) | E(ROPE) | E(VIT2D), 0, 0, G_ENC, "N",
-	    "model width (rope: the head dimension; the toy\n"
-	    "tables and panel: the tokens' width, any\n"
-	    "encoding); 64", .also_panels = PAN(ATTENTION), .also_encs = E_TOY},
-	[O_SEQ_LEN] = {"seq-len", 'n', true, C_CONF, E_ALL & ~E(VIT2D), 0, 0,
-	    G_ENC, "N", "sequence length; 64 (vit2d is sized by --grid)"},
-	[O_BASE] = {"base", 0, true, C_CONF, E(SINUSOIDAL) | E(ROPE), 0, 0, G_ENC,
-	    "B", "sinusoidal / rope base theta; 10000"},
+	    E(SINUSOIDAL) | E(LEARNED) | E(ROPE) | E(VIT2D) | E(MROPE) |
+	    E(XPOS) | E(ROPE2D), 0, 0, G_ENC, "N",
+	    "model width (rope, mrope, xpos: the head dimension;\n"
+	    "the toy tables and panel: the tokens' width, any\n"
+	    "encoding); 64 (mrope: 128)", .also_panels = PAN(ATTENTION),
+	    .also_encs = E_TOY},
+	[O_SEQ_LEN] = {"seq-len", 'n', true, C_CONF,
+	    E_ALL & ~(E(VIT2D) | E(MROPE) | E(ROPE2D)), 0, 0, G_ENC, "N",
+	    "sequence length; 64 (vit2d and rope2d are sized by\n"
+	    "--grid, mrope by its text, image and frames)"},
+	[O_BASE] = {"base", 0, true, C_CONF,
+	    E(SINUSOIDAL) | E(ROPE) | E(MROPE) | E(XPOS) | E(ROPE2D), 0, 0,
+	    G_ENC, "B",
+	    "sinusoidal / rope base theta; 10000 (mrope:\n"
+	    "1000000; xpos: torchscale's fixed 10000; rope2d:\n"
+	    "RoPE-ViT's 100 axial, 10 mixed)"},
 	[O_LAYOUT] = {"layout", 0, true, C_CONF, E(SINUSOIDAL), 0, 0, G_ENC, "L",
 	    "sinusoidal columns: interleaved (the paper,\n"
 	    "PyTorch), split (GPT-J: the paper's frequencies,\n"
@@ -71,8 +82,38 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    K_T5, G_ENC, NULL, "t5 decoder buckets"},
 	[O_MAX_RELATIVE] = {"max-relative", 0, true, C_CONF, E(RELATIVE), 0,
 	    K_SHAW, G_ENC, "K", "shaw clipping distance; 16"},
-	[O_GRID] = {"grid", 0, true, C_CONF, E(VIT2D), 0, 0, G_ENC, "HxW",
-	    "vit2d patch grid; 14x14"},
+	[O_GRID] = {"grid", 0, true, C_CONF, E(VIT2D) | E(MROPE) | E(ROPE2D), 0,
+	    0, G_ENC, "HxW",
+	    "vit2d, rope2d patch grid; mrope's image after the\n"
+	    "merge (HF's llm_grid_h x llm_grid_w); 14x14"},
+	[O_TEXT_BEFORE] = {"text-before", 0, true, C_CONF, E(MROPE), 0, 0,
+	    G_ENC, "N", "mrope: text tokens before the image; 8"},
+	[O_FRAMES] = {"frames", 0, true, C_CONF, E(MROPE), 0, 0, G_ENC, "F",
+	    "mrope: a video of F frames (HF's llm_grid_t,\n"
+	    "time step 1); 1, an image"},
+	[O_TEXT_AFTER] = {"text-after", 0, true, C_CONF, E(MROPE), 0, 0, G_ENC,
+	    "M", "mrope: text tokens after the image; 8"},
+	[O_MROPE_SECTION] = {"mrope-section", 0, true, C_CONF, E(MROPE), 0, 0,
+	    G_ENC, "T,H,W",
+	    "mrope: pairs turned by t, h and w, T+H+W = d/2;\n"
+	    "Qwen2-VL's 16,24,24 (scaled to d/2)"},
+	[O_XPOS_SCALE_BASE] = {"xpos-scale-base", 0, true, C_CONF, E(XPOS), 0, 0,
+	    G_ENC, "G", "xpos: the scale's base gamma, zeta^(m/gamma); 512"},
+	[O_XPOS_OFFSET] = {"xpos-offset", 0, true, C_CONF, E(XPOS), 0, 0, G_ENC,
+	    "K", "xpos: the queries' offset (torchscale's\n"
+	    "forward(q, offset)); 0"},
+	[O_ROPE2D] = {"rope2d", 0, true, C_CONF, E(ROPE2D), 0, 0, G_ENC, "K",
+	    "rope2d: axial (default; RoPE-ViT's RoPE-Axial) or\n"
+	    "mixed (RoPE-Mixed: learned x and y frequencies)",
+	    "axial mixed"},
+	[O_FREQS_FILE] = {"freqs-file", 0, true, C_CONF, E(ROPE2D), 0, 0, G_ENC,
+	    "F.npy", "rope2d mixed: learned frequencies, [2, heads,\n"
+	    "d/2] or the reference's freqs [2, depth, heads\n"
+	    "d/2] (else init_random_2d_freqs, torch seed 0)",
+	    NULL, true},
+	[O_LAYER] = {"layer", 0, true, C_CONF, E(ROPE2D), 0, 0, G_ENC, "L",
+	    "rope2d mixed: the block of a [2, depth, ...] file;\n"
+	    "0"},
 	[O_TABLE_FILE] = {"table-file", 0, true, C_CONF, E(LEARNED), 0, 0, G_ENC,
 	    "F.npy", "learned: a [max_len, d] table (else untrained)",
 	    NULL, true},
@@ -172,8 +213,9 @@ const struct opt_row pe_opts[O_COUNT] = {
 	[O_VALUES] = {"values", 0, false, C_TUI | C_SNAP, 0, 0, 0, G_VIEW, NULL,
 	    "numbers over the colors where a cell shows one\n"
 	    "element and they fit (the v key)"},
-	[O_HEAD] = {"head", 0, true, C_CONF, E(ALIBI), 0, 0, G_VIEW, "H",
-	    "alibi: the head drawn large; dump: the head of a\n"
+	[O_HEAD] = {"head", 0, true, C_CONF, E(ALIBI) | E(ROPE2D), 0, 0, G_VIEW,
+	    "H", "alibi: the head drawn large; rope2d mixed: the\n"
+	    "head of the frequencies; dump: the head of a\n"
 	    "3-D table written as CSV; toy tables and panel:\n"
 	    "alibi's head, the --bias-file row",
 	    .also_panels = PAN(ATTENTION), .also_encs = E(RELATIVE)},
@@ -198,18 +240,25 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "attention_scaling, slopes, bias, buckets, index,\n"
 	    "mask (as the encoding has them); the toy\n"
 	    "attention's token_embeddings [T,d], scores [T,T]\n"
-	    "(-inf masked) and attention [T,T] (not vit2d);\n"
+	    "(-inf masked) and attention [T,T] (not vit2d,\n"
+	    "mrope, xpos, rope2d);\n"
 	    "sum [n,d] = x + PE(p) (sinusoidal, learned),\n"
 	    "rotated [n,d] = R_p x (rope), shift [d,d] = M_K\n"
 	    "(sinusoidal), decay [n] (rope: RoFormer's bound\n"
 	    "by distance), beyond (rope: pairs whose unscaled\n"
 	    "wavelength > --train-len), recency [n] (alibi: the\n"
 	    "last query's softmax of the biases, mean of heads),\n"
-	    "start_share [n] (nope: 1/(i+1))",
+	    "start_share [n] (nope: 1/(i+1)); mrope: positions\n"
+	    "[L,3] int64 (each token's t, h, w), angles,\n"
+	    "cos, sin, similarity, profile; xpos: scale [n,d/2]\n"
+	    "(the queries'; keys 1/scale), cos, sin [n,d] (x\n"
+	    "scale, duplicate_interleave), similarity, profile;\n"
+	    "rope2d: angles, cos, sin [HW,d/2] (freqs_cis),\n"
+	    "similarity, profile",
 	    "pe similarity profile cosine inv_freq angles cos sin wavelength "
 	    "attention_scaling slopes bias buckets index mask token_embeddings "
 	    "scores attention sum rotated shift decay beyond recency "
-	    "start_share"},
+	    "start_share positions scale"},
 	[O_DTYPE] = {"dtype", 0, true, C_DUMP, 0, 0, 0, G_DUMP, "D",
 	    "f32 (default) or f64 (integer tables stay int64)",
 	    "f32 f64"},
@@ -358,6 +407,38 @@ bad:
 	    opt, s, form, lo, hi);
 }
 
+/* Parse exactly n comma-separated integers in [0, hi] ("16,24,24"). */
+static int
+parse_sizes(const char *opt, const char *s, size_t n, size_t hi, size_t *dest,
+    const char *form, char *err, size_t cap)
+{
+	size_t v[8], k = 0;
+	const char *p = s;
+	char tmp[32];
+
+	while (k < n && k < 8) {
+		size_t l = strcspn(p, ",");
+		if (l == 0 || l >= sizeof tmp)
+			goto bad;
+		memcpy(tmp, p, l);
+		tmp[l] = '\0';
+		if (parse_size(opt, tmp, 0, hi, &v[k], NULL, 0) != 0)
+			goto bad;
+		k++;
+		p += l;
+		if (*p == '\0')
+			break;
+		p++;
+	}
+	if (k != n || *p != '\0')
+		goto bad;
+	memcpy(dest, v, n * sizeof *dest);
+	return 0;
+bad:
+	return fail(err, cap, "--%s '%s': must be %s, each in 0..%zu", opt, s,
+	    form, hi);
+}
+
 /* Why a file could not be read, from a pe_file_read status. */
 static const char *
 file_why(int st)
@@ -480,6 +561,8 @@ static int load_table(struct pe_options *o, const char *path, char *err,
     size_t cap);
 static int load_bias(struct pe_options *o, const char *path, char *err,
     size_t cap);
+static int load_freqs(struct pe_options *o, const char *path, char *err,
+    size_t cap);
 static int parse_permute(struct pe_options *o, const char *arg, char *err,
     size_t cap);
 
@@ -488,8 +571,6 @@ static int
 apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
     size_t cap)
 {
-	static const char *const encs[] = {"sinusoidal", "learned", "relative",
-		"rope", "alibi", "nope", "vit2d"};
 	static const char *const scalings[] = {"default", "linear", "dynamic",
 		"yarn", "longrope", "llama3"};
 	static const char *const layouts[] = {"interleaved", "split", "t2t"};
@@ -502,23 +583,29 @@ apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
 	static const char *const depths[] = {"truecolor", "256", "16", "8",
 		"mono"};
 	static const char *const masks[] = {"causal", "none"};
+	static const char *const rope2d_kinds[] = {"axial", "mixed"};
 	struct pe_config *c = &o->cfg;
 	struct pe_rope_scaling *r = &c->rope;
 	const char *name = pe_opts[id].name;
 	int k;
 
 	switch (id) {
-	case O_ENCODING:
+	case O_ENCODING: {
+		const char *encs[PE_ENC_COUNT];
+		for (int e = 0; e < PE_ENC_COUNT; e++)
+			encs[e] = pe_encoding_name((enum pe_encoding)e);
 		if ((k = pick(name, arg, encs, PE_ENC_COUNT, err, cap)) < 0)
 			return 2;
 		c->enc = (enum pe_encoding)k;
 		return 0;
+	}
 	case O_D_MODEL:
 		o->d_given = true;
 		return parse_size(name, arg, 1, PE_MAX_D, &c->d, err, cap);
 	case O_SEQ_LEN:
 		return parse_size(name, arg, 1, PE_MAX_N, &c->n, err, cap);
 	case O_BASE:
+		o->base_given = true;
 		if (parse_double(name, arg, &c->base, err, cap) != 0)
 			return 2;
 		if (c->base <= 1.0)
@@ -562,6 +649,37 @@ apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
 	case O_GRID:
 		return parse_pair(name, arg, 'x', 1, PE_MAX_GRID, &c->grid_h,
 		    &c->grid_w, "HxW (rows x columns of patches)", err, cap);
+	case O_TEXT_BEFORE:
+		return parse_size(name, arg, 0, PE_MAX_N, &c->mrope.text_before,
+		    err, cap);
+	case O_FRAMES:
+		return parse_size(name, arg, 1, PE_MAX_N, &c->mrope.frames, err,
+		    cap);
+	case O_TEXT_AFTER:
+		return parse_size(name, arg, 0, PE_MAX_N, &c->mrope.text_after, err,
+		    cap);
+	case O_MROPE_SECTION:
+		return parse_sizes(name, arg, 3, PE_MAX_D, c->mrope.mrope_section,
+		    "T,H,W (three pair counts)", err, cap);
+	case O_XPOS_SCALE_BASE:
+		if (parse_double(name, arg, &c->xpos.xpos_scale_base, err, cap) != 0)
+			return 2;
+		if (c->xpos.xpos_scale_base <= 0)
+			return fail(err, cap, "--xpos-scale-base '%s': must be a finite "
+			    "number > 0", arg);
+		return 0;
+	case O_XPOS_OFFSET:
+		return parse_size(name, arg, 0, PE_MAX_N, &c->xpos.xpos_offset, err,
+		    cap);
+	case O_ROPE2D:
+		if ((k = pick(name, arg, rope2d_kinds, 2, err, cap)) < 0)
+			return 2;
+		c->rope2d.kind = (enum pe_rope2d_kind)k;
+		return 0;
+	case O_FREQS_FILE:
+		return load_freqs(o, arg, err, cap);
+	case O_LAYER:
+		return parse_size(name, arg, 0, PE_MAX_N, &c->rope2d.layer, err, cap);
 	case O_TABLE_FILE:
 		return load_table(o, arg, err, cap);
 	case O_MAX_LEN:
@@ -667,8 +785,11 @@ apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
 		    &o->cursor_j, "P,J (position, then column)", err, cap);
 	case O_HEAD:
 		o->head_given = true;
-		return parse_size(name, arg, 0, PE_MAX_HEADS - 1, &o->head, err,
-		    cap);
+		if (parse_size(name, arg, 0, PE_MAX_HEADS - 1, &o->head, err, cap) !=
+		    0)
+			return 2;
+		c->rope2d.head = o->head; /* rope2d mixed's head is the config's */
+		return 0;
 	case O_SIZE: {
 		size_t w, h;
 		if (parse_pair(name, arg, 'x', 1, 1000, &w, &h,
@@ -819,6 +940,54 @@ load_bias(struct pe_options *o, const char *path, char *err, size_t cap)
 	return 0;
 }
 
+/* Read --freqs-file: RoPE-Mixed's learned frequencies, [2, d/2] (one head),
+ * [2, heads, d/2] or the reference's parameter [2, depth, heads d/2],
+ * finite. That d_model divides them, and --head and --layer are inside,
+ * is checked with the rest (pe_rope2d_check). */
+static int
+load_freqs(struct pe_options *o, const char *path, char *err, size_t cap)
+{
+	size_t nd, shape[3];
+	const char *why = NULL;
+	double *t;
+	int st = pe_npy_read_file_3d(path, (size_t)1 << 32,
+	    PE_MAX_HEADS * PE_MAX_D, &t, &nd, shape, &why);
+	switch (st) {
+	case PE_OK:
+		break;
+	case PE_EIO:
+		return fail(err, cap, "--freqs-file '%s': cannot read it: %s", path,
+		    strerror(errno));
+	default:
+		return fail(err, cap, "--freqs-file '%s': %s; need a <f4 or <f8 "
+		    "array [2, heads, d/2] or [2, depth, heads d/2]", path,
+		    why != NULL ? why : pe_strerror(st));
+	}
+	if (nd < 2 || shape[0] != 2) {
+		char dims[64];
+		snprintf(dims, sizeof dims, nd == 1 ? "[%zu]" : nd == 2
+		    ? "[%zu, %zu]" : "[%zu, %zu, %zu]", shape[0], shape[1], shape[2]);
+		free(t);
+		return fail(err, cap, "--freqs-file '%s': the array is %s; RoPE-Mixed's "
+		    "frequencies are [2, heads, d/2] (x, then y) or the reference's "
+		    "freqs [2, depth, heads d/2]", path, dims);
+	}
+	size_t rows = nd == 2 ? 1 : shape[1], cols = nd == 2 ? shape[1] : shape[2];
+	for (size_t k = 0; k < 2 * rows * cols; k++)
+		if (!isfinite(t[k])) {
+			double v = t[k];
+			free(t);
+			return fail(err, cap, "--freqs-file '%s': entry %zu is %g; "
+			    "frequencies must be finite", path, k, v);
+		}
+	free(o->freqs_data);
+	o->freqs_data = t;
+	o->cfg.rope2d.freqs = t;
+	o->cfg.rope2d.freqs_rows = rows;
+	o->cfg.rope2d.freqs_cols = cols;
+	return 0;
+}
+
 /* Read --permute: a list of token indices (numbers by parse_list's rule,
  * each a whole number 0..63); that it is a permutation of the sentence's
  * is checked with the rest (pe_teach_check). */
@@ -920,7 +1089,7 @@ pe_options_apply_preset(struct pe_options *o, const char *name,
 		}
 		int id = find_opt(key);
 		if (id < 0 || pe_opts[id].encs == 0 || id == O_TABLE_FILE ||
-		    id == O_BIAS_FILE) {
+		    id == O_BIAS_FILE || id == O_FREQS_FILE) {
 			rc = fail(err, cap, "preset %s, line %d: '%s' is not an option "
 			    "a preset can set", name, lineno, key);
 			break;
@@ -1156,6 +1325,9 @@ finish(struct pe_options *o, const bool *given, char *err, size_t cap)
 	struct pe_config *c = &o->cfg;
 	char why[512];
 
+	/* the encoding's own defaults (its row in config.c) for what no
+	 * option or preset gave */
+	pe_config_encoding_defaults(c, o->d_given, o->base_given);
 	if (o->table_data != NULL) {
 		if (c->enc != PE_ENC_LEARNED)
 			return fail(err, cap, "--table-file: only the learned encoding "
@@ -1203,8 +1375,19 @@ finish(struct pe_options *o, const bool *given, char *err, size_t cap)
 		c->table = o->table_data;
 		c->table_untrained = true;
 	}
-	if (o->head_given && (pe_opts[O_HEAD].encs & (1u << c->enc)) &&
-	    o->head >= c->heads)
+	if (o->freqs_data != NULL && (c->enc != PE_ENC_ROPE2D ||
+	    c->rope2d.kind != PE_ROPE2D_MIXED))
+		return fail(err, cap, "--freqs-file: only rope2d mixed reads learned "
+		    "frequencies; add -e rope2d --rope2d mixed");
+	if (c->enc == PE_ENC_ROPE2D && c->rope2d.kind == PE_ROPE2D_AXIAL &&
+	    (o->cmd == PE_CMD_SNAPSHOT || o->cmd == PE_CMD_DUMP))
+		for (int id = 0; id < O_COUNT; id++)
+			if (given[id] && (id == O_HEAD || id == O_LAYER))
+				return fail(err, cap, "--%s has no effect with --rope2d "
+				    "axial: it applies to mixed", pe_opts[id].name);
+	o->head_in_config = c->enc == PE_ENC_ROPE2D &&
+	    c->rope2d.kind == PE_ROPE2D_MIXED;
+	if (o->head_given && c->enc == PE_ENC_ALIBI && o->head >= c->heads)
 		return fail(err, cap, "--head %zu: must be in 0..%zu (there are %zu "
 		    "heads)", o->head, c->heads - 1, c->heads);
 	if (o->cmd == PE_CMD_SNAPSHOT || o->cmd == PE_CMD_TUI)
@@ -1381,6 +1564,8 @@ void
 pe_options_free(struct pe_options *o)
 {
 	free(o->table_data);
+	free(o->freqs_data);
+	o->freqs_data = NULL;
 	free(o->short_factor);
 	free(o->long_factor);
 	free(o->preset_source);

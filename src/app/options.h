@@ -39,6 +39,8 @@ struct pe_options {
 	bool format_given;
 	enum pe_dtype dtype;	/* PE_F32 or PE_F64 */
 	bool head_given;	/* --head on the command line or in a preset */
+	bool head_in_config;	/* --head is a parameter of the encoding
+				   (rope2d mixed's head), not a slice */
 	size_t head;		/* CSV slice of a 3-D table; alibi's big head */
 	char *output;		/* -o; NULL = standard output */
 	size_t threads;		/* --threads; 0 = the online CPUs */
@@ -64,8 +66,9 @@ struct pe_options {
 	char *preset_source;	/* the preset's "source" line, if any */
 	bool preset_modified;	/* a config option overrode the preset */
 	double *table_data;
+	double *freqs_data;	/* --freqs-file, [2, rows, cols] */
 	double *short_factor, *long_factor;
-	bool d_given, max_len_given;
+	bool d_given, max_len_given, base_given;
 	size_t table_rows, table_cols; /* --table-file's shape */
 	char *tokens;		/* --tokens */
 	size_t *permute;	/* --permute */

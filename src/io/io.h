@@ -77,6 +77,12 @@ int pe_npy_read_file_nd(const char *path, size_t max, size_t max_rows,
     size_t max_cols, double **dest, size_t *ndim, size_t *rows, size_t *cols,
     const char **why);
 
+/* As pe_npy_read_file, for an array of 1 to 3 dimensions: its shape into
+ * shape[0..*ndim) (C order, Fortran order transposed back), each side at
+ * most max_side. */
+int pe_npy_read_file_3d(const char *path, size_t max, size_t max_side,
+    double **dest, size_t *ndim, size_t shape[3], const char **why);
+
 /* Read a whole file into memory (at most max bytes). */
 int pe_file_read(const char *path, size_t max, unsigned char **dest,
     size_t *len);

@@ -282,11 +282,16 @@ npy_shape(struct npy_lex *lx, uint64_t *dims, size_t max, size_t *nd, bool *bad)
 		return PE_EFORMAT;                                             \
 	} while (0)
 
+/* Which shapes a reader takes: 2-D; 1-D or 2-D; 1-D to 3-D. */
+enum npy_dims { NPY_2D, NPY_1D_2D, NPY_UP_TO_3D };
+
 /* Parse the header dict: descr's element size, fortran_order, and a 2-D
- * shape (or 1-D when allow_1d: dims[0] = 1, dims[1] = its length). */
+ * shape (or as `want` allows: a 1-D one read as dims[0] = 1, dims[1] = its
+ * length; a 3-D one in dims[0..3)). */
 static int
-npy_header(const unsigned char *h, size_t hl, bool allow_1d, size_t *esize,
-           bool *fortran, uint64_t *dims, size_t *ndim, const char **why)
+npy_header(const unsigned char *h, size_t hl, enum npy_dims want,
+           size_t *esize, bool *fortran, uint64_t *dims, size_t *ndim,
+           const char **why)
 {
 	struct npy_lex lx = {h, h + hl};
 	bool have_descr = false, have_fortran = false, have_shape = false;
@@ -325,13 +330,16 @@ npy_header(const unsigned char *h, size_t hl, bool allow_1d, size_t *esize,
 		} else if (strcmp(key, "shape") == 0 && !have_shape) {
 			size_t nd;
 			bool bad = false;
-			if (!npy_shape(&lx, dims, 2, &nd, &bad))
+			if (!npy_shape(&lx, dims, want == NPY_UP_TO_3D ? 3 : 2, &nd,
+			               &bad))
 				NPY_FAIL(
 				    "the NPY header's shape is not a tuple of "
 				    "integers");
-			if (allow_1d && (nd < 1 || nd > 2))
+			if (want == NPY_UP_TO_3D && (nd < 1 || nd > 3))
+				NPY_FAIL("the NPY array is not 1-D, 2-D or 3-D");
+			if (want == NPY_1D_2D && (nd < 1 || nd > 2))
 				NPY_FAIL("the NPY array is not 1-D or 2-D");
-			if (!allow_1d && nd != 2)
+			if (want == NPY_2D && nd != 2)
 				NPY_FAIL("the NPY array is not 2-D; a table of "
 				         "positions x dimensions is needed");
 			if (bad)
@@ -363,20 +371,21 @@ npy_header(const unsigned char *h, size_t hl, bool allow_1d, size_t *esize,
  * element size and the order. */
 struct npy_layout {
 	size_t off;	/* first data byte */
-	size_t ndim;	/* 2, or 1 (then rows is 1) */
-	size_t rows, cols;
+	size_t ndim;	/* 2, or 1 (then rows is 1), or 3 */
+	size_t rows, cols; /* 3-D: cols = dims[1] * dims[2] */
+	size_t dims[3];	/* the shape as stored (ndim of them) */
 	size_t esize;	/* 4 (<f4) or 8 (<f8) */
 	bool fortran;
 };
 
 /* Parse the magic, version and header in buf[0..have) of a file of total
- * bytes; check that the data fits in total. A 1-D array only when allow_1d. */
+ * bytes; check that the data fits in total. The shapes `want` allows. */
 static int
-npy_layout(const unsigned char *buf, size_t have, size_t total, bool allow_1d,
-           struct npy_layout *l, const char **why)
+npy_layout(const unsigned char *buf, size_t have, size_t total,
+           enum npy_dims want, struct npy_layout *l, const char **why)
 {
 	size_t start, hl;
-	uint64_t dims[2] = {0, 0};
+	uint64_t dims[3] = {0, 0, 1};
 	int rc;
 
 	if (have < 10 || memcmp(buf, NPY_MAGIC, NPY_MAGIC_LEN) != 0)
@@ -396,14 +405,25 @@ npy_layout(const unsigned char *buf, size_t have, size_t total, bool allow_1d,
 	if (hl > have - start)
 		NPY_FAIL("the NPY header is truncated");
 	l->fortran = false;
-	if ((rc = npy_header(buf + start, hl, allow_1d, &l->esize, &l->fortran,
+	if ((rc = npy_header(buf + start, hl, want, &l->esize, &l->fortran,
 	                     dims, &l->ndim, why)) != PE_OK)
 		return rc;
+	if (l->ndim < 3)
+		dims[2] = 1;
+	for (size_t k = 0; k < 3; k++)
+		l->dims[k] = (size_t)dims[k];
+	if (l->ndim == 1) { /* read as one row: dims[0] is the length */
+		l->dims[0] = (size_t)dims[1];
+		l->dims[1] = 1;
+	}
 	l->rows = (size_t)dims[0];
 	l->cols = (size_t)dims[1];
 	l->off = start + hl;
-	if (l->rows == 0 || l->cols == 0)
+	if (l->rows == 0 || l->cols == 0 || dims[2] == 0)
 		NPY_FAIL("the NPY array is empty");
+	if (l->cols > SIZE_MAX / (size_t)dims[2])
+		NPY_FAIL("the NPY shape overflows a byte count");
+	l->cols *= (size_t)dims[2];
 	if (l->rows > SIZE_MAX / l->cols ||
 	    l->rows * l->cols > SIZE_MAX / l->esize)
 		NPY_FAIL("the NPY shape overflows a byte count");
@@ -419,9 +439,15 @@ npy_convert(const struct npy_layout *l, const unsigned char *d, size_t k0,
             size_t n, double *out)
 {
 	for (size_t i = 0; i < n; i++) {
-		size_t k = k0 + i;
-		/* Fortran order: element (r, c) is stored at c * rows + r. */
-		size_t dst = l->fortran ? (k % l->rows) * l->cols + k / l->rows : k;
+		size_t k = k0 + i, dst = k;
+		/* Fortran order: element (r, c) is stored at c * rows + r;
+		 * (a, b, c) at (c * B + b) * A + a. */
+		if (l->fortran && l->ndim == 3) {
+			size_t A = l->dims[0], B = l->dims[1], C = l->dims[2];
+			dst = ((k % A) * B + (k / A) % B) * C + k / (A * B);
+		} else if (l->fortran) {
+			dst = (k % l->rows) * l->cols + k / l->rows;
+		}
 		if (l->esize == 4) {
 			uint32_t u = (uint32_t)npy_get_le(d + 4 * i, 4);
 			float f;
@@ -448,7 +474,7 @@ pe_npy_read(const unsigned char *buf, size_t len, double **dest, size_t *rows,
 	    (buf == NULL && len > 0))
 		return PE_EINVAL;
 	*dest = NULL;
-	if ((rc = npy_layout(buf, len, len, false, &l, why)) != PE_OK)
+	if ((rc = npy_layout(buf, len, len, NPY_2D, &l, why)) != PE_OK)
 		return rc;
 	double *out = malloc(l.rows * l.cols * sizeof *out);
 	if (out == NULL) {
@@ -466,12 +492,13 @@ pe_npy_read(const unsigned char *buf, size_t len, double **dest, size_t *rows,
 /* Read an NPY file: the header first (a file that is not regular, larger
  * than max bytes, or whose shape passes max_rows x max_cols is refused
  * before its data is read), then the data in 1 MiB chunks straight into
- * the table, so memory stays near the table's own size. A 1-D array only
- * when allow_1d (read as one row; *ndim says so). */
+ * the table, so memory stays near the table's own size. The shapes `want`
+ * allows (a 1-D array is read as one row; a 3-D one as [A, B C]); *l says
+ * which it was. */
 static int
 npy_read_file(const char *path, size_t max, size_t max_rows, size_t max_cols,
-              bool allow_1d, double **dest, size_t *ndim, size_t *rows,
-              size_t *cols, const char **why)
+              enum npy_dims want, double **dest, struct npy_layout *lay,
+              const char **why)
 {
 	enum { HEAD = 1 << 16, CHUNK = 1 << 20 };
 	unsigned char *buf = NULL;
@@ -482,7 +509,7 @@ npy_read_file(const char *path, size_t max, size_t max_rows, size_t max_cols,
 
 	if (why != NULL)
 		*why = NULL;
-	if (path == NULL || dest == NULL || rows == NULL || cols == NULL)
+	if (path == NULL || dest == NULL || lay == NULL)
 		return PE_EINVAL;
 	*dest = NULL;
 	FILE *fp = fopen(path, "rb");
@@ -515,7 +542,7 @@ npy_read_file(const char *path, size_t max, size_t max_rows, size_t max_cols,
 		rc = PE_EIO;
 		goto end;
 	}
-	if ((rc = npy_layout(buf, have, total, allow_1d, &l, why)) != PE_OK)
+	if ((rc = npy_layout(buf, have, total, want, &l, why)) != PE_OK)
 		goto end;
 	if (l.rows > max_rows || l.cols > max_cols) {
 		if (why != NULL)
@@ -544,9 +571,7 @@ npy_read_file(const char *path, size_t max, size_t max_rows, size_t max_cols,
 	}
 	*dest = out;
 	out = NULL;
-	*ndim = l.ndim;
-	*rows = l.rows;
-	*cols = l.cols;
+	*lay = l;
 end:
 	free(out);
 	free(buf);
@@ -562,10 +587,17 @@ pe_npy_read_file(const char *path, size_t max, size_t max_rows,
                  size_t max_cols, double **dest, size_t *rows, size_t *cols,
                  const char **why)
 {
-	size_t ndim;
+	struct npy_layout l;
 
-	return npy_read_file(path, max, max_rows, max_cols, false, dest, &ndim,
-	                     rows, cols, why);
+	if (rows == NULL || cols == NULL)
+		return PE_EINVAL;
+	int rc = npy_read_file(path, max, max_rows, max_cols, NPY_2D, dest, &l,
+	                       why);
+	if (rc == PE_OK) {
+		*rows = l.rows;
+		*cols = l.cols;
+	}
+	return rc;
 }
 
 /* Read a 1-D [cols] or 2-D [rows, cols] NPY array from a file. */
@@ -574,8 +606,46 @@ pe_npy_read_file_nd(const char *path, size_t max, size_t max_rows,
                     size_t max_cols, double **dest, size_t *ndim,
                     size_t *rows, size_t *cols, const char **why)
 {
-	if (ndim == NULL)
+	struct npy_layout l;
+
+	if (ndim == NULL || rows == NULL || cols == NULL)
 		return PE_EINVAL;
-	return npy_read_file(path, max, max_rows, max_cols, true, dest, ndim,
-	                     rows, cols, why);
+	int rc = npy_read_file(path, max, max_rows, max_cols, NPY_1D_2D, dest,
+	                       &l, why);
+	if (rc == PE_OK) {
+		*ndim = l.ndim;
+		*rows = l.rows;
+		*cols = l.cols;
+	}
+	return rc;
+}
+
+/* Read a 1-D, 2-D or 3-D NPY array from a file, its shape into
+ * shape[0..*ndim), each side at most max_side. */
+int
+pe_npy_read_file_3d(const char *path, size_t max, size_t max_side,
+                    double **dest, size_t *ndim, size_t shape[3],
+                    const char **why)
+{
+	struct npy_layout l;
+
+	if (ndim == NULL || shape == NULL)
+		return PE_EINVAL;
+	size_t wide = max_side > SIZE_MAX / max_side ? SIZE_MAX
+	                                             : max_side * max_side;
+	int rc = npy_read_file(path, max, max_side, wide, NPY_UP_TO_3D, dest,
+	                       &l, why);
+	if (rc == PE_OK && (l.dims[1] > max_side || l.dims[2] > max_side)) {
+		free(*dest);
+		*dest = NULL;
+		if (why != NULL)
+			*why = "its shape is out of range";
+		rc = PE_ERANGE;
+	}
+	if (rc == PE_OK) {
+		*ndim = l.ndim;
+		for (size_t k = 0; k < 3; k++)
+			shape[k] = k < l.ndim ? l.dims[k] : 0;
+	}
+	return rc;
 }

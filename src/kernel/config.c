@@ -3,11 +3,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pescope/mrope.h"
 #include "pescope/pescope.h"
 #include "pescope/rope.h"
+#include "pescope/rope2d.h"
+#include "pescope/xpos.h"
 
 static const char *const enc_names[PE_ENC_COUNT] = {
 	"sinusoidal", "learned", "relative", "rope", "alibi", "nope", "vit2d",
+	"mrope", "xpos", "rope2d",
 };
 
 static const char *const rope_names[PE_ROPE_TYPE_COUNT] = {
@@ -109,6 +113,11 @@ pe_config_default(struct pe_config *cfg)
 	cfg->rope.low_freq_factor = 1.0;
 	cfg->rope.high_freq_factor = 4.0;
 	cfg->rope.partial_rotary = 1.0;
+	/* mrope: text, a 14 x 14 image (the grid above), text */
+	cfg->mrope.text_before = 8;
+	cfg->mrope.frames = 1;
+	cfg->mrope.text_after = 8;
+	cfg->xpos.xpos_scale_base = 512.0; /* torchscale's XPOS default */
 	cfg->teach.shift = 1;
 }
 
@@ -289,7 +298,52 @@ static int (*const encoding_checks[PE_ENC_COUNT])(const struct pe_config *,
 	[PE_ENC_ALIBI] = check_alibi,
 	[PE_ENC_NOPE] = NULL,
 	[PE_ENC_VIT2D] = check_vit2d,
+	[PE_ENC_MROPE] = pe_mrope_check,
+	[PE_ENC_XPOS] = pe_xpos_check,
+	[PE_ENC_ROPE2D] = pe_rope2d_check,
 };
+
+/* vit2d, rope2d: one position per patch. */
+static size_t
+patches(const struct pe_config *cfg)
+{
+	return cfg->grid_h * cfg->grid_w;
+}
+
+/* Each encoding's count of positions (NULL: seq_len). */
+static size_t (*const encoding_positions[PE_ENC_COUNT])(
+    const struct pe_config *) = {
+	[PE_ENC_VIT2D] = patches,
+	[PE_ENC_MROPE] = pe_mrope_length,
+	[PE_ENC_ROPE2D] = patches,
+};
+
+/* Each encoding's own defaults of the shared parameters (NULL: none). */
+static void (*const encoding_defaults[PE_ENC_COUNT])(struct pe_config *,
+    bool d_given, bool base_given) = {
+	[PE_ENC_MROPE] = pe_mrope_defaults,
+	[PE_ENC_ROPE2D] = pe_rope2d_defaults,
+};
+
+/* Positions of cfg's encoding. */
+size_t
+pe_config_positions(const struct pe_config *cfg)
+{
+	if ((unsigned)cfg->enc < PE_ENC_COUNT &&
+	    encoding_positions[cfg->enc] != NULL)
+		return encoding_positions[cfg->enc](cfg);
+	return cfg->n;
+}
+
+/* The encoding's defaults for what was not given. */
+void
+pe_config_encoding_defaults(struct pe_config *cfg, bool d_given,
+    bool base_given)
+{
+	if ((unsigned)cfg->enc < PE_ENC_COUNT &&
+	    encoding_defaults[cfg->enc] != NULL)
+		encoding_defaults[cfg->enc](cfg, d_given, base_given);
+}
 
 /* Check a config for consistency; explain the first problem in why. */
 int

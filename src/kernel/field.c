@@ -17,26 +17,6 @@
 #include "pescope/alibi.h"
 #include "pescope/field.h"
 
-/* What a module does for a field: one row per (encoding, kind) in
- * field_modules below, instead of a switch in every entry point. */
-struct field_ops {
-	int (*init)(struct pe_field *f); /* NULL: nothing to derive */
-	double (*value)(const struct pe_field *f, size_t r, size_t c);
-	/* Mean of a block; a module whose min/max are closed forms
-	 * (minmax_in_block) fills them when minmax is set. */
-	int (*block)(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
-	    size_t c1, bool minmax, struct pe_stats *dest);
-	/* Grid of means sharing work; NULL: block by block. */
-	int (*grid)(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
-	    size_t c0, size_t c1, size_t nc, struct pe_stats *dest);
-	/* Exact min and max folded into *lo, *hi: PE_OK, or PE_ERANGE when
-	 * the work would pass FIELD_SCAN_BUDGET (nothing folded). NULL: scan
-	 * every entry when nr x nc x cost fits the budget. */
-	int (*minmax)(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
-	    size_t c1, double *lo, double *hi);
-	bool minmax_in_block;
-};
-
 /* The modules' entry points in the shape of struct field_ops. */
 static int
 wave_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
@@ -174,6 +154,13 @@ static const struct field_ops *const field_modules[PE_ENC_COUNT]
 	    [PE_FIELD_SIMILARITY] = &zero_ops},
 	[PE_ENC_VIT2D] = {[PE_FIELD_PE] = &patch_pe_ops,
 	    [PE_FIELD_PATCH_COSINE] = &patch_cosine_ops},
+	[PE_ENC_MROPE] = {[PE_FIELD_ROPE_ANGLE] = &pe_field_mrope_angle_ops,
+	    [PE_FIELD_SIMILARITY] = &pe_field_mrope_sim_ops,
+	    [PE_FIELD_PATCH_COSINE] = &pe_field_mrope_patch_ops},
+	[PE_ENC_XPOS] = {[PE_FIELD_ROPE_ANGLE] = &pe_field_xpos_angle_ops,
+	    [PE_FIELD_SIMILARITY] = &pe_field_xpos_sim_ops},
+	[PE_ENC_ROPE2D] = {[PE_FIELD_PATCH_COSINE] = &pe_field_rope2d_patch_ops,
+	    [PE_FIELD_SIMILARITY] = &pe_field_rope2d_sim_ops},
 };
 
 /* The module of a field of kind for enc, or NULL. */
@@ -193,26 +180,31 @@ pe_field_supported(enum pe_encoding enc, enum pe_field_kind kind)
 	return field_ops_of(enc, kind) != NULL;
 }
 
-/* Rows and columns of a field of kind for cfg. */
+/* Rows and columns of a field of kind for cfg: its module's shape, else
+ * the kind's usual one over the encoding's positions. */
 void
 pe_field_shape(const struct pe_config *cfg, enum pe_field_kind kind,
                size_t *rows, size_t *cols)
 {
-	size_t rot = pe_rope_rotary_dim(cfg);
+	const struct field_ops *ops = field_ops_of(cfg->enc, kind);
+	size_t rot = pe_rope_rotary_dim(cfg), npos = pe_config_positions(cfg);
 
+	if (ops != NULL && ops->shape != NULL) {
+		ops->shape(cfg, rows, cols);
+		return;
+	}
 	switch (kind) {
 	case PE_FIELD_PE: /* vit2d: one row per patch */
-		*rows = cfg->enc == PE_ENC_VIT2D ? cfg->grid_h * cfg->grid_w
-		                                 : cfg->n;
+		*rows = npos;
 		*cols = cfg->d;
 		break;
 	case PE_FIELD_ROPE_ANGLE:
-		*rows = cfg->n;
+		*rows = npos;
 		*cols = rot / 2;
 		break;
 	case PE_FIELD_ROPE_COS:
 	case PE_FIELD_ROPE_SIN:
-		*rows = cfg->n;
+		*rows = npos;
 		*cols = rot;
 		break;
 	case PE_FIELD_PATCH_COSINE:
@@ -220,8 +212,8 @@ pe_field_shape(const struct pe_config *cfg, enum pe_field_kind kind,
 		*cols = cfg->grid_w;
 		break;
 	default: /* query x key */
-		*rows = cfg->n;
-		*cols = cfg->n;
+		*rows = npos;
+		*cols = npos;
 		break;
 	}
 }

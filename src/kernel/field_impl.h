@@ -30,6 +30,31 @@
  * cache and to come from the heap rather than fresh pages. */
 #define FIELD_SIM_SCRATCH 16384
 
+/* What a module does for one kind of field of one encoding: field.c's
+ * field_modules has a row per (encoding, kind) pointing at one, instead of
+ * a switch in every entry point. A module may define its own (extern
+ * below, under its file). */
+struct field_ops {
+	int (*init)(struct pe_field *f); /* NULL: nothing to derive */
+	double (*value)(const struct pe_field *f, size_t r, size_t c);
+	/* Mean of a block; a module whose min/max are closed forms
+	 * (minmax_in_block) fills them when minmax is set. */
+	int (*block)(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
+	    size_t c1, bool minmax, struct pe_stats *dest);
+	/* Grid of means sharing work; NULL: block by block. */
+	int (*grid)(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
+	    size_t c0, size_t c1, size_t nc, struct pe_stats *dest);
+	/* Exact min and max folded into *lo, *hi: PE_OK, or PE_ERANGE when
+	 * the work would pass FIELD_SCAN_BUDGET (nothing folded). NULL: scan
+	 * every entry when nr x nc x cost fits the budget. */
+	int (*minmax)(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
+	    size_t c1, double *lo, double *hi);
+	bool minmax_in_block;
+	/* Rows and columns, when not the kind's usual ones (pe_field_shape);
+	 * NULL: usual. */
+	void (*shape)(const struct pe_config *cfg, size_t *rows, size_t *cols);
+};
+
 /* Shared by every module: statistics, the cuts of a tiling and a walk over
  * a grid's cells. Inline, as loops call them once per cell or entry. */
 
@@ -149,6 +174,10 @@ bool pe_field_interrupted(void);
 
 int pe_field_wave_init(struct pe_field *f);
 
+/* The prepared arrays of a wave field whose frequencies are set (rope's
+ * at f->rope, or omega), at f->prefix; PE_ENOMEM. */
+int pe_field_wave_prepare(struct pe_field *f);
+
 /* Frequencies of a wave field, and how many. */
 const double *pe_field_wave_freqs(const struct pe_field *f, size_t *nfreq);
 
@@ -204,6 +233,20 @@ int pe_field_sim_grid(const struct pe_field *f, size_t r0, size_t r1,
 bool pe_field_sim_minmax(const struct pe_field *f, size_t r0, size_t r1,
     size_t c0, size_t c1, double *lo, double *hi);
 
+/* A block's factor for pairs [k0, k0 + kn) over items [i0, i1): re[k],
+ * im[k] for pair k0 + k (pe_field_dots). */
+typedef void (*pe_field_factor_fn)(const struct pe_field *f, size_t i0,
+    size_t i1, size_t k0, size_t kn, double *re, double *im);
+
+/* dest[cell].mean = scale sum_j Re(X_j(rows) conj(Y_j(cols))) / count for
+ * every cell of an nr x nc grid of blocks over npairs pairs, X from xf
+ * per row block and Y from yf per column block: the scores whose block
+ * sums factor per pair (mrope, rope2d). O((nr + nc) npairs factor calls +
+ * nr nc npairs); PE_ENOMEM, PE_EINTR. */
+int pe_field_dots(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
+    size_t c0, size_t c1, size_t nc, size_t npairs, pe_field_factor_fn xf,
+    pe_field_factor_fn yf, double scale, struct pe_stats *dest);
+
 /* field_learned.c: struct pe_field's prefix holds the table's column
  * prefix sums, its row norms (similarity) and, when cfg->table is NULL, the
  * field's own table. */
@@ -249,6 +292,28 @@ int pe_field_patch_grid(const struct pe_field *f, size_t r0, size_t r1,
 /* Exact min and max of a patch-cosine block (anchor on the grid). */
 void pe_field_patch_minmax(const struct pe_field *f, size_t r0, size_t r1,
     size_t c0, size_t c1, double *lo, double *hi);
+
+/* field_mrope.c: mrope's angle map [L, d/2], scores [L, L] and the score
+ * of token `anchor` with each patch, [frames grid_h, grid_w]; f->omega
+ * holds inv_freq. */
+extern const struct field_ops pe_field_mrope_angle_ops,
+    pe_field_mrope_sim_ops, pe_field_mrope_patch_ops;
+/* The most cosines and entries the patch map's per-anchor axis tables
+ * take (2^22): past it the closed forms (a test sets 0 to check them). */
+extern uint64_t pe_field_mrope_table_max;
+
+/* field_xpos.c: xPos's angle map [n, d/2] and scores [n, n]; f->omega
+ * holds inv_freq, f->prefix ln(zeta_j) / gamma. */
+extern const struct field_ops pe_field_xpos_angle_ops,
+    pe_field_xpos_sim_ops;
+
+/* field_rope2d.c: rope2d's cosine of patch `anchor` with each patch
+ * [H, W] and scores [H W, H W]; f->omega holds fx, f->prefix fy. */
+extern const struct field_ops pe_field_rope2d_patch_ops,
+    pe_field_rope2d_sim_ops;
+/* The largest offset table a patch map keeps (entries; 2^21): past it the
+ * closed forms (a test sets 0 to check them). */
+extern uint64_t pe_field_rope2d_table_max;
 
 /* field_tiling.c */
 

@@ -241,7 +241,7 @@ pe_field_scan_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	 * and the product with the anchor add a few ulps of the unit circle
 	 * (of 2 pi for angles). Four times that is generous. */
 	double amp =
-	    f->cfg->enc == PE_ENC_ROPE ? fabs(pe_field_wave_scale(f)) : 1.0;
+	    f->rope.inv_freq != NULL ? fabs(pe_field_wave_scale(f)) : 1.0;
 	if (f->kind == PE_FIELD_ROPE_ANGLE)
 		amp = PE_TWO_PI;
 	struct field_scan sc = {

@@ -21,7 +21,7 @@ field_sim_rope(const struct pe_field *f, double *s2, double *pass)
 {
 	*s2 = 1.0;
 	*pass = 0.0;
-	if (f->cfg->enc != PE_ENC_ROPE)
+	if (f->rope.inv_freq == NULL)
 		return false;
 	*s2 = f->rope.attention_scaling * f->rope.attention_scaling;
 	*pass = (double)((f->rope.d - f->rope.rot) / 2);
@@ -389,4 +389,59 @@ pe_field_sim_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	     k <= (int64_t)(r1 - 1) - (int64_t)c0; k++)
 		field_fold(field_sim_at(f, (double)k), lo, hi);
 	return true;
+}
+
+/* Products of per-block sums over pairs (pe_field_dots): the factors of a
+ * chunk of pairs for every row block and column block, then one dot
+ * product per cell, FIELD_SIM_SCRATCH doubles at a time. */
+int
+pe_field_dots(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
+    size_t c0, size_t c1, size_t nc, size_t npairs, pe_field_factor_fn xf,
+    pe_field_factor_fn yf, double scale, struct pe_stats *dest)
+{
+	size_t P = npairs, ncell = nr * nc;
+	size_t chunk = FIELD_SIM_SCRATCH / (2 * (nr + nc));
+	struct field_cells it;
+
+	chunk = chunk < 8 ? 8 : chunk;
+	chunk = chunk > P ? P : chunk;
+	double *X = malloc(2 * (nr + nc) * (chunk ? chunk : 1) * sizeof *X);
+	if (X == NULL)
+		return PE_ENOMEM;
+	double *Y = X + 2 * nr * chunk;
+	for (size_t i = 0; i < ncell; i++)
+		dest[i].mean = 0.0;
+	for (size_t k0 = 0; k0 < P; k0 += chunk) {
+		size_t kn = P - k0 < chunk ? P - k0 : chunk;
+		if (pe_field_interrupted()) {
+			free(X);
+			return PE_EINTR;
+		}
+		for (size_t bi = 0; bi < nr; bi++) {
+			size_t p0, p1;
+			field_span(r0, r1, nr, bi, &p0, &p1);
+			xf(f, p0, p1, k0, kn, X + 2 * bi * kn, X + (2 * bi + 1) * kn);
+		}
+		for (size_t bj = 0; bj < nc; bj++) {
+			size_t q0, q1;
+			field_span(c0, c1, nc, bj, &q0, &q1);
+			yf(f, q0, q1, k0, kn, Y + 2 * bj * kn, Y + (2 * bj + 1) * kn);
+		}
+		for (size_t cell = 0; cell < ncell; cell++) {
+			const double *x = X + 2 * (cell / nc) * kn;
+			const double *y = Y + 2 * (cell % nc) * kn;
+			double s = 0.0;
+			for (size_t k = 0; k < kn; k++)
+				s += x[k] * y[k] + x[kn + k] * y[kn + k];
+			dest[cell].mean += s;
+		}
+	}
+	free(X);
+	field_cells_start(&it, r0, r1, nr, c0, c1, nc);
+	while (field_cells_next(&it)) {
+		double s = dest[it.k].mean;
+		field_stats_init(&dest[it.k], it.count);
+		dest[it.k].mean = scale * s / (double)it.count;
+	}
+	return PE_OK;
 }

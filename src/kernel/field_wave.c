@@ -15,11 +15,12 @@
 #include "kernel/trig.h"
 #include "pescope/sinusoidal.h"
 
-/* Frequencies of a wave field, and how many. */
+/* Frequencies of a wave field, and how many: its rope's (rope, and any
+ * module that sets one up, as xpos), else omega. */
 const double *
 pe_field_wave_freqs(const struct pe_field *f, size_t *nfreq)
 {
-	if (f->cfg->enc == PE_ENC_ROPE) {
+	if (f->rope.inv_freq != NULL) {
 		*nfreq = f->rope.npairs;
 		return f->rope.inv_freq;
 	}
@@ -61,14 +62,14 @@ pe_field_wave_column(const struct pe_field *f, size_t c, size_t *freq,
 double
 pe_field_wave_scale(const struct pe_field *f)
 {
-	return f->cfg->enc == PE_ENC_ROPE ? f->rope.attention_scaling : 1.0;
+	return f->rope.inv_freq != NULL ? f->rope.attention_scaling : 1.0;
 }
 
 /* A wave field's frequencies prepared once, at f->prefix: wr[F] reduced
  * (pe_trig_reduce), then cos(wr/2)[F] and sin(wr/2)[F], so that grids
  * need no sincos of them (pe_field_tiling_init). */
-static int
-field_wave_prepare(struct pe_field *f)
+int
+pe_field_wave_prepare(struct pe_field *f)
 {
 	size_t nf;
 	const double *w = pe_field_wave_freqs(f, &nf);
@@ -84,7 +85,7 @@ field_wave_prepare(struct pe_field *f)
 	return PE_OK;
 }
 
-/* The arrays of field_wave_prepare: wr, cos(wr/2), sin(wr/2). */
+/* The arrays of pe_field_wave_prepare: wr, cos(wr/2), sin(wr/2). */
 void
 pe_field_wave_pre(const struct pe_field *f, const double **wr,
                   const double **hc, const double **hs)
@@ -118,7 +119,7 @@ pe_field_wave_init(struct pe_field *f)
 			f->omega[i] = pe_sinusoidal_freq(i, cfg->d, cfg->base,
 			                                 cfg->layout);
 	}
-	return field_wave_prepare(f);
+	return pe_field_wave_prepare(f);
 }
 
 /* Value at position p of a wave field's function fn of frequency w. */

@@ -252,8 +252,18 @@ click(struct loop *L, int x, int y)
 		return PE_ACT_NONE;
 	if (y == L->hit.tab_y) {
 		for (int e = 0; e < PE_ENC_COUNT; e++)
-			if (x >= L->hit.tab_x0[e] && x < L->hit.tab_x1[e])
-				return pe_state_key(&L->st, '1' + e, 1, 1);
+			if (x >= L->hit.tab_x0[e] && x < L->hit.tab_x1[e]) {
+				/* as a number key would (past the ninth there is
+				 * none): closes the help first, clears the
+				 * message */
+				L->st.status[0] = '\0';
+				if (L->st.help) {
+					L->st.help = false;
+					return PE_ACT_REDRAW;
+				}
+				return pe_state_set_encoding(&L->st, e) |
+				    PE_ACT_REDRAW;
+			}
 		return PE_ACT_NONE;
 	}
 	if (!pe_view_hit_map(&L->hit, x, y, &r, &c))

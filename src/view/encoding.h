@@ -46,7 +46,7 @@ struct pe_enc_panel {
 struct pe_enc_view {
 	enum pe_field_kind main; /* the main map's field */
 	bool sweep_2d;		 /* the animation walks rows and columns */
-	bool start_mid;		 /* the cursor starts at position n / 2 */
+	bool start_mid;		 /* the cursor starts at the middle row */
 	/* The parameter line's items (view.c lays them out). */
 	void (*params)(struct ctx *c, struct items *it);
 	/* The main map, the right column and the inspector lines. */

@@ -176,7 +176,8 @@ pe_state_clamp(struct pe_state *st)
 }
 
 /* Start from a config (already checked): whole map, cursor at 0,0, or at
- * position n / 2 where the encoding's row says so (rope: at m = 0 every
+ * the main map's middle row where the encoding's row says so (rope:
+ * position n / 2; at m = 0 every
  * pair's angle is 0 and the wheel shows nothing turning; in the middle the
  * hands spread and the score curve has keys on both sides of the query). */
 void
@@ -185,8 +186,11 @@ pe_state_init(struct pe_state *st, const struct pe_config *cfg)
 	memset(st, 0, sizeof *st);
 	st->cfg = *cfg;
 	st->speed = SPEED_DEFAULT;
-	if (pe_enc_view_of(cfg)->start_mid)
-		st->cur_r = cfg->n / 2;
+	if (pe_enc_view_of(cfg)->start_mid) {
+		size_t rows, cols;
+		pe_state_main_dims(cfg, &rows, &cols);
+		st->cur_r = rows / 2;
+	}
 	pe_state_clamp(st);
 }
 
@@ -242,47 +246,77 @@ set_d(struct pe_state *st, size_t d)
 	return pe_state_apply(st, &cand);
 }
 
-/* Switch to another encoding, keeping every other parameter; when d_model
- * breaks the new encoding's rules, move it to the nearest valid value (up
- * first on a tie) and say so. */
+/* The d_model and base encoding e defaults to in cfg (pe_config_default's,
+ * or its own: pe_config_encoding_defaults). */
+static void
+encoding_defaults(const struct pe_config *cfg, enum pe_encoding e, size_t *d,
+    double *base)
+{
+	struct pe_config t = *cfg, def;
+
+	pe_config_default(&def);
+	t.enc = e;
+	t.d = def.d;
+	t.base = def.base;
+	pe_config_encoding_defaults(&t, false, false);
+	*d = t.d;
+	*base = t.base;
+}
+
+/* Switch to another encoding, keeping every other parameter; d_model and
+ * base still at the old encoding's default take the new one's (mrope's
+ * head_dim 128, RoPE-ViT's base 100), so a tab shows what `-e` would; when
+ * d_model breaks the new encoding's rules, move it to the nearest valid
+ * value (up first on a tie) and say so. */
 int
 pe_state_set_encoding(struct pe_state *st, int enc)
 {
 	struct pe_config cand = st->cfg;
 	char why[sizeof st->status] = "";
+	bool moved = false;
 	int act;
 
 	enc = ((enc % PE_ENC_COUNT) + PE_ENC_COUNT) % PE_ENC_COUNT;
 	if ((int)st->cfg.enc == enc)
 		return PE_ACT_NONE;
+	size_t old_d, new_d;
+	double old_base, new_base;
+	encoding_defaults(&st->cfg, st->cfg.enc, &old_d, &old_base);
+	encoding_defaults(&st->cfg, (enum pe_encoding)enc, &new_d, &new_base);
 	cand.enc = (enum pe_encoding)enc;
+	if (cand.d == old_d && !table_fixed(&cand))
+		cand.d = new_d;
+	if (cand.base == old_base)
+		cand.base = new_base;
+	size_t start_d = cand.d;
 	if (pe_config_check(&cand, why, sizeof why) != PE_OK &&
 	    !table_fixed(&cand)) {
 		for (size_t k = 1; k <= 16; k++) {
-			size_t up = st->cfg.d + k, down = st->cfg.d - k;
+			size_t up = start_d + k, down = start_d - k;
 			struct pe_config t = cand;
 
 			t.d = up;
 			if (up <= PE_MAX_D && pe_config_check(&t, NULL, 0) == PE_OK) {
 				cand = t;
+				moved = true;
 				break;
 			}
 			t.d = down;
-			if (st->cfg.d > k && pe_config_check(&t, NULL, 0) == PE_OK) {
+			if (start_d > k && pe_config_check(&t, NULL, 0) == PE_OK) {
 				cand = t;
+				moved = true;
 				break;
 			}
 		}
 	}
-	size_t old_d = st->cfg.d;
 	act = pe_state_apply(st, &cand);
 	if (!(act & PE_ACT_REBUILD))
 		return act;
 	st->vr0 = st->vr1 = st->vc0 = st->vc1 = 0;
 	pe_state_clamp(st);
-	if (st->cfg.d != old_d)
-		pe_state_status(st, "d_model %zu -> %zu for %s: %s", old_d, st->cfg.d,
-		    pe_encoding_name(st->cfg.enc), why);
+	if (moved)
+		pe_state_status(st, "d_model %zu -> %zu for %s: %s", start_d,
+		    st->cfg.d, pe_encoding_name(st->cfg.enc), why);
 	return act;
 }
 

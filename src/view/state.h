@@ -69,7 +69,7 @@ struct pe_state {
 };
 
 /* Start from a config (already checked): whole map, cursor at 0,0 (rope:
- * at position n / 2, where the rotation shows). */
+ * at the main map's middle row, where the rotation shows). */
 void pe_state_init(struct pe_state *st, const struct pe_config *cfg);
 
 /* Rows and columns of the main map for a config:
@@ -89,7 +89,8 @@ int pe_state_key(struct pe_state *st, int key, size_t cell_rows,
     size_t cell_cols);
 
 /* Switch to encoding enc (a tab click; the number keys), keeping every
- * other parameter where the new encoding allows it. */
+ * other parameter where the new encoding allows it; d_model and base still
+ * at the old encoding's default take the new encoding's. */
 int pe_state_set_encoding(struct pe_state *st, int enc);
 
 /* For the encodings' own keys (view/encoding.h): install a candidate

@@ -22,6 +22,9 @@ const struct pe_enc_view *const pe_enc_views[PE_ENC_COUNT] = {
 	[PE_ENC_ALIBI] = &view_alibi_row,
 	[PE_ENC_NOPE] = &view_nope_row,
 	[PE_ENC_VIT2D] = &view_vit2d_row,
+	[PE_ENC_MROPE] = &view_mrope_row,
+	[PE_ENC_XPOS] = &view_xpos_row,
+	[PE_ENC_ROPE2D] = &view_rope2d_row,
 };
 
 /* The row of cfg's encoding. */
@@ -136,23 +139,43 @@ pe_model_free(struct pe_model *m)
 /* ---- chrome ---------------------------------------------------------- */
 
 
-/* Top line: program name, the encoding tabs, the preset. */
+/* Label of encoding e's tab: " N name " (encodings past the ninth have
+ * no number key: " name "); compact, the others show their key only. */
+static void
+tab_label(char *t, size_t cap, int e, bool compact)
+{
+	const char *name = pe_encoding_name((enum pe_encoding)e);
+	if (e >= 9)
+		snprintf(t, cap, " %s ", name);
+	else if (compact)
+		snprintf(t, cap, " %d ", e + 1);
+	else
+		snprintf(t, cap, " %d %s ", e + 1, name);
+}
+
+/* Top line: program name, the encoding tabs, the preset. When every tab
+ * named does not fit beside the preset's name, the current one keeps its
+ * name and the others show their number key, so the current encoding is
+ * always on screen. */
 static void
 draw_tabs(struct ctx *c)
 {
-	int x = 0;
+	int x = 0, full = 0, pl = 0;
+	char t[32], p[96] = "";
 	x += pe_canvas_text(c->cv, x, 0, c->w, " pescope ", PE_RGB(0, 0, 0),
 	    C_ACCENT, PE_ATTR_BOLD);
+	for (int e = 0; e < PE_ENC_COUNT; e++) {
+		tab_label(t, sizeof t, e, false);
+		full += pe_text_cells(t);
+	}
+	if (c->st->preset != NULL)
+		pl = snprintf(p, sizeof p, "preset %s%s ", c->st->preset,
+		    c->st->preset_modified ? " (modified)" : "");
+	bool compact = x + full + (pl > 0 ? pl + 1 : 0) > c->w;
 	c->hit->tab_y = 0;
 	for (int e = 0; e < PE_ENC_COUNT; e++) {
-		char t[32];
 		bool on = (int)c->cfg->enc == e;
-		if (e < 9)
-			snprintf(t, sizeof t, " %d %s ", e + 1,
-			    pe_encoding_name((enum pe_encoding)e));
-		else
-			snprintf(t, sizeof t, " %s ",
-			    pe_encoding_name((enum pe_encoding)e));
+		tab_label(t, sizeof t, e, compact && !on);
 		c->hit->tab_x0[e] = x;
 		x += pe_canvas_text(c->cv, x, 0, c->w - x, t,
 		    on ? PE_RGB(0, 0, 0) : C_TEXT, on ? PE_RGB(0xd0, 0xd0, 0xd0)
@@ -160,14 +183,9 @@ draw_tabs(struct ctx *c)
 		    on ? PE_ATTR_BOLD : 0);
 		c->hit->tab_x1[e] = x;
 	}
-	if (c->st->preset != NULL) {
-		char t[96];
-		int l = snprintf(t, sizeof t, "preset %s%s ", c->st->preset,
-		    c->st->preset_modified ? " (modified)" : "");
-		if (x + l + 1 <= c->w)
-			pe_canvas_text(c->cv, c->w - l, 0, l, t, C_DIM,
-			    PE_COLOR_DEFAULT, 0);
-	}
+	if (pl > 0 && x + pl + 1 <= c->w)
+		pe_canvas_text(c->cv, c->w - pl, 0, pl, p, C_DIM, PE_COLOR_DEFAULT,
+		    0);
 }
 
 /* Record a panel's status; say a failure in the panel. */

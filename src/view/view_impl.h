@@ -94,9 +94,10 @@ void view_example_sum(struct ctx *c);
 void view_example_rotated(struct ctx *c);
 
 /* Each encoding's row (view/encoding.h), beside its view: view_vector.c,
- * view_pairwise.c, view_rope.c, view_vit2d.c. */
+ * view_pairwise.c, view_rope.c, view_vit2d.c, view_mrope.c, view_xpos.c,
+ * view_rope2d.c. */
 extern const struct pe_enc_view view_sinusoidal_row, view_learned_row,
     view_relative_row, view_rope_row, view_alibi_row, view_nope_row,
-    view_vit2d_row;
+    view_vit2d_row, view_mrope_row, view_xpos_row, view_rope2d_row;
 
 #endif

@@ -1,0 +1,97 @@
+/* Multimodal rotary position embedding (M-RoPE) of Qwen2-VL (Wang et al.
+ * 2024), as Hugging Face transformers' models/qwen2_vl/modeling_qwen2_vl.py
+ * computes it: Qwen2VLModel.get_rope_index gives every token a position
+ * triple (t, h, w), and apply_multimodal_rotary_pos_emb rotates each pair
+ * of the head by one of the three.
+ *
+ * The sequence is text_before text tokens, an image (frames 1) or a video
+ * of llm_grid_t = frames frames of grid_h x grid_w patches (after the
+ * vision tower's spatial merge: HF's llm_grid_h, llm_grid_w), then
+ * text_after text tokens:
+ *   text before, token i:        (i, i, i)
+ *   patch (f, r, c):             (N + f, N + r, N + c),  N = text_before
+ *   text after, its k-th token:  (s + k, s + k, s + k),
+ *                                s = N + max(frames, grid_h, grid_w)
+ * (s is the largest position so far plus 1; time steps by 1 frame, as in
+ * Qwen2-VL). Pairs rotate with rotate_half (pair j: dims j and j + d/2)
+ * at HF's default inv_freq[j] = base^(-2j/d); pair j takes the t, h or w
+ * position by the section it falls in (mrope_section, which must cover
+ * the d/2 pairs exactly: HF splits cos and sin by mrope_section * 2). */
+#ifndef PESCOPE_MROPE_H
+#define PESCOPE_MROPE_H
+
+#include "pescope.h"
+
+/* The components of a position triple. */
+enum pe_mrope_axis { PE_MROPE_T, PE_MROPE_H, PE_MROPE_W };
+
+/* The three parts of the sequence. */
+enum pe_mrope_part { PE_MROPE_TEXT_BEFORE, PE_MROPE_VISION,
+	PE_MROPE_TEXT_AFTER };
+
+/* The sections cfg uses: its mrope_section, or when that is all zero
+ * Qwen2-VL's [16, 24, 24] of 64 pairs scaled to d/2 pairs: d/8, 3d/16,
+ * 3d/16 (d a multiple of 16; pe_config_check says so otherwise). */
+void pe_mrope_sections(const struct pe_config *cfg, size_t dest[3]);
+
+/* The axis pair j rotates by (sections as pe_mrope_sections). */
+enum pe_mrope_axis pe_mrope_axis_of(const size_t sections[3], size_t j);
+
+/* Tokens in the sequence: text_before + frames grid_h grid_w + text_after
+ * (0 when that would overflow; pe_config_check refuses it). */
+size_t pe_mrope_length(const struct pe_config *cfg);
+
+/* The part token i is in, and, for a vision token, its frame, row and
+ * column. */
+enum pe_mrope_part pe_mrope_part_of(const struct pe_config *cfg, size_t i,
+    size_t *f, size_t *r, size_t *c);
+
+/* Position triple of token i (get_rope_index). */
+void pe_mrope_position(const struct pe_config *cfg, size_t i, int64_t dest[3]);
+
+/* HF's default inverse frequencies base^(-2j/d), j < d/2, into dest. */
+void pe_mrope_inv_freq(const struct pe_config *cfg, double *dest);
+
+/* A run of positions of one axis over a range of tokens: positions p0,
+ * p0 + 1, ..., p0 + len - 1, each held by mult tokens. */
+struct pe_mrope_run {
+	uint64_t p0, len, mult;
+};
+#define PE_MROPE_MAX_RUNS 8
+
+/* The positions of axis a over tokens [i0, i1) as at most
+ * PE_MROPE_MAX_RUNS runs in dest (text: one run each; vision: partial
+ * rows and frames, and runs of whole ones); returns how many. Sums over a
+ * token range (the exact block means of the fields) are sums over runs. */
+size_t pe_mrope_runs(const struct pe_config *cfg, enum pe_mrope_axis a,
+    size_t i0, size_t i1, struct pe_mrope_run *dest);
+
+/* The tables of `dump`, for every token in order:
+ *   positions [L, 3] (t, h, w), get_rope_index's position_ids;
+ *   angles [L, d/2]: theta[i, j] = position_{axis(j)}(i) inv_freq[j];
+ *   cos, sin [L, d]: HF's layout after apply_multimodal_rotary_pos_emb's
+ *     section split, column k of pair k mod d/2 (cos(emb), attention
+ *     scaling 1). Either of cos and sin may be NULL.
+ * PE_EINVAL when cfg does not pass pe_config_check. */
+int pe_mrope_fill_positions(const struct pe_config *cfg, int64_t *dest);
+int pe_mrope_fill_angles(const struct pe_config *cfg, double *dest);
+int pe_mrope_fill_cos_sin(const struct pe_config *cfg, double *cos_dest,
+    double *sin_dest);
+
+/* The score of tokens a and b for q = k = (1, 0) in every pair (the same
+ * unit vector at both): sum_j cos((p_{axis(j)}(a) - p_{axis(j)}(b))
+ * inv_freq[j]), differences of integers formed first. inv_freq as
+ * pe_mrope_inv_freq, sections as pe_mrope_sections. */
+double pe_mrope_score(const struct pe_config *cfg, const double *inv_freq,
+    const size_t sections[3], size_t a, size_t b);
+
+/* mrope's rules (pe_config_check): an even d_model; sections that cover
+ * the d/2 pairs; grid sides in 1..PE_MAX_GRID, frames at least 1, and at
+ * most PE_MAX_N tokens. PE_EINVAL with a sentence in why. */
+int pe_mrope_check(const struct pe_config *cfg, char *why, size_t cap);
+
+/* Qwen2-VL-7B's head_dim 128 and rope_theta 1000000 for what the command
+ * line did not give (pe_config_encoding_defaults). */
+void pe_mrope_defaults(struct pe_config *cfg, bool d_given, bool base_given);
+
+#endif

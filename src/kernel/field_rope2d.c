@@ -1,0 +1,353 @@
+/* rope2d fields (rope2d.h): the cosine of the rotated unit q of patch
+ * `anchor` with each patch's, an [H, W] map (the score over the d/2 pairs,
+ * |R q|^2), and the score of every two patches, [H W, H W].
+ *
+ * The patch map depends on the offset (x - x_a, y - y_a) only: a patch-map
+ * field keeps the table T(dx, dy) = sum_j cos(dx fx_j + dy fy_j) of every
+ * offset of the grid, (2H - 1)(2W - 1) numbers (axial: C(dx) + C(dy), one
+ * sum over the d/4 frequencies per side, as vit2d's; mixed: a product of
+ * per-pair phasor tables), so a block is the sum of its rectangle of T and
+ * a whole map costs its area plus its cells, for any anchor. Past
+ * pe_field_rope2d_table_max entries (or, for mixed, ROPE2D_BUILD_MAX to
+ * build) it falls back to closed forms: pair j turns by x fx_j + y fy_j,
+ * so over a rectangle the sum of e^{i theta_j} is a product of two
+ * arithmetic progressions (Lagrange, trig.h), a block costs O(pairs) and a
+ * grid one dot product per cell (pe_field_dots), bounded and interruptible.
+ * The scores use the closed forms (a range of patch indices is partial
+ * rows and whole ones). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "kernel/field_impl.h"
+#include "kernel/trig.h"
+#include "pescope/rope2d.h"
+
+/* Largest offset table a patch-map field keeps (doubles), and the most
+ * multiply-adds a mixed one may take to build. */
+#define ROPE2D_TABLE_MAX ((uint64_t)1 << 21)
+#define ROPE2D_BUILD_MAX ((uint64_t)1 << 28)
+
+uint64_t pe_field_rope2d_table_max = ROPE2D_TABLE_MAX;
+
+/* Whether a patch-map field of cfg keeps the offset table. */
+static bool
+rope2d_has_table(const struct pe_config *cfg)
+{
+	uint64_t H = cfg->grid_h, W = cfg->grid_w;
+	uint64_t entries = (2 * H - 1) * (2 * W - 1);
+
+	if (entries > pe_field_rope2d_table_max)
+		return false;
+	return cfg->rope2d.kind == PE_ROPE2D_AXIAL ||
+	    W * (2 * H - 1) * (uint64_t)(cfg->d / 2) <= ROPE2D_BUILD_MAX;
+}
+
+/* The offset table of a patch-map field, after fy at f->prefix: T(dx, dy)
+ * at [(dy + H - 1)(2W - 1) + dx + W - 1]; NULL when it keeps none. */
+static double *
+rope2d_table(const struct pe_field *f)
+{
+	if (f->kind != PE_FIELD_PATCH_COSINE || !rope2d_has_table(f->cfg))
+		return NULL;
+	return f->prefix + f->nomega;
+}
+
+/* Build T: axial C(|dx|) + C(|dy|) with C(k) = sum_q cos(k f_q); mixed
+ * sum_j Re(e^{i dx fx_j} e^{i dy fy_j}) for dx >= 0, the rest by T(-dx,
+ * -dy) = T(dx, dy). */
+static int
+rope2d_build_table(struct pe_field *f, double *T)
+{
+	const struct pe_config *cfg = f->cfg;
+	size_t H = cfg->grid_h, W = cfg->grid_w, P = f->nomega, Q = P / 2;
+	size_t NW = 2 * W - 1, NH = 2 * H - 1;
+
+	if (cfg->rope2d.kind == PE_ROPE2D_AXIAL) {
+		size_t M = H > W ? H : W;
+		double *C = calloc(M, sizeof *C);
+		if (C == NULL)
+			return PE_ENOMEM;
+		for (size_t k = 0; k < M; k++)
+			for (size_t q = 0; q < Q; q++)
+				C[k] += cos((double)k * f->omega[q]); /* fx_q = f_q */
+		for (size_t iy = 0; iy < NH; iy++)
+			for (size_t ix = 0; ix < NW; ix++) {
+				size_t dy = iy >= H - 1 ? iy - (H - 1) : H - 1 - iy;
+				size_t dx = ix >= W - 1 ? ix - (W - 1) : W - 1 - ix;
+				T[iy * NW + ix] = C[dx] + C[dy];
+			}
+		free(C);
+		return PE_OK;
+	}
+	double *ph = malloc(2 * (W + NH) * sizeof *ph);
+	if (ph == NULL)
+		return PE_ENOMEM;
+	double *cx = ph, *sx = ph + W, *cy = sx + W, *sy = cy + NH;
+	for (size_t i = 0; i < NH * NW; i++)
+		T[i] = 0.0;
+	for (size_t j = 0; j < P; j++) {
+		for (size_t dx = 0; dx < W; dx++)
+			sincos((double)dx * f->omega[j], &sx[dx], &cx[dx]);
+		for (size_t iy = 0; iy < NH; iy++)
+			sincos(((double)iy - (double)(H - 1)) * f->prefix[j], &sy[iy],
+			    &cy[iy]);
+		for (size_t iy = 0; iy < NH; iy++) {
+			double *row = T + iy * NW + (W - 1);
+			for (size_t dx = 0; dx < W; dx++)
+				row[dx] += cx[dx] * cy[iy] - sx[dx] * sy[iy];
+		}
+	}
+	for (size_t iy = 0; iy < NH; iy++) /* dx < 0 from (-dx, -dy) */
+		for (size_t dx = 1; dx < W; dx++)
+			T[iy * NW + (W - 1) - dx] = T[(NH - 1 - iy) * NW + (W - 1) + dx];
+	free(ph);
+	return PE_OK;
+}
+
+/* fx at f->omega, fy at f->prefix (and a patch map's offset table after
+ * it). */
+static int
+rope2d_init(struct pe_field *f)
+{
+	const struct pe_config *cfg = f->cfg;
+	size_t P = cfg->d / 2;
+	bool table = f->kind == PE_FIELD_PATCH_COSINE && rope2d_has_table(cfg);
+	size_t extra = table ? (2 * cfg->grid_h - 1) * (2 * cfg->grid_w - 1) : 0;
+
+	f->nomega = P;
+	f->omega = malloc((P ? P : 1) * sizeof *f->omega);
+	f->prefix = malloc((P + extra ? P + extra : 1) * sizeof *f->prefix);
+	if (f->omega == NULL || f->prefix == NULL)
+		return PE_ENOMEM;
+	int rc = pe_rope2d_freqs(cfg, f->omega, f->prefix);
+	if (rc == PE_OK && table)
+		rc = rope2d_build_table(f, f->prefix + P);
+	return rc;
+}
+
+/* sum_{p = p0}^{p0 + n - 1} e^{i p w}: *re, *im. */
+static void
+rope2d_ap(double w, uint64_t p0, uint64_t n, double *re, double *im)
+{
+	pe_trig_sum(0.0, w, p0, n, im, re);
+}
+
+/* Complex product (a + ib)(c + id) into *re, *im. */
+static void
+rope2d_mul(double a, double b, double c, double d, double *re, double *im)
+{
+	*re = a * c - b * d;
+	*im = a * d + b * c;
+}
+
+/* ---- the patch map -------------------------------------------------- */
+
+/* Score of patches a and b. */
+static double
+rope2d_score(const struct pe_field *f, size_t a, size_t b)
+{
+	return pe_rope2d_score(f->cfg, f->omega, f->prefix, a, b);
+}
+
+/* Sum of T over offsets of rows [h0, h1) x columns [w0, w1) from the
+ * anchor. */
+static double
+rope2d_table_sum(const struct pe_field *f, const double *T, size_t h0,
+    size_t h1, size_t w0, size_t w1)
+{
+	size_t H = f->cfg->grid_h, W = f->cfg->grid_w, NW = 2 * W - 1, xa, ya;
+	double sum = 0.0;
+
+	pe_rope2d_coords(f->anchor, W, &xa, &ya);
+	for (size_t h = h0; h < h1; h++) {
+		const double *row = T + (h + H - 1 - ya) * NW + (W - 1 - xa);
+		for (size_t w = w0; w < w1; w++)
+			sum += row[w];
+	}
+	return sum;
+}
+
+/* Cosine of the anchor with the patch at row h, column w. */
+static double
+rope2d_patch_value(const struct pe_field *f, size_t h, size_t w)
+{
+	const struct pe_config *cfg = f->cfg;
+	const double *T = rope2d_table(f);
+
+	if (f->anchor >= cfg->grid_h * cfg->grid_w)
+		return NAN;
+	if (T != NULL)
+		return rope2d_table_sum(f, T, h, h + 1, w, w + 1) /
+		    (double)f->nomega;
+	return rope2d_score(f, f->anchor, h * cfg->grid_w + w) /
+	    (double)f->nomega;
+}
+
+/* Row factor of the patch map over rows [h0, h1): e^{i theta_j(anchor)}
+ * conj(sum_y e^{i y fy_j}). */
+static void
+rope2d_patch_xf(const struct pe_field *f, size_t h0, size_t h1, size_t k0,
+    size_t kn, double *re, double *im)
+{
+	size_t xa, ya;
+
+	pe_rope2d_coords(f->anchor, f->cfg->grid_w, &xa, &ya);
+	for (size_t k = 0; k < kn; k++) {
+		size_t j = k0 + k;
+		double yr, yi, ar, ai;
+		rope2d_ap(f->prefix[j], h0, h1 - h0, &yr, &yi);
+		sincos(fmod((double)xa * f->omega[j] + (double)ya * f->prefix[j],
+		    PE_TWO_PI), &ai, &ar);
+		rope2d_mul(ar, ai, yr, -yi, &re[k], &im[k]);
+	}
+}
+
+/* Column factor over columns [w0, w1): sum_x e^{i x fx_j}. */
+static void
+rope2d_patch_yf(const struct pe_field *f, size_t w0, size_t w1, size_t k0,
+    size_t kn, double *re, double *im)
+{
+	for (size_t k = 0; k < kn; k++)
+		rope2d_ap(f->omega[k0 + k], w0, w1 - w0, &re[k], &im[k]);
+}
+
+/* Mean cosine of a block of the patch map: its rectangle of T, or the
+ * closed forms. */
+static int
+rope2d_patch_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
+    size_t c1, bool minmax, struct pe_stats *dest)
+{
+	struct pe_stats tmp;
+
+	(void)minmax;
+	if (f->anchor >= f->cfg->grid_h * f->cfg->grid_w)
+		return PE_EINVAL;
+	const double *T = rope2d_table(f);
+	if (T != NULL) {
+		dest->mean = rope2d_table_sum(f, T, r0, r1, c0, c1) /
+		    ((double)f->nomega * (double)dest->count);
+		return PE_OK;
+	}
+	int rc = pe_field_dots(f, r0, r1, 1, c0, c1, 1, f->nomega,
+	    rope2d_patch_xf, rope2d_patch_yf, 1.0 / (double)f->nomega, &tmp);
+	dest->mean = tmp.mean;
+	return rc;
+}
+
+/* Grid of the patch map: a rectangle of T per cell, or pe_field_dots. */
+static int
+rope2d_patch_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
+    size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
+{
+	struct field_cells it;
+
+	if (f->anchor >= f->cfg->grid_h * f->cfg->grid_w)
+		return PE_EINVAL;
+	const double *T = rope2d_table(f);
+	if (T == NULL)
+		return pe_field_dots(f, r0, r1, nr, c0, c1, nc, f->nomega,
+		    rope2d_patch_xf, rope2d_patch_yf, 1.0 / (double)f->nomega,
+		    dest);
+	/* the rectangles of T: the map's area and its cells in all */
+	field_cells_start(&it, r0, r1, nr, c0, c1, nc);
+	while (field_cells_next(&it)) {
+		field_stats_init(&dest[it.k], it.count);
+		dest[it.k].mean = rope2d_table_sum(f, T, it.p0, it.p1, it.q0,
+		    it.q1) / ((double)f->nomega * (double)it.count);
+	}
+	return PE_OK;
+}
+
+/* ---- scores ------------------------------------------------------------ */
+
+/* sum over patches [i0, i1) of e^{i theta_j}, pairs [k0, k0 + kn): a
+ * partial first row, whole rows (sum_x times sum_y), a partial last row. */
+static void
+rope2d_sim_factor(const struct pe_field *f, size_t i0, size_t i1, size_t k0,
+    size_t kn, double *re, double *im)
+{
+	size_t W = f->cfg->grid_w;
+	size_t y0 = i0 / W, x0 = i0 % W, y1 = (i1 - 1) / W, x1 = (i1 - 1) % W;
+
+	for (size_t k = 0; k < kn; k++) {
+		size_t j = k0 + k;
+		double fx = f->omega[j], fy = f->prefix[j], sr = 0, si = 0, ar,
+		       ai, br, bi, pr, pi;
+		if (y0 == y1) {
+			rope2d_ap(fx, x0, x1 + 1 - x0, &ar, &ai);
+			rope2d_ap(fy, y0, 1, &br, &bi);
+			rope2d_mul(ar, ai, br, bi, &sr, &si);
+		} else {
+			rope2d_ap(fx, x0, W - x0, &ar, &ai);
+			rope2d_ap(fy, y0, 1, &br, &bi);
+			rope2d_mul(ar, ai, br, bi, &pr, &pi);
+			sr += pr, si += pi;
+			if (y1 > y0 + 1) {
+				rope2d_ap(fx, 0, W, &ar, &ai);
+				rope2d_ap(fy, y0 + 1, y1 - y0 - 1, &br, &bi);
+				rope2d_mul(ar, ai, br, bi, &pr, &pi);
+				sr += pr, si += pi;
+			}
+			rope2d_ap(fx, 0, x1 + 1, &ar, &ai);
+			rope2d_ap(fy, y1, 1, &br, &bi);
+			rope2d_mul(ar, ai, br, bi, &pr, &pi);
+			sr += pr, si += pi;
+		}
+		re[k] = sr;
+		im[k] = si;
+	}
+}
+
+/* Mean score of a block of patch pairs (closed forms). */
+static int
+rope2d_sim_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
+    size_t c1, bool minmax, struct pe_stats *dest)
+{
+	struct pe_stats tmp;
+
+	(void)minmax;
+	int rc = pe_field_dots(f, r0, r1, 1, c0, c1, 1, f->nomega,
+	    rope2d_sim_factor, rope2d_sim_factor, 1.0, &tmp);
+	dest->mean = tmp.mean;
+	return rc;
+}
+
+/* Grid of scores: one dot product per cell (pe_field_dots). */
+static int
+rope2d_sim_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
+    size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
+{
+	return pe_field_dots(f, r0, r1, nr, c0, c1, nc, f->nomega,
+	    rope2d_sim_factor, rope2d_sim_factor, 1.0, dest);
+}
+
+/* Min and max by a scan of the block's entries, each O(pairs); PE_ERANGE
+ * past FIELD_SCAN_BUDGET. */
+static int
+rope2d_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
+    size_t c1, double *lo, double *hi)
+{
+	uint64_t cost = rope2d_table(f) != NULL ? 1 : f->nomega ? f->nomega : 1;
+	if ((uint64_t)(r1 - r0) > FIELD_SCAN_BUDGET / (c1 - c0) / cost)
+		return PE_ERANGE;
+	for (size_t r = r0; r < r1; r++)
+		for (size_t c = c0; c < c1; c++)
+			field_fold(f->kind == PE_FIELD_SIMILARITY
+				? rope2d_score(f, r, c)
+				: rope2d_patch_value(f, r, c), lo, hi);
+	return PE_OK;
+}
+
+/* Score of patches r and c. */
+static double
+rope2d_sim_value(const struct pe_field *f, size_t r, size_t c)
+{
+	return rope2d_score(f, r, c);
+}
+
+const struct field_ops pe_field_rope2d_patch_ops = {rope2d_init,
+	rope2d_patch_value, rope2d_patch_block, rope2d_patch_grid,
+	rope2d_minmax, false, NULL};
+const struct field_ops pe_field_rope2d_sim_ops = {rope2d_init,
+	rope2d_sim_value, rope2d_sim_block, rope2d_sim_grid, rope2d_minmax,
+	false, NULL};

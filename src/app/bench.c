@@ -118,7 +118,7 @@ bench_config(const struct pe_options *o, enum pe_encoding e, bool large,
 /* A kind of dump table the table bench fills: its options. */
 struct bench_table {
 	const char *label;
-	enum pe_encoding enc;
+	const char *enc;	  /* the encoding, by name */
 	const char *table;
 	size_t n, d, heads, grid; /* 0: the default */
 	enum pe_dtype dtype;
@@ -126,16 +126,16 @@ struct bench_table {
 
 /* The kinds, each 64 to 256 MiB (a quarter with --quick). */
 static const struct bench_table bench_tables[] = {
-	{"sinusoidal pe", PE_ENC_SINUSOIDAL, "pe", 16384, 4096, 0, 0, PE_F32},
-	{"sinusoidal pe f64", PE_ENC_SINUSOIDAL, "pe", 8192, 4096, 0, 0, PE_F64},
-	{"rope angles", PE_ENC_ROPE, "angles", 262144, 128, 0, 0, PE_F32},
-	{"rope cos", PE_ENC_ROPE, "cos", 262144, 128, 0, 0, PE_F32},
-	{"rope sin", PE_ENC_ROPE, "sin", 262144, 128, 0, 0, PE_F32},
-	{"alibi bias", PE_ENC_ALIBI, "bias", 4096, 0, 8, 0, PE_F32},
-	{"vit2d pe", PE_ENC_VIT2D, "pe", 0, 1024, 0, 128, PE_F32},
-	{"similarity", PE_ENC_SINUSOIDAL, "similarity", 8192, 512, 0, 0, PE_F32},
-	{"relative buckets", PE_ENC_RELATIVE, "buckets", 4096, 0, 0, 0, PE_I64},
-	{"nope mask", PE_ENC_NOPE, "mask", 8192, 0, 0, 0, PE_F32},
+	{"sinusoidal pe", "sinusoidal", "pe", 16384, 4096, 0, 0, PE_F32},
+	{"sinusoidal pe f64", "sinusoidal", "pe", 8192, 4096, 0, 0, PE_F64},
+	{"rope angles", "rope", "angles", 262144, 128, 0, 0, PE_F32},
+	{"rope cos", "rope", "cos", 262144, 128, 0, 0, PE_F32},
+	{"rope sin", "rope", "sin", 262144, 128, 0, 0, PE_F32},
+	{"alibi bias", "alibi", "bias", 4096, 0, 8, 0, PE_F32},
+	{"vit2d pe", "vit2d", "pe", 0, 1024, 0, 128, PE_F32},
+	{"similarity", "sinusoidal", "similarity", 8192, 512, 0, 0, PE_F32},
+	{"relative buckets", "relative", "buckets", 4096, 0, 0, 0, PE_I64},
+	{"nope mask", "nope", "mask", 8192, 0, 0, 0, PE_F32},
 };
 
 /* GB/s of table k filled with threads threads (memset_only: memset). */
@@ -148,7 +148,7 @@ bench_table_rate(const struct pe_options *o, const struct bench_table *b,
 	double s = 0, bytes = 0;
 
 	pe_config_default(&x.cfg);
-	x.cfg.enc = b->enc;
+	x.cfg.enc = (enum pe_encoding)pe_encoding_parse(b->enc);
 	if (b->n)
 		x.cfg.n = b->n / (o->bench_quick ? 4 : 1);
 	if (b->d)

@@ -1387,7 +1387,8 @@ finish(struct pe_options *o, const bool *given, char *err, size_t cap)
 				    "axial: it applies to mixed", pe_opts[id].name);
 	o->head_in_config = c->enc == PE_ENC_ROPE2D &&
 	    c->rope2d.kind == PE_ROPE2D_MIXED;
-	if (o->head_given && c->enc == PE_ENC_ALIBI && o->head >= c->heads)
+	if (o->head_given && pe_field_supported(c->enc, PE_FIELD_BIAS) &&
+	    o->head >= c->heads) /* alibi's heads */
 		return fail(err, cap, "--head %zu: must be in 0..%zu (there are %zu "
 		    "heads)", o->head, c->heads - 1, c->heads);
 	if (o->cmd == PE_CMD_SNAPSHOT || o->cmd == PE_CMD_TUI)

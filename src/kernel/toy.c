@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "pescope/alibi.h"
+#include "pescope/field.h"
 #include "pescope/relative.h"
 #include "pescope/rope.h"
 #include "pescope/sinusoidal.h"
@@ -212,6 +213,14 @@ pe_toy_embeddings(const struct pe_toy_sentence *s, size_t d, double *dest)
 	return PE_OK;
 }
 
+/* Whether the encoding scores with a per-head bias of its own (ALiBi): it
+ * has a bias field. Asked of the encoding's fields, not its name. */
+static bool
+toy_head_bias(const struct pe_config *cfg)
+{
+	return pe_field_supported(cfg->enc, PE_FIELD_BIAS);
+}
+
 /* Causal: mask causal, or the default for nope and alibi causal. */
 bool
 pe_toy_causal(const struct pe_config *cfg)
@@ -225,7 +234,7 @@ pe_toy_causal(const struct pe_config *cfg)
 		break;
 	}
 	return cfg->enc == PE_ENC_NOPE ||
-	    (cfg->enc == PE_ENC_ALIBI && cfg->alibi_mode == PE_ALIBI_CAUSAL);
+	    (toy_head_bias(cfg) && cfg->alibi_mode == PE_ALIBI_CAUSAL);
 }
 
 /* Numbers per head a relative bias needs: t5's buckets or shaw's 2K+1. */
@@ -266,6 +275,15 @@ pe_toy_check(const struct pe_config *cfg, const struct pe_toy_sentence *s,
 	if (s == NULL || s->count == 0 || s->count > PE_TOY_MAX_TOKENS)
 		return toy_refuse(why, cap, "tokens: the toy sentence needs "
 		    "1..%d words", PE_TOY_MAX_TOKENS);
+	if (toy_head_bias(cfg)) {
+		if (cfg->alibi_mode == PE_ALIBI_CAUSAL && !pe_toy_causal(cfg))
+			return toy_refuse(why, cap, "mask none: ALiBi's causal mode "
+			    "has no bias above the diagonal (it is -inf there); use "
+			    "mask causal, or alibi_mode symmetric");
+		if (head >= cfg->heads)
+			return toy_refuse(why, cap, "head %zu: must be in 0..%zu "
+			    "(there are %zu heads)", head, cfg->heads - 1, cfg->heads);
+	}
 	switch (cfg->enc) {
 	case PE_ENC_VIT2D:
 		return toy_refuse(why, cap, "-e vit2d: the toy attention is over a "
@@ -280,15 +298,6 @@ pe_toy_check(const struct pe_config *cfg, const struct pe_toy_sentence *s,
 			    "has no embedding (use at most %zu tokens, or a longer "
 			    "table)", s->count, cfg->max_len, cfg->max_len,
 			    cfg->max_len);
-		break;
-	case PE_ENC_ALIBI:
-		if (cfg->alibi_mode == PE_ALIBI_CAUSAL && !pe_toy_causal(cfg))
-			return toy_refuse(why, cap, "mask none: ALiBi's causal mode "
-			    "has no bias above the diagonal (it is -inf there); use "
-			    "mask causal, or alibi_mode symmetric");
-		if (head >= cfg->heads)
-			return toy_refuse(why, cap, "head %zu: must be in 0..%zu "
-			    "(there are %zu heads)", head, cfg->heads - 1, cfg->heads);
 		break;
 	case PE_ENC_RELATIVE: {
 		size_t need = toy_bias_need(cfg);
@@ -310,8 +319,11 @@ pe_toy_check(const struct pe_config *cfg, const struct pe_toy_sentence *s,
 	case PE_ENC_ROPE:
 	case PE_ENC_NOPE:
 		break;
-	default:
-		return toy_refuse(why, cap, "encoding: unknown");
+	default: /* alibi (checked above), or an encoding with no toy */
+		if (!toy_head_bias(cfg))
+			return toy_refuse(why, cap, "encoding %s: the toy attention "
+			    "has no rule for it", pe_encoding_name(cfg->enc));
+		break;
 	}
 	return PE_OK;
 }
@@ -357,7 +369,7 @@ toy_bias(const struct pe_config *cfg, const double *m, size_t head, size_t i,
 {
 	const struct pe_teach *t = &cfg->teach;
 
-	if (cfg->enc == PE_ENC_ALIBI)
+	if (toy_head_bias(cfg))
 		return pe_alibi_bias(m[head], i, j, cfg->alibi_mode);
 	if (cfg->enc == PE_ENC_RELATIVE) {
 		int64_t rel = (int64_t)j - (int64_t)i;
@@ -386,7 +398,7 @@ pe_toy_scores(const struct pe_config *cfg, const struct pe_toy_sentence *s,
 		return PE_EINVAL;
 	if ((q = malloc(t * d * sizeof *q)) == NULL)
 		return PE_ENOMEM;
-	if (cfg->enc == PE_ENC_ALIBI) {
+	if (toy_head_bias(cfg)) {
 		if ((m = malloc(cfg->heads * sizeof *m)) == NULL) {
 			free(q);
 			return PE_ENOMEM;

@@ -21,7 +21,8 @@
 static size_t
 toy_head(const struct ctx *c)
 {
-	return c->cfg->enc == PE_ENC_ALIBI || c->cfg->enc == PE_ENC_RELATIVE
+	return pe_field_supported(c->cfg->enc, PE_FIELD_BIAS) ||
+		   c->cfg->enc == PE_ENC_RELATIVE
 	    ? c->st->head : 0;
 }
 
@@ -247,7 +248,7 @@ view_toy_panel(struct ctx *c)
 	bool causal = pe_toy_causal(c->cfg);
 	char t1[200], s0[600], s1[600], l[1400];
 	snprintf(t1, sizeof t1, "toy attention softmax(q·k/√%zu%s), W_q = W_k = "
-	    "I, mask %s", c->cfg->d, c->cfg->enc == PE_ENC_ALIBI ? " + bias"
+	    "I, mask %s", c->cfg->d, pe_field_supported(c->cfg->enc, PE_FIELD_BIAS) ? " + bias"
 	    : c->cfg->enc == PE_ENC_RELATIVE ? " + b" : "",
 	    causal ? "causal" : "none");
 	y += panel_text(c->cv, x, y, w, 2, t1, C_TEXT, PE_ATTR_BOLD);

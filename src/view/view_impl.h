@@ -93,6 +93,9 @@ void view_toy_panel(struct ctx *c);
 void view_example_sum(struct ctx *c);
 void view_example_rotated(struct ctx *c);
 
+/* view_vit2d.c: the small map of every patch, for vit2d and rope2d. */
+void view_patch_maps(struct ctx *c, const struct pe_scale *sc);
+
 /* Each encoding's row (view/encoding.h), beside its view: view_vector.c,
  * view_pairwise.c, view_rope.c, view_vit2d.c, view_mrope.c, view_xpos.c,
  * view_rope2d.c. */

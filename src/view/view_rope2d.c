@@ -34,40 +34,8 @@ view_rope2d(struct ctx *c)
 	    pw);
 	view_map_main(c, &sc, title, "%.3g", "q = (1,0) per pair: score / (d/2)");
 
-	/* right: every patch's map; when the grid is too fine, every s-th */
-	int x = c->rx, y = c->by, w = c->rw, h = c->bh - 1;
-	size_t s = 1;
-	while ((k->grid_w + s - 1) / s * 5 > (size_t)w + 1 ||
-	    (k->grid_h + s - 1) / s * 3 > (size_t)h)
-		s++;
-	size_t gw = (k->grid_w + s - 1) / s, gh = (k->grid_h + s - 1) / s;
-	char t[96];
-	if (s == 1)
-		snprintf(t, sizeof t, "cosine maps of every patch");
-	else
-		snprintf(t, sizeof t, "cosine maps, patch step %zu", s);
-	pe_canvas_text_fit(c->cv, x, y, w, t, C_TEXT, PE_COLOR_DEFAULT,
-	    PE_ATTR_BOLD);
-	y++;
-	int cw = w / (int)gw, ch = h / (int)gh;
-	if (cw > 2 * ch + 1) /* keep the small maps roughly square */
-		cw = 2 * ch + 1;
-	if (cw >= 3 && ch >= 2) {
-		struct pe_field f = c->mainf;
-		for (size_t hh = 0; hh < gh; hh++)
-			for (size_t ww = 0; ww < gw; ww++) {
-				struct map_spec ms;
-				struct map_geom g;
-				memset(&ms, 0, sizeof ms);
-				f.anchor = hh * s * k->grid_w + ww * s;
-				ms.f = &f;
-				ms.r0 = 0, ms.r1 = k->grid_h, ms.c0 = 0, ms.c1 = k->grid_w;
-				ms.scale = sc;
-				view_check(c, panel_map(c->cv, x + (int)ww * cw,
-				    y + (int)hh * ch, cw - 1, ch - (ch > 2), &ms, &g), 0,
-				    0, 0);
-			}
-	}
+	/* right: every patch's map, as vit2d's */
+	view_patch_maps(c, &sc);
 
 	double v = pe_field_value(mf, ph, pw);
 	snprintf(c->insp[0], sizeof c->insp[0], " cos(R(%zu,%zu)q, R(%zu,%zu)q) = "

@@ -8,31 +8,13 @@
 
 #include "view/view_impl.h"
 
-/* vit2d: cosine similarity of the cursor patch to every patch. */
-static void
-view_vit2d(struct ctx *c)
+/* The right column of the 2-D encodings (vit2d, rope2d): the map of every
+ * patch (the ViT paper's figure), on scale sc; when the grid is too fine
+ * for the room, every s-th patch in each direction. */
+void
+view_patch_maps(struct ctx *c, const struct pe_scale *sc)
 {
 	const struct pe_config *k = c->cfg;
-	struct pe_field *mf = &c->mainf;
-	size_t ph = c->st->cur_r, pw = c->st->cur_c;
-	mf->anchor = ph * k->grid_w + pw; /* the map follows the cursor */
-	/* Cosines of 2-D sin-cos embeddings sit mostly near 1: a scale from the
-	 * grid's lowest cosine to 1 shows their structure (the legend says
-	 * so). Patch 0 meets every offset there is, so its map holds the min. */
-	struct pe_field f0 = c->mainf;
-	struct pe_stats all;
-	f0.anchor = 0;
-	int rc = pe_field_block(&f0, 0, k->grid_h, 0, k->grid_w, true, &all);
-	double lo = view_check(c, rc, 0, 0, 0) == PE_OK && isfinite(all.min) &&
-		    all.min < 1 ? all.min : -1;
-	struct pe_scale sc = {PE_CMAP_SEQUENTIAL, lo, 1, false};
-	char title[96];
-	snprintf(title, sizeof title, "cosine(PE(%zu,%zu), PE(h,w))  (h ↓, w →)",
-	    ph, pw);
-	view_map_main(c, &sc, title, "%.3g", NULL);
-
-	/* right: every patch's map (the ViT paper's figure); when the grid is
-	 * too fine for the room, every s-th patch in each direction */
 	int x = c->rx, y = c->by, w = c->rw, h = c->bh - 1;
 	size_t s = 1;
 	while ((k->grid_w + s - 1) / s * 5 > (size_t)w + 1 ||
@@ -60,12 +42,39 @@ view_vit2d(struct ctx *c)
 				f.anchor = hh * s * k->grid_w + ww * s;
 				ms.f = &f;
 				ms.r0 = 0, ms.r1 = k->grid_h, ms.c0 = 0, ms.c1 = k->grid_w;
-				ms.scale = sc;
+				ms.scale = *sc;
 				view_check(c, panel_map(c->cv, x + (int)ww * cw,
 				    y + (int)hh * ch, cw - 1, ch - (ch > 2), &ms, &g), 0,
 				    0, 0);
 			}
 	}
+}
+
+/* vit2d: cosine similarity of the cursor patch to every patch. */
+static void
+view_vit2d(struct ctx *c)
+{
+	const struct pe_config *k = c->cfg;
+	struct pe_field *mf = &c->mainf;
+	size_t ph = c->st->cur_r, pw = c->st->cur_c;
+	mf->anchor = ph * k->grid_w + pw; /* the map follows the cursor */
+	/* Cosines of 2-D sin-cos embeddings sit mostly near 1: a scale from the
+	 * grid's lowest cosine to 1 shows their structure (the legend says
+	 * so). Patch 0 meets every offset there is, so its map holds the min. */
+	struct pe_field f0 = c->mainf;
+	struct pe_stats all;
+	f0.anchor = 0;
+	int rc = pe_field_block(&f0, 0, k->grid_h, 0, k->grid_w, true, &all);
+	double lo = view_check(c, rc, 0, 0, 0) == PE_OK && isfinite(all.min) &&
+		    all.min < 1 ? all.min : -1;
+	struct pe_scale sc = {PE_CMAP_SEQUENTIAL, lo, 1, false};
+	char title[96];
+	snprintf(title, sizeof title, "cosine(PE(%zu,%zu), PE(h,w))  (h ↓, w →)",
+	    ph, pw);
+	view_map_main(c, &sc, title, "%.3g", NULL);
+
+	/* right: every patch's map (the ViT paper's figure) */
+	view_patch_maps(c, &sc);
 
 	double v = pe_field_value(mf, ph, pw);
 	snprintf(c->insp[0], sizeof c->insp[0], " cos(PE(%zu,%zu), PE(%zu,%zu)) = "

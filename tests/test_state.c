@@ -363,7 +363,7 @@ Test(state, parameters_change)
 	cr_assert_eq(st.cfg.max_distance, 256);
 	key(&st, 'u');
 	cr_assert(!st.cfg.bidirectional);
-	key(&st, 'r');
+	key(&st, 't');
 	cr_assert_eq(st.cfg.relative, PE_REL_SHAW);
 	key(&st, 'k');
 	cr_assert_eq(st.cfg.max_relative, 15);

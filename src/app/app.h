@@ -37,6 +37,14 @@ int pe_dump_check_table(const struct pe_config *c, const char *name,
 int pe_dump_bench(const struct pe_options *o, size_t threads,
     bool memset_only, double *seconds, double *bytes);
 int pe_snapshot_run(const struct pe_options *o);
+/* pescope lesson; snapshot --lesson (app/lesson.c). */
+int pe_lesson_run(const struct pe_options *o);
+int pe_snapshot_lesson(const struct pe_options *o);
+struct pe_state;
+/* Write the frame of st at o's size and format to path ("-": standard
+ * output), atomically; an exit status. */
+int pe_snapshot_write(const struct pe_options *o, const struct pe_state *st,
+    const char *path);
 int pe_bench_run(const struct pe_options *o);
 
 struct pe_state;

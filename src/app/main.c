@@ -53,6 +53,9 @@ main(int argc, char **argv)
 	case PE_CMD_SNAPSHOT:
 		rc = pe_snapshot_run(&o);
 		break;
+	case PE_CMD_LESSON:
+		rc = pe_lesson_run(&o);
+		break;
 	case PE_CMD_BENCH:
 		rc = pe_bench_run(&o);
 		break;

@@ -219,10 +219,26 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "3-D table written as CSV; toy tables and panel:\n"
 	    "alibi's head, the --bias-file row",
 	    .also_panels = PAN(ATTENTION), .also_encs = E(RELATIVE)},
+	[O_LESSON] = {"lesson", 0, true, C_LESSON | C_SNAP, 0, 0, 0, G_LESSON,
+	    "NAME", "a built-in lesson (default intro; lesson --list)",
+	    "intro"},
+	[O_LESSON_FILE] = {"lesson-file", 0, true, C_LESSON | C_SNAP, 0, 0, 0,
+	    G_LESSON, "FILE", "a lesson from a file (the README's format)",
+	    NULL, true},
+	[O_SCENE] = {"scene", 0, true, C_LESSON | C_SNAP, 0, 0, 0, G_LESSON,
+	    "K[.S]", "start at scene K (from 1), step S (from 1)"},
+	[O_ALL] = {"all", 0, false, C_SNAP, 0, 0, 0, G_LESSON, NULL,
+	    "snapshot: every scene's steps, a file each into\n"
+	    "the folder -o DIR (NN-title[-S].ext)"},
+	[O_LIST] = {"list", 0, false, C_LESSON, 0, 0, 0, G_LESSON, NULL,
+	    "lesson: list the lesson's scenes (--lesson,\n"
+	    "--lesson-file) or else every built-in lesson's"},
+	[O_PLACEHOLDERS] = {"placeholders", 0, false, C_LESSON, 0, 0, 0,
+	    G_LESSON, NULL, "lesson: the {placeholders} a caption may quote"},
 	[O_SIZE] = {"size", 0, true, C_SNAP | C_BENCH, 0, 0, 0, G_OUT, "WxH",
 	    "frame size in cells, 80x24 to 1000x1000; 120x40\n"
 	    "(bench: 200x60)"},
-	[O_COLOR] = {"color", 0, true, C_TUI | C_SNAP, 0, 0, 0, G_VIEW, "C",
+	[O_COLOR] = {"color", 0, true, C_TUI | C_SNAP | C_LESSON, 0, 0, 0, G_VIEW, "C",
 	    "truecolor, 256, 16, 8 or mono (NO_COLOR: mono;\n"
 	    "COLORTERM=truecolor: truecolor)",
 	    "truecolor 256 16 8 mono"},
@@ -280,7 +296,7 @@ const struct opt_row pe_opts[O_COUNT] = {
 
 static const char *const cmd_names[] = {
 	"the TUI", "snapshot", "dump", "bench", "help", "version", "list-presets",
-	"completion", "manpage",
+	"completion", "manpage", "lesson",
 };
 
 /* Write a one-line error into err and return 2. */
@@ -778,6 +794,33 @@ apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
 		return 0;
 	case O_VALUES:
 		o->values = true;
+		return 0;
+	case O_LESSON:
+		return own(&o->lesson, arg, err, cap);
+	case O_LESSON_FILE:
+		return own(&o->lesson_file, arg, err, cap);
+	case O_SCENE: {
+		const char *dot = strchr(arg, '.');
+		char kk[32];
+		snprintf(kk, sizeof kk, "%.*s", dot != NULL ? (int)(dot - arg) : 31,
+		    arg);
+		o->scene_given = true;
+		o->scene_step = 1;
+		if (parse_size(name, kk, 1, 1000, &o->scene, err, cap) != 0 ||
+		    (dot != NULL && parse_size(name, dot + 1, 1, 1000,
+			&o->scene_step, err, cap) != 0))
+			return fail(err, cap, "--scene '%s': must be K or K.S, scene "
+			    "K from 1 and step S from 1", arg);
+		return 0;
+	}
+	case O_ALL:
+		o->lesson_all = true;
+		return 0;
+	case O_LIST:
+		o->lesson_list = true;
+		return 0;
+	case O_PLACEHOLDERS:
+		o->lesson_placeholders = true;
 		return 0;
 	case O_CURSOR:
 		o->cursor_given = true;
@@ -1317,6 +1360,42 @@ pe_options_flags(const char *why, char *err, size_t cap)
 	return 2;
 }
 
+/* Lessons: one lesson, what --scene and --all need, and in snapshot no
+ * option a scene sets (the scene sets them). */
+static int
+check_lesson(const struct pe_options *o, const bool *given, char *err,
+    size_t cap)
+{
+	bool lesson = o->lesson != NULL || o->lesson_file != NULL;
+
+	if (o->lesson != NULL && o->lesson_file != NULL)
+		return fail(err, cap, "--lesson and --lesson-file: give one of them");
+	if (o->cmd != PE_CMD_SNAPSHOT)
+		return o->lesson_list && given[O_SCENE]
+		    ? fail(err, cap, "--list and --scene: --list lists the scenes; "
+			"give one of them") : 0;
+	if (!lesson && (given[O_SCENE] || given[O_ALL]))
+		return fail(err, cap, "--%s: needs --lesson NAME or --lesson-file "
+		    "FILE", given[O_SCENE] ? "scene" : "all");
+	if (given[O_ALL] && given[O_SCENE])
+		return fail(err, cap, "--all and --scene: --all writes every scene; "
+		    "give one of them");
+	if (given[O_ALL] && o->output == NULL)
+		return fail(err, cap, "--all: needs -o DIR, the folder for the "
+		    "files");
+	if (!lesson)
+		return 0;
+	for (int i = 0; i < O_COUNT; i++)
+		if (given[i] && (pe_opts[i].encs != 0 || i == O_PRESET ||
+		    i == O_PRESET_FILE || i == O_CURSOR || i == O_PANEL ||
+		    i == O_VALUES || i == O_HEAD))
+			return fail(err, cap, "--%s has no effect with --%s: each "
+			    "scene sets its own view (write it in a lesson file)",
+			    pe_opts[i].name, o->lesson != NULL ? "lesson"
+							       : "lesson-file");
+	return 0;
+}
+
 /* The checks that need every option: table width, the config, what
  * applies where. */
 static int
@@ -1325,6 +1404,8 @@ finish(struct pe_options *o, const bool *given, char *err, size_t cap)
 	struct pe_config *c = &o->cfg;
 	char why[512];
 
+	if (check_lesson(o, given, err, cap) != 0)
+		return 2;
 	/* the encoding's own defaults (its row in config.c) for what no
 	 * option or preset gave */
 	pe_config_encoding_defaults(c, o->d_given, o->base_given);
@@ -1445,18 +1526,18 @@ pe_options_parse(struct pe_options *o, int argc, char **argv, char *err,
 	o->dump_format = PE_DUMP_CSV;
 	o->dtype = PE_F32;
 	if (argc > 1 && argv[1][0] != '-') {
-		static const char *const cmds[] = {"snapshot", "dump", "bench",
-			"completion", "manpage"};
+		static const char *const cmds[] = {"snapshot", "dump", "lesson",
+			"bench", "completion", "manpage"};
 		static const enum pe_cmd ids[] = {PE_CMD_SNAPSHOT, PE_CMD_DUMP,
-			PE_CMD_BENCH, PE_CMD_COMPLETION, PE_CMD_MANPAGE};
+			PE_CMD_LESSON, PE_CMD_BENCH, PE_CMD_COMPLETION, PE_CMD_MANPAGE};
 		int k = -1;
-		for (int i = 0; i < 5; i++)
+		for (int i = 0; i < 6; i++)
 			if (strcmp(argv[1], cmds[i]) == 0)
 				k = i;
 		if (k < 0)
 			return fail(err, cap, "unknown command '%s': commands are "
-			    "snapshot, dump, bench, completion and manpage (none "
-			    "starts the TUI)", argv[1]);
+			    "snapshot, dump, lesson, bench, completion and manpage "
+			    "(none starts the TUI)", argv[1]);
 		o->cmd = ids[k];
 		first = 2;
 		if (o->cmd == PE_CMD_COMPLETION) {
@@ -1571,6 +1652,8 @@ pe_options_free(struct pe_options *o)
 	free(o->long_factor);
 	free(o->preset_source);
 	free(o->preset);
+	free(o->lesson);
+	free(o->lesson_file);
 	free(o->table);
 	free(o->output);
 	free(o->tokens);

@@ -24,6 +24,7 @@ enum pe_cmd {
 	PE_CMD_LIST_PRESETS,
 	PE_CMD_COMPLETION, /* pescope completion bash|zsh */
 	PE_CMD_MANPAGE,	   /* pescope manpage: troff for pescope.1 */
+	PE_CMD_LESSON,	   /* pescope lesson: the TUI through a lesson */
 };
 
 enum pe_dump_format { PE_DUMP_CSV, PE_DUMP_NPY };
@@ -53,6 +54,15 @@ struct pe_options {
 	size_t cursor_p, cursor_j;
 	int panel;		/* --panel: enum pe_panel (view/state.h) */
 	bool values;		/* --values */
+
+	/* lessons (pescope lesson; snapshot --lesson) */
+	char *lesson;		/* --lesson NAME */
+	char *lesson_file;	/* --lesson-file FILE */
+	bool scene_given;
+	size_t scene, scene_step; /* --scene K[.S], from 1 */
+	bool lesson_all;	/* snapshot --all: every scene's steps */
+	bool lesson_list;	/* lesson --list */
+	bool lesson_placeholders; /* lesson --placeholders */
 
 	/* bench */
 	bool bench_quick;	/* --quick: fewer frames */

@@ -14,8 +14,9 @@
 #define C_SNAP (1u << PE_CMD_SNAPSHOT)
 #define C_DUMP (1u << PE_CMD_DUMP)
 #define C_BENCH (1u << PE_CMD_BENCH)
+#define C_LESSON (1u << PE_CMD_LESSON)
 #define C_CONF (C_TUI | C_SNAP | C_DUMP) /* the commands that take a config */
-#define C_ANY (C_CONF | C_BENCH)
+#define C_ANY (C_CONF | C_BENCH | C_LESSON)
 
 /* Which encodings a config option changes the numbers of. */
 #define E(x) (1u << PE_ENC_##x)
@@ -40,7 +41,8 @@ enum opt_id {
 	O_TRUNCATE, O_NO_TRUNCATE, O_LOW_FREQ, O_HIGH_FREQ, O_SHORT_FACTOR,
 	O_LONG_FACTOR, O_PARTIAL_ROTARY, O_TRAIN_LEN, O_TOKENS, O_PERMUTE,
 	O_MASK, O_BIAS_FILE, O_EMBEDDING, O_SHIFT, O_PRESET, O_PRESET_FILE, O_CURSOR,
-	O_PANEL, O_VALUES, O_HEAD, O_SIZE, O_COLOR, O_FORMAT, O_OUTPUT, O_TABLE,
+	O_PANEL, O_VALUES, O_HEAD, O_LESSON, O_LESSON_FILE, O_SCENE, O_ALL,
+	O_LIST, O_PLACEHOLDERS, O_SIZE, O_COLOR, O_FORMAT, O_OUTPUT, O_TABLE,
 	O_DTYPE, O_THREADS, O_QUICK, O_TABLES, O_LIST_PRESETS, O_HELP, O_VERSION,
 	O_COUNT
 };
@@ -48,7 +50,7 @@ enum opt_id {
 /* Sections of --help, in order. */
 enum opt_group {
 	G_ENC, G_ROPE, /* config options: they mark a preset modified */
-	G_TEACH, G_VIEW, G_OUT, G_DUMP, G_BENCH, G_MISC, G_COUNT
+	G_TEACH, G_VIEW, G_LESSON, G_OUT, G_DUMP, G_BENCH, G_MISC, G_COUNT
 };
 
 

@@ -41,35 +41,25 @@ pe_app_state_from_options(const struct pe_options *o, struct pe_state *st)
 	pe_state_clamp(st);
 }
 
-/* pescope snapshot. */
+/* See app.h. */
 int
-pe_snapshot_run(const struct pe_options *o)
+pe_snapshot_write(const struct pe_options *o, const struct pe_state *st,
+    const char *path)
 {
-	struct pe_state st;
 	struct pe_model m;
 	struct pe_canvas cv;
-	size_t rows, cols;
 
-	pe_state_main_dims(&o->cfg, &rows, &cols);
-	if (o->cursor_given && (o->cursor_p >= rows || o->cursor_j >= cols)) {
-		pe_app_error("--cursor %zu,%zu: the %s map is %zu x %zu, so P must "
-		    "be in 0..%zu and J in 0..%zu", o->cursor_p, o->cursor_j,
-		    pe_encoding_name(o->cfg.enc), rows, cols, rows - 1, cols - 1);
-		return PE_EXIT_USAGE;
-	}
 	/* The output is created before any work: a bad path costs nothing. */
 	struct pe_atomic out;
-	const char *path = o->output != NULL ? o->output : "-";
 	if (pe_atomic_open(&out, path) != PE_OK) {
 		pe_app_error("-o '%s': cannot create a file there: %s", path,
 		    strerror(errno));
 		return PE_EXIT_USAGE;
 	}
-	pe_app_state_from_options(o, &st);
-	if (pe_model_init(&m, &o->cfg) != PE_OK) {
+	if (pe_model_init(&m, &st->cfg) != PE_OK) {
 		pe_atomic_abort(&out);
 		pe_app_error("cannot prepare the %s view (out of memory?)",
-		    pe_encoding_name(o->cfg.enc));
+		    pe_encoding_name(st->cfg.enc));
 		return PE_EXIT_FAIL;
 	}
 	if (pe_canvas_init(&cv, o->width, o->height) != PE_OK) {
@@ -79,7 +69,7 @@ pe_snapshot_run(const struct pe_options *o)
 		return PE_EXIT_FAIL;
 	}
 	int rc = PE_EXIT_OK;
-	int vs = pe_view_render(&st, &m, &cv, NULL);
+	int vs = pe_view_render(st, &m, &cv, NULL);
 	if (vs != PE_OK) { /* a panel is missing: write no half frame */
 		pe_atomic_abort(&out);
 		pe_canvas_free(&cv);
@@ -89,7 +79,7 @@ pe_snapshot_run(const struct pe_options *o)
 		return PE_EXIT_FAIL;
 	}
 	char title[128];
-	snprintf(title, sizeof title, "pescope %s", pe_encoding_name(o->cfg.enc));
+	snprintf(title, sizeof title, "pescope %s", pe_encoding_name(st->cfg.enc));
 	int st2 = pe_write_canvas(out.fp, &cv, o->snap_format, snapshot_depth(o),
 	    title);
 	if (st2 == PE_OK)
@@ -104,4 +94,24 @@ pe_snapshot_run(const struct pe_options *o)
 	pe_canvas_free(&cv);
 	pe_model_free(&m);
 	return rc;
+}
+
+/* pescope snapshot. */
+int
+pe_snapshot_run(const struct pe_options *o)
+{
+	struct pe_state st;
+	size_t rows, cols;
+
+	if (o->lesson != NULL || o->lesson_file != NULL)
+		return pe_snapshot_lesson(o);
+	pe_state_main_dims(&o->cfg, &rows, &cols);
+	if (o->cursor_given && (o->cursor_p >= rows || o->cursor_j >= cols)) {
+		pe_app_error("--cursor %zu,%zu: the %s map is %zu x %zu, so P must "
+		    "be in 0..%zu and J in 0..%zu", o->cursor_p, o->cursor_j,
+		    pe_encoding_name(o->cfg.enc), rows, cols, rows - 1, cols - 1);
+		return PE_EXIT_USAGE;
+	}
+	pe_app_state_from_options(o, &st);
+	return pe_snapshot_write(o, &st, o->output != NULL ? o->output : "-");
 }

@@ -8,6 +8,7 @@
 #include "pescope/learned.h"
 #include "pescope/rope.h"
 #include "view/encoding.h"
+#include "view/lesson.h"
 #include "view/state.h"
 
 /* Smallest viewport side zooming in reaches (elements), unless the map
@@ -568,6 +569,13 @@ pe_state_key(struct pe_state *st, int key, size_t cell_rows,
 	case 'c':
 	case 'C':
 		return cycle_panel(st, key == 'c' ? 1 : -1);
+	case 'r':
+		if (st->lesson == NULL) {
+			pe_state_status(st, "r resets a lesson's scene; no lesson "
+			    "runs (pescope lesson)");
+			return PE_ACT_REDRAW;
+		}
+		break;
 	case 'v':
 		st->values = !st->values;
 		pe_state_status(st, st->values ? "values on: each element's number "
@@ -575,6 +583,9 @@ pe_state_key(struct pe_state *st, int key, size_t cell_rows,
 					       : "values off");
 		return PE_ACT_REDRAW;
 	}
+	/* a lesson's: PgDn, PgUp step the scenes, r resets one */
+	if ((act = pe_lesson_key(st, key)) >= 0)
+		return act | clear;
 	if ((act = config_key(st, key)) >= 0)
 		return act | clear;
 
@@ -609,8 +620,10 @@ pe_state_key(struct pe_state *st, int key, size_t cell_rows,
 	case PE_KEY_RIGHT:
 		return move(st, 0, (long long)cell_cols);
 	case PE_KEY_PGUP:
+	case '{': /* PgUp and PgDn step a lesson's scenes */
 		return page(st, -1);
 	case PE_KEY_PGDN:
+	case '}':
 		return page(st, 1);
 	case PE_KEY_HOME:
 		return move(st, -(long long)rows, 0);

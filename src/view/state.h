@@ -10,6 +10,8 @@
 #include "render/palette.h"
 #include "pescope/pescope.h"
 
+struct pe_lesson;
+
 /* Keys, terminal-independent: printable ASCII as itself, the rest here. */
 enum pe_key {
 	PE_KEY_ESC = 27,
@@ -64,6 +66,9 @@ struct pe_state {
 	bool values;		   /* numbers over the colors where a sample
 				      is one element and they fit */
 	char status[200];	   /* a message for the status line, or "" */
+	const struct pe_lesson *lesson; /* the lesson running (view/lesson.h),
+				   or NULL */
+	size_t scene, step;	   /* its scene and the scene's step shown */
 	const char *preset;	   /* preset name shown in the title, or NULL */
 	bool preset_modified;	   /* the config no longer is the preset's */
 };

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "pescope/rope.h"
+#include "view/lesson.h"
 #include "view/view_impl.h"
 
 /* ---- the encodings ---------------------------------------------------- */
@@ -284,7 +285,8 @@ help_lines(char lines[][96], size_t cap)
 		"",  /* the number keys: filled in below */
 		"arrows               move the cursor by one (smallest) sample",
 		"+ / -   0            zoom in / out around the cursor; whole map",
-		"PgUp PgDn Home End   pan the map",
+		"PgUp PgDn { } Home End  pan the map (in a lesson { } only)",
+		"PgDn PgUp  r         lesson: next, previous step; reset it",
 		"d/D  n/N  b/B        d_model, seq_len halve/double; base /10, x10",
 		"c / C   v            right column's panel: next, previous; values",
 	};
@@ -404,20 +406,14 @@ pe_view_hit_map(const struct pe_hit *hit, int x, int y, size_t *r, size_t *c)
 	return true;
 }
 
-/* Draw the whole frame; the first kernel failure of its panels, or
- * PE_OK. */
+/* One view's frame at cv's size; see view_impl.h. */
 int
-pe_view_render(const struct pe_state *st, const struct pe_model *m,
+view_frame(const struct pe_state *st, const struct pe_model *m,
     struct pe_canvas *cv, struct pe_hit *hit)
 {
-	struct pe_hit dummy;
 	struct ctx c;
 
 	memset(&c, 0, sizeof c);
-	if (hit == NULL)
-		hit = &dummy;
-	memset(hit, 0, sizeof *hit);
-	pe_canvas_clear(cv);
 	c.st = st, c.m = m, c.cfg = &m->cfg, c.cv = cv, c.hit = hit;
 	c.w = cv->w, c.h = cv->h;
 	c.mainf = m->main;
@@ -426,11 +422,6 @@ pe_view_render(const struct pe_state *st, const struct pe_model *m,
 	if (c.mainf.kind == PE_FIELD_BIAS && st->head < c.cfg->heads)
 		c.mainf.head = st->head;
 
-	if (c.w < PE_VIEW_MIN_W || c.h < PE_VIEW_MIN_H) {
-		hit->too_small = true;
-		draw_too_small(&c);
-		return PE_OK;
-	}
 	c.bx = 0, c.by = 2, c.bh = c.h - 5;
 	c.rw = c.w * 2 / 5;
 	if (c.rw < 30)
@@ -460,4 +451,30 @@ pe_view_render(const struct pe_state *st, const struct pe_model *m,
 	if (st->help)
 		draw_help(&c);
 	return c.status;
+}
+
+/* Draw the whole frame: too small, a lesson's (scene line, view,
+ * caption) or the view's; the first kernel failure of its panels, or
+ * PE_OK. */
+int
+pe_view_render(const struct pe_state *st, const struct pe_model *m,
+    struct pe_canvas *cv, struct pe_hit *hit)
+{
+	struct pe_hit dummy;
+
+	if (hit == NULL)
+		hit = &dummy;
+	memset(hit, 0, sizeof *hit);
+	pe_canvas_clear(cv);
+	if (cv->w < PE_VIEW_MIN_W || cv->h < PE_VIEW_MIN_H) {
+		struct ctx c;
+		memset(&c, 0, sizeof c);
+		c.st = st, c.cv = cv, c.w = cv->w, c.h = cv->h;
+		hit->too_small = true;
+		draw_too_small(&c);
+		return PE_OK;
+	}
+	if (st->lesson != NULL)
+		return view_lesson_frame(st, m, cv, hit);
+	return view_frame(st, m, cv, hit);
 }

@@ -28,8 +28,9 @@ struct ex_row {
 
 /* x: --embedding when it has d numbers, else the toy embedding of
  * EX_WORD; says which into src[cap]. */
-static void
-ex_vector(const struct pe_config *cfg, double *x, char *src, size_t cap)
+void
+view_example_vector(const struct pe_config *cfg, double *x, char *src,
+    size_t cap)
 {
 	const struct pe_teach *t = &cfg->teach;
 	if (t->embedding != NULL && t->n_embedding == cfg->d) {
@@ -184,7 +185,7 @@ view_example_sum(struct ctx *c)
 	}
 	double *xv = v, *pe = v + d, *sum = v + 2 * d;
 	char src[200], title[160], l[400];
-	ex_vector(cfg, xv, src, sizeof src);
+	view_example_vector(cfg, xv, src, sizeof src);
 	int rc = pe_example_sum(cfg, xv, p, 1, sum);
 	for (size_t k = 0; k < d; k++) /* the main map's row p: PE[p, :] */
 		pe[k] = pe_field_value(&c->mainf, p, k);
@@ -254,7 +255,7 @@ view_example_rotated(struct ctx *c)
 	}
 	double *xv = v, *rx = v + d;
 	char src[200], title[160], l[400], lr[32];
-	ex_vector(cfg, xv, src, sizeof src);
+	view_example_vector(cfg, xv, src, sizeof src);
 	pe_rope_apply(r, xv, (double)m, rx);
 	snprintf(title, sizeof title, "R_m x at m = %zu: the worked example, x "
 	    "rotated", m);

@@ -93,6 +93,19 @@ void view_toy_panel(struct ctx *c);
 void view_example_sum(struct ctx *c);
 void view_example_rotated(struct ctx *c);
 
+/* view_example.c: the worked example's x (--embedding when it has d
+ * numbers, else a toy word's), and where it came from into src[cap]. */
+void view_example_vector(const struct pe_config *cfg, double *x, char *src,
+    size_t cap);
+
+/* view.c: one view's frame (tabs, parameter line, body, inspector, status)
+ * at cv's size, at least PE_VIEW_MIN_W x PE_LESSON_VIEW_MIN_H. */
+int view_frame(const struct pe_state *st, const struct pe_model *m,
+    struct pe_canvas *cv, struct pe_hit *hit);
+/* lesson.c: the lesson's frame: the scene line, the view, the caption. */
+int view_lesson_frame(const struct pe_state *st, const struct pe_model *m,
+    struct pe_canvas *cv, struct pe_hit *hit);
+
 /* view_vit2d.c: the small map of every patch, for vit2d and rope2d. */
 void view_patch_maps(struct ctx *c, const struct pe_scale *sc);
 

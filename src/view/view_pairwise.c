@@ -479,7 +479,7 @@ relative_distance(struct pe_state *st, int key)
 }
 
 static const struct pe_enc_key relative_keys[] = {
-	{"r", "r", "t5/shaw", relative_kind},
+	{"t", "t", "t5/shaw", relative_kind},
 	{"kK", "k/K", "buckets/K", relative_buckets},
 	{"mM", "m/M", "max_dist", relative_distance},
 	{"u", "u", "direction", relative_direction},

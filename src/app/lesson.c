@@ -1,0 +1,870 @@
+/* Lessons: reading a lesson file into scenes (each step's options go
+ * through the command line's own parser, so a scene can set anything a
+ * command line can and is refused what a command line would be), the
+ * `pescope lesson` command and `snapshot --lesson`.
+ *
+ * The format (README, "Writing a lesson"):
+ *   title = ...                  before the first scene
+ *   duration = MINUTES           (optional)
+ *   [scene] TITLE                a scene; option = value lines follow
+ *   [caption]                    text: paragraphs, {placeholders}
+ *   [pause]                      a new step: its option lines, [caption]
+ *   [notes]                      for the speaker
+ * Scene keys besides the options: zoom = K, play, speed = N,
+ * layout = text. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "app/app.h"
+#include "app/lesson.h"
+#include "app/options_table.h"
+#include "render/writer.h"
+#include "tui/tui.h"
+#include "view/lesson.h"
+#include "view/view.h"
+
+extern const struct pe_embedded {
+	const char *name;
+	const char *text;
+} pe_lessons[];
+
+/* One option line of a step. */
+struct opt_line {
+	char *key, *val; /* val NULL for a flag */
+	int line;
+};
+
+/* A step as read: its option lines and caption. */
+struct raw_step {
+	struct opt_line *opts;
+	size_t nopts;
+	char *caption;
+	size_t caption_len;
+	int line, caption_line;
+	bool has_caption;
+	/* scene keys */
+	int zoom;
+	bool play, play_given;
+	int speed;
+};
+
+struct raw_scene {
+	char *title;
+	int line;
+	bool text_only;
+	struct raw_step *steps;
+	size_t nsteps;
+	char *notes;
+	size_t notes_len;
+};
+
+/* Write "NAME, line N: ..." into err; returns 2. */
+static int __attribute__((format(printf, 5, 6)))
+lfail(char *err, size_t cap, const char *name, int line, const char *fmt,
+    ...)
+{
+	char msg[600];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (line > 0)
+		snprintf(err, cap, "lesson %s, line %d: %s", name, line, msg);
+	else
+		snprintf(err, cap, "lesson %s: %s", name, msg);
+	return 2;
+}
+
+/* Append len bytes and a newline to a growing text. */
+static int
+append(char **buf, size_t *len, const char *s, size_t n)
+{
+	char *b = realloc(*buf, *len + n + 2);
+	if (b == NULL)
+		return PE_ENOMEM;
+	memcpy(b + *len, s, n);
+	*len += n;
+	b[(*len)++] = '\n';
+	b[*len] = '\0';
+	*buf = b;
+	return PE_OK;
+}
+
+/* Trim spaces and tabs at both ends, in place. */
+static char *
+trim(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	size_t n = strlen(s);
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		s[--n] = '\0';
+	return s;
+}
+
+/* Drop trailing newlines and blank lines of a text. */
+static void
+trim_text(char *s, size_t *len)
+{
+	if (s == NULL)
+		return;
+	while (*len > 0 && (s[*len - 1] == '\n' || s[*len - 1] == ' '))
+		s[--*len] = '\0';
+}
+
+static void
+free_raw(struct raw_scene *sc, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < sc[i].nsteps; k++) {
+			struct raw_step *t = &sc[i].steps[k];
+			for (size_t j = 0; j < t->nopts; j++) {
+				free(t->opts[j].key);
+				free(t->opts[j].val);
+			}
+			free(t->opts);
+			free(t->caption);
+		}
+		free(sc[i].steps);
+		free(sc[i].title);
+		free(sc[i].notes);
+	}
+	free(sc);
+}
+
+/* Whether a scene may set option row id: the config, a preset, and the
+ * view's cursor, panel, values and head (not where the frame goes). */
+static bool
+scene_option(int id)
+{
+	return pe_opts[id].encs != 0 || id == O_PRESET || id == O_PRESET_FILE ||
+	    id == O_CURSOR || id == O_PANEL || id == O_VALUES || id == O_HEAD;
+}
+
+/* The option row called name (a long name), or -1. */
+static int
+option_id(const char *name)
+{
+	for (int i = 0; i < O_COUNT; i++)
+		if (strcmp(pe_opts[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+/* Parse an integer in [lo, hi]. */
+static bool
+int_in(const char *s, int lo, int hi, int *dest)
+{
+	char *end;
+	if (s == NULL || *s == '\0')
+		return false;
+	long v = strtol(s, &end, 10);
+	if (*end != '\0' || v < lo || v > hi)
+		return false;
+	*dest = (int)v;
+	return true;
+}
+
+/* One option line of a step: a scene key, or an option a scene may
+ * set. */
+static int
+step_line(struct raw_step *t, char *key, char *val, int line,
+    const char *name, char *err, size_t cap)
+{
+	if (strcmp(key, "zoom") == 0) {
+		if (!int_in(val, 0, 30, &t->zoom))
+			return lfail(err, cap, name, line, "zoom '%s': must be an "
+			    "integer in 0..30 (zoom-in steps around the cursor)",
+			    val ? val : "");
+		return 0;
+	}
+	if (strcmp(key, "play") == 0) {
+		if (val != NULL && strcmp(val, "on") != 0 && strcmp(val, "off") != 0)
+			return lfail(err, cap, name, line, "play '%s': must be on "
+			    "or off (or play alone)", val);
+		t->play = val == NULL || strcmp(val, "on") == 0;
+		t->play_given = true;
+		return 0;
+	}
+	if (strcmp(key, "speed") == 0) {
+		if (!int_in(val, 1, 64, &t->speed))
+			return lfail(err, cap, name, line, "speed '%s': must be an "
+			    "integer in 1..64 (steps per second)", val ? val : "");
+		return 0;
+	}
+	int id = option_id(key);
+	if (id < 0)
+		return lfail(err, cap, name, line, "'%s' is not an option; a scene "
+		    "sets options (as in a preset: name = value), zoom, play, "
+		    "speed and layout", key);
+	if (!scene_option(id))
+		return lfail(err, cap, name, line, "'%s' is not an option a scene "
+		    "sets (it says where the frame goes: give it on the command "
+		    "line)", key);
+	if (pe_opts[id].arg && (val == NULL || *val == '\0'))
+		return lfail(err, cap, name, line, "'%s' needs a value", key);
+	if (!pe_opts[id].arg && val != NULL)
+		return lfail(err, cap, name, line, "'%s' takes no value", key);
+	struct opt_line *o = realloc(t->opts, (t->nopts + 1) * sizeof *o);
+	if (o == NULL)
+		return lfail(err, cap, name, 0, "out of memory");
+	t->opts = o;
+	o[t->nopts].key = strdup(key);
+	o[t->nopts].val = val != NULL ? strdup(val) : NULL;
+	o[t->nopts].line = line;
+	t->nopts++;
+	return 0;
+}
+
+/* Start a new step in scene sc at line. */
+static struct raw_step *
+new_step(struct raw_scene *sc, int line)
+{
+	struct raw_step *s = realloc(sc->steps, (sc->nsteps + 1) * sizeof *s);
+	if (s == NULL)
+		return NULL;
+	sc->steps = s;
+	memset(&s[sc->nsteps], 0, sizeof s[0]);
+	s[sc->nsteps].line = line;
+	return &s[sc->nsteps++];
+}
+
+enum mode { M_HEAD, M_OPTS, M_CAPTION, M_NOTES };
+
+/* Read a lesson's text into scenes. */
+static int
+read_lesson(const char *name, const char *text, struct pe_lesson *l,
+    struct raw_scene **out, size_t *nout, char *err, size_t cap)
+{
+	struct raw_scene *sc = NULL;
+	size_t n = 0;
+	enum mode mode = M_HEAD;
+	int lineno = 0, rc = 0;
+	const char *p = text;
+	char line[4096];
+
+	while (*p != '\0' && rc == 0) {
+		size_t len = strcspn(p, "\n");
+		lineno++;
+		if (len >= sizeof line) {
+			rc = lfail(err, cap, name, lineno, "the line is longer than %zu "
+			    "bytes", sizeof line - 1);
+			break;
+		}
+		memcpy(line, p, len);
+		line[len] = '\0';
+		p += len + (p[len] == '\n');
+		if (len > 0 && line[len - 1] == '\r')
+			line[--len] = '\0';
+		struct raw_scene *cur = n > 0 ? &sc[n - 1] : NULL;
+		struct raw_step *st = cur != NULL ? &cur->steps[cur->nsteps - 1]
+						  : NULL;
+		if (line[0] == '[') {
+			char *close = strchr(line, ']');
+			char sect[32] = "";
+			if (close != NULL && close - line < 30)
+				snprintf(sect, sizeof sect, "%.*s", (int)(close - line - 1),
+				    line + 1);
+			char *rest = close != NULL ? trim(close + 1) : line;
+			if (strcmp(sect, "scene") == 0) {
+				if (*rest == '\0') {
+					rc = lfail(err, cap, name, lineno, "[scene] needs a "
+					    "title after it: [scene] TITLE");
+					break;
+				}
+				struct raw_scene *s2 = realloc(sc, (n + 1) * sizeof *s2);
+				if (s2 == NULL) {
+					rc = lfail(err, cap, name, 0, "out of memory");
+					break;
+				}
+				sc = s2;
+				memset(&sc[n], 0, sizeof sc[n]);
+				sc[n].title = strdup(rest);
+				sc[n].line = lineno;
+				if (new_step(&sc[n], lineno) == NULL) {
+					n++;
+					rc = lfail(err, cap, name, 0, "out of memory");
+					break;
+				}
+				n++;
+				mode = M_OPTS;
+				continue;
+			}
+			bool known = strcmp(sect, "caption") == 0 ||
+			    strcmp(sect, "pause") == 0 || strcmp(sect, "notes") == 0;
+			if (!known) {
+				rc = lfail(err, cap, name, lineno, "unknown section '%s'; "
+				    "the sections are [scene] TITLE, [caption], [pause] "
+				    "and [notes] (a text line starting with [ is written "
+				    "\\[)", line);
+				break;
+			}
+			if (cur == NULL) {
+				rc = lfail(err, cap, name, lineno, "[%s] before the first "
+				    "[scene]", sect);
+				break;
+			}
+			if (*rest != '\0') {
+				rc = lfail(err, cap, name, lineno, "[%s] takes nothing after "
+				    "it on its line", sect);
+				break;
+			}
+			if (strcmp(sect, "caption") == 0) {
+				if (st->has_caption) {
+					rc = lfail(err, cap, name, lineno, "a second [caption] "
+					    "in one step; [pause] starts the next step");
+					break;
+				}
+				st->has_caption = true;
+				st->caption_line = lineno;
+				mode = M_CAPTION;
+			} else if (strcmp(sect, "pause") == 0) {
+				if (new_step(cur, lineno) == NULL) {
+					rc = lfail(err, cap, name, 0, "out of memory");
+					break;
+				}
+				mode = M_OPTS;
+			} else {
+				if (cur->notes != NULL) {
+					rc = lfail(err, cap, name, lineno, "a second [notes] in "
+					    "one scene");
+					break;
+				}
+				cur->notes = strdup("");
+				mode = M_NOTES;
+			}
+			continue;
+		}
+		if (mode == M_CAPTION || mode == M_NOTES) {
+			const char *t = line[0] == '\\' && line[1] == '[' ? line + 1
+									 : line;
+			char **buf = mode == M_CAPTION ? &st->caption : &cur->notes;
+			size_t *bl = mode == M_CAPTION ? &st->caption_len
+						       : &cur->notes_len;
+			if (*buf == NULL && *t == '\0')
+				continue; /* blank lines before the text */
+			if (append(buf, bl, t, strlen(t)) != PE_OK)
+				rc = lfail(err, cap, name, 0, "out of memory");
+			continue;
+		}
+		char *hash = strchr(line, '#');
+		if (hash != NULL)
+			*hash = '\0';
+		char *key = trim(line), *val = NULL, *eq = strchr(key, '=');
+		if (*key == '\0')
+			continue;
+		if (eq != NULL) {
+			*eq = '\0';
+			val = trim(eq + 1);
+			key = trim(key);
+		}
+		if (mode == M_HEAD) {
+			if (strcmp(key, "title") == 0 && val != NULL && *val != '\0') {
+				free(l->title);
+				l->title = strdup(val);
+			} else if (strcmp(key, "duration") == 0) {
+				int m;
+				if (!int_in(val, 1, 1000, &m)) {
+					rc = lfail(err, cap, name, lineno, "duration '%s': must "
+					    "be minutes, an integer in 1..1000", val ? val : "");
+					break;
+				}
+				l->minutes = m;
+			} else {
+				rc = lfail(err, cap, name, lineno, "'%s' before the first "
+				    "[scene]: only title = ... and duration = MINUTES go "
+				    "there", key);
+			}
+			continue;
+		}
+		if (strcmp(key, "layout") == 0) {
+			if (cur->nsteps > 1 || val == NULL ||
+			    (strcmp(val, "text") != 0 && strcmp(val, "view") != 0)) {
+				rc = lfail(err, cap, name, lineno, "layout: must be text or "
+				    "view, in a scene's first step");
+				break;
+			}
+			cur->text_only = strcmp(val, "text") == 0;
+			continue;
+		}
+		if (st->has_caption) {
+			rc = lfail(err, cap, name, lineno, "'%s' after the caption: a "
+			    "step's options come before its [caption]", key);
+			break;
+		}
+		rc = step_line(st, key, val, lineno, name, err, cap);
+	}
+	if (rc == 0 && n == 0)
+		rc = lfail(err, cap, name, 0, "no scene: a lesson has at least one "
+		    "[scene] TITLE");
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		for (size_t k = 0; k < sc[i].nsteps; k++)
+			trim_text(sc[i].steps[k].caption, &sc[i].steps[k].caption_len);
+		trim_text(sc[i].notes, &sc[i].notes_len);
+	}
+	if (rc != 0) {
+		free_raw(sc, n);
+		return rc;
+	}
+	*out = sc;
+	*nout = n;
+	return 0;
+}
+
+/* An option's value as the lesson means it: a file's path (a file
+ * option's, or an @FILE list's) relative to the lesson file's folder. */
+static char *
+lesson_value(const char *file, int id, const char *val)
+{
+	const char *mv = pe_opts[id].metavar;
+	bool list = mv != NULL && strstr(mv, "@FILE") != NULL;
+	const char *path = list && val[0] == '@' ? val + 1 : val;
+	if (file == NULL || !pe_opts[id].file || (list && val[0] != '@') ||
+	    path[0] == '/' || strrchr(file, '/') == NULL)
+		return strdup(val);
+	int dir = (int)(strrchr(file, '/') - file);
+	size_t n = (size_t)dir + strlen(path) + 3;
+	char *s = malloc(n);
+	if (s != NULL)
+		snprintf(s, n, "%s%.*s/%s", path != val ? "@" : "", dir, file, path);
+	return s;
+}
+
+/* The file line an option's message is about: the last line of the
+ * steps' options whose name the message quotes as --NAME; else the
+ * step's first line. */
+static int
+line_of(const struct raw_scene *sc, size_t upto, const char *msg)
+{
+	int best = sc->steps[upto].line;
+	for (size_t k = 0; k <= upto; k++)
+		for (size_t j = 0; j < sc->steps[k].nopts; j++) {
+			char flag[80];
+			snprintf(flag, sizeof flag, "--%s", sc->steps[k].opts[j].key);
+			const char *at = strstr(msg, flag);
+			size_t fl = strlen(flag);
+			if (at != NULL && !isalnum((unsigned char)at[fl]) &&
+			    at[fl] != '-')
+				best = sc->steps[k].opts[j].line;
+		}
+	return best;
+}
+
+/* Check every {placeholder} of a caption for the step's encoding. */
+static int
+check_caption(const char *name, const struct raw_step *t,
+    enum pe_encoding enc, char *err, size_t cap)
+{
+	const char *s = t->caption;
+	int line = t->caption_line + 1;
+	for (; s != NULL && *s != '\0'; s++) {
+		if (*s == '\n') {
+			line++;
+			continue;
+		}
+		if (*s != '{')
+			continue;
+		const char *close = strchr(s, '}'), *nl = strchr(s, '\n');
+		if (close == NULL || (nl != NULL && nl < close) || close - s > 60)
+			return lfail(err, cap, name, line, "a '{' without its '}' on "
+			    "the line (placeholders are {name} or {name:args})");
+		char spec[64], why[300], nm[64];
+		snprintf(spec, sizeof spec, "%.*s", (int)(close - s - 1), s + 1);
+		const char *colon = strchr(spec, ':');
+		snprintf(nm, sizeof nm, "%.*s", colon ? (int)(colon - spec) : 63,
+		    spec);
+		if (pe_lesson_placeholder_check(nm, colon ? colon + 1 : "", enc, why,
+		    sizeof why) != 0)
+			return lfail(err, cap, name, line, "%s", why);
+		s = close;
+	}
+	return 0;
+}
+
+/* Build step k of scene sc into *st, its options into *o. */
+static int
+build_step(const char *name, const char *file, const struct raw_scene *sc,
+    size_t k, struct pe_options *o, struct pe_state *st, char *err,
+    size_t cap)
+{
+	size_t nargs = 2;
+	for (size_t i = 0; i <= k; i++)
+		nargs += 2 * sc->steps[i].nopts;
+	char **argv = calloc(nargs + 1, sizeof *argv);
+	int argc = 0, rc = 0;
+	if (argv == NULL)
+		return lfail(err, cap, name, 0, "out of memory");
+	argv[argc++] = strdup("pescope");
+	argv[argc++] = strdup("snapshot");
+	for (size_t i = 0; i <= k; i++)
+		for (size_t j = 0; j < sc->steps[i].nopts; j++) {
+			const struct opt_line *ol = &sc->steps[i].opts[j];
+			int id = option_id(ol->key);
+			size_t fl = strlen(ol->key) + 3;
+			argv[argc] = malloc(fl);
+			if (argv[argc] != NULL)
+				snprintf(argv[argc], fl, "--%s", ol->key);
+			argc++;
+			if (ol->val != NULL)
+				argv[argc++] = lesson_value(file, id, ol->val);
+		}
+	for (int i = 0; i < argc; i++)
+		if (argv[i] == NULL)
+			rc = lfail(err, cap, name, 0, "out of memory");
+	char msg[1024];
+	if (rc == 0 && pe_options_parse(o, argc, argv, msg, sizeof msg) != 0)
+		rc = lfail(err, cap, name, line_of(sc, k, msg), "scene %s: %s",
+		    sc->title, msg);
+	for (int i = 0; i < argc; i++)
+		free(argv[i]);
+	free(argv);
+	if (rc != 0)
+		return rc;
+	size_t rows, cols;
+	pe_state_main_dims(&o->cfg, &rows, &cols);
+	if (o->cursor_given && (o->cursor_p >= rows || o->cursor_j >= cols))
+		return lfail(err, cap, name, line_of(sc, k, "--cursor"), "cursor "
+		    "%zu,%zu: the %s map is %zu x %zu", o->cursor_p, o->cursor_j,
+		    pe_encoding_name(o->cfg.enc), rows, cols);
+	pe_app_state_from_options(o, st);
+	/* the scene keys of this step and the steps before */
+	for (size_t i = 0; i <= k; i++) {
+		const struct raw_step *t = &sc->steps[i];
+		if (t->zoom > 0)
+			pe_state_zoom(st, t->zoom, st->cur_r, st->cur_c);
+		if (t->play_given)
+			st->playing = t->play;
+		if (t->speed > 0)
+			st->speed = t->speed;
+	}
+	st->status[0] = '\0';
+	return 0;
+}
+
+/* Text of a built-in lesson, or NULL. */
+static const char *
+builtin(const char *name)
+{
+	for (size_t i = 0; pe_lessons[i].name != NULL; i++)
+		if (strcmp(pe_lessons[i].name, name) == 0)
+			return pe_lessons[i].text;
+	return NULL;
+}
+
+/* The built-in lessons' names, "a, b". */
+static void
+builtin_names(char *buf, size_t cap)
+{
+	size_t o = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; pe_lessons[i].name != NULL && o < cap; i++)
+		o += (size_t)snprintf(buf + o, cap - o, "%s%s", i ? ", " : "",
+		    pe_lessons[i].name);
+}
+
+/* See app/lesson.h. */
+int
+pe_app_lesson_parse(struct pe_app_lesson *al, const char *name,
+    const char *file, const char *text, char *err, size_t cap)
+{
+	struct raw_scene *sc;
+	size_t n, total = 0, at = 0;
+	int rc;
+
+	memset(al, 0, sizeof *al);
+	al->l.name = strdup(name);
+	if ((rc = read_lesson(name, text, &al->l, &sc, &n, err, cap)) != 0)
+		return rc;
+	if (al->l.title == NULL)
+		al->l.title = strdup(name);
+	for (size_t i = 0; i < n; i++)
+		total += sc[i].nsteps;
+	al->opts = calloc(total, sizeof *al->opts);
+	al->l.scenes = calloc(n, sizeof *al->l.scenes);
+	if (al->opts == NULL || al->l.scenes == NULL) {
+		free_raw(sc, n);
+		return lfail(err, cap, name, 0, "out of memory");
+	}
+	al->l.nscenes = n;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		struct pe_scene *s = &al->l.scenes[i];
+		s->title = sc[i].title;
+		sc[i].title = NULL;
+		s->line = sc[i].line;
+		s->text_only = sc[i].text_only;
+		s->notes = sc[i].notes != NULL ? sc[i].notes : strdup("");
+		sc[i].notes = NULL;
+		s->steps = calloc(sc[i].nsteps, sizeof *s->steps);
+		if (s->steps == NULL) {
+			rc = lfail(err, cap, name, 0, "out of memory");
+			break;
+		}
+		s->nsteps = sc[i].nsteps;
+		sc[i].title = s->title; /* for messages */
+		for (size_t k = 0; k < s->nsteps && rc == 0; k++) {
+			struct pe_step *t = &s->steps[k];
+			struct raw_step *r = &sc[i].steps[k];
+			t->line = r->line;
+			t->sets_options = k > 0 && (r->nopts > 0 || r->zoom > 0 ||
+			    r->play_given || r->speed > 0);
+			t->caption = r->caption != NULL ? r->caption : strdup("");
+			r->caption = NULL;
+			rc = build_step(name, file, &sc[i], k, &al->opts[at], &t->start,
+			    err, cap);
+			/* every placeholder, for the step's encoding */
+			if (rc == 0) {
+				struct raw_step tmp = *r;
+				tmp.caption = t->caption;
+				rc = check_caption(name, &tmp, al->opts[at].cfg.enc, err,
+				    cap);
+			}
+			al->nopts = ++at;
+		}
+		sc[i].title = NULL;
+	}
+	free_raw(sc, n);
+	return rc;
+}
+
+/* See app/lesson.h. */
+int
+pe_app_lesson_load(struct pe_app_lesson *al, const struct pe_options *o,
+    char *err, size_t cap)
+{
+	if (o->lesson_file != NULL) {
+		unsigned char *buf;
+		size_t len;
+		int st = pe_file_read(o->lesson_file, 1 << 20, &buf, &len);
+		if (st != PE_OK) {
+			memset(al, 0, sizeof *al);
+			snprintf(err, cap, "--lesson-file '%s': cannot read it: %s",
+			    o->lesson_file, st == PE_ERANGE ? "larger than 1 MiB"
+			    : st == PE_EINVAL ? "not a regular file" : strerror(errno));
+			return 2;
+		}
+		if (memchr(buf, '\0', len) != NULL) {
+			free(buf);
+			memset(al, 0, sizeof *al);
+			snprintf(err, cap, "--lesson-file '%s': not a text file",
+			    o->lesson_file);
+			return 2;
+		}
+		int rc = pe_app_lesson_parse(al, o->lesson_file, o->lesson_file,
+		    (const char *)buf, err, cap);
+		free(buf);
+		return rc;
+	}
+	const char *name = o->lesson != NULL ? o->lesson : "intro";
+	const char *text = builtin(name);
+	if (text == NULL) {
+		char names[256];
+		builtin_names(names, sizeof names);
+		memset(al, 0, sizeof *al);
+		snprintf(err, cap, "--lesson '%s': unknown lesson; the built-in "
+		    "lessons are %s (lesson --list)", name, names);
+		return 2;
+	}
+	return pe_app_lesson_parse(al, name, NULL, text, err, cap);
+}
+
+/* See app/lesson.h. */
+void
+pe_app_lesson_free(struct pe_app_lesson *al)
+{
+	for (size_t i = 0; i < al->nopts; i++)
+		pe_options_free(&al->opts[i]);
+	free(al->opts);
+	for (size_t i = 0; i < al->l.nscenes; i++) {
+		struct pe_scene *s = &al->l.scenes[i];
+		for (size_t k = 0; s->steps != NULL && k < s->nsteps; k++)
+			free(s->steps[k].caption);
+		free(s->steps);
+		free(s->title);
+		free(s->notes);
+	}
+	free(al->l.scenes);
+	free(al->l.name);
+	free(al->l.title);
+	memset(al, 0, sizeof *al);
+}
+
+/* The scene (from 0) and step --scene asks for; 2 with a message when the
+ * lesson has none such. */
+static int
+scene_arg(const struct pe_options *o, const struct pe_lesson *l, size_t *k,
+    size_t *step, char *err, size_t cap)
+{
+	*k = 0, *step = 0;
+	if (!o->scene_given)
+		return 0;
+	if (o->scene > l->nscenes) {
+		snprintf(err, cap, "--scene %zu: lesson %s has %zu scenes (1..%zu)",
+		    o->scene, l->name, l->nscenes, l->nscenes);
+		return 2;
+	}
+	const struct pe_scene *s = &l->scenes[o->scene - 1];
+	if (o->scene_step > s->nsteps) {
+		snprintf(err, cap, "--scene %zu.%zu: scene %zu has %zu step%s "
+		    "(1..%zu)", o->scene, o->scene_step, o->scene, s->nsteps,
+		    s->nsteps == 1 ? "" : "s", s->nsteps);
+		return 2;
+	}
+	*k = o->scene - 1;
+	*step = o->scene_step - 1;
+	return 0;
+}
+
+/* A lesson's scenes, a line each: number, title, steps. */
+static void
+list_scenes(FILE *fp, const struct pe_lesson *l)
+{
+	for (size_t i = 0; i < l->nscenes; i++) {
+		const struct pe_scene *s = &l->scenes[i];
+		fprintf(fp, "%-3zu %s", i + 1, s->title);
+		if (s->nsteps > 1)
+			fprintf(fp, " (%zu steps)", s->nsteps);
+		fputc('\n', fp);
+	}
+}
+
+/* The state at scene k, step `step` of a loaded lesson. */
+static void
+lesson_state(const struct pe_app_lesson *al, size_t k, size_t step,
+    const struct pe_options *o, struct pe_state *st)
+{
+	memset(st, 0, sizeof *st);
+	st->lesson = &al->l;
+	pe_lesson_goto(st, k, step);
+	(void)o;
+}
+
+/* pescope lesson. */
+int
+pe_lesson_run(const struct pe_options *o)
+{
+	struct pe_app_lesson al;
+	char err[1024];
+	size_t k, step;
+
+	if (o->lesson_placeholders) {
+		char *buf = malloc(16384);
+		if (buf == NULL)
+			return PE_EXIT_FAIL;
+		pe_lesson_placeholders(buf, 16384);
+		fputs(buf, stdout);
+		free(buf);
+		return PE_EXIT_OK;
+	}
+	if (o->lesson_list && o->lesson == NULL && o->lesson_file == NULL) {
+		for (size_t i = 0; pe_lessons[i].name != NULL; i++) {
+			if (pe_app_lesson_parse(&al, pe_lessons[i].name, NULL,
+			    pe_lessons[i].text, err, sizeof err) != 0) {
+				pe_app_error("%s", err);
+				pe_app_lesson_free(&al);
+				return PE_EXIT_FAIL;
+			}
+			printf("%s%s: %s\n", i ? "\n" : "", al.l.name, al.l.title);
+			list_scenes(stdout, &al.l);
+			pe_app_lesson_free(&al);
+		}
+		return PE_EXIT_OK;
+	}
+	if (pe_app_lesson_load(&al, o, err, sizeof err) != 0 ||
+	    scene_arg(o, &al.l, &k, &step, err, sizeof err) != 0) {
+		pe_app_error("%s", err);
+		pe_app_lesson_free(&al);
+		return PE_EXIT_USAGE;
+	}
+	if (o->lesson_list) {
+		printf("%s: %s\n", al.l.name, al.l.title);
+		list_scenes(stdout, &al.l);
+		pe_app_lesson_free(&al);
+		return PE_EXIT_OK;
+	}
+	struct pe_state st;
+	lesson_state(&al, k, step, o, &st);
+	int rc = pe_tui_run(&st, o->depth);
+	pe_app_lesson_free(&al);
+	return rc;
+}
+
+/* A file name's part from a title: lowercase letters and digits, '-'
+ * between words, at most 40 bytes. */
+static void
+slug(char *dst, size_t cap, const char *title)
+{
+	size_t o = 0;
+	bool dash = false;
+	for (const char *s = title; *s != '\0' && o + 2 < cap && o < 40; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (isascii(c) && isalnum(c)) {
+			if (dash && o > 0)
+				dst[o++] = '-';
+			dst[o++] = (char)tolower(c);
+			dash = false;
+		} else {
+			dash = true;
+		}
+	}
+	dst[o] = '\0';
+}
+
+/* snapshot --lesson: one scene's step, or with --all every step of every
+ * scene into the folder -o. */
+int
+pe_snapshot_lesson(const struct pe_options *o)
+{
+	struct pe_app_lesson al;
+	char err[1024];
+	size_t k, step;
+
+	if (pe_app_lesson_load(&al, o, err, sizeof err) != 0 ||
+	    scene_arg(o, &al.l, &k, &step, err, sizeof err) != 0) {
+		pe_app_error("%s", err);
+		pe_app_lesson_free(&al);
+		return PE_EXIT_USAGE;
+	}
+	struct pe_state st;
+	int rc = PE_EXIT_OK;
+	if (!o->lesson_all) {
+		lesson_state(&al, k, step, o, &st);
+		rc = pe_snapshot_write(o, &st, o->output != NULL ? o->output : "-");
+		pe_app_lesson_free(&al);
+		return rc;
+	}
+	struct stat sb;
+	if (stat(o->output, &sb) != 0) {
+		if (mkdir(o->output, 0777) != 0) {
+			pe_app_error("-o '%s': cannot create the folder: %s", o->output,
+			    strerror(errno));
+			pe_app_lesson_free(&al);
+			return PE_EXIT_USAGE;
+		}
+	} else if (!S_ISDIR(sb.st_mode)) {
+		pe_app_error("-o '%s': --all writes a file per scene into a folder, "
+		    "and this is not one", o->output);
+		pe_app_lesson_free(&al);
+		return PE_EXIT_USAGE;
+	}
+	static const char *const ext[] = {"ansi", "txt", "html"};
+	for (size_t i = 0; i < al.l.nscenes && rc == PE_EXIT_OK; i++) {
+		const struct pe_scene *s = &al.l.scenes[i];
+		for (size_t j = 0; j < s->nsteps && rc == PE_EXIT_OK; j++) {
+			char sl[64], path[4096], stepn[24] = "";
+			slug(sl, sizeof sl, s->title);
+			if (s->nsteps > 1)
+				snprintf(stepn, sizeof stepn, "-%zu", j + 1);
+			snprintf(path, sizeof path, "%s/%02zu-%s%s.%s", o->output, i + 1,
+			    sl, stepn, ext[o->snap_format]);
+			lesson_state(&al, i, j, o, &st);
+			rc = pe_snapshot_write(o, &st, path);
+		}
+	}
+	pe_app_lesson_free(&al);
+	return rc;
+}

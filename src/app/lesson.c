@@ -348,6 +348,8 @@ read_lesson(const char *name, const char *text, struct pe_lesson *l,
 						       : &cur->notes_len;
 			if (*buf == NULL && *t == '\0')
 				continue; /* blank lines before the text */
+			if (*buf == NULL && mode == M_CAPTION)
+				st->caption_line = lineno - 1; /* its first line's */
 			if (append(buf, bl, t, strlen(t)) != PE_OK)
 				rc = lfail(err, cap, name, 0, "out of memory");
 			continue;

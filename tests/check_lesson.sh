@@ -1,0 +1,80 @@
+#!/bin/sh
+# The lesson command line (issue 12): --list, snapshots of scenes at every
+# size and color depth, --all, and the refusals (exit 2, naming the option,
+# the file and the line).
+set -u
+bin=${PESCOPE_BIN:?}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+ok() { echo "ok   $1"; }
+bad() { echo "FAIL $1"; fails=$((fails + 1)); }
+
+# refused: exit 2 and the message has the words
+refused() {
+	want=$1; shift
+	"$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 2 ] && grep -qF -- "$want" "$tmp/err" && [ ! -s "$tmp/out" ]; then
+		ok "refused: $*"
+	else
+		bad "refused: $* (exit $rc): $(cat "$tmp/err")"
+	fi
+}
+
+n=$("$bin" lesson --list | grep -c '^[0-9][0-9]* ')
+[ "$n" -ge 16 ] && ok "lesson --list: $n scenes" || bad "lesson --list: $n scenes"
+"$bin" lesson --list | head -1 | grep -q '^intro: ' && ok "lesson --list names the lesson" \
+	|| bad "lesson --list names the lesson"
+"$bin" lesson --placeholders | grep -q '^{slope:H}' && ok "lesson --placeholders" \
+	|| bad "lesson --placeholders"
+
+# every scene step at three sizes and every depth: drawn, nothing cut
+steps=$("$bin" lesson --list | awk '/^[0-9]/ { k = $1; s = 1; if (match($0, /\(([0-9]+) steps\)$/)) s = substr($0, RSTART + 1) + 0; for (i = 1; i <= s; i++) print k "." i }')
+count=0
+for ks in $steps; do
+	for size in 80x24 120x40 200x60; do
+		for color in mono 8 16 256 truecolor; do
+			"$bin" snapshot --lesson intro --scene "$ks" --size "$size" \
+			    --color "$color" -o "$tmp/f.ansi" 2>"$tmp/err" || bad "scene $ks $size $color: $(cat "$tmp/err")"
+			count=$((count + 1))
+		done
+		"$bin" snapshot --lesson intro --scene "$ks" --size "$size" -f txt \
+		    >"$tmp/f.txt" || bad "scene $ks $size txt"
+		grep -q "more line" "$tmp/f.txt" && bad "scene $ks $size: the caption does not fit"
+	done
+done
+ok "$count scene snapshots"
+
+# --all: a file per scene step
+"$bin" snapshot --lesson intro --all -f txt --size 80x24 -o "$tmp/all" \
+	&& [ "$(ls "$tmp/all" | wc -l)" -eq "$(echo $steps | wc -w)" ] \
+	&& [ -f "$tmp/all/01-word-order-matters-1.txt" ] \
+	&& ok "--all writes $(ls "$tmp/all" | wc -l) files" || bad "--all: $(ls "$tmp/all")"
+
+# the README's lesson
+"$bin" snapshot --lesson-file "$PESCOPE_FIXTURES/readme.lesson" --scene 2.2 -f txt \
+	| grep -q "With 16 heads the steepest slope is" && ok "the README's lesson renders" \
+	|| bad "the README's lesson renders"
+
+refused "--lesson 'nosuch': unknown lesson; the built-in lessons are intro" \
+	snapshot --lesson nosuch
+refused "--scene 99: lesson intro has" snapshot --lesson intro --scene 99
+refused "--scene 1.5: scene 1 has 2 steps" snapshot --lesson intro --scene 1.5
+refused "--scene 'x'" lesson --scene x
+refused "--scene: needs --lesson NAME or --lesson-file FILE" snapshot --scene 2
+refused "--all: needs -o DIR" snapshot --lesson intro --all
+refused "--all and --scene" snapshot --lesson intro --all --scene 2 -o "$tmp/x"
+refused "--d-model has no effect with --lesson" snapshot --lesson intro -d 8
+refused "--d-model does not apply to lesson" lesson -d 8
+refused "--lesson and --lesson-file" snapshot --lesson intro --lesson-file x
+refused "--lesson-file '$tmp/none': cannot read it" snapshot --lesson-file "$tmp/none"
+printf '[scene] a\nencoding = rope\nd-model = 63\n' >"$tmp/bad.lesson"
+refused "lesson $tmp/bad.lesson, line 3: scene a: --d-model 63" snapshot --lesson-file "$tmp/bad.lesson"
+refused "lesson $tmp/bad.lesson, line 3" lesson --lesson-file "$tmp/bad.lesson"
+printf 'x' >"$tmp/file"
+refused "-o '$tmp/file': --all writes a file per scene into a folder" \
+	snapshot --lesson intro --all -o "$tmp/file"
+
+echo "$fails failed"
+[ "$fails" -eq 0 ]

@@ -1,0 +1,347 @@
+/* Lessons (issue 12): the built-in lesson's scenes render whole at every
+ * size with every placeholder filled; the numbers of scenes 2, 4, 5, 7 and
+ * 12 agree with independent arithmetic or the kernel; the keys step
+ * scenes and steps; a bad lesson is refused at its line; a lesson written
+ * from the README loads. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/lesson.h"
+#include "helpers.h"
+#include "pescope/alibi.h"
+#include "pescope/sinusoidal.h"
+#include "view/lesson.h"
+#include "view/view.h"
+
+/* The built-in lesson. */
+static void
+load_intro(struct pe_app_lesson *al)
+{
+	struct pe_options o;
+	char err[1024];
+	memset(&o, 0, sizeof o);
+	int rc = pe_app_lesson_load(al, &o, err, sizeof err);
+	cr_assert_eq(rc, 0, "%s", err);
+}
+
+/* The caption of scene k (from 1), step s (from 1), as the frame fills
+ * it, into buf. */
+static void
+caption(const struct pe_app_lesson *al, size_t k, size_t s, char *buf,
+    size_t cap)
+{
+	struct pe_state st;
+	struct pe_model m;
+	memset(&st, 0, sizeof st);
+	st.lesson = &al->l;
+	pe_lesson_goto(&st, k - 1, s - 1);
+	cr_assert_eq(pe_model_init(&m, &st.cfg), PE_OK);
+	cr_assert_eq(pe_lesson_caption(&st, &m, buf, cap), 0, "%s", buf);
+	pe_model_free(&m);
+}
+
+/* The canvas's text, rows joined by '\n'. */
+static char *
+canvas_text(const struct pe_canvas *cv)
+{
+	size_t cap = (size_t)cv->w * (size_t)cv->h * 4 + (size_t)cv->h + 1, o = 0;
+	char *s = malloc(cap);
+	for (int y = 0; y < cv->h; y++) {
+		for (int x = 0; x < cv->w; x++)
+			o += (size_t)pe_utf8_encode(cv->cells[y * cv->w + x].cp, s + o);
+		s[o++] = '\n';
+	}
+	s[o] = '\0';
+	return s;
+}
+
+/* Every step of every scene at three sizes: drawn, no placeholder left
+ * unfilled or out of place, the whole caption on screen. */
+Test(lesson, every_scene_renders_whole)
+{
+	static const int sizes[][2] = {{80, 24}, {120, 40}, {200, 60}};
+	struct pe_app_lesson al;
+	load_intro(&al);
+	cr_assert_geq(al.l.nscenes, 16);
+	for (size_t k = 0; k < al.l.nscenes; k++)
+		for (size_t s = 0; s < al.l.scenes[k].nsteps; s++) {
+			struct pe_state st;
+			struct pe_model m;
+			char cap[8192];
+			memset(&st, 0, sizeof st);
+			st.lesson = &al.l;
+			pe_lesson_goto(&st, k, s);
+			cr_assert_eq(pe_model_init(&m, &st.cfg), PE_OK);
+			cr_assert_eq(pe_lesson_caption(&st, &m, cap, sizeof cap), 0,
+			    "scene %zu.%zu: %s", k + 1, s + 1, cap);
+			cr_expect(strchr(cap, '{') == NULL && strchr(cap, '}') == NULL,
+			    "scene %zu.%zu: %s", k + 1, s + 1, cap);
+			cr_expect(strstr(cap, "(n/a") == NULL &&
+			    strstr(cap, " nan") == NULL,
+			    "scene %zu.%zu: %s", k + 1, s + 1, cap);
+			for (size_t z = 0; z < 3; z++) {
+				struct pe_canvas cv;
+				pe_canvas_init(&cv, sizes[z][0], sizes[z][1]);
+				cr_assert_eq(pe_view_render(&st, &m, &cv, NULL), PE_OK);
+				char *t = canvas_text(&cv);
+				cr_expect(strstr(t, "more line") == NULL, "scene %zu.%zu at "
+				    "%dx%d: the caption does not fit", k + 1, s + 1,
+				    sizes[z][0], sizes[z][1]);
+				char head[32];
+				snprintf(head, sizeof head, " %zu/%zu · ", k + 1,
+				    al.l.nscenes);
+				cr_expect(strncmp(t, head, strlen(head)) == 0, "%.80s", t);
+				free(t);
+				pe_canvas_free(&cv);
+			}
+			pe_model_free(&m);
+		}
+	pe_app_lesson_free(&al);
+}
+
+/* "[a, b, c, d]" as captions write a vector (%.3g, no-break spaces). */
+static void
+vec(char *buf, size_t cap, const double *v, size_t n)
+{
+	size_t o = (size_t)snprintf(buf, cap, "[");
+	for (size_t i = 0; i < n; i++)
+		o += (size_t)snprintf(buf + o, cap - o, "%s%.3g", i ? ",\u00a0" : "",
+		    v[i] + 0.0);
+	snprintf(buf + o, cap - o, "]");
+}
+
+/* Scene 2: x + PE(0) and x + PE(5), d = 4, from sin and cos directly
+ * (Vaswani et al. 2017, sec. 3.5: PE(p, 2i) = sin(p / 10000^(2i/d)),
+ * PE(p, 2i+1) = cos(...)). */
+Test(lesson, scene_2_adds_the_position)
+{
+	struct pe_app_lesson al;
+	char cap[8192], want[256];
+	load_intro(&al);
+	caption(&al, 2, 1, cap, sizeof cap);
+	double x[4] = {0.51, -0.22, 0.88, 0.14}, y[4];
+	cr_expect(strstr(cap, "[0.51,\u00a00.78,\u00a00.88,\u00a01.14]") != NULL,
+	    "%s", cap);
+	y[0] = x[0] + sin(5.0), y[1] = x[1] + cos(5.0);
+	y[2] = x[2] + sin(5.0 / 100.0), y[3] = x[3] + cos(5.0 / 100.0);
+	vec(want, sizeof want, y, 4);
+	cr_expect(strstr(cap, want) != NULL, "%s not in %s", want, cap);
+	double n = sqrt(y[0] * y[0] + y[1] * y[1] + y[2] * y[2] + y[3] * y[3]);
+	snprintf(want, sizeof want, "|x + PE(5)| = %.4g", n);
+	cr_expect(strstr(cap, want) != NULL, "%s not in %s", want, cap);
+	pe_app_lesson_free(&al);
+}
+
+/* Scene 4: t = 5, d = 4; omega_1 = 10000^(-2/4) = 0.01. */
+Test(lesson, scene_4_the_table_by_hand)
+{
+	struct pe_app_lesson al;
+	char cap[8192], want[256];
+	load_intro(&al);
+	caption(&al, 4, 1, cap, sizeof cap);
+	cr_expect(strstr(cap, "ω_0 = 1 and ω_1 = 0.01") != NULL, "%s", cap);
+	double p1[4] = {sin(1.0), cos(1.0), sin(0.01), cos(0.01)};
+	double p4[4] = {sin(4.0), cos(4.0), sin(0.04), cos(0.04)};
+	vec(want, sizeof want, p1, 4);
+	cr_expect(strstr(cap, want) != NULL, "%s not in %s", want, cap);
+	vec(want, sizeof want, p4, 4);
+	cr_expect(strstr(cap, want) != NULL, "%s not in %s", want, cap);
+	snprintf(want, sizeof want, "PE[1, 0] = %.4g", sin(1.0));
+	cr_expect(strstr(cap, want) != NULL, "%s not in %s", want, cap);
+	pe_app_lesson_free(&al);
+}
+
+/* Scene 5: K and the residual the kernel finds over every position. */
+Test(lesson, scene_5_shift_residual_is_the_kernels)
+{
+	struct pe_app_lesson al;
+	char cap[8192], want[256];
+	double r;
+	load_intro(&al);
+	caption(&al, 5, 1, cap, sizeof cap);
+	cr_assert_eq(pe_sinusoidal_shift_residual(64, 16, 10000, PE_LAYOUT_INTERLEAVED,
+	    3, 0, 64, &r), PE_OK);
+	cr_expect(r < 1e-12, "the residual is rounding: %g", r);
+	snprintf(want, sizeof want, "Here K = 3: over all 64 positions the "
+	    "largest |PE(p+K) − M_K·PE(p)| is %.2g", r);
+	cr_expect(strstr(cap, want) != NULL, "%s not in %s", want, cap);
+	pe_app_lesson_free(&al);
+}
+
+/* Scene 7: 2048 trained positions; the 2049th token, at 2048, has none. */
+Test(lesson, scene_7_names_both_numbers)
+{
+	struct pe_app_lesson al;
+	char cap[8192];
+	load_intro(&al);
+	caption(&al, 7, 1, cap, sizeof cap);
+	cr_expect(strstr(cap, "here 2048") != NULL, "%s", cap);
+	cr_expect(strstr(cap, "Positions 0 to 2047 have a row") != NULL, "%s", cap);
+	cr_expect(strstr(cap, "The 2049th token, at position 2048, has no "
+	    "vector") != NULL, "%s", cap);
+	pe_app_lesson_free(&al);
+}
+
+/* Scene 12: the recency share is the kernel's, at 4096 positions. */
+Test(lesson, scene_12_recency_is_the_kernels)
+{
+	struct pe_app_lesson al;
+	char cap[8192], want[256];
+	double s[8];
+	load_intro(&al);
+	caption(&al, 12, 1, cap, sizeof cap);
+	cr_assert_eq(pe_alibi_slopes(8, s), PE_OK);
+	double r = pe_alibi_recency(s, 8, PE_ALIBI_CAUSAL, 4095, 4096, 4080,
+	    4096) * 16;
+	/* the same share by brute force: a softmax per head over -m (i - j) */
+	double brute = 0;
+	for (int h = 0; h < 8; h++) {
+		double z = 0, near = 0;
+		for (int j = 0; j < 4096; j++) {
+			double w = exp(-s[h] * (4095 - j));
+			z += w;
+			if (j >= 4080)
+				near += w;
+		}
+		brute += near / z / 8;
+	}
+	cr_expect(fabs(r - brute) < 1e-12, "%g vs %g", r, brute);
+	snprintf(want, sizeof want, "its nearest 16 keys %.1f%% of its attention",
+	    100 * r);
+	cr_expect(strstr(cap, want) != NULL, "%s not in %s", want, cap);
+	cr_expect(strstr(cap, "Trained on 1024 tokens, ALiBi runs on 4096") != NULL,
+	    "%s", cap);
+	pe_app_lesson_free(&al);
+}
+
+/* A key. */
+static int
+key(struct pe_state *st, int k)
+{
+	return pe_state_key(st, k, 1, 1);
+}
+
+/* PgDn reveals steps, then moves on; PgUp goes back step by step; r puts
+ * the step's view back. */
+Test(lesson, keys_step_scenes_and_steps)
+{
+	struct pe_app_lesson al;
+	struct pe_state st;
+	load_intro(&al);
+	memset(&st, 0, sizeof st);
+	st.lesson = &al.l;
+	pe_lesson_goto(&st, 0, 0);
+	cr_assert_eq(st.cfg.enc, PE_ENC_NOPE);
+	cr_assert_eq(al.l.scenes[0].nsteps, 2);
+	int a = key(&st, PE_KEY_PGDN);
+	cr_expect(a & PE_ACT_REBUILD, "step 2 sets options");
+	cr_expect_eq(st.scene, 0);
+	cr_expect_eq(st.step, 1);
+	cr_expect_eq(st.cfg.enc, PE_ENC_SINUSOIDAL);
+	key(&st, PE_KEY_PGDN);
+	cr_expect_eq(st.scene, 1);
+	cr_expect_eq(st.step, 0);
+	cr_expect_eq(st.cfg.d, 4);
+	key(&st, PE_KEY_PGUP);
+	cr_expect_eq(st.scene, 0);
+	cr_expect_eq(st.step, 1, "back to the previous scene's last step");
+	key(&st, PE_KEY_PGUP);
+	cr_expect_eq(st.step, 0);
+	cr_expect_eq(st.cfg.enc, PE_ENC_NOPE);
+	key(&st, PE_KEY_PGUP);
+	cr_expect_eq(st.scene, 0);
+	cr_expect_neq(st.status[0], '\0', "the first scene says so");
+	/* explore, then reset */
+	key(&st, 'N');
+	key(&st, PE_KEY_DOWN);
+	cr_expect_neq(st.cfg.n, al.l.scenes[0].steps[0].start.cfg.n);
+	key(&st, 'r');
+	cr_expect_eq(st.cfg.n, al.l.scenes[0].steps[0].start.cfg.n);
+	cr_expect_eq(st.cur_r, al.l.scenes[0].steps[0].start.cur_r);
+	cr_expect_eq(st.lesson, &al.l);
+	/* PgDn past the last scene stays there */
+	pe_lesson_goto(&st, al.l.nscenes - 1, SIZE_MAX);
+	key(&st, PE_KEY_PGDN);
+	cr_expect_eq(st.scene, al.l.nscenes - 1);
+	cr_expect_neq(st.status[0], '\0');
+	/* a step without options of its own keeps what was explored */
+	pe_lesson_goto(&st, 9, 0); /* rope, example; step 2 sets decay */
+	pe_app_lesson_free(&al);
+}
+
+/* A lesson's text, parsed; 0 or 2 with err. */
+static int
+parse(const char *text, char *err, size_t cap)
+{
+	struct pe_app_lesson al;
+	int rc = pe_app_lesson_parse(&al, "t", NULL, text, err, cap);
+	pe_app_lesson_free(&al);
+	return rc;
+}
+
+/* Each problem is refused at its line, naming it. */
+Test(lesson, bad_lessons_name_the_line)
+{
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{"title = x\n", "no scene"},
+		{"oops = 1\n[scene] a\n", "line 1: 'oops' before the first"},
+		{"[scene]\n", "line 1: [scene] needs a title"},
+		{"[scene] a\n[slide]\n", "line 2: unknown section '[slide]'"},
+		{"[caption]\nx\n", "line 1: [caption] before the first [scene]"},
+		{"[scene] a\nencoding = rope\nd-model = 63\n", "line 3: "},
+		{"[scene] a\nencoding = rope\nheads = 8\n", "line 3: scene a: "
+		    "--heads has no effect with -e rope"},
+		{"[scene] a\noutput = x\n", "line 2: 'output' is not an option a "
+		    "scene sets"},
+		{"[scene] a\nfrobnicate = 2\n", "line 2: 'frobnicate' is not an "
+		    "option"},
+		{"[scene] a\n[caption]\nhi\nencoding = rope\n", NULL},
+		{"[scene] a\n[caption]\nhi\n[caption]\n", "line 4: a second "
+		    "[caption]"},
+		{"[scene] a\nencoding = rope\n[caption]\n\nsee {slope}\n",
+		    "line 5: {slope} has no value with -e rope"},
+		{"[scene] a\n[caption]\n{nosuch}\n", "line 3: unknown placeholder"},
+		{"[scene] a\n[caption]\nan { alone\n", "line 3: a '{' without"},
+		{"[scene] a\n[caption]\n{pe:x}\n", "line 3: {pe:x}: the argument"},
+		{"[scene] a\nzoom = 99\n", "line 2: zoom '99'"},
+		{"[scene] a\nencoding = learned\ncursor = 99999,0\n", "line 3: cursor"},
+		{"[scene] a\n[pause]\nlayout = text\n", "line 3: layout"},
+		{"duration = soon\n[scene] a\n", "line 1: duration 'soon'"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char err[1024] = "";
+		int rc = parse(cases[i].text, err, sizeof err);
+		if (cases[i].want == NULL) { /* text, not an option, after a caption */
+			cr_expect_eq(rc, 0, "case %zu: %s", i, err);
+			continue;
+		}
+		cr_expect_eq(rc, 2, "case %zu accepted", i);
+		cr_expect(strstr(err, cases[i].want) != NULL, "case %zu: '%s' not in "
+		    "'%s'", i, cases[i].want, err);
+	}
+}
+
+/* The README's example lesson (tests/fixtures/readme.lesson, copied from
+ * README.md's "Writing a lesson") loads and renders, steps included. */
+Test(lesson, the_readme_lesson_loads)
+{
+	struct pe_options o;
+	struct pe_app_lesson al;
+	char err[1024];
+	memset(&o, 0, sizeof o);
+	o.lesson_file = (char *)th_fixture("readme.lesson");
+	cr_assert_eq(pe_app_lesson_load(&al, &o, err, sizeof err), 0, "%s", err);
+	cr_expect_geq(al.l.nscenes, 2);
+	for (size_t k = 0; k < al.l.nscenes; k++)
+		for (size_t s = 0; s < al.l.scenes[k].nsteps; s++) {
+			char cap[8192];
+			caption(&al, k + 1, s + 1, cap, sizeof cap);
+			cr_expect(strchr(cap, '{') == NULL, "%s", cap);
+		}
+	pe_app_lesson_free(&al);
+}

@@ -235,6 +235,13 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "--lesson-file) or else every built-in lesson's"},
 	[O_PLACEHOLDERS] = {"placeholders", 0, false, C_LESSON, 0, 0, 0,
 	    G_LESSON, NULL, "lesson: the {placeholders} a caption may quote"},
+	[O_SPEAKER] = {"speaker", 0, false, C_LESSON, 0, 0, 0, G_LESSON, NULL,
+	    "lesson: the speaker's view (notes, next scene,\n"
+	    "clock) of the lesson another instance presents"},
+	[O_LINK] = {"link", 0, true, C_LESSON, 0, 0, 0, G_LESSON, "PATH",
+	    "lesson: the socket the two instances share\n"
+	    "(default: $XDG_RUNTIME_DIR or /tmp, per lesson)",
+	    NULL, true},
 	[O_SIZE] = {"size", 0, true, C_SNAP | C_BENCH, 0, 0, 0, G_OUT, "WxH",
 	    "frame size in cells, 80x24 to 1000x1000; 120x40\n"
 	    "(bench: 200x60)"},
@@ -822,6 +829,11 @@ apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
 	case O_PLACEHOLDERS:
 		o->lesson_placeholders = true;
 		return 0;
+	case O_SPEAKER:
+		o->speaker = true;
+		return 0;
+	case O_LINK:
+		return own(&o->link, arg, err, cap);
 	case O_CURSOR:
 		o->cursor_given = true;
 		return parse_pair(name, arg, ',', 0, PE_MAX_N, &o->cursor_p,
@@ -1654,6 +1666,7 @@ pe_options_free(struct pe_options *o)
 	free(o->preset);
 	free(o->lesson);
 	free(o->lesson_file);
+	free(o->link);
 	free(o->table);
 	free(o->output);
 	free(o->tokens);

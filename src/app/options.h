@@ -63,6 +63,8 @@ struct pe_options {
 	bool lesson_all;	/* snapshot --all: every scene's steps */
 	bool lesson_list;	/* lesson --list */
 	bool lesson_placeholders; /* lesson --placeholders */
+	bool speaker;		/* lesson --speaker */
+	char *link;		/* lesson --link PATH */
 
 	/* bench */
 	bool bench_quick;	/* --quick: fewer frames */

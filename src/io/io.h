@@ -3,6 +3,7 @@
 #ifndef PESCOPE_IO_H
 #define PESCOPE_IO_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "pescope/pescope.h"
@@ -103,5 +104,41 @@ int pe_atomic_finish(struct pe_atomic *a);
 int pe_atomic_link(const struct pe_atomic *a, const char *path);
 int pe_atomic_commit(struct pe_atomic *a);
 void pe_atomic_abort(struct pe_atomic *a);
+
+/* The link of a presenting instance and a speaker's (link.c): a Unix
+ * stream socket of text lines, every descriptor non-blocking. */
+struct pe_link {
+	char path[108];	  /* sun_path's room */
+	bool server;	  /* listening (the presenter) */
+	int listen_fd;	  /* the presenter's listening socket, or -1 */
+	int fd;		  /* the peer, or -1 */
+	char buf[512];	  /* what has arrived of the next line */
+	size_t have;
+};
+/* Results besides PE_OK, PE_EINVAL and PE_EIO. */
+#define PE_LINK_BUSY 1 /* listen: another instance listens on the path */
+#define PE_LINK_WAIT 2 /* connect: nobody listens yet; send: try later */
+/* What pe_link_poll found. */
+enum { PE_LINK_NONE, PE_LINK_LINE, PE_LINK_JOINED, PE_LINK_LEFT };
+
+/* path may be a link's: short enough, and if it exists a socket of this
+ * user's. PE_OK, or PE_EINVAL with the reason (naming --link) in err. */
+int pe_link_check(const char *path, char *err, size_t cap);
+void pe_link_init(struct pe_link *l, const char *path);
+/* Listen on the path (mode 0600; a stale socket is replaced): PE_OK,
+ * PE_LINK_BUSY, PE_EINVAL (too long) or PE_EIO. */
+int pe_link_listen(struct pe_link *l);
+/* Connect to a listening instance: PE_OK or PE_LINK_WAIT. */
+int pe_link_connect(struct pe_link *l);
+/* Accept a peer (a new one replaces the old) or read one line into
+ * line[cap] (without its newline): PE_LINK_JOINED, PE_LINK_LINE,
+ * PE_LINK_LEFT (the peer closed; the link waits again), PE_LINK_NONE. */
+int pe_link_poll(struct pe_link *l, char *line, size_t cap);
+/* Send one line (without its newline, < 255 bytes): PE_OK, PE_LINK_WAIT
+ * (no peer, or its buffer is full) or PE_EIO (the peer went; dropped). */
+int pe_link_send(struct pe_link *l, const char *line);
+bool pe_link_connected(const struct pe_link *l);
+/* Close; the listening side removes its socket. */
+void pe_link_close(struct pe_link *l);
 
 #endif

@@ -337,7 +337,8 @@ apply(struct loop *L, const struct pe_input *in)
 
 /* Run the interactive program from a ready state; see tui.h. */
 int
-pe_tui_run(const struct pe_state *start, int depth)
+pe_tui_run(const struct pe_state *start, int depth,
+    const struct pe_tui_hooks *hooks)
 {
 	struct loop L;
 	char err[256];
@@ -396,6 +397,8 @@ pe_tui_run(const struct pe_state *start, int depth)
 				next_tick = now + period;
 			timeout = next_tick > now ? (int)(next_tick - now) : 0;
 		}
+		if (hooks != NULL && timeout > hooks->period_ms)
+			timeout = hooks->period_ms;
 		struct pe_config prev = L.st.cfg;
 		bool need_rebuild = false, quit = false;
 		struct pe_input in;
@@ -426,6 +429,14 @@ pe_tui_run(const struct pe_state *start, int depth)
 			    PE_ACT_SNAPSHOT))
 				dirty = true;
 			pe_input_read(&in, 0);
+		}
+		if (!quit && !gone && hooks != NULL) {
+			int act = hooks->poll(hooks->arg, &L.st);
+			quit = (act & PE_ACT_QUIT) != 0;
+			if (act & PE_ACT_REBUILD)
+				need_rebuild = true;
+			if (act & (PE_ACT_REDRAW | PE_ACT_REBUILD))
+				dirty = true;
 		}
 		if (quit || gone)
 			break;

@@ -82,12 +82,23 @@ bool pe_input_pending(void);
 /* ---- loop.c ----------------------------------------------------------- */
 
 struct pe_state;
+/* What the program around the TUI does between frames (a lesson's link to
+ * the speaker's instance, its live reload, the speaker's clock): poll runs
+ * after the waiting input has been applied, and at least every period_ms;
+ * it may change the state and returns enum pe_action bits. */
+struct pe_tui_hooks {
+	int (*poll)(void *arg, struct pe_state *st);
+	void *arg;
+	int period_ms;
+};
+
 /* Run the interactive program from a ready state (the command line's,
  * which `pescope snapshot` would draw too) with color depth `depth` (-1:
- * from the terminal). Returns the process's exit status: 0, 1 when memory
+ * from the terminal) and hooks (NULL: none). Returns the process's exit status: 0, 1 when memory
  * ran out or the terminal went away, 2 when there is no terminal to run
  * on; each failure is said on standard error. A signal that ends the
  * program is raised again once the terminal is restored. */
-int pe_tui_run(const struct pe_state *start, int depth);
+int pe_tui_run(const struct pe_state *start, int depth,
+    const struct pe_tui_hooks *hooks);
 
 #endif

@@ -37,6 +37,10 @@ pe_lesson_goto(struct pe_state *st, size_t k, size_t step)
 	st->lesson = keep.lesson;
 	st->scene = k;
 	st->step = step;
+	st->speaker = keep.speaker;
+	st->notes = keep.notes;
+	st->elapsed = keep.elapsed;
+	memcpy(st->link, keep.link, sizeof st->link);
 	st->status[0] = '\0';
 	return PE_ACT_REDRAW | PE_ACT_REBUILD;
 }
@@ -87,6 +91,11 @@ pe_lesson_key(struct pe_state *st, int key)
 		pe_state_status(st, "scene %zu reset", st->scene + 1);
 		return act;
 	}
+	case 'i':
+		st->notes = !st->notes;
+		if (st->notes && s->notes[0] == '\0')
+			pe_state_status(st, "scene %zu has no notes", st->scene + 1);
+		return PE_ACT_REDRAW;
 	}
 	return -1;
 }
@@ -980,24 +989,96 @@ draw_scene_line(const struct pe_state *st, struct pe_canvas *cv, int y)
 		    PE_COLOR_DEFAULT, 0);
 }
 
-/* Caption lines into rows [y, y + h) of the frame; when they do not all
+/* Caption lines into the rectangle (x, y, w, h); when they do not all
  * fit, the last row says how many are left out. */
 static void
-draw_caption(struct pe_canvas *cv, const struct lines *L, int y, int h,
-    bool failed)
+draw_caption(struct pe_canvas *cv, const struct lines *L, int x, int y,
+    int w, int h, bool failed)
 {
 	int shown = L->n <= h ? L->n : h - 1;
 	for (int i = 0; i < shown; i++)
-		pe_canvas_text_fit(cv, 1, y + i, cv->w - 2, L->text[i],
+		pe_canvas_text_fit(cv, x, y + i, w, L->text[i],
 		    failed ? C_WARN : C_TEXT, PE_COLOR_DEFAULT, 0);
-	if (shown < L->n) {
+	if (shown < L->n && h > 0) {
 		char more[80];
 		snprintf(more, sizeof more, "… %d more line%s of the caption "
 		    "(a larger window shows them)", L->n - shown,
 		    L->n - shown == 1 ? "" : "s");
-		pe_canvas_text_fit(cv, 1, y + shown, cv->w - 2, more, C_WARN,
+		pe_canvas_text_fit(cv, x, y + shown, w, more, C_WARN,
 		    PE_COLOR_DEFAULT, 0);
 	}
+}
+
+/* "mm:ss" or "h:mm:ss" of s seconds. */
+static void
+clock_text(char *buf, size_t cap, double s)
+{
+	long t = s > 0 ? (long)s : 0;
+	if (t >= 3600)
+		snprintf(buf, cap, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+	else
+		snprintf(buf, cap, "%02ld:%02ld", t / 60, t % 60);
+}
+
+/* The speaker's view (lesson --speaker): the scene the audience sees, its
+ * notes, what comes next, and the clock. */
+static int
+speaker_frame(const struct pe_state *st, struct pe_canvas *cv,
+    struct lines *L)
+{
+	const struct pe_lesson *l = st->lesson;
+	const struct pe_scene *s = &l->scenes[st->scene];
+	int w = cv->w, h = cv->h, y = 2;
+	char b[512], t1[32], t2[32];
+
+	draw_scene_line(st, cv, 0);
+	if (st->elapsed >= 0) {
+		clock_text(t1, sizeof t1, st->elapsed);
+		if (l->minutes > 0) {
+			double left = l->minutes * 60 - st->elapsed;
+			clock_text(t2, sizeof t2, left < 0 ? -left : left);
+			snprintf(b, sizeof b, "%s elapsed · %s %s (%g min planned)", t1,
+			    t2, left < 0 ? "over" : "left", l->minutes);
+		} else {
+			snprintf(b, sizeof b, "%s elapsed", t1);
+		}
+		pe_canvas_text_fit(cv, 1, y++, w - 2, b, C_ACCENT, PE_COLOR_DEFAULT,
+		    PE_ATTR_BOLD);
+	}
+	if (st->step + 1 < s->nsteps)
+		snprintf(b, sizeof b, "next: step %zu/%zu of this scene",
+		    st->step + 2, s->nsteps);
+	else if (st->scene + 1 < l->nscenes)
+		snprintf(b, sizeof b, "next: %zu/%zu · %s", st->scene + 2,
+		    l->nscenes, l->scenes[st->scene + 1].title);
+	else
+		snprintf(b, sizeof b, "next: the end of the lesson");
+	pe_canvas_text_fit(cv, 1, y++, w - 2, b, C_DIM, PE_COLOR_DEFAULT, 0);
+	y++;
+	caption_lines(L, s->notes[0] != '\0' ? s->notes : "(no notes for this "
+	    "scene)", w - 2);
+	draw_caption(cv, L, 1, y, w - 2, h - 2 - y, false);
+	const char *bottom = st->status[0] != '\0' ? st->status : st->link;
+	pe_canvas_text_fit(cv, 0, h - 1, w, bottom, st->status[0] != '\0'
+	    ? C_WARN : C_DIM, PE_COLOR_DEFAULT, 0);
+	return PE_OK;
+}
+
+/* The scene's notes in a box over the lower part of the frame (the i
+ * key: one screen, no speaker's view). */
+static void
+notes_overlay(const struct pe_state *st, struct pe_canvas *cv,
+    struct lines *L)
+{
+	const struct pe_scene *s = &st->lesson->scenes[st->scene];
+	int bw = cv->w - 4;
+	caption_lines(L, s->notes[0] != '\0' ? s->notes : "(no notes for this "
+	    "scene)", bw - 4);
+	int bh = L->n + 2 < cv->h - 4 ? L->n + 2 : cv->h - 4;
+	int x = 2, y = cv->h - bh - 1;
+	pe_canvas_fill(cv, x, y, bw, bh, ' ', C_TEXT, PE_COLOR_DEFAULT);
+	pe_canvas_box(cv, x, y, bw, bh, " notes (i hides them) ", C_ACCENT);
+	draw_caption(cv, L, x + 2, y + 1, bw - 4, bh - 2, false);
 }
 
 /* See view_impl.h. */
@@ -1013,6 +1094,13 @@ view_lesson_frame(const struct pe_state *st, const struct pe_model *m,
 		free(L);
 		return PE_ENOMEM;
 	}
+	if (st->speaker) {
+		free(text);
+		hit->tab_y = -1;
+		rc = speaker_frame(st, cv, L);
+		free(L);
+		return rc;
+	}
 	bool failed = pe_lesson_caption(st, m, text, 16384) != 0;
 	caption_lines(L, text, w - 2);
 	free(text);
@@ -1021,11 +1109,13 @@ view_lesson_frame(const struct pe_state *st, const struct pe_model *m,
 	const struct pe_scene *s = &st->lesson->scenes[st->scene];
 	if (s->text_only) {
 		/* the caption is the page; the status line stays */
-		draw_caption(cv, L, 2, h - 3, failed);
+		draw_caption(cv, L, 1, 2, w - 2, h - 3, failed);
 		if (st->status[0] != '\0')
 			pe_canvas_text_fit(cv, 0, h - 1, w, st->status, C_WARN,
 			    PE_COLOR_DEFAULT, PE_ATTR_BOLD);
 		hit->tab_y = -1;
+		if (st->notes)
+			notes_overlay(st, cv, L);
 		free(L);
 		return PE_OK;
 	}
@@ -1049,7 +1139,9 @@ view_lesson_frame(const struct pe_state *st, const struct pe_model *m,
 	int ry = 1 + pane_h;
 	for (int x = 0; x < w; x++)
 		pe_canvas_set(cv, x, ry, 0x2500, C_DIM, PE_COLOR_DEFAULT, 0);
-	draw_caption(cv, L, ry + 1, band - 1, failed);
+	draw_caption(cv, L, 1, ry + 1, w - 2, band - 1, failed);
+	if (st->notes)
+		notes_overlay(st, cv, L);
 	free(L);
 	return rc;
 }

@@ -69,6 +69,13 @@ struct pe_state {
 	const struct pe_lesson *lesson; /* the lesson running (view/lesson.h),
 				   or NULL */
 	size_t scene, step;	   /* its scene and the scene's step shown */
+	bool speaker;		   /* the speaker's view: notes, next scene,
+				      clock (lesson --speaker) */
+	bool notes;		   /* the notes over the frame (the i key) */
+	double elapsed;		   /* seconds since the lesson started, for
+				      the speaker's clock; < 0: unknown */
+	char link[160];		   /* how the link to the other instance
+				      stands, or "" (no link) */
 	const char *preset;	   /* preset name shown in the title, or NULL */
 	bool preset_modified;	   /* the config no longer is the preset's */
 };

@@ -1,0 +1,89 @@
+#!/bin/sh
+# Lessons on a stage (issue 16), in tmux: a presenting instance and a
+# speaker's instance in two panes follow each other over one socket; the
+# speaker quits and the presenter goes on; a speaker with no presenter
+# waits and keeps trying; an edit to the lesson file is shown at once, a
+# broken one is named in the status line and the last good scene stays.
+# Exits 77 (meson: skipped) when tmux is missing.
+set -u
+
+command -v tmux >/dev/null 2>&1 || { echo "tmux not found: skipped"; exit 77; }
+bin=${PESCOPE_BIN:-./pescope}
+case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+dir=$(mktemp -d "${TMPDIR:-/tmp}/pescope-lesson.XXXXXX")
+sock=pescope-lesson-$$
+t() { tmux -L "$sock" -f /dev/null "$@"; }
+cleanup() { t kill-server >/dev/null 2>&1; rm -rf "$dir"; }
+trap cleanup EXIT INT TERM
+fails=0
+ok() { echo "ok   $1"; }
+bad() {
+	echo "FAIL $1"
+	echo "--- $2 ---"
+	t capture-pane -p -t "$2" 2>/dev/null
+	fails=$((fails + 1))
+}
+# wait (up to 10 s) until pane $1 shows the text $2
+shows() {
+	i=0
+	while [ $i -lt 100 ]; do
+		t capture-pane -p -t "$1" 2>/dev/null | grep -qF -- "$2" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+link=$dir/l.sock
+cp "$PESCOPE_FIXTURES/readme.lesson" "$dir/my.lesson"
+t new-session -d -x 100 -y 30 -s spk "$bin lesson --speaker --link $link --lesson-file $dir/my.lesson; sleep 30"
+shows spk "waiting for the presenting instance at $link" \
+	&& ok "a speaker with no presenter waits" || bad "a speaker waits" spk
+t new-session -d -x 100 -y 30 -s pre "$bin lesson --link $link --lesson-file $dir/my.lesson; echo exited \$?; sleep 30"
+shows pre "1/2 · Sinusoidal, small" && ok "the presenter starts" || bad "presenter" pre
+shows spk "linked to the presenting instance" && ok "the speaker keeps trying and links" \
+	|| bad "the speaker links" spk
+[ "$(stat -c %a "$link")" = 600 ] && ok "the socket is owner-only" || bad "socket mode $(stat -c %a "$link")" pre
+
+t send-keys -t pre NPage
+shows spk "2/2 · ALiBi's slopes" && ok "PgDn in the presenter steps the speaker" \
+	|| bad "the speaker follows" spk
+shows spk "Ask which head looks furthest." && ok "the speaker shows the scene's notes" \
+	|| bad "notes" spk
+shows spk "next: step 2/2 of this scene" && ok "the speaker shows what comes next" \
+	|| bad "next" spk
+shows spk "min planned" && ok "the speaker's clock" || bad "clock" spk
+t send-keys -t spk NPage
+shows pre "step 2/2" && shows pre "With 16 heads" \
+	&& ok "PgDn in the speaker steps the presenter" || bad "the presenter follows" pre
+t send-keys -t spk q
+shows pre "the speaker's view quit" && ok "the presenter says the speaker left" \
+	|| bad "speaker left" pre
+t send-keys -t pre PPage
+shows pre "step 1/2" && ok "the presenter goes on alone" || bad "presenter alone" pre
+
+# live reload: an edit shows, a broken edit is named and the scene stays
+sed -i 's/Head 0 has slope/The first head has slope/' "$dir/my.lesson"
+shows pre "The first head has slope 0.5" && ok "an edit to the lesson shows at once" \
+	|| bad "reload" pre
+sed -i 's/^heads = 8$/heads = 0/' "$dir/my.lesson"
+shows pre "line 16: --heads '0': must be" && shows pre "(not reloaded)" \
+	&& ok "a broken edit is named with its line" || bad "broken edit" pre
+t capture-pane -p -t pre | grep -qF "The first head has slope 0.5" \
+	&& t capture-pane -p -t pre | grep -qF "2/2 · ALiBi's slopes" \
+	&& ok "the last good scene stays" || bad "last good" pre
+sed -i 's/^heads = 0$/heads = 12/' "$dir/my.lesson"
+shows pre "heads 12" && ok "a fixed edit reloads" || bad "fixed edit" pre
+t send-keys -t pre q
+shows pre "exited 0" && ok "q ends the presenter with 0" || bad "exit" pre
+[ ! -e "$link" ] && ok "the socket is removed" || bad "socket left behind" pre
+
+# a link path that is not a socket is refused before the TUI starts
+: >"$dir/file"
+"$bin" lesson --link "$dir/file" >/dev/null 2>"$dir/err" </dev/null
+rc=$?
+[ $rc -eq 2 ] && grep -q "exists and is not a socket" "$dir/err" \
+	&& ok "--link to a file: exit 2" || { echo "FAIL --link file: $rc $(cat "$dir/err")"; fails=$((fails + 1)); }
+
+echo "$fails failed"
+[ "$fails" -eq 0 ]

@@ -226,10 +226,15 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "truecolor, 256, 16, 8 or mono (NO_COLOR: mono;\n"
 	    "COLORTERM=truecolor: truecolor)",
 	    "truecolor 256 16 8 mono"},
+	[O_THEME] = {"theme", 0, true, C_TUI | C_SNAP, 0, 0, 0, G_VIEW, "T",
+	    "dark (default: the terminal's colors) or light\n"
+	    "(paints a white page, for projectors); txt and\n"
+	    "--color mono ansi have no colors to change",
+	    "dark light"},
 	[O_FORMAT] = {"format", 'f', true, C_SNAP | C_DUMP, 0, 0, 0, G_OUT, "F",
-	    "snapshot: ansi (default), txt or html; dump: csv\n"
-	    "(default) or npy",
-	    "ansi txt html csv npy"},
+	    "snapshot: ansi (default), txt, html, svg or pdf;\n"
+	    "dump: csv (default) or npy",
+	    "ansi txt html svg pdf csv npy"},
 	[O_OUTPUT] = {"output", 'o', true, C_SNAP | C_DUMP, 0, 0, 0, G_OUT,
 	    "FILE", "write to FILE atomically (default: stdout)",
 	    NULL, true},
@@ -578,7 +583,9 @@ apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
 	static const char *const modes[] = {"causal", "symmetric"};
 	static const char *const kinds[] = {"t5", "shaw"};
 	static const char *const dumps[] = {"csv", "npy"};
-	static const char *const snaps[] = {"ansi", "txt", "html"};
+	static const char *const snaps[] = {"ansi", "txt", "html", "svg",
+	    "pdf"};
+	static const char *const themes[] = {"dark", "light"};
 	static const char *const dtypes[] = {"f32", "f64"};
 	static const char *const depths[] = {"truecolor", "256", "16", "8",
 		"mono"};
@@ -808,6 +815,11 @@ apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
 			return 2;
 		o->depth = pe_depth_parse(arg);
 		return 0;
+	case O_THEME:
+		if ((k = pick(name, arg, themes, 2, err, cap)) < 0)
+			return 2;
+		o->theme = (enum pe_theme)pe_theme_parse(arg);
+		return 0;
 	case O_FORMAT:
 		o->format_given = true;
 		if (o->cmd == PE_CMD_DUMP) {
@@ -816,7 +828,7 @@ apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
 			o->dump_format = (enum pe_dump_format)k;
 			return 0;
 		}
-		if ((k = pick(name, arg, snaps, 3, err, cap)) < 0)
+		if ((k = pick(name, arg, snaps, 5, err, cap)) < 0)
 			return 2;
 		o->snap_format = (enum pe_format)pe_format_parse(arg);
 		return 0;
@@ -1442,6 +1454,7 @@ pe_options_parse(struct pe_options *o, int argc, char **argv, char *err,
 	o->height = 40;
 	o->depth = -1;
 	o->snap_format = PE_FMT_ANSI;
+	o->theme = PE_THEME_DARK;
 	o->dump_format = PE_DUMP_CSV;
 	o->dtype = PE_F32;
 	if (argc > 1 && argv[1][0] != '-') {

@@ -1,5 +1,5 @@
 /* pescope snapshot: exactly the frame the TUI shows for the same options
- * and size, written as ANSI, plain text or HTML. */
+ * and size, written as ANSI, plain text, HTML, SVG or PDF. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,8 +90,8 @@ pe_snapshot_run(const struct pe_options *o)
 	}
 	char title[128];
 	snprintf(title, sizeof title, "pescope %s", pe_encoding_name(o->cfg.enc));
-	int st2 = pe_write_canvas(out.fp, &cv, o->snap_format, snapshot_depth(o),
-	    title);
+	struct pe_write_opts wo = {snapshot_depth(o), o->theme, title};
+	int st2 = pe_write(out.fp, &cv, o->snap_format, &wo);
 	if (st2 == PE_OK)
 		st2 = pe_atomic_commit(&out);
 	else

@@ -581,9 +581,13 @@ pe_palette_look(const struct pe_cell *c, enum pe_depth depth,
 	}
 	if (lk.bg >= 0) {
 		/* Text in black, white or grey on a color (a color bar's
-		 * label, a cursor mark) keeps its contrast with the color the
-		 * background became here, not the one it had in 24 bits. */
+		 * label, a value) keeps its contrast with the color the
+		 * background became here, not the one it had in 24 bits; so
+		 * does a mark (a half block on the cursor's sample) at 16 and
+		 * 8 colors, where the background changed most. */
+		bool requant = depth == PE_DEPTH_16 || depth == PE_DEPTH_8;
 		if (!(c->attr & PE_ATTR_REVERSE) &&
+		    (requant || !palette_graphic(c->cp)) &&
 		    (c->fg >= 0 ? palette_grey(c->fg) : light))
 			lk.fg = palette_bw(lk.bg, depth);
 		return lk;

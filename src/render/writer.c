@@ -267,36 +267,33 @@ writer_css(FILE *fp, bool sep, const char *fmt, unsigned v, unsigned w)
 	return true;
 }
 
-/* Open a <span> for a paint that is not the page's; returns whether it
- * opened one. */
-static bool
-writer_html_span(FILE *fp, const struct html_paint *p)
+/* Open a <span> for a run of `cells` cells of one paint: an inline block
+ * exactly that many cells wide (1ch each, the monospace font's advance),
+ * so a glyph from a fallback font (braille, arrows) never moves the rest
+ * of the line off the grid. */
+static void
+writer_html_span(FILE *fp, const struct html_paint *p, int cells)
 {
-	bool sep = false;
-
-	if (p->fg < 0 && p->top < 0 && p->bottom < 0 && p->attr == 0)
-		return false;
-	fputs("<span style=\"", fp);
+	fprintf(fp, "<span style=\"width:%dch", cells);
 	if (p->fg >= 0)
-		sep = writer_css(fp, sep, "color:#%06x", (unsigned)p->fg, 0);
+		writer_css(fp, true, "color:#%06x", (unsigned)p->fg, 0);
 	if (p->top >= 0 && p->top == p->bottom)
-		sep = writer_css(fp, sep, "background:#%06x", (unsigned)p->top, 0);
+		writer_css(fp, true, "background:#%06x", (unsigned)p->top, 0);
 	else if (p->top >= 0)
-		sep = writer_css(fp, sep, "background:linear-gradient(#%06x 50%%,"
+		writer_css(fp, true, "background:linear-gradient(#%06x 50%%,"
 		    "#%06x 50%%)", (unsigned)p->top, (unsigned)p->bottom);
 	if (p->attr & PE_ATTR_BOLD)
-		sep = writer_css(fp, sep, "font-weight:bold", 0, 0);
+		writer_css(fp, true, "font-weight:bold", 0, 0);
 	if (p->attr & PE_ATTR_DIM)
-		sep = writer_css(fp, sep, "opacity:0.6", 0, 0);
+		writer_css(fp, true, "opacity:0.6", 0, 0);
 	if (p->attr & PE_ATTR_UNDERLINE)
-		writer_css(fp, sep, "text-decoration:underline", 0, 0);
+		writer_css(fp, true, "text-decoration:underline", 0, 0);
 	fputs("\">", fp);
-	return true;
 }
 
 /* HTML: a whole page with one <pre>; runs of one paint share a <span>,
  * and no span crosses a line end. Every span is an inline block as tall
- * as a line, so backgrounds tile without gaps and no line's background
+ * as a line and as wide as its cells, so backgrounds tile without gaps and no line's background
  * covers the glyphs of the line above (a line is 1.25 em: DejaVu Sans
  * Mono's ascent and descent, 1.164 em, fit in it, the underscore too);
  * half and full blocks are backgrounds, exact whatever the font. */
@@ -325,27 +322,34 @@ writer_html(FILE *fp, const struct pe_canvas *cv, enum pe_depth depth,
 	        (unsigned)page_bg, (unsigned)page_fg, (unsigned)page_bg,
 	        (unsigned)page_fg);
 	for (int y = 0; y < cv->h; y++) {
-		struct html_paint cur = {-1, -1, -1, 0};
-		bool open = false;
+		const struct pe_cell *row = &cv->cells[(size_t)y * (size_t)cv->w];
 
-		for (int x = 0; x < cv->w; x++) {
-			const struct pe_cell *c =
-			    &cv->cells[(size_t)y * (size_t)cv->w + (size_t)x];
-			struct pe_look lk = pe_palette_look(c, depth, theme);
-			uint32_t cp = pe_writer_glyph(c, depth);
+		for (int x = 0; x < cv->w;) {
+			struct pe_look lk = pe_palette_look(&row[x], depth, theme);
+			uint32_t cp = pe_writer_glyph(&row[x], depth);
 			struct html_paint p =
 			    writer_html_paint(&lk, depth, theme, &cp);
+			int end = x + 1;
 
-			if (x == 0 || !writer_html_same(&p, &cur)) {
-				if (open)
-					fputs("</span>", fp);
-				open = writer_html_span(fp, &p);
-				cur = p;
+			/* the run: the cells after x of the same paint */
+			for (; end < cv->w; end++) {
+				struct pe_look l2 =
+				    pe_palette_look(&row[end], depth, theme);
+				uint32_t c2 = pe_writer_glyph(&row[end], depth);
+				struct html_paint p2 =
+				    writer_html_paint(&l2, depth, theme, &c2);
+				if (!writer_html_same(&p, &p2))
+					break;
 			}
-			writer_html_glyph(fp, cp);
-		}
-		if (open)
+			writer_html_span(fp, &p, end - x);
+			for (; x < end; x++) {
+				lk = pe_palette_look(&row[x], depth, theme);
+				cp = pe_writer_glyph(&row[x], depth);
+				writer_html_paint(&lk, depth, theme, &cp);
+				writer_html_glyph(fp, cp);
+			}
 			fputs("</span>", fp);
+		}
 		fputc('\n', fp);
 	}
 	fputs("</pre>\n</body>\n</html>\n", fp);

@@ -234,3 +234,40 @@ Test(theme, light_page_and_special_cells)
 	cr_expect_eq(pe_theme_parse("dark"), PE_THEME_DARK);
 	cr_expect_eq(pe_theme_parse("solarized"), -1);
 }
+
+/* The chrome's colors (view/panels.h) on the light page: each reads at
+ * every depth, and at truecolor keeps its kind (a grey stays grey, the
+ * accent blue, the warning red). */
+Test(theme, chrome_colors_on_the_light_page)
+{
+	static const struct {
+		pe_color c;
+		int top; /* the channel that must stay the largest: 0 r, 2 b;
+			    -1 grey */
+	} chrome[] = {{0x8a8a8a, -1}, {0x5fafff, 2}, {0xff875f, 0},
+	    {0xff8700, 0}};
+	for (size_t i = 0; i < sizeof chrome / sizeof chrome[0]; i++)
+		for (size_t d = 0; d < 4; d++) {
+			struct pe_cell c = {.cp = 'x', .fg = chrome[i].c, .bg = -1};
+			struct pe_look lk = pe_palette_look(&c, depths[d],
+			    PE_THEME_LIGHT);
+			uint32_t f = rgb(lk.fg, depths[d], PE_THEME_LIGHT, true);
+			uint32_t b = rgb(lk.bg, depths[d], PE_THEME_LIGHT, false);
+			cr_expect_geq(contrast(f, b), 4.5, "#%06x at %s: #%06x on "
+			    "#%06x", chrome[i].c, pe_depth_name(depths[d]), f, b);
+			if (depths[d] != PE_DEPTH_TRUECOLOR)
+				continue;
+			int ch[3] = {(int)(f >> 16) & 255, (int)(f >> 8) & 255,
+			    (int)f & 255};
+			if (chrome[i].top < 0)
+				cr_expect(ch[0] == ch[1] && ch[1] == ch[2],
+				    "#%06x became #%06x", chrome[i].c, f);
+			else
+				for (int k = 0; k < 3; k++)
+					cr_expect(ch[chrome[i].top] >= ch[k],
+					    "#%06x became #%06x", chrome[i].c, f);
+			/* and no darker than it needs: below 5:1 */
+			cr_expect_lt(contrast(f, b), 5.0, "#%06x became #%06x",
+			    chrome[i].c, f);
+		}
+}

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app/app.h"
 #include "render/writer.h"
@@ -55,6 +56,13 @@ pe_snapshot_run(const struct pe_options *o)
 		pe_app_error("--cursor %zu,%zu: the %s map is %zu x %zu, so P must "
 		    "be in 0..%zu and J in 0..%zu", o->cursor_p, o->cursor_j,
 		    pe_encoding_name(o->cfg.enc), rows, cols, rows - 1, cols - 1);
+		return PE_EXIT_USAGE;
+	}
+	/* A PDF is binary: never onto a terminal. */
+	if (o->snap_format == PE_FMT_PDF && o->output == NULL &&
+	    isatty(STDOUT_FILENO)) {
+		pe_app_error("-f pdf: standard output is a terminal; give -o "
+		    "FILE.pdf or redirect it");
 		return PE_EXIT_USAGE;
 	}
 	/* The output is created before any work: a bad path costs nothing. */

@@ -99,6 +99,41 @@ graphic(uint32_t cp)
 static const enum pe_depth depths[] = {PE_DEPTH_TRUECOLOR, PE_DEPTH_256,
     PE_DEPTH_16, PE_DEPTH_8};
 
+/* What is wrong with one cell at a depth in a theme ("" when nothing):
+ * a default color in the light theme, a heatmap cell whose colors
+ * changed with the theme, text short of 4.5:1 with what it stands on,
+ * or a line or plot dot on the page short of 3:1. */
+static void
+check_cell(const struct pe_cell *c, enum pe_depth d, enum pe_theme t,
+    char *why, size_t cap)
+{
+	struct pe_look lk = pe_palette_look(c, d, t);
+	struct pe_look dk = pe_palette_look(c, d, PE_THEME_DARK);
+
+	why[0] = '\0';
+	if (t == PE_THEME_LIGHT && (lk.fg < 0 || lk.bg < 0))
+		snprintf(why, cap, "a default color in the light theme");
+	if (c->kind != PE_CELL_TEXT && c->fg >= 0 && c->bg >= 0 &&
+	    (lk.fg != dk.fg || lk.bg != dk.bg))
+		snprintf(why, cap, "a heatmap cell (kind %d) changed color "
+		    "with the theme", c->kind);
+	if (c->kind != PE_CELL_TEXT || c->cp == ' ' || c->cp == 0)
+		return;
+	uint32_t f = rgb(lk.fg, d, t, true), b = rgb(lk.bg, d, t, false);
+	if (lk.attr & PE_ATTR_REVERSE) {
+		uint32_t s = f;
+		f = b;
+		b = s;
+	}
+	if (lk.attr & PE_ATTR_DIM)
+		f = dim(f, b);
+	double need = graphic(c->cp) ? 3.0 : 4.5;
+	/* a block or a line on a color is a sample, not text */
+	if ((c->bg < 0 || !graphic(c->cp)) && contrast(f, b) < need - 1e-9)
+		snprintf(why, cap, "U+%04X #%06x on #%06x: %.2f:1 < %.1f:1",
+		    c->cp, f, b, contrast(f, b), need);
+}
+
 /* Check every cell of cv; returns the number of failures, the first
  * described in what. */
 static int
@@ -106,42 +141,60 @@ check_frame(const struct pe_canvas *cv, enum pe_depth d, enum pe_theme t,
     char *what, size_t cap)
 {
 	int bad = 0;
+
 	for (int y = 0; y < cv->h; y++)
 		for (int x = 0; x < cv->w; x++) {
-			const struct pe_cell *c = &cv->cells[y * cv->w + x];
-			struct pe_look lk = pe_palette_look(c, d, t);
-			struct pe_look dk = pe_palette_look(c, d, PE_THEME_DARK);
-			char why[160] = "";
-			if (t == PE_THEME_LIGHT && (lk.fg < 0 || lk.bg < 0))
-				snprintf(why, sizeof why, "a default color in the "
-				    "light theme");
-			if (c->kind != PE_CELL_TEXT && c->fg >= 0 && c->bg >= 0 &&
-			    (lk.fg != dk.fg || lk.bg != dk.bg))
-				snprintf(why, sizeof why, "a heatmap cell (kind %d) "
-				    "changed color with the theme", c->kind);
-			if (c->kind == PE_CELL_TEXT && c->cp != ' ' && c->cp != 0) {
-				uint32_t f = rgb(lk.fg, d, t, true);
-				uint32_t b = rgb(lk.bg, d, t, false);
-				if (lk.attr & PE_ATTR_REVERSE) {
-					uint32_t s = f;
-					f = b;
-					b = s;
-				}
-				if (lk.attr & PE_ATTR_DIM)
-					f = dim(f, b);
-				double need = graphic(c->cp) ? 3.0 : 4.5;
-				/* a block or line on a color is a sample, not text */
-				bool on_page = c->bg < 0;
-				if ((on_page || !graphic(c->cp)) &&
-				    contrast(f, b) < need - 1e-9)
-					snprintf(why, sizeof why, "U+%04X #%06x on #%06x: "
-					    "%.2f:1 < %.1f:1", c->cp, f, b,
-					    contrast(f, b), need);
-			}
+			char why[160];
+			check_cell(&cv->cells[y * cv->w + x], d, t, why,
+			    sizeof why);
 			if (why[0] != '\0' && bad++ == 0)
 				snprintf(what, cap, "cell %d,%d: %s", x, y, why);
 		}
 	return bad;
+}
+
+/* Render encoding e's panel p (v: small, with values) at w x h and check
+ * it in both themes at four depths; returns whether the row has the panel
+ * (then it was checked). */
+static bool
+check_config(int e, int p, int v, int w, int h, const double *table)
+{
+	struct pe_config cfg;
+	struct pe_state st;
+	struct pe_model m;
+	struct pe_canvas cv;
+
+	pe_config_default(&cfg);
+	cfg.enc = (enum pe_encoding)e;
+	cfg.table = table;
+	if (v == 1) { /* small enough for numbers over colors */
+		cfg.d = 8;
+		cfg.n = 8;
+	}
+	pe_config_encoding_defaults(&cfg, v == 1, false);
+	if (pe_config_check(&cfg, NULL, 0) != PE_OK ||
+	    !pe_enc_has_panel(pe_enc_view_of(&cfg), (enum pe_panel)p))
+		return false;
+	pe_state_init(&st, &cfg);
+	st.panel = (enum pe_panel)p;
+	st.values = v == 1;
+	cr_assert_eq(pe_model_init(&m, &cfg), PE_OK);
+	cr_assert_eq(pe_canvas_init(&cv, w, h), PE_OK);
+	pe_view_render(&st, &m, &cv, NULL);
+	for (int t = 0; t < PE_THEME_COUNT; t++)
+		for (size_t d = 0; d < 4; d++) {
+			char what[300] = "";
+			int bad = check_frame(&cv, depths[d], (enum pe_theme)t,
+			    what, sizeof what);
+			cr_expect_eq(bad, 0, "%s %s%s %dx%d, %s, %s: %d cells; "
+			    "first %s", pe_encoding_name(cfg.enc),
+			    pe_panel_name((enum pe_panel)p), v ? " --values" : "",
+			    w, h, pe_theme_name((enum pe_theme)t),
+			    pe_depth_name(depths[d]), bad, what);
+		}
+	pe_canvas_free(&cv);
+	pe_model_free(&m);
+	return true;
 }
 
 /* Every encoding, each panel, with and without values, at 80x24 and
@@ -149,51 +202,16 @@ check_frame(const struct pe_canvas *cv, enum pe_depth d, enum pe_theme t,
 Test(theme, every_text_cell_keeps_its_contrast)
 {
 	static double table[1024 * 64];
-	pe_learned_init(1024, 64, 1, table);
 	int sizes[][2] = {{80, 24}, {120, 40}};
 	int frames = 0;
+
+	pe_learned_init(1024, 64, 1, table);
 	for (int e = 0; e < PE_ENC_COUNT; e++)
 		for (int p = 0; p < PE_PANEL_COUNT; p++)
 			for (int v = 0; v < 2; v++)
-				for (int s = 0; s < 2; s++) {
-			struct pe_config cfg;
-			struct pe_state st;
-			struct pe_model m;
-			struct pe_canvas cv;
-			pe_config_default(&cfg);
-			cfg.enc = (enum pe_encoding)e;
-			cfg.table = table;
-			if (v == 1) { /* small enough for numbers over colors */
-				cfg.d = 8;
-				cfg.n = 8;
-			}
-			pe_config_encoding_defaults(&cfg, v == 1, false);
-			if (pe_config_check(&cfg, NULL, 0) != PE_OK ||
-			    !pe_enc_has_panel(pe_enc_view_of(&cfg), (enum pe_panel)p))
-				continue;
-			pe_state_init(&st, &cfg);
-			st.panel = (enum pe_panel)p;
-			st.values = v == 1;
-			cr_assert_eq(pe_model_init(&m, &cfg), PE_OK);
-			cr_assert_eq(pe_canvas_init(&cv, sizes[s][0], sizes[s][1]),
-			    PE_OK);
-			pe_view_render(&st, &m, &cv, NULL);
-			for (int t = 0; t < PE_THEME_COUNT; t++)
-				for (size_t d = 0; d < 4; d++) {
-					char what[300] = "";
-					int bad = check_frame(&cv, depths[d],
-					    (enum pe_theme)t, what, sizeof what);
-					cr_expect_eq(bad, 0, "%s %s%s %dx%d, %s, %s: %d "
-					    "cells; first %s", pe_encoding_name(cfg.enc),
-					    pe_panel_name((enum pe_panel)p),
-					    v ? " --values" : "", sizes[s][0],
-					    sizes[s][1], pe_theme_name((enum pe_theme)t),
-					    pe_depth_name(depths[d]), bad, what);
-				}
-			frames++;
-			pe_canvas_free(&cv);
-			pe_model_free(&m);
-				}
+				for (int s = 0; s < 2; s++)
+					frames += check_config(e, p, v, sizes[s][0],
+					    sizes[s][1], table);
 	cr_assert(frames >= 4 * PE_ENC_COUNT, "%d frames", frames);
 }
 

@@ -223,11 +223,11 @@ paint_cell_bg(struct merger *m, uint32_t cp, pe_color fg, pe_color bg,
 	}
 	if (cp >= 0x2596 && cp <= 0x259f) {
 		uint8_t q = quadrants[cp - 0x2596];
-		merger_add(m, q & 1 ? fg : bg, x, x + cw / 2, y, y + ch / 2);
-		merger_add(m, q & 2 ? fg : bg, x + cw / 2, x + cw, y, y + ch / 2);
-		merger_add(m, q & 4 ? fg : bg, x, x + cw / 2, y + ch / 2, y + ch);
-		merger_add(m, q & 8 ? fg : bg, x + cw / 2, x + cw, y + ch / 2,
-		    y + ch);
+		double mx = x + cw / 2, my = y + ch / 2;
+		merger_add(m, q & 1 ? fg : bg, x, mx, y, my);
+		merger_add(m, q & 2 ? fg : bg, mx, x + cw, y, my);
+		merger_add(m, q & 4 ? fg : bg, x, mx, my, y + ch);
+		merger_add(m, q & 8 ? fg : bg, mx, x + cw, my, y + ch);
 		return;
 	}
 	merger_add(m, bg, x, x + cw, y, y + ch);
@@ -275,8 +275,8 @@ paint_cell_dots(const struct pe_painter *p, uint32_t cp, pe_color fg,
 static bool
 paint_is_shape(uint32_t cp)
 {
-	return (cp >= 0x2580 && cp <= 0x259f) || (cp >= 0x2800 && cp <= 0x28ff) ||
-	    pe_paint_box_arms(cp) != 0;
+	return (cp >= 0x2580 && cp <= 0x259f) ||
+	    (cp >= 0x2800 && cp <= 0x28ff) || pe_paint_box_arms(cp) != 0;
 }
 
 /* A run of text being gathered along a row. */
@@ -304,82 +304,90 @@ paint_text_flush(const struct pe_painter *p, struct text_run *t, int y)
 	t->open = false;
 }
 
+/* Add cell x's glyph cp (text color fg, attributes attr) to the row's
+ * text run: a single blank joins a run; two or more, a shape or another
+ * look end it (so no writer depends on how a renderer treats runs of
+ * spaces). */
+static void
+paint_cell_text(const struct pe_painter *p, struct text_run *t, int x, int y,
+    uint32_t cp, pe_color fg, uint8_t attr)
+{
+	attr &= PE_ATTR_BOLD | PE_ATTR_UNDERLINE;
+	if (cp == ' ') {
+		if (t->open && t->len + 1 < sizeof t->buf)
+			t->buf[t->len++] = ' ';
+		t->blanks++;
+		return;
+	}
+	if (paint_is_shape(cp)) {
+		paint_text_flush(p, t, y);
+		return;
+	}
+	if (t->open && (t->rgb != fg || t->attr != attr || t->blanks > 1 ||
+	    t->len + 4 >= sizeof t->buf))
+		paint_text_flush(p, t, y);
+	if (!t->open) {
+		t->open = true;
+		t->x0 = x;
+		t->rgb = fg;
+		t->attr = attr;
+		t->len = 0;
+	}
+	t->len += (size_t)pe_utf8_encode(cp, t->buf + t->len);
+	t->last = x;
+	t->len_last = t->len;
+	t->blanks = 0;
+}
+
+/* Paint one cell's part of a layer. */
+static void
+paint_cell(const struct pe_painter *p, struct merger *m, struct text_run *t,
+    enum pe_paint_layer layer, const struct pe_cell *c, int x, int y,
+    enum pe_depth depth, enum pe_theme theme)
+{
+	uint32_t cp = pe_writer_glyph(c, depth);
+	double px = p->cw * x, py = p->ch * y;
+	pe_color fg, bg;
+	uint8_t attr;
+
+	paint_colors(c, depth, theme, &fg, &bg, &attr);
+	switch (layer) {
+	case PE_PAINT_BG:
+		paint_cell_bg(m, cp, fg, bg, px, py, p->cw, p->ch);
+		break;
+	case PE_PAINT_LINES:
+		if (pe_paint_box_arms(cp) != 0)
+			paint_cell_lines(m, pe_paint_box_arms(cp), fg, px, py,
+			    p->cw, p->ch);
+		break;
+	case PE_PAINT_DOTS:
+		if (cp > 0x2800 && cp <= 0x28ff)
+			paint_cell_dots(p, cp, fg, px, py);
+		break;
+	default:
+		paint_cell_text(p, t, x, y, cp, fg, attr);
+		break;
+	}
+}
+
 /* Paint cv layer by layer; see paint.h. */
 void
 pe_paint_canvas(const struct pe_canvas *cv, enum pe_depth depth,
                 enum pe_theme theme, const struct pe_painter *p)
 {
 	struct merger m = {.p = p};
-	struct text_run tr;
-	double cw = p->cw, ch = p->ch;
+	struct text_run t;
 
 	for (int layer = 0; layer < PE_PAINT_LAYERS; layer++) {
 		m.layer = (enum pe_paint_layer)layer;
 		for (int y = 0; y < cv->h; y++) {
-			struct text_run *t = NULL;
-
-			if (layer == PE_PAINT_TEXT) {
-				t = &tr;
-				t->open = false;
-			}
-			for (int x = 0; x < cv->w; x++) {
-				const struct pe_cell *c =
-				    &cv->cells[(size_t)y * cv->w + x];
-				uint32_t cp = pe_writer_glyph(c, depth);
-				pe_color fg, bg;
-				uint8_t attr;
-				double px = cw * x, py = ch * y;
-
-				paint_colors(c, depth, theme, &fg, &bg, &attr);
-				switch (layer) {
-				case PE_PAINT_BG:
-					paint_cell_bg(&m, cp, fg, bg, px, py, cw, ch);
-					continue;
-				case PE_PAINT_LINES:
-					if (pe_paint_box_arms(cp) != 0)
-						paint_cell_lines(&m,
-						    pe_paint_box_arms(cp), fg, px, py,
-						    cw, ch);
-					continue;
-				case PE_PAINT_DOTS:
-					if (cp > 0x2800 && cp <= 0x28ff)
-						paint_cell_dots(p, cp, fg, px, py);
-					continue;
-				default:
-					break;
-				}
-				/* text: a single blank joins a run; two or more
-				 * and shapes end it (no writer then depends on
-				 * how a renderer treats runs of spaces) */
-				attr &= PE_ATTR_BOLD | PE_ATTR_UNDERLINE;
-				if (cp == ' ') {
-					if (t->open && t->len + 1 < sizeof t->buf)
-						t->buf[t->len++] = ' ';
-					t->blanks++;
-					continue;
-				}
-				if (paint_is_shape(cp)) {
-					paint_text_flush(p, t, y);
-					continue;
-				}
-				if (t->open && (t->rgb != fg || t->attr != attr ||
-				    t->blanks > 1 || t->len + 4 >= sizeof t->buf))
-					paint_text_flush(p, t, y);
-				if (!t->open) {
-					t->open = true;
-					t->blanks = 0;
-					t->x0 = x;
-					t->rgb = fg;
-					t->attr = attr;
-					t->len = 0;
-				}
-				t->len += (size_t)pe_utf8_encode(cp, t->buf + t->len);
-				t->last = x;
-				t->len_last = t->len;
-				t->blanks = 0;
-			}
-			if (t != NULL)
-				paint_text_flush(p, t, y);
+			const struct pe_cell *row = &cv->cells[(size_t)y * cv->w];
+			t.open = false;
+			for (int x = 0; x < cv->w; x++)
+				paint_cell(p, &m, &t, m.layer, &row[x], x, y,
+				    depth, theme);
+			if (layer == PE_PAINT_TEXT)
+				paint_text_flush(p, &t, y);
 			merger_flush(&m);
 		}
 		p->end(p->arg, (enum pe_paint_layer)layer);

@@ -323,7 +323,8 @@ pe_palette_luminance(pe_color c)
 	if (c < 0)
 		c = 0;
 	return 0.2126 * palette_lin((c >> 16) & 0xff) +
-	    0.7152 * palette_lin((c >> 8) & 0xff) + 0.0722 * palette_lin(c & 0xff);
+	    0.7152 * palette_lin((c >> 8) & 0xff) +
+	    0.0722 * palette_lin(c & 0xff);
 }
 
 /* WCAG 2.x contrast ratio (L1 + 0.05) / (L2 + 0.05), L1 the lighter. */
@@ -464,13 +465,14 @@ palette_readable_rgb(pe_color c, pe_color page, double ratio)
 	for (int k = 0; k < 3; k++)
 		out |= palette_srgb(lin[k]) << (16 - 8 * k);
 	/* rounding may fall short by a hair: step on, one level a time */
-	for (int i = 0; i < 255 && pe_palette_contrast(out, page) < ratio; i++) {
-		int r = (out >> 16) & 0xff, g = (out >> 8) & 0xff, b = out & 0xff;
-		int d = to_black ? -1 : 1;
-		r = r + d < 0 ? 0 : r + d > 255 ? 255 : r + d;
-		g = g + d < 0 ? 0 : g + d > 255 ? 255 : g + d;
-		b = b + d < 0 ? 0 : b + d > 255 ? 255 : b + d;
-		out = PE_RGB(r, g, b);
+	for (int i = 0; i < 255 && pe_palette_contrast(out, page) < ratio;
+	     i++) {
+		pe_color next = 0;
+		for (int s = 16; s >= 0; s -= 8) {
+			int v = ((out >> s) & 0xff) + (to_black ? -1 : 1);
+			next |= (v < 0 ? 0 : v > 255 ? 255 : v) << s;
+		}
+		out = next;
 	}
 	return out;
 }
@@ -527,7 +529,8 @@ palette_fit(pe_color orig, pe_color q, enum pe_depth depth,
 	case PE_DEPTH_TRUECOLOR:
 		return want;
 	case PE_DEPTH_256: /* black or white always reads */
-		return palette_nearest_readable(want, page, ratio, 16, 256, false);
+		return palette_nearest_readable(want, page, ratio, 16, 256,
+		    false);
 	default:
 		break;
 	}
@@ -597,9 +600,11 @@ pe_palette_look(const struct pe_cell *c, enum pe_depth depth,
 	                                      : PE_CONTRAST_TEXT;
 	if (light) {
 		lk.bg = palette_light_page(depth, true);
-		lk.fg = lk.fg < 0 ? palette_light_page(depth, false)
-		                  : palette_fit(c->fg, lk.fg, depth, theme, page,
-		                                ratio);
+		if (lk.fg < 0)
+			lk.fg = palette_light_page(depth, false);
+		else
+			lk.fg = palette_fit(c->fg, lk.fg, depth, theme, page,
+			    ratio);
 		return lk;
 	}
 	/* Dark, text on the default background: black and white (0, 7, 15)

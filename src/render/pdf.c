@@ -310,8 +310,8 @@ pe_pdf_page(struct pe_pdf *pdf, const struct pe_canvas *cv,
 		    CAIRO_FONT_WEIGHT_NORMAL);
 		cairo_set_font_size(cr, PDF_NOTE_FONT);
 		for (int i = 0; i < nl; i++) {
-			cairo_move_to(cr, PDF_MARGIN, PDF_MARGIN + fh + PDF_GAP +
-			    PDF_NOTE_LINE * i + PDF_NOTE_FONT);
+			double y = PDF_MARGIN + fh + PDF_GAP + PDF_NOTE_LINE * i;
+			cairo_move_to(cr, PDF_MARGIN, y + PDF_NOTE_FONT);
 			cairo_show_text(cr, lines[i]);
 			free(lines[i]);
 		}

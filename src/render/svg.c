@@ -64,7 +64,8 @@ svg_color_of(struct svg *s, pe_color rgb)
 		if (sl == NULL)
 			return NULL;
 		for (size_t k = 0; k < s->ncols; k++) {
-			size_t j = ((uint32_t)s->cols[k].rgb * 2654435761u) & (n - 1);
+			size_t j = ((uint32_t)s->cols[k].rgb * 2654435761u) &
+			    (n - 1);
 			while (sl[j] != 0)
 				j = (j + 1) & (n - 1);
 			sl[j] = (int)k + 1;
@@ -132,8 +133,8 @@ svg_rect(void *arg, enum pe_paint_layer layer, pe_color rgb, double x,
 	svg_num(a[1], sizeof a[1], y);
 	svg_num(a[2], sizeof a[2], w);
 	svg_num(a[3], sizeof a[3], h);
-	n = snprintf(buf, sizeof buf, "M%s %sh%sv%sh-%sz", a[0], a[1], a[2], a[3],
-	    a[2]);
+	n = snprintf(buf, sizeof buf, "M%s %sh%sv%sh-%sz", a[0], a[1], a[2],
+	    a[3], a[2]);
 	svg_append(arg, rgb, buf, (size_t)n);
 }
 
@@ -216,7 +217,8 @@ svg_end(void *arg, enum pe_paint_layer layer)
 	fputs("</g>\n", s->fp);
 	switch (layer) {
 	case PE_PAINT_BG:
-		fputs("<g class=\"lines\" shape-rendering=\"crispEdges\">\n", s->fp);
+		fputs("<g class=\"lines\" shape-rendering=\"crispEdges\">\n",
+		    s->fp);
 		break;
 	case PE_PAINT_LINES:
 		fputs("<g class=\"dots\">\n", s->fp);

@@ -293,10 +293,11 @@ writer_html_span(FILE *fp, const struct html_paint *p, int cells)
 
 /* HTML: a whole page with one <pre>; runs of one paint share a <span>,
  * and no span crosses a line end. Every span is an inline block as tall
- * as a line and as wide as its cells, so backgrounds tile without gaps and no line's background
- * covers the glyphs of the line above (a line is 1.25 em: DejaVu Sans
- * Mono's ascent and descent, 1.164 em, fit in it, the underscore too);
- * half and full blocks are backgrounds, exact whatever the font. */
+ * as a line and as wide as its cells, so backgrounds tile without gaps
+ * and no line's background covers the glyphs of the line above (a line
+ * is 1.25 em: DejaVu Sans Mono's ascent and descent, 1.164 em, fit in it,
+ * the underscore too); half and full blocks are backgrounds, exact
+ * whatever the font. */
 static void
 writer_html(FILE *fp, const struct pe_canvas *cv, enum pe_depth depth,
             enum pe_theme theme, const char *title)
@@ -322,10 +323,12 @@ writer_html(FILE *fp, const struct pe_canvas *cv, enum pe_depth depth,
 	        (unsigned)page_bg, (unsigned)page_fg, (unsigned)page_bg,
 	        (unsigned)page_fg);
 	for (int y = 0; y < cv->h; y++) {
-		const struct pe_cell *row = &cv->cells[(size_t)y * (size_t)cv->w];
+		const struct pe_cell *row =
+		    &cv->cells[(size_t)y * (size_t)cv->w];
 
 		for (int x = 0; x < cv->w;) {
-			struct pe_look lk = pe_palette_look(&row[x], depth, theme);
+			struct pe_look lk =
+			    pe_palette_look(&row[x], depth, theme);
 			uint32_t cp = pe_writer_glyph(&row[x], depth);
 			struct html_paint p =
 			    writer_html_paint(&lk, depth, theme, &cp);

@@ -344,13 +344,14 @@ palette_q_rgb(pe_color q, enum pe_depth depth)
 	    ? q : pe_palette_rgb(q);
 }
 
-/* Black or white at a depth (palette indices at 256, 16 and 8 colors;
- * 8 colors' white is 7). */
+/* Black at a depth (a palette index at 256, 16 and 8 colors). */
 static pe_color
 palette_black(enum pe_depth depth)
 {
 	return depth == PE_DEPTH_256 ? 16 : 0;
 }
+
+/* White at a depth (8 colors' white is 7, xterm's #e5e5e5). */
 static pe_color
 palette_white(enum pe_depth depth)
 {

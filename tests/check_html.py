@@ -139,15 +139,18 @@ def from_binary():
         print("no pescope binary ($PESCOPE_BIN); skipped")
         return 77
     ok = True
-    runs = [("sinusoidal", "truecolor", (100, 30)),
-            ("rope", "256", (80, 24)),
-            ("alibi", "16", (120, 40)),
-            ("learned", "mono", (90, 28))]
+    runs = [("sinusoidal", "truecolor", (100, 30), "dark"),
+            ("rope", "256", (80, 24), "dark"),
+            ("alibi", "16", (120, 40), "dark"),
+            ("learned", "mono", (90, 28), "dark"),
+            ("rope", "truecolor", (120, 40), "light"),
+            ("alibi", "8", (80, 24), "light")]
     with tempfile.TemporaryDirectory() as tmp:
-        for enc, color, (w, h) in runs:
-            out = os.path.join(tmp, "%s-%s.html" % (enc, color))
+        for enc, color, (w, h), theme in runs:
+            out = os.path.join(tmp, "%s-%s-%s.html" % (enc, color, theme))
             cmd = [exe, "snapshot", "-e", enc, "--color", color,
-                   "--size", "%dx%d" % (w, h), "-f", "html", "-o", out]
+                   "--size", "%dx%d" % (w, h), "-f", "html", "-o", out,
+                   "--theme", theme]
             r = subprocess.run(cmd, stdin=subprocess.DEVNULL,
                                capture_output=True, text=True)
             if r.returncode != 0:

@@ -454,6 +454,10 @@ static const struct bad bads[] = {
 	{{"snapshot", "--panel", "decay"}, "--panel decay: -e sinusoidal has "
 	    "the panels overview, attention, example and shift"},
 	{{"--tokens", "@65"}, "--tokens: 65 words"},
+	{{"snapshot", "--theme", "blue"}, "--theme 'blue': must be dark or "
+	    "light"},
+	{{"dump", "--theme", "light"}, "--theme does not apply to dump"},
+	{{"snapshot", "-f", "png"}, "must be ansi, txt, html, svg or pdf"},
 };
 
 Test(cli, bad_input_exits_2_and_names_the_option)

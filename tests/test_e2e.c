@@ -1234,7 +1234,8 @@ snapshot_vterm(const char *const *argv)
 	char *out = NULL;
 	size_t len = 0;
 	cr_assert_eq(th_run(argv, NULL, &out, &len, NULL), 0, "snapshot %s %s "
-	    "--color %s failed", argv[2], argv[3], argv[7]);
+	    "--color %s %s %s failed", argv[2], argv[3], argv[7],
+	    argv[10] ? argv[10] : "", argv[10] ? argv[11] : "");
 	VTerm *vt = vterm_new(ROWS, COLS);
 	vterm_set_utf8(vt, 1);
 	VTermScreen *scr = vterm_obtain_screen(vt);
@@ -1345,14 +1346,16 @@ invisible_text(struct term *t, char *what, size_t cap)
 struct depth_case {
 	const char *name;
 	const char *env[3];
-	const char *args[3];
+	const char *args[5];
 	const char *snap; /* --color of the snapshot */
+	const char *theme; /* --theme of both, or NULL */
 };
 
 /* At every depth the TUI's cells (glyphs and colors) are the snapshot's,
- * for every encoding: one color mapping for both. Truecolor comes from
- * COLORTERM with a 256-color TERM, or from --color truecolor. At 8 and 16
- * colors no text is black or white on the default background. */
+ * for every encoding, in both themes: one color mapping for both.
+ * Truecolor comes from COLORTERM with a 256-color TERM, or from --color
+ * truecolor. At 8 and 16 colors no text is black or white on the default
+ * background. */
 Test(e2e, tui_colors_equal_snapshot_at_every_depth)
 {
 	static const struct depth_case cases[] = {
@@ -1368,6 +1371,15 @@ Test(e2e, tui_colors_equal_snapshot_at_every_depth)
 		"truecolor"},
 	    {"--color truecolor", {NULL}, {"--color", "truecolor"},
 		"truecolor"},
+	    {"light, TERM=xterm", {"TERM=xterm"}, {"--theme", "light"}, "8",
+		"light"},
+	    {"light, --color 16", {NULL}, {"--color", "16", "--theme", "light"},
+		"16", "light"},
+	    {"light, xterm-256color", {NULL}, {"--theme", "light"}, "256",
+		"light"},
+	    {"light, --color truecolor", {NULL},
+		{"--color", "truecolor", "--theme", "light"}, "truecolor",
+		"light"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		const struct depth_case *dc = &cases[i];
@@ -1392,12 +1404,14 @@ Test(e2e, tui_colors_equal_snapshot_at_every_depth)
 			 * start is m = n / 2) */
 			const char *snap[] = {"pescope", "snapshot", "-e",
 			    name, "--size", "120x40", "--color", dc->snap,
-			    "--cursor", "0,0", NULL};
+			    "--cursor", "0,0", dc->theme ? "--theme" : NULL,
+			    dc->theme, NULL};
 			VTerm *ref = snapshot_vterm(snap);
 			int bad = cells_differ(&t, ref, what, sizeof what);
 			cr_expect_eq(bad, 0, "%s, %s: %d cells differ from "
-			    "`snapshot --color %s`; %s", dc->name, name, bad,
-			    dc->snap, what);
+			    "`snapshot --color %s%s%s`; %s", dc->name, name, bad,
+			    dc->snap, dc->theme ? " --theme " : "",
+			    dc->theme ? dc->theme : "", what);
 			vterm_free(ref);
 			if (strcmp(dc->snap, "8") == 0 ||
 			    strcmp(dc->snap, "16") == 0) {

@@ -1,5 +1,8 @@
 /* Writers: ANSI, TXT and HTML give exactly H lines of W columns, SGR only
- * where the look changes, mono without colors, HTML well-formed. */
+ * where the look changes, mono without colors, HTML well-formed; SVG and
+ * PDF documents (tests/check_svg.py, check_pdf.py and check_browser.py
+ * compare their colors with the ANSI frame's); PDF pages through the
+ * page API. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +13,7 @@
 #include "helpers.h"
 #include "render/draw.h"
 #include "pescope/pescope.h"
+#include "render/pdf.h"
 #include "render/writer.h"
 
 #define W 13
@@ -104,7 +108,6 @@ Test(writer, parse_format)
 	cr_expect_eq(pe_format_parse("ansi"), PE_FMT_ANSI);
 	cr_expect_eq(pe_format_parse("txt"), PE_FMT_TXT);
 	cr_expect_eq(pe_format_parse("html"), PE_FMT_HTML);
-	cr_expect_eq(pe_format_parse("pdf"), -1);
 }
 
 Test(writer, ansi_and_txt_grid)
@@ -168,7 +171,9 @@ Test(writer, ansi_color_codes)
 	                      "\033[0;1;38;5;196;48;5;231mc\033[0m\n");
 	free(out);
 	out = write_str(&cv, PE_FMT_ANSI, PE_DEPTH_16, NULL);
-	cr_expect_str_eq(out, "\033[0;90ma\033[0;31;44mb\033[0;1;91;107mc"
+	/* a: 0x5f87af's nearest, bright black (#7f7f7f), has 4.26:1 on the
+	 * dark page (#1c1c1c): the nearest hue that reads is cyan (#00cdcd) */
+	cr_expect_str_eq(out, "\033[0;36ma\033[0;31;44mb\033[0;1;91;107mc"
 	                      "\033[0m\n");
 	free(out);
 	out = write_str(&cv, PE_FMT_ANSI, PE_DEPTH_MONO, NULL);
@@ -300,7 +305,7 @@ Test(writer, html_document)
 		cr_expect_not_null(strstr(out, "<meta charset=\"utf-8\">"));
 		cr_expect_not_null(
 		    strstr(out, "<title>x&lt;y &amp; z</title>"));
-		cr_expect_not_null(strstr(out, "line-height: 1"));
+		cr_expect_not_null(strstr(out, "line-height: 1.25"));
 		cr_expect_not_null(strstr(out, "monospace"));
 		cr_expect_not_null(strstr(out, "</html>\n"));
 		expect_html_grid(out, W, H);
@@ -308,8 +313,7 @@ Test(writer, html_document)
 			cr_expect_null(strstr(out, "color:#"),
 			               "mono: no color");
 		else
-			cr_expect_not_null(
-			    strstr(out, "<span style=\"color:#"));
+			cr_expect_not_null(strstr(out, ";color:#"));
 		free(out);
 	}
 	pe_canvas_free(&cv);
@@ -321,17 +325,23 @@ Test(writer, html_span_colors)
 
 	cr_assert_eq(pe_canvas_init(&cv, 2, 1), PE_OK);
 	pe_canvas_set(&cv, 0, 0, '<', 0x5f87af, 0x080808, 0);
-	pe_canvas_set(&cv, 1, 0, 'b', 0x123456, PE_COLOR_DEFAULT, 0);
+	pe_canvas_set(&cv, 1, 0, 'b', 0x82a9d0, PE_COLOR_DEFAULT, 0);
 	char *out = write_str(&cv, PE_FMT_HTML, PE_DEPTH_TRUECOLOR, "t");
-	cr_expect_not_null(strstr(out, "<pre><span style=\"color:#5f87af;"
-	                               "background:#080808\">&lt;</span><span "
-	                               "style=\"color:#123456\">b"
-	                               "</span>\n</pre>"),
+	cr_expect_not_null(strstr(out, "<pre><span style=\"width:1ch;"
+	                               "color:#5f87af;background:#080808\">"
+	                               "&lt;</span><span style=\"width:1ch;"
+	                               "color:#82a9d0\">b</span>\n</pre>"),
 	                   "%s", out);
 	free(out);
-	/* 256 colors: the palette entry's RGB (0x123456 -> 23 = #005f5f). */
+	/* 256 colors: the palette entry's RGB (0x82a9d0 -> 110 = #87afd7). */
 	out = write_str(&cv, PE_FMT_HTML, PE_DEPTH_256, "t");
-	cr_expect_not_null(strstr(out, "color:#005f5f"), "%s", out);
+	cr_expect_not_null(strstr(out, "color:#87afd7"), "%s", out);
+	free(out);
+	/* half blocks are backgrounds: top and bottom colors, a blank */
+	pe_canvas_set(&cv, 0, 0, 0x2580, 0x112233, 0x445566, 0);
+	out = write_str(&cv, PE_FMT_HTML, PE_DEPTH_TRUECOLOR, "t");
+	cr_expect_not_null(strstr(out, "background:linear-gradient(#112233 "
+	                               "50%,#445566 50%)\"> </span>"), "%s", out);
 	free(out);
 	pe_canvas_free(&cv);
 }
@@ -442,5 +452,153 @@ Test(writer, cyclic_map_keeps_its_hue_at_256)
 	cr_expect_eq(turns_hue, 0, "%d blocks of many turns show a hue",
 	    turns_hue);
 	free(out);
+	pe_canvas_free(&cv);
+}
+
+/* Write with pe_write into a malloc'd string (*len: its bytes). */
+static char *
+write_opts(const struct pe_canvas *cv, enum pe_format fmt, enum pe_depth d,
+           enum pe_theme t, size_t *len)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *fp = open_memstream(&buf, &n);
+	struct pe_write_opts wo = {d, t, "a & b"};
+
+	cr_assert_not_null(fp);
+	cr_assert_eq(pe_write(fp, cv, fmt, &wo), PE_OK);
+	fclose(fp);
+	if (len != NULL)
+		*len = n;
+	return buf;
+}
+
+Test(writer, formats_parse)
+{
+	cr_expect_eq(pe_format_parse("svg"), PE_FMT_SVG);
+	cr_expect_eq(pe_format_parse("pdf"), PE_FMT_PDF);
+	cr_expect_eq(pe_format_parse("png"), -1);
+}
+
+/* An SVG document in every depth and theme: its size is 9 x 18 units a
+ * cell, its title escaped, its background the theme's page. */
+Test(writer, svg_document)
+{
+	struct pe_canvas cv;
+
+	make_canvas(&cv);
+	for (int d = 0; d < 5; d++)
+		for (int t = 0; t < PE_THEME_COUNT; t++) {
+			char *out = write_opts(&cv, PE_FMT_SVG, depths[d],
+			    (enum pe_theme)t, NULL);
+			cr_expect_eq(strncmp(out, "<?xml version=\"1.0\"", 19), 0);
+			cr_expect_not_null(strstr(out, "width=\"117\" height=\"90\" "
+			    "viewBox=\"0 0 117 90\""));
+			cr_expect_not_null(strstr(out, "<title>a &amp; b</title>"));
+			cr_expect_not_null(strstr(out, "crispEdges"));
+			/* the blank cell at 12,4 is the page */
+			/* (xterm's white at 8 colors is #e5e5e5) */
+			const char *page = t == PE_THEME_DARK ? "fill=\"#1c1c1c\""
+			    : depths[d] == PE_DEPTH_8 ? "fill=\"#e5e5e5\""
+			    : "fill=\"#ffffff\"";
+			cr_expect_not_null(strstr(out, page), "%s", out);
+			cr_expect_eq(strcmp(out + strlen(out) - 7, "</svg>\n"), 0);
+			free(out);
+		}
+	pe_canvas_free(&cv);
+}
+
+/* Whether program prog is on the PATH. */
+static bool
+have(const char *prog)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof cmd, "command -v %s >/dev/null 2>&1", prog);
+	return system(cmd) == 0;
+}
+
+/* The page API: three pages, the second with paragraphs below the frame,
+ * in one document; poppler's pdfinfo counts the pages and measures them
+ * (6 x 12 pt a cell, 24 pt margins, 14 pt a line of text below after a
+ * 14 pt gap). */
+Test(writer, pdf_pages)
+{
+	struct pe_canvas cv;
+	char path[] = "/tmp/pescope-pdf-XXXXXX";
+	int fd = mkstemp(path);
+
+	cr_assert_geq(fd, 0);
+	FILE *fp = fdopen(fd, "w");
+	make_canvas(&cv);
+	struct pe_pdf *pdf = pe_pdf_open(fp, "three pages");
+	cr_assert_not_null(pdf);
+	cr_expect_eq(pe_pdf_page(pdf, &cv, PE_DEPTH_TRUECOLOR, PE_THEME_DARK,
+	    NULL), PE_OK);
+	cr_expect_eq(pe_pdf_page(pdf, &cv, PE_DEPTH_256, PE_THEME_LIGHT,
+	    "One.\n\nTwo."), PE_OK);
+	cr_expect_eq(pe_pdf_page(pdf, &cv, PE_DEPTH_MONO, PE_THEME_LIGHT, ""),
+	    PE_OK);
+	cr_expect_eq(pe_pdf_close(pdf), PE_OK);
+	fclose(fp);
+	size_t len;
+	char *body = th_slurp(path, &len);
+	cr_assert_not_null(body);
+	cr_expect(len > 5 && memcmp(body, "%PDF-", 5) == 0);
+	free(body);
+	if (!have("pdfinfo")) {
+		unlink(path);
+		pe_canvas_free(&cv);
+		cr_skip_test("no pdfinfo (poppler-utils): page sizes unchecked");
+	}
+	char cmd[512], *out = NULL;
+	snprintf(cmd, sizeof cmd, "pdfinfo -f 1 -l 3 %s", path);
+	FILE *p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	char line[256];
+	int pages = -1;
+	double w[4] = {0}, h[4] = {0};
+	while (fgets(line, sizeof line, p) != NULL) {
+		int k;
+		double a, b;
+		if (sscanf(line, "Pages: %d", &k) == 1)
+			pages = k;
+		if (sscanf(line, "Page %d size: %lf x %lf", &k, &a, &b) == 3 &&
+		    k >= 1 && k <= 3) {
+			w[k] = a;
+			h[k] = b;
+		}
+	}
+	pclose(p);
+	free(out);
+	cr_expect_eq(pages, 3);
+	for (int k = 1; k <= 3; k++)
+		cr_expect(fabs(w[k] - (W * 6 + 48)) < 0.01, "page %d: %g wide", k,
+		    w[k]);
+	cr_expect(fabs(h[1] - (H * 12 + 48)) < 0.01, "page 1: %g tall", h[1]);
+	/* "One.", a blank line, "Two." */
+	cr_expect(fabs(h[2] - (H * 12 + 48 + 14 + 3 * 14)) < 0.01,
+	    "page 2: %g tall", h[2]);
+	cr_expect(fabs(h[3] - h[1]) < 0.01, "page 3: %g tall", h[3]);
+	unlink(path);
+	pe_canvas_free(&cv);
+}
+
+/* A stream that fails is PE_EIO for SVG and PDF too. */
+Test(writer, vector_stream_error)
+{
+	struct pe_canvas cv;
+	enum pe_format fmts[] = {PE_FMT_SVG, PE_FMT_PDF, PE_FMT_HTML};
+
+	make_canvas(&cv);
+	for (size_t i = 0; i < 3; i++) {
+		FILE *fp = fopen("/dev/full", "w");
+		struct pe_write_opts wo = {PE_DEPTH_TRUECOLOR, PE_THEME_LIGHT, NULL};
+		if (fp == NULL)
+			cr_skip_test("no /dev/full");
+		cr_expect_eq(pe_write(fp, &cv, fmts[i], &wo), PE_EIO, "format %d",
+		    fmts[i]);
+		fclose(fp);
+	}
 	pe_canvas_free(&cv);
 }

@@ -26,6 +26,7 @@
 #include "app/lesson.h"
 #include "app/options_table.h"
 #include "io/io.h"
+#include "render/pdf.h"
 #include "render/writer.h"
 #include "tui/tui.h"
 #include "view/lesson.h"
@@ -1034,7 +1035,7 @@ pe_lesson_run(const struct pe_options *o)
 		}
 	}
 	struct pe_tui_hooks hooks = {session_poll, &S, 100};
-	int rc = pe_tui_run(&st, o->depth, &hooks);
+	int rc = pe_tui_run(&st, o->depth, o->theme, &hooks);
 	pe_link_close(&S.link);
 	if (S.old != NULL) {
 		pe_app_lesson_free(S.old);
@@ -1066,8 +1067,65 @@ slug(char *dst, size_t cap, const char *title)
 	dst[o] = '\0';
 }
 
+/* The handout: a PDF page per scene step, the frame without its caption
+ * band, the caption and the notes below it. */
+static int
+handout(const struct pe_options *o, const struct pe_app_lesson *al)
+{
+	struct pe_atomic out;
+	if (pe_atomic_open(&out, o->output) != PE_OK) {
+		pe_app_error("-o '%s': cannot create a file there: %s", o->output,
+		    strerror(errno));
+		return PE_EXIT_USAGE;
+	}
+	struct pe_pdf *pdf = pe_pdf_open(out.fp, al->l.title);
+	struct pe_canvas cv = {0};
+	char *below = malloc(32768), *cap = malloc(16384);
+	int rc = pdf != NULL && below != NULL && cap != NULL &&
+	    pe_canvas_init(&cv, o->width, o->height) == PE_OK ? PE_OK : PE_ENOMEM;
+	enum pe_depth depth = o->depth >= 0 ? (enum pe_depth)o->depth
+					    : PE_DEPTH_TRUECOLOR;
+	for (size_t i = 0; rc == PE_OK && i < al->l.nscenes; i++) {
+		const struct pe_scene *s = &al->l.scenes[i];
+		for (size_t j = 0; rc == PE_OK && j < s->nsteps; j++) {
+			struct pe_state st;
+			struct pe_model m;
+			lesson_state(al, i, j, o, &st);
+			st.caption_below = !s->text_only;
+			if ((rc = pe_model_init(&m, &st.cfg)) != PE_OK)
+				break;
+			rc = pe_view_render(&st, &m, &cv, NULL);
+			if (rc == PE_OK) {
+				pe_lesson_caption(&st, &m, cap, 16384);
+				snprintf(below, 32768, "%s%s%s%s", s->text_only ? "" : cap,
+				    s->notes[0] != '\0' && !s->text_only ? "\n\n" : "",
+				    s->notes[0] != '\0' ? "Notes: " : "", s->notes);
+				rc = pe_pdf_page(pdf, &cv, depth, o->theme, below);
+			}
+			pe_model_free(&m);
+		}
+	}
+	if (cv.cells != NULL)
+		pe_canvas_free(&cv);
+	int cr = pdf != NULL ? pe_pdf_close(pdf) : PE_ENOMEM;
+	free(below);
+	free(cap);
+	if (rc == PE_OK)
+		rc = cr;
+	if (rc == PE_OK)
+		rc = pe_atomic_commit(&out);
+	else
+		pe_atomic_abort(&out);
+	if (rc != PE_OK) {
+		pe_app_error("-o '%s': the handout was not written: %s", o->output,
+		    pe_strerror(rc));
+		return PE_EXIT_FAIL;
+	}
+	return PE_EXIT_OK;
+}
+
 /* snapshot --lesson: one scene's step, or with --all every step of every
- * scene into the folder -o. */
+ * scene into the folder -o (with -f pdf: one handout, a page each). */
 int
 pe_snapshot_lesson(const struct pe_options *o)
 {
@@ -1089,6 +1147,11 @@ pe_snapshot_lesson(const struct pe_options *o)
 		pe_app_lesson_free(&al);
 		return rc;
 	}
+	if (o->snap_format == PE_FMT_PDF) {
+		rc = handout(o, &al);
+		pe_app_lesson_free(&al);
+		return rc;
+	}
 	struct stat sb;
 	if (stat(o->output, &sb) != 0) {
 		if (mkdir(o->output, 0777) != 0) {
@@ -1103,7 +1166,10 @@ pe_snapshot_lesson(const struct pe_options *o)
 		pe_app_lesson_free(&al);
 		return PE_EXIT_USAGE;
 	}
-	static const char *const ext[] = {"ansi", "txt", "html"};
+	static const char *const ext[] = {
+		[PE_FMT_ANSI] = "ansi", [PE_FMT_TXT] = "txt", [PE_FMT_HTML] = "html",
+		[PE_FMT_SVG] = "svg", [PE_FMT_PDF] = "pdf",
+	};
 	for (size_t i = 0; i < al.l.nscenes && rc == PE_EXIT_OK; i++) {
 		const struct pe_scene *s = &al.l.scenes[i];
 		for (size_t j = 0; j < s->nsteps && rc == PE_EXIT_OK; j++) {

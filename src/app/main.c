@@ -64,7 +64,7 @@ main(int argc, char **argv)
 		 * preset */
 		struct pe_state st;
 		pe_app_state_from_options(&o, &st);
-		rc = pe_tui_run(&st, o.depth, NULL);
+		rc = pe_tui_run(&st, o.depth, o.theme, NULL);
 		break;
 	}
 	}

@@ -229,7 +229,8 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "K[.S]", "start at scene K (from 1), step S (from 1)"},
 	[O_ALL] = {"all", 0, false, C_SNAP, 0, 0, 0, G_LESSON, NULL,
 	    "snapshot: every scene's steps, a file each into\n"
-	    "the folder -o DIR (NN-title[-S].ext)"},
+	    "the folder -o DIR (NN-title[-S].ext); with -f pdf\n"
+	    "one handout -o FILE.pdf, a page per step"},
 	[O_LIST] = {"list", 0, false, C_LESSON, 0, 0, 0, G_LESSON, NULL,
 	    "lesson: list the lesson's scenes (--lesson,\n"
 	    "--lesson-file) or else every built-in lesson's"},
@@ -249,10 +250,15 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "truecolor, 256, 16, 8 or mono (NO_COLOR: mono;\n"
 	    "COLORTERM=truecolor: truecolor)",
 	    "truecolor 256 16 8 mono"},
+	[O_THEME] = {"theme", 0, true, C_TUI | C_SNAP | C_LESSON, 0, 0, 0, G_VIEW, "T",
+	    "dark (default: the terminal's colors) or light\n"
+	    "(paints a white page, for projectors); txt and\n"
+	    "--color mono ansi have no colors to change",
+	    "dark light"},
 	[O_FORMAT] = {"format", 'f', true, C_SNAP | C_DUMP, 0, 0, 0, G_OUT, "F",
-	    "snapshot: ansi (default), txt or html; dump: csv\n"
-	    "(default) or npy",
-	    "ansi txt html csv npy"},
+	    "snapshot: ansi (default), txt, html, svg or pdf;\n"
+	    "dump: csv (default) or npy",
+	    "ansi txt html svg pdf csv npy"},
 	[O_OUTPUT] = {"output", 'o', true, C_SNAP | C_DUMP, 0, 0, 0, G_OUT,
 	    "FILE", "write to FILE atomically (default: stdout)",
 	    NULL, true},
@@ -601,7 +607,9 @@ apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
 	static const char *const modes[] = {"causal", "symmetric"};
 	static const char *const kinds[] = {"t5", "shaw"};
 	static const char *const dumps[] = {"csv", "npy"};
-	static const char *const snaps[] = {"ansi", "txt", "html"};
+	static const char *const snaps[] = {"ansi", "txt", "html", "svg",
+	    "pdf"};
+	static const char *const themes[] = {"dark", "light"};
 	static const char *const dtypes[] = {"f32", "f64"};
 	static const char *const depths[] = {"truecolor", "256", "16", "8",
 		"mono"};
@@ -863,6 +871,11 @@ apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
 			return 2;
 		o->depth = pe_depth_parse(arg);
 		return 0;
+	case O_THEME:
+		if ((k = pick(name, arg, themes, 2, err, cap)) < 0)
+			return 2;
+		o->theme = (enum pe_theme)pe_theme_parse(arg);
+		return 0;
 	case O_FORMAT:
 		o->format_given = true;
 		if (o->cmd == PE_CMD_DUMP) {
@@ -871,7 +884,7 @@ apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
 			o->dump_format = (enum pe_dump_format)k;
 			return 0;
 		}
-		if ((k = pick(name, arg, snaps, 3, err, cap)) < 0)
+		if ((k = pick(name, arg, snaps, 5, err, cap)) < 0)
 			return 2;
 		o->snap_format = (enum pe_format)pe_format_parse(arg);
 		return 0;
@@ -1394,7 +1407,7 @@ check_lesson(const struct pe_options *o, const bool *given, char *err,
 		    "give one of them");
 	if (given[O_ALL] && o->output == NULL)
 		return fail(err, cap, "--all: needs -o DIR, the folder for the "
-		    "files");
+		    "files (with -f pdf: -o FILE.pdf, the handout)");
 	if (!lesson)
 		return 0;
 	for (int i = 0; i < O_COUNT; i++)
@@ -1535,6 +1548,7 @@ pe_options_parse(struct pe_options *o, int argc, char **argv, char *err,
 	o->height = 40;
 	o->depth = -1;
 	o->snap_format = PE_FMT_ANSI;
+	o->theme = PE_THEME_DARK;
 	o->dump_format = PE_DUMP_CSV;
 	o->dtype = PE_F32;
 	if (argc > 1 && argv[1][0] != '-') {

@@ -50,6 +50,7 @@ struct pe_options {
 	int width, height;	/* --size; default 120 x 40 */
 	int depth;		/* --color; -1 = decide from the environment */
 	enum pe_format snap_format;
+	enum pe_theme theme;	/* --theme (TUI and snapshot) */
 	bool cursor_given;
 	size_t cursor_p, cursor_j;
 	int panel;		/* --panel: enum pe_panel (view/state.h) */

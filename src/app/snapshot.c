@@ -1,9 +1,10 @@
 /* pescope snapshot: exactly the frame the TUI shows for the same options
- * and size, written as ANSI, plain text or HTML. */
+ * and size, written as ANSI, plain text, HTML, SVG or PDF. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app/app.h"
 #include "render/writer.h"
@@ -49,6 +50,13 @@ pe_snapshot_write(const struct pe_options *o, const struct pe_state *st,
 	struct pe_model m;
 	struct pe_canvas cv;
 
+	/* A PDF is binary: never onto a terminal. */
+	if (o->snap_format == PE_FMT_PDF && strcmp(path, "-") == 0 &&
+	    isatty(STDOUT_FILENO)) {
+		pe_app_error("-f pdf: standard output is a terminal; give -o "
+		    "FILE.pdf or redirect it");
+		return PE_EXIT_USAGE;
+	}
 	/* The output is created before any work: a bad path costs nothing. */
 	struct pe_atomic out;
 	if (pe_atomic_open(&out, path) != PE_OK) {
@@ -80,8 +88,8 @@ pe_snapshot_write(const struct pe_options *o, const struct pe_state *st,
 	}
 	char title[128];
 	snprintf(title, sizeof title, "pescope %s", pe_encoding_name(st->cfg.enc));
-	int st2 = pe_write_canvas(out.fp, &cv, o->snap_format, snapshot_depth(o),
-	    title);
+	struct pe_write_opts wo = {snapshot_depth(o), o->theme, title};
+	int st2 = pe_write(out.fp, &cv, o->snap_format, &wo);
 	if (st2 == PE_OK)
 		st2 = pe_atomic_commit(&out);
 	else

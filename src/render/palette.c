@@ -295,42 +295,274 @@ palette_grey(pe_color c)
 	return hi - lo < 0x20;
 }
 
-/* Black or white, whichever reads on palette color bg (its relative
- * luminance, WCAG 2.x, in xterm's colors): 0 or 7 at 8 colors, 0 or 15
- * at 16. */
-static int
-palette_contrast(int bg, enum pe_depth depth)
+/* sRGB channel 0..255 as linear light (IEC 61966-2-1, as WCAG 2.x). */
+static double
+palette_lin(int v)
 {
-	pe_color c = pe_palette_rgb(bg);
-	double l = 0;
-	for (int s = 16, k = 0; s >= 0; s -= 8, k++) {
-		static const double w[3] = {0.2126, 0.7152, 0.0722};
-		double v = ((c >> s) & 0xff) / 255.0;
-		v = v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4);
-		l += w[k] * v;
-	}
-	/* contrast with black (l + 0.05) / 0.05 against white's 1.05 / (l +
-	 * 0.05): black wins above l = 0.179 */
-	if (l > 0.179)
-		return 0;
-	return depth == PE_DEPTH_8 ? 7 : 15;
+	double x = v / 255.0;
+
+	return x <= 0.04045 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4);
 }
 
-/* The look of a cell at a depth; see palette.h. */
+/* Linear light 0..1 as an sRGB channel 0..255 (rounded). */
+static int
+palette_srgb(double l)
+{
+	double x;
+
+	l = l < 0 ? 0 : l > 1 ? 1 : l;
+	x = l <= 0.0031308 ? 12.92 * l : 1.055 * pow(l, 1 / 2.4) - 0.055;
+	return (int)lround(x * 255.0);
+}
+
+/* WCAG 2.x relative luminance: 0.2126 R + 0.7152 G + 0.0722 B of the
+ * linear channels (W3C, WCAG 2.1, "relative luminance"). */
+double
+pe_palette_luminance(pe_color c)
+{
+	if (c < 0)
+		c = 0;
+	return 0.2126 * palette_lin((c >> 16) & 0xff) +
+	    0.7152 * palette_lin((c >> 8) & 0xff) +
+	    0.0722 * palette_lin(c & 0xff);
+}
+
+/* WCAG 2.x contrast ratio (L1 + 0.05) / (L2 + 0.05), L1 the lighter. */
+double
+pe_palette_contrast(pe_color a, pe_color b)
+{
+	double la = pe_palette_luminance(a), lb = pe_palette_luminance(b);
+
+	return la > lb ? (la + 0.05) / (lb + 0.05) : (lb + 0.05) / (la + 0.05);
+}
+
+/* The RGB of a quantised color at a depth. */
+static pe_color
+palette_q_rgb(pe_color q, enum pe_depth depth)
+{
+	return depth == PE_DEPTH_TRUECOLOR || depth == PE_DEPTH_MONO
+	    ? q : pe_palette_rgb(q);
+}
+
+/* Black at a depth (a palette index at 256, 16 and 8 colors). */
+static pe_color
+palette_black(enum pe_depth depth)
+{
+	return depth == PE_DEPTH_256 ? 16 : 0;
+}
+
+/* White at a depth (8 colors' white is 7, xterm's #e5e5e5). */
+static pe_color
+palette_white(enum pe_depth depth)
+{
+	switch (depth) {
+	case PE_DEPTH_256:
+		return 231;
+	case PE_DEPTH_16:
+		return 15;
+	case PE_DEPTH_8:
+		return 7;
+	default:
+		return PE_RGB(0xff, 0xff, 0xff);
+	}
+}
+
+/* Black or white, whichever has the higher contrast with quantised color
+ * bg at a depth (WCAG 2.x, in xterm's colors). */
+static pe_color
+palette_bw(pe_color bg, enum pe_depth depth)
+{
+	pe_color b = palette_black(depth), w = palette_white(depth);
+	pe_color rgb = palette_q_rgb(bg, depth);
+
+	return pe_palette_contrast(palette_q_rgb(b, depth), rgb) >=
+	    pe_palette_contrast(palette_q_rgb(w, depth), rgb) ? b : w;
+}
+
+static const char *const theme_names[] = {"dark", "light"};
+
+/* Parse a theme name; -1 when unknown. */
+int
+pe_theme_parse(const char *s)
+{
+	if (s == NULL)
+		return -1;
+	for (int i = 0; i < PE_THEME_COUNT; i++)
+		if (strcmp(s, theme_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* Name of a theme. */
+const char *
+pe_theme_name(enum pe_theme t)
+{
+	return (unsigned)t < PE_THEME_COUNT ? theme_names[t] : "?";
+}
+
+/* The light theme's page color at a depth (bg: the background), as a look
+ * color: RGB at truecolor, an index else. */
+static pe_color
+palette_light_page(enum pe_depth depth, bool bg)
+{
+	switch (depth) {
+	case PE_DEPTH_256:
+		return bg ? 231 : 234; /* #ffffff, #1c1c1c */
+	case PE_DEPTH_16:
+	case PE_DEPTH_8:
+		return bg ? palette_white(depth) : 0;
+	default:
+		return bg ? PE_THEME_LIGHT_BG : PE_THEME_LIGHT_FG;
+	}
+}
+
+/* RGB of a look's color; see palette.h. */
+pe_color
+pe_look_rgb(pe_color q, enum pe_depth depth, enum pe_theme theme, bool fg)
+{
+	if (q >= 0)
+		return palette_q_rgb(q, depth);
+	if (theme == PE_THEME_LIGHT)
+		return fg ? PE_THEME_LIGHT_FG : PE_THEME_LIGHT_BG;
+	return fg ? PE_THEME_DARK_FG : PE_THEME_DARK_BG;
+}
+
+/* The page a theme's text stands on, as RGB at a depth. */
+static pe_color
+palette_page_rgb(enum pe_depth depth, enum pe_theme theme)
+{
+	if (theme == PE_THEME_LIGHT)
+		return palette_q_rgb(palette_light_page(depth, true), depth);
+	return PE_THEME_DARK_BG;
+}
+
+/* Color c moved toward black (a light page) or white (a dark one) just
+ * enough for a contrast of ratio with the page, its hue kept: luminance
+ * is linear in the linear channels, so a light page scales them by k and
+ * a dark one mixes them with white by t. */
+static pe_color
+palette_readable_rgb(pe_color c, pe_color page, double ratio)
+{
+	double lp = pe_palette_luminance(page), l = pe_palette_luminance(c);
+	bool to_black = lp > 0.18;
+	double lin[3];
+	pe_color out = 0;
+
+	if (pe_palette_contrast(c, page) >= ratio)
+		return c;
+	for (int k = 0; k < 3; k++)
+		lin[k] = palette_lin((c >> (16 - 8 * k)) & 0xff);
+	if (to_black) {
+		double want = (lp + 0.05) / ratio - 0.05;
+		double f = l > 0 && want > 0 ? want / l : 0;
+		for (int k = 0; k < 3; k++)
+			lin[k] *= f;
+	} else {
+		double want = ratio * (lp + 0.05) - 0.05;
+		double t = l < 1 ? (want - l) / (1 - l) : 0;
+		for (int k = 0; k < 3; k++)
+			lin[k] += t * (1 - lin[k]);
+	}
+	for (int k = 0; k < 3; k++)
+		out |= palette_srgb(lin[k]) << (16 - 8 * k);
+	/* rounding may fall short by a hair: step on, one level a time */
+	for (int i = 0; i < 255 && pe_palette_contrast(out, page) < ratio;
+	     i++) {
+		pe_color next = 0;
+		for (int s = 16; s >= 0; s -= 8) {
+			int v = ((out >> s) & 0xff) + (to_black ? -1 : 1);
+			next |= (v < 0 ? 0 : v > 255 ? 255 : v) << s;
+		}
+		out = next;
+	}
+	return out;
+}
+
+/* The palette entry in [lo, hi) nearest to want (RGB distance) whose
+ * contrast with page is at least ratio, greys skipped when no_grey; -1
+ * when none is. */
+static int
+palette_nearest_readable(pe_color want, pe_color page, double ratio, int lo,
+    int hi, bool no_grey)
+{
+	int r = (want >> 16) & 0xff, g = (want >> 8) & 0xff, b = want & 0xff;
+	int best = -1, bestd = 0;
+
+	for (int i = lo; i < hi; i++) {
+		pe_color rgb = pe_palette_rgb(i);
+		int d = palette_dist2(r, g, b, rgb);
+
+		if ((no_grey && palette_grey(rgb)) ||
+		    pe_palette_contrast(rgb, page) < ratio)
+			continue;
+		if (best < 0 || d < bestd) {
+			best = i;
+			bestd = d;
+		}
+	}
+	return best;
+}
+
+/* Whether a glyph is a line, a block or plot dots rather than text: box
+ * drawing, block elements, geometric shapes (markers) and braille. */
+static bool
+palette_graphic(uint32_t cp)
+{
+	return (cp >= 0x2500 && cp <= 0x25ff) || (cp >= 0x2800 && cp <= 0x28ff);
+}
+
+/* The look color of text in 24-bit color orig, quantised to q, on the
+ * page (RGB) of a theme: q when it reads, else the color that reads
+ * nearest to orig at the depth; PE_COLOR_DEFAULT when a dark theme at 16
+ * or 8 colors has none (the terminal's own foreground reads). */
+static pe_color
+palette_fit(pe_color orig, pe_color q, enum pe_depth depth,
+    enum pe_theme theme, pe_color page, double ratio)
+{
+	bool light = theme == PE_THEME_LIGHT;
+	pe_color want;
+	int n;
+
+	if (pe_palette_contrast(palette_q_rgb(q, depth), page) >= ratio)
+		return q;
+	want = palette_readable_rgb(orig, page, ratio);
+	switch (depth) {
+	case PE_DEPTH_TRUECOLOR:
+		return want;
+	case PE_DEPTH_256: /* black or white always reads */
+		return palette_nearest_readable(want, page, ratio, 16, 256,
+		    false);
+	default:
+		break;
+	}
+	/* 16 and 8: a grey becomes the page's own text color; a hue the
+	 * nearest hue that reads, if any */
+	n = depth == PE_DEPTH_16 ? 16 : 8;
+	if (!palette_grey(orig)) {
+		int i = palette_nearest_readable(want, page, ratio, 0, n, true);
+		if (i >= 0)
+			return i;
+	}
+	return light ? 0 : PE_COLOR_DEFAULT;
+}
+
+/* The look of a cell at a depth in a theme; see palette.h. */
 struct pe_look
-pe_palette_look(const struct pe_cell *c, enum pe_depth depth)
+pe_palette_look(const struct pe_cell *c, enum pe_depth depth,
+    enum pe_theme theme)
 {
 	struct pe_look lk = {PE_COLOR_DEFAULT, PE_COLOR_DEFAULT, c->attr};
+	bool light = theme == PE_THEME_LIGHT;
 
 	switch (depth) {
 	case PE_DEPTH_TRUECOLOR:
 		lk.fg = c->fg < 0 ? PE_COLOR_DEFAULT : c->fg;
 		lk.bg = c->bg < 0 ? PE_COLOR_DEFAULT : c->bg;
-		return lk;
+		break;
 	case PE_DEPTH_256: /* cyclic maps keep a hue */
 		lk.fg = pe_palette_256_cell(c, true);
 		lk.bg = pe_palette_256_cell(c, false);
-		return lk;
+		break;
 	case PE_DEPTH_16:
 		lk.fg = pe_palette_16_cell(c, true);
 		lk.bg = pe_palette_16_cell(c, false);
@@ -342,20 +574,50 @@ pe_palette_look(const struct pe_cell *c, enum pe_depth depth)
 	default:
 		return lk;
 	}
-	/* Text in black, white or grey on a colored background (a color
-	 * bar's label, a cursor mark) keeps its contrast with the color the
-	 * background became here, not the one it had in 24 bits. */
-	if (c->kind == PE_CELL_TEXT && lk.bg >= 0 && c->fg >= 0 &&
-	    palette_grey(c->fg) && !(c->attr & PE_ATTR_REVERSE))
-		lk.fg = palette_contrast(lk.bg, depth);
-	/* Text on the default background: black and white (0, 7, 15) read on
-	 * one kind of screen only. */
-	if (c->kind == PE_CELL_TEXT && lk.bg < 0 && lk.fg >= 0 &&
-	    !(c->attr & PE_ATTR_REVERSE) &&
-	    (lk.fg == 0 || lk.fg == 7 || lk.fg == 15)) {
-		if (palette_mid_grey(c->fg))
-			lk.attr |= PE_ATTR_DIM;
-		lk.fg = PE_COLOR_DEFAULT;
+	if (c->kind != PE_CELL_TEXT) {
+		/* heatmap samples keep their colors; a half left to the
+		 * default shows the page */
+		if (light && lk.bg < 0)
+			lk.bg = palette_light_page(depth, true);
+		if (light && lk.fg < 0)
+			lk.fg = palette_light_page(depth, false);
+		return lk;
 	}
+	if (lk.bg >= 0) {
+		/* Text in black, white or grey on a color (a color bar's
+		 * label, a value) keeps its contrast with the color the
+		 * background became here, not the one it had in 24 bits; so
+		 * does a mark (a half block on the cursor's sample) at 16 and
+		 * 8 colors, where the background changed most. */
+		bool requant = depth == PE_DEPTH_16 || depth == PE_DEPTH_8;
+		if (!(c->attr & PE_ATTR_REVERSE) &&
+		    (requant || !palette_graphic(c->cp)) &&
+		    (c->fg >= 0 ? palette_grey(c->fg) : light))
+			lk.fg = palette_bw(lk.bg, depth);
+		return lk;
+	}
+	pe_color page = palette_page_rgb(depth, theme);
+	double ratio = palette_graphic(c->cp) ? PE_CONTRAST_GRAPHIC
+	                                      : PE_CONTRAST_TEXT;
+	if (light) {
+		lk.bg = palette_light_page(depth, true);
+		if (lk.fg < 0)
+			lk.fg = palette_light_page(depth, false);
+		else
+			lk.fg = palette_fit(c->fg, lk.fg, depth, theme, page,
+			    ratio);
+		return lk;
+	}
+	/* Dark, text on the default background: black and white (0, 7, 15)
+	 * read on one kind of screen only. */
+	if ((depth == PE_DEPTH_16 || depth == PE_DEPTH_8) && lk.fg >= 0 &&
+	    !(c->attr & PE_ATTR_REVERSE) &&
+	    (lk.fg == 0 || lk.fg == 7 || lk.fg == 15))
+		lk.fg = PE_COLOR_DEFAULT;
+	else if (lk.fg >= 0)
+		lk.fg = palette_fit(c->fg, lk.fg, depth, theme, page, ratio);
+	if (lk.fg < 0 && c->fg >= 0 && palette_mid_grey(c->fg) &&
+	    !(c->attr & PE_ATTR_REVERSE))
+		lk.attr |= PE_ATTR_DIM;
 	return lk;
 }

@@ -53,18 +53,64 @@ int pe_palette_256_cell(const struct pe_cell *c, bool fg);
 void pe_palette_mark(struct pe_cell *c, int half, enum pe_cmap cm,
     bool cyclic, uint8_t lv);
 
+/* The theme a frame is written in. Dark uses the terminal's own colors
+ * (a dark screen is assumed where a writer needs a real color); light
+ * paints its own background, for projectors that wash out dark screens. */
+enum pe_theme {
+	PE_THEME_DARK,
+	PE_THEME_LIGHT,
+	PE_THEME_COUNT
+};
+
+/* Parse "dark", "light" (-1 if unknown); the name of a theme. */
+int pe_theme_parse(const char *s);
+const char *pe_theme_name(enum pe_theme t);
+
+/* The page colors of a theme, as RGB: what the terminal's default
+ * background and foreground stand for (dark: a dark terminal's, the colors
+ * file writers paint; light: the colors the light theme paints). */
+#define PE_THEME_DARK_BG PE_RGB(0x1c, 0x1c, 0x1c)
+#define PE_THEME_DARK_FG PE_RGB(0xd0, 0xd0, 0xd0)
+#define PE_THEME_LIGHT_BG PE_RGB(0xff, 0xff, 0xff)
+#define PE_THEME_LIGHT_FG PE_RGB(0x1c, 0x1c, 0x1c)
+
+/* The least contrast (WCAG 2.x ratio) of text on its background, and of
+ * lines and plot dots (WCAG's non-text contrast) on the page. */
+#define PE_CONTRAST_TEXT 4.5
+#define PE_CONTRAST_GRAPHIC 3.0
+
+/* WCAG 2.x relative luminance of an RGB color, and the contrast ratio
+ * (lighter + 0.05) / (darker + 0.05) of two colors, 1 to 21. */
+double pe_palette_luminance(pe_color c);
+double pe_palette_contrast(pe_color a, pe_color b);
+
 /* A cell as a terminal at a depth shows it: fg and bg are RGB (truecolor),
  * palette indices (256, 16, 8) or PE_COLOR_DEFAULT (always at mono). */
 struct pe_look {
 	pe_color fg, bg;
 	uint8_t attr; /* enum pe_attr bits */
 };
-/* The look of a cell at a depth: the one mapping the file writers and the
- * TUI share. Heatmap halves take their colormap's ordered ramp at 16 and 8
- * colors; text on the default background is never black or white there
+/* The look of a cell at a depth in a theme: the one mapping the file
+ * writers and the TUI share. Heatmap halves take their colormap's ordered
+ * ramp at 16 and 8 colors and keep their colors in every theme. Black or
+ * white text on a color (a color bar's label) is whichever of the two
+ * reads on the color the background became. Text on the page (the default
+ * background) keeps PE_CONTRAST_TEXT with the theme's page, lines and plot
+ * dots PE_CONTRAST_GRAPHIC: a color short of it is darkened (light) or
+ * lightened (dark) at truecolor, and replaced by the nearest palette entry
+ * that reads at 256, 16 and 8 colors. Dark: the default colors stay the
+ * terminal's, and text on them at 16 and 8 colors is never black or white
  * (it would vanish on a dark or a light screen): it takes the terminal's
- * own foreground, dimmed when it was a grey. */
-struct pe_look pe_palette_look(const struct pe_cell *c, enum pe_depth depth);
+ * own foreground, dimmed when it was a grey. Light: the default background
+ * and foreground become the theme's (at 16 and 8 colors white and black),
+ * so a light look has no default colors, except at mono, which has none. */
+struct pe_look pe_palette_look(const struct pe_cell *c, enum pe_depth depth,
+    enum pe_theme theme);
+
+/* RGB of a color of a look (an index at 256, 16, 8 colors), the theme's
+ * page color when it is the default (fg: the foreground). */
+pe_color pe_look_rgb(pe_color q, enum pe_depth depth, enum pe_theme theme,
+    bool fg);
 
 /* The mono ramp: glyph for a shade level 0..255 (" .:-=+*#%@"). */
 uint32_t pe_palette_ramp(uint8_t shade);

@@ -1,17 +1,14 @@
-/* Writing a canvas out as ANSI (UTF-8 + SGR), plain text or one HTML page.
- * Every format writes exactly h lines of w one-column glyphs. */
+/* Writing a canvas out as ANSI (UTF-8 + SGR), plain text or one HTML page
+ * (each exactly h lines of w one-column glyphs), and the entry to the SVG
+ * and PDF writers. */
 #include <stdio.h>
 #include <string.h>
 
 #include "pescope/pescope.h"
+#include "render/pdf.h"
 #include "render/writer.h"
 
-/* Page colors of the HTML output (a dark terminal). */
-#define HTML_FG PE_RGB(0xd0, 0xd0, 0xd0)
-#define HTML_BG PE_RGB(0x1c, 0x1c, 0x1c)
-
-
-/* Parse "ansi", "txt" ("text"), "html"; -1 when unknown. */
+/* Parse "ansi", "txt" ("text"), "html", "svg", "pdf"; -1 when unknown. */
 int
 pe_format_parse(const char *s)
 {
@@ -23,6 +20,10 @@ pe_format_parse(const char *s)
 		return PE_FMT_TXT;
 	if (strcmp(s, "html") == 0)
 		return PE_FMT_HTML;
+	if (strcmp(s, "svg") == 0)
+		return PE_FMT_SVG;
+	if (strcmp(s, "pdf") == 0)
+		return PE_FMT_PDF;
 	return -1;
 }
 
@@ -118,7 +119,8 @@ writer_sgr(FILE *fp, const struct pe_look *lk, enum pe_depth depth)
 
 /* ANSI: SGR only where the look changes, a reset before every newline. */
 static void
-writer_ansi(FILE *fp, const struct pe_canvas *cv, enum pe_depth depth)
+writer_ansi(FILE *fp, const struct pe_canvas *cv, enum pe_depth depth,
+    enum pe_theme theme)
 {
 	for (int y = 0; y < cv->h; y++) {
 		struct pe_look cur = {PE_COLOR_DEFAULT, PE_COLOR_DEFAULT, 0};
@@ -126,7 +128,7 @@ writer_ansi(FILE *fp, const struct pe_canvas *cv, enum pe_depth depth)
 		for (int x = 0; x < cv->w; x++) {
 			const struct pe_cell *c =
 			    &cv->cells[(size_t)y * (size_t)cv->w + (size_t)x];
-			struct pe_look lk = pe_palette_look(c, depth);
+			struct pe_look lk = pe_palette_look(c, depth, theme);
 
 			if (!writer_same(&lk, &cur)) {
 				writer_sgr(fp, &lk, depth);
@@ -190,72 +192,119 @@ writer_html_glyph(FILE *fp, uint32_t cp)
 	writer_html_escape(fp, buf);
 }
 
-/* RGB of a quantised color for CSS, def when default. */
-static pe_color
-writer_html_rgb(pe_color q, enum pe_depth depth, pe_color def)
+/* What an HTML cell paints: text color, a background that may be two
+ * colors (a half block: top and bottom), attributes; runs of equal paint
+ * share a <span>. */
+struct html_paint {
+	pe_color fg, top, bottom; /* RGB; -1: the page's */
+	uint8_t attr;
+};
+
+/* Whether two paints are the same. */
+static bool
+writer_html_same(const struct html_paint *a, const struct html_paint *b)
 {
-	if (q < 0)
-		return def;
-	if (depth == PE_DEPTH_256 || depth == PE_DEPTH_16 || depth == PE_DEPTH_8)
-		return pe_palette_rgb(q);
-	return q;
+	return a->fg == b->fg && a->top == b->top && a->bottom == b->bottom &&
+	    a->attr == b->attr;
 }
 
-/* One CSS declaration (fmt with at most one unsigned), ';' between
+/* The paint of a cell's look and its glyph *cp, which a half or full
+ * block becomes a blank over (the blocks are backgrounds: they tile
+ * exactly whatever the font). Mono has no colors. */
+static struct html_paint
+writer_html_paint(const struct pe_look *lk, enum pe_depth depth,
+    enum pe_theme theme, uint32_t *cp)
+{
+	struct html_paint p = {-1, -1, -1, lk->attr};
+	pe_color fg, bg;
+
+	if (depth == PE_DEPTH_MONO) {
+		/* no colors at all, so reverse video has nothing to swap */
+		p.attr &= (uint8_t)~PE_ATTR_REVERSE;
+		return p;
+	}
+	fg = lk->fg < 0 ? -1 : pe_look_rgb(lk->fg, depth, theme, true);
+	bg = lk->bg < 0 ? -1 : pe_look_rgb(lk->bg, depth, theme, false);
+	if (lk->attr & PE_ATTR_REVERSE) {
+		pe_color t = pe_look_rgb(lk->fg, depth, theme, true);
+		fg = pe_look_rgb(lk->bg, depth, theme, false);
+		bg = t;
+		p.attr &= (uint8_t)~PE_ATTR_REVERSE;
+	}
+	p.fg = fg;
+	p.top = p.bottom = bg;
+	switch (*cp) {
+	case 0x2580: /* upper half */
+		p.top = fg < 0 ? pe_look_rgb(-1, depth, theme, true) : fg;
+		break;
+	case 0x2584: /* lower half */
+		p.bottom = fg < 0 ? pe_look_rgb(-1, depth, theme, true) : fg;
+		break;
+	case 0x2588: /* full block */
+		p.top = p.bottom = fg < 0 ? pe_look_rgb(-1, depth, theme, true)
+		                          : fg;
+		break;
+	default:
+		return p;
+	}
+	*cp = ' ';
+	if (p.top >= 0 && p.bottom < 0)
+		p.bottom = pe_look_rgb(-1, depth, theme, false);
+	if (p.bottom >= 0 && p.top < 0)
+		p.top = pe_look_rgb(-1, depth, theme, false);
+	p.attr &= (uint8_t)~(PE_ATTR_UNDERLINE | PE_ATTR_DIM);
+	return p;
+}
+
+/* One CSS declaration (fmt with at most two unsigned), ';' between
  * declarations; returns true (a separator is due next). */
 static bool
-writer_css(FILE *fp, bool sep, const char *fmt, unsigned v)
+writer_css(FILE *fp, bool sep, const char *fmt, unsigned v, unsigned w)
 {
 	if (sep)
 		fputc(';', fp);
-	fprintf(fp, fmt, v);
+	fprintf(fp, fmt, v, w);
 	return true;
 }
 
-/* Open a <span> for a look that is not the page's default; returns whether
- * it opened one. */
-static bool
-writer_html_span(FILE *fp, const struct pe_look *lk, enum pe_depth depth)
+/* Open a <span> for a run of `cells` cells of one paint: an inline block
+ * exactly that many cells wide (1ch each, the monospace font's advance),
+ * so a glyph from a fallback font (braille, arrows) never moves the rest
+ * of the line off the grid. */
+static void
+writer_html_span(FILE *fp, const struct html_paint *p, int cells)
 {
-	pe_color fg = lk->fg, bg = lk->bg;
-	bool rev = (lk->attr & PE_ATTR_REVERSE) != 0, sep = false;
-
-	if (fg < 0 && bg < 0 && lk->attr == 0)
-		return false;
-	if (depth == PE_DEPTH_MONO) {
-		/* No colors at all, so reverse video has nothing to swap. */
-		fg = -1;
-		bg = -1;
-		if ((lk->attr & ~PE_ATTR_REVERSE) == 0)
-			return false;
-	} else if (rev) {
-		fg = writer_html_rgb(lk->bg, depth, HTML_BG);
-		bg = writer_html_rgb(lk->fg, depth, HTML_FG);
-	} else {
-		fg = lk->fg < 0 ? -1 : writer_html_rgb(lk->fg, depth, HTML_FG);
-		bg = lk->bg < 0 ? -1 : writer_html_rgb(lk->bg, depth, HTML_BG);
-	}
-	fputs("<span style=\"", fp);
-	if (fg >= 0)
-		sep = writer_css(fp, sep, "color:#%06x", (unsigned)fg);
-	if (bg >= 0)
-		sep = writer_css(fp, sep, "background:#%06x", (unsigned)bg);
-	if (lk->attr & PE_ATTR_BOLD)
-		sep = writer_css(fp, sep, "font-weight:bold", 0);
-	if (lk->attr & PE_ATTR_DIM)
-		sep = writer_css(fp, sep, "opacity:0.6", 0);
-	if (lk->attr & PE_ATTR_UNDERLINE)
-		writer_css(fp, sep, "text-decoration:underline", 0);
+	fprintf(fp, "<span style=\"width:%dch", cells);
+	if (p->fg >= 0)
+		writer_css(fp, true, "color:#%06x", (unsigned)p->fg, 0);
+	if (p->top >= 0 && p->top == p->bottom)
+		writer_css(fp, true, "background:#%06x", (unsigned)p->top, 0);
+	else if (p->top >= 0)
+		writer_css(fp, true, "background:linear-gradient(#%06x 50%%,"
+		    "#%06x 50%%)", (unsigned)p->top, (unsigned)p->bottom);
+	if (p->attr & PE_ATTR_BOLD)
+		writer_css(fp, true, "font-weight:bold", 0, 0);
+	if (p->attr & PE_ATTR_DIM)
+		writer_css(fp, true, "opacity:0.6", 0, 0);
+	if (p->attr & PE_ATTR_UNDERLINE)
+		writer_css(fp, true, "text-decoration:underline", 0, 0);
 	fputs("\">", fp);
-	return true;
 }
 
-/* HTML: a whole page with one <pre>; runs of one look share a <span>, and
- * no span crosses a line end. Mono depth has no colors. */
+/* HTML: a whole page with one <pre>; runs of one paint share a <span>,
+ * and no span crosses a line end. Every span is an inline block as tall
+ * as a line and as wide as its cells, so backgrounds tile without gaps
+ * and no line's background covers the glyphs of the line above (a line
+ * is 1.25 em: DejaVu Sans Mono's ascent and descent, 1.164 em, fit in it,
+ * the underscore too); half and full blocks are backgrounds, exact
+ * whatever the font. */
 static void
 writer_html(FILE *fp, const struct pe_canvas *cv, enum pe_depth depth,
-            const char *title)
+            enum pe_theme theme, const char *title)
 {
+	pe_color page_bg = pe_look_rgb(-1, depth, theme, false);
+	pe_color page_fg = pe_look_rgb(-1, depth, theme, true);
+
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 	      "<meta charset=\"utf-8\">\n<title>",
 	      fp);
@@ -264,59 +313,105 @@ writer_html(FILE *fp, const struct pe_canvas *cv, enum pe_depth depth,
 	fprintf(fp,
 	        "</title>\n<style>\n"
 	        "body { margin: 0; background: #%06x; color: #%06x; }\n"
-	        "pre { margin: 0; padding: 1em; line-height: 1; "
+	        "pre { margin: 0; padding: 1em; font-size: 16px; "
+	        "line-height: 1.25; "
 	        "font-family: \"DejaVu Sans Mono\", \"Cascadia Mono\", Menlo, "
 	        "Consolas, monospace; background: #%06x; color: #%06x; }\n"
+	        "pre span { display: inline-block; height: 1.25em; "
+	        "vertical-align: top; }\n"
 	        "</style>\n</head>\n<body>\n<pre>",
-	        (unsigned)HTML_BG, (unsigned)HTML_FG, (unsigned)HTML_BG,
-	        (unsigned)HTML_FG);
+	        (unsigned)page_bg, (unsigned)page_fg, (unsigned)page_bg,
+	        (unsigned)page_fg);
 	for (int y = 0; y < cv->h; y++) {
-		struct pe_look cur = {PE_COLOR_DEFAULT, PE_COLOR_DEFAULT, 0};
-		bool open = false;
+		const struct pe_cell *row =
+		    &cv->cells[(size_t)y * (size_t)cv->w];
 
-		for (int x = 0; x < cv->w; x++) {
-			const struct pe_cell *c =
-			    &cv->cells[(size_t)y * (size_t)cv->w + (size_t)x];
-			struct pe_look lk = pe_palette_look(c, depth);
+		for (int x = 0; x < cv->w;) {
+			struct pe_look lk =
+			    pe_palette_look(&row[x], depth, theme);
+			uint32_t cp = pe_writer_glyph(&row[x], depth);
+			struct html_paint p =
+			    writer_html_paint(&lk, depth, theme, &cp);
+			int end = x + 1;
 
-			if (x == 0 || !writer_same(&lk, &cur)) {
-				if (open)
-					fputs("</span>", fp);
-				open = writer_html_span(fp, &lk, depth);
-				cur = lk;
+			/* the run: the cells after x of the same paint */
+			for (; end < cv->w; end++) {
+				struct pe_look l2 =
+				    pe_palette_look(&row[end], depth, theme);
+				uint32_t c2 = pe_writer_glyph(&row[end], depth);
+				struct html_paint p2 =
+				    writer_html_paint(&l2, depth, theme, &c2);
+				if (!writer_html_same(&p, &p2))
+					break;
 			}
-			writer_html_glyph(fp, pe_writer_glyph(c, depth));
-		}
-		if (open)
+			writer_html_span(fp, &p, end - x);
+			for (; x < end; x++) {
+				lk = pe_palette_look(&row[x], depth, theme);
+				cp = pe_writer_glyph(&row[x], depth);
+				writer_html_paint(&lk, depth, theme, &cp);
+				writer_html_glyph(fp, cp);
+			}
 			fputs("</span>", fp);
+		}
 		fputc('\n', fp);
 	}
 	fputs("</pre>\n</body>\n</html>\n", fp);
 }
 
-/* Write cv in a format at a depth; PE_EIO when the stream failed. */
+/* Write cv in a format; see writer.h. */
 int
-pe_write_canvas(FILE *fp, const struct pe_canvas *cv, enum pe_format fmt,
-                enum pe_depth depth, const char *title)
+pe_write(FILE *fp, const struct pe_canvas *cv, enum pe_format fmt,
+         const struct pe_write_opts *wo)
 {
-	if (fp == NULL || cv == NULL || cv->cells == NULL)
+	struct pe_write_opts o;
+	int st = PE_OK;
+
+	if (fp == NULL || cv == NULL || cv->cells == NULL || wo == NULL)
 		return PE_EINVAL;
-	if ((unsigned)depth > PE_DEPTH_MONO)
-		depth = PE_DEPTH_TRUECOLOR;
+	o = *wo;
+	if ((unsigned)o.depth > PE_DEPTH_MONO)
+		o.depth = PE_DEPTH_TRUECOLOR;
+	if ((unsigned)o.theme >= PE_THEME_COUNT)
+		o.theme = PE_THEME_DARK;
 	switch (fmt) {
 	case PE_FMT_ANSI:
-		writer_ansi(fp, cv, depth);
+		writer_ansi(fp, cv, o.depth, o.theme);
 		break;
 	case PE_FMT_TXT:
 		writer_txt(fp, cv);
 		break;
 	case PE_FMT_HTML:
-		writer_html(fp, cv, depth, title);
+		writer_html(fp, cv, o.depth, o.theme, o.title);
 		break;
+	case PE_FMT_SVG:
+		st = pe_write_svg(fp, cv, &o);
+		break;
+	case PE_FMT_PDF: {
+		struct pe_pdf *pdf = pe_pdf_open(fp, o.title);
+		if (pdf == NULL)
+			return PE_ENOMEM;
+		st = pe_pdf_page(pdf, cv, o.depth, o.theme, NULL);
+		int cs = pe_pdf_close(pdf);
+		if (st == PE_OK)
+			st = cs;
+		break;
+	}
 	default:
 		return PE_EINVAL;
 	}
+	if (st != PE_OK)
+		return st;
 	if (fflush(fp) != 0 || ferror(fp))
 		return PE_EIO;
 	return PE_OK;
+}
+
+/* pe_write in the dark theme. */
+int
+pe_write_canvas(FILE *fp, const struct pe_canvas *cv, enum pe_format fmt,
+                enum pe_depth depth, const char *title)
+{
+	struct pe_write_opts o = {depth, PE_THEME_DARK, title};
+
+	return pe_write(fp, cv, fmt, &o);
 }

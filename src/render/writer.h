@@ -1,5 +1,5 @@
 /* Writing a canvas out: ANSI (UTF-8 + SGR), plain text (glyphs, mono ramp),
- * and HTML (one self-contained <pre>). */
+ * HTML (one self-contained <pre>), SVG (svg.c) and PDF (pdf.h). */
 #ifndef PESCOPE_WRITER_H
 #define PESCOPE_WRITER_H
 
@@ -8,7 +8,8 @@
 #include "canvas.h"
 #include "palette.h"
 
-enum pe_format { PE_FMT_ANSI, PE_FMT_TXT, PE_FMT_HTML };
+enum pe_format { PE_FMT_ANSI, PE_FMT_TXT, PE_FMT_HTML, PE_FMT_SVG,
+    PE_FMT_PDF };
 
 int pe_format_parse(const char *s); /* -1 if unknown */
 
@@ -16,10 +17,28 @@ int pe_format_parse(const char *s); /* -1 if unknown */
  * and masked/undefined cells into their mono glyphs. */
 uint32_t pe_writer_glyph(const struct pe_cell *c, enum pe_depth depth);
 
-/* Write cv: exactly h lines of w display columns each, newline-terminated.
- * ANSI resets attributes at the end of every line; TXT is always mono
- * glyphs; HTML is a whole document. Returns 0 or PE_EIO. */
+/* How a canvas is written: its color depth and theme (palette.h), and the
+ * document's title (HTML, SVG, PDF; NULL: "pescope"). */
+struct pe_write_opts {
+	enum pe_depth depth;
+	enum pe_theme theme;
+	const char *title;
+};
+
+/* Write cv. ANSI, TXT and HTML: exactly h lines of w display columns
+ * each, newline-terminated; ANSI resets attributes at the end of every
+ * line; TXT is always mono glyphs (no colors, so no theme); HTML is a
+ * whole document. SVG: one standalone document (svg.c). PDF: one page
+ * (pdf.h). Returns 0, PE_EIO when the stream failed, PE_EINVAL for a bad
+ * argument, PE_ENOMEM. */
+int pe_write(FILE *fp, const struct pe_canvas *cv, enum pe_format fmt,
+    const struct pe_write_opts *wo);
+/* pe_write in the dark theme. */
 int pe_write_canvas(FILE *fp, const struct pe_canvas *cv,
     enum pe_format fmt, enum pe_depth depth, const char *title);
+
+/* svg.c: cv as one standalone SVG document (see writer.c's pe_write). */
+int pe_write_svg(FILE *fp, const struct pe_canvas *cv,
+    const struct pe_write_opts *wo);
 
 #endif

@@ -49,6 +49,7 @@ static struct {
 	size_t nslots;	   /* a power of two, > 2 * max_pair */
 	bool nudge;	   /* direct colors below 8 are sent as the ANSI ones
 			      (xterm-direct): send 8 for them */
+	enum pe_theme theme;
 	char note[400];
 	struct termios saved; /* the terminal's modes before curses */
 	bool saved_ok;
@@ -354,7 +355,8 @@ put_canvas(const struct pe_canvas *cv, bool last_try)
 		for (int x = 0; x < w; x++) {
 			const struct pe_cell *c = &cv->cells[(size_t)y * cv->w + x];
 			wchar_t wc[2] = {(wchar_t)pe_writer_glyph(c, crt.depth), 0};
-			struct pe_look lk = pe_palette_look(c, crt.depth);
+			struct pe_look lk = pe_palette_look(c, crt.depth,
+			    crt.theme);
 			int pair = 0;
 			cchar_t cc;
 
@@ -379,6 +381,28 @@ put_canvas(const struct pe_canvas *cv, bool last_try)
 	return true;
 }
 
+/* The window's background: the light theme's page, so that what curses
+ * blanks (a cleared line, the screen after a resize) is painted too, and
+ * cells written without a color take it. */
+static void
+theme_background(void)
+{
+	struct pe_cell blank = {.cp = ' ', .fg = PE_COLOR_DEFAULT,
+	    .bg = PE_COLOR_DEFAULT};
+	wchar_t wc[2] = {L' ', 0};
+	cchar_t cc;
+	int pair;
+
+	if (crt.theme != PE_THEME_LIGHT || crt.depth == PE_DEPTH_MONO)
+		return;
+	struct pe_look lk = pe_palette_look(&blank, crt.depth, crt.theme);
+	pair = pair_for(term_color(lk.fg, true), term_color(lk.bg, false));
+	if (pair < 0)
+		return;
+	setcchar(&cc, wc, A_NORMAL, 0, &pair);
+	bkgrnd(&cc);
+}
+
 /* Write a canvas to the screen and refresh. When the pair pool is full,
  * forget every pair and repaint the whole screen with fresh ones, so no
  * pair on screen is ever redefined behind curses' back. */
@@ -389,6 +413,7 @@ pe_crt_draw(const struct pe_canvas *cv, bool full)
 		return;
 	if (!put_canvas(cv, false)) {
 		pairs_reset();
+		theme_background();
 		put_canvas(cv, true);
 		full = true;
 	}
@@ -403,6 +428,20 @@ pe_crt_size(int *w, int *h)
 {
 	*w = COLS > 0 ? COLS : 1;
 	*h = LINES > 0 ? LINES : 1;
+}
+
+/* Set the theme frames are drawn in (before pe_crt_init). */
+void
+pe_crt_set_theme(enum pe_theme theme)
+{
+	crt.theme = (unsigned)theme < PE_THEME_COUNT ? theme : PE_THEME_DARK;
+}
+
+/* The theme frames are drawn in. */
+enum pe_theme
+pe_crt_theme(void)
+{
+	return crt.theme;
 }
 
 /* The color depth frames are drawn with. */
@@ -730,7 +769,9 @@ pe_crt_init(int depth, char *err, size_t cap)
 {
 	struct caps c;
 
+	enum pe_theme theme = crt.theme;
 	memset(&crt, 0, sizeof crt);
+	crt.theme = theme;
 	if (check_terminal(err, cap, &c) != 0)
 		return -1;
 	size_env();
@@ -775,6 +816,7 @@ pe_crt_init(int depth, char *err, size_t cap)
 	intrflush(stdscr, FALSE);
 	curs_set(0);
 	colors_init();
+	theme_background();
 	pe_input_init();
 	restore_prepare();
 	catch_fatal();

@@ -171,7 +171,8 @@ write_kept(struct pe_atomic *a, const char *dir, const char *name,
 	errno = 0;
 	if (pe_atomic_open(a, path) != PE_OK)
 		return errno != 0 ? errno : EIO;
-	if (pe_write_canvas(a->fp, cv, fmt, pe_crt_depth(), title) != PE_OK ||
+	struct pe_write_opts wo = {pe_crt_depth(), pe_crt_theme(), title};
+	if (pe_write(a->fp, cv, fmt, &wo) != PE_OK ||
 	    pe_atomic_finish(a) != PE_OK) {
 		int e = errno != 0 ? errno : EIO;
 		pe_atomic_abort(a);
@@ -337,7 +338,7 @@ apply(struct loop *L, const struct pe_input *in)
 
 /* Run the interactive program from a ready state; see tui.h. */
 int
-pe_tui_run(const struct pe_state *start, int depth,
+pe_tui_run(const struct pe_state *start, int depth, enum pe_theme theme,
     const struct pe_tui_hooks *hooks)
 {
 	struct loop L;
@@ -347,6 +348,7 @@ pe_tui_run(const struct pe_state *start, int depth,
 	memset(&L, 0, sizeof L);
 	L.cur = -1;
 	L.st = *start;
+	pe_crt_set_theme(theme);
 	if (pe_crt_init(depth, err, sizeof err) != 0) {
 		pe_crt_fatal("%s", err);
 		return 2;

@@ -23,6 +23,10 @@
  * standard input/output is not a terminal or TERM cannot address the
  * cursor; nothing has been written to the terminal then. */
 int pe_crt_init(int depth, char *err, size_t cap);
+/* The theme frames are drawn in (palette.h); set before pe_crt_init. The
+ * light theme paints its background in every cell, blank or not. */
+void pe_crt_set_theme(enum pe_theme theme);
+enum pe_theme pe_crt_theme(void);
 /* Restore the terminal (idempotent; also run at exit). */
 void pe_crt_done(void);
 /* htop's CRT_fatalError: restore the terminal, then print "pescope:
@@ -94,11 +98,12 @@ struct pe_tui_hooks {
 
 /* Run the interactive program from a ready state (the command line's,
  * which `pescope snapshot` would draw too) with color depth `depth` (-1:
- * from the terminal) and hooks (NULL: none). Returns the process's exit status: 0, 1 when memory
- * ran out or the terminal went away, 2 when there is no terminal to run
- * on; each failure is said on standard error. A signal that ends the
- * program is raised again once the terminal is restored. */
-int pe_tui_run(const struct pe_state *start, int depth,
+ * from the terminal) in a theme, with hooks (NULL: none). Returns the
+ * process's exit status: 0, 1 when memory ran out or the terminal went
+ * away, 2 when there is no terminal to run on; each failure is said on
+ * standard error. A signal that ends the program is raised again once the
+ * terminal is restored. */
+int pe_tui_run(const struct pe_state *start, int depth, enum pe_theme theme,
     const struct pe_tui_hooks *hooks);
 
 #endif

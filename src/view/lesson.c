@@ -39,6 +39,7 @@ pe_lesson_goto(struct pe_state *st, size_t k, size_t step)
 	st->step = step;
 	st->speaker = keep.speaker;
 	st->notes = keep.notes;
+	st->caption_below = keep.caption_below;
 	st->elapsed = keep.elapsed;
 	memcpy(st->link, keep.link, sizeof st->link);
 	st->status[0] = '\0';
@@ -1122,6 +1123,8 @@ view_lesson_frame(const struct pe_state *st, const struct pe_model *m,
 	/* the band: a rule and the lines, as many as the view leaves */
 	int most = h - 1 - PE_LESSON_VIEW_MIN_H;
 	int band = L->n + 1 < most ? L->n + 1 : most;
+	if (st->caption_below)
+		band = 0;
 	int pane_h = h - 1 - band; /* rows of the view under the scene line */
 	struct pe_canvas pane;
 	/* the view is drawn a row taller and its tab bar left out: the scene
@@ -1137,9 +1140,10 @@ view_lesson_frame(const struct pe_state *st, const struct pe_model *m,
 	pe_canvas_free(&pane);
 	hit->tab_y = -1; /* no tabs to click */
 	int ry = 1 + pane_h;
-	for (int x = 0; x < w; x++)
+	for (int x = 0; band > 0 && x < w; x++)
 		pe_canvas_set(cv, x, ry, 0x2500, C_DIM, PE_COLOR_DEFAULT, 0);
-	draw_caption(cv, L, 1, ry + 1, w - 2, band - 1, failed);
+	if (band > 0)
+		draw_caption(cv, L, 1, ry + 1, w - 2, band - 1, failed);
 	if (st->notes)
 		notes_overlay(st, cv, L);
 	free(L);

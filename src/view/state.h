@@ -72,6 +72,8 @@ struct pe_state {
 	bool speaker;		   /* the speaker's view: notes, next scene,
 				      clock (lesson --speaker) */
 	bool notes;		   /* the notes over the frame (the i key) */
+	bool caption_below;	   /* the frame leaves the caption out (a
+				      handout page prints it below) */
 	double elapsed;		   /* seconds since the lesson started, for
 				      the speaker's clock; < 0: unknown */
 	char link[160];		   /* how the link to the other instance

@@ -1,0 +1,348 @@
+/* Frames as vector PDF pages through cairo's PDF surface (cairo 1.16,
+ * Debian's libcairo2): paint.h's shapes as filled rectangles and circles,
+ * text through cairo's font selection (fontconfig), each glyph placed on
+ * its cell. */
+#include <cairo-pdf.h>
+#include <cairo.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pescope/pescope.h"
+#include "render/paint.h"
+#include "render/pdf.h"
+
+/* Points: a cell, the frame's font (DejaVu Sans Mono: ascent 0.928 em,
+ * descent 0.236 em, centred in the cell), the margin, the notes' font,
+ * line and the gap above them. */
+#define PDF_CW 6.0
+#define PDF_CH 12.0
+#define PDF_FONT 10.0
+#define PDF_BASELINE 9.5
+#define PDF_MARGIN 24.0
+#define PDF_NOTE_FONT 10.0
+#define PDF_NOTE_LINE 14.0
+#define PDF_GAP 14.0
+/* Cell backgrounds reach this far into their right and lower neighbours,
+ * which paint over it: no hairline seams between runs in a viewer that
+ * anti-aliases each fill on its own. */
+#define PDF_BLEED 0.15
+
+#define PDF_MONO "DejaVu Sans Mono"
+#define PDF_SANS "DejaVu Sans"
+
+struct pe_pdf {
+	FILE *fp;
+	char *title;
+	cairo_surface_t *surface; /* NULL until the first page */
+	cairo_t *cr;
+	cairo_surface_t *measure_surface; /* 1 x 1 image, to wrap text */
+	cairo_t *measure;
+	int status;
+	double ox, oy;		  /* the frame's top left on the page */
+};
+
+/* cairo's write function: the caller's stream. */
+static cairo_status_t
+pdf_write(void *closure, const unsigned char *data, unsigned int length)
+{
+	FILE *fp = closure;
+
+	return fwrite(data, 1, length, fp) == length ? CAIRO_STATUS_SUCCESS
+	                                             : CAIRO_STATUS_WRITE_ERROR;
+}
+
+/* Start a document; see pdf.h. */
+struct pe_pdf *
+pe_pdf_open(FILE *fp, const char *title)
+{
+	struct pe_pdf *pdf = calloc(1, sizeof *pdf);
+
+	if (pdf == NULL)
+		return NULL;
+	pdf->fp = fp;
+	pdf->title = strdup(title != NULL && title[0] != '\0' ? title
+	                                                      : "pescope");
+	pdf->measure_surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32,
+	    1, 1);
+	pdf->measure = cairo_create(pdf->measure_surface);
+	if (pdf->title == NULL || cairo_status(pdf->measure) !=
+	    CAIRO_STATUS_SUCCESS) {
+		cairo_destroy(pdf->measure);
+		cairo_surface_destroy(pdf->measure_surface);
+		free(pdf->title);
+		free(pdf);
+		return NULL;
+	}
+	cairo_select_font_face(pdf->measure, PDF_SANS, CAIRO_FONT_SLANT_NORMAL,
+	    CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(pdf->measure, PDF_NOTE_FONT);
+	return pdf;
+}
+
+/* Set the source to an RGB color. */
+static void
+pdf_rgb(cairo_t *cr, pe_color c)
+{
+	cairo_set_source_rgb(cr, ((c >> 16) & 0xff) / 255.0,
+	    ((c >> 8) & 0xff) / 255.0, (c & 0xff) / 255.0);
+}
+
+/* A rectangle of paint.h. */
+static void
+pdf_rect(void *arg, enum pe_paint_layer layer, pe_color rgb, double x,
+    double y, double w, double h)
+{
+	struct pe_pdf *pdf = arg;
+	double b = layer == PE_PAINT_BG ? PDF_BLEED : 0;
+
+	pdf_rgb(pdf->cr, rgb);
+	cairo_rectangle(pdf->cr, pdf->ox + x, pdf->oy + y, w + b, h + b);
+	cairo_fill(pdf->cr);
+}
+
+/* A braille dot. */
+static void
+pdf_dot(void *arg, pe_color rgb, double cx, double cy, double r)
+{
+	struct pe_pdf *pdf = arg;
+
+	pdf_rgb(pdf->cr, rgb);
+	cairo_new_sub_path(pdf->cr);
+	cairo_arc(pdf->cr, pdf->ox + cx, pdf->oy + cy, r, 0, 6.283185307179586);
+	cairo_fill(pdf->cr);
+}
+
+/* A run of text, one glyph on each cell (the font's advance need not be
+ * the cell's). */
+static void
+pdf_text(void *arg, const struct pe_paint_text *t)
+{
+	struct pe_pdf *pdf = arg;
+	cairo_t *cr = pdf->cr;
+	cairo_glyph_t *g = NULL;
+	int n = 0;
+	double x = pdf->ox + t->x, y = pdf->oy + t->y + PDF_BASELINE;
+
+	cairo_select_font_face(cr, PDF_MONO, CAIRO_FONT_SLANT_NORMAL,
+	    t->bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, PDF_FONT);
+	pdf_rgb(cr, t->rgb);
+	if (cairo_scaled_font_text_to_glyphs(cairo_get_scaled_font(cr), x, y,
+	    t->utf8, -1, &g, &n, NULL, NULL, NULL) == CAIRO_STATUS_SUCCESS &&
+	    n == t->cells) {
+		for (int i = 0; i < n; i++) {
+			g[i].x = x + PDF_CW * i;
+			g[i].y = y;
+		}
+		cairo_show_glyphs(cr, g, n);
+	} else {
+		/* a glyph of several code points (never from pescope's
+		 * canvas): each code point on its own cell */
+		const char *s = t->utf8;
+		for (int i = 0; *s != '\0'; i++) {
+			uint32_t cp;
+			int k = pe_utf8_decode(s, &cp);
+			char one[8];
+			memcpy(one, s, (size_t)k);
+			one[k] = '\0';
+			cairo_move_to(cr, x + PDF_CW * i, y);
+			cairo_show_text(cr, one);
+			s += k;
+		}
+	}
+	cairo_glyph_free(g);
+	if (t->underline) {
+		cairo_rectangle(cr, x, y + 1.2, PDF_CW * t->cells, 0.6);
+		cairo_fill(cr);
+	}
+}
+
+/* End of a layer: nothing to do, cairo draws as it goes. */
+static void
+pdf_end(void *arg, enum pe_paint_layer layer)
+{
+	(void)arg;
+	(void)layer;
+}
+
+/* Lines of wrapped text, growing. */
+struct pdf_lines {
+	char **v;
+	int n, cap;
+	bool oom;
+};
+
+/* Append a copy of the first len bytes of s. */
+static void
+pdf_lines_push(struct pdf_lines *l, const char *s, size_t len)
+{
+	char *c;
+
+	if (l->oom)
+		return;
+	if (l->n == l->cap) {
+		int cap = l->cap ? 2 * l->cap : 16;
+		char **v = realloc(l->v, (size_t)cap * sizeof *v);
+		if (v == NULL) {
+			l->oom = true;
+			return;
+		}
+		l->v = v;
+		l->cap = cap;
+	}
+	if ((c = strndup(s, len)) == NULL) {
+		l->oom = true;
+		return;
+	}
+	l->v[l->n++] = c;
+}
+
+/* The notes' lines: `below` wrapped to width points at blanks (a word
+ * wider than the line stands alone on it), "" for a blank line between
+ * paragraphs. Returns the count (-1: out of memory); *out is a malloc'd
+ * array of malloc'd lines. */
+static int
+pdf_wrap(cairo_t *m, const char *below, double width, char ***out)
+{
+	struct pdf_lines l = {0};
+
+	*out = NULL;
+	for (const char *s = below; s != NULL && *s != '\0';) {
+		const char *e = strchr(s, '\n');
+		size_t len = e != NULL ? (size_t)(e - s) : strlen(s);
+		char *src = strndup(s, len), line[8192] = "", *save = NULL;
+
+		if (src == NULL) {
+			l.oom = true;
+			break;
+		}
+		if (len == 0 && l.n > 0 && l.v[l.n - 1][0] != '\0')
+			pdf_lines_push(&l, "", 0);
+		for (char *w = strtok_r(src, " \t", &save); w != NULL;
+		     w = strtok_r(NULL, " \t", &save)) {
+			char cand[8192];
+			cairo_text_extents_t ext;
+
+			if (strlen(line) + strlen(w) + 2 > sizeof cand) {
+				/* a line this long never fits: break it here */
+				pdf_lines_push(&l, line, strlen(line));
+				line[0] = '\0';
+			}
+			snprintf(cand, sizeof cand, "%s%s%.4000s", line,
+			    line[0] != '\0' ? " " : "", w);
+			cairo_text_extents(m, cand, &ext);
+			if (ext.x_advance <= width || line[0] == '\0') {
+				snprintf(line, sizeof line, "%s", cand);
+				continue;
+			}
+			pdf_lines_push(&l, line, strlen(line));
+			snprintf(line, sizeof line, "%s", w);
+		}
+		if (line[0] != '\0')
+			pdf_lines_push(&l, line, strlen(line));
+		free(src);
+		s = e != NULL ? e + 1 : s + len;
+	}
+	/* no blank line at the end */
+	while (!l.oom && l.n > 0 && l.v[l.n - 1][0] == '\0')
+		free(l.v[--l.n]);
+	if (l.oom) {
+		for (int i = 0; i < l.n; i++)
+			free(l.v[i]);
+		free(l.v);
+		return -1;
+	}
+	*out = l.v;
+	return l.n;
+}
+
+/* Map a cairo status to a pescope one. */
+static int
+pdf_status(cairo_status_t s)
+{
+	if (s == CAIRO_STATUS_SUCCESS)
+		return PE_OK;
+	return s == CAIRO_STATUS_NO_MEMORY ? PE_ENOMEM : PE_EIO;
+}
+
+/* Add a page; see pdf.h. */
+int
+pe_pdf_page(struct pe_pdf *pdf, const struct pe_canvas *cv,
+            enum pe_depth depth, enum pe_theme theme, const char *below)
+{
+	struct pe_painter p = {PDF_CW, PDF_CH, pdf, pdf_rect, pdf_dot, pdf_text,
+	    pdf_end};
+	char **lines = NULL;
+	int nl;
+	double fw, fh, pw, ph;
+
+	if (pdf == NULL || cv == NULL || cv->cells == NULL)
+		return PE_EINVAL;
+	if (pdf->status != PE_OK)
+		return pdf->status;
+	fw = PDF_CW * cv->w;
+	fh = PDF_CH * cv->h;
+	nl = pdf_wrap(pdf->measure, below, fw, &lines);
+	if (nl < 0)
+		return pdf->status = PE_ENOMEM;
+	pw = fw + 2 * PDF_MARGIN;
+	ph = fh + 2 * PDF_MARGIN + (nl > 0 ? PDF_GAP + PDF_NOTE_LINE * nl : 0);
+	if (pdf->surface == NULL) {
+		pdf->surface = cairo_pdf_surface_create_for_stream(pdf_write,
+		    pdf->fp, pw, ph);
+		cairo_pdf_surface_set_metadata(pdf->surface,
+		    CAIRO_PDF_METADATA_TITLE, pdf->title);
+		cairo_pdf_surface_set_metadata(pdf->surface,
+		    CAIRO_PDF_METADATA_CREATOR, "pescope " PESCOPE_VERSION);
+		pdf->cr = cairo_create(pdf->surface);
+	} else {
+		cairo_pdf_surface_set_size(pdf->surface, pw, ph);
+	}
+	cairo_t *cr = pdf->cr;
+	pdf_rgb(cr, pe_look_rgb(-1, depth, theme, false));
+	cairo_paint(cr);
+	pdf->ox = PDF_MARGIN;
+	pdf->oy = PDF_MARGIN;
+	pe_paint_canvas(cv, depth, theme, &p);
+	if (nl > 0) {
+		pdf_rgb(cr, pe_look_rgb(-1, depth, theme, true));
+		cairo_select_font_face(cr, PDF_SANS, CAIRO_FONT_SLANT_NORMAL,
+		    CAIRO_FONT_WEIGHT_NORMAL);
+		cairo_set_font_size(cr, PDF_NOTE_FONT);
+		for (int i = 0; i < nl; i++) {
+			double y = PDF_MARGIN + fh + PDF_GAP + PDF_NOTE_LINE * i;
+			cairo_move_to(cr, PDF_MARGIN, y + PDF_NOTE_FONT);
+			cairo_show_text(cr, lines[i]);
+			free(lines[i]);
+		}
+		free(lines);
+	}
+	cairo_show_page(cr);
+	pdf->status = pdf_status(cairo_status(cr));
+	if (pdf->status == PE_OK)
+		pdf->status = pdf_status(cairo_surface_status(pdf->surface));
+	return pdf->status;
+}
+
+/* Finish and free; see pdf.h. */
+int
+pe_pdf_close(struct pe_pdf *pdf)
+{
+	int st;
+
+	if (pdf == NULL)
+		return PE_EINVAL;
+	st = pdf->status;
+	if (pdf->surface != NULL) {
+		cairo_destroy(pdf->cr);
+		cairo_surface_finish(pdf->surface);
+		if (st == PE_OK)
+			st = pdf_status(cairo_surface_status(pdf->surface));
+		cairo_surface_destroy(pdf->surface);
+	}
+	cairo_destroy(pdf->measure);
+	cairo_surface_destroy(pdf->measure_surface);
+	free(pdf->title);
+	free(pdf);
+	return st;
+}

@@ -11,7 +11,7 @@ static const char *const group_titles[G_COUNT] = {
 	"RoPE scaling (names as in Hugging Face transformers' rope_scaling):",
 	"Toy attention and worked examples (the TUI and dump):",
 	"snapshot and the TUI:",
-	"Files (snapshot and dump; --size: snapshot and bench):",
+	"Files (snapshot, dump; --size: snapshot, bench; --record: the TUI):",
 	"dump:",
 	"bench:",
 	"",

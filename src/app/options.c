@@ -213,6 +213,15 @@ const struct opt_row pe_opts[O_COUNT] = {
 	[O_VALUES] = {"values", 0, false, C_TUI | C_SNAP, 0, 0, 0, G_VIEW, NULL,
 	    "numbers over the colors where a cell shows one\n"
 	    "element and they fit (the v key)"},
+	[O_PRESENT] = {"present", 0, false, C_TUI | C_SNAP, 0, 0, 0, G_VIEW,
+	    NULL, "the presenter view (the P key): no tab bar or key\n"
+	    "hints, samples 2 cells wide, plots in blocks"},
+	[O_NO_CHROME] = {"no-chrome", 0, false, C_SNAP, 0, 0, 0, G_VIEW, NULL,
+	    "snapshot: the frame without the tab bar and the\n"
+	    "key hints (for slides; --present implies it)"},
+	[O_RECORD] = {"record", 0, true, C_TUI, 0, 0, 0, G_OUT, "FILE.cast",
+	    "the TUI: record the session as an asciicast v2\n"
+	    "file (asciinema play replays it)", NULL, true},
 	[O_HEAD] = {"head", 0, true, C_CONF, E(ALIBI) | E(ROPE2D), 0, 0, G_VIEW,
 	    "H", "alibi: the head drawn large; rope2d mixed: the\n"
 	    "head of the frequencies; dump: the head of a\n"
@@ -778,6 +787,19 @@ apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
 		return 0;
 	case O_VALUES:
 		o->values = true;
+		return 0;
+	case O_PRESENT:
+		o->present = true;
+		return 0;
+	case O_NO_CHROME:
+		o->no_chrome = true;
+		return 0;
+	case O_RECORD:
+		if (arg[0] == '\0')
+			return fail(err, cap, "--record: the file name is empty");
+		free(o->record);
+		if ((o->record = strdup(arg)) == NULL)
+			return fail(err, cap, "out of memory");
 		return 0;
 	case O_CURSOR:
 		o->cursor_given = true;
@@ -1573,6 +1595,8 @@ pe_options_free(struct pe_options *o)
 	free(o->preset);
 	free(o->table);
 	free(o->output);
+	free(o->record);
+	o->record = NULL;
 	free(o->tokens);
 	free(o->permute);
 	free(o->bias_data);

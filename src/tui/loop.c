@@ -337,7 +337,7 @@ apply(struct loop *L, const struct pe_input *in)
 
 /* Run the interactive program from a ready state; see tui.h. */
 int
-pe_tui_run(const struct pe_state *start, int depth)
+pe_tui_run(const struct pe_state *start, int depth, int record_fd)
 {
 	struct loop L;
 	char err[256];
@@ -346,7 +346,7 @@ pe_tui_run(const struct pe_state *start, int depth)
 	memset(&L, 0, sizeof L);
 	L.cur = -1;
 	L.st = *start;
-	if (pe_crt_init(depth, err, sizeof err) != 0) {
+	if (pe_crt_init(depth, record_fd, err, sizeof err) != 0) {
 		pe_crt_fatal("%s", err);
 		return 2;
 	}
@@ -447,6 +447,12 @@ pe_tui_run(const struct pe_state *start, int depth)
 		rc = 1;
 	}
 	pe_crt_done();
+	if (pe_rec_error() != 0) {
+		pe_crt_fatal("--record: writing the recording failed (%s); it "
+		    "ends at the last whole event", strerror(pe_rec_error()));
+		if (rc == 0)
+			rc = 1;
+	}
 	if (sig != 0) {
 		/* Die of the signal, as the shell expects, now that the
 		 * terminal is restored. */

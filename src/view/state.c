@@ -574,6 +574,11 @@ pe_state_key(struct pe_state *st, int key, size_t cell_rows,
 		    "where a cell shows one element and it fits (+ zooms in)"
 					       : "values off");
 		return PE_ACT_REDRAW;
+	case 'P':
+		st->present = !st->present;
+		pe_state_status(st, st->present ? "presenter view: P leaves it, ? "
+		    "lists the keys" : "presenter view off");
+		return PE_ACT_REDRAW;
 	}
 	if ((act = config_key(st, key)) >= 0)
 		return act | clear;

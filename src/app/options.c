@@ -1413,6 +1413,9 @@ finish(struct pe_options *o, const bool *given, char *err, size_t cap)
 	    o->head >= c->heads) /* alibi's heads */
 		return fail(err, cap, "--head %zu: must be in 0..%zu (there are %zu "
 		    "heads)", o->head, c->heads - 1, c->heads);
+	if (given[O_NO_CHROME] && o->present)
+		return fail(err, cap, "--no-chrome has no effect with --present: "
+		    "the presenter view has no tab bar or key hints");
 	if (o->cmd == PE_CMD_SNAPSHOT || o->cmd == PE_CMD_TUI)
 		return check_panel(o, err, cap);
 	return 0;

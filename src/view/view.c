@@ -288,8 +288,7 @@ help_lines(char lines[][96], size_t cap)
 		"+ / -   0            zoom in / out around the cursor; whole map",
 		"PgUp PgDn Home End   pan the map",
 		"d/D  n/N  b/B        d_model, seq_len halve/double; base /10, x10",
-		"c / C   v            right column's panel: next, previous; values",
-		"P                    presenter view: larger samples, no tabs, hints",
+		"c / C   v   P        panel: next, previous; values; presenter view",
 	};
 	static const char *const tail[] = {
 		"space  [ ]           play / pause the sweep; slower, faster",

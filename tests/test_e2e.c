@@ -1695,3 +1695,38 @@ Test(e2e, record_survives_signals_and_refuses_bad_paths)
 	term_free(&t);
 	rmdir(dir);
 }
+
+/* The presenter view in the TUI (P): no tab bar, no key hints; a click on
+ * its 2-cell samples finds the element under it (d 16, n 16 at 120x40:
+ * each dimension 4 cells wide from column 3, each position 2 lines from
+ * line 2); P again brings the tabs back. */
+Test(e2e, presenter_view_key_and_clicks)
+{
+	struct term t;
+	size_t p, j;
+	double v;
+	const char *args[] = {"-d", "16", "-n", "16", NULL};
+
+	start(&t, args, NULL);
+	term_send(&t, "P");
+	cr_assert(term_wait_gone(&t, "1 sinusoidal", WAIT_MS), "tabs gone");
+	cr_expect(term_has(&t, "presenter view"), "the status line says so");
+	term_mouse(&t, 0, 3 + 4 * 5 + 3, 2 + 2 * 7 + 1); /* last cell of dim 5 */
+	cr_assert(term_wait_gone(&t, "PE[0,0]", WAIT_MS), "click moved the "
+	    "cursor");
+	cr_assert(inspector_pe(&t, &p, &j, &v));
+	cr_expect(p == 7 && j == 5, "PE[%zu,%zu], not PE[7,5]", p, j);
+	term_mouse(&t, 0, 3 + 4 * 6, 2 + 2 * 7); /* first cell of dim 6 */
+	cr_assert(inspector_pe(&t, &p, &j, &v));
+	cr_expect(p == 7 && j == 6, "PE[%zu,%zu], not PE[7,6]", p, j);
+	cr_expect(th_close(v, pe_sinusoidal_value(7, 6, 16, 10000.0,
+	    PE_LAYOUT_INTERLEAVED), 1e-8, 1e-6), "%.9g", v);
+	/* no key hints: the bottom line is blank once the message is gone */
+	char line[COLS * 8 + 64];
+	term_line(&t, t.rows - 1, line, sizeof line);
+	cr_expect(strstr(line, "? help") == NULL, "%s", line);
+	term_send(&t, "P");
+	cr_expect(term_wait_for(&t, "1 sinusoidal", WAIT_MS), "tabs back");
+	term_quit(&t);
+	term_free(&t);
+}

@@ -65,19 +65,18 @@ main(int argc, char **argv)
 		 * preset */
 		struct pe_state st;
 		int fd = -1;
-		if (o.record != NULL &&
-		    (fd = open(o.record, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-			 0666)) < 0) {
+		int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
+		if (o.record != NULL && (fd = open(o.record, flags, 0666)) < 0) {
 			/* refused before the terminal is touched */
-			pe_app_error("--record '%s': cannot create a file there: %s",
-			    o.record, strerror(errno));
+			pe_app_error("--record '%s': cannot create a file there: "
+			    "%s", o.record, strerror(errno));
 			rc = PE_EXIT_USAGE;
 			break;
 		}
 		pe_app_state_from_options(&o, &st);
 		rc = pe_tui_run(&st, o.depth, fd);
 		if (rc == PE_EXIT_USAGE && o.record != NULL)
-			unlink(o.record); /* no terminal: nothing was recorded */
+			unlink(o.record); /* no terminal: nothing recorded */
 		break;
 	}
 	}

@@ -796,7 +796,8 @@ apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
 		return 0;
 	case O_RECORD:
 		if (arg[0] == '\0')
-			return fail(err, cap, "--record: the file name is empty");
+			return fail(err, cap, "--record: the file name is "
+			    "empty");
 		free(o->record);
 		if ((o->record = strdup(arg)) == NULL)
 			return fail(err, cap, "out of memory");
@@ -1414,8 +1415,9 @@ finish(struct pe_options *o, const bool *given, char *err, size_t cap)
 		return fail(err, cap, "--head %zu: must be in 0..%zu (there are %zu "
 		    "heads)", o->head, c->heads - 1, c->heads);
 	if (given[O_NO_CHROME] && o->present)
-		return fail(err, cap, "--no-chrome has no effect with --present: "
-		    "the presenter view has no tab bar or key hints");
+		return fail(err, cap, "--no-chrome has no effect with "
+		    "--present: the presenter view has no tab bar or key "
+		    "hints");
 	if (o->cmd == PE_CMD_SNAPSHOT || o->cmd == PE_CMD_TUI)
 		return check_panel(o, err, cap);
 	return 0;

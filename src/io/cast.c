@@ -90,9 +90,9 @@ pe_cast_header(char *dest, size_t cap, int w, int h, long long timestamp,
 	if (tl > 64)
 		tl = 64;
 	t[json_string(t, term != NULL ? term : "", tl)] = '\0';
-	int n = snprintf(dest, cap, "{\"version\": 2, \"width\": %d, \"height\": "
-	    "%d, \"timestamp\": %lld, \"env\": {\"TERM\": \"%s\"}}\n", w, h,
-	    timestamp, t);
+	int n = snprintf(dest, cap, "{\"version\": 2, \"width\": %d, "
+	    "\"height\": %d, \"timestamp\": %lld, \"env\": {\"TERM\": "
+	    "\"%s\"}}\n", w, h, timestamp, t);
 	return n > 0 && (size_t)n < cap ? (size_t)n : 0;
 }
 

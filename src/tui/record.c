@@ -211,8 +211,8 @@ relay_main(void *arg)
 				at++;
 				continue;
 			}
-			char *end = left > hl ? memmem(carry + at + hl, left - hl,
-			    MARK_TAIL, 2) : NULL;
+			char *end = left <= hl ? NULL
+			    : memmem(carry + at + hl, left - hl, MARK_TAIL, 2);
 			if (end == NULL && left > hl + MARK_MAX) {
 				pass(carry + at, 1); /* too long to be ours */
 				at++;
@@ -225,7 +225,8 @@ relay_main(void *arg)
 				break;
 			}
 			term_flush();
-			rec_mark(carry + at + hl, (size_t)(end - (carry + at + hl)));
+			const char *body = carry + at + hl;
+			rec_mark(body, (size_t)(end - body));
 			at = (size_t)(end - carry) + 2;
 		}
 		term_flush();
@@ -278,7 +279,7 @@ on_winch(int sig)
 		p += 2;
 		ioctl(rec.slave, TIOCSWINSZ, &ws);
 		if (write(rec.slave, m, (size_t)(p - m)) < 0) {
-			/* the recording misses this resize: nothing to do here */
+			/* the recording misses this resize: no remedy */
 		}
 	}
 	errno = e;
@@ -360,8 +361,8 @@ pe_rec_begin(int w, int h)
 	if (!rec.on)
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &rec.t0);
-	size_t n = pe_cast_header(line, sizeof line, w, h, (long long)time(NULL),
-	    getenv("TERM"));
+	size_t n = pe_cast_header(line, sizeof line, w, h,
+	    (long long)time(NULL), getenv("TERM"));
 	if (n == 0 || write_all(rec.cast, line, n) != 0)
 		rec.error = errno != 0 ? errno : EIO;
 	/* curses' SIGWINCH handler is in place now: ours goes first */

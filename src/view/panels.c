@@ -471,7 +471,8 @@ panel_map(struct pe_canvas *cv, int x, int y, int w, int h,
 			pe_draw_vaxis(cv, x, y, axw - 1, mh, s->r0, s->r1, nsr, C_DIM);
 		if (s->col_labels == NULL ||
 		    !col_label_line(cv, mx, yy, mw, s, nsc, cw, cmark))
-			haxis_line(cv, mx, yy, mw, s->c0, s->c1, nsc, cw, cmark);
+			haxis_line(cv, mx, yy, mw, s->c0, s->c1, nsc, cw,
+			    cmark);
 		if (s->mark_from > 0)
 			mark_rows(cv, x + axw - 1, y, mh, s, nsr);
 		yy += 1;
@@ -482,12 +483,13 @@ panel_map(struct pe_canvas *cv, int x, int y, int w, int h,
 		size_t sr = panel_sample_of(s->r0, s->r1, nsr, s->cur_r);
 		size_t sc = panel_sample_of(s->c0, s->c1, nsc, s->cur_c);
 		for (int k = 0; k < cw; k++) { /* each cell of the sample */
-			struct pe_cell *cell = pe_canvas_at(cv, mx + (int)sc * cw + k,
-			    y + (int)sr / 2);
+			struct pe_cell *cell = pe_canvas_at(cv,
+			    mx + (int)sc * cw + k, y + (int)sr / 2);
 			if (cell == NULL || cell->kind == PE_CELL_TEXT)
 				continue;
-			/* mark the cursor's half of the cell, keep the other
-			 * half's color: upper sample -> U+2580, lower -> U+2584 */
+			/* mark the cursor's half of the cell, keep the
+			 * other half's color: upper sample -> U+2580, lower
+			 * -> U+2584 */
 			bool upper = sr % 2 == 0;
 			pe_color other = upper ? cell->bg : cell->fg;
 			pe_color mine = upper ? cell->fg : cell->bg;

@@ -576,8 +576,8 @@ pe_state_key(struct pe_state *st, int key, size_t cell_rows,
 		return PE_ACT_REDRAW;
 	case 'P':
 		st->present = !st->present;
-		pe_state_status(st, st->present ? "presenter view: P leaves it, ? "
-		    "lists the keys" : "presenter view off");
+		pe_state_status(st, st->present ? "presenter view: P leaves "
+		    "it, ? lists the keys" : "presenter view off");
 		return PE_ACT_REDRAW;
 	}
 	if ((act = config_key(st, key)) >= 0)

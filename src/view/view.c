@@ -184,8 +184,8 @@ draw_tabs(struct ctx *c, int y)
 		c->hit->tab_x1[e] = x;
 	}
 	if (pl > 0 && x + pl + 1 <= c->w)
-		pe_canvas_text(c->cv, c->w - pl, y, pl, p, C_DIM, PE_COLOR_DEFAULT,
-		    0);
+		pe_canvas_text(c->cv, c->w - pl, y, pl, p, C_DIM,
+		    PE_COLOR_DEFAULT, 0);
 }
 
 /* Record a panel's status; say a failure in the panel. */

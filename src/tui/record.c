@@ -257,6 +257,10 @@ put_uint(char *p, unsigned v)
 	return p;
 }
 
+/* The size the recording last said (the header's, then each "r"
+ * event's): a SIGWINCH that does not change it is no resize. */
+static volatile sig_atomic_t said_w, said_h;
+
 /* SIGWINCH: the pseudo-terminal takes the real terminal's new size
  * before curses asks it, and the resize marker goes into the stream now,
  * before anything curses draws at the new size (ioctl and write are safe
@@ -268,7 +272,8 @@ on_winch(int sig)
 	struct winsize ws;
 	int e = errno;
 	if (rec.slave >= 0 && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 &&
-	    ws.ws_col > 0 && ws.ws_row > 0) {
+	    ws.ws_col > 0 && ws.ws_row > 0 &&
+	    (ws.ws_col != said_w || ws.ws_row != said_h)) {
 		char m[MARK_MAX + 32], *p = m;
 		memcpy(p, MARK_HEAD "R", sizeof MARK_HEAD);
 		p += sizeof MARK_HEAD;
@@ -277,6 +282,7 @@ on_winch(int sig)
 		p = put_uint(p, ws.ws_row);
 		memcpy(p, MARK_TAIL, 2);
 		p += 2;
+		said_w = ws.ws_col, said_h = ws.ws_row;
 		ioctl(rec.slave, TIOCSWINSZ, &ws);
 		if (write(rec.slave, m, (size_t)(p - m)) < 0) {
 			/* the recording misses this resize: no remedy */
@@ -361,6 +367,7 @@ pe_rec_begin(int w, int h)
 	if (!rec.on)
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &rec.t0);
+	said_w = w, said_h = h;
 	size_t n = pe_cast_header(line, sizeof line, w, h,
 	    (long long)time(NULL), getenv("TERM"));
 	if (n == 0 || write_all(rec.cast, line, n) != 0)

@@ -2,6 +2,7 @@
  * message, mouse hit-testing, and the inspector's formula against values
  * computed here. */
 #include <criterion/criterion.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "helpers.h"
 #include "render/canvas.h"
 #include "render/draw.h"
+#include "render/palette.h"
 #include "pescope/learned.h"
 #include "pescope/rope.h"
 #include "view/view.h"
@@ -833,6 +835,26 @@ Test(view, presenter_view_and_no_chrome)
 					    cv.cells[k].cp <= 0x28ff;
 				if (present)
 					cr_assert(!braille, "%s: a braille dot", name);
+				/* letters and digits at 16 and 8 colors: never dimmed
+				 * in the presenter view (a projector washes dim grey
+				 * out); without it the axes' labels are */
+				int dim = 0;
+				for (int k = 0; k < cv.w * cv.h; k++) {
+					const struct pe_cell *q = &cv.cells[k];
+					bool alnum = q->cp < 128 && (isalpha((int)q->cp) ||
+					    isdigit((int)q->cp));
+					if (q->kind != PE_CELL_TEXT || !alnum)
+						continue;
+					for (int d = PE_DEPTH_16; d <= PE_DEPTH_8; d++)
+						dim += (pe_palette_look(q, (enum pe_depth)d).attr &
+						    PE_ATTR_DIM) != 0;
+				}
+				if (present)
+					cr_assert_eq(dim, 0, "%s %dx%d: %d dim letters", name,
+					    cv.w, cv.h, dim);
+				else
+					cr_assert_gt(dim, 0, "%s: the control has dim labels",
+					    name);
 				pe_canvas_free(&cv);
 			}
 	free(table);

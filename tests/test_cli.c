@@ -458,6 +458,21 @@ static const struct bad bads[] = {
 	    "light"},
 	{{"dump", "--theme", "light"}, "--theme does not apply to dump"},
 	{{"snapshot", "-f", "png"}, "must be ansi, txt, html, svg or pdf"},
+	/* issues 12 and 13: --present for the TUI and snapshot, --no-chrome
+	 * for snapshot, --record for the TUI */
+	{{"snapshot", "--record", "x.cast"}, "--record does not apply to "
+	    "snapshot"},
+	{{"dump", "-t", "pe", "--record", "x.cast"}, "--record does not apply "
+	    "to dump"},
+	{{"--no-chrome"}, "--no-chrome does not apply to the TUI"},
+	{{"dump", "-t", "pe", "--no-chrome"}, "--no-chrome does not apply to "
+	    "dump"},
+	{{"dump", "-t", "pe", "--present"}, "--present does not apply to dump"},
+	{{"snapshot", "--present", "--no-chrome"}, "--no-chrome has no effect "
+	    "with --present"},
+	{{"--record", ""}, "--record: the file name is empty"},
+	{{"--record", "/nonexistent/x.cast"}, "--record '/nonexistent/x.cast': "
+	    "cannot create a file there: No such file or directory"},
 };
 
 Test(cli, bad_input_exits_2_and_names_the_option)
@@ -792,4 +807,19 @@ Test(cli, alibi_bias_has_no_negative_zero)
 	cr_expect(strstr(out, "-0,") == NULL && strstr(out, "-0\n") == NULL,
 	    "%s", out);
 	free(out), free(err);
+}
+
+/* --record without a terminal: refused like the TUI (exit 2), and the
+ * file it had created is gone again. */
+Test(cli, record_without_a_terminal_leaves_no_file)
+{
+	char path[] = "/tmp/pescope-record-XXXXXX", cast[64], *out, *err;
+	cr_assert_not_null(mkdtemp(path));
+	snprintf(cast, sizeof cast, "%s/x.cast", path);
+	const char *a[] = {"pescope", "--record", cast, NULL};
+	cr_expect_eq(run(a, &out, &err), 2);
+	cr_expect(strstr(err, "not a terminal") != NULL, "%s", err);
+	cr_expect_neq(access(cast, F_OK), 0, "%s was left behind", cast);
+	free(out), free(err);
+	rmdir(path);
 }

@@ -602,3 +602,39 @@ Test(draw, text_pick_drops_whole_items)
 	pe_text_pick(buf, sizeof buf, it, pr, 5, "  ", 5);
 	cr_expect_str_eq(buf, ""); /* "?" alone says nothing */
 }
+
+/* A large canvas draws dots as quadrant blocks: dot (px, py) is the
+ * quadrant (px mod 2, (py mod 4) / 2) of cell (px / 2, py / 4), and the
+ * quadrants of a cell add up (Unicode's Block Elements). */
+Test(draw, large_canvas_dots_are_quadrant_blocks)
+{
+	struct pe_canvas cv;
+	cr_assert_eq(pe_canvas_init(&cv, 4, 2), PE_OK);
+	cr_assert(!cv.large);
+	cv.large = true;
+	pe_draw_dot(&cv, 0, 0, 4, 2, 0, 0, PE_RGB(1, 2, 3)); /* upper left */
+	cr_assert_eq(cv.cells[0].cp, 0x2598u); /* ▘ */
+	cr_assert_eq(cv.cells[0].fg, PE_RGB(1, 2, 3));
+	pe_draw_dot(&cv, 0, 0, 4, 2, 0, 1, PE_RGB(1, 2, 3)); /* same quadrant */
+	cr_assert_eq(cv.cells[0].cp, 0x2598u);
+	pe_draw_dot(&cv, 0, 0, 4, 2, 1, 0, PE_RGB(1, 2, 3)); /* upper right */
+	cr_assert_eq(cv.cells[0].cp, 0x2580u); /* ▀ */
+	pe_draw_dot(&cv, 0, 0, 4, 2, 0, 2, PE_RGB(1, 2, 3)); /* lower left */
+	cr_assert_eq(cv.cells[0].cp, 0x259bu); /* ▛ */
+	pe_draw_dot(&cv, 0, 0, 4, 2, 1, 3, PE_RGB(1, 2, 3)); /* lower right */
+	cr_assert_eq(cv.cells[0].cp, 0x2588u); /* █ */
+	pe_draw_dot(&cv, 0, 0, 4, 2, 7, 7, PE_RGB(1, 2, 3)); /* cell (3, 1) */
+	cr_assert_eq(cv.cells[1 * 4 + 3].cp, 0x2597u); /* ▗ */
+	pe_draw_dot(&cv, 0, 0, 4, 2, 8, 0, PE_RGB(1, 2, 3)); /* outside */
+	/* a line of a plot is blocks, never braille */
+	double ys[] = {0, 1, 0, 1};
+	pe_canvas_clear(&cv);
+	pe_draw_plot(&cv, 0, 0, 4, 2, ys, 4, 0, 1, PE_RGB(9, 9, 9));
+	int blocks = 0;
+	for (int i = 0; i < 8; i++) {
+		cr_assert(cv.cells[i].cp < 0x2800 || cv.cells[i].cp > 0x28ff);
+		blocks += cv.cells[i].cp >= 0x2580 && cv.cells[i].cp <= 0x259f;
+	}
+	cr_assert_geq(blocks, 4);
+	pe_canvas_free(&cv);
+}

@@ -1451,3 +1451,296 @@ Test(e2e, panel_and_values_keys)
 	term_quit(&t);
 	term_free(&t);
 }
+
+/* ---- --record: asciicast v2 -------------------------------------------- */
+
+/* Decode the JSON string starting after its opening quote at s (RFC 8259:
+ * the escapes asciicast files use) into *dest (malloc'd, *len bytes);
+ * returns the end (after the closing quote) or NULL. */
+static const char *
+json_str(const char *s, char **dest, size_t *len)
+{
+	size_t n = 0;
+	char *o = malloc(strlen(s) + 1);
+	for (; *s != '\0' && *s != '"'; s++) {
+		if (*s != '\\') {
+			o[n++] = *s;
+			continue;
+		}
+		s++;
+		switch (*s) {
+		case 'n': o[n++] = '\n'; break;
+		case 'r': o[n++] = '\r'; break;
+		case 't': o[n++] = '\t'; break;
+		case 'b': o[n++] = '\b'; break;
+		case 'f': o[n++] = '\f'; break;
+		case '"': case '\\': case '/': o[n++] = *s; break;
+		case 'u': {
+			char hex[5] = {0};
+			memcpy(hex, s + 1, 4);
+			n += (size_t)utf8((uint32_t)strtoul(hex, NULL, 16), o + n);
+			s += 4;
+			break;
+		}
+		default:
+			free(o);
+			return NULL;
+		}
+	}
+	if (*s != '"') {
+		free(o);
+		return NULL;
+	}
+	*dest = o;
+	*len = n;
+	return s + 1;
+}
+
+/* One event line [t, "c", "data"]: false when it is not one. */
+static bool
+cast_event(const char *line, double *t, char *code, char **data, size_t *len)
+{
+	int at = 0;
+	if (sscanf(line, "[%lf, \"%c\", \"%n", t, code, &at) != 2 || at == 0)
+		return false;
+	const char *end = json_str(line + at, data, len);
+	if (end == NULL)
+		return false;
+	if (strcmp(end, "]\n") != 0) {
+		free(*data);
+		return false;
+	}
+	return true;
+}
+
+/* The lines of a file (malloc'd array of malloc'd lines, NULL-ended). */
+static char **
+file_lines(const char *path, size_t *n)
+{
+	FILE *fp = fopen(path, "r");
+	char **v = NULL, *l = NULL;
+	size_t cap = 0;
+	*n = 0;
+	if (fp == NULL)
+		return NULL;
+	while (getline(&l, &cap, fp) >= 0) {
+		v = realloc(v, (*n + 2) * sizeof *v);
+		v[(*n)++] = strdup(l);
+	}
+	free(l);
+	fclose(fp);
+	if (v != NULL)
+		v[*n] = NULL;
+	return v;
+}
+
+/* Free file_lines' lines. */
+static void
+lines_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* A session recorded with --record: the header says 80x24 and the TERM;
+ * the "o" events together are exactly the bytes the terminal received;
+ * a resize is an "r" event; and the events replayed into a fresh
+ * emulator (up to leaving the alternate screen) give the screen the TUI
+ * showed last, cell by cell (glyphs, colors, bold). */
+Test(e2e, record_replays_to_the_tui_screen)
+{
+	char dir[] = "/tmp/pescope-cast-XXXXXX", path[64];
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/s.cast", dir);
+	const char *args[] = {"--record", path, "-e", "sinusoidal", NULL};
+	struct term t;
+	term_start(&t, 24, 80, args, NULL);
+	cr_assert(term_wait_for(&t, "PE[position", WAIT_MS));
+	term_send(&t, "2");
+	cr_assert(term_wait_for(&t, "max_len", WAIT_MS));
+	term_send(&t, K_RIGHT K_DOWN "P");
+	cr_assert(term_wait_for(&t, "presenter view", WAIT_MS));
+	term_resize(&t, 30, 100);
+	term_pump(&t, 600);
+	term_send(&t, "3");
+	cr_assert(term_wait_for(&t, "buckets", WAIT_MS));
+	term_pump(&t, 300);
+	/* the TUI's last screen */
+	VTermScreenCell *seen = calloc(30 * 100, sizeof *seen);
+	for (int y = 0; y < 30; y++)
+		for (int x = 0; x < 100; x++)
+			seen[y * 100 + x] = cell_at(&t, x, y);
+	term_quit(&t);
+
+	size_t n;
+	char **lines = file_lines(path, &n);
+	cr_assert_not_null(lines, "no recording at %s", path);
+	cr_assert_geq(n, 4);
+	cr_expect(strncmp(lines[0], "{\"version\": 2, \"width\": 80, \"height\": "
+	    "24, \"timestamp\": ", 50) == 0, "%s", lines[0]);
+	cr_expect(strstr(lines[0], "\"env\": {\"TERM\": \"xterm-256color\"}}\n")
+	    != NULL, "%s", lines[0]);
+	long long stamp = strtoll(strstr(lines[0], "\"timestamp\": ") + 13, NULL,
+	    10);
+	cr_expect(llabs(stamp - (long long)time(NULL)) < 600, "%lld", stamp);
+
+	VTerm *rv = vterm_new(24, 80);
+	vterm_set_utf8(rv, 1);
+	VTermScreen *rs = vterm_obtain_screen(rv);
+	vterm_screen_enable_altscreen(rs, 1);
+	vterm_screen_reset(rs, 1);
+	char *all = malloc(t.nraw + 1);
+	size_t nall = 0, outs = 0;
+	bool resized = false, left = false;
+	double last = 0;
+	for (size_t i = 1; i < n; i++) {
+		double tm;
+		char code, *data;
+		size_t len;
+		cr_assert(cast_event(lines[i], &tm, &code, &data, &len),
+		    "line %zu is not an event: %.80s", i + 1, lines[i]);
+		cr_expect_geq(tm, last, "line %zu: time goes back", i + 1);
+		last = tm;
+		if (code == 'r') {
+			int w, h;
+			cr_assert_eq(sscanf(data, "%dx%d", &w, &h), 2, "%s", data);
+			cr_expect(!resized && w == 100 && h == 30, "r %s", data);
+			resized = true;
+			if (!left)
+				vterm_set_size(rv, h, w);
+		} else {
+			cr_assert_eq(code, 'o');
+			outs++;
+			cr_assert_leq(nall + len, t.nraw, "more bytes recorded than "
+			    "the terminal received");
+			memcpy(all + nall, data, len);
+			nall += len;
+			if (memmem(data, len, "\033[?1049l", 8) != NULL)
+				left = true;
+			if (!left)
+				vterm_input_write(rv, data, len);
+		}
+		free(data);
+	}
+	cr_expect(resized, "no r event");
+	cr_expect(left, "the recording ends by leaving the alternate screen");
+	cr_expect_eq(nall, t.nraw, "recorded %zu bytes, the terminal got %zu",
+	    nall, t.nraw);
+	cr_expect(memcmp(all, t.raw, nall < t.nraw ? nall : t.nraw) == 0,
+	    "the recorded bytes are not the terminal's");
+	cr_expect_lt(outs, 40, "%zu o events for a handful of frames", outs);
+	int bad = 0;
+	for (int y = 0; y < 30; y++)
+		for (int x = 0; x < 100; x++) {
+			VTermScreenCell a = seen[y * 100 + x], b;
+			vterm_screen_get_cell(rs, (VTermPos){.row = y, .col = x}, &b);
+			uint32_t ca = a.chars[0] ? a.chars[0] : ' ';
+			uint32_t cb = b.chars[0] ? b.chars[0] : ' ';
+			if (ca == cb && same_color(&a.fg, &b.fg, true) &&
+			    same_color(&a.bg, &b.bg, false) &&
+			    a.attrs.bold == b.attrs.bold)
+				continue;
+			if (bad++ == 0)
+				cr_expect_fail("cell %d,%d: TUI U+%04X, replay U+%04X", x,
+				    y, ca, cb);
+		}
+	cr_expect_eq(bad, 0, "%d cells differ", bad);
+	free(all);
+	free(seen);
+	vterm_free(rv);
+	lines_free(lines, n);
+	term_free(&t);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* Killed at any moment (SIGKILL: no cleanup at all), the recording is
+ * whole lines of JSON events up to the kill; SIGTERM ends it by leaving
+ * the alternate screen. An unwritable path is refused before the screen
+ * is touched. */
+Test(e2e, record_survives_signals_and_refuses_bad_paths)
+{
+	char dir[] = "/tmp/pescope-cast-XXXXXX", path[64];
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/k.cast", dir);
+	for (int s = 0; s < 2; s++) {
+		int sig = s == 0 ? SIGKILL : SIGTERM;
+		const char *args[] = {"--record", path, "-e", "rope", NULL};
+		struct term t;
+		term_start(&t, 24, 80, args, NULL);
+		cr_assert(term_wait_for(&t, "head_dim", WAIT_MS));
+		term_send(&t, "ss");
+		kill(t.pid, sig);
+		int st = term_wait_exit(&t, WAIT_MS);
+		cr_expect(st >= 0 && WIFSIGNALED(st) && WTERMSIG(st) == sig,
+		    "wait status %d", st);
+		size_t n;
+		char **lines = file_lines(path, &n);
+		cr_assert_not_null(lines);
+		cr_expect_geq(n, 2, "a header and an event at least");
+		cr_expect(strncmp(lines[0], "{\"version\": 2,", 14) == 0);
+		bool left = false;
+		for (size_t i = 1; i < n; i++) {
+			double tm;
+			char code, *data;
+			size_t len;
+			cr_assert(cast_event(lines[i], &tm, &code, &data, &len),
+			    "%s: line %zu is not a whole event", strsignal(sig), i + 1);
+			left |= memmem(data, len, "\033[?1049l", 8) != NULL;
+			free(data);
+		}
+		if (sig == SIGTERM)
+			cr_expect(left, "SIGTERM: the last event leaves the alternate "
+			    "screen");
+		lines_free(lines, n);
+		term_free(&t);
+		unlink(path);
+	}
+	const char *bad[] = {"--record", "/nonexistent/x.cast", NULL};
+	struct term t;
+	term_start(&t, 24, 80, bad, NULL);
+	int st = term_wait_exit(&t, WAIT_MS);
+	cr_expect(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 2,
+	    "wait status %d", st);
+	cr_expect(t.raw == NULL || strstr(t.raw, "\033[?1049h") == NULL,
+	    "the screen was touched");
+	cr_expect(t.raw != NULL && strstr(t.raw, "--record") != NULL);
+	term_free(&t);
+	rmdir(dir);
+}
+
+/* The presenter view in the TUI (P): no tab bar, no key hints; a click on
+ * its 2-cell samples finds the element under it (d 16, n 16 at 120x40:
+ * each dimension 4 cells wide from column 3, each position 2 lines from
+ * line 2); P again brings the tabs back. */
+Test(e2e, presenter_view_key_and_clicks)
+{
+	struct term t;
+	size_t p, j;
+	double v;
+	const char *args[] = {"-d", "16", "-n", "16", NULL};
+
+	start(&t, args, NULL);
+	term_send(&t, "P");
+	cr_assert(term_wait_gone(&t, "1 sinusoidal", WAIT_MS), "tabs gone");
+	cr_expect(term_has(&t, "presenter view"), "the status line says so");
+	term_mouse(&t, 0, 3 + 4 * 5 + 3, 2 + 2 * 7 + 1); /* last cell of dim 5 */
+	cr_assert(term_wait_gone(&t, "PE[0,0]", WAIT_MS), "click moved the "
+	    "cursor");
+	cr_assert(inspector_pe(&t, &p, &j, &v));
+	cr_expect(p == 7 && j == 5, "PE[%zu,%zu], not PE[7,5]", p, j);
+	term_mouse(&t, 0, 3 + 4 * 6, 2 + 2 * 7); /* first cell of dim 6 */
+	cr_assert(inspector_pe(&t, &p, &j, &v));
+	cr_expect(p == 7 && j == 6, "PE[%zu,%zu], not PE[7,6]", p, j);
+	cr_expect(th_close(v, pe_sinusoidal_value(7, 6, 16, 10000.0,
+	    PE_LAYOUT_INTERLEAVED), 1e-8, 1e-6), "%.9g", v);
+	/* no key hints: the bottom line is blank once the message is gone */
+	char line[COLS * 8 + 64];
+	term_line(&t, t.rows - 1, line, sizeof line);
+	cr_expect(strstr(line, "? help") == NULL, "%s", line);
+	term_send(&t, "P");
+	cr_expect(term_wait_for(&t, "1 sinusoidal", WAIT_MS), "tabs back");
+	term_quit(&t);
+	term_free(&t);
+}

@@ -611,12 +611,13 @@ has_token(const struct pe_canvas *cv, int x0, const char *tok)
 /* Every encoding's every panel draws at 80x24, 120x40 and 200x60 without
  * a failure, and each word of a new panel's column at 80x24 and 120x40 is
  * a whole word of the same panel at 200x60 (or of the other size): none
- * is cut. */
+ * is cut. The same in the presenter view. */
 Test(panels, every_panel_at_every_size_keeps_whole_words)
 {
 	static double table[1024 * 64];
 	pe_learned_init(1024, 64, 1, table);
 	int sizes[][2] = {{80, 24}, {120, 40}, {200, 60}};
+	for (int present = 0; present < 2; present++)
 	for (int e = 0; e < PE_ENC_COUNT; e++)
 		for (int p = 0; p < PE_PANEL_COUNT; p++) {
 			struct pe_config cfg;
@@ -630,17 +631,18 @@ Test(panels, every_panel_at_every_size_keeps_whole_words)
 				continue;
 			bool check_words = p != PE_PANEL_OVERVIEW; /* test_view's */
 			state(&st, &cfg, (enum pe_panel)p);
+			st.present = present;
 			for (int s = 0; s < 3; s++)
 				cr_assert_eq(render(&st, sizes[s][0], sizes[s][1], &cv[s]),
-				    PE_OK, "%s %s at %dx%d",
+				    PE_OK, "%s %s at %dx%d (presenter view %d)",
 				    pe_encoding_name(cfg.enc),
 				    pe_panel_name((enum pe_panel)p), sizes[s][0],
-				    sizes[s][1]);
+				    sizes[s][1], present);
 			for (int s = 0; s < 2 && check_words; s++) {
 				int rw = cv[s].w * 2 / 5;
 				rw = rw < 30 ? 30 : rw > 80 ? 80 : rw;
 				int rx = cv[s].w - rw;
-				for (int y = 2; y < cv[s].h - 3; y++) {
+				for (int y = present ? 1 : 2; y < cv[s].h - 3; y++) {
 					char l[4096];
 					snprintf(l, sizeof l, "%s", text_from(&cv[s], y, rx));
 					for (char *save, *t = strtok_r(l, " ", &save);
@@ -655,9 +657,10 @@ Test(panels, every_panel_at_every_size_keeps_whole_words)
 						cr_expect(has_token(&cv[2], 0, t) ||
 						    has_token(&cv[1 - s], 0, t),
 						    "%s %s %dx%d line %d: '%s' is no whole word of "
-						    "the larger frames", pe_encoding_name(cfg.enc),
+						    "the larger frames (presenter view %d)",
+						    pe_encoding_name(cfg.enc),
 						    pe_panel_name((enum pe_panel)p), sizes[s][0],
-						    sizes[s][1], y, t);
+						    sizes[s][1], y, t, present);
 					}
 				}
 			}
@@ -734,7 +737,8 @@ Test(panels, help_names_the_panel_keys_at_80x24)
 	pe_state_init(&st, &cfg);
 	st.help = true;
 	cr_assert_eq(render(&st, 80, 24, &cv), PE_OK);
-	cr_expect(find(&cv, 0, "c / C   v") >= 0);
+	cr_expect(find(&cv, 0, "c / C   v   P") >= 0);
+	cr_expect(find(&cv, 0, "presenter view") >= 0);
 	cr_expect(find(&cv, 0, "any key closes this help") >= 0);
 	cr_expect(find(&cv, 0, "sinusoidal l layout · o/O offset K") >= 0);
 	pe_canvas_free(&cv);

@@ -704,3 +704,34 @@ Test(state, v_toggles_values)
 		cr_assert(!st.values);
 	}
 }
+
+/* P: the presenter view, on and off, with any encoding; a frame key, so
+ * it keeps the config, the cursor and the panel; with the help up it only
+ * closes the help, as every key does. */
+Test(state, P_toggles_the_presenter_view)
+{
+	struct pe_state st;
+
+	for (int e = 0; e < PE_ENC_COUNT; e++) {
+		start(&st, (enum pe_encoding)e);
+		struct pe_config before = st.cfg;
+		cr_assert(!st.present);
+		int act = key(&st, 'P');
+		cr_assert(act & PE_ACT_REDRAW);
+		cr_assert(!(act & PE_ACT_REBUILD), "a view change rebuilds nothing");
+		cr_assert(st.present, "%s", pe_encoding_name((enum pe_encoding)e));
+		cr_assert(strstr(st.status, "presenter view") != NULL, "%s",
+		    st.status);
+		cr_assert(strstr(st.status, "P leaves it") != NULL);
+		cr_assert_eq(memcmp(&before, &st.cfg, sizeof before), 0);
+		key(&st, 'P');
+		cr_assert(!st.present);
+		cr_assert(strstr(st.status, "off") != NULL, "%s", st.status);
+	}
+	start(&st, PE_ENC_SINUSOIDAL);
+	key(&st, '?');
+	cr_assert(st.help);
+	key(&st, 'P');
+	cr_assert(!st.help);
+	cr_assert(!st.present, "P with the help up closes the help only");
+}

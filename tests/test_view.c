@@ -2,6 +2,7 @@
  * message, mouse hit-testing, and the inspector's formula against values
  * computed here. */
 #include <criterion/criterion.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "helpers.h"
 #include "render/canvas.h"
 #include "render/draw.h"
+#include "render/palette.h"
 #include "pescope/learned.h"
 #include "pescope/rope.h"
 #include "view/view.h"
@@ -739,4 +741,121 @@ Test(view, titles_keep_the_position_at_80x24)
 	cr_expect(contains(&cv, "m = 65536"), "%s", line(&cv, 2));
 	cr_expect(contains(&cv, "query 65536"), "%s", line(&cv, 11));
 	pe_canvas_free(&cv);
+}
+
+/* Render cfg as the presenter view (present) or without chrome. */
+static void
+render_bare(const struct pe_config *cfg, bool present, int w, int h,
+    struct pe_canvas *cv, struct pe_hit *hit)
+{
+	struct pe_state st;
+	struct pe_model m;
+	pe_state_init(&st, cfg);
+	st.present = present;
+	st.no_chrome = !present;
+	cr_assert_eq(pe_model_init(&m, cfg), PE_OK);
+	cr_assert_eq(pe_canvas_init(cv, w, h), PE_OK);
+	cr_assert_eq(pe_view_render(&st, &m, cv, hit), PE_OK);
+	pe_model_free(&m);
+}
+
+/* Whether line y of the canvas is blank. */
+static bool
+blank(const struct pe_canvas *cv, int y)
+{
+	for (int x = 0; x < cv->w; x++)
+		if (cv->cells[y * cv->w + x].cp != ' ')
+			return false;
+	return true;
+}
+
+/* The presenter view and --no-chrome: no tab bar (the parameter line is
+ * the first), no key hints; the presenter view's map columns are 2 cells
+ * a sample, both cells alike and hit-tested to the same element, its
+ * plots blocks (no braille dot anywhere). */
+Test(view, presenter_view_and_no_chrome)
+{
+	int sizes[][2] = {{80, 24}, {120, 40}, {200, 60}};
+	double *table = malloc(1024 * 64 * sizeof *table);
+	pe_learned_init(1024, 64, 1, table);
+	for (int e = 0; e < PE_ENC_COUNT; e++)
+		for (size_t i = 0; i < 3; i++)
+			for (int present = 0; present < 2; present++) {
+				struct pe_config cfg;
+				struct pe_canvas cv;
+				struct pe_hit hit;
+				const char *name = pe_encoding_name((enum pe_encoding)e);
+				pe_config_default(&cfg);
+				cfg.enc = (enum pe_encoding)e;
+				cfg.table = table;
+				render_bare(&cfg, present, sizes[i][0], sizes[i][1], &cv,
+				    &hit);
+				cr_assert(!hit.too_small);
+				cr_assert_eq(hit.tab_y, -1, "%s: no tab bar", name);
+				cr_assert(strstr(line(&cv, 0), " pescope ") == NULL, "%s: %s",
+				    name, line(&cv, 0));
+				cr_assert(blank(&cv, cv.h - 1), "%s: footer '%s'", name,
+				    line(&cv, cv.h - 1));
+				cr_assert_eq(hit.map_y, 2, "%s: the map starts under the "
+				    "parameter line and the map's title", name);
+				cr_assert_eq(hit.map_cw, present ? 2 : 1, "%s", name);
+				cr_assert_eq(hit.map_w, (int)hit.nsc * hit.map_cw);
+				/* a click anywhere in a sample's cells finds the same
+				 * element; left to right, elements only grow; the first
+				 * and the last cell find the viewport's ends */
+				size_t pr = 0, pc = 0, r, c;
+				for (int x = hit.map_x; x < hit.map_x + hit.map_w; x++) {
+					cr_assert(pe_view_hit_map(&hit, x, hit.map_y, &r, &c));
+					if (x > hit.map_x && (x - hit.map_x) % hit.map_cw != 0)
+						cr_assert_eq(c, pc, "%s: cell %d", name, x);
+					cr_assert_geq(c, pc);
+					pc = c, pr = r;
+				}
+				(void)pr;
+				cr_assert(pe_view_hit_map(&hit, hit.map_x, hit.map_y, &r, &c));
+				cr_assert_eq(c, hit.c0);
+				size_t C = hit.c1 - hit.c0;
+				cr_assert_geq(pc + (C + hit.nsc - 1) / hit.nsc, hit.c1,
+				    "%s: the last sample reaches the end", name);
+				cr_assert(!pe_view_hit_map(&hit, hit.map_x + hit.map_w,
+				    hit.map_y, &r, &c));
+				/* both cells of a sample show the same colors */
+				for (int y = hit.map_y; present &&
+				     y < hit.map_y + hit.map_h; y++)
+					for (int x = hit.map_x; x < hit.map_x + hit.map_w; x += 2) {
+						const struct pe_cell *a = &cv.cells[y * cv.w + x];
+						cr_assert(a[0].cp == a[1].cp && a[0].fg == a[1].fg &&
+						    a[0].bg == a[1].bg, "%s %dx%d: cells %d,%d and "
+						    "%d differ", name, cv.w, cv.h, x, y, x + 1);
+					}
+				/* plots: blocks in the presenter view */
+				bool braille = false;
+				for (int k = 0; k < cv.w * cv.h; k++)
+					braille |= cv.cells[k].cp >= 0x2801 &&
+					    cv.cells[k].cp <= 0x28ff;
+				if (present)
+					cr_assert(!braille, "%s: a braille dot", name);
+				/* letters and digits at 16 and 8 colors: never dimmed
+				 * in the presenter view (a projector washes dim grey
+				 * out); without it the axes' labels are */
+				int dim = 0;
+				for (int k = 0; k < cv.w * cv.h; k++) {
+					const struct pe_cell *q = &cv.cells[k];
+					bool alnum = q->cp < 128 && (isalpha((int)q->cp) ||
+					    isdigit((int)q->cp));
+					if (q->kind != PE_CELL_TEXT || !alnum)
+						continue;
+					for (int d = PE_DEPTH_16; d <= PE_DEPTH_8; d++)
+						dim += (pe_palette_look(q, (enum pe_depth)d, PE_THEME_DARK).attr &
+						    PE_ATTR_DIM) != 0;
+				}
+				if (present)
+					cr_assert_eq(dim, 0, "%s %dx%d: %d dim letters", name,
+					    cv.w, cv.h, dim);
+				else
+					cr_assert_gt(dim, 0, "%s: the control has dim labels",
+					    name);
+				pe_canvas_free(&cv);
+			}
+	free(table);
 }

@@ -12,7 +12,7 @@ static const char *const group_titles[G_COUNT] = {
 	"Toy attention and worked examples (the TUI and dump):",
 	"snapshot and the TUI:",
 	"Lessons (pescope lesson; snapshot --lesson):",
-	"Files (snapshot and dump; --size: snapshot and bench):",
+	"Files (snapshot, dump; --size: snapshot, bench; --record: the TUI):",
 	"dump:",
 	"bench:",
 	"",

@@ -14,6 +14,7 @@
  * layout = text. */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -746,8 +747,9 @@ lesson_state(const struct pe_app_lesson *al, size_t k, size_t step,
 	memset(st, 0, sizeof *st);
 	st->lesson = &al->l;
 	st->elapsed = -1;
+	st->present = o->present;
+	st->no_chrome = o->no_chrome;
 	pe_lesson_goto(st, k, step);
-	(void)o;
 }
 
 /* ---- a running lesson: the link, live reload, the clock ------------- */
@@ -1035,7 +1037,19 @@ pe_lesson_run(const struct pe_options *o)
 		}
 	}
 	struct pe_tui_hooks hooks = {session_poll, &S, 100};
-	int rc = pe_tui_run(&st, o->depth, o->theme, &hooks);
+	int fd = -1, rc;
+	if (o->record != NULL && (fd = open(o->record, O_WRONLY | O_CREAT |
+	    O_TRUNC | O_CLOEXEC, 0666)) < 0) {
+		/* refused before the terminal is touched */
+		pe_app_error("--record '%s': cannot create a file there: %s",
+		    o->record, strerror(errno));
+		rc = PE_EXIT_USAGE;
+	} else {
+		struct pe_tui_opts to = {o->depth, o->theme, fd, &hooks};
+		rc = pe_tui_run(&st, &to);
+		if (rc == PE_EXIT_USAGE && o->record != NULL)
+			unlink(o->record); /* no terminal: nothing recorded */
+	}
 	pe_link_close(&S.link);
 	if (S.old != NULL) {
 		pe_app_lesson_free(S.old);

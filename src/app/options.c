@@ -213,6 +213,17 @@ const struct opt_row pe_opts[O_COUNT] = {
 	[O_VALUES] = {"values", 0, false, C_TUI | C_SNAP, 0, 0, 0, G_VIEW, NULL,
 	    "numbers over the colors where a cell shows one\n"
 	    "element and they fit (the v key)"},
+	[O_PRESENT] = {"present", 0, false, C_TUI | C_SNAP | C_LESSON, 0, 0, 0,
+	    G_VIEW, NULL, "the presenter view (the P key): no tab bar or\n"
+	    "key hints, samples 2 cells wide, plots in blocks"},
+	[O_NO_CHROME] = {"no-chrome", 0, false, C_SNAP, 0, 0, 0, G_VIEW, NULL,
+	    "snapshot: the frame without the tab bar and the\n"
+	    "key hints (for slides; --present implies it)"},
+	[O_RECORD] = {"record", 0, true, C_TUI | C_LESSON, 0, 0, 0, G_OUT,
+	    "FILE.cast",
+	    "the TUI, lesson: record the session as an\n"
+	    "asciicast v2 file (asciinema play replays it)",
+	    NULL, true},
 	[O_HEAD] = {"head", 0, true, C_CONF, E(ALIBI) | E(ROPE2D), 0, 0, G_VIEW,
 	    "H", "alibi: the head drawn large; rope2d mixed: the\n"
 	    "head of the frequencies; dump: the head of a\n"
@@ -842,6 +853,20 @@ apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
 		return 0;
 	case O_LINK:
 		return own(&o->link, arg, err, cap);
+	case O_PRESENT:
+		o->present = true;
+		return 0;
+	case O_NO_CHROME:
+		o->no_chrome = true;
+		return 0;
+	case O_RECORD:
+		if (arg[0] == '\0')
+			return fail(err, cap, "--record: the file name is "
+			    "empty");
+		free(o->record);
+		if ((o->record = strdup(arg)) == NULL)
+			return fail(err, cap, "out of memory");
+		return 0;
 	case O_CURSOR:
 		o->cursor_given = true;
 		return parse_pair(name, arg, ',', 0, PE_MAX_N, &o->cursor_p,
@@ -1497,6 +1522,10 @@ finish(struct pe_options *o, const bool *given, char *err, size_t cap)
 	    o->head >= c->heads) /* alibi's heads */
 		return fail(err, cap, "--head %zu: must be in 0..%zu (there are %zu "
 		    "heads)", o->head, c->heads - 1, c->heads);
+	if (given[O_NO_CHROME] && o->present)
+		return fail(err, cap, "--no-chrome has no effect with "
+		    "--present: the presenter view has no tab bar or key "
+		    "hints");
 	if (o->cmd == PE_CMD_SNAPSHOT || o->cmd == PE_CMD_TUI)
 		return check_panel(o, err, cap);
 	return 0;
@@ -1683,6 +1712,8 @@ pe_options_free(struct pe_options *o)
 	free(o->link);
 	free(o->table);
 	free(o->output);
+	free(o->record);
+	o->record = NULL;
 	free(o->tokens);
 	free(o->permute);
 	free(o->bias_data);

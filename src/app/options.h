@@ -55,6 +55,9 @@ struct pe_options {
 	size_t cursor_p, cursor_j;
 	int panel;		/* --panel: enum pe_panel (view/state.h) */
 	bool values;		/* --values */
+	bool present;		/* --present: the presenter view */
+	bool no_chrome;		/* --no-chrome (snapshot) */
+	char *record;		/* --record FILE.cast (the TUI), or NULL */
 
 	/* lessons (pescope lesson; snapshot --lesson) */
 	char *lesson;		/* --lesson NAME */

@@ -35,6 +35,8 @@ pe_app_state_from_options(const struct pe_options *o, struct pe_state *st)
 		st->head = o->head;
 	st->panel = (enum pe_panel)o->panel;
 	st->values = o->values;
+	st->present = o->present;
+	st->no_chrome = o->no_chrome;
 	if (o->cursor_given) {
 		st->cur_r = o->cursor_p;
 		st->cur_c = o->cursor_j;

@@ -141,4 +141,23 @@ bool pe_link_connected(const struct pe_link *l);
 /* Close; the listening side removes its socket. */
 void pe_link_close(struct pe_link *l);
 
+/* asciicast v2 (cast.c), the format of `asciinema rec`: lines of JSON.
+ * The header line (version 2, width, height, timestamp in seconds since
+ * the epoch, env with TERM) into dest[cap]; returns its length with the
+ * newline, or 0 when it does not fit. */
+size_t pe_cast_header(char *dest, size_t cap, int w, int h, long long timestamp,
+    const char *term);
+/* The room pe_cast_event needs for len bytes of data. */
+size_t pe_cast_event_max(size_t len);
+/* The event line [t, "code", "data"] (code 'o': bytes written to the
+ * terminal; 'r': a resize, data "COLSxROWS") with t in seconds (6
+ * decimals) into dest (pe_cast_event_max(len) bytes); data escaped for
+ * JSON, a byte that is not UTF-8 written as U+FFFD. Returns its length
+ * with the newline. */
+size_t pe_cast_event(char *dest, double t, char code, const char *data,
+    size_t len);
+/* The length of data's longest prefix that does not end inside a UTF-8
+ * sequence: the rest belongs with the bytes that follow. */
+size_t pe_cast_utf8_whole(const char *data, size_t len);
+
 #endif

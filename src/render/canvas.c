@@ -37,6 +37,7 @@ pe_canvas_init(struct pe_canvas *cv, int w, int h)
 	cv->w = 0;
 	cv->h = 0;
 	cv->cells = NULL;
+	cv->large = false;
 	if (w < 1 || h < 1 ||
 	    (size_t)w > SIZE_MAX / sizeof *cv->cells / (size_t)h)
 		return PE_EINVAL;

@@ -44,6 +44,10 @@ struct pe_cell {
 struct pe_canvas {
 	int w, h;
 	struct pe_cell *cells; /* [h * w] row-major */
+	bool large;	       /* drawn to be read from afar (the presenter
+				  view): plot dots are quadrant blocks
+				  (pe_draw_dot), map columns 2 cells a
+				  sample; pe_canvas_init clears it */
 };
 
 /* Allocate a w x h canvas of blank cells (w, h >= 1). */

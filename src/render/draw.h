@@ -73,7 +73,10 @@ void pe_draw_colorbar(struct pe_canvas *cv, int x, int y, int w,
 void pe_draw_plot(struct pe_canvas *cv, int x, int y, int w, int h,
     const double *ys, size_t n, double ylo, double yhi, pe_color fg);
 /* Set one braille dot (px, py) of a w x h cell box at (x, y) (dots: 2w x 4h;
- * py = 0 is the top); existing dots in the cell are kept. */
+ * py = 0 is the top); existing dots in the cell are kept. On a large
+ * canvas (cv->large) the cell's quadrant block that holds the dot is set
+ * instead (2 x 2 per cell): every plot, wheel and mark drawn with it is
+ * then a line of blocks. */
 void pe_draw_dot(struct pe_canvas *cv, int x, int y, int w, int h, int px,
     int py, pe_color fg);
 

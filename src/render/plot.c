@@ -14,8 +14,37 @@ static const uint8_t braille_bit[2][4] = {
     {0x08, 0x10, 0x20, 0x80},
 };
 
+/* The quadrant block of each set of quadrants, bit 0 upper left, 1 upper
+ * right, 2 lower left, 3 lower right (Unicode 3.2, Block Elements
+ * U+2580-U+259F). */
+static const uint32_t quadrant_glyph[16] = {
+	' ', 0x2598, 0x259d, 0x2580, 0x2596, 0x258c, 0x259e, 0x259b,
+	0x2597, 0x259a, 0x2590, 0x259c, 0x2584, 0x2599, 0x259f, 0x2588,
+};
+
+/* A large canvas's dot: the quadrant of the cell that holds braille dot
+ * (px, py), added to the quadrants the cell shows already. */
+static void
+quadrant_dot(struct pe_cell *c, int px, int py, pe_color fg)
+{
+	uint32_t bits = 0;
+
+	for (uint32_t q = 1; q < 16 && c->kind == PE_CELL_TEXT; q++)
+		if (c->cp == quadrant_glyph[q])
+			bits = q;
+	if (bits == 0)
+		c->bg = PE_COLOR_DEFAULT;
+	bits |= 1u << ((py & 3) / 2 * 2 + (px & 1));
+	c->cp = quadrant_glyph[bits];
+	c->fg = fg;
+	c->kind = PE_CELL_TEXT;
+	c->shade = 0;
+}
+
 /* Set dot (px, py) of a w x h cell box at (x, y); dots outside the box are
- * dropped, a cell that is not braille yet starts empty. */
+ * dropped, a cell that is not braille yet starts empty. On a large canvas
+ * the dot is the quadrant block that holds it (a line of blocks, not
+ * of points). */
 void
 pe_draw_dot(struct pe_canvas *cv, int x, int y, int w, int h, int px, int py,
             pe_color fg)
@@ -28,6 +57,10 @@ pe_draw_dot(struct pe_canvas *cv, int x, int y, int w, int h, int px, int py,
 	c = pe_canvas_at(cv, x + px / 2, y + py / 4);
 	if (c == NULL)
 		return;
+	if (cv->large) {
+		quadrant_dot(c, px, py, fg);
+		return;
+	}
 	if (c->kind == PE_CELL_TEXT && c->cp >= BRAILLE_BASE &&
 	    c->cp <= BRAILLE_BASE + 0xff)
 		bits = c->cp - BRAILLE_BASE;

@@ -56,6 +56,7 @@ static struct {
 	char restore[512]; /* bytes that give the terminal back (fatal
 			      signals write them: nothing else is safe there) */
 	size_t nrestore;
+	bool recording;	   /* curses writes through record.c's relay */
 } crt;
 
 static volatile sig_atomic_t quit_sig, tstp_flag, cont_flag, crt_up;
@@ -420,6 +421,8 @@ pe_crt_draw(const struct pe_canvas *cv, bool full)
 	if (full)
 		clearok(curscr, TRUE);
 	refresh();
+	if (crt.recording)
+		pe_rec_frame(false);
 }
 
 /* The terminal's size in cells. */
@@ -735,6 +738,14 @@ check_terminal(char *err, size_t cap, struct caps *c)
 	return 0;
 }
 
+/* The stream curses writes to: the terminal, or record.c's relay. */
+static FILE *
+crt_out(void)
+{
+	FILE *fp = pe_rec_output();
+	return fp != NULL ? fp : stdout;
+}
+
 /* Start curses on the terminal at a depth richer than the entry's, with an
  * entry built for it (entry_build); NULL when that failed (the caller then
  * starts on $TERM's entry). */
@@ -753,7 +764,7 @@ newterm_at(enum pe_depth depth)
 		return NULL;
 	}
 	setenv("TERMINFO", dir, 1);
-	scr = newterm(names[depth], stdout, stdin);
+	scr = newterm(names[depth], crt_out(), stdin);
 	if (saved != NULL)
 		setenv("TERMINFO", saved, 1);
 	else
@@ -765,16 +776,26 @@ newterm_at(enum pe_depth depth)
 
 /* Start curses on the terminal; see tui.h. */
 int
-pe_crt_init(int depth, char *err, size_t cap)
+pe_crt_init(int depth, int record_fd, char *err, size_t cap)
 {
 	struct caps c;
 
 	enum pe_theme theme = crt.theme;
 	memset(&crt, 0, sizeof crt);
 	crt.theme = theme;
-	if (check_terminal(err, cap, &c) != 0)
+	if (check_terminal(err, cap, &c) != 0) {
+		if (record_fd >= 0)
+			close(record_fd);
 		return -1;
+	}
 	size_env();
+	if (record_fd >= 0) {
+		if (pe_rec_open(record_fd, err, cap) != 0) {
+			close(record_fd);
+			return -1;
+		}
+		crt.recording = true;
+	}
 	enum pe_depth best = caps_depth(&c);
 	crt.depth = depth_choose(depth, &c);
 	crt.saved_ok = tcgetattr(STDIN_FILENO, &crt.saved) == 0;
@@ -800,10 +821,13 @@ pe_crt_init(int depth, char *err, size_t cap)
 		crt.nudge = crt.depth == PE_DEPTH_TRUECOLOR;
 	}
 	if (crt.scr == NULL)
-		crt.scr = newterm(NULL, stdout, stdin);
+		crt.scr = newterm(NULL, crt_out(), stdin);
 	if (crt.scr == NULL) {
 		snprintf(err, cap, "cannot start curses on TERM=%s; try `pescope "
 		    "snapshot`", getenv("TERM"));
+		if (crt.recording)
+			pe_rec_close();
+		crt.recording = false;
 		return -1;
 	}
 	set_term(crt.scr);
@@ -820,6 +844,11 @@ pe_crt_init(int depth, char *err, size_t cap)
 	pe_input_init();
 	restore_prepare();
 	catch_fatal();
+	if (crt.recording) {
+		/* the real terminal in curses' modes; the header */
+		pe_rec_sync_modes();
+		pe_rec_begin(COLS, LINES);
+	}
 	crt_up = 1;
 	return 0;
 }
@@ -837,6 +866,14 @@ pe_crt_done(void)
 	fflush(stdout);
 	delscreen(crt.scr);
 	crt.scr = NULL;
+	if (crt.recording) {
+		/* curses restored the pseudo-terminal's modes: the real
+		 * terminal's are ours to restore */
+		pe_rec_close();
+		crt.recording = false;
+		if (crt.saved_ok)
+			tcsetattr(STDIN_FILENO, TCSADRAIN, &crt.saved);
+	}
 	free(crt.slots);
 	crt.slots = NULL;
 	release_fatal();
@@ -854,12 +891,21 @@ pe_crt_suspend(void)
 	curs_set(1);
 	endwin();
 	fflush(stdout);
+	if (crt.recording) { /* the shell gets the terminal as it was */
+		pe_rec_frame(true);
+		if (crt.saved_ok)
+			tcsetattr(STDIN_FILENO, TCSADRAIN, &crt.saved);
+	}
 	signal(SIGTSTP, SIG_DFL);
 	raise(SIGTSTP); /* stops here until SIGCONT */
 	catch(SIGTSTP, on_tstp);
 	curs_set(0);
 	clearok(curscr, TRUE);
 	refresh();
+	if (crt.recording) {
+		pe_rec_sync_modes();
+		pe_rec_frame(false);
+	}
 	crt_up = 1;
 }
 
@@ -875,6 +921,8 @@ pe_crt_busy(const char *msg)
 	attroff(a);
 	clrtoeol(); /* nothing of the line it covers stays beside it */
 	refresh();
+	if (crt.recording)
+		pe_rec_frame(false);
 }
 
 /* Restore the terminal, then say what went wrong. */

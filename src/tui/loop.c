@@ -338,8 +338,7 @@ apply(struct loop *L, const struct pe_input *in)
 
 /* Run the interactive program from a ready state; see tui.h. */
 int
-pe_tui_run(const struct pe_state *start, int depth, enum pe_theme theme,
-    const struct pe_tui_hooks *hooks)
+pe_tui_run(const struct pe_state *start, const struct pe_tui_opts *opts)
 {
 	struct loop L;
 	char err[256];
@@ -348,8 +347,9 @@ pe_tui_run(const struct pe_state *start, int depth, enum pe_theme theme,
 	memset(&L, 0, sizeof L);
 	L.cur = -1;
 	L.st = *start;
-	pe_crt_set_theme(theme);
-	if (pe_crt_init(depth, err, sizeof err) != 0) {
+	const struct pe_tui_hooks *hooks = opts->hooks;
+	pe_crt_set_theme(opts->theme);
+	if (pe_crt_init(opts->depth, opts->record_fd, err, sizeof err) != 0) {
 		pe_crt_fatal("%s", err);
 		return 2;
 	}
@@ -460,6 +460,12 @@ pe_tui_run(const struct pe_state *start, int depth, enum pe_theme theme,
 		rc = 1;
 	}
 	pe_crt_done();
+	if (pe_rec_error() != 0) {
+		pe_crt_fatal("--record: writing the recording failed (%s); it "
+		    "ends at the last whole event", strerror(pe_rec_error()));
+		if (rc == 0)
+			rc = 1;
+	}
 	if (sig != 0) {
 		/* Die of the signal, as the shell expects, now that the
 		 * terminal is restored. */

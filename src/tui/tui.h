@@ -7,13 +7,15 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "render/canvas.h"
 #include "render/palette.h"
 
 /* ---- crt.c ------------------------------------------------------------ */
 
-/* Start curses on the controlling terminal. depth: a forced enum pe_depth
+/* Start curses on the controlling terminal. record_fd: a file to record
+ * the session into (record.c), or -1. depth: a forced enum pe_depth
  * (--color; a depth the terminfo entry lacks is described to curses with
  * an entry built by tic), or -1 to decide from NO_COLOR, the entry and
  * COLORTERM (truecolor or 24bit over a 256-color entry). The window size
@@ -22,7 +24,7 @@
  * first. Returns 0, or -1 with a one-line message in err[cap] when
  * standard input/output is not a terminal or TERM cannot address the
  * cursor; nothing has been written to the terminal then. */
-int pe_crt_init(int depth, char *err, size_t cap);
+int pe_crt_init(int depth, int record_fd, char *err, size_t cap);
 /* The theme frames are drawn in (palette.h); set before pe_crt_init. The
  * light theme paints its background in every cell, blank or not. */
 void pe_crt_set_theme(enum pe_theme theme);
@@ -83,6 +85,34 @@ void pe_input_read(struct pe_input *in, int timeout_ms);
 /* Whether input is waiting (or the terminal has gone), without reading. */
 bool pe_input_pending(void);
 
+/* ---- record.c --------------------------------------------------------- */
+
+/* Record into fd, an open empty file (it is closed by pe_rec_close): a
+ * pseudo-terminal of the real terminal's size and modes for curses to
+ * write to, and a thread relaying it to the terminal and the file. Returns
+ * 0, or -1 with a message in err[cap]. */
+int pe_rec_open(int fd, char *err, size_t cap);
+/* The stream curses is to write to while recording, else NULL. */
+FILE *pe_rec_output(void);
+/* Curses has started on a w x h screen: the header line; from now on a
+ * SIGWINCH gives the pseudo-terminal the real terminal's size first and
+ * records an "r" event. */
+void pe_rec_begin(int w, int h);
+/* The real terminal takes the input modes curses set on the
+ * pseudo-terminal; its output is passed through (after curses changed
+ * modes: start, continue). */
+void pe_rec_sync_modes(void);
+/* Curses has written a frame (refresh): what it wrote since the last one
+ * is one "o" event. wait: return once it is on the terminal and in the
+ * file. */
+void pe_rec_frame(bool wait);
+/* Stop recording (after endwin): the last bytes as an event, the thread
+ * joined, the file closed. Returns 0 or the errno of the first write that
+ * failed (the file then ends at the last whole event). */
+int pe_rec_close(void);
+/* That error of the last recording, or 0. */
+int pe_rec_error(void);
+
 /* ---- loop.c ----------------------------------------------------------- */
 
 struct pe_state;
@@ -98,12 +128,18 @@ struct pe_tui_hooks {
 
 /* Run the interactive program from a ready state (the command line's,
  * which `pescope snapshot` would draw too) with color depth `depth` (-1:
- * from the terminal) in a theme, with hooks (NULL: none). Returns the
- * process's exit status: 0, 1 when memory ran out or the terminal went
- * away, 2 when there is no terminal to run on; each failure is said on
- * standard error. A signal that ends the program is raised again once the
- * terminal is restored. */
-int pe_tui_run(const struct pe_state *start, int depth, enum pe_theme theme,
-    const struct pe_tui_hooks *hooks);
+ * from the terminal), in a theme, recorded into record_fd (an open empty
+ * file, --record, closed either way; -1: none), with hooks (NULL: none).
+ * Returns the process's exit status: 0, 1 when memory ran out or the
+ * terminal went away, 2 when there is no terminal to run on; each failure
+ * is said on standard error. A signal that ends the program is raised
+ * again once the terminal is restored. */
+struct pe_tui_opts {
+	int depth;
+	enum pe_theme theme;
+	int record_fd;
+	const struct pe_tui_hooks *hooks;
+};
+int pe_tui_run(const struct pe_state *start, const struct pe_tui_opts *opts);
 
 #endif

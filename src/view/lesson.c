@@ -38,6 +38,8 @@ pe_lesson_goto(struct pe_state *st, size_t k, size_t step)
 	st->scene = k;
 	st->step = step;
 	st->speaker = keep.speaker;
+	st->present = keep.present;
+	st->no_chrome = keep.no_chrome;
 	st->notes = keep.notes;
 	st->caption_below = keep.caption_below;
 	st->elapsed = keep.elapsed;
@@ -1120,24 +1122,25 @@ view_lesson_frame(const struct pe_state *st, const struct pe_model *m,
 		free(L);
 		return PE_OK;
 	}
-	/* the band: a rule and the lines, as many as the view leaves */
-	int most = h - 1 - PE_LESSON_VIEW_MIN_H;
+	/* the band: a rule and the lines, as many as the view leaves (the
+	 * presenter view's has no hints to lose: two rows more) */
+	int most = h - 1 - PE_LESSON_VIEW_MIN_H + (st->present ? 2 : 0);
 	int band = L->n + 1 < most ? L->n + 1 : most;
 	if (st->caption_below)
 		band = 0;
 	int pane_h = h - 1 - band; /* rows of the view under the scene line */
 	struct pe_canvas pane;
-	/* the view is drawn a row taller and its tab bar left out: the scene
-	 * line stands there */
-	if (pe_canvas_init(&pane, w, pane_h + 1) != PE_OK) {
+	if (pe_canvas_init(&pane, w, pane_h) != PE_OK) {
 		free(L);
 		return PE_ENOMEM;
 	}
+	/* the view without a tab bar (view_frame leaves it out in a lesson),
+	 * a row down: the scene line stands above it */
 	rc = view_frame(st, m, &pane, hit);
-	for (int y = 1; y <= pane_h; y++)
-		memcpy(&cv->cells[(size_t)y * (size_t)w],
-		    &pane.cells[(size_t)y * (size_t)w], (size_t)w * sizeof *cv->cells);
+	memcpy(&cv->cells[(size_t)w], pane.cells,
+	    (size_t)pane_h * (size_t)w * sizeof *cv->cells);
 	pe_canvas_free(&pane);
+	hit->map_y += 1;
 	hit->tab_y = -1; /* no tabs to click */
 	int ry = 1 + pane_h;
 	for (int x = 0; band > 0 && x < w; x++)

@@ -42,7 +42,8 @@ struct pe_lesson {
 };
 
 /* Rows of caption text at most, for a frame h rows high. */
-#define PE_LESSON_VIEW_MIN_H 16 /* the view's rows under a caption */
+#define PE_LESSON_VIEW_MIN_H 15 /* the view's rows under a caption (no tab
+				   bar there: the scene line stands above) */
 
 /* Go to scene k (0-based), step `step` (clamped; SIZE_MAX: its last),
  * keeping the session (the lesson, the view mode). Returns enum pe_action

@@ -96,24 +96,31 @@ panel_map_chrome_h(const struct map_spec *s)
 	    (s->legend != NULL);
 }
 
+/* Cells a map's column sample is wide on cv. */
+int
+panel_col_cells(const struct pe_canvas *cv)
+{
+	return cv->large ? 2 : 1;
+}
+
 /* One-line horizontal axis: labels left-aligned at the round columns of
  * pe_axis_ticks (the widest label and two blanks apart), a cursor marker at
  * cell `mark` (or -1); a label the marker would touch, or that would run
- * past the map, is left out. */
+ * past the map, is left out. Each of the nsc samples is cw cells wide. */
 static void
 haxis_line(struct pe_canvas *cv, int x, int y, int w, size_t c0, size_t c1,
-    size_t nsc, long mark)
+    size_t nsc, int cw, long mark)
 {
 	struct pe_tick t[256];
 	char buf[32];
 	int len = snprintf(buf, sizeof buf, "%zu", c1 - 1);
-	size_t n = pe_axis_ticks(c0, c1, nsc, 1, len + 2, t,
+	size_t n = pe_axis_ticks(c0, c1, nsc, 1, (len + 2 + cw - 1) / cw, t,
 	    sizeof t / sizeof t[0]);
 	if (mark >= 0)
 		pe_canvas_set(cv, x + (int)mark, y, 0x25b4, C_ACCENT,
 		    PE_COLOR_DEFAULT, PE_ATTR_BOLD);
 	for (size_t i = 0; i < n; i++) {
-		int cx = t[i].cell;
+		int cx = t[i].cell * cw;
 		int l = snprintf(buf, sizeof buf, "%zu", t[i].v);
 		if (cx + l > w)
 			break;
@@ -262,22 +269,24 @@ row_label_axis(struct pe_canvas *cv, int x, int y, int axw, int mh,
 }
 
 /* Words under the columns when each column is a whole element at least a
- * word and a blank wide; false (nothing drawn) otherwise. */
+ * word and a blank wide (nsc samples of cw cells); false (nothing drawn)
+ * otherwise. */
 static bool
 col_label_line(struct pe_canvas *cv, int x, int y, int w,
-    const struct map_spec *s, size_t nsc, long mark)
+    const struct map_spec *s, size_t nsc, int cw, long mark)
 {
 	if (nsc < s->c1 - s->c0)
 		return false;
 	for (size_t c = s->c0; c < s->c1; c++) {
 		size_t a, b;
 		samples_of(s->c0, s->c1, nsc, c, &a, &b);
-		if ((int)(b - a) < pe_text_cells(s->col_labels[c]) + 1)
+		if ((int)(b - a) * cw < pe_text_cells(s->col_labels[c]) + 1)
 			return false;
 	}
 	for (size_t c = s->c0; c < s->c1; c++) {
 		size_t a, b;
 		samples_of(s->c0, s->c1, nsc, c, &a, &b);
+		a *= (size_t)cw, b *= (size_t)cw;
 		pe_canvas_text(cv, x + (int)a, y, (int)(b - a), s->col_labels[c],
 		    mark >= (long)a && mark < (long)b ? C_ACCENT : C_DIM,
 		    PE_COLOR_DEFAULT, 0);
@@ -305,15 +314,15 @@ mark_rows(struct pe_canvas *cv, int x, int y, int mh, const struct map_spec *s,
  * whole number, else the most of 3, 2, 1, 0 that let every number fit
  * its element's width less a blank; -1 when none fits. */
 static int
-values_decimals(const struct map_spec *s, size_t nsc)
+values_decimals(const struct map_spec *s, size_t nsc, int cw)
 {
 	bool whole = true;
 	int narrow = 1 << 30;
 	for (size_t c = s->c0; c < s->c1; c++) {
 		size_t a, b;
 		samples_of(s->c0, s->c1, nsc, c, &a, &b);
-		if ((int)(b - a) < narrow)
-			narrow = (int)(b - a);
+		if ((int)(b - a) * cw < narrow)
+			narrow = (int)(b - a) * cw;
 	}
 	for (size_t r = s->r0; r < s->r1 && whole; r++)
 		for (size_t c = s->c0; c < s->c1 && whole; c++) {
@@ -344,11 +353,11 @@ values_decimals(const struct map_spec *s, size_t nsc)
  * magnified map) and the numbers fit. The cursor's number is underlined. */
 static void
 draw_values(struct pe_canvas *cv, int mx, int y, const struct map_spec *s,
-    size_t nsr, size_t nsc, bool cur)
+    size_t nsr, size_t nsc, int cw, bool cur)
 {
 	if (nsr < s->r1 - s->r0 || nsc < s->c1 - s->c0)
 		return;
-	int dec = values_decimals(s, nsc);
+	int dec = values_decimals(s, nsc, cw);
 	if (dec < 0)
 		return;
 	for (size_t r = s->r0; r < s->r1; r++) {
@@ -365,6 +374,7 @@ draw_values(struct pe_canvas *cv, int mx, int y, const struct map_spec *s,
 			if (!isfinite(v))
 				continue;
 			samples_of(s->c0, s->c1, nsc, c, &ca, &cb);
+			ca *= (size_t)cw, cb *= (size_t)cw;
 			char buf[64];
 			panel_value_text(buf, sizeof buf, v, dec);
 			int len = (int)strlen(buf);
@@ -406,10 +416,15 @@ panel_map(struct pe_canvas *cv, int x, int y, int w, int h,
 		y++;
 	}
 	size_t R = s->r1 - s->r0, C = s->c1 - s->c0;
+	int cw = panel_col_cells(cv); /* cells a column sample is wide */
 	size_t nsr = fit_samples(R, (size_t)avail_h * 2);
-	size_t nsc = fit_samples(C, (size_t)avail_w);
-	int mh = (int)((nsr + 1) / 2), mw = (int)nsc;
-	struct pe_stats *st = calloc((size_t)mh * 2 * nsc, sizeof *st);
+	size_t nsc = fit_samples(C, (size_t)(avail_w / cw));
+	int mh = (int)((nsr + 1) / 2), mw = (int)nsc * cw;
+	if (nsc == 0)
+		return PE_OK;
+	/* the samples, then (cw > 1) each repeated over its cells */
+	struct pe_stats *st = calloc((size_t)mh * 2 * nsc * (size_t)(cw + 1),
+	    sizeof *st);
 	int rc = st == NULL ? PE_ENOMEM
 	    : s->f != NULL ? pe_field_grid(s->f, s->r0, s->r1, nsr, s->c0, s->c1,
 		  nsc, st)
@@ -422,8 +437,15 @@ panel_map(struct pe_canvas *cv, int x, int y, int w, int h,
 	}
 	if (nsr % 2 != 0) /* the last lower half has no sample */
 		memcpy(st + nsr * nsc, st + (nsr - 1) * nsc, nsc * sizeof *st);
+	struct pe_stats *cells = st;
+	if (cw > 1) {
+		cells = st + (size_t)mh * 2 * nsc;
+		for (size_t i = 0; i < (size_t)mh * 2 * (size_t)mw; i++)
+			cells[i] = st[i / (size_t)mw * nsc + i % (size_t)mw /
+			    (size_t)cw];
+	}
 	int mx = x + axw;
-	pe_draw_heatmap(cv, mx, y, mw, mh, st, &s->scale);
+	pe_draw_heatmap(cv, mx, y, mw, mh, cells, &s->scale);
 	if (nsr % 2 != 0)
 		for (int c = 0; c < mw; c++) {
 			struct pe_cell *cell = pe_canvas_at(cv, mx + c, y + mh - 1);
@@ -435,33 +457,39 @@ panel_map(struct pe_canvas *cv, int x, int y, int w, int h,
 	g->x = mx, g->y = y, g->w = mw, g->h = mh;
 	g->r0 = s->r0, g->r1 = s->r1, g->c0 = s->c0, g->c1 = s->c1;
 	g->nsr = nsr, g->nsc = nsc;
+	g->cw = cw;
 
 	int yy = y + mh;
 	bool cur = s->cursor && s->cur_r >= s->r0 && s->cur_r < s->r1 &&
 	    s->cur_c >= s->c0 && s->cur_c < s->c1;
 	if (s->axes) {
 		long cmark = cur ? (long)panel_sample_of(s->c0, s->c1, nsc, s->cur_c)
-				 : -1;
+		    * cw : -1;
 		if (s->row_labels != NULL)
 			row_label_axis(cv, x, y, axw, mh, s, nsr);
 		else
 			pe_draw_vaxis(cv, x, y, axw - 1, mh, s->r0, s->r1, nsr, C_DIM);
 		if (s->col_labels == NULL ||
-		    !col_label_line(cv, mx, yy, mw, s, nsc, cmark))
-			haxis_line(cv, mx, yy, mw, s->c0, s->c1, nsc, cmark);
+		    !col_label_line(cv, mx, yy, mw, s, nsc, cw, cmark))
+			haxis_line(cv, mx, yy, mw, s->c0, s->c1, nsc, cw,
+			    cmark);
 		if (s->mark_from > 0)
 			mark_rows(cv, x + axw - 1, y, mh, s, nsr);
 		yy += 1;
 	}
 	if (s->values)
-		draw_values(cv, mx, y, s, nsr, nsc, cur);
+		draw_values(cv, mx, y, s, nsr, nsc, cw, cur);
 	if (cur) {
 		size_t sr = panel_sample_of(s->r0, s->r1, nsr, s->cur_r);
 		size_t sc = panel_sample_of(s->c0, s->c1, nsc, s->cur_c);
-		struct pe_cell *cell = pe_canvas_at(cv, mx + (int)sc, y + (int)sr / 2);
-		if (cell != NULL && cell->kind != PE_CELL_TEXT) {
-			/* mark the cursor's half of the cell, keep the other half's
-			 * color: upper sample -> U+2580, lower -> U+2584 */
+		for (int k = 0; k < cw; k++) { /* each cell of the sample */
+			struct pe_cell *cell = pe_canvas_at(cv,
+			    mx + (int)sc * cw + k, y + (int)sr / 2);
+			if (cell == NULL || cell->kind == PE_CELL_TEXT)
+				continue;
+			/* mark the cursor's half of the cell, keep the
+			 * other half's color: upper sample -> U+2580, lower
+			 * -> U+2584 */
 			bool upper = sr % 2 == 0;
 			pe_color other = upper ? cell->bg : cell->fg;
 			pe_color mine = upper ? cell->fg : cell->bg;
@@ -469,7 +497,8 @@ panel_map(struct pe_canvas *cv, int x, int y, int w, int h,
 				other = mine = cell->bg;
 			int r = 0, gg = 0, b = 0;
 			if (mine >= 0)
-				r = (mine >> 16) & 255, gg = (mine >> 8) & 255, b = mine & 255;
+				r = (mine >> 16) & 255, gg = (mine >> 8) & 255,
+				b = mine & 255;
 			bool light = mine >= 0 && 299 * r + 587 * gg + 114 * b > 128000;
 			/* the remaining half is now the background */
 			if (!upper)

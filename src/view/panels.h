@@ -61,7 +61,12 @@ struct map_geom {
 	int x, y, w, h;	  /* cells of the map itself */
 	size_t r0, r1, c0, c1;
 	size_t nsr, nsc;  /* samples */
+	int cw;		  /* cells a column sample is wide: 1, or 2 on a
+			     large canvas (the presenter view) */
 };
+
+/* Cells a map's column sample is wide on cv: 2 on a large canvas, else 1. */
+int panel_col_cells(const struct pe_canvas *cv);
 
 /* Draw a map panel into the rectangle; returns its geometry. */
 /* Say in a panel that its numbers could not be computed. */

@@ -582,6 +582,11 @@ pe_state_key(struct pe_state *st, int key, size_t cell_rows,
 		    "where a cell shows one element and it fits (+ zooms in)"
 					       : "values off");
 		return PE_ACT_REDRAW;
+	case 'P':
+		st->present = !st->present;
+		pe_state_status(st, st->present ? "presenter view: P leaves "
+		    "it, ? lists the keys" : "presenter view off");
+		return PE_ACT_REDRAW;
 	}
 	/* a lesson's: PgDn, PgUp step the scenes, r resets one */
 	if ((act = pe_lesson_key(st, key)) >= 0)

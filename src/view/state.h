@@ -65,6 +65,11 @@ struct pe_state {
 				      encoding has it (pe_state_panel) */
 	bool values;		   /* numbers over the colors where a sample
 				      is one element and they fit */
+	bool present;		   /* presenter view (P, --present): no tab
+				      bar or key hints, column samples 2
+				      cells wide, plots in blocks */
+	bool no_chrome;		   /* snapshot --no-chrome: no tab bar and
+				      no key hints, samples as usual */
 	char status[200];	   /* a message for the status line, or "" */
 	const struct pe_lesson *lesson; /* the lesson running (view/lesson.h),
 				   or NULL */

@@ -159,11 +159,11 @@ tab_label(char *t, size_t cap, int e, bool compact)
  * name and the others show their number key, so the current encoding is
  * always on screen. */
 static void
-draw_tabs(struct ctx *c)
+draw_tabs(struct ctx *c, int y)
 {
 	int x = 0, full = 0, pl = 0;
 	char t[32], p[96] = "";
-	x += pe_canvas_text(c->cv, x, 0, c->w, " pescope ", PE_RGB(0, 0, 0),
+	x += pe_canvas_text(c->cv, x, y, c->w, " pescope ", PE_RGB(0, 0, 0),
 	    C_ACCENT, PE_ATTR_BOLD);
 	for (int e = 0; e < PE_ENC_COUNT; e++) {
 		tab_label(t, sizeof t, e, false);
@@ -173,20 +173,20 @@ draw_tabs(struct ctx *c)
 		pl = snprintf(p, sizeof p, "preset %s%s ", c->st->preset,
 		    c->st->preset_modified ? " (modified)" : "");
 	bool compact = x + full + (pl > 0 ? pl + 1 : 0) > c->w;
-	c->hit->tab_y = 0;
+	c->hit->tab_y = y;
 	for (int e = 0; e < PE_ENC_COUNT; e++) {
 		bool on = (int)c->cfg->enc == e;
 		tab_label(t, sizeof t, e, compact && !on);
 		c->hit->tab_x0[e] = x;
-		x += pe_canvas_text(c->cv, x, 0, c->w - x, t,
+		x += pe_canvas_text(c->cv, x, y, c->w - x, t,
 		    on ? PE_RGB(0, 0, 0) : C_TEXT, on ? PE_RGB(0xd0, 0xd0, 0xd0)
 						  : PE_COLOR_DEFAULT,
 		    on ? PE_ATTR_BOLD : 0);
 		c->hit->tab_x1[e] = x;
 	}
 	if (pl > 0 && x + pl + 1 <= c->w)
-		pe_canvas_text(c->cv, c->w - pl, 0, pl, p, C_DIM, PE_COLOR_DEFAULT,
-		    0);
+		pe_canvas_text(c->cv, c->w - pl, y, pl, p, C_DIM,
+		    PE_COLOR_DEFAULT, 0);
 }
 
 /* Record a panel's status; say a failure in the panel. */
@@ -220,7 +220,7 @@ view_item(struct items *it, int prio, const char *fmt, ...)
  * when they do not fit, the least important go whole (sizes, the scaling
  * and its attention factor stay; explanations go first). */
 static void
-draw_params(struct ctx *c)
+draw_params(struct ctx *c, int y)
 {
 	struct items it;
 	char b[1024];
@@ -229,14 +229,14 @@ draw_params(struct ctx *c)
 	pe_enc_view_of(c->cfg)->params(c, &it);
 	b[0] = ' ';
 	pe_text_pick(b + 1, sizeof b - 1, it.ptr, it.prio, it.n, " · ", c->w - 1);
-	pe_canvas_text(c->cv, 0, 1, c->w, b, C_TEXT, PE_COLOR_DEFAULT, 0);
+	pe_canvas_text(c->cv, 0, y, c->w, b, C_TEXT, PE_COLOR_DEFAULT, 0);
 }
 
-/* Bottom line: the message of the last action, else the keys that matter:
- * whole hints, help and quit first, then the encoding's keys, then moving,
- * then play and save. */
+/* Bottom line: the message of the last action, else (with chrome) the
+ * keys that matter: whole hints, help and quit first, then the encoding's
+ * keys, then moving, then play and save. */
 static void
-draw_status(struct ctx *c)
+draw_status(struct ctx *c, bool chrome)
 {
 	char b[512];
 	int y = c->h - 1;
@@ -245,6 +245,8 @@ draw_status(struct ctx *c)
 		    PE_COLOR_DEFAULT, PE_ATTR_BOLD);
 		return;
 	}
+	if (!chrome)
+		return;
 	struct items it;
 	it.n = 0;
 	view_item(&it, 0, "? help");
@@ -288,7 +290,7 @@ help_lines(char lines[][96], size_t cap)
 		"PgUp PgDn { } Home End  pan the map (in a lesson { } only)",
 		"PgDn PgUp  r         lesson: next, previous step; reset it",
 		"d/D  n/N  b/B        d_model, seq_len halve/double; base /10, x10",
-		"c / C   v            right column's panel: next, previous; values",
+		"c / C   v   P        panel: next, previous; values; presenter view",
 	};
 	static const char *const tail[] = {
 		"space  [ ]           play / pause the sweep; slower, faster",
@@ -344,6 +346,22 @@ draw_help(struct ctx *c)
 
 /* ---- frame ------------------------------------------------------------ */
 
+/* The presenter view's text: the grey of labels and hints (C_DIM) is the
+ * text color, since a projector washes grey out (at 16 colors it is the
+ * terminal's dark "bright black"); the grey of plot dots and marks
+ * stays. */
+static void
+present_legible(struct pe_canvas *cv)
+{
+	for (size_t i = 0; i < (size_t)cv->w * (size_t)cv->h; i++) {
+		struct pe_cell *cell = &cv->cells[i];
+		if (cell->kind == PE_CELL_TEXT && cell->fg == C_DIM &&
+		    !(cell->cp >= 0x2580 && cell->cp <= 0x259f) &&
+		    !(cell->cp >= 0x2800 && cell->cp <= 0x28ff))
+			cell->fg = C_TEXT;
+	}
+}
+
 /* Below the minimum size: what the frame needs and what it has, in the
  * first of these layouts that fits (one line, then shorter lines stacked),
  * centred; "q quits" under it. Down to 20 x 5 nothing is cut. */
@@ -398,11 +416,14 @@ pe_view_hit_map(const struct pe_hit *hit, int x, int y, size_t *r, size_t *c)
 	    x >= hit->map_x + hit->map_w || y >= hit->map_y + hit->map_h)
 		return false;
 	size_t sr = (size_t)(y - hit->map_y) * 2;
+	size_t sc = (size_t)(x - hit->map_x) / (size_t)(hit->map_cw > 1
+	    ? hit->map_cw : 1);
 	if (sr >= hit->nsr)
 		sr = hit->nsr - 1;
+	if (sc >= hit->nsc)
+		sc = hit->nsc - 1;
 	pe_field_span(hit->r0, hit->r1, hit->nsr, sr, r, &b1);
-	pe_field_span(hit->c0, hit->c1, hit->nsc, (size_t)(x - hit->map_x), c,
-	    &b1);
+	pe_field_span(hit->c0, hit->c1, hit->nsc, sc, c, &b1);
 	return true;
 }
 
@@ -414,6 +435,7 @@ view_frame(const struct pe_state *st, const struct pe_model *m,
 	struct ctx c;
 
 	memset(&c, 0, sizeof c);
+	cv->large = st->present; /* blocks for plots, wide map samples */
 	c.st = st, c.m = m, c.cfg = &m->cfg, c.cv = cv, c.hit = hit;
 	c.w = cv->w, c.h = cv->h;
 	c.mainf = m->main;
@@ -422,7 +444,18 @@ view_frame(const struct pe_state *st, const struct pe_model *m,
 	if (c.mainf.kind == PE_FIELD_BIAS && st->head < c.cfg->heads)
 		c.mainf.head = st->head;
 
-	c.bx = 0, c.by = 2, c.bh = c.h - 5;
+	/* The lines, top down: the tab bar (not in the presenter view,
+	 * without chrome or in a lesson, whose scene line stands there), the
+	 * parameter line, the body, two inspector lines and the status line
+	 * (there without chrome too, for messages, so that the body keeps its
+	 * size when one comes and goes). */
+	bool chrome = !st->present && !st->no_chrome;
+	int top = 0;
+	hit->tab_y = -1;
+	if (chrome && st->lesson == NULL)
+		draw_tabs(&c, top++);
+	draw_params(&c, top++);
+	c.bx = 0, c.by = top, c.bh = c.h - 3 - top;
 	c.rw = c.w * 2 / 5;
 	if (c.rw < 30)
 		c.rw = 30;
@@ -431,8 +464,6 @@ view_frame(const struct pe_state *st, const struct pe_model *m,
 	c.lw = c.w - c.rw - 2;
 	c.rx = c.lw + 2;
 
-	draw_tabs(&c);
-	draw_params(&c);
 	/* a panel other than the overview: the main map, then the panel in
 	 * the right column; its formula is the first inspector line and the
 	 * map's the second */
@@ -447,9 +478,11 @@ view_frame(const struct pe_state *st, const struct pe_model *m,
 		v->draw(&c);
 	}
 	draw_inspector(&c);
-	draw_status(&c);
+	draw_status(&c, chrome);
 	if (st->help)
 		draw_help(&c);
+	if (st->present)
+		present_legible(cv);
 	return c.status;
 }
 

@@ -37,10 +37,13 @@ void pe_model_free(struct pe_model *m);
 /* Where things landed on the last frame, for mouse hit-testing. */
 struct pe_hit {
 	bool too_small;
-	int tab_y, tab_x0[PE_ENC_COUNT], tab_x1[PE_ENC_COUNT];
+	int tab_y, tab_x0[PE_ENC_COUNT], tab_x1[PE_ENC_COUNT]; /* tab_y -1:
+					   no tab bar */
 	int map_x, map_y, map_w, map_h; /* the main map's cells */
 	size_t r0, r1, c0, c1;		/* the viewport it shows */
 	size_t nsr, nsc;		/* samples: rows (2 per cell), cols */
+	int map_cw;			/* cells a column sample is wide (2 in
+					   the presenter view) */
 	size_t cell_rows, cell_cols;	/* elements the smallest sample covers:
 					   a cursor step */
 };

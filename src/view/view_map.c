@@ -79,6 +79,7 @@ view_map_main(struct ctx *c, const struct pe_scale *sc, const char *title,
 	h->map_h = c->g.h;
 	h->r0 = c->g.r0, h->r1 = c->g.r1, h->c0 = c->g.c0, h->c1 = c->g.c1;
 	h->nsr = c->g.nsr, h->nsc = c->g.nsc;
+	h->map_cw = c->g.cw;
 	size_t R = c->g.r1 - c->g.r0, C = c->g.c1 - c->g.c0;
 	/* A step is the smallest block: blocks differ by at most one element,
 	 * so rounding down never jumps over a whole block (every row stays

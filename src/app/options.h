@@ -53,6 +53,10 @@ struct pe_options {
 	size_t cursor_p, cursor_j;
 	int panel;		/* --panel: enum pe_panel (view/state.h) */
 	bool values;		/* --values */
+	char *compare;		/* --compare's words, as given */
+	struct pe_options *cmp;	/* --compare: pane B's options (this one's
+				   with the words applied on top), owned */
+	bool pane_b;		/* these are pane B's options */
 
 	/* bench */
 	bool bench_quick;	/* --quick: fewer frames */

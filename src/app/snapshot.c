@@ -39,6 +39,12 @@ pe_app_state_from_options(const struct pe_options *o, struct pe_state *st)
 		st->cur_c = o->cursor_j;
 	}
 	pe_state_clamp(st);
+	if (o->cmp != NULL) { /* --compare: pane B beside, A focused */
+		const struct pe_options *b = o->cmp;
+		st->compare = true;
+		st->other = (struct pe_pane){b->cfg, b->head_given ? b->head : 0,
+			st->panel, b->preset, b->preset_modified};
+	}
 }
 
 /* pescope snapshot. */
@@ -72,8 +78,21 @@ pe_snapshot_run(const struct pe_options *o)
 		    pe_encoding_name(o->cfg.enc));
 		return PE_EXIT_FAIL;
 	}
+	struct pe_model mb; /* --compare: pane B's */
+	if (o->cmp != NULL) {
+		if (pe_model_init(&mb, &o->cmp->cfg) != PE_OK) {
+			pe_atomic_abort(&out);
+			pe_model_free(&m);
+			pe_app_error("cannot prepare pane B's %s view (out of memory?)",
+			    pe_encoding_name(o->cmp->cfg.enc));
+			return PE_EXIT_FAIL;
+		}
+		m.other = &mb;
+	}
 	if (pe_canvas_init(&cv, o->width, o->height) != PE_OK) {
 		pe_atomic_abort(&out);
+		if (o->cmp != NULL)
+			pe_model_free(&mb);
 		pe_model_free(&m);
 		pe_app_error("out of memory");
 		return PE_EXIT_FAIL;
@@ -83,6 +102,8 @@ pe_snapshot_run(const struct pe_options *o)
 	if (vs != PE_OK) { /* a panel is missing: write no half frame */
 		pe_atomic_abort(&out);
 		pe_canvas_free(&cv);
+		if (o->cmp != NULL)
+			pe_model_free(&mb);
 		pe_model_free(&m);
 		pe_app_error("the frame could not be drawn whole: %s; nothing was "
 		    "written", pe_strerror(vs));
@@ -90,6 +111,9 @@ pe_snapshot_run(const struct pe_options *o)
 	}
 	char title[128];
 	snprintf(title, sizeof title, "pescope %s", pe_encoding_name(o->cfg.enc));
+	if (o->cmp != NULL)
+		snprintf(title, sizeof title, "pescope %s vs %s",
+		    pe_encoding_name(o->cfg.enc), pe_encoding_name(o->cmp->cfg.enc));
 	int st2 = pe_write_canvas(out.fp, &cv, o->snap_format, snapshot_depth(o),
 	    title);
 	if (st2 == PE_OK)
@@ -102,6 +126,8 @@ pe_snapshot_run(const struct pe_options *o)
 		rc = PE_EXIT_FAIL;
 	}
 	pe_canvas_free(&cv);
+	if (o->cmp != NULL)
+		pe_model_free(&mb);
 	pe_model_free(&m);
 	return rc;
 }

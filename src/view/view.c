@@ -215,11 +215,12 @@ view_item(struct items *it, int prio, const char *fmt, ...)
 	it->prio[it->n++] = prio;
 }
 
-/* Second line: every parameter of the encoding with its current value;
- * when they do not fit, the least important go whole (sizes, the scaling
- * and its attention factor stay; explanations go first). */
-static void
-draw_params(struct ctx *c)
+/* The parameter line (the frame's second line, or a pane's first): every
+ * parameter of the encoding with its current value; when they do not fit,
+ * the least important go whole (sizes, the scaling and its attention
+ * factor stay; explanations go first). */
+void
+view_params(struct ctx *c, int x, int y, int w)
 {
 	struct items it;
 	char b[1024];
@@ -227,8 +228,8 @@ draw_params(struct ctx *c)
 	it.n = 0;
 	pe_enc_view_of(c->cfg)->params(c, &it);
 	b[0] = ' ';
-	pe_text_pick(b + 1, sizeof b - 1, it.ptr, it.prio, it.n, " · ", c->w - 1);
-	pe_canvas_text(c->cv, 0, 1, c->w, b, C_TEXT, PE_COLOR_DEFAULT, 0);
+	pe_text_pick(b + 1, sizeof b - 1, it.ptr, it.prio, it.n, " · ", w - 1);
+	pe_canvas_text(c->cv, x, y, w, b, C_TEXT, PE_COLOR_DEFAULT, 0);
 }
 
 /* Bottom line: the message of the last action, else the keys that matter:
@@ -248,6 +249,10 @@ draw_status(struct ctx *c)
 	it.n = 0;
 	view_item(&it, 0, "? help");
 	view_item(&it, 0, "q quit");
+	if (c->st->compare) { /* alone, x is in the help */
+		view_item(&it, 0, "X focus %s", c->st->focus_b ? "A" : "B");
+		view_item(&it, 1, "x compare off");
+	}
 	view_item(&it, 2, "←↑↓→ move");
 	view_item(&it, 2, "+/- zoom");
 	view_item(&it, 1, "1-%d encoding", PE_ENC_COUNT < 9 ? PE_ENC_COUNT : 9);
@@ -257,6 +262,7 @@ draw_status(struct ctx *c)
 	if (v->panels != NULL && v->panels[0].draw != NULL)
 		view_item(&it, 1, "c/C panel");
 	view_item(&it, 2, "v values");
+
 	view_item(&it, 3, "space %s", c->st->playing ? "pause" : "play");
 	view_item(&it, 3, "w save");
 	pe_text_pick(b, sizeof b, it.ptr, it.prio, it.n, "  ", c->w);
@@ -287,6 +293,8 @@ help_lines(char lines[][96], size_t cap)
 		"PgUp PgDn Home End   pan the map",
 		"d/D  n/N  b/B        d_model, seq_len halve/double; base /10, x10",
 		"c / C   v            right column's panel: next, previous; values",
+		"x / X                compare two settings side by side; keys act",
+		"                     on the marked pane, X moves the mark",
 	};
 	static const char *const tail[] = {
 		"space  [ ]           play / pause the sweep; slower, faster",
@@ -326,8 +334,8 @@ help_lines(char lines[][96], size_t cap)
 static void
 draw_help(struct ctx *c)
 {
-	char lines[32][96];
-	int n = (int)help_lines(lines, 32);
+	char lines[40][96];
+	int n = (int)help_lines(lines, 40);
 	int bw = 70 < c->w - 2 ? 70 : c->w - 2, bh = n + 2;
 	int x = (c->w - bw) / 2, y = (c->h - bh) / 2;
 	if (y < 0)
@@ -404,6 +412,58 @@ pe_view_hit_map(const struct pe_hit *hit, int x, int y, size_t *r, size_t *c)
 	return true;
 }
 
+/* The same for the other pane's map (compare mode). */
+bool
+pe_view_hit_other(const struct pe_hit *hit, int x, int y, size_t *r,
+    size_t *c)
+{
+	struct pe_hit h = *hit;
+	if (hit->other.w == 0)
+		return false;
+	h.map_x = hit->other.x, h.map_y = hit->other.y;
+	h.map_w = hit->other.w, h.map_h = hit->other.h;
+	h.r0 = hit->other.r0, h.r1 = hit->other.r1;
+	h.c0 = hit->other.c0, h.c1 = hit->other.c1;
+	h.nsr = hit->other.nsr, h.nsc = hit->other.nsc;
+	return pe_view_hit_map(&h, x, y, r, c);
+}
+
+/* A frame's (or a pane's) ctx for st and m on cv: cleared, its hit
+ * cleared, the main field the state's (alibi: its head). */
+void
+view_ctx_init(struct ctx *c, const struct pe_state *st,
+    const struct pe_model *m, struct pe_canvas *cv, struct pe_hit *hit)
+{
+	memset(c, 0, sizeof *c);
+	memset(hit, 0, sizeof *hit);
+	pe_canvas_clear(cv);
+	c->st = st, c->m = m, c->cfg = &m->cfg, c->cv = cv, c->hit = hit;
+	c->w = cv->w, c->h = cv->h;
+	c->mainf = m->main;
+	/* a bias map, its samples and the inspector are the selected head's
+	 * (the model's field starts at head 0) */
+	if (c->mainf.kind == PE_FIELD_BIAS && st->head < c->cfg->heads)
+		c->mainf.head = st->head;
+}
+
+/* The row's view in the ctx's body: the overview, or with a panel chosen
+ * the main map and the panel in the right column (the panel's formula is
+ * then the first inspector line and the map's the second). */
+void
+view_body(struct ctx *c)
+{
+	const struct pe_enc_view *v = pe_enc_view_of(c->cfg);
+	const struct pe_enc_panel *p = pe_enc_panel_of(v, pe_state_panel(c->st));
+	if (p != NULL && v->map != NULL) {
+		v->map(c);
+		p->draw(c);
+		memcpy(c->insp[1], c->insp[0], sizeof c->insp[1]);
+		memcpy(c->insp[0], c->panel_insp, sizeof c->insp[0]);
+	} else {
+		v->draw(c);
+	}
+}
+
 /* Draw the whole frame; the first kernel failure of its panels, or
  * PE_OK. */
 int
@@ -413,18 +473,9 @@ pe_view_render(const struct pe_state *st, const struct pe_model *m,
 	struct pe_hit dummy;
 	struct ctx c;
 
-	memset(&c, 0, sizeof c);
 	if (hit == NULL)
 		hit = &dummy;
-	memset(hit, 0, sizeof *hit);
-	pe_canvas_clear(cv);
-	c.st = st, c.m = m, c.cfg = &m->cfg, c.cv = cv, c.hit = hit;
-	c.w = cv->w, c.h = cv->h;
-	c.mainf = m->main;
-	/* a bias map, its samples and the inspector are the selected head's
-	 * (the model's field starts at head 0) */
-	if (c.mainf.kind == PE_FIELD_BIAS && st->head < c.cfg->heads)
-		c.mainf.head = st->head;
+	view_ctx_init(&c, st, m, cv, hit);
 
 	if (c.w < PE_VIEW_MIN_W || c.h < PE_VIEW_MIN_H) {
 		hit->too_small = true;
@@ -441,19 +492,11 @@ pe_view_render(const struct pe_state *st, const struct pe_model *m,
 	c.rx = c.lw + 2;
 
 	draw_tabs(&c);
-	draw_params(&c);
-	/* a panel other than the overview: the main map, then the panel in
-	 * the right column; its formula is the first inspector line and the
-	 * map's the second */
-	const struct pe_enc_view *v = pe_enc_view_of(c.cfg);
-	const struct pe_enc_panel *p = pe_enc_panel_of(v, pe_state_panel(st));
-	if (p != NULL && v->map != NULL) {
-		v->map(&c);
-		p->draw(&c);
-		memcpy(c.insp[1], c.insp[0], sizeof c.insp[1]);
-		memcpy(c.insp[0], c.panel_insp, sizeof c.insp[0]);
+	if (st->compare && m->other != NULL) {
+		view_compare(&c);
 	} else {
-		v->draw(&c);
+		view_params(&c, 0, 1, c.w);
+		view_body(&c);
 	}
 	draw_inspector(&c);
 	draw_status(&c);

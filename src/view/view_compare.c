@@ -267,7 +267,7 @@ strip_draw(struct ctx *c, const struct pane *pa, const struct pane *pb,
 		s.swatch = PE_CELL_UNDEFINED;
 		char rest[160];
 		snprintf(rest, sizeof rest, "%s", legend);
-		snprintf(legend, sizeof legend, "spans many turns: no angle · %s",
+		snprintf(legend, sizeof legend, "spans many turns: no angle · %.120s",
 		    rest);
 	}
 	if (top > 0)

@@ -234,9 +234,16 @@ strip_draw(struct ctx *c, const struct pane *pa, const struct pane *pb,
 		snprintf(v, sizeof v, "masked in both");
 	else
 		snprintf(v, sizeof v, "%.6g", dv + 0.0);
-	snprintf(title, sizeof title, "A − B%s, exact block means subtracted · "
-	    "at the cursor (%zu, %zu): %s", angle ? " (angles, wrapped into "
-	    "[−π, π))" : "", st->cur_r, st->cur_c, v);
+	/* whole items, the least needed dropped first when narrow */
+	char cur[96];
+	snprintf(cur, sizeof cur, "at the cursor (%zu, %zu): %s", st->cur_r,
+	    st->cur_c, v);
+	const char *items[] = {"A − B", angle ? "angles wrapped into [−π, π)"
+	    : "exact block means subtracted", cur, angle ? "exact block means "
+	    "subtracted" : NULL};
+	int prio[] = {0, 1, 0, 2};
+	pe_text_pick(title, sizeof title, items, prio, angle ? 4 : 3, " · ",
+	    c->w);
 	s.title = title;
 	char legend[160];
 	snprintf(legend, sizeof legend, "own scale, symmetric about 0 · "

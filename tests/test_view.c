@@ -740,3 +740,60 @@ Test(view, titles_keep_the_position_at_80x24)
 	cr_expect(contains(&cv, "query 65536"), "%s", line(&cv, 11));
 	pe_canvas_free(&cv);
 }
+
+/* Compare mode: pane A on the left, B on the right, each map where the
+ * frame's hit says (the focused pane's in the usual fields, the other's
+ * in `other`); a cell of either maps to the element under it, the same
+ * element in both panes (one cursor); each pane says its encoding. */
+Test(view, compare_panes_hit_and_badges)
+{
+	struct pe_config a, b;
+	struct pe_state st;
+	struct pe_model ma, mb;
+	struct pe_canvas cv;
+	struct pe_hit hit;
+
+	pe_config_default(&a);
+	b = a;
+	b.enc = PE_ENC_LEARNED;
+	double *t;
+	cr_assert_eq(pe_learned_untrained(b.max_len, b.d, &t), PE_OK);
+	b.table = t;
+	b.table_untrained = true;
+	pe_state_init(&st, &a);
+	st.compare = true;
+	st.other = (struct pe_pane){b, 0, PE_PANEL_OVERVIEW, NULL, false};
+	cr_assert_eq(pe_model_init(&ma, &a), PE_OK);
+	cr_assert_eq(pe_model_init(&mb, &b), PE_OK);
+	ma.other = &mb;
+	cr_assert_eq(pe_canvas_init(&cv, 120, 40), PE_OK);
+	cr_assert_eq(pe_view_render(&st, &ma, &cv, &hit), PE_OK);
+	cr_assert(strncmp(line(&cv, 1), " A  d_model 64", 14) == 0, "%s",
+	    line(&cv, 1));
+	cr_assert(strstr(line(&cv, 1), "│ B  d_model 64") != NULL, "%s",
+	    line(&cv, 1));
+	cr_assert(contains(&cv, "(untrained init)"), "pane B is learned");
+	cr_assert(contains(&cv, "shared scale"), "both are PE values");
+	cr_assert(contains(&cv, "A − B"), "one shape: a difference strip");
+	/* A's map is left of the divider, B's right of it, on the same rows */
+	cr_assert_gt(hit.map_w, 0);
+	cr_assert_gt(hit.other.w, 0);
+	cr_assert_lt(hit.map_x + hit.map_w, 60);
+	cr_assert_gt(hit.other.x, 60);
+	cr_assert_eq(hit.map_y, hit.other.y);
+	size_t r, c, r2, c2;
+	cr_assert(pe_view_hit_map(&hit, hit.map_x + 3, hit.map_y + 2, &r, &c));
+	cr_assert(pe_view_hit_other(&hit, hit.other.x + 3, hit.other.y + 2, &r2,
+	    &c2));
+	cr_assert_eq(r, r2);
+	cr_assert_eq(c, c2);
+	size_t b0, b1; /* line 2's upper half is sample 4 */
+	pe_field_span(0, 64, hit.nsr, 4, &b0, &b1);
+	cr_assert_eq(r, b0);
+	cr_assert(!pe_view_hit_other(&hit, hit.map_x + 3, hit.map_y + 2, &r2,
+	    &c2), "A's map is not B's");
+	pe_canvas_free(&cv);
+	pe_model_free(&ma);
+	pe_model_free(&mb);
+	free(t);
+}

@@ -293,8 +293,7 @@ help_lines(char lines[][96], size_t cap)
 		"PgUp PgDn Home End   pan the map",
 		"d/D  n/N  b/B        d_model, seq_len halve/double; base /10, x10",
 		"c / C   v            right column's panel: next, previous; values",
-		"x / X                compare two settings side by side; keys act",
-		"                     on the marked pane, X moves the mark",
+		"x / X                compare side by side; the pane keys change",
 	};
 	static const char *const tail[] = {
 		"space  [ ]           play / pause the sweep; slower, faster",

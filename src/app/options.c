@@ -214,7 +214,7 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "numbers over the colors where a cell shows one\n"
 	    "element and they fit (the v key)"},
 	[O_COMPARE] = {"compare", 0, true, C_TUI | C_SNAP, 0, 0, 0, G_VIEW,
-	    "\"OPTIONS\"",
+	    "OPTIONS",
 	    "a second pane beside the first: this configuration\n"
 	    "with OPTIONS (config options and presets, quoted\n"
 	    "as one argument) applied on top, and the difference\n"

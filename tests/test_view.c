@@ -797,3 +797,78 @@ Test(view, compare_panes_hit_and_badges)
 	pe_model_free(&mb);
 	free(t);
 }
+
+/* A config of encoding e on its own defaults (learned: GPT-2's untrained
+ * table, into *t). */
+static void
+enc_config(struct pe_config *c, enum pe_encoding e, double **t)
+{
+	pe_config_default(c);
+	c->enc = e;
+	pe_config_encoding_defaults(c, false, false);
+	*t = NULL;
+	if (e == PE_ENC_LEARNED) {
+		cr_assert_eq(pe_learned_untrained(c->max_len, c->d, t), PE_OK);
+		c->table = *t;
+		c->table_untrained = true;
+	}
+	cr_assert_eq(pe_config_check(c, NULL, 0), PE_OK);
+}
+
+/* Every pair of encodings at 80x24, 120x40 and 200x60: the frame is drawn
+ * whole, each pane keeps to its side of the divider, both badges show, and
+ * the strip is a difference exactly when the main maps have one shape
+ * (and both or neither are angles). */
+Test(view, compare_every_pair_every_size)
+{
+	static const int sizes[][2] = {{80, 24}, {120, 40}, {200, 60}};
+	for (int ea = 0; ea < PE_ENC_COUNT; ea++)
+		for (int eb = 0; eb < PE_ENC_COUNT; eb++) {
+			struct pe_config a, b;
+			double *ta, *tb;
+			struct pe_model ma, mb;
+			struct pe_state st;
+			enc_config(&a, (enum pe_encoding)ea, &ta);
+			enc_config(&b, (enum pe_encoding)eb, &tb);
+			cr_assert_eq(pe_model_init(&ma, &a), PE_OK);
+			cr_assert_eq(pe_model_init(&mb, &b), PE_OK);
+			ma.other = &mb;
+			pe_state_init(&st, &a);
+			st.compare = true;
+			st.other = (struct pe_pane){b, 0, PE_PANEL_OVERVIEW, NULL,
+				false};
+			bool diff = ma.main.rows == mb.main.rows &&
+			    ma.main.cols == mb.main.cols &&
+			    (ma.main.kind == PE_FIELD_ROPE_ANGLE) ==
+			    (mb.main.kind == PE_FIELD_ROPE_ANGLE);
+			for (size_t s = 0; s < 3; s++) {
+				struct pe_canvas cv;
+				int w = sizes[s][0], h = sizes[s][1], pw = (w - 1) / 2;
+				cr_assert_eq(pe_canvas_init(&cv, w, h), PE_OK);
+				cr_assert_eq(pe_view_render(&st, &ma, &cv, NULL), PE_OK,
+				    "%s | %s at %dx%d", pe_encoding_name(a.enc),
+				    pe_encoding_name(b.enc), w, h);
+				cr_expect(strncmp(line(&cv, 1), " A ", 3) == 0);
+				const struct pe_cell *d = &cv.cells[1 * w + pw];
+				cr_expect_eq(d->cp, 0x2502u, "%s | %s at %dx%d: no divider",
+				    pe_encoding_name(a.enc), pe_encoding_name(b.enc), w, h);
+				cr_expect_eq(cv.cells[1 * w + pw + 2].cp, (uint32_t)'B');
+				/* the divider runs down the panes, never overdrawn */
+				int y = 1;
+				while (y < h && cv.cells[y * w + pw].cp == 0x2502u)
+					y++;
+				cr_expect_geq(y, h - 4 - 14, "%s | %s at %dx%d: divider "
+				    "broken at line %d", pe_encoding_name(a.enc),
+				    pe_encoding_name(b.enc), w, h, y);
+				cr_expect_eq(contains(&cv, "A − B"), diff, "%s | %s at "
+				    "%dx%d", pe_encoding_name(a.enc),
+				    pe_encoding_name(b.enc), w, h);
+				cr_expect_eq(contains(&cv, "no difference: "), !diff);
+				pe_canvas_free(&cv);
+			}
+			pe_model_free(&ma);
+			pe_model_free(&mb);
+			free(ta);
+			free(tb);
+		}
+}

@@ -1520,8 +1520,8 @@ apply_hits(struct pe_options *o, const struct opt_hit *hits, int n,
 		if (is_preset != presets)
 			continue;
 		if (is_preset) {
-			rc = apply_preset_opt(o, id == O_PRESET_FILE, hits[i].arg, err,
-			    cap);
+			rc = apply_preset_opt(o, id == O_PRESET_FILE,
+			    hits[i].arg, err, cap);
 			continue;
 		}
 		if (given != NULL)
@@ -1629,7 +1629,8 @@ parse_compare(struct pe_options *o, const struct opt_hit *ha, int na,
 		b->pane_b = true;
 		o->cmp = b; /* pe_options_free(o) frees it */
 	}
-	if (buf == NULL || msg == NULL || av == NULL || hb == NULL || b == NULL) {
+	if (buf == NULL || msg == NULL || av == NULL || hb == NULL ||
+	    b == NULL) {
 		rc = fail(err, cap, "out of memory");
 		goto end;
 	}
@@ -1641,13 +1642,14 @@ parse_compare(struct pe_options *o, const struct opt_hit *ha, int na,
 		goto end;
 	}
 	if (nw == 0) {
-		rc = fail(err, cap, "%sno options: say what pane B changes, e.g. "
-		    "--compare \"-e rope\"", pre);
+		rc = fail(err, cap, "%sno options: say what pane B changes, "
+		    "e.g. --compare \"-e rope\"", pre);
 		goto end;
 	}
 	if (av[1][0] != '-') {
-		rc = fail(err, cap, "%s'%s' is not an option: --compare takes the "
-		    "options of a configuration, not a command", pre, av[1]);
+		rc = fail(err, cap, "%s'%s' is not an option: --compare "
+		    "takes the options of a configuration, not a command", pre,
+		    av[1]);
 		goto end;
 	}
 	if ((rc = collect(nw + 1, av, o->cmd, hb, &nb, msg, cap)) != 0) {
@@ -1656,11 +1658,13 @@ parse_compare(struct pe_options *o, const struct opt_hit *ha, int na,
 	}
 	for (int i = 0; i < nb; i++) {
 		enum opt_id id = hb[i].id;
-		if (pe_opts[id].encs != 0 || id == O_PRESET || id == O_PRESET_FILE)
+		if (pe_opts[id].encs != 0 || id == O_PRESET ||
+		    id == O_PRESET_FILE)
 			continue;
-		rc = fail(err, cap, "%s--%s is not a config option: --compare takes "
-		    "what sets a pane's configuration (encoding, sizes, scaling, "
-		    "the panels' inputs, presets)", pre, pe_opts[id].name);
+		rc = fail(err, cap, "%s--%s is not a config option: --compare "
+		    "takes what sets a pane's configuration (encoding, sizes, "
+		    "scaling, the panels' inputs, presets)", pre,
+		    pe_opts[id].name);
 		goto end;
 	}
 	/* A's command line, then B's words on top; the config as the

@@ -42,8 +42,9 @@ pe_app_state_from_options(const struct pe_options *o, struct pe_state *st)
 	if (o->cmp != NULL) { /* --compare: pane B beside, A focused */
 		const struct pe_options *b = o->cmp;
 		st->compare = true;
-		st->other = (struct pe_pane){b->cfg, b->head_given ? b->head : 0,
-			st->panel, b->preset, b->preset_modified};
+		st->other = (struct pe_pane){b->cfg,
+			b->head_given ? b->head : 0, st->panel, b->preset,
+			b->preset_modified};
 	}
 }
 
@@ -83,8 +84,8 @@ pe_snapshot_run(const struct pe_options *o)
 		if (pe_model_init(&mb, &o->cmp->cfg) != PE_OK) {
 			pe_atomic_abort(&out);
 			pe_model_free(&m);
-			pe_app_error("cannot prepare pane B's %s view (out of memory?)",
-			    pe_encoding_name(o->cmp->cfg.enc));
+			pe_app_error("cannot prepare pane B's %s view (out of "
+			    "memory?)", pe_encoding_name(o->cmp->cfg.enc));
 			return PE_EXIT_FAIL;
 		}
 		m.other = &mb;
@@ -113,7 +114,8 @@ pe_snapshot_run(const struct pe_options *o)
 	snprintf(title, sizeof title, "pescope %s", pe_encoding_name(o->cfg.enc));
 	if (o->cmp != NULL)
 		snprintf(title, sizeof title, "pescope %s vs %s",
-		    pe_encoding_name(o->cfg.enc), pe_encoding_name(o->cmp->cfg.enc));
+		    pe_encoding_name(o->cfg.enc),
+		    pe_encoding_name(o->cmp->cfg.enc));
 	int st2 = pe_write_canvas(out.fp, &cv, o->snap_format, snapshot_depth(o),
 	    title);
 	if (st2 == PE_OK)

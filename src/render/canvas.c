@@ -278,7 +278,8 @@ pe_canvas_blit(struct pe_canvas *dst, int x, int y,
 	for (int r = 0; r < src->h; r++)
 		for (int c = 0; c < src->w; c++) {
 			struct pe_cell *d = pe_canvas_at(dst, x + c, y + r);
+			size_t k = (size_t)r * (size_t)src->w + (size_t)c;
 			if (d != NULL)
-				*d = src->cells[(size_t)r * (size_t)src->w + (size_t)c];
+				*d = src->cells[k];
 		}
 }

@@ -303,9 +303,10 @@ click(struct loop *L, int x, int y)
 		return PE_ACT_NONE;
 	}
 	int act = PE_ACT_NONE;
+	enum pe_pane_id other = pe_state_focused(&L->st) == PE_PANE_A
+	    ? PE_PANE_B : PE_PANE_A;
 	if (pe_view_hit_other(&L->hit, x, y, &r, &c)) /* compare: focus it */
-		act = pe_state_focus(&L->st, pe_state_focused(&L->st) == PE_PANE_A
-		    ? PE_PANE_B : PE_PANE_A);
+		act = pe_state_focus(&L->st, other);
 	else if (!pe_view_hit_map(&L->hit, x, y, &r, &c))
 		return PE_ACT_NONE;
 	L->st.status[0] = '\0';

@@ -462,8 +462,8 @@ pe_state_compare(struct pe_state *st, bool on)
 	 * the same numbers), so that A's can change without B's going */
 	if (st->cfg.table_untrained)
 		st->cfg.table = NULL;
-	pe_state_status(st, "compare on: B is a copy of A and the keys change B; "
-	    "X focuses A, x ends compare");
+	pe_state_status(st, "compare on: B is a copy of A and the keys change "
+	    "B; X focuses A, x ends compare");
 	return PE_ACT_REDRAW | PE_ACT_REBUILD;
 }
 
@@ -665,8 +665,8 @@ pe_state_key(struct pe_state *st, int key, size_t cell_rows,
 		return pe_state_compare(st, !st->compare) | PE_ACT_REDRAW;
 	case 'X':
 		if (st->compare)
-			pe_state_status(st, "keys change pane %s", st->focus_b ? "A"
-			    : "B");
+			pe_state_status(st, "keys change pane %s",
+			    st->focus_b ? "A" : "B");
 		return pe_state_focus(st, st->focus_b ? PE_PANE_A : PE_PANE_B) |
 		    PE_ACT_REDRAW;
 	case 'v':

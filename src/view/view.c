@@ -293,7 +293,7 @@ help_lines(char lines[][96], size_t cap)
 		"PgUp PgDn Home End   pan the map",
 		"d/D  n/N  b/B        d_model, seq_len halve/double; base /10, x10",
 		"c / C   v            right column's panel: next, previous; values",
-		"x / X                compare side by side; the pane keys change",
+		"x / X                compare side by side; keys to the other pane",
 	};
 	static const char *const tail[] = {
 		"space  [ ]           play / pause the sweep; slower, faster",
@@ -452,7 +452,8 @@ void
 view_body(struct ctx *c)
 {
 	const struct pe_enc_view *v = pe_enc_view_of(c->cfg);
-	const struct pe_enc_panel *p = pe_enc_panel_of(v, pe_state_panel(c->st));
+	enum pe_panel chosen = pe_state_panel(c->st);
+	const struct pe_enc_panel *p = pe_enc_panel_of(v, chosen);
 	if (p != NULL && v->map != NULL) {
 		v->map(c);
 		p->draw(c);

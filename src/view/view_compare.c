@@ -68,7 +68,8 @@ pane_init(struct pane *p, const struct pe_state *st, enum pe_pane_id id,
 	view_ctx_init(&p->c, &p->st, m, &p->cv, &p->hit);
 	p->c.in_compare = true;
 	/* its rows are the similarity's queries: the dot-product panel */
-	p->has_dot = m->has_sim && !pe_enc_view_of(&m->cfg)->rows_not_positions &&
+	p->has_dot = m->has_sim &&
+	    !pe_enc_view_of(&m->cfg)->rows_not_positions &&
 	    m->sim.rows == m->cfg.n && m->main.rows == m->cfg.n;
 	return PE_OK;
 }
@@ -98,11 +99,12 @@ static void
 pane_params(struct pane *p, bool focused)
 {
 	const char *badge = p->id == PE_PANE_A ? " A " : " B ";
+	struct pe_canvas *cv = &p->cv;
 	if (focused)
-		pe_canvas_text(&p->cv, 0, 0, 3, badge, PE_RGB(0, 0, 0), C_ACCENT,
+		pe_canvas_text(cv, 0, 0, 3, badge, PE_RGB(0, 0, 0), C_ACCENT,
 		    PE_ATTR_BOLD);
 	else
-		pe_canvas_text(&p->cv, 0, 0, 3, badge, C_DIM, PE_COLOR_DEFAULT, 0);
+		pe_canvas_text(cv, 0, 0, 3, badge, C_DIM, PE_COLOR_DEFAULT, 0);
 	view_params(&p->c, 3, 0, p->cv.w - 3);
 }
 
@@ -157,9 +159,9 @@ diff_grid(const void *arg, size_t r0, size_t r1, size_t nr, size_t c0,
 	int rc = pe_field_diff_grid(d->a, d->b, r0, r1, nr, c0, c1, nc, dest);
 	/* angles: a block that spans many turns has no direction (the panes
 	 * grey it), so neither has its difference */
+	bool angle = d->a->kind == PE_FIELD_ROPE_ANGLE;
 	for (size_t k = 0; rc == PE_OK && k < nr * nc; k++)
-		if (d->a->kind == PE_FIELD_ROPE_ANGLE && dest[k].resultant < 0.5 &&
-		    !isnan(dest[k].mean)) {
+		if (angle && dest[k].resultant < 0.5 && !isnan(dest[k].mean)) {
 			dest[k].mean = NAN;
 			dest[k].undefined = dest[k].count;
 		}
@@ -191,7 +193,8 @@ strip_none(struct ctx *c, const struct pe_field *a, const struct pe_field *b,
 	if (a->rows != b->rows || a->cols != b->cols) {
 		shape_words(sa, sizeof sa, a);
 		shape_words(sb, sizeof sb, b);
-		snprintf(l, sizeof l, "no difference: A is %s, B is %s", sa, sb);
+		snprintf(l, sizeof l, "no difference: A is %s, B is %s", sa,
+		    sb);
 	} else {
 		snprintf(l, sizeof l, "no difference: A shows %s and B %s; a "
 		    "circular mean of angles does not subtract from a mean",
@@ -274,15 +277,16 @@ strip_draw(struct ctx *c, const struct pane *pa, const struct pane *pb,
 		s.swatch = PE_CELL_UNDEFINED;
 		char rest[160];
 		snprintf(rest, sizeof rest, "%s", legend);
-		snprintf(legend, sizeof legend, "spans many turns: no angle · %.120s",
-		    rest);
+		snprintf(legend, sizeof legend, "spans many turns: no angle · "
+		    "%.120s", rest);
 	}
 	if (top > 0)
 		s.scale.lo = -top, s.scale.hi = top;
 	else
 		snprintf(legend, sizeof legend, "A = B everywhere shown");
 	d.pre = pre;
-	d.r0 = s.r0, d.r1 = s.r1, d.nr = nr, d.c0 = s.c0, d.c1 = s.c1, d.nc = nc;
+	d.r0 = s.r0, d.r1 = s.r1, d.nr = nr;
+	d.c0 = s.c0, d.c1 = s.c1, d.nc = nc;
 	view_check(c, panel_map(c->cv, 0, y, c->w, h, &s, &g), 0, 0, 0);
 	free(pre);
 }
@@ -301,7 +305,8 @@ pane_hit(const struct pane *p, struct pe_hit *frame, bool focused)
 		frame->r0 = h->r0, frame->r1 = h->r1;
 		frame->c0 = h->c0, frame->c1 = h->c1;
 		frame->nsr = h->nsr, frame->nsc = h->nsc;
-		frame->cell_rows = h->cell_rows, frame->cell_cols = h->cell_cols;
+		frame->cell_rows = h->cell_rows;
+		frame->cell_cols = h->cell_cols;
 		return;
 	}
 	frame->other.x = h->map_x + p->x, frame->other.y = h->map_y + 1;

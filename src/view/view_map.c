@@ -74,7 +74,8 @@ view_map_main(struct ctx *c, const struct pe_scale *sc, const char *title,
 	if (note != NULL && s.swatch == 0)
 		view_cat(both, sizeof both, "%s", note);
 	if (legend != NULL)
-		view_cat(both, sizeof both, "%s%s", both[0] ? " · " : "", legend);
+		view_cat(both, sizeof both, "%s%s", both[0] ? " · " : "",
+		    legend);
 	if (note != NULL && s.swatch != 0)
 		view_cat(both, sizeof both, " · %s", note);
 	/* --train-len: the rows past it marked, and said in the legend */

@@ -153,6 +153,31 @@ tab_label(char *t, size_t cap, int e, bool compact)
 		snprintf(t, cap, " %d %s ", e + 1, name);
 }
 
+/* Compare mode's presets for the tab line, each pane's (A first) when it
+ * has one: "A: llama-2-7b · B: llama-2-7b (modified) ". Returns its
+ * length (0: none). */
+static int
+compare_presets(const struct pe_state *st, char *p, size_t cap)
+{
+	const char *name[2] = {st->preset, st->other.preset};
+	bool mod[2] = {st->preset_modified, st->other.preset_modified};
+	int a = st->focus_b ? 1 : 0, n = 0; /* pane A's index in name[] */
+	p[0] = '\0';
+	for (int i = 0; i < 2; i++) {
+		int k = i == 0 ? a : 1 - a;
+		if (name[k] == NULL)
+			continue;
+		n += snprintf(p + n, cap - (size_t)n, "%s%s: %s%s", n > 0 ? " · "
+		    : "preset ", i == 0 ? "A" : "B", name[k], mod[k]
+		    ? " (modified)" : "");
+		if ((size_t)n >= cap)
+			return 0;
+	}
+	if (n > 0)
+		n += snprintf(p + n, cap - (size_t)n, " ");
+	return (size_t)n < cap ? n : 0;
+}
+
 /* Top line: program name, the encoding tabs, the preset. When every tab
  * named does not fit beside the preset's name, the current one keeps its
  * name and the others show their number key, so the current encoding is
@@ -168,7 +193,9 @@ draw_tabs(struct ctx *c)
 		tab_label(t, sizeof t, e, false);
 		full += pe_text_cells(t);
 	}
-	if (c->st->preset != NULL)
+	if (c->st->compare)
+		pl = compare_presets(c->st, p, sizeof p);
+	else if (c->st->preset != NULL)
 		pl = snprintf(p, sizeof p, "preset %s%s ", c->st->preset,
 		    c->st->preset_modified ? " (modified)" : "");
 	bool compact = x + full + (pl > 0 ? pl + 1 : 0) > c->w;

@@ -46,8 +46,8 @@ struct pane {
 	bool has_dot;	   /* its positions have a dot-product panel */
 };
 
-/* Smallest pane body for the row's own layout, and for the map with the
- * dot-product panel under it; the widest the dot-product panel takes. */
+/* Smallest pane (columns, body lines) for the row's own layout, and the
+ * smallest body for the map with the dot-product panel under it. */
 #define FULL_MIN_W 90
 #define FULL_MIN_H 24
 #define DOT_MIN_H 22

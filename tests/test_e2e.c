@@ -1479,6 +1479,18 @@ Test(e2e, compare_keys_and_snapshot)
 	    "the saved frame equals `pescope snapshot --compare` (%zu vs %zu "
 	    "bytes)", flen, len);
 
+	/* a click in pane B's map moves the keys there, and the cursor to
+	 * the element under it (in both panes) */
+	term_mouse(&t, 0, 70, 9);
+	cr_expect(term_wait_for(&t, "X focus A", WAIT_MS), "the click focused "
+	    "B");
+	cr_expect(term_wait_gone(&t, "A PE[0,0]", WAIT_MS), "the cursor moved");
+	char l1[COLS * 8 + 64];
+	int yb = find_line(&t, "B PE[", l1, sizeof l1);
+	int ya = find_line(&t, "A PE[", l1, sizeof l1);
+	cr_expect(yb >= 0 && ya == yb + 1, "B's formula first (line %d, A's "
+	    "%d): B has the keys", yb, ya);
+
 	/* x again: one pane, A's settings */
 	term_send(&t, "x");
 	cr_assert(term_wait_for(&t, "compare off", WAIT_MS));

@@ -158,10 +158,12 @@ diff_grid(const void *arg, size_t r0, size_t r1, size_t nr, size_t c0,
 	}
 	int rc = pe_field_diff_grid(d->a, d->b, r0, r1, nr, c0, c1, nc, dest);
 	/* angles: a block that spans many turns has no direction (the panes
-	 * grey it), so neither has its difference */
+	 * grey it), so neither has its difference, unless the two circular
+	 * means agree exactly (a pair the scaling left alone) */
 	bool angle = d->a->kind == PE_FIELD_ROPE_ANGLE;
 	for (size_t k = 0; rc == PE_OK && k < nr * nc; k++)
-		if (angle && dest[k].resultant < 0.5 && !isnan(dest[k].mean)) {
+		if (angle && dest[k].resultant < 0.5 && !isnan(dest[k].mean) &&
+		    dest[k].mean != 0) {
 			dest[k].mean = NAN;
 			dest[k].undefined = dest[k].count;
 		}

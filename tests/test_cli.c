@@ -823,3 +823,82 @@ Test(cli, record_without_a_terminal_leaves_no_file)
 	free(out), free(err);
 	rmdir(path);
 }
+
+/* --compare: pane B's options are config options applied on top of A's;
+ * a bad one is refused with exit 2 naming the pane, nothing written (the
+ * -o file is not created); dump takes one configuration. */
+Test(cli, compare_refusals_name_pane_b)
+{
+	static const struct {
+		const char *opts, *needle;
+	} cbads[] = {
+		{"--d-model 63", "--compare (pane B): --d-model 63"},
+		{"-e rope --partial-rotary 0.3", "--compare (pane B): "},
+		{"--output x.txt", "--compare (pane B): --output is not a config "
+		    "option"},
+		{"--compare '-e rope'", "--compare (pane B): --compare is not a "
+		    "config option"},
+		{"--size 100x30", "--compare (pane B): --size is not a config"},
+		{"snapshot -e rope", "--compare (pane B): 'snapshot' is not an "
+		    "option"},
+		{"-e 'rope", "--compare (pane B): '-e 'rope': a quote is not "
+		    "closed"},
+		{"  ", "--compare (pane B): no options"},
+		{"--factor 4", "--compare (pane B): --factor has no effect with -e "
+		    "sinusoidal"},
+		{"--no-such", "--compare (pane B): unknown option '--no-such'"},
+		{"-e vit2d --tokens 'a b'", "--compare (pane B): --tokens has no "
+		    "effect with -e vit2d"},
+		{"--preset nope-preset", "--compare (pane B): --preset "
+		    "'nope-preset': unknown preset"},
+	};
+	char *dir = th_tmpdir();
+	char path[1100];
+	snprintf(path, sizeof path, "%s/frame.txt", dir);
+	for (size_t i = 0; i < sizeof cbads / sizeof cbads[0]; i++) {
+		const char *a[] = {"pescope", "snapshot", "-e", "sinusoidal",
+		    "--compare", cbads[i].opts, "-o", path, NULL};
+		char *out, *err;
+		int st = run(a, &out, &err);
+		cr_expect_eq(st, 2, "'%s': status %d, %s", cbads[i].opts, st, err);
+		cr_expect(strstr(err, cbads[i].needle) != NULL, "'%s': stderr lacks "
+		    "'%s': %s", cbads[i].opts, cbads[i].needle, err);
+		cr_expect_eq(th_dir_count(dir), 0, "'%s': a file was written",
+		    cbads[i].opts);
+		free(out), free(err);
+	}
+	/* dump: one configuration at a time */
+	const char *d[] = {"pescope", "dump", "-t", "pe", "--compare", "-e rope",
+	    NULL};
+	char *out, *err;
+	cr_expect_eq(run(d, &out, &err), 2);
+	cr_expect(strstr(err, "--compare does not apply to dump") != NULL, "%s",
+	    err);
+	free(out), free(err);
+	free(dir);
+}
+
+/* --compare applies its options on top of A's: B keeps A's -d and takes
+ * its own preset over it, quotes group words, and the frame is split. */
+Test(cli, compare_applies_on_top)
+{
+	const char *a[] = {"pescope", "snapshot", "-e", "rope", "-d", "128",
+	    "--preset", "llama-2-7b", "--compare",
+	    "--rope-scaling \"yarn\" --factor '4'", "-f", "txt", NULL};
+	char *out, *err;
+	cr_assert_eq(run(a, &out, &err), 0, "%s", err);
+	cr_expect(strstr(out, " A  head_dim 128") != NULL, "%s", out);
+	cr_expect(strstr(out, " B  head_dim 128") != NULL, "B keeps A's -d");
+	cr_expect(strstr(out, "yarn ×4") != NULL, "B is yarn x4");
+	cr_expect(strstr(out, "shared scale") != NULL, "angles on both sides");
+	cr_expect(strstr(out, "A − B") != NULL, "a difference strip");
+	free(out), free(err);
+
+	const char *b[] = {"pescope", "snapshot", "-e", "sinusoidal",
+	    "--compare", "-e rope", "-f", "txt", NULL};
+	cr_assert_eq(run(b, &out, &err), 0, "%s", err);
+	cr_expect(strstr(out, "no difference: A is 64×64 positions × dims, B "
+	    "is 64×32 positions × pairs") != NULL, "%s", out);
+	cr_expect(strstr(out, "own scale") != NULL, "PE values and angles");
+	free(out), free(err);
+}

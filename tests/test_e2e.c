@@ -1744,3 +1744,69 @@ Test(e2e, presenter_view_key_and_clicks)
 	term_quit(&t);
 	term_free(&t);
 }
+
+/* Compare mode in the TUI: x starts it with B a copy and the keys on B, X
+ * moves them to A, each pane's d_model changes alone, and `w` saves the
+ * frame `pescope snapshot --compare` draws for the same settings. */
+Test(e2e, compare_keys_and_snapshot)
+{
+	struct term t;
+	char *dir = th_tmpdir();
+	char env[4200];
+	snprintf(env, sizeof env, "PESCOPE_SNAPSHOT_DIR=%s", dir);
+	const char *envs[] = {env, NULL};
+
+	start(&t, NULL, envs);
+	term_send(&t, "x");
+	cr_assert(term_wait_for(&t, "compare on", WAIT_MS));
+	cr_expect(term_has(&t, "│ B  d_model 64"), "pane B, a copy");
+	cr_expect(term_has(&t, "A − B"), "one shape: the difference strip");
+	term_send(&t, "D");
+	cr_assert(term_wait_for(&t, "│ B  d_model 128", WAIT_MS), "D changes B");
+	cr_expect(term_has(&t, " A  d_model 64"), "A keeps its d_model");
+	cr_expect(term_wait_for(&t, "no difference: A is 64×64", WAIT_MS));
+	term_send(&t, "X");
+	cr_assert(term_wait_for(&t, "keys change pane A", WAIT_MS));
+	term_send(&t, "d");
+	cr_assert(term_wait_for(&t, " A  d_model 32", WAIT_MS), "d changes A");
+	cr_expect(term_has(&t, "│ B  d_model 128"));
+
+	term_send(&t, "w");
+	cr_assert(term_wait_for(&t, "saved", WAIT_MS));
+	char *txt = find_file(dir, ".txt", NULL);
+	cr_assert_not_null(txt);
+	const char *cmd[] = {"pescope", "snapshot", "-d", "32", "--compare",
+	    "-d 128", "--size", "120x40", "--format", "txt", NULL};
+	char *out = NULL, *file;
+	size_t len = 0, flen = 0;
+	cr_assert_eq(th_run(cmd, NULL, &out, &len, NULL), 0);
+	file = th_slurp(txt, &flen);
+	cr_assert_not_null(file);
+	cr_expect(flen == len && memcmp(file, out, len) == 0,
+	    "the saved frame equals `pescope snapshot --compare` (%zu vs %zu "
+	    "bytes)", flen, len);
+
+	/* a click in pane B's map moves the keys there, and the cursor to
+	 * the element under it (in both panes) */
+	term_mouse(&t, 0, 70, 9);
+	cr_expect(term_wait_for(&t, "X focus A", WAIT_MS), "the click focused "
+	    "B");
+	cr_expect(term_wait_gone(&t, "A PE[0,0]", WAIT_MS), "the cursor moved");
+	char l1[COLS * 8 + 64];
+	int yb = find_line(&t, "B PE[", l1, sizeof l1);
+	int ya = find_line(&t, "A PE[", l1, sizeof l1);
+	cr_expect(yb >= 0 && ya == yb + 1, "B's formula first (line %d, A's "
+	    "%d): B has the keys", yb, ya);
+
+	/* x again: one pane, A's settings */
+	term_send(&t, "x");
+	cr_assert(term_wait_for(&t, "compare off", WAIT_MS));
+	cr_expect(term_wait_gone(&t, "│ B ", WAIT_MS));
+	cr_expect(term_has(&t, "d_model 32"));
+	term_quit(&t);
+	term_free(&t);
+	free(out);
+	free(file);
+	free(txt);
+	free(dir);
+}

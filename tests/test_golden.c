@@ -9,14 +9,26 @@
 #include "helpers.h"
 #include "pescope/pescope.h"
 
-/* Split a manifest line's options on spaces into argv (in place). */
+/* Split a manifest line's options on spaces into argv (in place); "..."
+ * makes one word of what it holds (--compare "-e rope"), as the shell
+ * does for tools/screenshots.sh. */
 static int
 split(char *s, const char **argv, int max)
 {
 	int n = 0;
-	for (char *tok = strtok(s, " \n"); tok != NULL && n < max;
-	     tok = strtok(NULL, " \n"))
-		argv[n++] = tok;
+	while (*s != '\0' && n < max) {
+		while (*s == ' ' || *s == '\n')
+			s++;
+		if (*s == '\0')
+			break;
+		bool quoted = *s == '"';
+		char *end = quoted ? strchr(s + 1, '"') : s + strcspn(s, " \n");
+		if (quoted && end == NULL)
+			end = s + strlen(s);
+		argv[n++] = quoted ? s + 1 : s;
+		s = *end != '\0' ? end + 1 : end;
+		*end = '\0';
+	}
 	return n;
 }
 

@@ -737,8 +737,10 @@ Test(panels, help_names_the_panel_keys_at_80x24)
 	pe_state_init(&st, &cfg);
 	st.help = true;
 	cr_assert_eq(render(&st, 80, 24, &cv), PE_OK);
-	cr_expect(find(&cv, 0, "c / C   v   P") >= 0);
+	cr_expect(find(&cv, 0, "c / C  v  P") >= 0);
 	cr_expect(find(&cv, 0, "presenter view") >= 0);
+	cr_expect(find(&cv, 0, "x / X") >= 0);
+	cr_expect(find(&cv, 0, "lesson: next, previous step") >= 0);
 	cr_expect(find(&cv, 0, "any key closes this help") >= 0);
 	cr_expect(find(&cv, 0, "sinusoidal l layout · o/O offset K") >= 0);
 	pe_canvas_free(&cv);

@@ -735,3 +735,87 @@ Test(state, P_toggles_the_presenter_view)
 	cr_assert(!st.help);
 	cr_assert(!st.present, "P with the help up closes the help only");
 }
+
+/* x turns compare on with pane B a copy of A and the keys on B; X moves
+ * them back to A; the encoding's keys (d/D here) change only the focused
+ * pane; the cursor is one; x again leaves pane A alone. */
+Test(state, compare_x_and_focus_X)
+{
+	struct pe_state st, a, b;
+
+	start(&st, PE_ENC_SINUSOIDAL);
+	cr_assert(!st.compare);
+	cr_assert_eq(pe_state_focused(&st), PE_PANE_A);
+	cr_assert(key(&st, 'X') & PE_ACT_REDRAW);
+	cr_assert(!st.compare, "X alone does not start compare");
+	cr_assert_neq(st.status[0], '\0', "X alone says x starts it");
+
+	cr_assert(key(&st, 'x') & PE_ACT_REBUILD, "pane B needs a model");
+	cr_assert(st.compare);
+	cr_assert_eq(pe_state_focused(&st), PE_PANE_B, "B takes the keys");
+	pe_state_pane(&st, PE_PANE_A, &a);
+	pe_state_pane(&st, PE_PANE_B, &b);
+	cr_assert_eq(a.cfg.d, 64);
+	cr_assert_eq(b.cfg.d, 64, "B starts as a copy");
+	cr_assert(!a.compare && !b.compare, "a pane is one state");
+
+	/* D doubles d_model of the focused pane, B, only */
+	cr_assert(key(&st, 'D') & PE_ACT_REBUILD);
+	pe_state_pane(&st, PE_PANE_A, &a);
+	pe_state_pane(&st, PE_PANE_B, &b);
+	cr_assert_eq(a.cfg.d, 64, "A keeps its d_model");
+	cr_assert_eq(b.cfg.d, 128);
+	cr_assert_eq(pe_state_pane_cfg(&st, PE_PANE_B)->d, 128);
+	cr_assert_eq(pe_state_pane_cfg(&st, PE_PANE_A)->d, 64);
+
+	/* the cursor is shared: move it in B (128 columns), then focus A
+	 * (64 columns): it stays on its row and is clamped to A's map */
+	pe_state_point(&st, 5, 100);
+	pe_state_pane(&st, PE_PANE_A, &a);
+	cr_assert_eq(a.cur_r, 5);
+	cr_assert_eq(a.cur_c, 63, "clamped to A's last column");
+	cr_assert(key(&st, 'X') & PE_ACT_REDRAW);
+	cr_assert_eq(pe_state_focused(&st), PE_PANE_A);
+	cr_assert_eq(st.cfg.d, 64, "the keys act on A now");
+	cr_assert_eq(st.cur_r, 5);
+	cr_assert_eq(st.cur_c, 63);
+	cr_assert(key(&st, 'd') & PE_ACT_REBUILD);
+	pe_state_pane(&st, PE_PANE_A, &a);
+	pe_state_pane(&st, PE_PANE_B, &b);
+	cr_assert_eq(a.cfg.d, 32);
+	cr_assert_eq(b.cfg.d, 128, "B untouched by A's key");
+
+	/* a tab (number key) changes the focused pane's encoding */
+	key(&st, 'X');
+	key(&st, '4');
+	pe_state_pane(&st, PE_PANE_A, &a);
+	pe_state_pane(&st, PE_PANE_B, &b);
+	cr_assert_eq(a.cfg.enc, PE_ENC_SINUSOIDAL);
+	cr_assert_eq(b.cfg.enc, PE_ENC_ROPE);
+
+	/* x with the focus on B: compare ends and pane A stays */
+	cr_assert_eq(pe_state_focused(&st), PE_PANE_B);
+	key(&st, 'x');
+	cr_assert(!st.compare);
+	cr_assert_eq(st.cfg.enc, PE_ENC_SINUSOIDAL);
+	cr_assert_eq(st.cfg.d, 32);
+	cr_assert_eq(pe_state_focused(&st), PE_PANE_A);
+}
+
+/* Turning compare on copies the settings but not an untrained learned
+ * table (the TUI gives pane B its own, so A's can change alone). */
+Test(state, compare_copies_no_untrained_table)
+{
+	struct pe_state st;
+	struct pe_config c;
+	static double table[64 * 64];
+
+	pe_config_default(&c);
+	c.enc = PE_ENC_LEARNED;
+	c.table = table;
+	c.table_untrained = true;
+	pe_state_init(&st, &c);
+	key(&st, 'x');
+	cr_assert_null(pe_state_pane_cfg(&st, PE_PANE_B)->table);
+	cr_assert_eq(pe_state_pane_cfg(&st, PE_PANE_A)->table, table);
+}

@@ -859,3 +859,135 @@ Test(view, presenter_view_and_no_chrome)
 			}
 	free(table);
 }
+
+/* Compare mode: pane A on the left, B on the right, each map where the
+ * frame's hit says (the focused pane's in the usual fields, the other's
+ * in `other`); a cell of either maps to the element under it, the same
+ * element in both panes (one cursor); each pane says its encoding. */
+Test(view, compare_panes_hit_and_badges)
+{
+	struct pe_config a, b;
+	struct pe_state st;
+	struct pe_model ma, mb;
+	struct pe_canvas cv;
+	struct pe_hit hit;
+
+	pe_config_default(&a);
+	b = a;
+	b.enc = PE_ENC_LEARNED;
+	double *t;
+	cr_assert_eq(pe_learned_untrained(b.max_len, b.d, &t), PE_OK);
+	b.table = t;
+	b.table_untrained = true;
+	pe_state_init(&st, &a);
+	st.compare = true;
+	st.other = (struct pe_pane){b, 0, PE_PANEL_OVERVIEW, NULL, false};
+	cr_assert_eq(pe_model_init(&ma, &a), PE_OK);
+	cr_assert_eq(pe_model_init(&mb, &b), PE_OK);
+	ma.other = &mb;
+	cr_assert_eq(pe_canvas_init(&cv, 120, 40), PE_OK);
+	cr_assert_eq(pe_view_render(&st, &ma, &cv, &hit), PE_OK);
+	cr_assert(strncmp(line(&cv, 1), " A  d_model 64", 14) == 0, "%s",
+	    line(&cv, 1));
+	cr_assert(strstr(line(&cv, 1), "│ B  d_model 64") != NULL, "%s",
+	    line(&cv, 1));
+	cr_assert(contains(&cv, "(untrained init)"), "pane B is learned");
+	cr_assert(contains(&cv, "shared scale"), "both are PE values");
+	cr_assert(contains(&cv, "A − B"), "one shape: a difference strip");
+	/* A's map is left of the divider, B's right of it, on the same rows */
+	cr_assert_gt(hit.map_w, 0);
+	cr_assert_gt(hit.other.w, 0);
+	cr_assert_lt(hit.map_x + hit.map_w, 60);
+	cr_assert_gt(hit.other.x, 60);
+	cr_assert_eq(hit.map_y, hit.other.y);
+	size_t r, c, r2, c2;
+	cr_assert(pe_view_hit_map(&hit, hit.map_x + 3, hit.map_y + 2, &r, &c));
+	cr_assert(pe_view_hit_other(&hit, hit.other.x + 3, hit.other.y + 2, &r2,
+	    &c2));
+	cr_assert_eq(r, r2);
+	cr_assert_eq(c, c2);
+	size_t b0, b1; /* line 2's upper half is sample 4 */
+	pe_field_span(0, 64, hit.nsr, 4, &b0, &b1);
+	cr_assert_eq(r, b0);
+	cr_assert(!pe_view_hit_other(&hit, hit.map_x + 3, hit.map_y + 2, &r2,
+	    &c2), "A's map is not B's");
+	pe_canvas_free(&cv);
+	pe_model_free(&ma);
+	pe_model_free(&mb);
+	free(t);
+}
+
+/* A config of encoding e on its own defaults (learned: GPT-2's untrained
+ * table, into *t). */
+static void
+enc_config(struct pe_config *c, enum pe_encoding e, double **t)
+{
+	pe_config_default(c);
+	c->enc = e;
+	pe_config_encoding_defaults(c, false, false);
+	*t = NULL;
+	if (e == PE_ENC_LEARNED) {
+		cr_assert_eq(pe_learned_untrained(c->max_len, c->d, t), PE_OK);
+		c->table = *t;
+		c->table_untrained = true;
+	}
+	cr_assert_eq(pe_config_check(c, NULL, 0), PE_OK);
+}
+
+/* Every pair of encodings at 80x24, 120x40 and 200x60: the frame is drawn
+ * whole, each pane keeps to its side of the divider, both badges show, and
+ * the strip is a difference exactly when the main maps have one shape
+ * (and both or neither are angles). */
+Test(view, compare_every_pair_every_size)
+{
+	static const int sizes[][2] = {{80, 24}, {120, 40}, {200, 60}};
+	for (int ea = 0; ea < PE_ENC_COUNT; ea++)
+		for (int eb = 0; eb < PE_ENC_COUNT; eb++) {
+			struct pe_config a, b;
+			double *ta, *tb;
+			struct pe_model ma, mb;
+			struct pe_state st;
+			enc_config(&a, (enum pe_encoding)ea, &ta);
+			enc_config(&b, (enum pe_encoding)eb, &tb);
+			cr_assert_eq(pe_model_init(&ma, &a), PE_OK);
+			cr_assert_eq(pe_model_init(&mb, &b), PE_OK);
+			ma.other = &mb;
+			pe_state_init(&st, &a);
+			st.compare = true;
+			st.other = (struct pe_pane){b, 0, PE_PANEL_OVERVIEW, NULL,
+				false};
+			bool diff = ma.main.rows == mb.main.rows &&
+			    ma.main.cols == mb.main.cols &&
+			    (ma.main.kind == PE_FIELD_ROPE_ANGLE) ==
+			    (mb.main.kind == PE_FIELD_ROPE_ANGLE);
+			for (size_t s = 0; s < 3; s++) {
+				struct pe_canvas cv;
+				int w = sizes[s][0], h = sizes[s][1], pw = (w - 1) / 2;
+				cr_assert_eq(pe_canvas_init(&cv, w, h), PE_OK);
+				cr_assert_eq(pe_view_render(&st, &ma, &cv, NULL), PE_OK,
+				    "%s | %s at %dx%d", pe_encoding_name(a.enc),
+				    pe_encoding_name(b.enc), w, h);
+				cr_expect(strncmp(line(&cv, 1), " A ", 3) == 0);
+				const struct pe_cell *d = &cv.cells[1 * w + pw];
+				cr_expect_eq(d->cp, 0x2502u, "%s | %s at %dx%d: no divider",
+				    pe_encoding_name(a.enc), pe_encoding_name(b.enc), w, h);
+				cr_expect_eq(cv.cells[1 * w + pw + 2].cp, (uint32_t)'B');
+				/* the divider runs down the panes, never overdrawn */
+				int y = 1;
+				while (y < h && cv.cells[y * w + pw].cp == 0x2502u)
+					y++;
+				cr_expect_geq(y, h - 4 - 14, "%s | %s at %dx%d: divider "
+				    "broken at line %d", pe_encoding_name(a.enc),
+				    pe_encoding_name(b.enc), w, h, y);
+				cr_expect_eq(contains(&cv, "A − B"), diff, "%s | %s at "
+				    "%dx%d", pe_encoding_name(a.enc),
+				    pe_encoding_name(b.enc), w, h);
+				cr_expect_eq(contains(&cv, "no difference: "), !diff);
+				pe_canvas_free(&cv);
+			}
+			pe_model_free(&ma);
+			pe_model_free(&mb);
+			free(ta);
+			free(tb);
+		}
+}

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Regenerate the golden frames: screenshots.sh PESCOPE DIR. Each line of
-# DIR/MANIFEST is "name<TAB>options"; the frame is `pescope snapshot options`.
+# DIR/MANIFEST is "name<TAB>options"; the frame is `pescope snapshot options`
+# (read as the shell reads them: --compare "-e rope" is two words).
 # Says, per file, what a fresh render changed: new, unchanged, or how many
 # of its lines differ and which (for .ansi, how many in their text and how
 # many in their colors only), then which files in DIR no MANIFEST line names.
@@ -60,8 +61,9 @@ same=0
 while IFS='	' read -r name args; do
 	[ -n "$name" ] || continue
 	echo "$name" >>"$tmp/names"
-	# shellcheck disable=SC2086
-	env -u NO_COLOR "$bin" snapshot $args -o "$tmp/frame"
+	# the options as the shell reads them: "..." is one word
+	eval "set -- $args"
+	env -u NO_COLOR "$bin" snapshot "$@" -o "$tmp/frame"
 	if [ ! -f "$dir/$name" ]; then
 		echo "new        $name ($(wc -l <"$tmp/frame") lines)"
 		new=$((new + 1))

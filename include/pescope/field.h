@@ -97,6 +97,25 @@ void pe_field_set_interrupt(bool (*check)(void *arg), void *arg);
 void pe_field_span(size_t lo, size_t hi, size_t nblocks, size_t k,
     size_t *b0, size_t *b1);
 
+/* The difference A − B of two fields, a field of its own (compare mode's
+ * strip). Defined when both have one shape and both or neither are
+ * angles (pe_field_diff_defined). A block's mean is the exact mean of A's
+ * block minus that of B's, which is the mean of the elementwise A − B;
+ * angles: the difference of the circular means, wrapped into [−π, π), and
+ * the resultant the smaller of the two. Masked and undefined entries: the
+ * block keeps them when A and B have as many of each (pescope's are the
+ * causal triangle and the rows past max_len, so equal counts are the same
+ * entries); otherwise the whole block is undefined. min and max are not
+ * filled. Returns PE_EINVAL when not defined. */
+bool pe_field_diff_defined(const struct pe_field *a, const struct pe_field *b);
+int pe_field_diff_grid(const struct pe_field *a, const struct pe_field *b,
+    size_t r0, size_t r1, size_t nr, size_t c0, size_t c1, size_t nc,
+    struct pe_stats *dest);
+/* A − B at (r, c): −inf where both are masked, NAN where either is not
+ * finite otherwise; angles wrapped into [−π, π). */
+double pe_field_diff_value(const struct pe_field *a, const struct pe_field *b,
+    size_t r, size_t c);
+
 /* Similarity profile: dest[k] = S(p, p + k) for k = 0 .. nk-1 (a
  * PE_FIELD_SIMILARITY field; NAN past the last position). */
 int pe_field_profile(const struct pe_field *f, size_t p, size_t nk,

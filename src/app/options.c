@@ -224,6 +224,12 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "the TUI, lesson: record the session as an\n"
 	    "asciicast v2 file (asciinema play replays it)",
 	    NULL, true},
+	[O_COMPARE] = {"compare", 0, true, C_TUI | C_SNAP, 0, 0, 0, G_VIEW,
+	    "OPTIONS",
+	    "a second pane beside the first: this configuration\n"
+	    "with OPTIONS (config options and presets, quoted\n"
+	    "as one argument) applied on top, and the difference\n"
+	    "A - B where the main maps have one shape (the x key)"},
 	[O_HEAD] = {"head", 0, true, C_CONF, E(ALIBI) | E(ROPE2D), 0, 0, G_VIEW,
 	    "H", "alibi: the head drawn large; rope2d mixed: the\n"
 	    "head of the frequencies; dump: the head of a\n"
@@ -867,6 +873,8 @@ apply(struct pe_options *o, enum opt_id id, const char *arg, char *err,
 		if ((o->record = strdup(arg)) == NULL)
 			return fail(err, cap, "out of memory");
 		return 0;
+	case O_COMPARE:
+		return own(&o->compare, arg, err, cap);
 	case O_CURSOR:
 		o->cursor_given = true;
 		return parse_pair(name, arg, ',', 0, PE_MAX_N, &o->cursor_p,
@@ -1438,7 +1446,7 @@ check_lesson(const struct pe_options *o, const bool *given, char *err,
 	for (int i = 0; i < O_COUNT; i++)
 		if (given[i] && (pe_opts[i].encs != 0 || i == O_PRESET ||
 		    i == O_PRESET_FILE || i == O_CURSOR || i == O_PANEL ||
-		    i == O_VALUES || i == O_HEAD))
+		    i == O_VALUES || i == O_HEAD || i == O_COMPARE))
 			return fail(err, cap, "--%s has no effect with --%s: each "
 			    "scene sets its own view (write it in a lesson file)",
 			    pe_opts[i].name, o->lesson != NULL ? "lesson"
@@ -1526,7 +1534,8 @@ finish(struct pe_options *o, const bool *given, char *err, size_t cap)
 		return fail(err, cap, "--no-chrome has no effect with "
 		    "--present: the presenter view has no tab bar or key "
 		    "hints");
-	if (o->cmd == PE_CMD_SNAPSHOT || o->cmd == PE_CMD_TUI)
+	/* pane B shows the panel when it has it, else its overview */
+	if ((o->cmd == PE_CMD_SNAPSHOT || o->cmd == PE_CMD_TUI) && !o->pane_b)
 		return check_panel(o, err, cap);
 	return 0;
 }
@@ -1558,55 +1567,16 @@ struct opt_hit {
 	const char *arg;
 };
 
-/* Parse argv into *o. One getopt_long pass (abbreviations included)
- * collects the options; presets are applied first, then the others in
- * order, so the command line overrides a preset wherever it stands. */
-int
-pe_options_parse(struct pe_options *o, int argc, char **argv, char *err,
-    size_t cap)
+/* One getopt_long pass over av[1 .. ac) (abbreviations included): the
+ * options into hits (room for one per character of av), refusing what
+ * does not apply to cmd. Returns 0 or 2 with a message. */
+static int
+collect(int ac, char **av, enum pe_cmd cmd, struct opt_hit *hits, int *nhits,
+    char *err, size_t cap)
 {
 	struct option lo[O_COUNT + 1];
 	char shorts[2 * O_COUNT + 2] = ":";
-	bool given[O_COUNT] = {false};
-	int first = 1, rc = 0;
-
-	memset(o, 0, sizeof *o);
-	pe_config_default(&o->cfg);
-	o->cmd = PE_CMD_TUI;
-	o->width = 120;
-	o->height = 40;
-	o->depth = -1;
-	o->snap_format = PE_FMT_ANSI;
-	o->theme = PE_THEME_DARK;
-	o->dump_format = PE_DUMP_CSV;
-	o->dtype = PE_F32;
-	if (argc > 1 && argv[1][0] != '-') {
-		static const char *const cmds[] = {"snapshot", "dump", "lesson",
-			"bench", "completion", "manpage"};
-		static const enum pe_cmd ids[] = {PE_CMD_SNAPSHOT, PE_CMD_DUMP,
-			PE_CMD_LESSON, PE_CMD_BENCH, PE_CMD_COMPLETION, PE_CMD_MANPAGE};
-		int k = -1;
-		for (int i = 0; i < 6; i++)
-			if (strcmp(argv[1], cmds[i]) == 0)
-				k = i;
-		if (k < 0)
-			return fail(err, cap, "unknown command '%s': commands are "
-			    "snapshot, dump, lesson, bench, completion and manpage "
-			    "(none starts the TUI)", argv[1]);
-		o->cmd = ids[k];
-		first = 2;
-		if (o->cmd == PE_CMD_COMPLETION) {
-			if (argc != 3 || (strcmp(argv[2], "bash") != 0 &&
-					     strcmp(argv[2], "zsh") != 0))
-				return fail(err, cap, "completion takes one word: bash "
-				    "or zsh");
-			o->shell = strcmp(argv[2], "zsh") == 0;
-			return 0;
-		}
-		if (o->cmd == PE_CMD_MANPAGE && argc != 2)
-			return fail(err, cap, "manpage takes no options");
-	}
-	enum pe_cmd cmd = o->cmd;
+	int rc = 0, ch;
 
 	for (int i = 0; i < O_COUNT; i++) {
 		lo[i] = (struct option){pe_opts[i].name,
@@ -1619,20 +1589,9 @@ pe_options_parse(struct pe_options *o, int argc, char **argv, char *err,
 		}
 	}
 	memset(&lo[O_COUNT], 0, sizeof lo[O_COUNT]);
-
-	/* At most one option per character ("-hV" is two). */
-	size_t room = 1;
-	for (int i = first; i < argc; i++)
-		room += strlen(argv[i]) + 1;
-	struct opt_hit *hits = calloc(room, sizeof *hits);
-	if (hits == NULL)
-		return fail(err, cap, "out of memory");
-	int nhits = 0;
+	*nhits = 0;
 	optind = 0; /* full re-initialisation, so the parser can run twice */
 	opterr = 0;
-	int ac = argc - first + 1;
-	char **av = argv + first - 1;
-	int ch;
 	while (rc == 0 && (ch = getopt_long(ac, av, shorts, lo, NULL)) != -1) {
 		int id = -1;
 		if (ch >= 256) {
@@ -1660,40 +1619,288 @@ pe_options_parse(struct pe_options *o, int argc, char **argv, char *err,
 			    cmd_names[cmd]);
 			continue;
 		}
-		hits[nhits++] = (struct opt_hit){(enum opt_id)id, optarg};
+		hits[(*nhits)++] = (struct opt_hit){(enum opt_id)id, optarg};
 	}
 	if (rc == 0 && optind < ac)
 		rc = fail(err, cap, "unexpected argument '%s'; see `pescope "
 		    "--help`", av[optind]);
-	for (int i = 0; rc == 0 && i < nhits; i++)
-		if (hits[i].id == O_PRESET || hits[i].id == O_PRESET_FILE)
-			rc = apply_preset_opt(o, hits[i].id == O_PRESET_FILE,
-			    hits[i].arg, err, cap);
-	struct pe_config as_preset = o->cfg; /* both from one memset */
-	for (int i = 0; rc == 0 && i < nhits; i++) {
+	return rc;
+}
+
+/* The defaults every parse starts from. */
+static void
+options_init(struct pe_options *o, enum pe_cmd cmd)
+{
+	memset(o, 0, sizeof *o);
+	pe_config_default(&o->cfg);
+	o->cmd = cmd;
+	o->width = 120;
+	o->height = 40;
+	o->depth = -1;
+	o->snap_format = PE_FMT_ANSI;
+	o->theme = PE_THEME_DARK;
+	o->dump_format = PE_DUMP_CSV;
+	o->dtype = PE_F32;
+}
+
+/* Apply hits' presets (presets true) or their other options to *o; given
+ * marks the others. */
+static int
+apply_hits(struct pe_options *o, const struct opt_hit *hits, int n,
+    bool presets, bool *given, char *err, size_t cap)
+{
+	int rc = 0;
+	for (int i = 0; rc == 0 && i < n; i++) {
 		enum opt_id id = hits[i].id;
-		if (id == O_PRESET || id == O_PRESET_FILE)
+		bool is_preset = id == O_PRESET || id == O_PRESET_FILE;
+		if (is_preset != presets)
 			continue;
-		given[id] = true;
+		if (is_preset) {
+			rc = apply_preset_opt(o, id == O_PRESET_FILE,
+			    hits[i].arg, err, cap);
+			continue;
+		}
+		if (given != NULL)
+			given[id] = true;
 		rc = apply(o, id, hits[i].arg, err, cap);
 	}
-	/* modified: the command line changed a number (saying the preset's
-	 * own value again, e.g. -e rope with a rope preset, is no change;
-	 * --factor's "given" matters to longrope only) */
-	if (o->preset != NULL) {
-		struct pe_config now = o->cfg;
-		if (now.rope.type != PE_ROPE_LONGROPE)
-			now.rope.factor_given = as_preset.rope.factor_given;
-		o->preset_modified = memcmp(&now, &as_preset, sizeof now) != 0;
+	return rc;
+}
+
+/* Whether hits hold a preset. */
+static bool
+has_preset(const struct opt_hit *hits, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (hits[i].id == O_PRESET || hits[i].id == O_PRESET_FILE)
+			return true;
+	return false;
+}
+
+/* Whether the command line changed a number of the preset's config as:
+ * saying the preset's own value again (-e rope with a rope preset) is no
+ * change; --factor's "given" matters to longrope only. */
+static bool
+preset_modified(const struct pe_config *cfg, const struct pe_config *as)
+{
+	struct pe_config now = *cfg;
+	if (now.rope.type != PE_ROPE_LONGROPE)
+		now.rope.factor_given = as->rope.factor_given;
+	return memcmp(&now, as, sizeof now) != 0;
+}
+
+/* Split s into words as a shell splits the quoting one types inside an
+ * argument: blanks separate words; '...' keeps every character; "..."
+ * keeps every character but a backslash before " \ $ or `, which goes; a
+ * backslash outside quotes keeps the next character. The words go into
+ * buf (strlen(s) + 1 bytes), NUL-separated, and words[] (at most max).
+ * Returns their count, or -1 at an unterminated quote or a trailing
+ * backslash. */
+static int
+split_words(const char *s, char *buf, char **words, int max)
+{
+	int n = 0;
+	char *o = buf;
+
+	while (*s != '\0') {
+		while (*s == ' ' || *s == '\t' || *s == '\n')
+			s++;
+		if (*s == '\0')
+			break;
+		if (n == max)
+			return -1;
+		words[n++] = o;
+		while (*s != '\0' && *s != ' ' && *s != '\t' && *s != '\n') {
+			if (*s == '\'') {
+				const char *e = strchr(s + 1, '\'');
+				if (e == NULL)
+					return -1;
+				memcpy(o, s + 1, (size_t)(e - s - 1));
+				o += e - s - 1;
+				s = e + 1;
+			} else if (*s == '"') {
+				for (s++; *s != '"'; s++) {
+					if (*s == '\0')
+						return -1;
+					if (*s == '\\' && s[1] != '\0' &&
+					    strchr("\"\\$`", s[1]) != NULL)
+						s++;
+					*o++ = *s;
+				}
+				s++;
+			} else if (*s == '\\') {
+				if (s[1] == '\0')
+					return -1;
+				*o++ = s[1];
+				s += 2;
+			} else {
+				*o++ = *s++;
+			}
+		}
+		*o++ = '\0';
 	}
-	free(hits);
+	return n;
+}
+
+/* --compare: pane B's options into o->cmp: o's command line again (its
+ * presets, then its options), then the words' presets and options on top,
+ * which must be config options; the checks of finish() on the result,
+ * with the words' options as the given ones. Messages start "--compare
+ * (pane B): ". */
+static int
+parse_compare(struct pe_options *o, const struct opt_hit *ha, int na,
+    char *err, size_t cap)
+{
+	static const char pre[] = "--compare (pane B): ";
+	size_t len = strlen(o->compare);
+	int max = (int)(len / 2 + 2), nb = 0, rc = 0;
+	char *buf = malloc(len + 1), *msg = malloc(cap);
+	char **av = calloc((size_t)max + 1, sizeof *av);
+	struct opt_hit *hb = calloc(len + 1, sizeof *hb);
+	struct pe_options *b = calloc(1, sizeof *b);
+	bool given[O_COUNT] = {false};
+
+	if (b != NULL) {
+		options_init(b, o->cmd);
+		b->pane_b = true;
+		o->cmp = b; /* pe_options_free(o) frees it */
+	}
+	if (buf == NULL || msg == NULL || av == NULL || hb == NULL ||
+	    b == NULL) {
+		rc = fail(err, cap, "out of memory");
+		goto end;
+	}
+	av[0] = (char *)"pescope";
+	int nw = split_words(o->compare, buf, av + 1, max - 1);
+	if (nw < 0) {
+		rc = fail(err, cap, "%s'%s': a quote is not closed", pre,
+		    o->compare);
+		goto end;
+	}
+	if (nw == 0) {
+		rc = fail(err, cap, "%sno options: say what pane B changes, "
+		    "e.g. --compare \"-e rope\"", pre);
+		goto end;
+	}
+	if (av[1][0] != '-') {
+		rc = fail(err, cap, "%s'%s' is not an option: --compare "
+		    "takes the options of a configuration, not a command", pre,
+		    av[1]);
+		goto end;
+	}
+	if ((rc = collect(nw + 1, av, o->cmd, hb, &nb, msg, cap)) != 0) {
+		fail(err, cap, "%s%s", pre, msg);
+		goto end;
+	}
+	for (int i = 0; i < nb; i++) {
+		enum opt_id id = hb[i].id;
+		if (pe_opts[id].encs != 0 || id == O_PRESET ||
+		    id == O_PRESET_FILE)
+			continue;
+		rc = fail(err, cap, "%s--%s is not a config option: --compare "
+		    "takes what sets a pane's configuration (encoding, sizes, "
+		    "scaling, the panels' inputs, presets)", pre,
+		    pe_opts[id].name);
+		goto end;
+	}
+	/* A's command line, then B's words on top; the config as the
+	 * presets left it says whether B is its preset modified */
+	struct pe_config as_preset;
+	rc = apply_hits(b, ha, na, true, NULL, msg, cap);
+	as_preset = b->cfg;
+	if (rc == 0)
+		rc = apply_hits(b, ha, na, false, NULL, msg, cap);
+	if (rc == 0 && has_preset(hb, nb)) {
+		rc = apply_hits(b, hb, nb, true, NULL, msg, cap);
+		as_preset = b->cfg;
+	}
+	if (rc == 0)
+		rc = apply_hits(b, hb, nb, false, given, msg, cap);
+	free(b->compare);
+	b->compare = NULL;
+	if (rc == 0 && b->preset != NULL)
+		b->preset_modified = preset_modified(&b->cfg, &as_preset);
+	if (rc == 0)
+		rc = finish(b, given, msg, cap);
+	if (rc != 0)
+		fail(err, cap, "%s%s", pre, msg);
+end:
+	free(buf);
+	free(msg);
+	free(av);
+	free(hb);
+	return rc;
+}
+
+/* Parse argv into *o. One getopt_long pass (abbreviations included)
+ * collects the options; presets are applied first, then the others in
+ * order, so the command line overrides a preset wherever it stands. */
+int
+pe_options_parse(struct pe_options *o, int argc, char **argv, char *err,
+    size_t cap)
+{
+	bool given[O_COUNT] = {false};
+	int first = 1, rc = 0;
+
+	options_init(o, PE_CMD_TUI);
+	if (argc > 1 && argv[1][0] != '-') {
+		static const char *const cmds[] = {"snapshot", "dump", "lesson",
+			"bench", "completion", "manpage"};
+		static const enum pe_cmd ids[] = {PE_CMD_SNAPSHOT, PE_CMD_DUMP,
+			PE_CMD_LESSON, PE_CMD_BENCH, PE_CMD_COMPLETION, PE_CMD_MANPAGE};
+		int k = -1;
+		for (int i = 0; i < 6; i++)
+			if (strcmp(argv[1], cmds[i]) == 0)
+				k = i;
+		if (k < 0)
+			return fail(err, cap, "unknown command '%s': commands are "
+			    "snapshot, dump, lesson, bench, completion and manpage "
+			    "(none starts the TUI)", argv[1]);
+		o->cmd = ids[k];
+		first = 2;
+		if (o->cmd == PE_CMD_COMPLETION) {
+			if (argc != 3 || (strcmp(argv[2], "bash") != 0 &&
+					     strcmp(argv[2], "zsh") != 0))
+				return fail(err, cap, "completion takes one word: bash "
+				    "or zsh");
+			o->shell = strcmp(argv[2], "zsh") == 0;
+			return 0;
+		}
+		if (o->cmd == PE_CMD_MANPAGE && argc != 2)
+			return fail(err, cap, "manpage takes no options");
+	}
+
+	/* At most one option per character ("-hV" is two). */
+	size_t room = 1;
+	for (int i = first; i < argc; i++)
+		room += strlen(argv[i]) + 1;
+	struct opt_hit *hits = calloc(room, sizeof *hits);
+	if (hits == NULL)
+		return fail(err, cap, "out of memory");
+	int nhits = 0;
+	rc = collect(argc - first + 1, argv + first - 1, o->cmd, hits, &nhits, err,
+	    cap);
+	if (rc == 0)
+		rc = apply_hits(o, hits, nhits, true, NULL, err, cap);
+	struct pe_config as_preset = o->cfg; /* both from one memset */
+	if (rc == 0)
+		rc = apply_hits(o, hits, nhits, false, given, err, cap);
+	if (o->preset != NULL)
+		o->preset_modified = preset_modified(&o->cfg, &as_preset);
 	if (rc != 0 || o->cmd == PE_CMD_HELP || o->cmd == PE_CMD_VERSION ||
 	    o->cmd == PE_CMD_LIST_PRESETS || o->cmd == PE_CMD_MANPAGE)
-		return rc;
-	if (o->cmd == PE_CMD_DUMP && o->table == NULL)
-		return fail(err, cap, "dump needs --table T (which table to write); "
+		goto end;
+	if (o->cmd == PE_CMD_DUMP && o->table == NULL) {
+		rc = fail(err, cap, "dump needs --table T (which table to write); "
 		    "see `pescope --help`");
-	return finish(o, given, err, cap);
+		goto end;
+	}
+	rc = finish(o, given, err, cap);
+	if (rc == 0 && o->compare != NULL)
+		rc = parse_compare(o, hits, nhits, err, cap);
+end:
+	free(hits);
+	return rc;
 }
 
 /* Release what the options own. */
@@ -1718,6 +1925,13 @@ pe_options_free(struct pe_options *o)
 	free(o->permute);
 	free(o->bias_data);
 	free(o->embedding);
+	free(o->compare);
+	o->compare = NULL;
+	if (o->cmp != NULL) {
+		pe_options_free(o->cmp);
+		free(o->cmp);
+		o->cmp = NULL;
+	}
 	o->tokens = NULL;
 	o->permute = NULL;
 	o->bias_data = o->embedding = NULL;

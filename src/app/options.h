@@ -69,6 +69,10 @@ struct pe_options {
 	bool lesson_placeholders; /* lesson --placeholders */
 	bool speaker;		/* lesson --speaker */
 	char *link;		/* lesson --link PATH */
+	char *compare;		/* --compare's words, as given */
+	struct pe_options *cmp;	/* --compare: pane B's options (this one's
+				   with the words applied on top), owned */
+	bool pane_b;		/* these are pane B's options */
 
 	/* bench */
 	bool bench_quick;	/* --quick: fewer frames */

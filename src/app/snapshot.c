@@ -42,6 +42,13 @@ pe_app_state_from_options(const struct pe_options *o, struct pe_state *st)
 		st->cur_c = o->cursor_j;
 	}
 	pe_state_clamp(st);
+	if (o->cmp != NULL) { /* --compare: pane B beside, A focused */
+		const struct pe_options *b = o->cmp;
+		st->compare = true;
+		st->other = (struct pe_pane){b->cfg,
+			b->head_given ? b->head : 0, st->panel, b->preset,
+			b->preset_modified};
+	}
 }
 
 /* See app.h. */
@@ -49,8 +56,9 @@ int
 pe_snapshot_write(const struct pe_options *o, const struct pe_state *st,
     const char *path)
 {
-	struct pe_model m;
+	struct pe_model m, mb;
 	struct pe_canvas cv;
+	int rc = PE_EXIT_FAIL;
 
 	/* A PDF is binary: never onto a terminal. */
 	if (o->snap_format == PE_FMT_PDF && strcmp(path, "-") == 0 &&
@@ -72,36 +80,47 @@ pe_snapshot_write(const struct pe_options *o, const struct pe_state *st,
 		    pe_encoding_name(st->cfg.enc));
 		return PE_EXIT_FAIL;
 	}
-	if (pe_canvas_init(&cv, o->width, o->height) != PE_OK) {
-		pe_atomic_abort(&out);
-		pe_model_free(&m);
-		pe_app_error("out of memory");
-		return PE_EXIT_FAIL;
+	if (st->compare) { /* --compare: pane B's model beside */
+		if (pe_model_init(&mb, &st->other.cfg) != PE_OK) {
+			pe_app_error("cannot prepare pane B's %s view (out of "
+			    "memory?)", pe_encoding_name(st->other.cfg.enc));
+			goto end_a;
+		}
+		m.other = &mb;
 	}
-	int rc = PE_EXIT_OK;
+	if (pe_canvas_init(&cv, o->width, o->height) != PE_OK) {
+		pe_app_error("out of memory");
+		goto end_b;
+	}
 	int vs = pe_view_render(st, &m, &cv, NULL);
 	if (vs != PE_OK) { /* a panel is missing: write no half frame */
-		pe_atomic_abort(&out);
-		pe_canvas_free(&cv);
-		pe_model_free(&m);
 		pe_app_error("the frame could not be drawn whole: %s; nothing was "
 		    "written", pe_strerror(vs));
-		return PE_EXIT_FAIL;
+		goto end_cv;
 	}
 	char title[128];
 	snprintf(title, sizeof title, "pescope %s", pe_encoding_name(st->cfg.enc));
+	if (st->compare)
+		snprintf(title, sizeof title, "pescope %s vs %s",
+		    pe_encoding_name(st->cfg.enc),
+		    pe_encoding_name(st->other.cfg.enc));
 	struct pe_write_opts wo = {snapshot_depth(o), o->theme, title};
 	int st2 = pe_write(out.fp, &cv, o->snap_format, &wo);
 	if (st2 == PE_OK)
 		st2 = pe_atomic_commit(&out);
-	else
-		pe_atomic_abort(&out);
-	if (st2 != PE_OK) {
+	if (st2 != PE_OK)
 		pe_app_error("-o '%s': write failed (%s); nothing was written", path,
 		    strerror(errno));
-		rc = PE_EXIT_FAIL;
-	}
+	else
+		rc = PE_EXIT_OK;
+end_cv:
 	pe_canvas_free(&cv);
+end_b:
+	if (st->compare)
+		pe_model_free(&mb);
+end_a:
+	if (rc != PE_EXIT_OK)
+		pe_atomic_abort(&out);
 	pe_model_free(&m);
 	return rc;
 }

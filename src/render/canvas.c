@@ -270,3 +270,17 @@ pe_canvas_box(struct pe_canvas *cv, int x, int y, int w, int h,
 		pe_canvas_text(cv, x + 2 + n, y, w - 4 - n, " ", fg, bg, 0);
 	}
 }
+
+/* Copy src's cells into dst at (x, y), clipped. */
+void
+pe_canvas_blit(struct pe_canvas *dst, int x, int y,
+    const struct pe_canvas *src)
+{
+	for (int r = 0; r < src->h; r++)
+		for (int c = 0; c < src->w; c++) {
+			struct pe_cell *d = pe_canvas_at(dst, x + c, y + r);
+			size_t k = (size_t)r * (size_t)src->w + (size_t)c;
+			if (d != NULL)
+				*d = src->cells[k];
+		}
+}

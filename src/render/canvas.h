@@ -68,6 +68,10 @@ int pe_canvas_text(struct pe_canvas *cv, int x, int y, int max_w,
 int pe_canvas_printf(struct pe_canvas *cv, int x, int y, int max_w,
     pe_color fg, pe_color bg, uint8_t attr, const char *fmt, ...)
     __attribute__((format(printf, 8, 9)));
+/* Copy every cell of src into dst with src's (0, 0) at (x, y) (clipped):
+ * a part of a frame drawn on a canvas of its own. */
+void pe_canvas_blit(struct pe_canvas *dst, int x, int y,
+    const struct pe_canvas *src);
 /* Fill a rectangle with one glyph and colors (clipped). */
 void pe_canvas_fill(struct pe_canvas *cv, int x, int y, int w, int h,
     uint32_t cp, pe_color fg, pe_color bg);

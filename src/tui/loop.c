@@ -38,11 +38,16 @@ struct watch {
 	bool stopped;	     /* the frame was cut short */
 };
 
-struct loop {
-	struct pe_state st;
+/* A pane's models (compare mode has two panes; else pane A alone). */
+struct pane_models {
 	struct pe_model models[2]; /* the current one and the next */
 	int cur;		   /* index of the current model, -1: none */
 	double *table;		   /* an untrained learned table we own */
+};
+
+struct loop {
+	struct pe_state st;
+	struct pane_models pane[2]; /* by enum pe_pane_id */
 	struct pe_canvas cv;	   /* the last frame */
 	struct pe_hit hit;	   /* where its parts landed */
 	bool full;		   /* repaint every cell next frame */
@@ -58,16 +63,18 @@ now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Build the model for the state's config (after the state asked for a
+/* Build pane `id`'s model for its config (after the state asked for a
  * rebuild). An untrained learned table whose d_model or max_len changed
- * is regenerated first. On failure the previous config comes back and the
- * status line says why. */
+ * is regenerated first. On failure the config of the model it had comes
+ * back (a new pane B without one: compare ends) and the status line says
+ * why; -1 when the first model of pane A cannot be built. */
 static int
-rebuild(struct loop *L, const struct pe_config *prev)
+rebuild(struct loop *L, enum pe_pane_id id)
 {
-	struct pe_config *c = &L->st.cfg;
+	struct pane_models *P = &L->pane[id];
+	struct pe_config *c = pe_state_pane_cfg(&L->st, id);
 	double *nt = NULL;
-	int next = L->cur == 0 ? 1 : 0;
+	int next = P->cur == 0 ? 1 : 0;
 
 	if (c->enc == PE_ENC_LEARNED && c->table == NULL) {
 		/* the command line's table: the TUI and snapshot agree */
@@ -76,26 +83,55 @@ rebuild(struct loop *L, const struct pe_config *prev)
 		c->table = nt;
 		c->table_untrained = true;
 	}
-	if (pe_model_init(&L->models[next], c) != PE_OK)
+	if (pe_model_init(&P->models[next], c) != PE_OK)
 		goto fail;
-	if (L->cur >= 0)
-		pe_model_free(&L->models[L->cur]);
-	L->cur = next;
+	if (P->cur >= 0)
+		pe_model_free(&P->models[P->cur]);
+	P->cur = next;
 	if (nt != NULL) {
-		free(L->table);
-		L->table = nt;
+		free(P->table);
+		P->table = nt;
 	}
 	return 0;
 
 fail:
+	if (nt != NULL && c->table == nt)
+		c->table = NULL;
 	free(nt);
-	if (prev == NULL)
+	if (P->cur < 0 && id == PE_PANE_A)
 		return -1;
-	L->st.cfg = *prev;
+	if (P->cur < 0) /* pane B never had a model */
+		pe_state_compare(&L->st, false);
+	else
+		*c = P->models[P->cur].cfg;
 	pe_state_clamp(&L->st);
 	snprintf(L->st.status, sizeof L->st.status, "out of memory for the %s "
 	    "view; the previous settings are kept", pe_encoding_name(c->enc));
 	return 0;
+}
+
+/* Rebuild the panes marked in need (pane B only while compare is on),
+ * and clear the marks. */
+static void
+rebuild_needed(struct loop *L, bool need[2])
+{
+	if (need[PE_PANE_A])
+		rebuild(L, PE_PANE_A);
+	if (need[PE_PANE_B] && L->st.compare)
+		rebuild(L, PE_PANE_B);
+	need[PE_PANE_A] = need[PE_PANE_B] = false;
+}
+
+/* The model of the focused pane, with the other pane's beside it in
+ * compare mode (the frame draws both). */
+static struct pe_model *
+focused_model(struct loop *L)
+{
+	enum pe_pane_id f = pe_state_focused(&L->st);
+	struct pane_models *P = &L->pane[f], *O = &L->pane[!f];
+	struct pe_model *m = &P->models[P->cur];
+	m->other = L->st.compare && O->cur >= 0 ? &O->models[O->cur] : NULL;
+	return m;
 }
 
 /* The interrupt check: stop the frame when a key is waiting, the terminal
@@ -147,7 +183,7 @@ render(struct loop *L, bool keys)
 	}
 	wt.next = wt.start + WATCH_MS;
 	pe_field_set_interrupt(watch_check, &wt);
-	int rc = pe_view_render(&L->st, &L->models[L->cur], &L->cv, &L->hit);
+	int rc = pe_view_render(&L->st, focused_model(L), &L->cv, &L->hit);
 	pe_field_set_interrupt(NULL, NULL);
 	if (wt.stopped)
 		return 1;
@@ -155,7 +191,7 @@ render(struct loop *L, bool keys)
 		pe_state_status(&L->st, "part of the frame is not drawn: %s",
 		    pe_strerror(rc));
 		/* the status line is part of the frame: draw it once more */
-		pe_view_render(&L->st, &L->models[L->cur], &L->cv, &L->hit);
+		pe_view_render(&L->st, focused_model(L), &L->cv, &L->hit);
 	}
 	return 0;
 }
@@ -267,10 +303,15 @@ click(struct loop *L, int x, int y)
 			}
 		return PE_ACT_NONE;
 	}
-	if (!pe_view_hit_map(&L->hit, x, y, &r, &c))
+	int act = PE_ACT_NONE;
+	enum pe_pane_id other = pe_state_focused(&L->st) == PE_PANE_A
+	    ? PE_PANE_B : PE_PANE_A;
+	if (pe_view_hit_other(&L->hit, x, y, &r, &c)) /* compare: focus it */
+		act = pe_state_focus(&L->st, other);
+	else if (!pe_view_hit_map(&L->hit, x, y, &r, &c))
 		return PE_ACT_NONE;
 	L->st.status[0] = '\0';
-	return pe_state_point(&L->st, r, c);
+	return act | pe_state_point(&L->st, r, c);
 }
 
 /* Handle the wheel: zoom around the element under the pointer, or around
@@ -282,7 +323,8 @@ wheel(struct loop *L, int x, int y, int dir)
 
 	if (L->hit.too_small)
 		return PE_ACT_NONE;
-	pe_view_hit_map(&L->hit, x, y, &r, &c);
+	if (!pe_view_hit_map(&L->hit, x, y, &r, &c))
+		pe_view_hit_other(&L->hit, x, y, &r, &c);
 	L->st.status[0] = '\0';
 	return pe_state_zoom(&L->st, dir, r, c);
 }
@@ -291,12 +333,15 @@ wheel(struct loop *L, int x, int y, int dir)
 static void
 loop_free(struct loop *L)
 {
-	if (L->cur >= 0)
-		pe_model_free(&L->models[L->cur]);
-	L->cur = -1;
+	for (int i = 0; i < 2; i++) {
+		struct pane_models *P = &L->pane[i];
+		if (P->cur >= 0)
+			pe_model_free(&P->models[P->cur]);
+		P->cur = -1;
+		free(P->table);
+		P->table = NULL;
+	}
 	pe_canvas_free(&L->cv);
-	free(L->table);
-	L->table = NULL;
 }
 
 /* Note a key or sequence that does nothing on the status line. */
@@ -345,7 +390,7 @@ pe_tui_run(const struct pe_state *start, const struct pe_tui_opts *opts)
 	int rc = 0, sig = 0;
 
 	memset(&L, 0, sizeof L);
-	L.cur = -1;
+	L.pane[0].cur = L.pane[1].cur = -1;
 	L.st = *start;
 	const struct pe_tui_hooks *hooks = opts->hooks;
 	pe_crt_set_theme(opts->theme);
@@ -353,7 +398,8 @@ pe_tui_run(const struct pe_state *start, const struct pe_tui_opts *opts)
 		pe_crt_fatal("%s", err);
 		return 2;
 	}
-	if (rebuild(&L, NULL) != 0) {
+	if (rebuild(&L, PE_PANE_A) != 0 ||
+	    (L.st.compare && rebuild(&L, PE_PANE_B) != 0)) {
 		loop_free(&L);
 		pe_crt_fatal("cannot prepare the %s view (out of memory?)",
 		    pe_encoding_name(L.st.cfg.enc));
@@ -401,8 +447,7 @@ pe_tui_run(const struct pe_state *start, const struct pe_tui_opts *opts)
 		}
 		if (hooks != NULL && timeout > hooks->period_ms)
 			timeout = hooks->period_ms;
-		struct pe_config prev = L.st.cfg;
-		bool need_rebuild = false, quit = false;
+		bool need[2] = {false, false}, quit = false; /* by pane */
 		struct pe_input in;
 		pe_input_read(&in, timeout);
 		for (int n = 0; in.kind != PE_IN_NONE && n < BATCH_MAX; n++) {
@@ -415,15 +460,12 @@ pe_tui_run(const struct pe_state *start, const struct pe_tui_opts *opts)
 				quit = true;
 				break;
 			}
-			if (act & PE_ACT_REBUILD)
-				need_rebuild = true;
+			if (act & PE_ACT_REBUILD) /* the focused pane's */
+				need[pe_state_focused(&L.st)] = true;
 			if (act & PE_ACT_SNAPSHOT) {
 				/* The frame of the state as it is now (a message
 				 * the key cleared is not part of it). */
-				if (need_rebuild)
-					rebuild(&L, &prev);
-				prev = L.st.cfg;
-				need_rebuild = false;
+				rebuild_needed(&L, need);
 				if (render(&L, false) == 0)
 					snapshot(&L);
 			}
@@ -435,15 +477,14 @@ pe_tui_run(const struct pe_state *start, const struct pe_tui_opts *opts)
 		if (!quit && !gone && hooks != NULL) {
 			int act = hooks->poll(hooks->arg, &L.st);
 			quit = (act & PE_ACT_QUIT) != 0;
-			if (act & PE_ACT_REBUILD)
-				need_rebuild = true;
+			if (act & PE_ACT_REBUILD) /* a scene: one pane */
+				need[pe_state_focused(&L.st)] = true;
 			if (act & (PE_ACT_REDRAW | PE_ACT_REBUILD))
 				dirty = true;
 		}
 		if (quit || gone)
 			break;
-		if (need_rebuild)
-			rebuild(&L, &prev);
+		rebuild_needed(&L, need);
 		if (L.st.playing && next_tick != 0 && now_ms() >= next_tick) {
 			next_tick += 1000 / L.st.speed;
 			if (pe_state_key(&L.st, PE_KEY_TICK, L.hit.cell_rows,

@@ -57,7 +57,8 @@ struct pe_enc_view {
 	/* The panels it has besides the overview, in the order c cycles
 	 * them, ending with {0, NULL}; NULL: the overview only. With them,
 	 * `map` draws the main map and its inspector alone (the panels'
-	 * frames), and `draw` is the overview's. */
+	 * frames, and compare mode's narrow panes), and `draw` is the
+	 * overview's. Every row has one. */
 	const struct pe_enc_panel *panels;
 	void (*map)(struct ctx *c);
 	/* Its main map's rows are not sequence positions (vit2d: patch

@@ -399,29 +399,50 @@ draw_values(struct pe_canvas *cv, int mx, int y, const struct map_spec *s,
 
 /* Draw a map panel into the rectangle; when the kernel fails, say so in
  * it and return the status. */
+
+/* The axis width and the samples a map of spec s gets in w x h cells;
+ * false when it does not fit. */
+static bool
+map_tiling(const struct map_spec *s, int w, int h, int cw, int *axw,
+    size_t *nsr, size_t *nsc)
+{
+	*axw = !s->axes ? 0 : s->row_labels != NULL ? row_labels_width(s)
+	    : vaxis_width(s->r1 > 0 ? s->r1 - 1 : 0);
+	int avail_h = h - panel_map_chrome_h(s);
+	int avail_w = w - *axw;
+	if (avail_h < 1 || avail_w < 2)
+		return false;
+	*nsr = fit_samples(s->r1 - s->r0, (size_t)avail_h * 2);
+	*nsc = fit_samples(s->c1 - s->c0, (size_t)(avail_w / cw));
+	return *nsc > 0;
+}
+
+/* The samples panel_map would draw spec s with in w x h cells of cv (0 x
+ * 0 when it does not fit). */
+void
+panel_map_tiling(const struct pe_canvas *cv, const struct map_spec *s,
+    int w, int h, size_t *nsr, size_t *nsc)
+{
+	int axw;
+	if (!map_tiling(s, w, h, panel_col_cells(cv), &axw, nsr, nsc))
+		*nsr = *nsc = 0;
+}
+
 int
 panel_map(struct pe_canvas *cv, int x, int y, int w, int h,
     const struct map_spec *s, struct map_geom *g)
 {
-	int axw = !s->axes ? 0 : s->row_labels != NULL ? row_labels_width(s)
-	    : vaxis_width(s->r1 > 0 ? s->r1 - 1 : 0);
-	int avail_h = h - panel_map_chrome_h(s);
-	int avail_w = w - axw;
+	int axw, cw = panel_col_cells(cv); /* cells a column sample is wide */
+	size_t nsr, nsc;
 	memset(g, 0, sizeof *g);
-	if (avail_h < 1 || avail_w < 2)
+	if (!map_tiling(s, w, h, cw, &axw, &nsr, &nsc))
 		return PE_OK;
 	if (s->title != NULL) {
 		pe_canvas_text_fit(cv, x, y, w, s->title, C_TEXT, PE_COLOR_DEFAULT,
 		    PE_ATTR_BOLD);
 		y++;
 	}
-	size_t R = s->r1 - s->r0, C = s->c1 - s->c0;
-	int cw = panel_col_cells(cv); /* cells a column sample is wide */
-	size_t nsr = fit_samples(R, (size_t)avail_h * 2);
-	size_t nsc = fit_samples(C, (size_t)(avail_w / cw));
 	int mh = (int)((nsr + 1) / 2), mw = (int)nsc * cw;
-	if (nsc == 0)
-		return PE_OK;
 	/* the samples, then (cw > 1) each repeated over its cells */
 	struct pe_stats *st = calloc((size_t)mh * 2 * nsc * (size_t)(cw + 1),
 	    sizeof *st);

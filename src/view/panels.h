@@ -74,6 +74,11 @@ void panel_failed(struct pe_canvas *cv, int x, int y, int w, int status);
 int panel_map(struct pe_canvas *cv, int x, int y, int w, int h,
     const struct map_spec *s, struct map_geom *g);
 
+/* The samples (rows, columns) panel_map draws spec s with in w x h
+ * cells; 0 x 0 when it does not fit. */
+void panel_map_tiling(const struct pe_canvas *cv, const struct map_spec *s,
+    int w, int h, size_t *nsr, size_t *nsc);
+
 /* Lines a map panel needs besides the map: title, axis, bar, legend. */
 int panel_map_chrome_h(const struct map_spec *s);
 

@@ -391,6 +391,98 @@ page(struct pe_state *st, int dir)
 	return PE_ACT_REDRAW;
 }
 
+/* ---- compare mode: two panes, one cursor ------------------------------ */
+
+/* Swap the focused pane's own settings with the other pane's. */
+static void
+swap_panes(struct pe_state *st)
+{
+	struct pe_pane mine = {st->cfg, st->head, st->panel, st->preset,
+		st->preset_modified};
+
+	st->cfg = st->other.cfg;
+	st->head = st->other.head;
+	st->panel = st->other.panel;
+	st->preset = st->other.preset;
+	st->preset_modified = st->other.preset_modified;
+	st->other = mine;
+	st->focus_b = !st->focus_b;
+}
+
+/* The pane the keys act on. */
+enum pe_pane_id
+pe_state_focused(const struct pe_state *st)
+{
+	return st->compare && st->focus_b ? PE_PANE_B : PE_PANE_A;
+}
+
+/* Pane `pane`'s config. */
+struct pe_config *
+pe_state_pane_cfg(struct pe_state *st, enum pe_pane_id pane)
+{
+	return pane == pe_state_focused(st) ? &st->cfg : &st->other.cfg;
+}
+
+/* Pane `pane` as a state of its own (compare off), clamped to its map. */
+void
+pe_state_pane(const struct pe_state *st, enum pe_pane_id pane,
+    struct pe_state *dest)
+{
+	*dest = *st;
+	if (st->compare && pane != pe_state_focused(st)) {
+		dest->cfg = st->other.cfg;
+		dest->head = st->other.head;
+		dest->panel = st->other.panel;
+		dest->preset = st->other.preset;
+		dest->preset_modified = st->other.preset_modified;
+	}
+	dest->compare = dest->focus_b = false;
+	memset(&dest->other, 0, sizeof dest->other);
+	pe_state_clamp(dest);
+}
+
+/* x: compare on (pane B a copy of the current settings, and the keys act
+ * on it) or off (pane A stays, B's settings go). */
+int
+pe_state_compare(struct pe_state *st, bool on)
+{
+	if (on == st->compare)
+		return PE_ACT_NONE;
+	if (!on) {
+		if (st->focus_b)
+			swap_panes(st);
+		st->compare = st->focus_b = false;
+		pe_state_clamp(st);
+		pe_state_status(st, "compare off: pane A's settings stay");
+		return PE_ACT_REDRAW;
+	}
+	st->other = (struct pe_pane){st->cfg, st->head, st->panel, st->preset,
+		st->preset_modified};
+	st->compare = st->focus_b = true;
+	/* B's untrained learned table is its own (the TUI regenerates it,
+	 * the same numbers), so that A's can change without B's going */
+	if (st->cfg.table_untrained)
+		st->cfg.table = NULL;
+	pe_state_status(st, "compare on: B is a copy of A and the keys change "
+	    "B; X focuses A, x ends compare");
+	return PE_ACT_REDRAW | PE_ACT_REBUILD;
+}
+
+/* X or a click: the keys act on pane `pane` from now on. */
+int
+pe_state_focus(struct pe_state *st, enum pe_pane_id pane)
+{
+	if (!st->compare) {
+		pe_state_status(st, "one pane only: x starts compare mode");
+		return PE_ACT_REDRAW;
+	}
+	if (pane == pe_state_focused(st))
+		return PE_ACT_NONE;
+	swap_panes(st);
+	pe_state_clamp(st);
+	return PE_ACT_REDRAW;
+}
+
 /* Move the cursor to an element (mouse click); clamps. */
 int
 pe_state_point(struct pe_state *st, size_t r, size_t c)
@@ -564,7 +656,8 @@ pe_state_key(struct pe_state *st, int key, size_t cell_rows,
 		return PE_ACT_REDRAW;
 	}
 	/* the keys of every encoding's frame (no row may take them: see
-	 * tests/test_encodings.c) */
+	 * tests/test_encodings.c): panels, compare mode and its focus,
+	 * values */
 	switch (key) {
 	case 'c':
 	case 'C':
@@ -576,6 +669,14 @@ pe_state_key(struct pe_state *st, int key, size_t cell_rows,
 			return PE_ACT_REDRAW;
 		}
 		break;
+	case 'x':
+		return pe_state_compare(st, !st->compare) | PE_ACT_REDRAW;
+	case 'X':
+		if (st->compare)
+			pe_state_status(st, "keys change pane %s",
+			    st->focus_b ? "A" : "B");
+		return pe_state_focus(st, st->focus_b ? PE_PANE_A : PE_PANE_B) |
+		    PE_ACT_REDRAW;
 	case 'v':
 		st->values = !st->values;
 		pe_state_status(st, st->values ? "values on: each element's number "

@@ -52,6 +52,19 @@ enum pe_action {
 	PE_ACT_SNAPSHOT = 1 << 3, /* write the frame to files */
 };
 
+/* What each pane of compare mode owns; the rest of struct pe_state (the
+ * cursor, the viewport, help, values, the animation) the panes share. */
+struct pe_pane {
+	struct pe_config cfg;
+	size_t head;
+	enum pe_panel panel;
+	const char *preset;
+	bool preset_modified;
+};
+
+/* The panes of compare mode. */
+enum pe_pane_id { PE_PANE_A, PE_PANE_B };
+
 struct pe_state {
 	struct pe_config cfg;
 	size_t cur_r, cur_c;	   /* cursor: an exact element of the main map */
@@ -85,6 +98,12 @@ struct pe_state {
 				      stands, or "" (no link) */
 	const char *preset;	   /* preset name shown in the title, or NULL */
 	bool preset_modified;	   /* the config no longer is the preset's */
+	/* compare mode (--compare; x, X): two panes side by side. cfg, head,
+	 * panel and preset above are the focused pane's, `other` holds the
+	 * other pane's; everything else is shared. */
+	bool compare;
+	bool focus_b;		   /* the focused pane is B (the right one) */
+	struct pe_pane other;	   /* the pane without the focus */
 };
 
 /* Start from a config (already checked): whole map, cursor at 0,0 (rope:
@@ -126,6 +145,22 @@ enum pe_panel pe_state_panel(const struct pe_state *st);
 /* A panel's name ("attention"), and the reverse (-1 if unknown). */
 const char *pe_panel_name(enum pe_panel p);
 int pe_panel_parse(const char *name);
+
+/* Compare mode. pe_state_compare turns it on (B a copy of the current
+ * settings, focused) or off (pane A stays); pe_state_focus moves the keys
+ * to pane `pane` (X, a click in a pane), clamping the shared cursor and
+ * viewport to its map. Both return enum pe_action bits. */
+int pe_state_compare(struct pe_state *st, bool on);
+int pe_state_focus(struct pe_state *st, enum pe_pane_id pane);
+/* The pane the keys act on: PE_PANE_A when compare is off. */
+enum pe_pane_id pe_state_focused(const struct pe_state *st);
+/* Pane `pane` as a state of its own, for drawing it: its settings, the
+ * shared cursor and viewport clamped to its map, compare off. */
+void pe_state_pane(const struct pe_state *st, enum pe_pane_id pane,
+    struct pe_state *dest);
+/* Pane `pane`'s config (the TUI builds a model from it, regenerates its
+ * untrained learned table, restores it when a model cannot be built). */
+struct pe_config *pe_state_pane_cfg(struct pe_state *st, enum pe_pane_id pane);
 
 /* Move the cursor to an element (mouse click); clamps. */
 int pe_state_point(struct pe_state *st, size_t r, size_t c);

@@ -154,6 +154,31 @@ tab_label(char *t, size_t cap, int e, bool compact)
 		snprintf(t, cap, " %d %s ", e + 1, name);
 }
 
+/* Compare mode's presets for the tab line, each pane's (A first) when it
+ * has one: "A: llama-2-7b · B: llama-2-7b (modified) ". Returns its
+ * length (0: none). */
+static int
+compare_presets(const struct pe_state *st, char *p, size_t cap)
+{
+	const char *name[2] = {st->preset, st->other.preset};
+	bool mod[2] = {st->preset_modified, st->other.preset_modified};
+	int a = st->focus_b ? 1 : 0, n = 0; /* pane A's index in name[] */
+	p[0] = '\0';
+	for (int i = 0; i < 2; i++) {
+		int k = i == 0 ? a : 1 - a;
+		if (name[k] == NULL)
+			continue;
+		n += snprintf(p + n, cap - (size_t)n, "%s%s: %s%s", n > 0 ? " · "
+		    : "preset ", i == 0 ? "A" : "B", name[k], mod[k]
+		    ? " (modified)" : "");
+		if ((size_t)n >= cap)
+			return 0;
+	}
+	if (n > 0)
+		n += snprintf(p + n, cap - (size_t)n, " ");
+	return (size_t)n < cap ? n : 0;
+}
+
 /* Top line: program name, the encoding tabs, the preset. When every tab
  * named does not fit beside the preset's name, the current one keeps its
  * name and the others show their number key, so the current encoding is
@@ -169,7 +194,9 @@ draw_tabs(struct ctx *c, int y)
 		tab_label(t, sizeof t, e, false);
 		full += pe_text_cells(t);
 	}
-	if (c->st->preset != NULL)
+	if (c->st->compare)
+		pl = compare_presets(c->st, p, sizeof p);
+	else if (c->st->preset != NULL)
 		pl = snprintf(p, sizeof p, "preset %s%s ", c->st->preset,
 		    c->st->preset_modified ? " (modified)" : "");
 	bool compact = x + full + (pl > 0 ? pl + 1 : 0) > c->w;
@@ -216,11 +243,12 @@ view_item(struct items *it, int prio, const char *fmt, ...)
 	it->prio[it->n++] = prio;
 }
 
-/* Second line: every parameter of the encoding with its current value;
- * when they do not fit, the least important go whole (sizes, the scaling
- * and its attention factor stay; explanations go first). */
-static void
-draw_params(struct ctx *c, int y)
+/* The parameter line (the frame's second line, or a pane's first): every
+ * parameter of the encoding with its current value; when they do not fit,
+ * the least important go whole (sizes, the scaling and its attention
+ * factor stay; explanations go first). */
+void
+view_params(struct ctx *c, int x, int y, int w)
 {
 	struct items it;
 	char b[1024];
@@ -228,8 +256,8 @@ draw_params(struct ctx *c, int y)
 	it.n = 0;
 	pe_enc_view_of(c->cfg)->params(c, &it);
 	b[0] = ' ';
-	pe_text_pick(b + 1, sizeof b - 1, it.ptr, it.prio, it.n, " · ", c->w - 1);
-	pe_canvas_text(c->cv, 0, y, c->w, b, C_TEXT, PE_COLOR_DEFAULT, 0);
+	pe_text_pick(b + 1, sizeof b - 1, it.ptr, it.prio, it.n, " · ", w - 1);
+	pe_canvas_text(c->cv, x, y, w, b, C_TEXT, PE_COLOR_DEFAULT, 0);
 }
 
 /* Bottom line: the message of the last action, else (with chrome) the
@@ -251,6 +279,10 @@ draw_status(struct ctx *c, bool chrome)
 	it.n = 0;
 	view_item(&it, 0, "? help");
 	view_item(&it, 0, "q quit");
+	if (c->st->compare) { /* alone, x is in the help */
+		view_item(&it, 0, "X focus %s", c->st->focus_b ? "A" : "B");
+		view_item(&it, 1, "x compare off");
+	}
 	view_item(&it, 2, "←↑↓→ move");
 	view_item(&it, 2, "+/- zoom");
 	view_item(&it, 1, "1-%d encoding", PE_ENC_COUNT < 9 ? PE_ENC_COUNT : 9);
@@ -260,6 +292,7 @@ draw_status(struct ctx *c, bool chrome)
 	if (v->panels != NULL && v->panels[0].draw != NULL)
 		view_item(&it, 1, "c/C panel");
 	view_item(&it, 2, "v values");
+
 	view_item(&it, 3, "space %s", c->st->playing ? "pause" : "play");
 	view_item(&it, 3, "w save");
 	pe_text_pick(b, sizeof b, it.ptr, it.prio, it.n, "  ", c->w);
@@ -288,13 +321,13 @@ help_lines(char lines[][96], size_t cap)
 		"arrows               move the cursor by one (smallest) sample",
 		"+ / -   0            zoom in / out around the cursor; whole map",
 		"PgUp PgDn { } Home End  pan the map (in a lesson { } only)",
-		"PgDn PgUp  r         lesson: next, previous step; reset it",
+		"PgDn PgUp  r  i      lesson: next, previous step; reset; notes",
 		"d/D  n/N  b/B        d_model, seq_len halve/double; base /10, x10",
-		"c / C   v   P        panel: next, previous; values; presenter view",
+		"c / C  v  P          panel: next, previous; values; presenter view",
+		"x / X                compare side by side; keys to the other pane",
 	};
 	static const char *const tail[] = {
-		"space  [ ]           play / pause the sweep; slower, faster",
-		"w                    save the frame (.ansi and .txt)",
+		"space [ ]  w         play, slower, faster; save the frame (.ansi)",
 		"mouse                click: tab or cursor; wheel: zoom",
 		"?  Esc  q            this help; close it; quit",
 		"",
@@ -330,8 +363,8 @@ help_lines(char lines[][96], size_t cap)
 static void
 draw_help(struct ctx *c)
 {
-	char lines[32][96];
-	int n = (int)help_lines(lines, 32);
+	char lines[40][96];
+	int n = (int)help_lines(lines, 40);
 	int bw = 70 < c->w - 2 ? 70 : c->w - 2, bh = n + 2;
 	int x = (c->w - bw) / 2, y = (c->h - bh) / 2;
 	if (y < 0)
@@ -427,6 +460,60 @@ pe_view_hit_map(const struct pe_hit *hit, int x, int y, size_t *r, size_t *c)
 	return true;
 }
 
+/* The same for the other pane's map (compare mode). */
+bool
+pe_view_hit_other(const struct pe_hit *hit, int x, int y, size_t *r,
+    size_t *c)
+{
+	struct pe_hit h = *hit;
+	if (hit->other.w == 0)
+		return false;
+	h.map_x = hit->other.x, h.map_y = hit->other.y;
+	h.map_w = hit->other.w, h.map_h = hit->other.h;
+	h.r0 = hit->other.r0, h.r1 = hit->other.r1;
+	h.c0 = hit->other.c0, h.c1 = hit->other.c1;
+	h.nsr = hit->other.nsr, h.nsc = hit->other.nsc;
+	h.map_cw = hit->other.cw;
+	return pe_view_hit_map(&h, x, y, r, c);
+}
+
+/* A frame's (or a pane's) ctx for st and m on cv: cleared, its hit
+ * cleared, the main field the state's (alibi: its head). */
+void
+view_ctx_init(struct ctx *c, const struct pe_state *st,
+    const struct pe_model *m, struct pe_canvas *cv, struct pe_hit *hit)
+{
+	memset(c, 0, sizeof *c);
+	memset(hit, 0, sizeof *hit);
+	pe_canvas_clear(cv);
+	c->st = st, c->m = m, c->cfg = &m->cfg, c->cv = cv, c->hit = hit;
+	c->w = cv->w, c->h = cv->h;
+	c->mainf = m->main;
+	/* a bias map, its samples and the inspector are the selected head's
+	 * (the model's field starts at head 0) */
+	if (c->mainf.kind == PE_FIELD_BIAS && st->head < c->cfg->heads)
+		c->mainf.head = st->head;
+}
+
+/* The row's view in the ctx's body: the overview, or with a panel chosen
+ * the main map and the panel in the right column (the panel's formula is
+ * then the first inspector line and the map's the second). */
+void
+view_body(struct ctx *c)
+{
+	const struct pe_enc_view *v = pe_enc_view_of(c->cfg);
+	enum pe_panel chosen = pe_state_panel(c->st);
+	const struct pe_enc_panel *p = pe_enc_panel_of(v, chosen);
+	if (p != NULL && v->map != NULL) {
+		v->map(c);
+		p->draw(c);
+		memcpy(c->insp[1], c->insp[0], sizeof c->insp[1]);
+		memcpy(c->insp[0], c->panel_insp, sizeof c->insp[0]);
+	} else {
+		v->draw(c);
+	}
+}
+
 /* One view's frame at cv's size; see view_impl.h. */
 int
 view_frame(const struct pe_state *st, const struct pe_model *m,
@@ -434,15 +521,8 @@ view_frame(const struct pe_state *st, const struct pe_model *m,
 {
 	struct ctx c;
 
-	memset(&c, 0, sizeof c);
+	view_ctx_init(&c, st, m, cv, hit);
 	cv->large = st->present; /* blocks for plots, wide map samples */
-	c.st = st, c.m = m, c.cfg = &m->cfg, c.cv = cv, c.hit = hit;
-	c.w = cv->w, c.h = cv->h;
-	c.mainf = m->main;
-	/* a bias map, its samples and the inspector are the selected head's
-	 * (the model's field starts at head 0) */
-	if (c.mainf.kind == PE_FIELD_BIAS && st->head < c.cfg->heads)
-		c.mainf.head = st->head;
 
 	/* The lines, top down: the tab bar (not in the presenter view,
 	 * without chrome or in a lesson, whose scene line stands there), the
@@ -454,8 +534,8 @@ view_frame(const struct pe_state *st, const struct pe_model *m,
 	hit->tab_y = -1;
 	if (chrome && st->lesson == NULL)
 		draw_tabs(&c, top++);
-	draw_params(&c, top++);
-	c.bx = 0, c.by = top, c.bh = c.h - 3 - top;
+	/* the parameter line at top (a compare pane's: its first line) */
+	c.bx = 0, c.by = top + 1, c.bh = c.h - 3 - (top + 1);
 	c.rw = c.w * 2 / 5;
 	if (c.rw < 30)
 		c.rw = 30;
@@ -464,18 +544,11 @@ view_frame(const struct pe_state *st, const struct pe_model *m,
 	c.lw = c.w - c.rw - 2;
 	c.rx = c.lw + 2;
 
-	/* a panel other than the overview: the main map, then the panel in
-	 * the right column; its formula is the first inspector line and the
-	 * map's the second */
-	const struct pe_enc_view *v = pe_enc_view_of(c.cfg);
-	const struct pe_enc_panel *p = pe_enc_panel_of(v, pe_state_panel(st));
-	if (p != NULL && v->map != NULL) {
-		v->map(&c);
-		p->draw(&c);
-		memcpy(c.insp[1], c.insp[0], sizeof c.insp[1]);
-		memcpy(c.insp[0], c.panel_insp, sizeof c.insp[0]);
+	if (st->compare && m->other != NULL) {
+		view_compare(&c);
 	} else {
-		v->draw(&c);
+		view_params(&c, 0, top, c.w);
+		view_body(&c);
 	}
 	draw_inspector(&c);
 	draw_status(&c, chrome);

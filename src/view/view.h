@@ -29,6 +29,9 @@ struct pe_model {
 	struct pe_view_cache *cache; /* what panels compute once for this
 					config, filled on first use
 					(view_impl.h) */
+	/* compare mode: the other pane's model (st->other's config), which
+	 * the caller owns and sets before pe_view_render; NULL: none */
+	const struct pe_model *other;
 };
 
 int pe_model_init(struct pe_model *m, const struct pe_config *cfg);
@@ -46,10 +49,17 @@ struct pe_hit {
 					   the presenter view) */
 	size_t cell_rows, cell_cols;	/* elements the smallest sample covers:
 					   a cursor step */
+	/* compare mode: the fields above are the focused pane's map; this
+	 * is the other pane's (w == 0: not drawn) */
+	struct {
+		int x, y, w, h, cw;
+		size_t r0, r1, c0, c1, nsr, nsc;
+	} other;
 };
 
-/* Draw the whole frame for st into cv (its size is the frame's). hit may
- * be NULL. Returns PE_OK, or the first status a panel's kernel call
+/* Draw the whole frame for st into cv (its size is the frame's); in
+ * compare mode (st->compare) two panes from m and m->other. hit may be
+ * NULL. Returns PE_OK, or the first status a panel's kernel call
  * failed with (PE_ENOMEM; PE_EINTR when the interrupt check stopped a
  * grid); each failed panel says so in the frame. */
 int pe_view_render(const struct pe_state *st, const struct pe_model *m,
@@ -58,6 +68,10 @@ int pe_view_render(const struct pe_state *st, const struct pe_model *m,
 /* Map a screen cell (x, y) of the main map to a matrix element; false when
  * outside. */
 bool pe_view_hit_map(const struct pe_hit *hit, int x, int y, size_t *r,
+    size_t *c);
+/* The same for the other pane's map in compare mode (a click there moves
+ * the focus, then the cursor). */
+bool pe_view_hit_other(const struct pe_hit *hit, int x, int y, size_t *r,
     size_t *c);
 
 #endif

@@ -44,6 +44,15 @@ struct ctx {
 	char panel_insp[512]; /* a panel's formula line (the first line
 				 then; the map's formula the second) */
 	int status;	   /* the first kernel failure of the frame, or PE_OK */
+	struct pe_scale scale; /* the main map's scale as drawn (vit2d's
+				  small maps take it) */
+	/* compare mode (view_compare.c): a pane's frame */
+	bool in_compare;
+	bool probe;	   /* view_map_main only notes the scale it is
+			      given (in scale) and draws nothing */
+	const struct pe_scale *share; /* the main map's scale, shared by
+					 both panes (same field kind) */
+	double sim_bound;  /* the dot products' range, shared; 0: own */
 };
 
 /* Record a panel's status (the frame returns the first failure); when
@@ -84,6 +93,18 @@ void view_map_mark_plot(struct ctx *c, int x, int y, int w, int h, size_t n,
     size_t ns);
 /* The --train-len L a view marks, or 0. */
 size_t view_map_train_len(const struct ctx *c);
+
+/* view.c: a frame's or a pane's ctx (view_ctx_init); a parameter line
+ * at (x, y), w cells; the row's view (its overview, or the main map and
+ * the chosen panel) in the ctx's body. */
+void view_ctx_init(struct ctx *c, const struct pe_state *st,
+    const struct pe_model *m, struct pe_canvas *cv, struct pe_hit *hit);
+void view_params(struct ctx *c, int x, int y, int w);
+void view_body(struct ctx *c);
+/* view_compare.c: the body of a compare frame (two panes, each drawn on
+ * a canvas of its own, and the difference strip) and its inspector
+ * lines. */
+void view_compare(struct ctx *c);
 
 /* view_toy.c: the toy attention panel (every encoding but vit2d). */
 void view_toy_panel(struct ctx *c);

@@ -45,10 +45,15 @@ view_map_main(struct ctx *c, const struct pe_scale *sc, const char *title,
     const char *fmt, const char *legend)
 {
 	struct map_spec s;
+	if (c->probe) { /* compare: the pane's own scale, nothing drawn */
+		c->scale = *sc;
+		return;
+	}
 	memset(&s, 0, sizeof s);
 	s.f = &c->mainf;
 	viewport(c->st, &s.r0, &s.r1, &s.c0, &s.c1);
-	s.scale = *sc;
+	c->scale = c->share != NULL ? *c->share : *sc;
+	s.scale = c->scale;
 	s.title = title;
 	s.fmt = fmt;
 	s.cursor = true;
@@ -57,20 +62,30 @@ view_map_main(struct ctx *c, const struct pe_scale *sc, const char *title,
 	s.axes = true;
 	s.colorbar = true;
 	s.values = c->st->values;
-	/* --train-len: the rows past it marked, and said in the legend */
-	char both[512];
-	size_t L = view_map_train_len(c);
-	if (L > 0 && L < s.r1) {
-		s.mark_from = L;
-		snprintf(both, sizeof both, "%s%s┊ ≥ %zu: past train_len",
-		    legend != NULL ? legend : "", legend != NULL ? " · " : "", L);
-		legend = both;
-	}
-	s.legend = legend;
 	if (legend != NULL && strncmp(legend, "masked", 6) == 0)
 		s.swatch = PE_CELL_MASKED;
 	else if (legend != NULL && strncmp(legend, "no embedding", 12) == 0)
 		s.swatch = PE_CELL_UNDEFINED;
+	/* compare: whether the other pane's colors mean the same values;
+	 * first, unless a swatch starts the legend */
+	char both[512] = "";
+	const char *note = !c->in_compare ? NULL
+	    : c->share != NULL ? "shared scale" : "own scale";
+	if (note != NULL && s.swatch == 0)
+		view_cat(both, sizeof both, "%s", note);
+	if (legend != NULL)
+		view_cat(both, sizeof both, "%s%s", both[0] ? " · " : "",
+		    legend);
+	if (note != NULL && s.swatch != 0)
+		view_cat(both, sizeof both, " · %s", note);
+	/* --train-len: the rows past it marked, and said in the legend */
+	size_t L = view_map_train_len(c);
+	if (L > 0 && L < s.r1) {
+		s.mark_from = L;
+		view_cat(both, sizeof both, "%s┊ ≥ %zu: past train_len",
+		    both[0] ? " · " : "", L);
+	}
+	s.legend = both[0] != '\0' ? both : NULL;
 	view_check(c, panel_map(c->cv, c->bx, c->by, c->lw, c->bh, &s, &c->g), 0,
 	    0, 0);
 
@@ -110,7 +125,7 @@ view_map_inspect(struct ctx *c, const char *rname, const char *cname)
 {
 	size_t r0, r1, c0, c1;
 	struct pe_stats s;
-	if (c->g.nsr == 0)
+	if (c->probe || c->g.nsr == 0)
 		return;
 	cursor_block(c, &r0, &r1, &c0, &c1);
 	if ((r1 - r0) * (c1 - c0) <= 1) {
@@ -218,7 +233,7 @@ view_map_dot(struct ctx *c, int x, int y, int w, int h, size_t p,
 		free(base);
 		return;
 	}
-	double bnd = view_map_sim_bound(c->m);
+	double bnd = c->sim_bound > 0 ? c->sim_bound : view_map_sim_bound(c->m);
 	char title[160], xlo[40], xhi[40];
 	/* the query stays; what it is shortens first */
 	char tail[48], head[100];

@@ -205,9 +205,9 @@ mrope_patch_map(struct ctx *c, int x, int y, int w, int h, size_t cur)
 	pe_field_free(&f);
 }
 
-/* mrope: the angle map, the strip, the positions, the scores. */
+/* mrope's main map (angles by token) and its inspector. */
 static void
-view_mrope(struct ctx *c)
+mrope_map(struct ctx *c)
 {
 	const struct pe_config *k = c->cfg;
 	size_t sec[3];
@@ -223,6 +223,27 @@ view_mrope(struct ctx *c)
 	struct pe_scale sc = {PE_CMAP_CYCLIC, 0, PE_TWO_PI, true};
 	snprintf(title, sizeof title, "θ[i, j] mod 2π  (token i ↓, pair j →)");
 	view_map_main(c, &sc, title, "%.3g", legend);
+
+	size_t cur = c->st->cur_r, j = c->st->cur_c;
+	int64_t p[3];
+	char what[64];
+	pe_mrope_position(k, cur, p);
+	mrope_token_what(k, cur, what, sizeof what);
+	enum pe_mrope_axis a = pe_mrope_axis_of(sec, j);
+	double th = (double)p[a] * c->mainf.omega[j];
+	snprintf(c->insp[0], sizeof c->insp[0], " token %zu, %s, at (t, h, w) = "
+	    "(%lld, %lld, %lld); θ[%zu,%zu] = %s · inv_freq[%zu] = %lld · %.9g = "
+	    "%.9g rad (mod 2π: %.6g)", cur, what, (long long)p[0],
+	    (long long)p[1], (long long)p[2], cur, j, axis_names[a], j,
+	    (long long)p[a], c->mainf.omega[j], th, fmod(th, PE_TWO_PI));
+	view_map_inspect(c, "token", "pair");
+}
+
+/* mrope: the angle map, the strip, the positions, the scores. */
+static void
+view_mrope(struct ctx *c)
+{
+	mrope_map(c);
 
 	int x = c->rx, y = c->by, w = c->rw, h = c->bh;
 	size_t cur = c->st->cur_r;
@@ -241,20 +262,6 @@ view_mrope(struct ctx *c)
 	h -= hs + 1;
 	if (h >= 8)
 		mrope_patch_map(c, x, y, w, h, cur);
-
-	size_t j = c->st->cur_c;
-	int64_t p[3];
-	char what[64];
-	pe_mrope_position(k, cur, p);
-	mrope_token_what(k, cur, what, sizeof what);
-	enum pe_mrope_axis a = pe_mrope_axis_of(sec, j);
-	double th = (double)p[a] * c->mainf.omega[j];
-	snprintf(c->insp[0], sizeof c->insp[0], " token %zu, %s, at (t, h, w) = "
-	    "(%lld, %lld, %lld); θ[%zu,%zu] = %s · inv_freq[%zu] = %lld · %.9g = "
-	    "%.9g rad (mod 2π: %.6g)", cur, what, (long long)p[0],
-	    (long long)p[1], (long long)p[2], cur, j, axis_names[a], j,
-	    (long long)p[a], c->mainf.omega[j], th, fmod(th, PE_TWO_PI));
-	view_map_inspect(c, "token", "pair");
 }
 
 /* ---- row -------------------------------------------------------------- */
@@ -340,5 +347,6 @@ const struct pe_enc_view view_mrope_row = {
 	.start_mid = true,
 	.params = mrope_params,
 	.draw = view_mrope,
+	.map = mrope_map,
 	.keys = mrope_keys,
 };

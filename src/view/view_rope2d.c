@@ -12,9 +12,9 @@
 
 #include "view/view_impl.h"
 
-/* rope2d: the cursor patch's cosine map and the small multiples. */
+/* rope2d's main map (the cursor patch's cosines) and its inspector. */
 static void
-view_rope2d(struct ctx *c)
+rope2d_map(struct ctx *c)
 {
 	const struct pe_config *k = c->cfg;
 	struct pe_field *mf = &c->mainf;
@@ -34,9 +34,6 @@ view_rope2d(struct ctx *c)
 	    pw);
 	view_map_main(c, &sc, title, "%.3g", "q = (1,0) per pair: score / (d/2)");
 
-	/* right: every patch's map, as vit2d's */
-	view_patch_maps(c, &sc);
-
 	double v = pe_field_value(mf, ph, pw);
 	snprintf(c->insp[0], sizeof c->insp[0], " cos(R(%zu,%zu)q, R(%zu,%zu)q) = "
 	    "(1/(d/2)) Σ_j cos(Δx·fx_j + Δy·fy_j) = %.9g, pair j: %s", ph, pw, ph,
@@ -44,6 +41,15 @@ view_rope2d(struct ctx *c)
 		? "fx = 1/θ^(4j/d) for j < d/4, else fy"
 		: "fx, fy learned (RoPE-Mixed)");
 	view_map_inspect(c, "y", "x");
+}
+
+/* rope2d: the cursor patch's cosine map and the small multiples. */
+static void
+view_rope2d(struct ctx *c)
+{
+	rope2d_map(c);
+	/* right: every patch's map, as vit2d's, on the main map's scale */
+	view_patch_maps(c, &c->scale);
 }
 
 /* ---- row -------------------------------------------------------------- */
@@ -132,5 +138,6 @@ const struct pe_enc_view view_rope2d_row = {
 	.sweep_2d = true,
 	.params = rope2d_params,
 	.draw = view_rope2d,
+	.map = rope2d_map,
 	.keys = rope2d_keys,
 };

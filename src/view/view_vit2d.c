@@ -50,9 +50,9 @@ view_patch_maps(struct ctx *c, const struct pe_scale *sc)
 	}
 }
 
-/* vit2d: cosine similarity of the cursor patch to every patch. */
+/* vit2d's main map (the cursor patch's cosines) and its inspector. */
 static void
-view_vit2d(struct ctx *c)
+vit2d_map(struct ctx *c)
 {
 	const struct pe_config *k = c->cfg;
 	struct pe_field *mf = &c->mainf;
@@ -73,14 +73,21 @@ view_vit2d(struct ctx *c)
 	    ph, pw);
 	view_map_main(c, &sc, title, "%.3g", NULL);
 
-	/* right: every patch's map (the ViT paper's figure) */
-	view_patch_maps(c, &sc);
-
 	double v = pe_field_value(mf, ph, pw);
 	snprintf(c->insp[0], sizeof c->insp[0], " cos(PE(%zu,%zu), PE(%zu,%zu)) = "
 	    "(C(Δw) + C(Δh)) / (d/2) = %.9g, C(k) = Σ_i cos(k·ω_i)",
 	    ph, pw, ph, pw, v);
 	view_map_inspect(c, "h", "w");
+}
+
+/* vit2d: cosine similarity of the cursor patch to every patch. */
+static void
+view_vit2d(struct ctx *c)
+{
+	vit2d_map(c);
+	/* right: every patch's map (the ViT paper's figure), on the main
+	 * map's scale */
+	view_patch_maps(c, &c->scale);
 }
 
 /* ---- row -------------------------------------------------------------- */
@@ -117,5 +124,6 @@ const struct pe_enc_view view_vit2d_row = {
 	.rows_not_positions = true,
 	.params = vit2d_params,
 	.draw = view_vit2d,
+	.map = vit2d_map,
 	.keys = vit2d_keys,
 };

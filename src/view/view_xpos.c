@@ -164,9 +164,9 @@ xpos_envelope(struct ctx *c, int x, int y, int w, int h)
 	free(ys);
 }
 
-/* xpos: angles, the wheel, the score against RoPE's, the envelope. */
+/* xpos's main map (angles) and its inspector. */
 static void
-view_xpos(struct ctx *c)
+xpos_map(struct ctx *c)
 {
 	const struct pe_config *k = c->cfg;
 	struct pe_scale sc = {PE_CMAP_CYCLIC, 0, PE_TWO_PI, true};
@@ -180,6 +180,26 @@ view_xpos(struct ctx *c)
 		    "j →)");
 	view_map_main(c, &sc, title, "%.3g",
 	    "0 = 2π · grey: a block spans many turns");
+
+	size_t m = c->st->cur_r, j = c->st->cur_c;
+	const struct pe_field *f = &c->mainf;
+	double th = (double)(m + k->xpos.xpos_offset) * f->rope.inv_freq[j];
+	int64_t pm = pe_xpos_query_pos(k, m);
+	double z = pe_xpos_zeta(j, k->d);
+	snprintf(c->insp[0], sizeof c->insp[0], " θ[%zu,%zu] = %zu · inv_freq[%zu] "
+	    "= %.9g rad (mod 2π: %.6g); scale ζ_%zu^(%lld/γ) = %.6g^(%lld/%g) = "
+	    "%.9g, ζ_j = (2j + 0.4d)/(1.4d)", m, j, m + k->xpos.xpos_offset, j, th,
+	    fmod(th, PE_TWO_PI), j, (long long)pm, z, (long long)pm,
+	    k->xpos.xpos_scale_base,
+	    exp((double)pm / k->xpos.xpos_scale_base * log(z)));
+	view_map_inspect(c, "pos", "pair");
+}
+
+/* xpos: angles, the wheel, the score against RoPE's, the envelope. */
+static void
+view_xpos(struct ctx *c)
+{
+	xpos_map(c);
 
 	int x = c->rx, y = c->by, w = c->rw, h = c->bh;
 	size_t m = c->st->cur_r;
@@ -195,19 +215,6 @@ view_xpos(struct ctx *c)
 	h -= hs + 1;
 	if (h >= 6)
 		xpos_envelope(c, x, y, w, h);
-
-	size_t j = c->st->cur_c;
-	const struct pe_field *f = &c->mainf;
-	double th = (double)(m + k->xpos.xpos_offset) * f->rope.inv_freq[j];
-	int64_t pm = pe_xpos_query_pos(k, m);
-	double z = pe_xpos_zeta(j, k->d);
-	snprintf(c->insp[0], sizeof c->insp[0], " θ[%zu,%zu] = %zu · inv_freq[%zu] "
-	    "= %.9g rad (mod 2π: %.6g); scale ζ_%zu^(%lld/γ) = %.6g^(%lld/%g) = "
-	    "%.9g, ζ_j = (2j + 0.4d)/(1.4d)", m, j, m + k->xpos.xpos_offset, j, th,
-	    fmod(th, PE_TWO_PI), j, (long long)pm, z, (long long)pm,
-	    k->xpos.xpos_scale_base,
-	    exp((double)pm / k->xpos.xpos_scale_base * log(z)));
-	view_map_inspect(c, "pos", "pair");
 }
 
 /* ---- row -------------------------------------------------------------- */
@@ -250,5 +257,6 @@ const struct pe_enc_view view_xpos_row = {
 	.start_mid = true,
 	.params = xpos_params,
 	.draw = view_xpos,
+	.map = xpos_map,
 	.keys = xpos_keys,
 };

@@ -90,7 +90,59 @@ def main():
             ok = ok and not errs
             print("%s: %s pages, %d pixels compared%s" % (
                 what, pages and pages.group(1), n, "" if errs else ", ok"))
-    return 0 if ok else 1
+    return (0 if ok else 1) if handout(exe) else 1
+
+
+def handout(exe):
+    """A lesson's handout (snapshot --lesson --all -f pdf): a page per
+    scene step; each page's scene line in the colors of the scene's ANSI
+    frame (the line both share), its caption and notes below as text."""
+    ok = True
+    scale = DPI / 72.0
+    fixture = os.path.join(os.environ.get("PESCOPE_FIXTURES", "tests/fixtures"),
+                           "readme.lesson")
+    base = ["--lesson-file", fixture, "--size", "80x24", "--color",
+            "truecolor", "--theme", "light"]
+    with tempfile.TemporaryDirectory() as tmp:
+        pdf = os.path.join(tmp, "h.pdf")
+        subprocess.run([exe, "snapshot"] + base + ["--all", "-f", "pdf", "-o",
+                                                   pdf], check=True)
+        info = subprocess.run(["pdfinfo", pdf], capture_output=True, text=True,
+                              check=True).stdout
+        pages = int(re.search(r"^Pages:\s+(\d+)", info, re.M).group(1))
+        if pages != 3:  # scene 1; scene 2, steps 1 and 2
+            print("handout: %d pages, want 3" % pages, file=sys.stderr)
+            ok = False
+        for page, scene, words in ((1, "1", "here PE(1) = [0.841"),
+                                   (3, "2.2", "Notes: Ask which head looks")):
+            cells = ansi_cells.snapshot(exe, base + ["--scene", scene])
+            out = os.path.join(tmp, "p")
+            subprocess.run(["pdftoppm", "-r", str(DPI), "-png", "-singlefile",
+                            "-f", str(page), "-l", str(page), pdf, out],
+                           check=True)
+            w, h, pixel = png.read(out + ".png")
+            errs = []
+            for x, c in enumerate(cells[0]):  # the scene line
+                if x % 3 or c.ch != " ":
+                    continue
+                want = ansi_cells.halves(c, "light")[0]
+                got = pixel(int((MARGIN + (x + 0.5) * CW) * scale),
+                            int((MARGIN + CH / 4) * scale))
+                if not png.close(got, want, TOL) and len(errs) < 3:
+                    errs.append("page %d cell %d,0: %s, want %s" % (
+                        page, x, ansi_cells.hexc(got), ansi_cells.hexc(want)))
+            text = subprocess.run(["pdftotext", "-f", str(page), "-l",
+                                   str(page), pdf, "-"], capture_output=True,
+                                  text=True, check=True).stdout
+            flat = " ".join(text.split())
+            if words not in flat:
+                errs.append("page %d lacks '%s': %s" % (page, words,
+                                                         flat[-300:]))
+            for e in errs:
+                print("handout: %s" % e, file=sys.stderr)
+            ok = ok and not errs
+        print("handout: %d pages%s" % (pages, ", ok" if ok else ""))
+    return ok
 
 
 if __name__ == "__main__":

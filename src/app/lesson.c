@@ -100,18 +100,6 @@ append(char **buf, size_t *len, const char *s, size_t n)
 	return PE_OK;
 }
 
-/* Trim spaces and tabs at both ends, in place. */
-static char *
-trim(char *s)
-{
-	while (*s == ' ' || *s == '\t')
-		s++;
-	size_t n = strlen(s);
-	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-		s[--n] = '\0';
-	return s;
-}
-
 /* Drop trailing newlines and blank lines of a text. */
 static void
 trim_text(char *s, size_t *len)
@@ -275,7 +263,7 @@ read_lesson(const char *name, const char *text, struct pe_lesson *l,
 			if (close != NULL && close - line < 30)
 				snprintf(sect, sizeof sect, "%.*s", (int)(close - line - 1),
 				    line + 1);
-			char *rest = close != NULL ? trim(close + 1) : line;
+			char *rest = close != NULL ? pe_options_trim(close + 1) : line;
 			if (strcmp(sect, "scene") == 0) {
 				if (*rest == '\0') {
 					rc = lfail(err, cap, name, lineno, "[scene] needs a "
@@ -362,13 +350,13 @@ read_lesson(const char *name, const char *text, struct pe_lesson *l,
 		char *hash = strchr(line, '#');
 		if (hash != NULL)
 			*hash = '\0';
-		char *key = trim(line), *val = NULL, *eq = strchr(key, '=');
+		char *key = pe_options_trim(line), *val = NULL, *eq = strchr(key, '=');
 		if (*key == '\0')
 			continue;
 		if (eq != NULL) {
 			*eq = '\0';
-			val = trim(eq + 1);
-			key = trim(key);
+			val = pe_options_trim(eq + 1);
+			key = pe_options_trim(key);
 		}
 		if (mode == M_HEAD) {
 			if (strcmp(key, "title") == 0 && val != NULL && *val != '\0') {
@@ -773,15 +761,6 @@ struct session {
 	long long next_reload, next_connect;
 };
 
-/* Milliseconds on the monotonic clock. */
-static long long
-mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Whether a file changed since sb was taken. */
 static bool
 changed(const struct stat *a, const struct stat *b)
@@ -869,8 +848,8 @@ link_poll(struct session *S, struct pe_state *st)
 	if (!S->linked)
 		return act;
 	if (!S->link.server && !pe_link_connected(&S->link) &&
-	    mono_ms() >= S->next_connect) {
-		S->next_connect = mono_ms() + CONNECT_MS;
+	    pe_clock_ms() >= S->next_connect) {
+		S->next_connect = pe_clock_ms() + CONNECT_MS;
 		if (pe_link_connect(&S->link) == PE_OK) {
 			link_note(S, st, "linked to the presenting instance at %s");
 			act |= PE_ACT_REDRAW;
@@ -916,7 +895,7 @@ session_poll(void *arg, struct pe_state *st)
 {
 	struct session *S = arg;
 	int act = PE_ACT_NONE;
-	long long now = mono_ms();
+	long long now = pe_clock_ms();
 	if (now >= S->next_reload) {
 		S->next_reload = now + RELOAD_MS;
 		act |= reload(S, st);

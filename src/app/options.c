@@ -1148,9 +1148,9 @@ pe_preset_text(const char *name)
 	return NULL;
 }
 
-/* Trim spaces at both ends of s in place. */
-static char *
-trim(char *s)
+/* Trim spaces, tabs (and a CR at the end) of s in place. */
+char *
+pe_options_trim(char *s)
 {
 	while (*s == ' ' || *s == '\t')
 		s++;
@@ -1175,13 +1175,13 @@ pe_options_apply_preset(struct pe_options *o, const char *name,
 		char *hash = strchr(line, '#');
 		if (hash != NULL)
 			*hash = '\0';
-		char *key = trim(line), *val = NULL, *eq = strchr(key, '=');
+		char *key = pe_options_trim(line), *val = NULL, *eq = strchr(key, '=');
 		if (*key == '\0')
 			continue;
 		if (eq != NULL) {
 			*eq = '\0';
-			val = trim(eq + 1);
-			key = trim(key);
+			val = pe_options_trim(eq + 1);
+			key = pe_options_trim(key);
 		}
 		if (strcmp(key, "source") == 0 || strcmp(key, "description") == 0) {
 			if (strcmp(key, "source") == 0 && val != NULL)

@@ -116,6 +116,10 @@ void pe_options_list_presets(FILE *fp);
 int pe_options_apply_preset(struct pe_options *o, const char *name,
     const char *text, char *err, size_t cap);
 
+/* Trim spaces and tabs at both ends of s (and a CR at its end), in
+ * place: option = value lines of presets and lessons. */
+char *pe_options_trim(char *s);
+
 /* Text of a compiled-in preset, or NULL. */
 const char *pe_preset_text(const char *name);
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "io/io.h"
 
@@ -78,4 +79,14 @@ pe_file_read(const char *path, size_t max, unsigned char **dest, size_t *len)
 	*dest = buf;
 	*len = n;
 	return PE_OK;
+}
+
+/* Milliseconds on the monotonic clock. */
+long long
+pe_clock_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }

@@ -84,6 +84,9 @@ int pe_npy_read_file_nd(const char *path, size_t max, size_t max_rows,
 int pe_npy_read_file_3d(const char *path, size_t max, size_t max_side,
     double **dest, size_t *ndim, size_t shape[3], const char **why);
 
+/* Milliseconds on the monotonic clock (timeouts, periods). */
+long long pe_clock_ms(void);
+
 /* Read a whole file into memory (at most max bytes). */
 int pe_file_read(const char *path, size_t max, unsigned char **dest,
     size_t *len);

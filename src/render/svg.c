@@ -154,30 +154,6 @@ svg_dot(void *arg, pe_color rgb, double cx, double cy, double r)
 	svg_append(arg, rgb, buf, (size_t)n);
 }
 
-/* Write text with &, <, > escaped (XML 1.0, sec. 2.4). */
-static void
-svg_escape(FILE *fp, const char *s)
-{
-	for (; *s != '\0'; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", fp);
-			break;
-		case '<':
-			fputs("&lt;", fp);
-			break;
-		case '>':
-			fputs("&gt;", fp);
-			break;
-		case '"':
-			fputs("&quot;", fp);
-			break;
-		default:
-			fputc(*s, fp);
-		}
-	}
-}
-
 /* A run of text stretched over its cells. */
 static void
 svg_text(void *arg, const struct pe_paint_text *t)
@@ -196,7 +172,7 @@ svg_text(void *arg, const struct pe_paint_text *t)
 	if (t->underline)
 		fputs(" text-decoration=\"underline\"", s->fp);
 	fputc('>', s->fp);
-	svg_escape(s->fp, t->utf8);
+	pe_writer_escape(s->fp, t->utf8);
 	fputs("</text>\n", s->fp);
 }
 
@@ -253,7 +229,7 @@ pe_write_svg(FILE *fp, const struct pe_canvas *cv,
 	    "data-cols=\"%d\" data-rows=\"%d\" data-theme=\"%s\" "
 	    "data-depth=\"%s\">\n<title>", w, h, w, h, cv->w, cv->h,
 	    pe_theme_name(wo->theme), pe_depth_name(wo->depth));
-	svg_escape(fp, title);
+	pe_writer_escape(fp, title);
 	fputs("</title>\n<g class=\"cells\" shape-rendering=\"crispEdges\">\n",
 	    fp);
 	pe_paint_canvas(cv, wo->depth, wo->theme, &p);

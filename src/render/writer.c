@@ -155,9 +155,10 @@ writer_txt(FILE *fp, const struct pe_canvas *cv)
 	}
 }
 
-/* Write text with &, <, >, " and ' escaped (HTML 5, sec. 13.1.4). */
-static void
-writer_html_escape(FILE *fp, const char *s)
+/* Write text with &, <, >, " and ' escaped (HTML 5, sec. 13.1.4; the
+ * same five are XML 1.0's predefined entities, sec. 4.6: SVG too). */
+void
+pe_writer_escape(FILE *fp, const char *s)
 {
 	for (; *s != '\0'; s++) {
 		switch (*s) {
@@ -189,7 +190,7 @@ writer_html_glyph(FILE *fp, uint32_t cp)
 	char buf[5];
 
 	buf[pe_utf8_encode(cp, buf)] = '\0';
-	writer_html_escape(fp, buf);
+	pe_writer_escape(fp, buf);
 }
 
 /* What an HTML cell paints: text color, a background that may be two
@@ -308,7 +309,7 @@ writer_html(FILE *fp, const struct pe_canvas *cv, enum pe_depth depth,
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 	      "<meta charset=\"utf-8\">\n<title>",
 	      fp);
-	writer_html_escape(fp, title != NULL && title[0] != '\0' ? title
+	pe_writer_escape(fp, title != NULL && title[0] != '\0' ? title
 	                                                         : "pescope");
 	fprintf(fp,
 	        "</title>\n<style>\n"

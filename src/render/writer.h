@@ -37,6 +37,9 @@ int pe_write(FILE *fp, const struct pe_canvas *cv, enum pe_format fmt,
 int pe_write_canvas(FILE *fp, const struct pe_canvas *cv,
     enum pe_format fmt, enum pe_depth depth, const char *title);
 
+/* Write text with &, <, >, " and ' escaped (HTML and XML). */
+void pe_writer_escape(FILE *fp, const char *s);
+
 /* svg.c: cv as one standalone SVG document (see writer.c's pe_write). */
 int pe_write_svg(FILE *fp, const struct pe_canvas *cv,
     const struct pe_write_opts *wo);

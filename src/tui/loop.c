@@ -53,16 +53,6 @@ struct loop {
 	bool full;		   /* repaint every cell next frame */
 };
 
-/* Milliseconds on the monotonic clock. */
-static long long
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Build pane `id`'s model for its config (after the state asked for a
  * rebuild). An untrained learned table whose d_model or max_len changed
  * is regenerated first. On failure the config of the model it had comes
@@ -145,7 +135,7 @@ watch_check(void *arg)
 
 	if (wt->stopped)
 		return true;
-	now = now_ms();
+	now = pe_clock_ms();
 	if (now < wt->next)
 		return false;
 	wt->next = now + WATCH_MS;
@@ -169,7 +159,7 @@ watch_check(void *arg)
 static int
 render(struct loop *L, bool keys)
 {
-	struct watch wt = {.start = now_ms(), .keys = keys};
+	struct watch wt = {.start = pe_clock_ms(), .keys = keys};
 	int w, h;
 
 	pe_crt_size(&w, &h);
@@ -440,7 +430,8 @@ pe_tui_run(const struct pe_state *start, const struct pe_tui_opts *opts)
 		 * drawing again: keys never queue behind frames. */
 		int timeout = dirty ? 0 : IDLE_MS;
 		if (L.st.playing && !dirty) {
-			long long now = now_ms(), period = 1000 / L.st.speed;
+			long long now = pe_clock_ms();
+			long long period = 1000 / L.st.speed;
 			if (next_tick == 0 || next_tick > now + period)
 				next_tick = now + period;
 			timeout = next_tick > now ? (int)(next_tick - now) : 0;
@@ -485,7 +476,8 @@ pe_tui_run(const struct pe_state *start, const struct pe_tui_opts *opts)
 		if (quit || gone)
 			break;
 		rebuild_needed(&L, need);
-		if (L.st.playing && next_tick != 0 && now_ms() >= next_tick) {
+		if (L.st.playing && next_tick != 0 &&
+		    pe_clock_ms() >= next_tick) {
 			next_tick += 1000 / L.st.speed;
 			if (pe_state_key(&L.st, PE_KEY_TICK, L.hit.cell_rows,
 			    L.hit.cell_cols) & (PE_ACT_REDRAW | PE_ACT_REBUILD))

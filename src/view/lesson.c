@@ -3,6 +3,7 @@
  * view, the caption band). The lesson's data comes from app/lesson.c. */
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,8 +127,12 @@ struct placeholder {
 	const char *args;  /* "" none, "P" one optional, "P,Q" two */
 	unsigned encs;	   /* the encodings it applies to; ALL: every one */
 	const char *what;
-	fill_fn fill;
+	fill_fn fill;	   /* NULL: the config's size_t at field - 1 */
+	size_t field;
 };
+
+/* A size_t of struct pe_config, printed as it is (fill_field). */
+#define FIELD(member) NULL, offsetof(struct pe_config, member) + 1
 
 /* printf into buf; returns 0. */
 static int __attribute__((format(printf, 3, 4)))
@@ -173,18 +178,6 @@ static long long
 arg(const struct fillctx *f, size_t k, long long dflt)
 {
 	return k < f->na ? f->a[k] : dflt;
-}
-
-static int
-fill_n(const struct fillctx *f, char *buf, size_t cap)
-{
-	return put(buf, cap, "%zu", f->cfg->n);
-}
-
-static int
-fill_d(const struct fillctx *f, char *buf, size_t cap)
-{
-	return put(buf, cap, "%zu", f->cfg->d);
 }
 
 static int
@@ -414,12 +407,6 @@ fill_residual(const struct fillctx *f, char *buf, size_t cap)
 	return put(buf, cap, "%.2g", r);
 }
 
-static int
-fill_max_len(const struct fillctx *f, char *buf, size_t cap)
-{
-	return put(buf, cap, "%zu", f->cfg->max_len);
-}
-
 /* The last position with a row. */
 static int
 fill_last_pos(const struct fillctx *f, char *buf, size_t cap)
@@ -488,12 +475,6 @@ fill_slope(const struct fillctx *f, char *buf, size_t cap)
 }
 
 static int
-fill_heads(const struct fillctx *f, char *buf, size_t cap)
-{
-	return put(buf, cap, "%zu", f->cfg->heads);
-}
-
-static int
 fill_head(const struct fillctx *f, char *buf, size_t cap)
 {
 	return put(buf, cap, "%zu", f->st->head);
@@ -513,12 +494,6 @@ fill_bias(const struct fillctx *f, char *buf, size_t cap)
 	    f->cfg->alibi_mode);
 	free(s);
 	return put_num(buf, cap, b);
-}
-
-static int
-fill_train_len(const struct fillctx *f, char *buf, size_t cap)
-{
-	return put(buf, cap, "%zu", f->cfg->teach.train_len);
 }
 
 /* The share of attention (bias alone, averaged over the heads) the last
@@ -626,8 +601,8 @@ fill_grid(const struct fillctx *f, char *buf, size_t cap)
 
 /* Every placeholder a caption may use. */
 static const struct placeholder placeholders[] = {
-	{"n", "", ALL, "seq_len", fill_n},
-	{"d", "", ALL, "d_model (rope: head_dim)", fill_d},
+	{"n", "", ALL, "seq_len", FIELD(n)},
+	{"d", "", ALL, "d_model (rope: head_dim)", FIELD(d)},
 	{"base", "", E(SINUSOIDAL) | E(ROPE) | E(XPOS) | E(MROPE), "the base",
 	    fill_base},
 	{"value", "", ALL, "the main map's element at the cursor", fill_value},
@@ -656,7 +631,7 @@ static const struct placeholder placeholders[] = {
 	{"residual", "", E(SINUSOIDAL),
 	    "the largest |PE(p+K) − M_K·PE(p)| over the sequence",
 	    fill_residual},
-	{"max_len", "", E(LEARNED), "the learned table's rows", fill_max_len},
+	{"max_len", "", E(LEARNED), "the learned table's rows", FIELD(max_len)},
 	{"last_pos", "", E(LEARNED), "the last position with a row (max_len − 1)",
 	    fill_last_pos},
 	{"past_token", "", E(LEARNED),
@@ -666,13 +641,13 @@ static const struct placeholder placeholders[] = {
 	    "T5's bucket or Shaw's index of key − query = REL", fill_bucket},
 	{"max_exact", "", E(RELATIVE), "T5's distances with a bucket each",
 	    fill_max_exact},
-	{"heads", "", E(ALIBI), "the number of heads", fill_heads},
+	{"heads", "", E(ALIBI), "the number of heads", FIELD(heads)},
 	{"head", "", E(ALIBI), "the head drawn large", fill_head},
 	{"slope", "H", E(ALIBI), "head H's slope (default: the large one)",
 	    fill_slope},
 	{"bias", "Q,K", E(ALIBI), "the large head's bias for query Q, key K",
 	    fill_bias},
-	{"train_len", "", ALL, "--train-len", fill_train_len},
+	{"train_len", "", ALL, "--train-len", FIELD(teach.train_len)},
 	{"recency", "W", E(ALIBI),
 	    "the last query's attention share of its nearest W keys (16)",
 	    fill_recency},
@@ -805,7 +780,13 @@ fill_one(const struct pe_state *st, const struct pe_model *m,
 	}
 	struct fillctx f = {.st = st, .m = m, .cfg = &m->cfg};
 	parse_args(args, f.a, &f.na);
-	return find_placeholder(name)->fill(&f, out, cap);
+	const struct placeholder *p = find_placeholder(name);
+	if (p->fill == NULL) {
+		size_t v;
+		memcpy(&v, (const char *)&m->cfg + p->field - 1, sizeof v);
+		return put(out, cap, "%zu", v);
+	}
+	return p->fill(&f, out, cap);
 }
 
 /* Append step text t with its placeholders filled for st and m. */

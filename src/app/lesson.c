@@ -347,17 +347,9 @@ read_lesson(const char *name, const char *text, struct pe_lesson *l,
 				rc = lfail(err, cap, name, 0, "out of memory");
 			continue;
 		}
-		char *hash = strchr(line, '#');
-		if (hash != NULL)
-			*hash = '\0';
-		char *key = pe_options_trim(line), *val = NULL, *eq = strchr(key, '=');
-		if (*key == '\0')
+		char *key, *val;
+		if (!pe_options_line(line, &key, &val))
 			continue;
-		if (eq != NULL) {
-			*eq = '\0';
-			val = pe_options_trim(eq + 1);
-			key = pe_options_trim(key);
-		}
 		if (mode == M_HEAD) {
 			if (strcmp(key, "title") == 0 && val != NULL && *val != '\0') {
 				free(l->title);

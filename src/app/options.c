@@ -1160,6 +1160,23 @@ pe_options_trim(char *s)
 	return s;
 }
 
+/* See options.h. */
+bool
+pe_options_line(char *line, char **key, char **val)
+{
+	char *hash = strchr(line, '#');
+	if (hash != NULL)
+		*hash = '\0';
+	char *eq = strchr(line, '=');
+	*val = NULL;
+	if (eq != NULL) {
+		*eq = '\0';
+		*val = pe_options_trim(eq + 1);
+	}
+	*key = pe_options_trim(line);
+	return **key != '\0' || eq != NULL;
+}
+
 /* Apply a preset's text (lines "option = value") to *o. */
 int
 pe_options_apply_preset(struct pe_options *o, const char *name,
@@ -1172,17 +1189,9 @@ pe_options_apply_preset(struct pe_options *o, const char *name,
 	for (line = strtok_r(copy, "\n", &save); line != NULL && rc == 0;
 	     line = strtok_r(NULL, "\n", &save)) {
 		lineno++;
-		char *hash = strchr(line, '#');
-		if (hash != NULL)
-			*hash = '\0';
-		char *key = pe_options_trim(line), *val = NULL, *eq = strchr(key, '=');
-		if (*key == '\0')
+		char *key, *val;
+		if (!pe_options_line(line, &key, &val))
 			continue;
-		if (eq != NULL) {
-			*eq = '\0';
-			val = pe_options_trim(eq + 1);
-			key = pe_options_trim(key);
-		}
 		if (strcmp(key, "source") == 0 || strcmp(key, "description") == 0) {
 			if (strcmp(key, "source") == 0 && val != NULL)
 				rc = own(&o->preset_source, val, err, cap);

@@ -119,6 +119,10 @@ int pe_options_apply_preset(struct pe_options *o, const char *name,
 /* Trim spaces and tabs at both ends of s (and a CR at its end), in
  * place: option = value lines of presets and lessons. */
 char *pe_options_trim(char *s);
+/* One "option = value" line of a preset or a lesson, in place: '#' starts
+ * a comment; *key and *val (NULL without '=') trimmed. False for a blank
+ * line. */
+bool pe_options_line(char *line, char **key, char **val);
 
 /* Text of a compiled-in preset, or NULL. */
 const char *pe_preset_text(const char *name);

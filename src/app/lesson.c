@@ -166,7 +166,7 @@ int_in(const char *s, int lo, int hi, int *dest)
 /* One option line of a step: a scene key, or an option a scene may
  * set. */
 static int
-step_line(struct raw_step *t, char *key, char *val, int line,
+step_line(struct raw_step *t, const char *key, const char *val, int line,
     const char *name, char *err, size_t cap)
 {
 	if (strcmp(key, "zoom") == 0) {
@@ -229,24 +229,192 @@ new_step(struct raw_scene *sc, int line)
 
 enum mode { M_HEAD, M_OPTS, M_CAPTION, M_NOTES };
 
+/* A lesson being read, a line at a time. */
+struct reader {
+	const char *name;	/* for messages */
+	struct pe_lesson *l;	/* its title and duration */
+	struct raw_scene *sc;	/* the scenes so far */
+	size_t n;
+	enum mode mode;		/* what the next text line is */
+	int line;		/* the line being read */
+	char *err;
+	size_t cap;
+};
+
+/* The scene being read and its last step (NULL before the first). */
+static struct raw_scene *
+cur_scene(struct reader *R)
+{
+	return R->n > 0 ? &R->sc[R->n - 1] : NULL;
+}
+
+static struct raw_step *
+cur_step(struct reader *R)
+{
+	struct raw_scene *c = cur_scene(R);
+	return c != NULL ? &c->steps[c->nsteps - 1] : NULL;
+}
+
+/* "[scene] TITLE": a new scene with its first step. */
+static int
+scene_start(struct reader *R, const char *title)
+{
+	if (*title == '\0')
+		return lfail(R->err, R->cap, R->name, R->line, "[scene] needs a "
+		    "title after it: [scene] TITLE");
+	struct raw_scene *s2 = realloc(R->sc, (R->n + 1) * sizeof *s2);
+	if (s2 == NULL)
+		return lfail(R->err, R->cap, R->name, 0, "out of memory");
+	R->sc = s2;
+	struct raw_scene *c = &R->sc[R->n++];
+	memset(c, 0, sizeof *c);
+	c->title = strdup(title);
+	c->line = R->line;
+	R->mode = M_OPTS;
+	if (c->title == NULL || new_step(c, R->line) == NULL)
+		return lfail(R->err, R->cap, R->name, 0, "out of memory");
+	return 0;
+}
+
+/* A section line "[NAME] rest". */
+static int
+section(struct reader *R, char *line)
+{
+	char *close = strchr(line, ']');
+	char sect[32] = "";
+	if (close != NULL && close - line < 30)
+		snprintf(sect, sizeof sect, "%.*s", (int)(close - line - 1),
+		    line + 1);
+	char *rest = close != NULL ? pe_options_trim(close + 1) : line;
+	if (strcmp(sect, "scene") == 0)
+		return scene_start(R, rest);
+	if (strcmp(sect, "caption") != 0 && strcmp(sect, "pause") != 0 &&
+	    strcmp(sect, "notes") != 0)
+		return lfail(R->err, R->cap, R->name, R->line, "unknown section "
+		    "'%s'; the sections are [scene] TITLE, [caption], [pause] "
+		    "and [notes] (a text line starting with [ is written \\[)",
+		    line);
+	struct raw_scene *c = cur_scene(R);
+	struct raw_step *t = cur_step(R);
+	if (c == NULL)
+		return lfail(R->err, R->cap, R->name, R->line, "[%s] before the "
+		    "first [scene]", sect);
+	if (*rest != '\0')
+		return lfail(R->err, R->cap, R->name, R->line, "[%s] takes "
+		    "nothing after it on its line", sect);
+	if (strcmp(sect, "caption") == 0) {
+		if (t->has_caption)
+			return lfail(R->err, R->cap, R->name, R->line, "a second "
+			    "[caption] in one step; [pause] starts the next step");
+		t->has_caption = true;
+		t->caption_line = R->line;
+		R->mode = M_CAPTION;
+		return 0;
+	}
+	if (strcmp(sect, "pause") == 0) {
+		R->mode = M_OPTS;
+		return new_step(c, R->line) != NULL ? 0
+		    : lfail(R->err, R->cap, R->name, 0, "out of memory");
+	}
+	if (c->notes != NULL)
+		return lfail(R->err, R->cap, R->name, R->line, "a second [notes] "
+		    "in one scene");
+	R->mode = M_NOTES;
+	return (c->notes = strdup("")) != NULL ? 0
+	    : lfail(R->err, R->cap, R->name, 0, "out of memory");
+}
+
+/* A line of a caption or of notes ("\[" starts one with a bracket). */
+static int
+text_line(struct reader *R, const char *line)
+{
+	const char *t = line[0] == '\\' && line[1] == '[' ? line + 1 : line;
+	struct raw_step *st = cur_step(R);
+	struct raw_scene *c = cur_scene(R);
+	bool caption = R->mode == M_CAPTION;
+	char **buf = caption ? &st->caption : &c->notes;
+	size_t *bl = caption ? &st->caption_len : &c->notes_len;
+	if ((*buf == NULL || **buf == '\0') && *t == '\0')
+		return 0; /* blank lines before the text */
+	if (*buf == NULL && caption)
+		st->caption_line = R->line - 1; /* its first line's */
+	if (append(buf, bl, t, strlen(t)) != PE_OK)
+		return lfail(R->err, R->cap, R->name, 0, "out of memory");
+	return 0;
+}
+
+/* Before the first scene: title = ..., duration = MINUTES. */
+static int
+head_line(struct reader *R, const char *key, const char *val)
+{
+	int m;
+	if (strcmp(key, "title") == 0 && val != NULL && *val != '\0') {
+		free(R->l->title);
+		R->l->title = strdup(val);
+		return 0;
+	}
+	if (strcmp(key, "duration") != 0)
+		return lfail(R->err, R->cap, R->name, R->line, "'%s' before the "
+		    "first [scene]: only title = ... and duration = MINUTES go "
+		    "there", key);
+	if (!int_in(val, 1, 1000, &m))
+		return lfail(R->err, R->cap, R->name, R->line, "duration '%s': "
+		    "must be minutes, an integer in 1..1000", val ? val : "");
+	R->l->minutes = m;
+	return 0;
+}
+
+/* An option line of a scene's step (layout: of its first step only). */
+static int
+option_line(struct reader *R, const char *key, const char *val)
+{
+	struct raw_scene *c = cur_scene(R);
+	struct raw_step *st = cur_step(R);
+	if (strcmp(key, "layout") == 0) {
+		if (c->nsteps > 1 || val == NULL ||
+		    (strcmp(val, "text") != 0 && strcmp(val, "view") != 0))
+			return lfail(R->err, R->cap, R->name, R->line, "layout: must "
+			    "be text or view, in a scene's first step");
+		c->text_only = strcmp(val, "text") == 0;
+		return 0;
+	}
+	if (st->has_caption)
+		return lfail(R->err, R->cap, R->name, R->line, "'%s' after the "
+		    "caption: a step's options come before its [caption]", key);
+	return step_line(st, key, val, R->line, R->name, R->err, R->cap);
+}
+
+/* One line of the lesson. */
+static int
+lesson_line(struct reader *R, char *line)
+{
+	char *key, *val;
+	if (line[0] == '[')
+		return section(R, line);
+	if (R->mode == M_CAPTION || R->mode == M_NOTES)
+		return text_line(R, line);
+	if (!pe_options_line(line, &key, &val))
+		return 0;
+	return R->mode == M_HEAD ? head_line(R, key, val)
+				 : option_line(R, key, val);
+}
+
 /* Read a lesson's text into scenes. */
 static int
 read_lesson(const char *name, const char *text, struct pe_lesson *l,
     struct raw_scene **out, size_t *nout, char *err, size_t cap)
 {
-	struct raw_scene *sc = NULL;
-	size_t n = 0;
-	enum mode mode = M_HEAD;
-	int lineno = 0, rc = 0;
+	struct reader R = {name, l, NULL, 0, M_HEAD, 0, err, cap};
 	const char *p = text;
 	char line[4096];
+	int rc = 0;
 
 	while (*p != '\0' && rc == 0) {
 		size_t len = strcspn(p, "\n");
-		lineno++;
+		R.line++;
 		if (len >= sizeof line) {
-			rc = lfail(err, cap, name, lineno, "the line is longer than %zu "
-			    "bytes", sizeof line - 1);
+			rc = lfail(err, cap, name, R.line, "the line is longer than "
+			    "%zu bytes", sizeof line - 1);
 			break;
 		}
 		memcpy(line, p, len);
@@ -254,152 +422,23 @@ read_lesson(const char *name, const char *text, struct pe_lesson *l,
 		p += len + (p[len] == '\n');
 		if (len > 0 && line[len - 1] == '\r')
 			line[--len] = '\0';
-		struct raw_scene *cur = n > 0 ? &sc[n - 1] : NULL;
-		struct raw_step *st = cur != NULL ? &cur->steps[cur->nsteps - 1]
-						  : NULL;
-		if (line[0] == '[') {
-			char *close = strchr(line, ']');
-			char sect[32] = "";
-			if (close != NULL && close - line < 30)
-				snprintf(sect, sizeof sect, "%.*s", (int)(close - line - 1),
-				    line + 1);
-			char *rest = close != NULL ? pe_options_trim(close + 1) : line;
-			if (strcmp(sect, "scene") == 0) {
-				if (*rest == '\0') {
-					rc = lfail(err, cap, name, lineno, "[scene] needs a "
-					    "title after it: [scene] TITLE");
-					break;
-				}
-				struct raw_scene *s2 = realloc(sc, (n + 1) * sizeof *s2);
-				if (s2 == NULL) {
-					rc = lfail(err, cap, name, 0, "out of memory");
-					break;
-				}
-				sc = s2;
-				memset(&sc[n], 0, sizeof sc[n]);
-				sc[n].title = strdup(rest);
-				sc[n].line = lineno;
-				if (new_step(&sc[n], lineno) == NULL) {
-					n++;
-					rc = lfail(err, cap, name, 0, "out of memory");
-					break;
-				}
-				n++;
-				mode = M_OPTS;
-				continue;
-			}
-			bool known = strcmp(sect, "caption") == 0 ||
-			    strcmp(sect, "pause") == 0 || strcmp(sect, "notes") == 0;
-			if (!known) {
-				rc = lfail(err, cap, name, lineno, "unknown section '%s'; "
-				    "the sections are [scene] TITLE, [caption], [pause] "
-				    "and [notes] (a text line starting with [ is written "
-				    "\\[)", line);
-				break;
-			}
-			if (cur == NULL) {
-				rc = lfail(err, cap, name, lineno, "[%s] before the first "
-				    "[scene]", sect);
-				break;
-			}
-			if (*rest != '\0') {
-				rc = lfail(err, cap, name, lineno, "[%s] takes nothing after "
-				    "it on its line", sect);
-				break;
-			}
-			if (strcmp(sect, "caption") == 0) {
-				if (st->has_caption) {
-					rc = lfail(err, cap, name, lineno, "a second [caption] "
-					    "in one step; [pause] starts the next step");
-					break;
-				}
-				st->has_caption = true;
-				st->caption_line = lineno;
-				mode = M_CAPTION;
-			} else if (strcmp(sect, "pause") == 0) {
-				if (new_step(cur, lineno) == NULL) {
-					rc = lfail(err, cap, name, 0, "out of memory");
-					break;
-				}
-				mode = M_OPTS;
-			} else {
-				if (cur->notes != NULL) {
-					rc = lfail(err, cap, name, lineno, "a second [notes] in "
-					    "one scene");
-					break;
-				}
-				cur->notes = strdup("");
-				mode = M_NOTES;
-			}
-			continue;
-		}
-		if (mode == M_CAPTION || mode == M_NOTES) {
-			const char *t = line[0] == '\\' && line[1] == '[' ? line + 1
-									 : line;
-			char **buf = mode == M_CAPTION ? &st->caption : &cur->notes;
-			size_t *bl = mode == M_CAPTION ? &st->caption_len
-						       : &cur->notes_len;
-			if (*buf == NULL && *t == '\0')
-				continue; /* blank lines before the text */
-			if (*buf == NULL && mode == M_CAPTION)
-				st->caption_line = lineno - 1; /* its first line's */
-			if (append(buf, bl, t, strlen(t)) != PE_OK)
-				rc = lfail(err, cap, name, 0, "out of memory");
-			continue;
-		}
-		char *key, *val;
-		if (!pe_options_line(line, &key, &val))
-			continue;
-		if (mode == M_HEAD) {
-			if (strcmp(key, "title") == 0 && val != NULL && *val != '\0') {
-				free(l->title);
-				l->title = strdup(val);
-			} else if (strcmp(key, "duration") == 0) {
-				int m;
-				if (!int_in(val, 1, 1000, &m)) {
-					rc = lfail(err, cap, name, lineno, "duration '%s': must "
-					    "be minutes, an integer in 1..1000", val ? val : "");
-					break;
-				}
-				l->minutes = m;
-			} else {
-				rc = lfail(err, cap, name, lineno, "'%s' before the first "
-				    "[scene]: only title = ... and duration = MINUTES go "
-				    "there", key);
-			}
-			continue;
-		}
-		if (strcmp(key, "layout") == 0) {
-			if (cur->nsteps > 1 || val == NULL ||
-			    (strcmp(val, "text") != 0 && strcmp(val, "view") != 0)) {
-				rc = lfail(err, cap, name, lineno, "layout: must be text or "
-				    "view, in a scene's first step");
-				break;
-			}
-			cur->text_only = strcmp(val, "text") == 0;
-			continue;
-		}
-		if (st->has_caption) {
-			rc = lfail(err, cap, name, lineno, "'%s' after the caption: a "
-			    "step's options come before its [caption]", key);
-			break;
-		}
-		rc = step_line(st, key, val, lineno, name, err, cap);
+		rc = lesson_line(&R, line);
 	}
-	if (rc == 0 && n == 0)
-		rc = lfail(err, cap, name, 0, "no scene: a lesson has at least one "
-		    "[scene] TITLE");
-	for (size_t i = 0; rc == 0 && i < n; i++) {
-		for (size_t k = 0; k < sc[i].nsteps; k++)
-			trim_text(sc[i].steps[k].caption, &sc[i].steps[k].caption_len);
-		trim_text(sc[i].notes, &sc[i].notes_len);
+	if (rc == 0 && R.n == 0)
+		rc = lfail(err, cap, name, 0, "no scene: a lesson has at least "
+		    "one [scene] TITLE");
+	for (size_t i = 0; rc == 0 && i < R.n; i++) {
+		struct raw_scene *c = &R.sc[i];
+		for (size_t k = 0; k < c->nsteps; k++)
+			trim_text(c->steps[k].caption, &c->steps[k].caption_len);
+		trim_text(c->notes, &c->notes_len);
 	}
 	if (rc != 0) {
-		free_raw(sc, n);
+		free_raw(R.sc, R.n);
 		return rc;
 	}
-	*out = sc;
-	*nout = n;
+	*out = R.sc;
+	*nout = R.n;
 	return 0;
 }
 
@@ -1077,6 +1116,7 @@ handout(const struct pe_options *o, const struct pe_app_lesson *al)
 			struct pe_model m;
 			lesson_state(al, i, j, o, &st);
 			st.caption_below = !s->text_only;
+			st.no_chrome = true; /* a page has no keys to press */
 			if ((rc = pe_model_init(&m, &st.cfg)) != PE_OK)
 				break;
 			rc = pe_view_render(&st, &m, &cv, NULL);

@@ -25,7 +25,7 @@ static const struct {
 	{"", "[OPTION]...", "the interactive viewer (TUI)"},
 	{"snapshot", "[OPTION]...", "the same frame, written as text"},
 	{"dump", "--table T [OPTION]...", "the raw numbers (CSV or NPY)"},
-	{"lesson", "[--lesson NAME] [--scene K]", "a guided tour, scene by scene"},
+	{"lesson", "[OPTION]...", "a guided tour, scene by scene"},
 	{"bench", "[--size WxH] [--quick]", "time every view"},
 	{"completion", "bash|zsh", "a shell completion script"},
 	{"manpage", "", "this program's man page (troff)"},

@@ -80,6 +80,8 @@ refused "--scene 1.5: scene 1 has 2 steps" snapshot --lesson intro --scene 1.5
 refused "--scene 'x'" lesson --scene x
 refused "--scene: needs --lesson NAME or --lesson-file FILE" snapshot --scene 2
 refused "--all: needs -o DIR" snapshot --lesson intro --all
+refused "-o '$tmp/one.svg': --all writes a file per scene into a folder" \
+	snapshot --lesson intro --all -f svg -o "$tmp/one.svg"
 refused "--all and --scene" snapshot --lesson intro --all --scene 2 -o "$tmp/x"
 refused "--d-model has no effect with --lesson" snapshot --lesson intro -d 8
 refused "--d-model does not apply to lesson" lesson -d 8

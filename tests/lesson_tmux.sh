@@ -34,6 +34,18 @@ shows() {
 	return 1
 }
 
+# wait (up to 10 s) until pane $1's first line (the scene line) has $2
+top() {
+	i=0
+	while [ $i -lt 100 ]; do
+		t capture-pane -p -t "$1" 2>/dev/null | head -1 | grep -qF -- "$2" \
+			&& return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
 link=$dir/l.sock
 cp "$PESCOPE_FIXTURES/readme.lesson" "$dir/my.lesson"
 t new-session -d -x 100 -y 30 -s spk "$bin lesson --speaker --link $link --lesson-file $dir/my.lesson; sleep 30"
@@ -46,7 +58,7 @@ shows spk "linked to the presenting instance" && ok "the speaker keeps trying an
 [ "$(stat -c %a "$link")" = 600 ] && ok "the socket is owner-only" || bad "socket mode $(stat -c %a "$link")" pre
 
 t send-keys -t pre NPage
-shows spk "2/2 · ALiBi's slopes" && ok "PgDn in the presenter steps the speaker" \
+top spk "2/2 · ALiBi's slopes" && ok "PgDn in the presenter steps the speaker" \
 	|| bad "the speaker follows" spk
 shows spk "Ask which head looks furthest." && ok "the speaker shows the scene's notes" \
 	|| bad "notes" spk
@@ -62,6 +74,25 @@ shows pre "the speaker's view quit" && ok "the presenter says the speaker left" 
 t send-keys -t pre PPage
 shows pre "step 1/2" && ok "the presenter goes on alone" || bad "presenter alone" pre
 
+# a presenter restarted mid-lesson: the speaker, stepped alone meanwhile,
+# comes back to the audience's scene (the presenter's)
+t new-session -d -x 100 -y 30 -s spk2 "$bin lesson --speaker --link $link --lesson-file $dir/my.lesson; sleep 30"
+shows spk2 "linked to the presenting instance" && top spk2 "2/2 · ALiBi's slopes" \
+	&& ok "a second speaker joins on the presenter's scene" \
+	|| bad "second speaker" spk2
+t send-keys -t pre q
+shows spk2 "the presenting instance quit" && ok "the speaker says the presenter quit" \
+	|| bad "presenter quit" spk2
+t send-keys -t spk2 PPage PPage
+top spk2 "1/2 · Sinusoidal, small" || bad "the speaker steps alone" spk2
+t kill-session -t pre
+t new-session -d -x 100 -y 30 -s pre "$bin lesson --link $link --lesson-file $dir/my.lesson --scene 2; echo exited \$?; sleep 30"
+shows spk2 "linked to the presenting instance" && top spk2 "2/2 · ALiBi's slopes" \
+	&& top pre "2/2 · ALiBi's slopes" \
+	&& ok "a restarted presenter: the speaker comes back to its scene" \
+	|| bad "restarted presenter" spk2
+t send-keys -t spk2 q
+
 # live reload: an edit shows, a broken edit is named and the scene stays
 sed -i 's/Head 0 has slope/The first head has slope/' "$dir/my.lesson"
 shows pre "The first head has slope 0.5" && ok "an edit to the lesson shows at once" \
@@ -69,6 +100,10 @@ shows pre "The first head has slope 0.5" && ok "an edit to the lesson shows at o
 sed -i 's/^heads = 8$/heads = 0/' "$dir/my.lesson"
 shows pre "line 16: --heads '0': must be" && shows pre "(not reloaded)" \
 	&& ok "a broken edit is named with its line" || bad "broken edit" pre
+t send-keys -t pre Right
+sleep 0.5
+shows pre "(not reloaded)" && ok "the broken file stays said after a key" \
+	|| bad "broken file after a key" pre
 t capture-pane -p -t pre | grep -qF "The first head has slope 0.5" \
 	&& t capture-pane -p -t pre | grep -qF "2/2 · ALiBi's slopes" \
 	&& ok "the last good scene stays" || bad "last good" pre

@@ -310,13 +310,17 @@ Test(lesson, bad_lessons_name_the_line)
 		{"[scene] a\n[caption]\n{pe:x}\n", "line 3: {pe:x}: the argument"},
 		{"[scene] a\nzoom = 99\n", "line 2: zoom '99'"},
 		{"[scene] a\nencoding = learned\ncursor = 99999,0\n", "line 3: cursor"},
-		{"[scene] a\n[pause]\nlayout = text\n", "line 3: layout"},
+		{"[scene] a\n[pause]\ntext-only\n", "line 3: text-only"},
+		{"[scene] d is {d}\n", "line 1: a scene's title is fixed text"},
+		{"\xef\xbb\xbf[scene] a BOM is no text\nlayout = split\n", NULL},
 		{"duration = soon\n[scene] a\n", "line 1: duration 'soon'"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char err[1024] = "";
 		int rc = parse(cases[i].text, err, sizeof err);
-		if (cases[i].want == NULL) { /* text, not an option, after a caption */
+		if (cases[i].want == NULL) { /* text after a caption; a BOM and
+					       --layout, which text-only leaves
+					       free */
 			cr_expect_eq(rc, 0, "case %zu: %s", i, err);
 			continue;
 		}

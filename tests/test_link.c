@@ -65,6 +65,7 @@ Test(link, presenter_and_speaker_talk)
 	cr_expect_neq(stat(path, &sb), 0, "the presenter removes its socket");
 	cr_expect_eq(pe_link_connect(&s), PE_LINK_WAIT);
 	pe_link_close(&s);
+	rmdir(dir);
 	free(dir);
 }
 
@@ -87,6 +88,7 @@ Test(link, stale_socket_replaced_live_one_kept)
 	pe_link_close(&b);
 	cr_expect_eq(pe_link_check(path, line, sizeof line), PE_OK);
 	pe_link_close(&a);
+	rmdir(dir);
 	free(dir);
 }
 
@@ -105,5 +107,7 @@ Test(link, a_path_that_is_no_socket_is_refused)
 	longp[sizeof longp - 1] = '\0';
 	cr_expect_eq(pe_link_check(longp, err, sizeof err), PE_EINVAL);
 	cr_expect(strstr(err, "at most") != NULL, "%s", err);
+	unlink(path);
+	rmdir(dir);
 	free(dir);
 }

@@ -11,7 +11,7 @@
  *   [pause]                      a new step: its option lines, [caption]
  *   [notes]                      for the speaker
  * Scene keys besides the options: zoom = K, play, speed = N,
- * layout = text. */
+ * text-only. */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -53,8 +53,8 @@ struct raw_step {
 	int line, caption_line;
 	bool has_caption;
 	/* scene keys */
-	int zoom;
-	bool play, play_given;
+	int zoom;		/* zoom-in steps from the whole map */
+	bool zoom_given, play, play_given;
 	int speed;
 };
 
@@ -174,6 +174,7 @@ step_line(struct raw_step *t, const char *key, const char *val, int line,
 			return lfail(err, cap, name, line, "zoom '%s': must be an "
 			    "integer in 0..30 (zoom-in steps around the cursor)",
 			    val ? val : "");
+		t->zoom_given = true;
 		return 0;
 	}
 	if (strcmp(key, "play") == 0) {
@@ -194,7 +195,7 @@ step_line(struct raw_step *t, const char *key, const char *val, int line,
 	if (id < 0)
 		return lfail(err, cap, name, line, "'%s' is not an option; a scene "
 		    "sets options (as in a preset: name = value), zoom, play, "
-		    "speed and layout", key);
+		    "speed and text-only", key);
 	if (!scene_option(id))
 		return lfail(err, cap, name, line, "'%s' is not an option a scene "
 		    "sets (it says where the frame goes: give it on the command "
@@ -262,6 +263,9 @@ scene_start(struct reader *R, const char *title)
 	if (*title == '\0')
 		return lfail(R->err, R->cap, R->name, R->line, "[scene] needs a "
 		    "title after it: [scene] TITLE");
+	if (strchr(title, '{') != NULL)
+		return lfail(R->err, R->cap, R->name, R->line, "a scene's title "
+		    "is fixed text: {placeholders} go in its [caption]");
 	struct raw_scene *s2 = realloc(R->sc, (R->n + 1) * sizeof *s2);
 	if (s2 == NULL)
 		return lfail(R->err, R->cap, R->name, 0, "out of memory");
@@ -364,18 +368,17 @@ head_line(struct reader *R, const char *key, const char *val)
 	return 0;
 }
 
-/* An option line of a scene's step (layout: of its first step only). */
+/* An option line of a scene's step (text-only: of its first step only). */
 static int
 option_line(struct reader *R, const char *key, const char *val)
 {
 	struct raw_scene *c = cur_scene(R);
 	struct raw_step *st = cur_step(R);
-	if (strcmp(key, "layout") == 0) {
-		if (c->nsteps > 1 || val == NULL ||
-		    (strcmp(val, "text") != 0 && strcmp(val, "view") != 0))
-			return lfail(R->err, R->cap, R->name, R->line, "layout: must "
-			    "be text or view, in a scene's first step");
-		c->text_only = strcmp(val, "text") == 0;
+	if (strcmp(key, "text-only") == 0) {
+		if (c->nsteps > 1 || val != NULL)
+			return lfail(R->err, R->cap, R->name, R->line, "text-only "
+			    "takes no value and stands in a scene's first step");
+		c->text_only = true;
 		return 0;
 	}
 	if (st->has_caption)
@@ -406,6 +409,8 @@ read_lesson(const char *name, const char *text, struct pe_lesson *l,
 {
 	struct reader R = {name, l, NULL, 0, M_HEAD, 0, err, cap};
 	const char *p = text;
+	if (strncmp(p, "\xef\xbb\xbf", 3) == 0) /* a UTF-8 byte order mark */
+		p += 3;
 	char line[4096];
 	int rc = 0;
 
@@ -561,8 +566,11 @@ build_step(const char *name, const char *file, const struct raw_scene *sc,
 	/* the scene keys of this step and the steps before */
 	for (size_t i = 0; i <= k; i++) {
 		const struct raw_step *t = &sc->steps[i];
-		if (t->zoom > 0)
-			pe_state_zoom(st, t->zoom, st->cur_r, st->cur_c);
+		if (t->zoom_given) { /* from the whole map */
+			st->vr0 = st->vr1 = st->vc0 = st->vc1 = 0;
+			if (t->zoom > 0)
+				pe_state_zoom(st, t->zoom, st->cur_r, st->cur_c);
+		}
 		if (t->play_given)
 			st->playing = t->play;
 		if (t->speed > 0)
@@ -636,7 +644,7 @@ pe_app_lesson_parse(struct pe_app_lesson *al, const char *name,
 			struct pe_step *t = &s->steps[k];
 			struct raw_step *r = &sc[i].steps[k];
 			t->line = r->line;
-			t->sets_options = k > 0 && (r->nopts > 0 || r->zoom > 0 ||
+			t->sets_options = k > 0 && (r->nopts > 0 || r->zoom_given ||
 			    r->play_given || r->speed > 0);
 			t->caption = r->caption != NULL ? r->caption : strdup("");
 			r->caption = NULL;
@@ -786,9 +794,15 @@ struct session {
 	struct pe_link link;
 	bool linked;		    /* a link was set up */
 	size_t sent_scene, sent_step; /* where the other side is */
-	time_t t0;		    /* the lesson's start (the presenter's) */
+	bool synced;		    /* the speaker had the presenter's hello:
+				       until then it follows, never leads */
+	bool have_t0;		    /* the speaker took a presenter's start */
+	time_t t0;		    /* the lesson's start (the first presenter
+				       the speaker linked to) */
 	long shown_s;		    /* the clock's second on screen */
 	struct stat file;	    /* the lesson file as last read */
+	char broken[200];	    /* why the file on disk is not shown, or ""
+				       (a status line's room) */
 	long long next_reload, next_connect;
 };
 
@@ -825,19 +839,30 @@ reload(struct session *S, struct pe_state *st)
 		const char *sc = strstr(why, ": scene ");
 		const char *rest = sc != NULL ? strstr(sc + 8, ": ") : NULL;
 		if (rest != NULL)
-			pe_state_status(st, "%.*s%s (not reloaded)", (int)(sc - why), why,
-			    rest);
+			snprintf(S->broken, sizeof S->broken, "%.*s%s (not reloaded)",
+			    (int)(sc - why), why, rest);
 		else
-			pe_state_status(st, "%s (not reloaded)", why);
+			snprintf(S->broken, sizeof S->broken, "%.180s (not reloaded)",
+			    why);
+		pe_state_status(st, "%s", S->broken);
 		return PE_ACT_REDRAW;
 	}
+	S->broken[0] = '\0';
 	if (S->old != NULL) {
 		pe_app_lesson_free(S->old);
 		free(S->old);
 	}
+	/* the scene shown, found by its title (scenes may have moved), else
+	 * by its number */
+	const char *title = st->lesson->scenes[st->scene].title;
+	size_t k = st->scene, step = st->step;
+	for (size_t i = 0; i < nl->l.nscenes; i++)
+		if (strcmp(nl->l.scenes[i].title, title) == 0) {
+			k = i;
+			break;
+		}
 	S->old = S->al;
 	S->al = nl;
-	size_t k = st->scene, step = st->step;
 	st->lesson = &nl->l;
 	int act = pe_lesson_goto(st, k, step);
 	pe_state_status(st, "reloaded %s", S->o->lesson_file);
@@ -857,9 +882,12 @@ link_line(struct session *S, struct pe_state *st, const char *line)
 {
 	long long t0;
 	size_t k, step;
-	if (sscanf(line, "hello %lld %zu %zu", &t0, &k, &step) == 3)
-		S->t0 = (time_t)t0;
-	else if (sscanf(line, "goto %zu %zu", &k, &step) != 2)
+	if (sscanf(line, "hello %lld %zu %zu", &t0, &k, &step) == 3) {
+		/* a presenter restarted mid-lesson: the clock goes on */
+		if (!S->have_t0)
+			S->t0 = (time_t)t0;
+		S->have_t0 = S->synced = true;
+	} else if (sscanf(line, "goto %zu %zu", &k, &step) != 2)
 		return PE_ACT_NONE; /* not ours: ignored */
 	if (k >= st->lesson->nscenes)
 		return PE_ACT_NONE;
@@ -883,6 +911,7 @@ link_poll(struct session *S, struct pe_state *st)
 		S->next_connect = pe_clock_ms() + CONNECT_MS;
 		if (pe_link_connect(&S->link) == PE_OK) {
 			link_note(S, st, "linked to the presenting instance at %s");
+			S->synced = false; /* the audience's scene comes first */
 			act |= PE_ACT_REDRAW;
 		}
 	}
@@ -911,7 +940,7 @@ link_poll(struct session *S, struct pe_state *st)
 			act |= link_line(S, st, line);
 		}
 	}
-	if (pe_link_connected(&S->link) &&
+	if (pe_link_connected(&S->link) && (S->link.server || S->synced) &&
 	    (st->scene != S->sent_scene || st->step != S->sent_step)) {
 		snprintf(msg, sizeof msg, "goto %zu %zu", st->scene, st->step);
 		if (pe_link_send(&S->link, msg) == PE_OK)
@@ -932,6 +961,11 @@ session_poll(void *arg, struct pe_state *st)
 		act |= reload(S, st);
 	}
 	act |= link_poll(S, st);
+	if (S->broken[0] != '\0' && st->status[0] == '\0') {
+		/* a key cleared it, but the file is still broken */
+		pe_state_status(st, "%s", S->broken);
+		act |= PE_ACT_REDRAW;
+	}
 	st->elapsed = difftime(time(NULL), S->t0);
 	if (st->speaker && (long)st->elapsed != S->shown_s) {
 		S->shown_s = (long)st->elapsed;
@@ -1177,6 +1211,19 @@ pe_snapshot_lesson(const struct pe_options *o)
 		pe_app_lesson_free(&al);
 		return rc;
 	}
+	static const char *const ext[] = {
+		[PE_FMT_ANSI] = "ansi", [PE_FMT_TXT] = "txt", [PE_FMT_HTML] = "html",
+		[PE_FMT_SVG] = "svg", [PE_FMT_PDF] = "pdf",
+	};
+	const char *dot = strrchr(o->output, '.');
+	for (size_t i = 0; dot != NULL && i < sizeof ext / sizeof ext[0]; i++)
+		if (strcmp(dot + 1, ext[i]) == 0) {
+			pe_app_error("-o '%s': --all writes a file per scene into a "
+			    "folder; give it a folder's name (-f pdf writes one "
+			    "handout)", o->output);
+			pe_app_lesson_free(&al);
+			return PE_EXIT_USAGE;
+		}
 	struct stat sb;
 	if (stat(o->output, &sb) != 0) {
 		if (mkdir(o->output, 0777) != 0) {
@@ -1191,10 +1238,6 @@ pe_snapshot_lesson(const struct pe_options *o)
 		pe_app_lesson_free(&al);
 		return PE_EXIT_USAGE;
 	}
-	static const char *const ext[] = {
-		[PE_FMT_ANSI] = "ansi", [PE_FMT_TXT] = "txt", [PE_FMT_HTML] = "html",
-		[PE_FMT_SVG] = "svg", [PE_FMT_PDF] = "pdf",
-	};
 	for (size_t i = 0; i < al.l.nscenes && rc == PE_EXIT_OK; i++) {
 		const struct pe_scene *s = &al.l.scenes[i];
 		for (size_t j = 0; j < s->nsteps && rc == PE_EXIT_OK; j++) {

@@ -637,6 +637,8 @@ static const struct placeholder placeholders[] = {
 	{"past_token", "", E(LEARNED),
 	    "the first token with no row, counting from one (\"2049th\")",
 	    fill_past_token},
+	{"max_relative", "", E(RELATIVE), "Shaw's clipping distance K",
+	    FIELD(max_relative)},
 	{"bucket", "REL", E(RELATIVE),
 	    "T5's bucket or Shaw's index of key − query = REL", fill_bucket},
 	{"max_exact", "", E(RELATIVE), "T5's distances with a bucket each",
@@ -964,7 +966,10 @@ draw_scene_line(const struct pe_state *st, struct pe_canvas *cv, int y)
 		    s->nsteps);
 	if (step[0] != '\0')
 		items[n] = step, prio[n++] = 0;
-	items[n] = "PgDn next · PgUp back · r reset", prio[n++] = 2;
+	/* the keys, where the frame shows keys (not on a slide, not in the
+	 * presenter view) */
+	if (!st->present && !st->no_chrome)
+		items[n] = "PgDn next · PgUp back · r reset", prio[n++] = 2;
 	items[n] = l->title, prio[n++] = 1;
 	pe_text_pick(b, sizeof b, items, prio, n, "  ", cv->w - x - 2);
 	int bw = pe_text_cells(b);
@@ -1029,9 +1034,23 @@ speaker_frame(const struct pe_state *st, struct pe_canvas *cv,
 		pe_canvas_text_fit(cv, 1, y++, w - 2, b, C_ACCENT, PE_COLOR_DEFAULT,
 		    PE_ATTR_BOLD);
 	}
-	if (st->step + 1 < s->nsteps)
-		snprintf(b, sizeof b, "next: step %zu/%zu of this scene",
-		    st->step + 2, s->nsteps);
+	if (st->step + 1 < s->nsteps) {
+		/* the next step's first line: what the next key reveals (its
+		 * numbers are its view's, so "…" stands for them) */
+		const char *t = s->steps[st->step + 1].caption;
+		int o = snprintf(b, sizeof b, "next: step %zu/%zu of this scene%s",
+		    st->step + 2, s->nsteps, *t ? ": " : "");
+		for (; *t != '\0' && *t != '\n' && o + 4 < (int)sizeof b; t++) {
+			const char *close = *t == '{' ? strchr(t, '}') : NULL;
+			if (close != NULL) {
+				o += snprintf(b + o, sizeof b - (size_t)o, "…");
+				t = close;
+			} else {
+				b[o++] = *t;
+			}
+		}
+		b[o] = '\0';
+	}
 	else if (st->scene + 1 < l->nscenes)
 		snprintf(b, sizeof b, "next: %zu/%zu · %s", st->scene + 2,
 		    l->nscenes, l->scenes[st->scene + 1].title);
@@ -1082,6 +1101,8 @@ view_lesson_frame(const struct pe_state *st, const struct pe_model *m,
 		free(text);
 		hit->tab_y = -1;
 		rc = speaker_frame(st, cv, L);
+		if (st->help)
+			view_help(cv);
 		free(L);
 		return rc;
 	}
@@ -1100,6 +1121,8 @@ view_lesson_frame(const struct pe_state *st, const struct pe_model *m,
 		hit->tab_y = -1;
 		if (st->notes)
 			notes_overlay(st, cv, L);
+		if (st->help)
+			view_help(cv);
 		free(L);
 		return PE_OK;
 	}
@@ -1130,6 +1153,8 @@ view_lesson_frame(const struct pe_state *st, const struct pe_model *m,
 		draw_caption(cv, L, 1, ry + 1, w - 2, band - 1, failed);
 	if (st->notes)
 		notes_overlay(st, cv, L);
+	if (st->help)
+		view_help(cv);
 	free(L);
 	return rc;
 }

@@ -377,6 +377,16 @@ draw_help(struct ctx *c)
 		    i == 0 ? PE_ATTR_BOLD : 0);
 }
 
+/* The help overlay over the whole of cv (a lesson's frame). */
+void
+view_help(struct pe_canvas *cv)
+{
+	struct ctx c;
+	memset(&c, 0, sizeof c);
+	c.cv = cv, c.w = cv->w, c.h = cv->h;
+	draw_help(&c);
+}
+
 /* ---- frame ------------------------------------------------------------ */
 
 /* The presenter view's text: the grey of labels and hints (C_DIM) is the
@@ -552,7 +562,7 @@ view_frame(const struct pe_state *st, const struct pe_model *m,
 	}
 	draw_inspector(&c);
 	draw_status(&c, chrome);
-	if (st->help)
+	if (st->help && st->lesson == NULL) /* a lesson's covers its frame */
 		draw_help(&c);
 	if (st->present)
 		present_legible(cv);

@@ -123,6 +123,8 @@ void view_example_vector(const struct pe_config *cfg, double *x, char *src,
  * at cv's size, at least PE_VIEW_MIN_W x PE_LESSON_VIEW_MIN_H. */
 int view_frame(const struct pe_state *st, const struct pe_model *m,
     struct pe_canvas *cv, struct pe_hit *hit);
+/* view.c: the help overlay over the whole of cv. */
+void view_help(struct pe_canvas *cv);
 /* lesson.c: the lesson's frame: the scene line, the view, the caption. */
 int view_lesson_frame(const struct pe_state *st, const struct pe_model *m,
     struct pe_canvas *cv, struct pe_hit *hit);

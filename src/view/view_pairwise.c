@@ -263,7 +263,8 @@ alibi_recency(struct ctx *c)
 	int used = panel_text(c->cv, x, y, w, 2, t, C_TEXT, PE_ATTR_BOLD);
 	y += used;
 	h -= used;
-	int pw = w - 7, hp = h >= 24 ? h / 2 : h - 10;
+	/* the plot first: with little room it takes it all, the prose goes */
+	int pw = w - 7, hp = h >= 24 ? h / 2 : h >= 14 ? h - 10 : h;
 	if (pw > 4 && hp >= 4) {
 		size_t ns = (size_t)pw * 2 < n ? (size_t)pw * 2 : n;
 		double *ys = calloc(ns, sizeof *ys), top = 0;
@@ -370,7 +371,8 @@ nope_share(struct ctx *c)
 	    "the start token's share 1/(i+1)", C_TEXT, PE_ATTR_BOLD);
 	y += used;
 	h -= used;
-	int pw = w - 7, hp = h >= 24 ? h / 2 : h - 9;
+	/* the plot first: with little room it takes it all, the prose goes */
+	int pw = w - 7, hp = h >= 24 ? h / 2 : h >= 13 ? h - 9 : h;
 	if (pw > 4 && hp >= 4) {
 		size_t ns = (size_t)pw * 2 < n ? (size_t)pw * 2 : n;
 		double *ys = calloc(ns, sizeof *ys);

@@ -1,5 +1,6 @@
 /* Palette: xterm-256 / 16-color quantisation, the mono ramp, colormaps. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <string.h>
 
 #include "render/draw.h"
@@ -284,4 +285,38 @@ Test(palette, labels_on_colors_keep_contrast)
 			    "depth %d, bg 0x%06x (index %d): fg %d", d, cases[i].bg,
 			    lk.bg, lk.fg);
 		}
+}
+
+/* At 8 colors a cyclic block of many turns (a value half without a hue,
+ * faded toward mid grey) is white, which the cyclic ramp does not use, so
+ * it never looks like an angle (the nearest of the eight to such greys is
+ * often yellow, the ramp's 2π end: a lecturer's report); a valued half
+ * keeps its ramp color. Drawn through pe_draw_heatmap, at 32 angles with
+ * a resultant of 0.1 (many turns) and of 1. */
+Test(palette, eight_colors_many_turns_is_not_an_angle)
+{
+	struct pe_canvas cv;
+	struct pe_stats s[2];
+	struct pe_scale sc = {PE_CMAP_CYCLIC, 0, 2 * M_PI, true};
+	int yellow = 0;
+	cr_assert_eq(pe_canvas_init(&cv, 1, 1), PE_OK);
+	for (int k = 0; k < 32; k++) {
+		memset(s, 0, sizeof s);
+		for (int i = 0; i < 2; i++) {
+			s[i].count = 1;
+			s[i].mean = s[i].min = s[i].max = 2 * M_PI * k / 32;
+			s[i].resultant = i == 0 ? 0.1 : 1.0; /* upper: many turns */
+		}
+		pe_draw_heatmap(&cv, 0, 0, 1, 1, s, &sc);
+		for (int theme = 0; theme < 2; theme++) {
+			struct pe_look a = pe_palette_look(&cv.cells[0], PE_DEPTH_8,
+			    (enum pe_theme)theme);
+			cr_expect_eq(a.fg, 7, "angle %d/32, many turns: %d", k, a.fg);
+			cr_expect(a.bg >= 0 && a.bg != 7, "angle %d/32 keeps its "
+			    "ramp color: %d", k, a.bg);
+			yellow += a.bg == 3;
+		}
+	}
+	cr_expect_gt(yellow, 0, "the ramp's yellow is an angle's color");
+	pe_canvas_free(&cv);
 }

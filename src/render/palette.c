@@ -272,6 +272,18 @@ palette_8_cell(const struct pe_cell *c, bool fg)
 	return palette_8(col);
 }
 
+/* Whether half `half` of a heatmap cell is a value drawn without a hue
+ * (unmarked: a cyclic block of many turns), not a masked or undefined
+ * half. */
+static bool
+palette_no_hue(const struct pe_cell *c, int half)
+{
+	pe_color col = half == 0 ? c->fg : c->bg;
+	return c->kind == PE_CELL_SHADE && col >= 0 &&
+	    !(c->lvok & (1 << half)) && col != PE_COLOR_MASKED &&
+	    col != PE_COLOR_UNDEF;
+}
+
 /* Whether a color is a grey between dark and light (secondary text). */
 static bool
 palette_mid_grey(pe_color c)
@@ -570,6 +582,14 @@ pe_palette_look(const struct pe_cell *c, enum pe_depth depth,
 	case PE_DEPTH_8:
 		lk.fg = palette_8_cell(c, true);
 		lk.bg = palette_8_cell(c, false);
+		/* a value half with no hue (a cyclic block of many turns,
+		 * faded to grey) is white, the grey of the eight, which no
+		 * ramp has; the nearest of the eight to mid grey is yellow,
+		 * the cyclic ramp's last value */
+		if (palette_no_hue(c, 0))
+			lk.fg = 7;
+		if (palette_no_hue(c, 1))
+			lk.bg = 7;
 		break;
 	default:
 		return lk;

@@ -662,6 +662,8 @@ pe_app_lesson_parse(struct pe_app_lesson *al, const char *name,
 		sc[i].title = NULL;
 	}
 	free_raw(sc, n);
+	if (rc == 0 && pe_lesson_freeze(&al->l) != PE_OK)
+		rc = lfail(err, cap, name, 0, "out of memory");
 	return rc;
 }
 
@@ -716,7 +718,7 @@ pe_app_lesson_free(struct pe_app_lesson *al)
 	for (size_t i = 0; i < al->l.nscenes; i++) {
 		struct pe_scene *s = &al->l.scenes[i];
 		for (size_t k = 0; s->steps != NULL && k < s->nsteps; k++)
-			free(s->steps[k].caption);
+			free(s->steps[k].caption), free(s->steps[k].frozen);
 		free(s->steps);
 		free(s->title);
 		free(s->notes);

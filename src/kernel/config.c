@@ -8,6 +8,7 @@
 #include "pescope/rope.h"
 #include "pescope/rope2d.h"
 #include "pescope/xpos.h"
+#include "kernel/check.h"
 
 static const char *const enc_names[PE_ENC_COUNT] = {
 	"sinusoidal", "learned", "relative", "rope", "alibi", "nope", "vit2d",
@@ -120,13 +121,6 @@ pe_config_default(struct pe_config *cfg)
 	cfg->xpos.xpos_scale_base = 512.0; /* torchscale's XPOS default */
 	cfg->teach.shift = 1;
 }
-
-#define FAIL(...)                                     \
-	do {                                          \
-		if (why != NULL && cap > 0)           \
-			snprintf(why, cap, __VA_ARGS__); \
-		return PE_EINVAL;                     \
-	} while (0)
 
 
 /* Check the rope_scaling parameters. */

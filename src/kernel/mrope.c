@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "pescope/mrope.h"
+#include "kernel/check.h"
 
 /* Qwen2-VL's sections of its 64 pairs (config.json rope_scaling). */
 static const size_t qwen2vl_sections[3] = {16, 24, 24};
@@ -319,13 +320,6 @@ pe_mrope_score(const struct pe_config *cfg, const double *inv_freq,
 	}
 	return sum;
 }
-
-#define FAIL(...)                                          \
-	do {                                               \
-		if (why != NULL && cap > 0)                \
-			snprintf(why, cap, __VA_ARGS__);   \
-		return PE_EINVAL;                          \
-	} while (0)
 
 /* mrope's rules. */
 int

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 
 #include "pescope/rope2d.h"
+#include "kernel/check.h"
 
 /* Grid coordinates of patch i. */
 void
@@ -213,13 +214,6 @@ pe_rope2d_score(const struct pe_config *cfg, const double *fx,
 		sum += cos(dx * fx[j] + dy * fy[j]);
 	return sum;
 }
-
-#define FAIL(...)                                          \
-	do {                                               \
-		if (why != NULL && cap > 0)                \
-			snprintf(why, cap, __VA_ARGS__);   \
-		return PE_EINVAL;                          \
-	} while (0)
 
 /* rope2d's rules. */
 int

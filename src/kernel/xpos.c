@@ -21,6 +21,7 @@
 
 #include "pescope/field.h"
 #include "pescope/xpos.h"
+#include "kernel/check.h"
 
 /* zeta_j = (2j + 0.4 d) / (1.4 d). */
 double
@@ -202,13 +203,6 @@ pe_xpos_envelope_fill(const struct pe_config *cfg, size_t n, size_t ns,
 	free(t);
 	return PE_OK;
 }
-
-#define FAIL(...)                                          \
-	do {                                               \
-		if (why != NULL && cap > 0)                \
-			snprintf(why, cap, __VA_ARGS__);   \
-		return PE_EINVAL;                          \
-	} while (0)
 
 /* xpos's rules. */
 int

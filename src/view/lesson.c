@@ -821,7 +821,7 @@ caption_text(const struct pe_state *st, const struct pe_model *m,
 
 /* See lesson.h. A step's text quotes the view it was written for: the
  * current one, or, when a later step shown since changed the options,
- * its own step's start. */
+ * its own step's start (filled once, pe_lesson_freeze). */
 int
 pe_lesson_caption(const struct pe_state *st, const struct pe_model *m,
     char *buf, size_t cap)
@@ -836,22 +836,50 @@ pe_lesson_caption(const struct pe_state *st, const struct pe_model *m,
 			own |= s->steps[j].sets_options;
 		if (*t != '\0' && o > 0 && o + 1 < cap)
 			buf[o++] = '\n';
-		int rc;
-		if (own) {
-			struct pe_model mk;
-			if (pe_model_init(&mk, &s->steps[k].start.cfg) != PE_OK) {
-				snprintf(buf, cap, "caption: out of memory");
-				return 2;
-			}
-			rc = caption_text(&s->steps[k].start, &mk, t, buf, cap, &o);
-			pe_model_free(&mk);
-		} else {
-			rc = caption_text(st, m, t, buf, cap, &o);
+		if (own && s->steps[k].frozen != NULL) {
+			o += (size_t)snprintf(buf + o, cap - o, "%s",
+			    s->steps[k].frozen);
+			if (o >= cap)
+				o = cap - 1;
+			continue;
 		}
+		int rc = caption_text(st, m, t, buf, cap, &o);
 		if (rc != 0)
 			return rc;
 	}
 	return 0;
+}
+
+/* See lesson.h. */
+int
+pe_lesson_freeze(struct pe_lesson *l)
+{
+	for (size_t i = 0; i < l->nscenes; i++) {
+		struct pe_scene *s = &l->scenes[i];
+		for (size_t k = 0; k + 1 < s->nsteps; k++) {
+			bool later = false;
+			for (size_t j = k + 1; j < s->nsteps; j++)
+				later |= s->steps[j].sets_options;
+			struct pe_model m;
+			char *buf = malloc(8192);
+			size_t o = 0;
+			if (!later || *s->steps[k].caption == '\0') {
+				free(buf);
+				continue;
+			}
+			if (buf == NULL || pe_model_init(&m, &s->steps[k].start.cfg) !=
+			    PE_OK) {
+				free(buf);
+				return PE_ENOMEM;
+			}
+			buf[0] = '\0';
+			caption_text(&s->steps[k].start, &m, s->steps[k].caption, buf,
+			    8192, &o);
+			pe_model_free(&m);
+			s->steps[k].frozen = buf;
+		}
+	}
+	return PE_OK;
 }
 
 /* ---- the frame ------------------------------------------------------- */

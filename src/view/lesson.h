@@ -21,6 +21,8 @@ struct pe_step {
 				  is revealed and the view is left as it is) */
 	char *caption;	       /* this step's paragraphs (shown after the
 				  earlier steps'), or "" */
+	char *frozen;	       /* the caption filled for `start`, when a
+				  later step changes the view; or NULL */
 	int line;	       /* where the step starts in the file */
 };
 
@@ -63,6 +65,10 @@ int pe_lesson_placeholder_check(const char *name, const char *arg,
 /* Each placeholder's name, argument and meaning, one per line (README and
  * `pescope lesson --placeholders`). */
 void pe_lesson_placeholders(char *buf, size_t cap);
+
+/* Fill, once, the captions that later steps' views would contradict
+ * (pe_step.frozen). PE_OK or PE_ENOMEM. */
+int pe_lesson_freeze(struct pe_lesson *l);
 
 struct pe_model;
 /* The caption text of st's scene up to its current step, with every

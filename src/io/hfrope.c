@@ -56,11 +56,14 @@ hfrope_head_dim(struct reader *r)
 	return PE_OK;
 }
 
-/* HF's known rope types, and pescope's. */
+/* The rope type named name (HF's names: pe_rope_type_name), or -1. */
 static int
 rope_type_of(const char *name)
 {
-	return pe_rope_type_parse(name);
+	for (int t = 0; t < PE_ROPE_TYPE_COUNT; t++)
+		if (strcmp(name, pe_rope_type_name((enum pe_rope_type)t)) == 0)
+			return t;
+	return -1;
 }
 
 /* The rope keys one rope dict may hold (modeling_rope_utils.py's

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "app/model.h"
 #include "helpers.h"
 #include "io/hfconfig.h"
 #include "pescope/model.h"
@@ -337,4 +338,84 @@ Test(model, shipped_configs_read)
 		    names[i]);
 		pe_arch_free(&a);
 	}
+}
+
+/* Display columns of a UTF-8 line (each character one column). */
+static size_t
+columns(const char *s, size_t n)
+{
+	size_t c = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			c++;
+	return c;
+}
+
+Test(model, bands_and_ranges)
+{
+	struct pe_arch a;
+	char err[512], buf[64];
+
+	pe_arch_init(&a);
+	cr_assert_eq(pe_hf_read_file(th_src("assets/models/gemma-3-4b.json"),
+	    &a, err, sizeof err), PE_OK, "%s", err);
+	size_t kind[34];
+	cr_assert_eq(pe_arch_kinds(&a, kind), 2);
+	cr_expect_eq(pe_arch_kind_ranges(&a, kind, 1, buf, sizeof buf), 5);
+	cr_expect_str_eq(buf, "5, 11, 17, 23, 29");
+	cr_expect_eq(pe_arch_kind_ranges(&a, kind, 0, buf, sizeof buf), 29);
+	cr_expect_str_eq(buf, "0-4, 6-10, 12-16, 18-22, 24-28, 30-33");
+	cr_expect_eq(pe_arch_kind_ranges(&a, kind, 0, buf, 12), 29);
+	cr_expect_str_eq(buf, "0-4, 6-1...");
+	/* sliding layers: base 10000, 128 pairs, window 1024: pair j turns
+	 * within it when 2 pi 10000^(2j/256) <= 1024, i.e. j <= 128
+	 * ln(1024 / 2 pi) / ln 10000 */
+	struct pe_layer_bands b;
+	cr_assert_eq(pe_layer_bands(&a.layers[0], a.train_len, &b), PE_OK);
+	size_t want = (size_t)floor(128.0 * log(1024.0 / (2.0 * M_PI)) /
+	    log(10000.0)) + 1;
+	cr_expect_eq(b.pairs, 128);
+	cr_expect_eq(b.reach, 1024);
+	cr_expect_eq(b.turn_in_reach, want, "%zu vs %zu", b.turn_in_reach,
+	    want);
+	cr_expect(th_close(b.shortest, 2.0 * M_PI, 0, 1e-15));
+	cr_expect(th_close(b.longest,
+	    2.0 * M_PI * pow(10000.0, 254.0 / 256.0), 0, 1e-12));
+	cr_expect_eq(b.turn_in_train, 128);
+	pe_arch_free(&a);
+}
+
+Test(model, text_strip_at_80_columns)
+{
+	struct pe_arch a;
+	char err[512], *text = NULL;
+	size_t len = 0;
+
+	pe_arch_init(&a);
+	cr_assert_eq(pe_hf_read_file(th_src("assets/models/gemma-3-4b.json"),
+	    &a, err, sizeof err), PE_OK, "%s", err);
+	FILE *fp = open_memstream(&text, &len);
+	cr_assert(fp != NULL);
+	cr_expect_eq(pe_app_model_print(fp, &a, 80), PE_OK);
+	fclose(fp);
+	/* every line fits in 80 columns */
+	for (char *p = text, *e; *p != '\0'; p = e + 1) {
+		e = strchr(p, '\n');
+		cr_assert(e != NULL, "the text ends with a newline");
+		cr_expect_leq(columns(p, (size_t)(e - p)), 80, "%.*s",
+		    (int)(e - p), p);
+	}
+	/* the strip: a letter per layer, B every 6th (Gemma 3's pattern) */
+	char strip[35];
+	for (size_t i = 0; i < 34; i++)
+		strip[i] = (i + 1) % 6 == 0 ? 'B' : 'A';
+	strip[34] = '\0';
+	cr_expect(strstr(text, strip) != NULL, "%s", text);
+	cr_expect(strstr(text, "A  29 layers  sliding 1024 · base 10000\n") !=
+	    NULL, "%s", text);
+	cr_expect(strstr(text, "B  5 layers  full · base 1000000 · linear ×8") !=
+	    NULL, "%s", text);
+	free(text);
+	pe_arch_free(&a);
 }

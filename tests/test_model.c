@@ -419,3 +419,31 @@ Test(model, text_strip_at_80_columns)
 	free(text);
 	pe_arch_free(&a);
 }
+
+Test(model, masks_at_a_window_edge_and_a_chunk_boundary)
+{
+	/* transformers' masking_utils.py: sliding k > q - W (and k <= q);
+	 * chunked q // C == k // C (and k <= q) */
+	struct pe_attn sl = {.exact = true, .causal = true,
+	    .span = PE_SPAN_SLIDING, .window = 4};
+	struct pe_attn ch = {.exact = true, .causal = true,
+	    .span = PE_SPAN_CHUNKED, .chunk = 4};
+	struct pe_attn full = {.exact = true, .causal = true};
+	double m[8 * 8];
+
+	cr_assert_eq(pe_attn_mask_rows(&sl, 0, 8, 8, m), PE_OK);
+	for (int q = 0; q < 8; q++)
+		for (int k = 0; k < 8; k++) {
+			bool seen = k <= q && k > q - 4;
+			cr_expect_eq(m[q * 8 + k], seen ? 0.0 : -INFINITY,
+			    "sliding q %d k %d", q, k);
+		}
+	/* query 5 sees 2..5 in the window, 4..5 in its chunk */
+	cr_expect(pe_attn_sees(&sl, 5, 2) && !pe_attn_sees(&sl, 5, 1));
+	cr_expect(pe_attn_sees(&ch, 5, 4) && !pe_attn_sees(&ch, 5, 3));
+	cr_expect(pe_attn_sees(&ch, 3, 0) && !pe_attn_sees(&ch, 3, 4));
+	cr_expect(pe_attn_sees(&full, 7, 0) && !pe_attn_sees(&full, 0, 1));
+	full.causal = false;
+	cr_expect(pe_attn_sees(&full, 0, 7));
+	cr_expect_eq(pe_attn_mask_rows(&full, 0, 1, 1, NULL), PE_EINVAL);
+}

@@ -162,6 +162,20 @@ int pe_layer_bands(const struct pe_layer *l, size_t train_len,
 size_t pe_arch_kind_ranges(const struct pe_arch *a, const size_t *kind_of,
     size_t k, char *dest, size_t cap);
 
+/* Whether a query at position q sees the key at position k in a layer of
+ * this shape, as transformers' masks say (masking_utils.py):
+ * causal_mask_function k <= q; sliding_window_overlay k > q - window;
+ * chunked_overlay k // chunk == q // chunk; a bidirectional layer sees
+ * every key (then only the window or chunk limits it, symmetrically for
+ * the window: |q - k| < window). */
+bool pe_attn_sees(const struct pe_attn *t, size_t q, size_t k);
+
+/* Rows q0 .. q0+nq-1 of the additive mask over nk keys into dest[nq nk]:
+ * 0 where the query sees the key, -inf where it does not (what the model
+ * adds to its scores). PE_OK, or PE_EINVAL for a NULL argument. */
+int pe_attn_mask_rows(const struct pe_attn *t, size_t q0, size_t nq,
+    size_t nk, double *dest);
+
 /* The span's name: "full", "sliding" or "chunked". */
 const char *pe_attn_span_name(enum pe_attn_span span);
 

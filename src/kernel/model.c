@@ -385,3 +385,31 @@ pe_arch_kind_ranges(const struct pe_arch *a, const size_t *kind_of, size_t k,
 		memcpy(dest + cap - 4, "...", 4);
 	return count;
 }
+
+/* Whether query q sees key k (masking_utils.py's mask functions). */
+bool
+pe_attn_sees(const struct pe_attn *t, size_t q, size_t k)
+{
+	if (t->causal && k > q)
+		return false;
+	size_t dist = q > k ? q - k : k - q;
+	if (t->span == PE_SPAN_SLIDING)
+		return dist < t->window;
+	if (t->span == PE_SPAN_CHUNKED)
+		return t->chunk > 0 && q / t->chunk == k / t->chunk;
+	return true;
+}
+
+/* The additive mask's rows: 0 seen, -inf not. */
+int
+pe_attn_mask_rows(const struct pe_attn *t, size_t q0, size_t nq, size_t nk,
+                  double *dest)
+{
+	if (t == NULL || (nq > 0 && nk > 0 && dest == NULL))
+		return PE_EINVAL;
+	for (size_t i = 0; i < nq; i++)
+		for (size_t k = 0; k < nk; k++)
+			dest[i * nk + k] =
+			    pe_attn_sees(t, q0 + i, k) ? 0.0 : -INFINITY;
+	return PE_OK;
+}

@@ -13,6 +13,8 @@
 #include "io/hfconfig.h"
 #include "pescope/model.h"
 #include "pescope/rope.h"
+#include "render/canvas.h"
+#include "view/model_view.h"
 
 /* Read text as a config, asserting success. */
 static void
@@ -446,4 +448,43 @@ Test(model, masks_at_a_window_edge_and_a_chunk_boundary)
 	full.causal = false;
 	cr_expect(pe_attn_sees(&full, 0, 7));
 	cr_expect_eq(pe_attn_mask_rows(&full, 0, 1, 1, NULL), PE_EINVAL);
+}
+
+Test(model, view_strip_kinds_and_bands_fit)
+{
+	struct pe_arch a;
+	struct pe_canvas cv;
+	char err[512];
+
+	pe_arch_init(&a);
+	cr_assert_eq(pe_hf_read_file(th_src("assets/models/gpt-oss-20b.json"),
+	    &a, err, sizeof err), PE_OK, "%s", err);
+	cr_assert_eq(pe_canvas_init(&cv, 80, 24), PE_OK);
+	/* drawn into a 60 x 10 rectangle at (10, 5) */
+	cr_expect_eq(pe_view_model_draw(&cv, 10, 5, 60, 10, &a, 3), PE_OK);
+	for (int y = 0; y < 24; y++)
+		for (int x = 0; x < 80; x++) {
+			const struct pe_cell *c = pe_canvas_at(&cv, x, y);
+			bool inside = x >= 10 && x < 70 && y >= 5 && y < 15;
+			if (!inside)
+				cr_expect(c->cp == ' ', "drawn outside at %d,%d",
+				    x, y);
+		}
+	/* the strip (row 6, from column 17): sliding A, full B alternate;
+	 * the current layer (3) reversed, the others on their kind's color */
+	for (int i = 0; i < 24; i++) {
+		const struct pe_cell *c = pe_canvas_at(&cv, 17 + i, 6);
+		cr_expect_eq(c->cp, i % 2 == 0 ? 'A' : 'B', "layer %d", i);
+		if (i == 3)
+			cr_expect(c->attr & PE_ATTR_REVERSE);
+		else
+			cr_expect_neq(c->bg, PE_COLOR_DEFAULT, "layer %d", i);
+	}
+	cr_expect_eq(pe_canvas_at(&cv, 17, 6)->bg,
+	    pe_canvas_at(&cv, 19, 6)->bg, "one color a kind");
+	cr_expect_neq(pe_canvas_at(&cv, 17, 6)->bg,
+	    pe_canvas_at(&cv, 18, 6)->bg, "kinds differ");
+	cr_expect_eq(pe_view_model_draw(&cv, 0, 0, 10, 2, &a, 0), PE_EINVAL);
+	pe_canvas_free(&cv);
+	pe_arch_free(&a);
 }

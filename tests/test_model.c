@@ -23,7 +23,8 @@ read_ok(const char *text, struct pe_arch *a)
 	char err[512];
 
 	pe_arch_init(a);
-	int rc = pe_hf_read_buf(text, strlen(text), "t.json", a, err, sizeof err);
+	int rc = pe_hf_read_buf(text, strlen(text), "t.json", a, err,
+	    sizeof err);
 	cr_assert_eq(rc, PE_OK, "%s", err);
 }
 
@@ -110,7 +111,8 @@ Test(model, kinds_group_in_order_of_appearance)
 	cr_assert_eq(a.nlayers, 12);
 	cr_expect_eq(pe_arch_kinds(&a, kind), 2);
 	for (size_t i = 0; i < 12; i++)
-		cr_expect_eq(kind[i], (i + 1) % 6 == 0 ? 1u : 0u, "layer %zu", i);
+		cr_expect_eq(kind[i], (i + 1) % 6 == 0 ? 1u : 0u, "layer %zu",
+		    i);
 	pe_layer_describe(&a.layers[0], d, sizeof d);
 	cr_expect_str_eq(d, "sliding 1024 · base 10000");
 	pe_layer_describe(&a.layers[5], d, sizeof d);
@@ -134,13 +136,16 @@ Test(model, v5_rope_parameters_by_layer_type)
 	 * it from the top level only) */
 	static const char text[] =
 	    "{\"model_type\": \"gpt_oss\", \"num_hidden_layers\": 4,"
-	    " \"head_dim\": 64, \"hidden_size\": 2880, \"num_attention_heads\": 64,"
+	    " \"head_dim\": 64, \"hidden_size\": 2880, "
+	        "\"num_attention_heads\": 64,"
 	    " \"max_position_embeddings\": 131072, \"sliding_window\": 128,"
 	    " \"layer_types\": [\"sliding_attention\", \"full_attention\","
 	    "   \"sliding_attention\", \"full_attention\"],"
 	    " \"rope_parameters\": {"
-	    "  \"sliding_attention\": {\"rope_type\": \"default\", \"rope_theta\": 10000},"
-	    "  \"full_attention\": {\"rope_type\": \"yarn\", \"rope_theta\": 150000,"
+	    "  \"sliding_attention\": {\"rope_type\": \"default\", "
+	        "\"rope_theta\": 10000},"
+	    "  \"full_attention\": {\"rope_type\": \"yarn\", \"rope_theta\": "
+	        "150000,"
 	    "   \"factor\": 32.0, \"original_max_position_embeddings\": 4096,"
 	    "   \"truncate\": false}}}";
 	struct pe_arch a;
@@ -168,7 +173,8 @@ Test(model, v4_flat_truncate_is_read)
 	    " \"head_dim\": 64, \"max_position_embeddings\": 131072,"
 	    " \"sliding_window\": 128, \"rope_theta\": 150000,"
 	    " \"rope_scaling\": {\"rope_type\": \"yarn\", \"factor\": 32.0,"
-	    "  \"original_max_position_embeddings\": 4096, \"truncate\": false}}";
+	    "  \"original_max_position_embeddings\": 4096, \"truncate\": "
+	        "false}}";
 	struct pe_arch a;
 
 	read_ok(text, &a);
@@ -243,7 +249,8 @@ Test(model, unknown_rope_type_is_named_not_drawn)
 	static const char text[] =
 	    "{\"model_type\": \"llama\", \"num_hidden_layers\": 2,"
 	    " \"head_dim\": 64, \"max_position_embeddings\": 4096,"
-	    " \"rope_scaling\": {\"rope_type\": \"proportional\", \"factor\": 2.0,"
+	    " \"rope_scaling\": {\"rope_type\": \"proportional\", \"factor\": "
+	        "2.0,"
 	    "  \"wiggle\": 3}}";
 	struct pe_arch a;
 
@@ -264,7 +271,8 @@ Test(model, partial_rotary_and_head_dim)
 	static const char text[] =
 	    "{\"model_type\": \"llama\", \"num_hidden_layers\": 1,"
 	    " \"hidden_size\": 4096, \"num_attention_heads\": 32,"
-	    " \"max_position_embeddings\": 4096, \"partial_rotary_factor\": 0.5,"
+	    " \"max_position_embeddings\": 4096, \"partial_rotary_factor\": "
+	        "0.5,"
 	    " \"rope_parameters\": {\"rope_type\": \"default\","
 	    "  \"partial_rotary_factor\": 0.25, \"rope_theta\": 10000}}";
 	struct pe_arch a;
@@ -416,7 +424,8 @@ Test(model, text_strip_at_80_columns)
 	cr_expect(strstr(text, strip) != NULL, "%s", text);
 	cr_expect(strstr(text, "A  29 layers  sliding 1024 · base 10000\n") !=
 	    NULL, "%s", text);
-	cr_expect(strstr(text, "B  5 layers  full · base 1000000 · linear ×8") !=
+	cr_expect(strstr(text, "B  5 layers  full · base 1000000 · linear "
+	    "×8") !=
 	    NULL, "%s", text);
 	free(text);
 	pe_arch_free(&a);
@@ -467,7 +476,8 @@ Test(model, view_strip_kinds_and_bands_fit)
 			const struct pe_cell *c = pe_canvas_at(&cv, x, y);
 			bool inside = x >= 10 && x < 70 && y >= 5 && y < 15;
 			if (!inside)
-				cr_expect(c->cp == ' ', "drawn outside at %d,%d",
+				cr_expect(c->cp == ' ', "drawn outside at "
+				    "%d,%d",
 				    x, y);
 		}
 	/* the strip (row 6, from column 17): sliding A, full B alternate;

@@ -139,8 +139,8 @@ int pe_layer_describe(const struct pe_layer *l, char *dest, size_t cap);
 /* A layer's RoPE wavelengths against what its queries see. */
 struct pe_layer_bands {
 	size_t pairs;	     /* rotating pairs (0: the layer does not rotate) */
-	double shortest;     /* the shortest and longest wavelength 2 pi / w_j */
-	double longest;	     /*   of its pairs, in positions, after scaling */
+	double shortest;     /* the shortest and longest wavelength */
+	double longest;	     /*   2 pi / w_j, in positions, after scaling */
 	size_t reach;	     /* the keys a query sees: the window, the chunk,
 				or (full attention) the config's n */
 	size_t turn_in_reach; /* pairs whose wavelength fits in reach */

@@ -375,9 +375,11 @@ pe_arch_kind_ranges(const struct pe_arch *a, const size_t *kind_of, size_t k,
 			j++;
 		count += j - i + 1;
 		if (j == i)
-			describe_add(dest, cap, &len, "%s%zu", len ? ", " : "", i);
+			describe_add(dest, cap, &len, "%s%zu", len ? ", "
+			    "" : "", i);
 		else
-			describe_add(dest, cap, &len, "%s%zu-%zu", len ? ", " : "",
+			describe_add(dest, cap, &len, "%s%zu-%zu", len ? ", "
+			    "" : "",
 			             i, j);
 		i = j;
 	}

@@ -80,7 +80,8 @@ pe_view_model_draw(struct pe_canvas *cv, int x, int y, int w, int h,
 			    (uint32_t)kind_letter(kind_of[i]),
 			    cur ? PE_COLOR_DEFAULT : PE_RGB(0, 0, 0),
 			    cur ? PE_COLOR_DEFAULT : kind_color(kind_of[i]),
-			    cur ? (uint8_t)(PE_ATTR_BOLD | PE_ATTR_REVERSE) : 0);
+			    cur ? (uint8_t)(PE_ATTR_BOLD |
+			        PE_ATTR_REVERSE) : 0);
 		}
 		row++;
 	}

@@ -19,12 +19,14 @@ int pe_sinusoidal_vector(const struct pe_config *cfg, size_t p0,
     size_t npos, double *dest);
 
 /* learned.c: max_len's range; the table's rows (NaN past it); the toy's
- * rule (a row for every token). */
+ * rule (a row for every token); the untrained table. */
 int pe_learned_check(const struct pe_config *cfg, char *why, size_t cap);
 int pe_learned_vector(const struct pe_config *cfg, size_t p0, size_t npos,
     double *dest);
 int pe_learned_toy_check(const struct pe_config *cfg,
     const struct pe_toy_sentence *s, size_t head, char *why, size_t cap);
+int pe_learned_prepare(struct pe_config *cfg, double **owned, char *why,
+    size_t cap);
 
 /* relative.c: shaw's K or t5's buckets; "t5" or "shaw"; the heads of the
  * learned bias; the toy's bias b(i, j) = bias[head, index of j - i]. */

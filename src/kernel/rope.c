@@ -655,3 +655,21 @@ pe_rope_config_check(const struct pe_config *cfg, char *why, size_t cap)
 		     "rotates two dimensions)", cfg->d);
 	return rope_check_scaling(cfg, why, cap);
 }
+
+/* R_p x for p = p0 .. p0+npos-1 (pe_rope_apply), row k's x at
+ * x + k * stride. */
+int
+pe_rope_rotate_rows(const struct pe_config *cfg, size_t p0, size_t npos,
+    const double *x, size_t stride, double *dest)
+{
+	struct pe_rope r;
+	int rc;
+
+	if ((rc = pe_rope_init(&r, cfg)) != PE_OK)
+		return rc;
+	for (size_t k = 0; k < npos; k++)
+		pe_rope_apply(&r, x + k * stride, (double)(p0 + k),
+		    dest + k * cfg->d);
+	pe_rope_free(&r);
+	return PE_OK;
+}

@@ -110,6 +110,10 @@ struct pe_encoding_def {
 	bool (*causal)(const struct pe_config *cfg);
 	/* The variant beside the name in messages ("t5"); NULL: none. */
 	const char *(*variant)(const struct pe_config *cfg);
+	/* The frequency w_j of each of its pairs (sinusoidal: its layout's;
+	 * rope: inv_freq, scaled) into dest (NULL: only count them); the
+	 * count. NULL: no pairs. */
+	size_t (*freqs)(const struct pe_config *cfg, double *dest);
 	/* PE_ATTN_ADD: rows p0 .. p0+npos-1 of PE [npos, d] into dest;
 	 * PE_ERANGE (those rows NaN) when a position has no vector (past a
 	 * learned table); NULL: no vector. */
@@ -149,6 +153,10 @@ unsigned pe_encodings_taking(unsigned params);
 
 /* How many heads --head picks from for cfg (its row's `heads`). */
 size_t pe_config_heads(const struct pe_config *cfg);
+
+/* cfg's pair frequencies into dest (NULL: only count them), the count;
+ * 0 when its row has none (its `freqs`). */
+size_t pe_config_freqs(const struct pe_config *cfg, double *dest);
 
 /* Make what cfg needs and does not have (its row's `prepare`: learned's
  * untrained table) into *owned (NULL when nothing was made; the caller

@@ -36,6 +36,7 @@ static const struct pe_encoding_def defs[PE_ENC_COUNT] = {
 		.caps = C_(TOY) | C_(EXAMPLE) | C_(SHIFT),
 		.attention = PE_ATTN_ADD,
 		.check = pe_sinusoidal_check,
+		.freqs = pe_sinusoidal_freqs,
 		.vector = pe_sinusoidal_vector,
 		.toy = &toy_plain,
 	},
@@ -66,6 +67,7 @@ static const struct pe_encoding_def defs[PE_ENC_COUNT] = {
 		.caps = C_(TOY) | C_(EXAMPLE),
 		.attention = PE_ATTN_ROTATE,
 		.check = pe_rope_config_check,
+		.freqs = pe_rope_freqs,
 		.rotate = pe_rope_rotate_rows,
 		.toy = &toy_plain,
 	},
@@ -200,6 +202,15 @@ pe_config_heads(const struct pe_config *cfg)
 	const struct pe_encoding_def *e = pe_encoding_def(cfg->enc);
 
 	return e != NULL && e->heads != NULL ? e->heads(cfg) : cfg->heads;
+}
+
+/* cfg's pair frequencies, and how many. */
+size_t
+pe_config_freqs(const struct pe_config *cfg, double *dest)
+{
+	const struct pe_encoding_def *e = pe_encoding_def(cfg->enc);
+
+	return e != NULL && e->freqs != NULL ? e->freqs(cfg, dest) : 0;
 }
 
 /* Make what cfg needs and does not have. */

@@ -13,8 +13,10 @@
 int pe_config_check_shared(const struct pe_config *cfg, char *why,
     size_t cap);
 
-/* sinusoidal.c: an even d_model (t2t: 4 or more); PE rows. */
+/* sinusoidal.c: an even d_model (t2t: 4 or more); its frequencies; PE
+ * rows. */
 int pe_sinusoidal_check(const struct pe_config *cfg, char *why, size_t cap);
+size_t pe_sinusoidal_freqs(const struct pe_config *cfg, double *dest);
 int pe_sinusoidal_vector(const struct pe_config *cfg, size_t p0,
     size_t npos, double *dest);
 
@@ -40,9 +42,10 @@ int pe_relative_toy_bias(const struct pe_config *cfg, size_t head, size_t t,
 int pe_relative_bias_check(const struct pe_config *cfg, char *why,
     size_t cap);
 
-/* rope.c: an even d_model, the scaling, finite tables; R_p x. */
+/* rope.c: an even d_model, the scaling, finite tables; inv_freq; R_p x. */
 int pe_rope_config_check(const struct pe_config *cfg, char *why,
     size_t cap);
+size_t pe_rope_freqs(const struct pe_config *cfg, double *dest);
 int pe_rope_rotate_rows(const struct pe_config *cfg, size_t p0, size_t npos,
     const double *x, size_t stride, double *dest);
 

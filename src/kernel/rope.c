@@ -673,3 +673,24 @@ pe_rope_rotate_rows(const struct pe_config *cfg, size_t p0, size_t npos,
 	pe_rope_free(&r);
 	return PE_OK;
 }
+
+/* inv_freq of the rotary pairs (scaled); NaN when the rope cannot be
+ * made. */
+size_t
+pe_rope_freqs(const struct pe_config *cfg, double *dest)
+{
+	size_t np = pe_rope_rotary_dim(cfg) / 2;
+	struct pe_rope r;
+
+	if (dest == NULL)
+		return np;
+	if (pe_rope_init(&r, cfg) != PE_OK) {
+		for (size_t j = 0; j < np; j++)
+			dest[j] = NAN;
+		return np;
+	}
+	for (size_t j = 0; j < np; j++)
+		dest[j] = j < r.npairs ? r.inv_freq[j] : NAN;
+	pe_rope_free(&r);
+	return np;
+}

@@ -218,3 +218,12 @@ pe_sinusoidal_vector(const struct pe_config *cfg, size_t p0, size_t npos,
 	return pe_sinusoidal_fill(p0, npos, cfg->d, cfg->base, cfg->layout,
 	    dest);
 }
+
+/* The layout's d/2 frequencies. */
+size_t
+pe_sinusoidal_freqs(const struct pe_config *cfg, double *dest)
+{
+	for (size_t j = 0; dest != NULL && j < cfg->d / 2; j++)
+		dest[j] = pe_sinusoidal_freq(j, cfg->d, cfg->base, cfg->layout);
+	return cfg->d / 2;
+}

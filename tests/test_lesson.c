@@ -16,6 +16,9 @@
 #include "view/lesson.h"
 #include "view/view.h"
 
+/* The focused pane of state s (the one the keys change). */
+#define PANE(s) ((s).pane[(s).focus])
+
 /* The built-in lesson. */
 static void
 load_intro(struct pe_app_lesson *al)
@@ -36,9 +39,9 @@ caption(const struct pe_app_lesson *al, size_t k, size_t s, char *buf,
 	struct pe_state st;
 	struct pe_model m;
 	memset(&st, 0, sizeof st);
-	st.lesson = &al->l;
+	st.session.lesson = &al->l;
 	pe_lesson_goto(&st, k - 1, s - 1);
-	cr_assert_eq(pe_model_init(&m, &st.cfg), PE_OK);
+	cr_assert_eq(pe_model_init(&m, &PANE(st).cfg), PE_OK);
 	cr_assert_eq(pe_lesson_caption(&st, &m, buf, cap), 0, "%s", buf);
 	pe_model_free(&m);
 }
@@ -72,9 +75,9 @@ Test(lesson, every_scene_renders_whole)
 			struct pe_model m;
 			char cap[8192];
 			memset(&st, 0, sizeof st);
-			st.lesson = &al.l;
+			st.session.lesson = &al.l;
 			pe_lesson_goto(&st, k, s);
-			cr_assert_eq(pe_model_init(&m, &st.cfg), PE_OK);
+			cr_assert_eq(pe_model_init(&m, &PANE(st).cfg), PE_OK);
 			cr_assert_eq(pe_lesson_caption(&st, &m, cap, sizeof cap), 0,
 			    "scene %zu.%zu: %s", k + 1, s + 1, cap);
 			cr_expect(strchr(cap, '{') == NULL && strchr(cap, '}') == NULL,
@@ -232,40 +235,42 @@ Test(lesson, keys_step_scenes_and_steps)
 	struct pe_state st;
 	load_intro(&al);
 	memset(&st, 0, sizeof st);
-	st.lesson = &al.l;
+	st.session.lesson = &al.l;
 	pe_lesson_goto(&st, 0, 0);
-	cr_assert_eq(st.cfg.enc, PE_ENC_NOPE);
+	cr_assert_eq(PANE(st).cfg.enc, PE_ENC_NOPE);
 	cr_assert_eq(al.l.scenes[0].nsteps, 2);
 	int a = key(&st, PE_KEY_PGDN);
 	cr_expect(a & PE_ACT_REBUILD, "step 2 sets options");
-	cr_expect_eq(st.scene, 0);
-	cr_expect_eq(st.step, 1);
-	cr_expect_eq(st.cfg.enc, PE_ENC_SINUSOIDAL);
+	cr_expect_eq(st.session.scene, 0);
+	cr_expect_eq(st.session.step, 1);
+	cr_expect_eq(PANE(st).cfg.enc, PE_ENC_SINUSOIDAL);
 	key(&st, PE_KEY_PGDN);
-	cr_expect_eq(st.scene, 1);
-	cr_expect_eq(st.step, 0);
-	cr_expect_eq(st.cfg.d, 4);
+	cr_expect_eq(st.session.scene, 1);
+	cr_expect_eq(st.session.step, 0);
+	cr_expect_eq(PANE(st).cfg.d, 4);
 	key(&st, PE_KEY_PGUP);
-	cr_expect_eq(st.scene, 0);
-	cr_expect_eq(st.step, 1, "back to the previous scene's last step");
+	cr_expect_eq(st.session.scene, 0);
+	cr_expect_eq(st.session.step, 1, "back to the previous scene's last "
+	    "step");
 	key(&st, PE_KEY_PGUP);
-	cr_expect_eq(st.step, 0);
-	cr_expect_eq(st.cfg.enc, PE_ENC_NOPE);
+	cr_expect_eq(st.session.step, 0);
+	cr_expect_eq(PANE(st).cfg.enc, PE_ENC_NOPE);
 	key(&st, PE_KEY_PGUP);
-	cr_expect_eq(st.scene, 0);
+	cr_expect_eq(st.session.scene, 0);
 	cr_expect_neq(st.status[0], '\0', "the first scene says so");
 	/* explore, then reset */
 	key(&st, 'N');
 	key(&st, PE_KEY_DOWN);
-	cr_expect_neq(st.cfg.n, al.l.scenes[0].steps[0].start.cfg.n);
+	const struct pe_state *s0 = &al.l.scenes[0].steps[0].start;
+	cr_expect_neq(PANE(st).cfg.n, PANE(*s0).cfg.n);
 	key(&st, 'r');
-	cr_expect_eq(st.cfg.n, al.l.scenes[0].steps[0].start.cfg.n);
+	cr_expect_eq(PANE(st).cfg.n, PANE(*s0).cfg.n);
 	cr_expect_eq(st.cur_r, al.l.scenes[0].steps[0].start.cur_r);
-	cr_expect_eq(st.lesson, &al.l);
+	cr_expect_eq(st.session.lesson, &al.l);
 	/* PgDn past the last scene stays there */
 	pe_lesson_goto(&st, al.l.nscenes - 1, SIZE_MAX);
 	key(&st, PE_KEY_PGDN);
-	cr_expect_eq(st.scene, al.l.nscenes - 1);
+	cr_expect_eq(st.session.scene, al.l.nscenes - 1);
 	cr_expect_neq(st.status[0], '\0');
 	/* a step without options of its own keeps what was explored */
 	pe_lesson_goto(&st, 9, 0); /* rope, example; step 2 sets decay */

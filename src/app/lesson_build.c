@@ -328,9 +328,9 @@ pe_app_lesson_state(const struct pe_app_lesson *al, size_t k,
     size_t step, const struct pe_options *o, struct pe_state *st)
 {
 	memset(st, 0, sizeof *st);
-	st->lesson = &al->l;
-	st->elapsed = -1;
-	st->present = o->present;
-	st->no_chrome = o->no_chrome;
+	st->session.lesson = &al->l;
+	st->session.elapsed = -1;
+	st->session.present = o->present;
+	st->session.no_chrome = o->no_chrome;
 	pe_lesson_goto(st, k, step);
 }

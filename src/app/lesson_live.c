@@ -104,8 +104,8 @@ reload(struct session *S, struct pe_state *st)
 	}
 	/* the scene shown, found by its title (scenes may have moved), else
 	 * by its number */
-	const char *title = st->lesson->scenes[st->scene].title;
-	size_t k = st->scene, step = st->step;
+	const char *title = st->session.lesson->scenes[st->session.scene].title;
+	size_t k = st->session.scene, step = st->session.step;
 	for (size_t i = 0; i < nl->l.nscenes; i++)
 		if (strcmp(nl->l.scenes[i].title, title) == 0) {
 			k = i;
@@ -113,17 +113,17 @@ reload(struct session *S, struct pe_state *st)
 		}
 	S->old = S->al;
 	S->al = nl;
-	st->lesson = &nl->l;
+	st->session.lesson = &nl->l;
 	int act = pe_lesson_goto(st, k, step);
 	pe_state_status(st, "reloaded %s", S->o->lesson_file);
 	return act;
 }
 
-/* Say how the link stands in st->link. */
+/* Say how the link stands in st->session.link. */
 static void
 link_note(struct session *S, struct pe_state *st, const char *fmt)
 {
-	snprintf(st->link, sizeof st->link, fmt, S->link.path);
+	snprintf(st->session.link, sizeof st->session.link, fmt, S->link.path);
 }
 
 /* Apply a line from the other instance: "hello T0 K S" or "goto K S". */
@@ -139,10 +139,10 @@ link_line(struct session *S, struct pe_state *st, const char *line)
 		S->have_t0 = S->synced = true;
 	} else if (sscanf(line, "goto %zu %zu", &k, &step) != 2)
 		return PE_ACT_NONE; /* not ours: ignored */
-	if (k >= st->lesson->nscenes)
+	if (k >= st->session.lesson->nscenes)
 		return PE_ACT_NONE;
 	S->sent_scene = k, S->sent_step = step; /* no echo */
-	if (k == st->scene && step == st->step)
+	if (k == st->session.scene && step == st->session.step)
 		return PE_ACT_REDRAW;
 	return pe_lesson_goto(st, k, step);
 }
@@ -152,6 +152,7 @@ link_line(struct session *S, struct pe_state *st, const char *line)
 static int
 link_poll(struct session *S, struct pe_state *st)
 {
+	const struct pe_session *se = &st->session;
 	int act = PE_ACT_NONE;
 	char line[512], msg[64];
 	if (!S->linked)
@@ -172,9 +173,9 @@ link_poll(struct session *S, struct pe_state *st)
 		if (ev == PE_LINK_JOINED) {
 			link_note(S, st, "the speaker's view is linked at %s");
 			snprintf(msg, sizeof msg, "hello %lld %zu %zu", (long long)S->t0,
-			    st->scene, st->step);
+			    se->scene, se->step);
 			pe_link_send(&S->link, msg);
-			S->sent_scene = st->scene, S->sent_step = st->step;
+			S->sent_scene = se->scene, S->sent_step = se->step;
 			act |= PE_ACT_REDRAW;
 		} else if (ev == PE_LINK_LEFT) {
 			if (S->link.server) {
@@ -191,10 +192,10 @@ link_poll(struct session *S, struct pe_state *st)
 		}
 	}
 	if (pe_link_connected(&S->link) && (S->link.server || S->synced) &&
-	    (st->scene != S->sent_scene || st->step != S->sent_step)) {
-		snprintf(msg, sizeof msg, "goto %zu %zu", st->scene, st->step);
+	    (se->scene != S->sent_scene || se->step != S->sent_step)) {
+		snprintf(msg, sizeof msg, "goto %zu %zu", se->scene, se->step);
 		if (pe_link_send(&S->link, msg) == PE_OK)
-			S->sent_scene = st->scene, S->sent_step = st->step;
+			S->sent_scene = se->scene, S->sent_step = se->step;
 	}
 	return act;
 }
@@ -216,9 +217,9 @@ session_poll(void *arg, struct pe_state *st)
 		pe_state_status(st, "%s", S->broken);
 		act |= PE_ACT_REDRAW;
 	}
-	st->elapsed = difftime(time(NULL), S->t0);
-	if (st->speaker && (long)st->elapsed != S->shown_s) {
-		S->shown_s = (long)st->elapsed;
+	st->session.elapsed = difftime(time(NULL), S->t0);
+	if (st->session.speaker && (long)st->session.elapsed != S->shown_s) {
+		S->shown_s = (long)st->session.elapsed;
 		act |= PE_ACT_REDRAW;
 	}
 	return act;
@@ -311,9 +312,9 @@ pe_lesson_run(const struct pe_options *o)
 	}
 	struct pe_state st;
 	pe_app_lesson_state(S.al, k, step, o, &st);
-	st.speaker = o->speaker;
+	st.session.speaker = o->speaker;
 	S.t0 = time(NULL);
-	S.sent_scene = st.scene, S.sent_step = st.step;
+	S.sent_scene = st.session.scene, S.sent_step = st.session.step;
 	pe_link_init(&S.link, path);
 	S.linked = true;
 	if (o->speaker) {
@@ -324,10 +325,11 @@ pe_lesson_run(const struct pe_options *o)
 			link_note(&S, &st, "a speaker's view can link at %s");
 		} else {
 			S.linked = false;
-			snprintf(st.link, sizeof st.link, "not linked: %s",
-			    ls == PE_LINK_BUSY ? "another presenting instance "
-			    "listens there" : strerror(errno));
-			pe_state_status(&st, "%s (%s)", st.link, path);
+			snprintf(st.session.link, sizeof st.session.link,
+			    "not linked: %s", ls == PE_LINK_BUSY
+			    ? "another presenting instance listens there"
+			    : strerror(errno));
+			pe_state_status(&st, "%s (%s)", st.session.link, path);
 		}
 	}
 	struct pe_tui_hooks hooks = {session_poll, &S, 100};

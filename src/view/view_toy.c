@@ -23,7 +23,7 @@ toy_head(const struct ctx *c)
 {
 	return pe_field_supported(c->cfg->enc, PE_FIELD_BIAS) ||
 		   c->cfg->enc == PE_ENC_RELATIVE
-	    ? c->st->head : 0;
+	    ? c->pane->head : 0;
 }
 
 /* Fill the cache for head: the sentence and its permutation, A, P A' P^T

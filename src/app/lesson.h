@@ -34,4 +34,18 @@ int pe_app_lesson_scene(const struct pe_options *o, const struct pe_lesson *l,
 void pe_app_lesson_state(const struct pe_app_lesson *al, size_t k,
     size_t step, const struct pe_options *o, struct pe_state *st);
 
+/* A running lesson (lesson_live.c): the lesson shown, the live reload
+ * of its file, the link to the other instance, the speaker's clock. */
+struct pe_lesson_session;
+/* Load o's lesson into a new session (*S) and its state at --scene into
+ * *st. 0, or 2 with the message in err[cap] (*S is NULL then). */
+int pe_lesson_session_open(struct pe_lesson_session **S,
+    const struct pe_options *o, struct pe_state *st, char *err, size_t cap);
+/* Between frames (struct pe_tui_hooks' poll; arg is the session): read the
+ * lesson file again when it changed, follow the link, move the clock.
+ * Returns enum pe_action bits. */
+int pe_lesson_session_poll(void *arg, struct pe_state *st);
+/* End the session: the link closed, its lessons freed. */
+void pe_lesson_session_close(struct pe_lesson_session *S);
+
 #endif

@@ -37,7 +37,7 @@ list_scenes(FILE *fp, const struct pe_lesson *l)
 #define CONNECT_MS 500
 
 /* What pe_tui_run's hook keeps between frames. */
-struct session {
+struct pe_lesson_session {
 	const struct pe_options *o;
 	struct pe_app_lesson *al;   /* the lesson shown (replaced on reload) */
 	struct pe_app_lesson *old;  /* the one before, freed a poll later */
@@ -69,7 +69,7 @@ changed(const struct stat *a, const struct stat *b)
  * (and step, where it still has them) of the new text; on a mistake, the
  * message in the status line and the last good lesson kept. */
 static int
-reload(struct session *S, struct pe_state *st)
+reload(struct pe_lesson_session *S, struct pe_state *st)
 {
 	struct stat sb;
 	char err[1024];
@@ -121,14 +121,14 @@ reload(struct session *S, struct pe_state *st)
 
 /* Say how the link stands in st->session.link. */
 static void
-link_note(struct session *S, struct pe_state *st, const char *fmt)
+link_note(struct pe_lesson_session *S, struct pe_state *st, const char *fmt)
 {
 	snprintf(st->session.link, sizeof st->session.link, fmt, S->link.path);
 }
 
 /* Apply a line from the other instance: "hello T0 K S" or "goto K S". */
 static int
-link_line(struct session *S, struct pe_state *st, const char *line)
+link_line(struct pe_lesson_session *S, struct pe_state *st, const char *line)
 {
 	long long t0;
 	size_t k, step;
@@ -150,7 +150,7 @@ link_line(struct session *S, struct pe_state *st, const char *line)
 /* The link: accept or reach the other instance, follow its scenes, tell
  * it ours. */
 static int
-link_poll(struct session *S, struct pe_state *st)
+link_poll(struct pe_lesson_session *S, struct pe_state *st)
 {
 	const struct pe_session *se = &st->session;
 	int act = PE_ACT_NONE;
@@ -200,11 +200,11 @@ link_poll(struct session *S, struct pe_state *st)
 	return act;
 }
 
-/* pe_tui_run's hook: reload, link, clock. */
-static int
-session_poll(void *arg, struct pe_state *st)
+/* pe_tui_run's hook: reload, link, clock; see app/lesson.h. */
+int
+pe_lesson_session_poll(void *arg, struct pe_state *st)
 {
-	struct session *S = arg;
+	struct pe_lesson_session *S = arg;
 	int act = PE_ACT_NONE;
 	long long now = pe_clock_ms();
 	if (now >= S->next_reload) {
@@ -223,6 +223,53 @@ session_poll(void *arg, struct pe_state *st)
 		act |= PE_ACT_REDRAW;
 	}
 	return act;
+}
+
+/* See app/lesson.h. */
+int
+pe_lesson_session_open(struct pe_lesson_session **out,
+    const struct pe_options *o, struct pe_state *st, char *err, size_t cap)
+{
+	struct pe_lesson_session *S = calloc(1, sizeof *S);
+	size_t k, step;
+
+	*out = NULL;
+	if (S == NULL || (S->al = calloc(1, sizeof *S->al)) == NULL) {
+		free(S);
+		snprintf(err, cap, "out of memory");
+		return 2;
+	}
+	S->o = o;
+	pe_link_init(&S->link, ""); /* none yet: pe_lesson_run makes it */
+	if (o->lesson_file != NULL) /* before it is read: an edit since */
+		stat(o->lesson_file, &S->file); /* then reloads */
+	if (pe_app_lesson_load(S->al, o, err, cap) != 0 ||
+	    pe_app_lesson_scene(o, &S->al->l, &k, &step, err, cap) != 0) {
+		pe_lesson_session_close(S);
+		return 2;
+	}
+	pe_app_lesson_state(S->al, k, step, o, st);
+	st->session.speaker = o->speaker;
+	S->t0 = time(NULL);
+	S->sent_scene = st->session.scene, S->sent_step = st->session.step;
+	*out = S;
+	return 0;
+}
+
+/* See app/lesson.h. */
+void
+pe_lesson_session_close(struct pe_lesson_session *S)
+{
+	if (S == NULL)
+		return;
+	pe_link_close(&S->link);
+	if (S->old != NULL) {
+		pe_app_lesson_free(S->old);
+		free(S->old);
+	}
+	pe_app_lesson_free(S->al);
+	free(S->al);
+	free(S);
 }
 
 /* The link's default path: $XDG_RUNTIME_DIR/pescope-NAME.sock, else the
@@ -253,7 +300,6 @@ pe_lesson_run(const struct pe_options *o)
 {
 	struct pe_app_lesson al;
 	char err[1024];
-	size_t k, step;
 
 	if (o->lesson_placeholders) {
 		char *buf = malloc(16384);
@@ -278,53 +324,38 @@ pe_lesson_run(const struct pe_options *o)
 		}
 		return PE_EXIT_OK;
 	}
-	struct session S;
-	memset(&S, 0, sizeof S);
-	S.o = o;
-	if (o->lesson_file != NULL)
-		stat(o->lesson_file, &S.file);
-	if ((S.al = calloc(1, sizeof *S.al)) == NULL)
-		return PE_EXIT_FAIL;
-	if (pe_app_lesson_load(S.al, o, err, sizeof err) != 0 ||
-	    pe_app_lesson_scene(o, &S.al->l, &k, &step, err, sizeof err) != 0) {
+	struct pe_lesson_session *S;
+	struct pe_state st;
+	if (pe_lesson_session_open(&S, o, &st, err, sizeof err) != 0) {
 		pe_app_error("%s", err);
-		pe_app_lesson_free(S.al);
-		free(S.al);
 		return PE_EXIT_USAGE;
 	}
 	if (o->lesson_list) {
-		printf("%s: %s\n", S.al->l.name, S.al->l.title);
-		list_scenes(stdout, &S.al->l);
-		pe_app_lesson_free(S.al);
-		free(S.al);
+		printf("%s: %s\n", S->al->l.name, S->al->l.title);
+		list_scenes(stdout, &S->al->l);
+		pe_lesson_session_close(S);
 		return PE_EXIT_OK;
 	}
 	char path[256];
 	if (o->link != NULL)
 		snprintf(path, sizeof path, "%s", o->link);
 	else
-		default_link(path, sizeof path, S.al->l.name);
+		default_link(path, sizeof path, S->al->l.name);
 	if (pe_link_check(path, err, sizeof err) != PE_OK) {
 		pe_app_error("%s", err);
-		pe_app_lesson_free(S.al);
-		free(S.al);
+		pe_lesson_session_close(S);
 		return PE_EXIT_USAGE;
 	}
-	struct pe_state st;
-	pe_app_lesson_state(S.al, k, step, o, &st);
-	st.session.speaker = o->speaker;
-	S.t0 = time(NULL);
-	S.sent_scene = st.session.scene, S.sent_step = st.session.step;
-	pe_link_init(&S.link, path);
-	S.linked = true;
+	pe_link_init(&S->link, path);
+	S->linked = true;
 	if (o->speaker) {
-		link_note(&S, &st, "waiting for the presenting instance at %s…");
+		link_note(S, &st, "waiting for the presenting instance at %s…");
 	} else {
-		int ls = pe_link_listen(&S.link);
+		int ls = pe_link_listen(&S->link);
 		if (ls == PE_OK) {
-			link_note(&S, &st, "a speaker's view can link at %s");
+			link_note(S, &st, "a speaker's view can link at %s");
 		} else {
-			S.linked = false;
+			S->linked = false;
 			snprintf(st.session.link, sizeof st.session.link,
 			    "not linked: %s", ls == PE_LINK_BUSY
 			    ? "another presenting instance listens there"
@@ -332,7 +363,7 @@ pe_lesson_run(const struct pe_options *o)
 			pe_state_status(&st, "%s (%s)", st.session.link, path);
 		}
 	}
-	struct pe_tui_hooks hooks = {session_poll, &S, 100};
+	struct pe_tui_hooks hooks = {pe_lesson_session_poll, S, 100};
 	int fd = -1, rc;
 	if (o->record != NULL && (fd = open(o->record, O_WRONLY | O_CREAT |
 	    O_TRUNC | O_CLOEXEC, 0666)) < 0) {
@@ -346,12 +377,6 @@ pe_lesson_run(const struct pe_options *o)
 		if (rc == PE_EXIT_USAGE && o->record != NULL)
 			unlink(o->record); /* no terminal: nothing recorded */
 	}
-	pe_link_close(&S.link);
-	if (S.old != NULL) {
-		pe_app_lesson_free(S.old);
-		free(S.old);
-	}
-	pe_app_lesson_free(S.al);
-	free(S.al);
+	pe_lesson_session_close(S);
 	return rc;
 }

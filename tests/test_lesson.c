@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "app/lesson.h"
 #include "helpers.h"
@@ -353,4 +356,110 @@ Test(lesson, the_readme_lesson_loads)
 			cr_expect(strchr(cap, '{') == NULL, "%s", cap);
 		}
 	pe_app_lesson_free(&al);
+}
+
+/* ---- a running lesson: live reload --------------------------------- */
+
+/* Write text to path (replacing what is there). */
+static void
+write_file(const char *path, const char *text)
+{
+	FILE *fp = fopen(path, "w");
+	cr_assert_not_null(fp, "%s", path);
+	fputs(text, fp);
+	cr_assert_eq(fclose(fp), 0);
+}
+
+/* Poll the session until its status line holds want, for at most 5 s
+ * (a reload looks at the file every 300 ms); whether it came. */
+static bool
+poll_until(struct pe_lesson_session *S, struct pe_state *st, const char *want)
+{
+	for (int i = 0; i < 100; i++) {
+		pe_lesson_session_poll(S, st);
+		if (strstr(st->status, want) != NULL)
+			return true;
+		nanosleep(&(struct timespec){0, 50 * 1000 * 1000}, NULL);
+	}
+	return false;
+}
+
+static const char two_scenes[] =
+    "title = reload\n[scene] one\nseq-len = 32\n[caption]\nfirst\n"
+    "[scene] two\nseq-len = 64\n[caption]\nsecond\n";
+
+/* A session on a lesson file in a new folder, at its second scene. */
+static struct pe_lesson_session *
+open_session(struct pe_options *o, struct pe_state *st, char *dir,
+    char *path, size_t cap)
+{
+	char *d = th_tmpdir(), err[1024];
+	struct pe_lesson_session *S;
+	cr_assert_not_null(d);
+	snprintf(dir, cap, "%s", d);
+	snprintf(path, cap, "%s/live.lesson", d);
+	free(d);
+	write_file(path, two_scenes);
+	memset(o, 0, sizeof *o);
+	o->lesson_file = path;
+	cr_assert_eq(pe_lesson_session_open(&S, o, st, err, sizeof err), 0, "%s",
+	    err);
+	pe_lesson_goto(st, 1, 0);
+	cr_assert_eq(PANE(*st).cfg.n, 64);
+	return S;
+}
+
+/* An edit of the lesson file shows at a poll, in the scene shown. */
+Test(lesson, reload_shows_an_edit, .timeout = 30)
+{
+	struct pe_options o;
+	struct pe_state st;
+	char dir[256], path[300];
+	struct pe_lesson_session *S = open_session(&o, &st, dir, path,
+	    sizeof path);
+	write_file(path, "title = reload\n[scene] one\nseq-len = 32\n"
+	    "[scene] two\nseq-len = 128\n[caption]\nsecond, edited\n");
+	cr_expect(poll_until(S, &st, "reloaded"), "status: %s", st.status);
+	cr_expect_eq(st.session.scene, 1);
+	cr_expect_eq(PANE(st).cfg.n, 128, "the edit is shown");
+	pe_lesson_session_close(S);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* The lesson file replaced by a FIFO nobody writes to, or by a folder:
+ * the poll comes back at once (it used to wait in open(2) for a writer,
+ * and the TUI froze: no key, not even q, did anything), the status line
+ * says why, and the lesson shown stays. */
+Test(lesson, reload_never_waits_on_a_fifo, .timeout = 30)
+{
+	struct pe_options o;
+	struct pe_state st;
+	char dir[256], path[300];
+	struct pe_lesson_session *S = open_session(&o, &st, dir, path,
+	    sizeof path);
+	cr_assert_eq(unlink(path), 0);
+	cr_assert_eq(mkfifo(path, 0600), 0);
+	cr_expect(poll_until(S, &st, "not a regular file"), "status: %s",
+	    st.status);
+	cr_expect(strstr(st.status, "not reloaded") != NULL, "%s", st.status);
+	cr_expect_eq(PANE(st).cfg.n, 64, "the last good lesson stays");
+	/* the next polls come back too, and keep saying so */
+	st.status[0] = '\0';
+	for (int i = 0; i < 3; i++)
+		pe_lesson_session_poll(S, &st);
+	cr_expect(strstr(st.status, "not a regular file") != NULL, "%s",
+	    st.status);
+	/* a folder in its place */
+	cr_assert_eq(unlink(path), 0);
+	cr_assert_eq(mkdir(path, 0700), 0);
+	cr_expect(poll_until(S, &st, "not a regular file"), "status: %s",
+	    st.status);
+	/* and a good file again reloads */
+	cr_assert_eq(rmdir(path), 0);
+	write_file(path, two_scenes);
+	cr_expect(poll_until(S, &st, "reloaded"), "status: %s", st.status);
+	pe_lesson_session_close(S);
+	unlink(path);
+	rmdir(dir);
 }

@@ -19,6 +19,12 @@ struct pe_app_lesson {
  * NAME, line N: ..." in err[cap]. Call pe_app_lesson_free either way. */
 int pe_app_lesson_parse(struct pe_app_lesson *al, const char *name,
     const char *file, const char *text, char *err, size_t cap);
+/* A lesson file's text (at most 1 MiB, no NUL byte) into *text (free
+ * it): 0, or 2 with the message in err[cap]. live: for a running lesson,
+ * which must never wait on a file: a regular file only, opened
+ * non-blocking (else pipes are read too). */
+int pe_app_lesson_read(const char *path, bool live, char **text, char *err,
+    size_t cap);
 /* The lesson o asks for: --lesson-file, --lesson, else intro. */
 int pe_app_lesson_load(struct pe_app_lesson *al, const struct pe_options *o,
     char *err, size_t cap);

@@ -5,15 +5,22 @@
  * built-in one), and the state at a scene's step. */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "app/app.h"
 #include "app/lesson.h"
 #include "app/lesson_impl.h"
 #include "app/options_table.h"
 #include "io/io.h"
+
+/* A lesson's text is at most this long. */
+#define LESSON_MAX_BYTES ((size_t)1 << 20)
 
 /* An option's value as the lesson means it: a file's path (a file
  * option's, or an @FILE list's) relative to the lesson file's folder. */
@@ -235,32 +242,102 @@ pe_app_lesson_parse(struct pe_app_lesson *al, const char *name,
 	return rc;
 }
 
+/* Read a regular file of at most max bytes into a malloc'd buffer (a NUL
+ * after its last byte) without ever waiting on it: it is opened
+ * non-blocking, so a FIFO nobody writes to is refused at once instead of
+ * waited on in open(2), and refused unless fstat says it is a regular
+ * file. PE_OK, PE_EINVAL (not a regular file), PE_ERANGE (larger than
+ * max), PE_ENOMEM, or PE_EIO (errno says why). */
+static int
+read_regular(const char *path, size_t max, unsigned char **dest, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	unsigned char *buf = NULL;
+	struct stat sb;
+	size_t n = 0;
+	int rc = PE_OK, e = 0;
+
+	if (fd < 0)
+		return PE_EIO;
+	if (fstat(fd, &sb) != 0) {
+		rc = PE_EIO;
+		e = errno;
+	} else if (!S_ISREG(sb.st_mode)) {
+		rc = PE_EINVAL;
+	} else if ((uintmax_t)sb.st_size > max) {
+		rc = PE_ERANGE;
+	} else if ((buf = malloc(max + 2)) == NULL) {
+		rc = PE_ENOMEM;
+	}
+	/* to the end, or one byte past max (it grew since fstat) */
+	while (rc == PE_OK && n <= max) {
+		ssize_t got = read(fd, buf + n, max + 1 - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			rc = PE_EIO;
+			e = errno;
+		} else if (got == 0) {
+			break;
+		} else {
+			n += (size_t)got;
+		}
+	}
+	if (rc == PE_OK && n > max)
+		rc = PE_ERANGE;
+	close(fd);
+	if (rc != PE_OK) {
+		free(buf);
+		errno = e;
+		return rc;
+	}
+	buf[n] = '\0';
+	*dest = buf;
+	*len = n;
+	return PE_OK;
+}
+
+/* See app/lesson.h. */
+int
+pe_app_lesson_read(const char *path, bool live, char **text, char *err,
+    size_t cap)
+{
+	unsigned char *buf;
+	size_t len;
+	int st = live ? read_regular(path, LESSON_MAX_BYTES, &buf, &len)
+	    : pe_file_read(path, LESSON_MAX_BYTES, &buf, &len);
+
+	*text = NULL;
+	if (st != PE_OK) {
+		snprintf(err, cap, "--lesson-file '%s': cannot read it: %s", path,
+		    st == PE_ERANGE ? "larger than 1 MiB" : st == PE_EINVAL
+		    ? "not a regular file" : st == PE_ENOMEM ? "out of memory"
+		    : strerror(errno));
+		return 2;
+	}
+	if (memchr(buf, '\0', len) != NULL) {
+		free(buf);
+		snprintf(err, cap, "--lesson-file '%s': not a text file", path);
+		return 2;
+	}
+	*text = (char *)buf;
+	return 0;
+}
+
 /* See app/lesson.h. */
 int
 pe_app_lesson_load(struct pe_app_lesson *al, const struct pe_options *o,
     char *err, size_t cap)
 {
 	if (o->lesson_file != NULL) {
-		unsigned char *buf;
-		size_t len;
-		int st = pe_file_read(o->lesson_file, 1 << 20, &buf, &len);
-		if (st != PE_OK) {
+		char *text;
+		if (pe_app_lesson_read(o->lesson_file, false, &text, err, cap) != 0) {
 			memset(al, 0, sizeof *al);
-			snprintf(err, cap, "--lesson-file '%s': cannot read it: %s",
-			    o->lesson_file, st == PE_ERANGE ? "larger than 1 MiB"
-			    : st == PE_EINVAL ? "not a regular file" : strerror(errno));
-			return 2;
-		}
-		if (memchr(buf, '\0', len) != NULL) {
-			free(buf);
-			memset(al, 0, sizeof *al);
-			snprintf(err, cap, "--lesson-file '%s': not a text file",
-			    o->lesson_file);
 			return 2;
 		}
 		int rc = pe_app_lesson_parse(al, o->lesson_file, o->lesson_file,
-		    (const char *)buf, err, cap);
-		free(buf);
+		    text, err, cap);
+		free(text);
 		return rc;
 	}
 	const char *name = o->lesson != NULL ? o->lesson : "intro";

@@ -50,6 +50,8 @@ struct pe_lesson_session {
 	time_t t0;		    /* the lesson's start (the first presenter
 				       the speaker linked to) */
 	long shown_s;		    /* the clock's second on screen */
+	bool watch;		    /* --lesson-file, a regular file at the
+				       start: reloaded when it changes */
 	struct stat file;	    /* the lesson file as last read */
 	char broken[200];	    /* why the file on disk is not shown, or ""
 				       (a status line's room) */
@@ -71,21 +73,36 @@ changed(const struct stat *a, const struct stat *b)
 static int
 reload(struct pe_lesson_session *S, struct pe_state *st)
 {
+	const char *path = S->o->lesson_file;
 	struct stat sb;
-	char err[1024];
-	if (S->o->lesson_file == NULL || stat(S->o->lesson_file, &sb) != 0 ||
-	    !changed(&sb, &S->file))
+	char err[1024], *text;
+	if (!S->watch || stat(path, &sb) != 0 || !changed(&sb, &S->file))
 		return PE_ACT_NONE;
 	S->file = sb;
 	struct pe_app_lesson *nl = calloc(1, sizeof *nl);
 	if (nl == NULL)
 		return PE_ACT_NONE;
-	if (pe_app_lesson_load(nl, S->o, err, sizeof err) != 0) {
+	/* never waiting on the file: a regular one only, opened
+	 * non-blocking (a FIFO put there is refused, not waited on) */
+	int rc = pe_app_lesson_read(path, true, &text, err, sizeof err);
+	if (rc == 0) {
+		rc = pe_app_lesson_parse(nl, path, path, text, err, sizeof err);
+		free(text);
+	}
+	if (rc != 0) {
 		pe_app_lesson_free(nl);
 		free(nl);
-		/* "line N: why (not reloaded)": the file and scene are known */
+		/* "line N: why (not reloaded)": the file and scene are known;
+		 * "cannot read the lesson file: why (not reloaded)" */
 		const char *why = strstr(err, "line ");
+		const char *unread = strstr(err, "cannot read it: ");
 		why = why != NULL ? why : err;
+		if (unread != NULL) {
+			snprintf(S->broken, sizeof S->broken, "cannot read the "
+			    "lesson file: %.120s (not reloaded)", unread + 16);
+			pe_state_status(st, "%s", S->broken);
+			return PE_ACT_REDRAW;
+		}
 		const char *sc = strstr(why, ": scene ");
 		const char *rest = sc != NULL ? strstr(sc + 8, ": ") : NULL;
 		if (rest != NULL)
@@ -115,7 +132,7 @@ reload(struct pe_lesson_session *S, struct pe_state *st)
 	S->al = nl;
 	st->session.lesson = &nl->l;
 	int act = pe_lesson_goto(st, k, step);
-	pe_state_status(st, "reloaded %s", S->o->lesson_file);
+	pe_state_status(st, "reloaded %s", path);
 	return act;
 }
 
@@ -241,8 +258,10 @@ pe_lesson_session_open(struct pe_lesson_session **out,
 	}
 	S->o = o;
 	pe_link_init(&S->link, ""); /* none yet: pe_lesson_run makes it */
-	if (o->lesson_file != NULL) /* before it is read: an edit since */
-		stat(o->lesson_file, &S->file); /* then reloads */
+	/* the file before it is read: an edit since then reloads; a pipe
+	 * is read once */
+	S->watch = o->lesson_file != NULL && stat(o->lesson_file,
+	    &S->file) == 0 && S_ISREG(S->file.st_mode);
 	if (pe_app_lesson_load(S->al, o, err, cap) != 0 ||
 	    pe_app_lesson_scene(o, &S->al->l, &k, &step, err, cap) != 0) {
 		pe_lesson_session_close(S);

@@ -402,8 +402,8 @@ open_session(struct pe_options *o, struct pe_state *st, char *dir,
 	write_file(path, two_scenes);
 	memset(o, 0, sizeof *o);
 	o->lesson_file = path;
-	cr_assert_eq(pe_lesson_session_open(&S, o, st, err, sizeof err), 0, "%s",
-	    err);
+	cr_assert_eq(pe_lesson_session_open(&S, o, st, err, sizeof err), 0,
+	    "%s", err);
 	pe_lesson_goto(st, 1, 0);
 	cr_assert_eq(PANE(*st).cfg.n, 64);
 	return S;

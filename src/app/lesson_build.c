@@ -309,8 +309,8 @@ pe_app_lesson_read(const char *path, bool live, char **text, char *err,
 
 	*text = NULL;
 	if (st != PE_OK) {
-		snprintf(err, cap, "--lesson-file '%s': cannot read it: %s", path,
-		    st == PE_ERANGE ? "larger than 1 MiB" : st == PE_EINVAL
+		snprintf(err, cap, "--lesson-file '%s': cannot read it: %s",
+		    path, st == PE_ERANGE ? "larger than 1 MiB" : st == PE_EINVAL
 		    ? "not a regular file" : st == PE_ENOMEM ? "out of memory"
 		    : strerror(errno));
 		return 2;
@@ -331,7 +331,8 @@ pe_app_lesson_load(struct pe_app_lesson *al, const struct pe_options *o,
 {
 	if (o->lesson_file != NULL) {
 		char *text;
-		if (pe_app_lesson_read(o->lesson_file, false, &text, err, cap) != 0) {
+		if (pe_app_lesson_read(o->lesson_file, false, &text, err,
+		    cap) != 0) {
 			memset(al, 0, sizeof *al);
 			return 2;
 		}

@@ -463,3 +463,154 @@ Test(lesson, reload_never_waits_on_a_fifo, .timeout = 30)
 	unlink(path);
 	rmdir(dir);
 }
+
+/* ---- big lessons: bounded, built in linear time, reloaded in slices --- */
+
+/* A lesson of one scene of `steps` steps, each with `lines` option lines
+ * (eight options taking turns, so every step changes the view) and a
+ * caption; malloc'd. */
+static char *
+big_lesson(size_t steps, size_t lines)
+{
+	static const char *const opts[] = {
+		"seq-len = 64", "seq-len = 128", "d-model = 32", "d-model = 64",
+		"base = 1000", "base = 10000", "cursor = 3,1", "cursor = 5,2",
+	};
+	size_t cap = 64 + steps * (lines * 16 + 40), o = 0;
+	char *s = malloc(cap);
+	cr_assert_not_null(s);
+	o += (size_t)snprintf(s + o, cap - o, "title = big\n[scene] one\n");
+	for (size_t k = 0; k < steps; k++) {
+		if (k > 0)
+			o += (size_t)snprintf(s + o, cap - o, "[pause]\n");
+		for (size_t j = 0; j < lines; j++)
+			o += (size_t)snprintf(s + o, cap - o, "%s\n",
+			    opts[(k + j) % 8]);
+		o += (size_t)snprintf(s + o, cap - o,
+		    "[caption]\nstep %zu {n}\n", k);
+	}
+	return s;
+}
+
+/* CPU seconds of this process. */
+static double
+cpu_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The largest lesson there may be (1000 steps of 50 option lines, 0.6
+ * MB in one scene) loads in well under a second: each step carries the
+ * options before it instead of parsing every earlier step's lines again
+ * (that was quadratic: 1000 steps of 20 lines took 1.65 s, this one
+ * about 4 s, and a 670 KB lesson 47 s). */
+Test(lesson, loading_is_linear_in_steps, .timeout = 60)
+{
+	char *text = big_lesson(1000, 50), err[1024];
+	struct pe_app_lesson al;
+	double t0 = cpu_seconds();
+	int rc = pe_app_lesson_parse(&al, "big", NULL, text, err, sizeof err);
+	double t = cpu_seconds() - t0;
+	cr_assert_eq(rc, 0, "%s", err);
+	cr_expect_eq(al.l.scenes[0].nsteps, 1000);
+	/* the last step is the options' last values, as a command line of
+	 * every line so far would give (step 999: lines 999..1048 mod 8) */
+	const struct pe_state *last = &al.l.scenes[0].steps[999].start;
+	cr_expect_eq(PANE(*last).cfg.n, 64);
+	cr_expect_eq(PANE(*last).cfg.d, 64);
+	cr_expect_float_eq(PANE(*last).cfg.base, 10000.0, 0);
+	cr_expect_eq(last->cur_r, 5);
+	cr_expect(t < 1.0, "1000 steps took %.2f s of CPU", t);
+	pe_app_lesson_free(&al);
+	free(text);
+}
+
+/* A lesson has at most 1000 steps and 1 MiB: past either it is refused
+ * with the bound, at the line of the first step too many. */
+Test(lesson, steps_and_size_are_bounded)
+{
+	char *text = big_lesson(1001, 1), err[1024];
+	struct pe_app_lesson al;
+	int rc = pe_app_lesson_parse(&al, "big", NULL, text, err, sizeof err);
+	pe_app_lesson_free(&al);
+	free(text);
+	cr_expect_eq(rc, 2, "1001 steps accepted");
+	/* title, [scene], then 4 lines a step: step 1001's [pause] */
+	cr_expect(strstr(err, "lesson big, line 4002: a lesson has at most "
+	    "1000 steps") != NULL, "%s", err);
+
+	size_t n = (1u << 20) + 1;
+	text = malloc(n + 1);
+	cr_assert_not_null(text);
+	memset(text, '\n', n);
+	memcpy(text, "[scene] a\n", 10);
+	text[n] = '\0';
+	rc = pe_app_lesson_parse(&al, "huge", NULL, text, err, sizeof err);
+	pe_app_lesson_free(&al);
+	free(text);
+	cr_expect_eq(rc, 2, "a text over 1 MiB accepted");
+	cr_expect(strstr(err, "lesson huge: 1048577 bytes; a lesson is at most "
+	    "1 MiB") != NULL, "%s", err);
+}
+
+/* A reload of the largest lesson never stalls a frame: each poll does a
+ * slice of the work (the TUI draws between polls), and the new lesson is
+ * shown once it is whole. */
+Test(lesson, reload_never_stalls_a_frame, .timeout = 120)
+{
+	struct pe_options o;
+	struct pe_state st;
+	char dir[256], path[300];
+	struct pe_lesson_session *S = open_session(&o, &st, dir, path,
+	    sizeof path);
+	char *text = big_lesson(1000, 50);
+	write_file(path, text);
+	free(text);
+	double worst = 0;
+	int polls = 0;
+	for (; polls < 20000 && strstr(st.status, "reloaded") == NULL;
+	    polls++) {
+		double t0 = cpu_seconds();
+		pe_lesson_session_poll(S, &st);
+		double t = cpu_seconds() - t0;
+		worst = t > worst ? t : worst;
+		nanosleep(&(struct timespec){0, 5 * 1000 * 1000}, NULL);
+	}
+	cr_expect(strstr(st.status, "reloaded") != NULL, "%d polls: %s", polls,
+	    st.status);
+	cr_expect_eq(st.session.lesson->scenes[0].nsteps, 1000);
+	cr_expect(worst < 0.1, "a poll took %.3f s of CPU", worst);
+	pe_lesson_session_close(S);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* A build with its time up does one step a call: a reload's slices are as
+ * small as a step, and the lesson built so is the one parsed at once. */
+Test(lesson, a_build_goes_a_step_at_a_time)
+{
+	char *text = big_lesson(50, 3), err[1024];
+	struct pe_lesson_build *B;
+	struct pe_app_lesson al, whole;
+	cr_assert_eq(pe_app_lesson_begin(&B, "big", NULL, text, err,
+	    sizeof err), 0, "%s", err);
+	int calls = 1;
+	while (pe_app_lesson_work(B, 0, err, sizeof err) == 1)
+		calls++;
+	cr_expect_eq(calls, 50, "one step a call: %d calls", calls);
+	pe_app_lesson_take(B, &al);
+	cr_assert_eq(pe_app_lesson_parse(&whole, "big", NULL, text, err,
+	    sizeof err), 0, "%s", err);
+	for (size_t k = 0; k < 50; k++) {
+		const struct pe_state *a = &al.l.scenes[0].steps[k].start;
+		const struct pe_state *b = &whole.l.scenes[0].steps[k].start;
+		cr_expect(memcmp(&PANE(*a).cfg, &PANE(*b).cfg, offsetof(struct
+		    pe_config, table)) == 0, "step %zu", k);
+		cr_expect_eq(a->cur_r, b->cur_r);
+	}
+	pe_app_lesson_free(&al);
+	pe_app_lesson_free(&whole);
+	free(text);
+}

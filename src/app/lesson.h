@@ -25,6 +25,22 @@ int pe_app_lesson_parse(struct pe_app_lesson *al, const char *name,
  * non-blocking (else pipes are read too). */
 int pe_app_lesson_read(const char *path, bool live, char **text, char *err,
     size_t cap);
+/* A lesson built a step at a time, so that a running lesson reloads its
+ * file between frames: pe_app_lesson_begin reads the text (0, or 2 with
+ * "lesson NAME, line N: ..."), pe_app_lesson_work builds steps until the
+ * lesson is whole (0) or the clock (pe_clock_ms) reaches until (1: more
+ * to build; until < 0: no limit), or 2 with the message;
+ * pe_app_lesson_take moves the whole lesson into *al, pe_app_lesson_drop
+ * gives a build up. Both free the build. pe_app_lesson_parse is all
+ * four. */
+struct pe_lesson_build;
+int pe_app_lesson_begin(struct pe_lesson_build **B, const char *name,
+    const char *file, const char *text, char *err, size_t cap);
+int pe_app_lesson_work(struct pe_lesson_build *B, long long until, char *err,
+    size_t cap);
+void pe_app_lesson_take(struct pe_lesson_build *B, struct pe_app_lesson *al);
+void pe_app_lesson_drop(struct pe_lesson_build *B);
+
 /* The lesson o asks for: --lesson-file, --lesson, else intro. */
 int pe_app_lesson_load(struct pe_app_lesson *al, const struct pe_options *o,
     char *err, size_t cap);

@@ -33,6 +33,8 @@ list_scenes(FILE *fp, const struct pe_lesson *l)
 
 /* Look at the lesson file this often for changes. */
 #define RELOAD_MS 300
+/* A reload builds the lesson this long a poll at most (and a step). */
+#define RELOAD_SLICE_MS 30
 /* A speaker's instance tries to reach the presenter this often. */
 #define CONNECT_MS 500
 
@@ -53,6 +55,7 @@ struct pe_lesson_session {
 	bool watch;		    /* --lesson-file, a regular file at the
 				       start: reloaded when it changes */
 	struct stat file;	    /* the lesson file as last read */
+	struct pe_lesson_build *build; /* a reload being built, or NULL */
 	char broken[200];	    /* why the file on disk is not shown, or ""
 				       (a status line's room) */
 	long long next_reload, next_connect;
@@ -67,60 +70,45 @@ changed(const struct stat *a, const struct stat *b)
 	    a->st_ino != b->st_ino;
 }
 
-/* Read the lesson file again when it changed: on success the same scene
- * (and step, where it still has them) of the new text; on a mistake, the
- * message in the status line and the last good lesson kept. */
+/* Say why the lesson file on disk is not shown, in the status line (and
+ * again after a key clears it, until the file is good): "line N: why (not
+ * reloaded)", since the file and the scene are known, or "cannot read the
+ * lesson file: why (not reloaded)". */
 static int
-reload(struct pe_lesson_session *S, struct pe_state *st)
+not_reloaded(struct pe_lesson_session *S, struct pe_state *st,
+    const char *err)
 {
-	const char *path = S->o->lesson_file;
-	struct stat sb;
-	char err[1024], *text;
-	if (!S->watch || stat(path, &sb) != 0 || !changed(&sb, &S->file))
-		return PE_ACT_NONE;
-	S->file = sb;
-	struct pe_app_lesson *nl = calloc(1, sizeof *nl);
-	if (nl == NULL)
-		return PE_ACT_NONE;
-	/* never waiting on the file: a regular one only, opened
-	 * non-blocking (a FIFO put there is refused, not waited on) */
-	int rc = pe_app_lesson_read(path, true, &text, err, sizeof err);
-	if (rc == 0) {
-		rc = pe_app_lesson_parse(nl, path, path, text, err, sizeof err);
-		free(text);
-	}
-	if (rc != 0) {
-		pe_app_lesson_free(nl);
-		free(nl);
-		/* "line N: why (not reloaded)": the file and scene are known;
-		 * "cannot read the lesson file: why (not reloaded)" */
-		const char *why = strstr(err, "line ");
-		const char *unread = strstr(err, "cannot read it: ");
-		why = why != NULL ? why : err;
-		if (unread != NULL) {
-			snprintf(S->broken, sizeof S->broken, "cannot read the "
-			    "lesson file: %.120s (not reloaded)", unread + 16);
-			pe_state_status(st, "%s", S->broken);
-			return PE_ACT_REDRAW;
-		}
-		const char *sc = strstr(why, ": scene ");
-		const char *rest = sc != NULL ? strstr(sc + 8, ": ") : NULL;
-		if (rest != NULL)
-			snprintf(S->broken, sizeof S->broken, "%.*s%s (not reloaded)",
-			    (int)(sc - why), why, rest);
-		else
-			snprintf(S->broken, sizeof S->broken, "%.180s (not reloaded)",
-			    why);
-		pe_state_status(st, "%s", S->broken);
-		return PE_ACT_REDRAW;
-	}
+	const char *why = strstr(err, "line ");
+	const char *unread = strstr(err, "cannot read it: ");
+	why = why != NULL ? why : err;
+	const char *sc = strstr(why, ": scene ");
+	const char *rest = sc != NULL ? strstr(sc + 8, ": ") : NULL;
+	if (unread != NULL)
+		snprintf(S->broken, sizeof S->broken, "cannot read the lesson "
+		    "file: %.120s (not reloaded)", unread + 16);
+	else if (rest != NULL)
+		snprintf(S->broken, sizeof S->broken, "%.*s%s (not reloaded)",
+		    (int)(sc - why), why, rest);
+	else
+		snprintf(S->broken, sizeof S->broken, "%.180s (not reloaded)",
+		    why);
+	pe_state_status(st, "%s", S->broken);
+	return PE_ACT_REDRAW;
+}
+
+/* Show the reloaded lesson nl: the same scene (found by its title, since
+ * scenes may have moved, else by its number) and step, where it still
+ * has them. The lesson before is freed a poll later, after the model was
+ * rebuilt from the new one. */
+static int
+install(struct pe_lesson_session *S, struct pe_state *st,
+    struct pe_app_lesson *nl)
+{
 	S->broken[0] = '\0';
 	if (S->old != NULL) {
 		pe_app_lesson_free(S->old);
 		free(S->old);
 	}
-	/* the scene shown, found by its title (scenes may have moved), else
-	 * by its number */
 	const char *title = st->session.lesson->scenes[st->session.scene].title;
 	size_t k = st->session.scene, step = st->session.step;
 	for (size_t i = 0; i < nl->l.nscenes; i++)
@@ -132,8 +120,52 @@ reload(struct pe_lesson_session *S, struct pe_state *st)
 	S->al = nl;
 	st->session.lesson = &nl->l;
 	int act = pe_lesson_goto(st, k, step);
-	pe_state_status(st, "reloaded %s", path);
+	pe_state_status(st, "reloaded %s", S->o->lesson_file);
 	return act;
+}
+
+/* Read the lesson file again when it changed, and build it a slice of
+ * RELOAD_SLICE_MS at a time, a poll each, so that the frames go on (a
+ * lesson of a thousand steps is built across polls); once whole it is
+ * shown; a mistake is said in the status line and the last good lesson
+ * stays. */
+static int
+reload(struct pe_lesson_session *S, struct pe_state *st)
+{
+	const char *path = S->o->lesson_file;
+	long long until = pe_clock_ms() + RELOAD_SLICE_MS;
+	struct stat sb;
+	char err[1024], *text;
+	int rc;
+
+	if (S->build == NULL) {
+		if (!S->watch || stat(path, &sb) != 0 ||
+		    !changed(&sb, &S->file))
+			return PE_ACT_NONE;
+		S->file = sb;
+		/* never waiting on the file: a regular one only, opened
+		 * non-blocking (a FIFO put there is refused, not waited on) */
+		if (pe_app_lesson_read(path, true, &text, err, sizeof err) != 0)
+			return not_reloaded(S, st, err);
+		rc = pe_app_lesson_begin(&S->build, path, path, text, err,
+		    sizeof err);
+		free(text);
+		if (rc != 0)
+			return not_reloaded(S, st, err);
+	}
+	if ((rc = pe_app_lesson_work(S->build, until, err, sizeof err)) == 1)
+		return PE_ACT_NONE; /* the next poll goes on */
+	if (rc != 0) {
+		pe_app_lesson_drop(S->build);
+		S->build = NULL;
+		return not_reloaded(S, st, err);
+	}
+	struct pe_app_lesson *nl = calloc(1, sizeof *nl);
+	if (nl == NULL)
+		return PE_ACT_NONE; /* kept: the next poll tries again */
+	pe_app_lesson_take(S->build, nl);
+	S->build = NULL;
+	return install(S, st, nl);
 }
 
 /* Say how the link stands in st->session.link. */
@@ -224,8 +256,9 @@ pe_lesson_session_poll(void *arg, struct pe_state *st)
 	struct pe_lesson_session *S = arg;
 	int act = PE_ACT_NONE;
 	long long now = pe_clock_ms();
-	if (now >= S->next_reload) {
-		S->next_reload = now + RELOAD_MS;
+	if (S->build != NULL || now >= S->next_reload) {
+		if (S->build == NULL)
+			S->next_reload = now + RELOAD_MS;
 		act |= reload(S, st);
 	}
 	act |= link_poll(S, st);
@@ -282,6 +315,7 @@ pe_lesson_session_close(struct pe_lesson_session *S)
 	if (S == NULL)
 		return;
 	pe_link_close(&S->link);
+	pe_app_lesson_drop(S->build);
 	if (S->old != NULL) {
 		pe_app_lesson_free(S->old);
 		free(S->old);

@@ -770,10 +770,9 @@ pe_lesson_caption(const struct pe_state *st, const struct pe_model *m,
 	return 0;
 }
 
-/* Fill step t's caption for its own start state into t->frozen. PE_OK
- * or PE_ENOMEM. */
-static int
-freeze_step(struct pe_step *t)
+/* See lesson.h. */
+int
+pe_lesson_freeze_step(struct pe_step *t)
 {
 	const struct pe_pane *pane = &t->start.pane[t->start.focus];
 	struct pe_model m;
@@ -788,24 +787,5 @@ freeze_step(struct pe_step *t)
 	caption_text(&t->start, &m, t->caption, buf, 8192, &o);
 	pe_model_free(&m);
 	t->frozen = buf;
-	return PE_OK;
-}
-
-/* See lesson.h. A step's caption is frozen when a later step of its scene
- * changes the view (the steps are walked from the last). */
-int
-pe_lesson_freeze(struct pe_lesson *l)
-{
-	for (size_t i = 0; i < l->nscenes; i++) {
-		struct pe_scene *s = &l->scenes[i];
-		bool later = false; /* a step after k changes the view */
-		for (size_t k = s->nsteps; k-- > 0;) {
-			struct pe_step *t = &s->steps[k];
-			if (later && *t->caption != '\0' &&
-			    freeze_step(t) != PE_OK)
-				return PE_ENOMEM;
-			later |= t->sets_options;
-		}
-	}
 	return PE_OK;
 }

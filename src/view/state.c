@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pescope/encoding.h"
 #include "pescope/learned.h"
 #include "pescope/rope.h"
 #include "view/encoding.h"
@@ -146,8 +147,7 @@ pe_state_clamp(struct pe_state *st)
 	} else
 		st->vr0 = st->vc0 = st->vc1 = 0;
 	/* alibi's heads; relative's toy attention reads a row of its bias */
-	size_t heads = p->cfg.enc == PE_ENC_RELATIVE &&
-	    p->cfg.teach.bias != NULL ? p->cfg.teach.bias_heads : p->cfg.heads;
+	size_t heads = pe_config_heads(&p->cfg);
 	if (heads == 0 || p->head >= heads)
 		p->head = heads > 0 ? heads - 1 : 0;
 	if (st->speed < PE_SPEED_MIN)
@@ -200,11 +200,10 @@ pe_state_apply(struct pe_state *st, struct pe_config *cand)
 		pe_state_status(st, "%s", why);
 		return PE_ACT_REDRAW;
 	}
-	if (cand->enc == PE_ENC_LEARNED && cand->table == NULL &&
-	    cand->max_len > PE_LEARNED_MAX_ENTRIES / cand->d) {
-		pe_state_status(st, "d_model %zu: an untrained learned table of %zu x %zu "
-		    "is too large; max_len x d_model must be at most %zu", cand->d,
-		    cand->max_len, cand->d, PE_LEARNED_MAX_ENTRIES);
+	/* what the encoding makes for itself (learned: an untrained table
+	 * the caller regenerates) must fit */
+	if (pe_config_prepare(cand, NULL, why, sizeof why) != PE_OK) {
+		pe_state_status(st, "%s", why);
 		return PE_ACT_REDRAW;
 	}
 	cur(st)->cfg = *cand;

@@ -7,6 +7,7 @@
 
 #include "app/app.h"
 #include "app/options_impl.h"
+#include "pescope/encoding.h"
 #include "pescope/learned.h"
 #include "pescope/toy.h"
 #include "view/encoding.h"
@@ -65,14 +66,16 @@ check_panel(const struct pe_options *o, char *err, size_t cap)
 	if (p != PE_PANEL_ATTENTION)
 		return 0;
 	size_t head = o->head_given ? o->head : 0;
-	if (c->enc == PE_ENC_RELATIVE && o->head_given &&
+	const struct pe_encoding_def *def = pe_config_def(c);
+	bool learned_bias = (def->params & PE_PARAM_BIAS) != 0;
+	if (learned_bias && o->head_given &&
 	    (c->teach.bias == NULL || head >= c->teach.bias_heads))
-		return opt_fail(err, cap, "--head %zu: relative's toy "
-		    "attention reads row --head of --bias-file, which has %zu",
-		    head,
+		return opt_fail(err, cap, "--head %zu: %s's toy attention "
+		    "reads row --head of --bias-file, which has %zu", head,
+		    def->name,
 		    c->teach.bias == NULL ? (size_t)0 : c->teach.bias_heads);
-	if (c->enc == PE_ENC_RELATIVE && c->teach.bias == NULL)
-		return 0;
+	if (learned_bias && c->teach.bias == NULL)
+		return 0; /* the panel shows what indexes the bias */
 	struct pe_toy_sentence s;
 	if (pe_toy_split(c->teach.tokens, &s) != PE_OK ||
 	    pe_toy_check(c, &s, head, why, sizeof why) != PE_OK)
@@ -96,9 +99,11 @@ check_applies(const struct pe_options *o, const bool *given, char *err,
 
 	if (!pe_commands[o->cmd].strict)
 		return 0;
+	unsigned reads = pe_config_def(c)->params;
 	for (int i = 0; i < O_COUNT; i++) {
 		const struct opt_row *r = &pe_opts[i];
-		if (!given[i] || r->encs == 0)
+		unsigned applies = opt_encs(r);
+		if (!given[i] || applies == 0)
 			continue;
 		enum pe_dump_scope scope = o->cmd == PE_CMD_DUMP
 		    ? pe_dump_option_scope(o->table, r->name, list, sizeof list)
@@ -111,20 +116,20 @@ check_applies(const struct pe_options *o, const bool *given, char *err,
 			continue; /* the table takes it for all its encodings */
 		bool snap = o->cmd == PE_CMD_SNAPSHOT;
 		if (snap && (r->also_panels & (1u << o->panel)) &&
-		    (r->also_encs & (1u << c->enc)))
+		    (opt_also_encs(r) & (1u << c->enc)))
 			continue; /* the panel takes it for this encoding */
-		if (!(r->encs & (1u << c->enc)))
+		if (!(applies & (1u << c->enc)))
 			return opt_fail(err, cap, "--%s has no effect with -e "
 			    "%s: it applies to %s", r->name,
 			    pe_encoding_name(c->enc),
-			    check_names(r->encs, encs, list, sizeof list));
-		if (c->enc == PE_ENC_ROPE && r->scalings != 0 &&
+			    check_names(applies, encs, list, sizeof list));
+		if ((reads & PE_PARAM_ROPE_SCALING) && r->scalings != 0 &&
 		    !(r->scalings & (1u << c->rope.type)))
 			return opt_fail(err, cap, "--%s has no effect with "
 			    "--rope-scaling %s: it applies to %s", r->name,
 			    pe_rope_type_name(c->rope.type),
 			    check_names(r->scalings, types, list, sizeof list));
-		if (c->enc == PE_ENC_RELATIVE && r->kinds != 0 &&
+		if ((reads & PE_PARAM_RELATIVE) && r->kinds != 0 &&
 		    !(r->kinds & (1u << c->relative)))
 			return opt_fail(err, cap, "--%s has no effect with "
 			    "--relative %s: it applies to %s", r->name,
@@ -166,7 +171,7 @@ check_lesson(const struct pe_options *o, const bool *given, char *err,
 	if (!lesson)
 		return 0;
 	for (int i = 0; i < O_COUNT; i++)
-		if (given[i] && (pe_opts[i].encs != 0 || i == O_PRESET ||
+		if (given[i] && (opt_is_config(i) || i == O_PRESET ||
 		    i == O_PRESET_FILE || i == O_CURSOR || i == O_PANEL ||
 		    i == O_VALUES || i == O_HEAD || i == O_COMPARE))
 			return opt_fail(err, cap, "--%s has no effect with "
@@ -189,12 +194,15 @@ opt_finish(struct pe_options *o, const bool *given, char *err, size_t cap)
 	/* the encoding's own defaults (its row in config.c) for what no
 	 * option or preset gave */
 	pe_config_encoding_defaults(c, o->d_given, o->base_given);
+	unsigned reads = pe_config_def(c)->params;
 	if (o->table_data != NULL) {
-		if (c->enc != PE_ENC_LEARNED)
-			return opt_fail(err, cap, "--table-file: only the "
-			    "learned encoding reads a table, and the encoding "
-			    "is %s; add -e learned",
-			    pe_encoding_name(c->enc));
+		char list[160];
+		check_names(pe_encodings_taking(PE_PARAM_TABLE),
+		    pe_opts[O_ENCODING].choices, list, sizeof list);
+		if (!(reads & PE_PARAM_TABLE))
+			return opt_fail(err, cap, "--table-file: only the %s "
+			    "encoding reads a table, and the encoding is %s; "
+			    "add -e %s", list, pe_encoding_name(c->enc), list);
 		if (o->d_given && c->d != o->table_cols)
 			return opt_fail(err, cap, "--table-file: the table is "
 			    "%zu wide but --d-model is %zu; they must agree "
@@ -225,7 +233,7 @@ opt_finish(struct pe_options *o, const bool *given, char *err, size_t cap)
 		    "%lld..%lld (-n < K < n, seq_len %zu)",
 		    (long long)c->teach.shift, 1 - (long long)c->n,
 		    (long long)c->n - 1, c->n);
-	if (c->enc == PE_ENC_LEARNED && o->table_data == NULL) {
+	if ((reads & PE_PARAM_TABLE) && o->table_data == NULL) {
 		/* GPT-2's init, labelled untrained; bounded to fit in memory */
 		int st = pe_learned_untrained(c->max_len, c->d, &o->table_data);
 		if (st == PE_ERANGE)
@@ -240,19 +248,19 @@ opt_finish(struct pe_options *o, const bool *given, char *err, size_t cap)
 		c->table = o->table_data;
 		c->table_untrained = true;
 	}
-	if (o->freqs_data != NULL && (c->enc != PE_ENC_ROPE2D ||
+	bool rope2d = (reads & PE_PARAM_ROPE2D) != 0;
+	if (o->freqs_data != NULL && (!rope2d ||
 	    c->rope2d.kind != PE_ROPE2D_MIXED))
 		return opt_fail(err, cap, "--freqs-file: only rope2d mixed "
 		    "reads learned frequencies; add -e rope2d --rope2d mixed");
-	if (c->enc == PE_ENC_ROPE2D && c->rope2d.kind == PE_ROPE2D_AXIAL &&
-	    (o->cmd == PE_CMD_SNAPSHOT || o->cmd == PE_CMD_DUMP))
+	if (rope2d && c->rope2d.kind == PE_ROPE2D_AXIAL &&
+	    pe_commands[o->cmd].strict)
 		for (int id = 0; id < O_COUNT; id++)
 			if (given[id] && (id == O_HEAD || id == O_LAYER))
 				return opt_fail(err, cap, "--%s has no effect "
 				    "with --rope2d axial: it applies to mixed",
 				    pe_opts[id].name);
-	o->head_in_config = c->enc == PE_ENC_ROPE2D &&
-	    c->rope2d.kind == PE_ROPE2D_MIXED;
+	o->head_in_config = rope2d && c->rope2d.kind == PE_ROPE2D_MIXED;
 	if (o->head_given && pe_field_supported(c->enc, PE_FIELD_BIAS) &&
 	    o->head >= c->heads) /* alibi's heads */
 		return opt_fail(err, cap, "--head %zu: must be in 0..%zu "

@@ -117,7 +117,7 @@ opt_compare(struct pe_options *o, const struct opt_hit *ha, int na,
 	}
 	for (int i = 0; i < nb; i++) {
 		enum opt_id id = hb[i].id;
-		if (pe_opts[id].encs != 0 || id == O_PRESET ||
+		if (opt_is_config(id) || id == O_PRESET ||
 		    id == O_PRESET_FILE)
 			continue;
 		rc = opt_fail(err, cap, "%s--%s is not a config option: "

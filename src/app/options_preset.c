@@ -56,7 +56,7 @@ pe_options_line(char *line, char **key, char **val)
 static bool
 preset_sets(int id)
 {
-	return id >= 0 && pe_opts[id].encs != 0 && pe_opts[id].type != OPT_FILE;
+	return id >= 0 && opt_is_config(id) && pe_opts[id].type != OPT_FILE;
 }
 
 /* Apply a preset's text (lines "option = value") to *o. */

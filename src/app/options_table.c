@@ -7,13 +7,10 @@
 
 #include "app/options_impl.h"
 #include "app/stream.h"
+#include "pescope/encoding.h"
 #include "pescope/toy.h"
 
 #define R_SCALED (R(LINEAR) | R(DYNAMIC) | R(YARN) | R(LONGROPE) | R(LLAMA3))
-/* The encodings with a toy attention (toy.h: vit2d has patches, not
- * words); named, so that a new encoding joins only when toy.c has it. */
-#define E_TOY (E(SINUSOIDAL) | E(LEARNED) | E(RELATIVE) | E(ROPE) | E(ALIBI) | \
-    E(NOPE))
 /* The options of the toy attention and worked examples: the TUI, snapshot
  * (their panels) and dump (their tables). */
 #define C_TEACH C_CONF
@@ -52,7 +49,7 @@ table_theme_name(int v)
 static const struct opt_choices encodings = {PE_ENC_COUNT, table_enc_name,
 	pe_encoding_parse, NULL, NULL};
 static const struct opt_choices scalings = {PE_ROPE_TYPE_COUNT,
-	table_rope_name, pe_rope_type_parse, NULL, NULL};
+	table_rope_name, NULL, NULL, NULL};
 static const struct opt_choices panels = {PE_PANEL_COUNT, table_panel_name,
 	pe_panel_parse, NULL, NULL};
 static const struct opt_choices depths = {PE_DEPTH_MONO + 1,
@@ -85,202 +82,202 @@ const struct opt_row pe_opts[O_COUNT] = {
 	[O_ENCODING] = {"encoding", 'e', C_CONF, G_ENC, "E",
 	    "sinusoidal (default), learned, relative, rope,\n"
 	    "alibi, nope, vit2d, mrope, xpos, rope2d",
-	    ENUM(cfg.enc, encodings), .encs = E_ALL},
+	    ENUM(cfg.enc, encodings), .every_enc = true},
 	[O_D_MODEL] = {"d-model", 'd', C_CONF, G_ENC, "N",
 	    "model width (rope, mrope, xpos: the head dimension;\n"
 	    "the toy tables and panel: the tokens' width, any\n"
 	    "encoding); 64 (mrope: 128)",
 	    SIZE(cfg.d, 1, PE_MAX_D), .given = OFF(d_given),
-	    .encs = E(SINUSOIDAL) | E(LEARNED) | E(ROPE) | E(VIT2D) | E(MROPE) |
-	    E(XPOS) | E(ROPE2D), .also_panels = PAN(ATTENTION),
-	    .also_encs = E_TOY},
+	    .params = PE_PARAM_D_MODEL, .also_panels = PAN(ATTENTION),
+	    .also_caps = PE_CAP_TOY},
 	[O_SEQ_LEN] = {"seq-len", 'n', C_CONF, G_ENC, "N",
 	    "sequence length; 64 (vit2d and rope2d are sized by\n"
 	    "--grid, mrope by its text, image and frames)",
 	    SIZE(cfg.n, 1, PE_MAX_N),
-	    .encs = E_ALL & ~(E(VIT2D) | E(MROPE) | E(ROPE2D))},
+	    .params = PE_PARAM_SEQ_LEN},
 	[O_BASE] = {"base", 0, C_CONF, G_ENC, "B",
 	    "sinusoidal / rope base theta; 10000 (mrope:\n"
 	    "1000000; xpos: torchscale's fixed 10000; rope2d:\n"
 	    "RoPE-ViT's 100 axial, 10 mixed)",
 	    FLOAT(cfg.base), .lo = 1, .lo_bound = B_OPEN,
 	    .given = OFF(base_given),
-	    .encs = E(SINUSOIDAL) | E(ROPE) | E(MROPE) | E(XPOS) | E(ROPE2D)},
+	    .params = PE_PARAM_BASE},
 	[O_LAYOUT] = {"layout", 0, C_CONF, G_ENC, "L",
 	    "sinusoidal columns: interleaved (the paper,\n"
 	    "PyTorch), split (GPT-J: the paper's frequencies,\n"
 	    "sines then cosines) or t2t (tensor2tensor, fairseq:\n"
 	    "base^(-i/(d/2-1)))",
-	    ENUM(cfg.layout, layouts), .encs = E(SINUSOIDAL)},
+	    ENUM(cfg.layout, layouts), .params = PE_PARAM_LAYOUT},
 	[O_PAIRING] = {"pairing", 0, C_CONF, G_ENC, "P",
 	    "rope: half (HF rotate_half) or interleaved (GPT-J)",
-	    ENUM(cfg.pairing, pairings), .encs = E(ROPE)},
+	    ENUM(cfg.pairing, pairings), .params = PE_PARAM_PAIRING},
 	[O_HEADS] = {"heads", 0, C_CONF, G_ENC, "H", "alibi heads; 8",
-	    SIZE(cfg.heads, 1, PE_MAX_HEADS), .encs = E(ALIBI)},
+	    SIZE(cfg.heads, 1, PE_MAX_HEADS),
+	    .params = PE_PARAM_HEADS},
 	[O_ALIBI_MODE] = {"alibi-mode", 0, C_CONF, G_ENC, "M",
 	    "alibi: causal (default) or symmetric",
-	    ENUM(cfg.alibi_mode, alibi_modes), .encs = E(ALIBI)},
+	    ENUM(cfg.alibi_mode, alibi_modes), .params = PE_PARAM_ALIBI_MODE},
 	[O_RELATIVE] = {"relative", 0, C_CONF, G_ENC, "K",
 	    "relative: t5 (default) or shaw",
-	    ENUM(cfg.relative, relative_kinds), .encs = E(RELATIVE)},
+	    ENUM(cfg.relative, relative_kinds), .params = PE_PARAM_RELATIVE},
 	[O_BUCKETS] = {"buckets", 0, C_CONF, G_ENC, "N", "t5 num_buckets; 32",
-	    SIZE(cfg.buckets, 2, 4096), .encs = E(RELATIVE), .kinds = K_T5},
+	    SIZE(cfg.buckets, 2, 4096), .params = PE_PARAM_RELATIVE, .kinds = K_T5},
 	[O_MAX_DISTANCE] = {"max-distance", 0, C_CONF, G_ENC, "N",
 	    "t5 max_distance; 128", SIZE(cfg.max_distance, 1, PE_MAX_N),
-	    .encs = E(RELATIVE), .kinds = K_T5},
+	    .params = PE_PARAM_RELATIVE, .kinds = K_T5},
 	[O_BIDIRECTIONAL] = {"bidirectional", 0, C_CONF, G_ENC, NULL,
 	    "t5 encoder buckets (default)", FLAG(cfg.bidirectional, true),
-	    .encs = E(RELATIVE), .kinds = K_T5},
+	    .params = PE_PARAM_RELATIVE, .kinds = K_T5},
 	[O_UNIDIRECTIONAL] = {"unidirectional", 0, C_CONF, G_ENC, NULL,
 	    "t5 decoder buckets", FLAG(cfg.bidirectional, false),
-	    .encs = E(RELATIVE), .kinds = K_T5},
+	    .params = PE_PARAM_RELATIVE, .kinds = K_T5},
 	[O_MAX_RELATIVE] = {"max-relative", 0, C_CONF, G_ENC, "K",
 	    "shaw clipping distance; 16", SIZE(cfg.max_relative, 1, PE_MAX_N),
-	    .encs = E(RELATIVE), .kinds = K_SHAW},
+	    .params = PE_PARAM_RELATIVE, .kinds = K_SHAW},
 	[O_GRID] = {"grid", 0, C_CONF, G_ENC, "HxW",
 	    "vit2d, rope2d patch grid; mrope's image after the\n"
 	    "merge (HF's llm_grid_h x llm_grid_w); 14x14",
-	    HOOK(OPT_SIZE, opt_grid), .encs = E(VIT2D) | E(MROPE) | E(ROPE2D)},
+	    HOOK(OPT_SIZE, opt_grid), .params = PE_PARAM_GRID},
 	[O_TEXT_BEFORE] = {"text-before", 0, C_CONF, G_ENC, "N",
 	    "mrope: text tokens before the image; 8",
-	    SIZE(cfg.mrope.text_before, 0, PE_MAX_N), .encs = E(MROPE)},
+	    SIZE(cfg.mrope.text_before, 0, PE_MAX_N), .params = PE_PARAM_MROPE},
 	[O_FRAMES] = {"frames", 0, C_CONF, G_ENC, "F",
 	    "mrope: a video of F frames (HF's llm_grid_t,\n"
 	    "time step 1); 1, an image",
-	    SIZE(cfg.mrope.frames, 1, PE_MAX_N), .encs = E(MROPE)},
+	    SIZE(cfg.mrope.frames, 1, PE_MAX_N), .params = PE_PARAM_MROPE},
 	[O_TEXT_AFTER] = {"text-after", 0, C_CONF, G_ENC, "M",
 	    "mrope: text tokens after the image; 8",
-	    SIZE(cfg.mrope.text_after, 0, PE_MAX_N), .encs = E(MROPE)},
+	    SIZE(cfg.mrope.text_after, 0, PE_MAX_N), .params = PE_PARAM_MROPE},
 	[O_MROPE_SECTION] = {"mrope-section", 0, C_CONF, G_ENC, "T,H,W",
 	    "mrope: pairs turned by t, h and w, T+H+W = d/2;\n"
 	    "Qwen2-VL's 16,24,24 (scaled to d/2)",
-	    HOOK(OPT_SIZE, opt_mrope_section), .encs = E(MROPE)},
+	    HOOK(OPT_SIZE, opt_mrope_section), .params = PE_PARAM_MROPE},
 	[O_XPOS_SCALE_BASE] = {"xpos-scale-base", 0, C_CONF, G_ENC, "G",
 	    "xpos: the scale's base gamma, zeta^(m/gamma); 512",
 	    FLOAT(cfg.xpos.xpos_scale_base), .lo = 0, .lo_bound = B_OPEN,
-	    .encs = E(XPOS)},
+	    .params = PE_PARAM_XPOS},
 	[O_XPOS_OFFSET] = {"xpos-offset", 0, C_CONF, G_ENC, "K",
 	    "xpos: the queries' offset (torchscale's\n"
 	    "forward(q, offset)); 0",
-	    SIZE(cfg.xpos.xpos_offset, 0, PE_MAX_N), .encs = E(XPOS)},
+	    SIZE(cfg.xpos.xpos_offset, 0, PE_MAX_N), .params = PE_PARAM_XPOS},
 	[O_ROPE2D] = {"rope2d", 0, C_CONF, G_ENC, "K",
 	    "rope2d: axial (default; RoPE-ViT's RoPE-Axial) or\n"
 	    "mixed (RoPE-Mixed: learned x and y frequencies)",
-	    ENUM(cfg.rope2d.kind, rope2d_kinds), .encs = E(ROPE2D)},
+	    ENUM(cfg.rope2d.kind, rope2d_kinds), .params = PE_PARAM_ROPE2D},
 	[O_FREQS_FILE] = {"freqs-file", 0, C_CONF, G_ENC, "F.npy",
 	    "rope2d mixed: learned frequencies, [2, heads,\n"
 	    "d/2] or the reference's freqs [2, depth, heads\n"
 	    "d/2] (else init_random_2d_freqs, torch seed 0)",
-	    HOOK(OPT_FILE, opt_freqs_file), .encs = E(ROPE2D)},
+	    HOOK(OPT_FILE, opt_freqs_file), .params = PE_PARAM_ROPE2D},
 	[O_LAYER] = {"layer", 0, C_CONF, G_ENC, "L",
 	    "rope2d mixed: the block of a [2, depth, ...] file;\n"
-	    "0", SIZE(cfg.rope2d.layer, 0, PE_MAX_N), .encs = E(ROPE2D)},
+	    "0", SIZE(cfg.rope2d.layer, 0, PE_MAX_N), .params = PE_PARAM_ROPE2D},
 	[O_TABLE_FILE] = {"table-file", 0, C_CONF, G_ENC, "F.npy",
 	    "learned: a [max_len, d] table (else untrained)",
-	    HOOK(OPT_FILE, opt_table_file), .encs = E(LEARNED)},
+	    HOOK(OPT_FILE, opt_table_file), .params = PE_PARAM_TABLE},
 	[O_MAX_LEN] = {"max-len", 0, C_CONF, G_ENC, "L",
 	    "learned: rows of the untrained table; 1024",
 	    SIZE(cfg.max_len, 1, PE_MAX_N), .given = OFF(max_len_given),
-	    .encs = E(LEARNED)},
+	    .params = PE_PARAM_TABLE},
 
 	[O_ROPE_SCALING] = {"rope-scaling", 0, C_CONF, G_ROPE, "T",
 	    "default, linear, dynamic, yarn, longrope, llama3",
-	    ENUM(cfg.rope.type, scalings), .encs = E(ROPE)},
+	    ENUM(cfg.rope.type, scalings), .params = PE_PARAM_ROPE_SCALING},
 	[O_FACTOR] = {"factor", 0, C_CONF, G_ROPE, "F",
 	    "scaling factor (>= 1); 4 (longrope: when given;\n"
 	    "else max-pos / original-max-pos, as HF's Phi-3)",
 	    FLOAT(cfg.rope.factor), .given = OFF(cfg.rope.factor_given),
-	    .encs = E(ROPE), .scalings = R_SCALED},
+	    .params = PE_PARAM_ROPE_SCALING, .scalings = R_SCALED},
 	[O_ORIGINAL_MAX_POS] = {"original-max-pos", 0, C_CONF, G_ROPE, "N",
 	    "original_max_position_embeddings; 4096",
-	    SIZE(cfg.rope.original_max_pos, 1, PE_MAX_N), .encs = E(ROPE),
+	    SIZE(cfg.rope.original_max_pos, 1, PE_MAX_N), .params = PE_PARAM_ROPE_SCALING,
 	    .scalings = R(YARN) | R(LONGROPE) | R(LLAMA3)},
 	[O_MAX_POS] = {"max-pos", 0, C_CONF, G_ROPE, "N",
 	    "max_position_embeddings (dynamic, longrope); 4096",
-	    SIZE(cfg.rope.max_pos, 1, PE_MAX_N), .encs = E(ROPE),
+	    SIZE(cfg.rope.max_pos, 1, PE_MAX_N), .params = PE_PARAM_ROPE_SCALING,
 	    .scalings = R(DYNAMIC) | R(LONGROPE)},
 	[O_BETA_FAST] = {"beta-fast", 0, C_CONF, G_ROPE, "B",
 	    "yarn; 32 (0 means unset, as HF: 32)", FLOAT(cfg.rope.beta_fast),
-	    .encs = E(ROPE), .scalings = R(YARN)},
+	    .params = PE_PARAM_ROPE_SCALING, .scalings = R(YARN)},
 	[O_BETA_SLOW] = {"beta-slow", 0, C_CONF, G_ROPE, "B",
 	    "yarn; 1 (0 means unset, as HF: 1)", FLOAT(cfg.rope.beta_slow),
-	    .encs = E(ROPE), .scalings = R(YARN)},
+	    .params = PE_PARAM_ROPE_SCALING, .scalings = R(YARN)},
 	[O_MSCALE] = {"mscale", 0, C_CONF, G_ROPE, "M",
 	    "yarn; with --mscale-all-dim the attention factor is\n"
 	    "get_mscale(f, M) / get_mscale(f, A);\n"
 	    "0 or only one given: unset (0.1 ln(f) + 1), as HF",
-	    FLOAT(cfg.rope.mscale), .encs = E(ROPE), .scalings = R(YARN)},
+	    FLOAT(cfg.rope.mscale), .params = PE_PARAM_ROPE_SCALING, .scalings = R(YARN)},
 	[O_MSCALE_ALL_DIM] = {"mscale-all-dim", 0, C_CONF, G_ROPE, "A",
 	    "yarn (0 means unset, as HF)", FLOAT(cfg.rope.mscale_all_dim),
-	    .encs = E(ROPE), .scalings = R(YARN)},
+	    .params = PE_PARAM_ROPE_SCALING, .scalings = R(YARN)},
 	[O_ATTENTION_FACTOR] = {"attention-factor", 0, C_CONF, G_ROPE, "A",
 	    "yarn, longrope: the factor on cos and sin; derived",
-	    FLOAT(cfg.rope.attention_factor), .encs = E(ROPE),
+	    FLOAT(cfg.rope.attention_factor), .params = PE_PARAM_ROPE_SCALING,
 	    .scalings = R(YARN) | R(LONGROPE)},
 	[O_TRUNCATE] = {"truncate", 0, C_CONF, G_ROPE, NULL,
 	    "yarn: floor/ceil the correction range (default)",
-	    FLAG(cfg.rope.truncate, true), .encs = E(ROPE),
+	    FLAG(cfg.rope.truncate, true), .params = PE_PARAM_ROPE_SCALING,
 	    .scalings = R(YARN)},
 	[O_NO_TRUNCATE] = {"no-truncate", 0, C_CONF, G_ROPE, NULL,
 	    "yarn: keep the correction range fractional",
-	    FLAG(cfg.rope.truncate, false), .encs = E(ROPE),
+	    FLAG(cfg.rope.truncate, false), .params = PE_PARAM_ROPE_SCALING,
 	    .scalings = R(YARN)},
 	[O_LOW_FREQ] = {"low-freq-factor", 0, C_CONF, G_ROPE, "F", "llama3; 1",
-	    FLOAT(cfg.rope.low_freq_factor), .encs = E(ROPE),
+	    FLOAT(cfg.rope.low_freq_factor), .params = PE_PARAM_ROPE_SCALING,
 	    .scalings = R(LLAMA3)},
 	[O_HIGH_FREQ] = {"high-freq-factor", 0, C_CONF, G_ROPE, "F",
-	    "llama3; 4", FLOAT(cfg.rope.high_freq_factor), .encs = E(ROPE),
+	    "llama3; 4", FLOAT(cfg.rope.high_freq_factor), .params = PE_PARAM_ROPE_SCALING,
 	    .scalings = R(LLAMA3)},
 	[O_SHORT_FACTOR] = {"short-factor", 0, C_CONF, G_ROPE, "LIST|@FILE",
 	    "longrope: rotary_dim/2 numbers",
 	    LIST(short_factor, cfg.rope.n_short, cfg.rope.short_factor),
-	    .encs = E(ROPE), .scalings = R(LONGROPE)},
+	    .params = PE_PARAM_ROPE_SCALING, .scalings = R(LONGROPE)},
 	[O_LONG_FACTOR] = {"long-factor", 0, C_CONF, G_ROPE, "LIST|@FILE",
 	    "longrope: rotary_dim/2 numbers",
 	    LIST(long_factor, cfg.rope.n_long, cfg.rope.long_factor),
-	    .encs = E(ROPE), .scalings = R(LONGROPE)},
+	    .params = PE_PARAM_ROPE_SCALING, .scalings = R(LONGROPE)},
 	[O_PARTIAL_ROTARY] = {"partial-rotary", 0, C_CONF, G_ROPE, "F",
 	    "fraction of dims that rotate (GPT-NeoX); 1",
 	    FLOAT(cfg.rope.partial_rotary), .lo = 0, .lo_bound = B_OPEN,
-	    .hi = 1, .hi_bound = B_CLOSED, .encs = E(ROPE)},
+	    .hi = 1, .hi_bound = B_CLOSED, .params = PE_PARAM_ROPE_SCALING},
 	[O_TRAIN_LEN] = {"train-len", 0, C_TEACH, G_ENC, "L",
 	    "the model's training context (presets set it):\n"
 	    "maps and plots mark positions >= L; rope names\n"
 	    "the pairs that never turned in it; dump: rope's\n"
 	    "table beyond", SIZE(cfg.teach.train_len, 1, PE_MAX_N),
-	    .encs = E_TOY},
+	    .caps = PE_CAP_TOY},
 
 	[O_TOKENS] = {"tokens", 0, C_TEACH, G_TEACH, "TEXT",
 	    "toy attention's sentence: 1 to 64 words split on\n"
 	    "white space; \"the dog bit the man\"",
-	    STRING(tokens), .alias = OFF(cfg.teach.tokens), .encs = E_TOY,
+	    STRING(tokens), .alias = OFF(cfg.teach.tokens), .caps = PE_CAP_TOY,
 	    .panels = PAN(ATTENTION)},
 	[O_PERMUTE] = {"permute", 0, C_TEACH, G_TEACH, "LIST",
 	    "reorder the tokens: token i is token LIST[i] (a\n"
 	    "permutation of 0..T-1; compared with 0,4,2,3,1 for\n"
 	    "the default sentence, else the reversal)",
-	    HOOK(OPT_LIST, opt_permute), .encs = E_TOY,
+	    HOOK(OPT_LIST, opt_permute), .caps = PE_CAP_TOY,
 	    .panels = PAN(ATTENTION)},
 	[O_MASK] = {"mask", 0, C_TEACH, G_TEACH, "M",
 	    "toy attention's mask: causal or none (default:\n"
 	    "causal for nope and alibi causal, else none)",
-	    ENUM(cfg.teach.mask, masks), .encs = E_TOY,
+	    ENUM(cfg.teach.mask, masks), .caps = PE_CAP_TOY,
 	    .panels = PAN(ATTENTION)},
 	[O_BIAS_FILE] = {"bias-file", 0, C_TEACH, G_TEACH, "F.npy",
 	    "relative: the learned bias, [buckets] or [heads,\n"
 	    "buckets] (relative_attention_bias.weight.T;\n"
 	    "shaw: 2K+1 clipped distances)",
-	    HOOK(OPT_FILE, opt_bias_file), .encs = E(RELATIVE),
+	    HOOK(OPT_FILE, opt_bias_file), .params = PE_PARAM_BIAS,
 	    .panels = PAN(ATTENTION)},
 	[O_EMBEDDING] = {"embedding", 0, C_TEACH, G_TEACH, "LIST|@FILE",
 	    "the worked example's x: d_model numbers (else the\n"
 	    "toy embedding of \"the\")",
 	    LIST(embedding, cfg.teach.n_embedding, cfg.teach.embedding),
-	    .encs = E(SINUSOIDAL) | E(LEARNED) | E(ROPE),
+	    .caps = PE_CAP_EXAMPLE,
 	    .panels = PAN(EXAMPLE)},
 	[O_SHIFT] = {"shift", 0, C_TEACH, G_TEACH, "K",
 	    "M_K with PE(p+K) = M_K PE(p), -n < K < n; 1",
-	    HOOK(OPT_SIZE, opt_shift), .encs = E(SINUSOIDAL),
+	    HOOK(OPT_SIZE, opt_shift), .caps = PE_CAP_SHIFT,
 	    .panels = PAN(SHIFT)},
 
 	[O_PRESET] = {"preset", 0, C_CONF, G_ROPE, "NAME",
@@ -326,8 +323,8 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "alibi's head, the --bias-file row",
 	    SIZE(head, 0, PE_MAX_HEADS - 1), .given = OFF(head_given),
 	    .alias = OFF(cfg.rope2d.head), /* rope2d mixed's head */
-	    .encs = E(ALIBI) | E(ROPE2D), .also_panels = PAN(ATTENTION),
-	    .also_encs = E(RELATIVE)},
+	    .caps = PE_CAP_HEADS, .also_panels = PAN(ATTENTION),
+	    .also_params = PE_PARAM_BIAS},
 	[O_LESSON] = {"lesson", 0, C_LESSON | C_SNAP, G_LESSON, "NAME",
 	    "a built-in lesson (default intro; lesson --list);\n"
 	    "pescope lesson NAME says it without --lesson",
@@ -422,6 +419,40 @@ const struct opt_row pe_opts[O_COUNT] = {
 	[O_VERSION] = {"version", 'V', C_ANY, G_MISC, NULL, "the version",
 	    FLAG(cmd, PE_CMD_VERSION)},
 };
+
+/* The encodings that read one of params or have all of caps. */
+static unsigned
+table_encs(bool every, unsigned params, unsigned caps)
+{
+	unsigned m = every ? pe_encodings_with(0) : 0;
+	if (params != 0)
+		m |= pe_encodings_taking(params);
+	if (caps != 0)
+		m |= pe_encodings_with(caps);
+	return m;
+}
+
+/* See options_table.h. */
+unsigned
+opt_encs(const struct opt_row *r)
+{
+	return table_encs(r->every_enc, r->params, r->caps);
+}
+
+/* See options_table.h. */
+unsigned
+opt_also_encs(const struct opt_row *r)
+{
+	return table_encs(false, r->also_params, r->also_caps);
+}
+
+/* See options_table.h. */
+bool
+opt_is_config(int id)
+{
+	const struct opt_row *r = &pe_opts[id];
+	return r->every_enc || r->params != 0 || r->caps != 0;
+}
 
 /* Find an option by long name. */
 int

@@ -25,9 +25,6 @@
 #define C_ANY (C_CONF | C_BENCH | C_LESSON)
 #define C_EVERY ((1u << PE_CMD_COUNT) - 1) /* --help: every command's */
 
-/* Which encodings a config option changes the numbers of. */
-#define E(x) (1u << PE_ENC_##x)
-#define E_ALL ((1u << PE_ENC_COUNT) - 1)
 /* Which rope scaling types a rope option needs (0: any). */
 #define R(x) (1u << PE_ROPE_##x)
 /* Which panels of snapshot (0: any). */
@@ -84,7 +81,8 @@ struct opt_name {
 
 /* The names an OPT_ENUM row takes: the owning module's one name table
  * (values 0..count-1 by name(), read back by parse(), which takes its
- * aliases too), or a table of the app's own (names, NULL-terminated).
+ * aliases too; without parse, the names only), or a table of the app's
+ * own (names, NULL-terminated).
  * next: a second set the option also takes (-f: dump's formats). */
 struct opt_choices {
 	int count;
@@ -107,14 +105,16 @@ struct opt_row;
 typedef int opt_parse_fn(struct pe_options *o, const struct opt_row *r,
     const char *arg, char *err, size_t cap);
 
-/* An option is refused by snapshot and dump where it changes nothing: with
- * an encoding outside encs, a rope scaling type outside scalings, a
- * relative kind outside kinds; in snapshot also with a panel outside
- * panels (an option of the attention panel in the overview), unless the
- * panel is in also_panels and the encoding in also_encs (the toy's width
- * -d with every encoding). A dump table may also name options in its
- * row (src/app/dump.c): its own, which every other table refuses, and
- * options of other encodings that it takes too. */
+/* A config option applies to the encodings whose kernel rows
+ * (pescope/encoding.h) read one of its params or have all of its caps
+ * (opt_encs). An option is refused by snapshot and dump where it changes
+ * nothing: with an encoding it does not apply to, a rope scaling type
+ * outside scalings, a relative kind outside kinds; in snapshot also with a
+ * panel outside panels (an option of the attention panel in the
+ * overview), unless the panel is in also_panels and the encoding in
+ * opt_also_encs (the toy's width -d with every encoding). A dump table may
+ * also name options in its row (src/app/dump.c): its own, which every
+ * other table refuses, and options of other encodings that it takes too. */
 struct opt_row {
 	const char *name;     /* long name, without "--" */
 	char letter;	      /* short name, or 0 */
@@ -143,14 +143,20 @@ struct opt_row {
 	opt_parse_fn *parse;  /* NULL, or the special reader */
 	enum opt_complete complete;
 
-	/* what it applies to */
-	unsigned encs;	      /* E() bits: encodings it changes; 0 = none */
-	unsigned scalings;    /* R() bits it needs with rope; 0 = any */
+	/* what it applies to; a config option is one with params, caps or
+	   every_enc (presets and --compare set only those) */
+	bool every_enc;	      /* every encoding (-e itself) */
+	unsigned params;      /* enum pe_param bits: the encodings that read
+				 one of them */
+	unsigned caps;	      /* enum pe_enc_cap bits: the encodings that
+				 have them all */
+	unsigned scalings;    /* R() bits it needs with rope scaling; 0 = any */
 	unsigned kinds;	      /* K_* bits it needs with relative; 0 = any */
 	unsigned panels;      /* PAN() bits: snapshot's panels it changes;
 				 0 = any */
 	unsigned also_panels; /* PAN() bits: in these panels it changes */
-	unsigned also_encs;   /* E() bits: these encodings too */
+	unsigned also_params, also_caps; /* the encodings it also changes
+				 there (as params and caps) */
 };
 
 /* The type of a row and its destination, field f of struct pe_options
@@ -176,6 +182,12 @@ extern const struct opt_row pe_opts[O_COUNT];
 
 /* The row called name (a whole long name), or -1. */
 int opt_find(const char *name);
+/* The encodings (bits 1u << enum pe_encoding) row r applies to, and those
+ * it also applies to in its also_panels; whether it is a config option
+ * (it applies to some encoding). */
+unsigned opt_encs(const struct opt_row *r);
+unsigned opt_also_encs(const struct opt_row *r);
+bool opt_is_config(int id);
 /* The i-th name of a set of choices (NULL past the end) and its value. */
 const char *opt_choice(const struct opt_choices *ch, int i, int *value);
 /* The value of name in ch (a name or an alias), or -1. */

@@ -297,8 +297,14 @@ opt_choice(const struct opt_choices *ch, int i, int *value)
 int
 opt_choice_parse(const struct opt_choices *ch, const char *name)
 {
-	if (ch->names == NULL)
+	if (ch->names == NULL && ch->parse != NULL)
 		return ch->parse(name);
+	if (ch->names == NULL) {
+		for (int v = 0; v < ch->count; v++)
+			if (strcmp(ch->name(v), name) == 0)
+				return v;
+		return -1;
+	}
 	for (int k = 0; ch->names[k].name != NULL; k++)
 		if (strcmp(ch->names[k].name, name) == 0)
 			return ch->names[k].value;

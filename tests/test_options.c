@@ -235,7 +235,7 @@ Test(options, help_lists_only_real_options)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
-	pe_options_usage(fp);
+	pe_options_usage(fp, pe_commands);
 	fclose(fp);
 	int n = 0;
 	for (char *p = buf; (p = strstr(p, "--")) != NULL; p += 2) {
@@ -506,7 +506,7 @@ Test(options, help_of_a_command)
 		char *buf = NULL;
 		size_t len = 0;
 		FILE *fp = open_memstream(&buf, &len);
-		pe_options_help(fp, (enum pe_cmd)c);
+		pe_options_help(fp, pe_commands, (enum pe_cmd)c);
 		fclose(fp);
 		char usage[64];
 		snprintf(usage, sizeof usage, "Usage: pescope %s",

@@ -48,7 +48,7 @@ commands_snapshot(const struct pe_options *o)
 static int
 commands_completion(const struct pe_options *o)
 {
-	pe_options_completion(stdout, o->shell);
+	pe_options_completion(stdout, pe_commands, o->shell);
 	return PE_EXIT_OK;
 }
 
@@ -57,7 +57,7 @@ static int
 commands_manpage(const struct pe_options *o)
 {
 	(void)o;
-	pe_options_man(stdout);
+	pe_options_man(stdout, pe_commands);
 	return PE_EXIT_OK;
 }
 
@@ -65,7 +65,7 @@ commands_manpage(const struct pe_options *o)
 static int
 commands_help(const struct pe_options *o)
 {
-	pe_options_help(stdout, o->named);
+	pe_options_help(stdout, pe_commands, o->named);
 	return PE_EXIT_OK;
 }
 

@@ -1,6 +1,7 @@
 /* What is generated from the option and command tables: --help (every
  * command's, or one command's options), the man page and the bash and zsh
- * completions. Adding an option row or a command row adds it to all. */
+ * completions. Adding an option row or a command row adds it to all. The
+ * command table is passed in (its rows' run functions print these). */
 #include <stdio.h>
 #include <string.h>
 
@@ -40,9 +41,8 @@ docs_is_word(const struct pe_command *c)
 
 /* The usage line of command cmd ("pescope snapshot [OPTION]..."). */
 static void
-docs_usage_line(FILE *fp, enum pe_cmd cmd, bool first)
+docs_usage_line(FILE *fp, const struct pe_command *c, bool first)
 {
-	const struct pe_command *c = &pe_commands[cmd];
 	char left[64];
 	snprintf(left, sizeof left, "pescope%s%s %s", c->name[0] ? " " : "",
 	    c->name, c->usage);
@@ -88,12 +88,12 @@ docs_group(FILE *fp, int g, unsigned cmds)
 
 /* See options.h: every command's usage and every option. */
 void
-pe_options_usage(FILE *fp)
+pe_options_usage(FILE *fp, const struct pe_command *cmds)
 {
 	bool first = true;
 	for (int c = 0; c < PE_CMD_COUNT; c++)
-		if (pe_commands[c].name != NULL) {
-			docs_usage_line(fp, (enum pe_cmd)c, first);
+		if (cmds[c].name != NULL) {
+			docs_usage_line(fp, &cmds[c], first);
 			first = false;
 		}
 	fprintf(fp, "See transformer positional encodings in a terminal.\n"
@@ -108,14 +108,14 @@ pe_options_usage(FILE *fp)
 /* See options.h: the TUI's --help is everything's; a command's, its
  * usage and the options it takes. */
 void
-pe_options_help(FILE *fp, enum pe_cmd cmd)
+pe_options_help(FILE *fp, const struct pe_command *cmds, enum pe_cmd cmd)
 {
-	if ((unsigned)cmd >= PE_CMD_COUNT || !docs_is_word(&pe_commands[cmd])) {
-		pe_options_usage(fp);
+	if ((unsigned)cmd >= PE_CMD_COUNT || !docs_is_word(&cmds[cmd])) {
+		pe_options_usage(fp, cmds);
 		return;
 	}
-	docs_usage_line(fp, cmd, true);
-	if (pe_commands[cmd].strict)
+	docs_usage_line(fp, &cmds[cmd], true);
+	if (cmds[cmd].strict)
 		fprintf(fp, "\n%s", rule_text);
 	unsigned bit = 1u << cmd;
 	bool none = true;
@@ -151,14 +151,14 @@ man_text(FILE *fp, const char *s, size_t n)
 
 /* The man page, pescope(1). */
 void
-pe_options_man(FILE *fp)
+pe_options_man(FILE *fp, const struct pe_command *cmds)
 {
 	fprintf(fp, ".TH PESCOPE 1 \"\" \"pescope %s\" \"User Commands\"\n",
 	    PESCOPE_VERSION);
 	fputs(".SH NAME\npescope \\- see transformer positional encodings in a "
 	      "terminal\n.SH SYNOPSIS\n", fp);
 	for (int i = 0; i < PE_CMD_COUNT; i++) {
-		const struct pe_command *c = &pe_commands[i];
+		const struct pe_command *c = &cmds[i];
 		if (c->name == NULL)
 			continue;
 		fprintf(fp, ".B pescope%s%s\n", c->name[0] ? " " : "", c->name);
@@ -285,20 +285,19 @@ opt_values(const struct opt_row *r, char *buf, size_t cap)
 
 /* The commands typed as words, space-separated. */
 static void
-docs_commands(FILE *fp)
+docs_commands(FILE *fp, const struct pe_command *cmds)
 {
 	bool first = true;
 	for (int i = 0; i < PE_CMD_COUNT; i++)
-		if (docs_is_word(&pe_commands[i])) {
-			fprintf(fp, "%s%s", first ? "" : " ",
-			    pe_commands[i].name);
+		if (docs_is_word(&cmds[i])) {
+			fprintf(fp, "%s%s", first ? "" : " ", cmds[i].name);
 			first = false;
 		}
 }
 
 /* bash: complete -F _pescope pescope. */
 static void
-completion_bash(FILE *fp)
+completion_bash(FILE *fp, const struct pe_command *cmds)
 {
 	char values[1024];
 	fputs("# bash completion for pescope (pescope completion bash)\n"
@@ -327,7 +326,7 @@ completion_bash(FILE *fp)
 	fputs("\tesac\n"
 	      "\tif [ \"$COMP_CWORD\" -eq 1 ] && [[ $cur != -* ]]; then\n"
 	      "\t\tCOMPREPLY=($(compgen -W \"", fp);
-	docs_commands(fp);
+	docs_commands(fp, cmds);
 	fputs("\" -- \"$cur\"))\n\t\treturn\n\tfi\n"
 	      "\tif [ \"${COMP_WORDS[1]}\" = completion ]; then\n"
 	      "\t\tCOMPREPLY=($(compgen -W \"bash zsh\" -- \"$cur\"))\n"
@@ -354,7 +353,7 @@ zsh_text(FILE *fp, const char *s, size_t n)
 
 /* zsh: #compdef pescope, with _arguments. */
 static void
-completion_zsh(FILE *fp)
+completion_zsh(FILE *fp, const struct pe_command *cmds)
 {
 	char values[1024];
 	fputs("#compdef pescope\n# zsh completion for pescope (pescope "
@@ -389,7 +388,7 @@ completion_zsh(FILE *fp)
 	fputs("\t)\n"
 	      "\tif (( CURRENT == 2 )) && [[ $words[2] != -* ]]; then\n"
 	      "\t\t_values command ", fp);
-	docs_commands(fp);
+	docs_commands(fp, cmds);
 	fputs("\n\t\treturn\n\tfi\n"
 	      "\tif [[ $words[2] == completion ]]; then\n"
 	      "\t\t_values shell bash zsh\n\t\treturn\n\tfi\n"
@@ -399,10 +398,10 @@ completion_zsh(FILE *fp)
 
 /* A completion script for shell 0 (bash) or 1 (zsh). */
 void
-pe_options_completion(FILE *fp, int shell)
+pe_options_completion(FILE *fp, const struct pe_command *cmds, int shell)
 {
 	if (shell == 0)
-		completion_bash(fp);
+		completion_bash(fp, cmds);
 	else
-		completion_zsh(fp);
+		completion_zsh(fp, cmds);
 }

@@ -108,14 +108,18 @@ int pe_options_parse(struct pe_options *o, int argc, char **argv, char *err,
     size_t cap);
 void pe_options_free(struct pe_options *o);
 
-/* Generated from the option table (docs.c): the usage text (--help: every
- * command's; after a command, that command's options), the man page
- * (troff) and a completion script (shell 0 bash, 1 zsh). And the list of
- * presets with their sources. */
-void pe_options_usage(FILE *fp);
-void pe_options_help(FILE *fp, enum pe_cmd cmd);
-void pe_options_man(FILE *fp);
-void pe_options_completion(FILE *fp, int shell);
+/* Generated from the option table and the command table cmds (docs.c:
+ * pe_commands, app.h): the usage text (--help: every command's; after a
+ * command, that command's options), the man page (troff) and a completion
+ * script (shell 0 bash, 1 zsh). And the list of presets with their
+ * sources. */
+struct pe_command;
+void pe_options_usage(FILE *fp, const struct pe_command *cmds);
+void pe_options_help(FILE *fp, const struct pe_command *cmds,
+    enum pe_cmd cmd);
+void pe_options_man(FILE *fp, const struct pe_command *cmds);
+void pe_options_completion(FILE *fp, const struct pe_command *cmds,
+    int shell);
 void pe_options_list_presets(FILE *fp);
 
 /* Apply a preset's text (lines "option = value", '#' comments) to *o.

@@ -8,7 +8,6 @@
 #include "app/app.h"
 #include "app/options_impl.h"
 #include "pescope/encoding.h"
-#include "pescope/learned.h"
 #include "pescope/toy.h"
 #include "view/encoding.h"
 
@@ -67,7 +66,7 @@ check_panel(const struct pe_options *o, char *err, size_t cap)
 		return 0;
 	size_t head = o->head_given ? o->head : 0;
 	const struct pe_encoding_def *def = pe_config_def(c);
-	bool learned_bias = (def->params & PE_PARAM_BIAS) != 0;
+	bool learned_bias = def->toy != NULL && def->toy->check_bias != NULL;
 	if (learned_bias && o->head_given &&
 	    (c->teach.bias == NULL || head >= c->teach.bias_heads))
 		return opt_fail(err, cap, "--head %zu: %s's toy attention "
@@ -233,20 +232,10 @@ opt_finish(struct pe_options *o, const bool *given, char *err, size_t cap)
 		    "%lld..%lld (-n < K < n, seq_len %zu)",
 		    (long long)c->teach.shift, 1 - (long long)c->n,
 		    (long long)c->n - 1, c->n);
-	if ((reads & PE_PARAM_TABLE) && o->table_data == NULL) {
-		/* GPT-2's init, labelled untrained; bounded to fit in memory */
-		int st = pe_learned_untrained(c->max_len, c->d, &o->table_data);
-		if (st == PE_ERANGE)
-			return opt_fail(err, cap, "--max-len %zu: an untrained "
-			    "table of %zu x %zu is too large; max_len x "
-			    "d_model must be at most %zu", c->max_len,
-			    c->max_len, c->d,
-			    PE_LEARNED_MAX_ENTRIES);
-		if (st != PE_OK)
-			return opt_fail(err, cap, "out of memory for the "
-			    "learned table");
-		c->table = o->table_data;
-		c->table_untrained = true;
+	if (o->table_data == NULL) { /* what the config needs (learned's
+					untrained table), made once */
+		if (pe_config_prepare(c, &o->table_data, why, sizeof why) != PE_OK)
+			return pe_options_flags(why, err, cap);
 	}
 	bool rope2d = (reads & PE_PARAM_ROPE2D) != 0;
 	if (o->freqs_data != NULL && (!rope2d ||
@@ -261,10 +250,11 @@ opt_finish(struct pe_options *o, const bool *given, char *err, size_t cap)
 				    "with --rope2d axial: it applies to mixed",
 				    pe_opts[id].name);
 	o->head_in_config = rope2d && c->rope2d.kind == PE_ROPE2D_MIXED;
+	size_t heads = pe_config_heads(c);
 	if (o->head_given && pe_field_supported(c->enc, PE_FIELD_BIAS) &&
-	    o->head >= c->heads) /* alibi's heads */
+	    o->head >= heads) /* the heads of the bias */
 		return opt_fail(err, cap, "--head %zu: must be in 0..%zu "
-		    "(there are %zu heads)", o->head, c->heads - 1, c->heads);
+		    "(there are %zu heads)", o->head, heads - 1, heads);
 	if (given[O_NO_CHROME] && o->present)
 		return opt_fail(err, cap, "--no-chrome has no effect with "
 		    "--present: the presenter view has no tab bar or key "

@@ -3,11 +3,15 @@
  * per layer, its kind), each kind with its layers, attention, rope and
  * wavelength bands against its reach and the trained context, and what
  * the config has that pescope does not model. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/app.h"
 #include "app/model.h"
+#include "io/io.h"
+#include "pescope/rope.h"
 #include "pescope/model.h"
 
 /* Print text wrapped at width, the first line after `first` columns
@@ -172,4 +176,82 @@ pe_app_model_print(FILE *fp, const struct pe_arch *a, size_t width)
 	}
 	free(kind_of);
 	return ferror(fp) ? PE_EIO : PE_OK;
+}
+
+/* A double as CSV writes it (%.17g in the C locale, nan and inf). */
+static void
+model_csv_number(FILE *fp, double v)
+{
+	char b[PE_DTOA_MAX];
+
+	pe_dtoa_g(v, 17, b);
+	fputs(b, fp);
+}
+
+/* One layer's CSV line. */
+static void
+model_csv_layer(FILE *fp, const struct pe_arch *a, size_t i)
+{
+	const struct pe_layer *l = &a->layers[i];
+	const struct pe_config *c = &l->cfg;
+	bool rope = (c->enc == PE_ENC_ROPE || c->enc == PE_ENC_MROPE) &&
+	    l->attn.rotates;
+	char kind[160];
+	double att = NAN;
+
+	if (rope) {
+		struct pe_rope r;
+		if (pe_rope_init(&r, c) == PE_OK) {
+			att = r.attention_scaling;
+			pe_rope_free(&r);
+		}
+	}
+	pe_layer_describe(l, kind, sizeof kind);
+	fprintf(fp, "%zu,%s,%s,%d,%d,%d,%s,%zu,%zu,%zu,%zu,", i, l->type,
+	    pe_encoding_name(c->enc), l->attn.rotates, l->attn.exact,
+	    l->attn.causal, pe_attn_span_name(l->attn.span), l->attn.window,
+	    l->attn.chunk, l->attn.head_dim, l->attn.rotary_dim);
+	if (rope) {
+		model_csv_number(fp, c->base);
+		fprintf(fp, ",%s,", pe_rope_type_name(c->rope.type));
+		if (c->rope.type != PE_ROPE_DEFAULT)
+			model_csv_number(fp, c->rope.factor);
+		fputc(',', fp);
+		model_csv_number(fp, att);
+	} else
+		fputs(",,,", fp);
+	fputc(',', fp);
+	if (l->attn.softmax_scale > 0.0)
+		model_csv_number(fp, l->attn.softmax_scale);
+	/* the kind has no comma or quote: quoted for its spaces anyway */
+	fprintf(fp, ",\"%s\"\n", kind);
+}
+
+/* dump --table layers. */
+int
+pe_app_model_csv(const struct pe_options *o)
+{
+	struct pe_atomic out;
+	const struct pe_arch *a = o->arch;
+
+	if (o->dump_format != PE_DUMP_CSV) {
+		pe_app_error("--table layers: CSV only (its columns are names "
+		    "and numbers): leave out --format npy");
+		return PE_EXIT_USAGE;
+	}
+	if (pe_atomic_open(&out, o->output != NULL ? o->output : "-") !=
+	    PE_OK) {
+		pe_app_error("-o '%s': cannot create it", o->output);
+		return PE_EXIT_USAGE;
+	}
+	fputs("layer,type,encoding,rotates,exact,causal,span,window,chunk,"
+	    "head_dim,rotary_dim,base,rope_type,factor,attention_scaling,"
+	    "softmax_scale,kind\n", out.fp);
+	for (size_t i = 0; i < a->nlayers; i++)
+		model_csv_layer(out.fp, a, i);
+	if (pe_atomic_commit(&out) != PE_OK) {
+		pe_app_error("-o: cannot write the table");
+		return PE_EXIT_FAIL;
+	}
+	return PE_EXIT_OK;
 }

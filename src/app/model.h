@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "app/options.h"
 #include "pescope/model.h"
 
 /* Print model a as text wrapped at width columns (40 at least): its
@@ -14,5 +15,12 @@
  * the keys a query sees and the trained context) and the keys not
  * modelled. PE_OK, PE_ENOMEM or PE_EIO (a write failed). */
 int pe_app_model_print(FILE *fp, const struct pe_arch *a, size_t width);
+
+/* dump --config F --table layers: the strip as CSV (a header line, then a
+ * line per layer: layer, type, encoding, rotates, exact, causal, span,
+ * window, chunk, head_dim, rotary_dim, base, rope_type, factor,
+ * attention_scaling, softmax_scale, kind) to -o (atomically) or standard
+ * output. Returns the exit status. */
+int pe_app_model_csv(const struct pe_options *o);
 
 #endif

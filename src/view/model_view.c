@@ -11,6 +11,7 @@
 #include "render/canvas.h"
 #include "view/model_view.h"
 #include "view/panels.h"
+#include "view/view_impl.h"
 
 /* The kinds' colors, distinct at 8 colors too (blue, orange, green,
  * magenta, yellow, red, cyan), repeated past seven. */
@@ -175,4 +176,25 @@ pe_view_model_draw(struct pe_canvas *cv, int x, int y, int w, int h,
 	free(first);
 	free(kind_of);
 	return PE_OK;
+}
+
+/* The body as the model view; the inspector says the layer shown and
+ * what the config has that is not modelled. */
+void
+view_model_body(struct ctx *c)
+{
+	const struct pe_arch *a = c->pane->arch;
+	char kind[128];
+
+	view_check(c, pe_view_model_draw(c->cv, 1, c->by, c->w - 2, c->bh, a,
+	    c->pane->layer), 1, c->by, c->w - 2);
+	pe_layer_describe(&a->layers[c->pane->layer], kind, sizeof kind);
+	snprintf(c->insp[0], sizeof c->insp[0], "layer %zu/%zu: %s · , . "
+	    "move · L back to the layer's view", c->pane->layer, a->nlayers,
+	    kind);
+	c->insp[1][0] = '\0';
+	for (size_t i = 0; i < a->nnotes; i++)
+		view_cat(c->insp[1], sizeof c->insp[1], "%s%s: %s",
+		    i ? " · " : "not modelled: ", a->notes[i].key,
+		    a->notes[i].why);
 }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -71,6 +72,10 @@ vt_output(const char *s, size_t len, void *user)
 	}
 }
 
+/* A file size limit for the next program started (RLIMIT_FSIZE, bytes;
+ * 0: none), with SIGXFSZ at its default. */
+static rlim_t child_fsize;
+
 /* Start pescope with args (NULL-terminated, after the program name) in a
  * rows x cols pseudo-terminal; env: extra "NAME=value" strings or NULL. */
 static void
@@ -96,6 +101,11 @@ term_start(struct term *t, int rows, int cols, const char *const *args,
 		/* Signals that dump core must not leave core files. */
 		struct rlimit nocore = {0, 0};
 		setrlimit(RLIMIT_CORE, &nocore);
+		if (child_fsize > 0) {
+			struct rlimit fs = {child_fsize, child_fsize};
+			setrlimit(RLIMIT_FSIZE, &fs);
+			signal(SIGXFSZ, SIG_DFL);
+		}
 		setenv("TERM", "xterm-256color", 1);
 		setenv("LC_ALL", "C.UTF-8", 1);
 		unsetenv("NO_COLOR");
@@ -1655,10 +1665,67 @@ Test(e2e, record_replays_to_the_tui_screen)
 	rmdir(dir);
 }
 
-/* Killed at any moment (SIGKILL: no cleanup at all), the recording is
- * whole lines of JSON events up to the kill; SIGTERM ends it by leaving
- * the alternate screen. An unwritable path is refused before the screen
- * is touched. */
+/* The one entry of dir but . and .. (malloc'd path), or NULL. */
+static char *
+dir_only(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char *r = NULL;
+	int n = 0;
+	if (d == NULL)
+		return NULL;
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		n++;
+		free(r);
+		r = malloc(strlen(dir) + strlen(e->d_name) + 2);
+		sprintf(r, "%s/%s", dir, e->d_name);
+	}
+	closedir(d);
+	if (n != 1) {
+		free(r);
+		r = NULL;
+	}
+	return r;
+}
+
+/* Whether every line after the header of the recording at path is a
+ * whole event (the last too: it ends with its newline); *left: one leaves
+ * the alternate screen; *lines: how many. */
+static bool
+cast_whole(const char *path, bool *left, size_t *lines)
+{
+	size_t n, len;
+	char **v = file_lines(path, &n);
+	bool ok = v != NULL && n >= 1 &&
+	    strncmp(v[0], "{\"version\": 2,", 14) == 0;
+	*left = false;
+	*lines = n;
+	for (size_t i = 1; ok && i < n; i++) {
+		double tm;
+		char code, *data;
+		if (!cast_event(v[i], &tm, &code, &data, &len)) {
+			cr_expect_fail("%s: line %zu of %zu is not a whole event: "
+			    "%.60s", path, i + 1, n, v[i]);
+			ok = false;
+			break;
+		}
+		*left |= memmem(data, len, "\033[?1049l", 8) != NULL;
+		free(data);
+	}
+	if (v != NULL)
+		lines_free(v, n);
+	return ok;
+}
+
+/* A recording is written beside its name and renamed into place when the
+ * session ends (as -o is): SIGTERM ends it by leaving the alternate
+ * screen, in place; killed at any moment (SIGKILL: no cleanup at all),
+ * the name keeps what it had and the hidden temporary file beside it
+ * holds whole lines of JSON events up to the kill. An unwritable path is
+ * refused before the screen is touched. */
 Test(e2e, record_survives_signals_and_refuses_bad_paths)
 {
 	char dir[] = "/tmp/pescope-cast-XXXXXX", path[64];
@@ -1675,27 +1742,24 @@ Test(e2e, record_survives_signals_and_refuses_bad_paths)
 		int st = term_wait_exit(&t, WAIT_MS);
 		cr_expect(st >= 0 && WIFSIGNALED(st) && WTERMSIG(st) == sig,
 		    "wait status %d", st);
+		char *tmp = dir_only(dir);
+		cr_assert_not_null(tmp, "%s: not one file in %s (%d)",
+		    strsignal(sig), dir, th_dir_count(dir));
+		bool left;
 		size_t n;
-		char **lines = file_lines(path, &n);
-		cr_assert_not_null(lines);
+		cr_expect(cast_whole(tmp, &left, &n), "%s", strsignal(sig));
 		cr_expect_geq(n, 2, "a header and an event at least");
-		cr_expect(strncmp(lines[0], "{\"version\": 2,", 14) == 0);
-		bool left = false;
-		for (size_t i = 1; i < n; i++) {
-			double tm;
-			char code, *data;
-			size_t len;
-			cr_assert(cast_event(lines[i], &tm, &code, &data, &len),
-			    "%s: line %zu is not a whole event", strsignal(sig), i + 1);
-			left |= memmem(data, len, "\033[?1049l", 8) != NULL;
-			free(data);
+		if (sig == SIGKILL) {
+			cr_expect(strstr(tmp, "/.k.cast.") != NULL, "SIGKILL: %s is "
+			    "not the temporary file", tmp);
+		} else {
+			cr_expect_str_eq(tmp, path, "SIGTERM: renamed into place");
+			cr_expect(left, "SIGTERM: the last event leaves the "
+			    "alternate screen");
 		}
-		if (sig == SIGTERM)
-			cr_expect(left, "SIGTERM: the last event leaves the alternate "
-			    "screen");
-		lines_free(lines, n);
+		unlink(tmp);
+		free(tmp);
 		term_free(&t);
-		unlink(path);
 	}
 	const char *bad[] = {"--record", "/nonexistent/x.cast", NULL};
 	struct term t;
@@ -1708,6 +1772,108 @@ Test(e2e, record_survives_signals_and_refuses_bad_paths)
 	cr_expect(t.raw != NULL && strstr(t.raw, "--record") != NULL);
 	term_free(&t);
 	rmdir(dir);
+}
+
+/* An old recording at the name is whole until the new one replaces it at
+ * the end; a symbolic link at the name is replaced by the recording, its
+ * target never written. */
+Test(e2e, record_replaces_an_old_file_only_at_the_end)
+{
+	char dir[] = "/tmp/pescope-cast-XXXXXX", path[64], target[64];
+	cr_assert_not_null(mkdtemp(dir));
+	for (int s = 0; s < 2; s++) {
+		snprintf(path, sizeof path, "%s/old.cast", dir);
+		snprintf(target, sizeof target, "%s/target.txt", dir);
+		FILE *fp = fopen(s == 0 ? path : target, "w");
+		fputs("the old recording\n", fp);
+		fclose(fp);
+		if (s == 1)
+			cr_assert_eq(symlink("target.txt", path), 0);
+		const char *args[] = {"--record", path, NULL};
+		struct term t;
+		term_start(&t, 24, 80, args, NULL);
+		cr_assert(term_wait_for(&t, "1 sinusoidal", WAIT_MS));
+		char *during = th_slurp(s == 0 ? path : target, NULL);
+		cr_expect(during != NULL && strcmp(during, "the old recording\n")
+		    == 0, "during the session: %.40s", during ? during : "(gone)");
+		free(during);
+		term_quit(&t);
+		term_free(&t);
+		struct stat sb;
+		cr_assert_eq(lstat(path, &sb), 0);
+		cr_expect(S_ISREG(sb.st_mode), "the name holds the recording");
+		bool left;
+		size_t n;
+		cr_expect(cast_whole(path, &left, &n) && left && n >= 2);
+		if (s == 1) {
+			char *tg = th_slurp(target, NULL);
+			cr_expect(tg != NULL && strcmp(tg, "the old recording\n") == 0,
+			    "the link's target was written");
+			free(tg);
+			unlink(target);
+		}
+		cr_expect_eq(th_dir_count(dir), 1, "a temporary file was left");
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+/* Recording into a file that cannot grow: a file size limit (the write
+ * that passes it is cut short, then EFBIG) and, where the test may mount
+ * one (root), a 64 KB tmpfs (cut short, then ENOSPC). The file ends at the
+ * last whole event, the session goes on, the status line says that the
+ * recording stopped and why, and so does the message at exit. */
+Test(e2e, record_stops_at_a_whole_event_when_the_file_cannot_grow)
+{
+	static const char *const why[2] = {"file size limit exceeded",
+	    "No space left on device"};
+	for (int mode = 0; mode < 2; mode++) {
+		char dir[] = "/tmp/pescope-cast-XXXXXX", path[64];
+		cr_assert_not_null(mkdtemp(dir));
+		if (mode == 1 && mount("tmpfs", dir, "tmpfs", 0, "size=64k") != 0) {
+			rmdir(dir);
+			cr_log_warn("no tmpfs to fill (%s): the full disk is not "
+			    "tried", strerror(errno));
+			break;
+		}
+		snprintf(path, sizeof path, "%s/full.cast", dir);
+		const char *args[] = {"--record", path, "-e", "rope", NULL};
+		struct term t;
+		/* the header and a first frame (37 KB), not the second */
+		child_fsize = mode == 0 ? 100000 : 0;
+		term_start(&t, 40, 120, args, NULL);
+		child_fsize = 0;
+		cr_assert(term_wait_for(&t, "head_dim", WAIT_MS), "%.300s",
+		    t.raw ? t.raw : "");
+		char said[128];
+		snprintf(said, sizeof said, "recording stopped: %s", why[mode]);
+		for (int i = 0; i < 6 && !term_has(&t, "recording stopped"); i++)
+			term_send(&t, i % 2 ? "2" : "4");
+		cr_expect(term_wait_for(&t, said, WAIT_MS), "the status line does "
+		    "not say '%s'", said);
+		term_send(&t, "1");
+		cr_expect(term_has(&t, "1 sinusoidal"), "the session went on");
+		size_t before = t.nraw;
+		term_send(&t, "q");
+		int st = term_wait_exit(&t, WAIT_MS);
+		cr_expect(st >= 0 && WIFEXITED(st), "wait status %d", st);
+		cr_expect(t.raw != NULL && strstr(t.raw + before, said) != NULL,
+		    "the exit message does not say it: %s",
+		    t.raw ? t.raw + before : "");
+		struct stat sb;
+		cr_assert_eq(stat(path, &sb), 0, "the recording is gone");
+		cr_expect_leq(sb.st_size, 100000);
+		bool left;
+		size_t n;
+		cr_expect(cast_whole(path, &left, &n), "%s", why[mode]);
+		cr_expect_geq(n, 2);
+		cr_expect_eq(th_dir_count(dir), 1);
+		term_free(&t);
+		unlink(path);
+		if (mode == 1)
+			umount(dir);
+		rmdir(dir);
+	}
 }
 
 /* The presenter view in the TUI (P): no tab bar, no key hints; a click on

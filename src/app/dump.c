@@ -1044,7 +1044,7 @@ dump_failed(const struct pe_options *o, const struct pe_stream_result *res,
 	}
 	if (res->st == PE_EIO) {
 		pe_app_error("-o '%s': write failed (%s); nothing was written", path,
-		    pe_stream_why(res->err != 0 ? res->err : errno));
+		    pe_io_why(res->err != 0 ? res->err : errno));
 		return PE_EXIT_FAIL;
 	}
 	pe_app_error("--table %s: %s", o->table, pe_strerror(res->st));
@@ -1104,7 +1104,7 @@ pe_dump_run(const struct pe_options *o)
 	}
 	if (pe_atomic_commit(&out) != PE_OK) {
 		pe_app_error("-o '%s': write failed (%s); nothing was written", path,
-		    pe_stream_why(pe_stream_guard_xfsz() ? EFBIG : errno));
+		    pe_io_why(pe_stream_guard_xfsz() ? EFBIG : errno));
 		rc = PE_EXIT_FAIL;
 	} else {
 		rc = PE_EXIT_OK;

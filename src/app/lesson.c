@@ -1083,19 +1083,9 @@ pe_lesson_run(const struct pe_options *o)
 		}
 	}
 	struct pe_tui_hooks hooks = {session_poll, &S, 100};
-	int fd = -1, rc;
-	if (o->record != NULL && (fd = open(o->record, O_WRONLY | O_CREAT |
-	    O_TRUNC | O_CLOEXEC, 0666)) < 0) {
-		/* refused before the terminal is touched */
-		pe_app_error("--record '%s': cannot create a file there: %s",
-		    o->record, strerror(errno));
-		rc = PE_EXIT_USAGE;
-	} else {
-		struct pe_tui_opts to = {o->depth, o->theme, fd, &hooks};
-		rc = pe_tui_run(&st, &to);
-		if (rc == PE_EXIT_USAGE && o->record != NULL)
-			unlink(o->record); /* no terminal: nothing recorded */
-	}
+	/* --record: the TUI creates the file once it has a terminal */
+	struct pe_tui_opts to = {o->depth, o->theme, o->record, &hooks};
+	int rc = pe_tui_run(&st, &to);
 	pe_link_close(&S.link);
 	if (S.old != NULL) {
 		pe_app_lesson_free(S.old);

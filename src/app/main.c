@@ -1,13 +1,9 @@
 /* pescope: see transformer positional encodings in a terminal.
  * The command line is parsed once (app/options.c); each command is a
  * function that returns the exit status. */
-#include <errno.h>
-#include <fcntl.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 #include "app/app.h"
 #include "tui/tui.h"
@@ -67,20 +63,10 @@ main(int argc, char **argv)
 		/* the TUI starts from the state snapshot draws: cursor, head,
 		 * preset */
 		struct pe_state st;
-		int fd = -1;
-		int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
-		if (o.record != NULL && (fd = open(o.record, flags, 0666)) < 0) {
-			/* refused before the terminal is touched */
-			pe_app_error("--record '%s': cannot create a file there: "
-			    "%s", o.record, strerror(errno));
-			rc = PE_EXIT_USAGE;
-			break;
-		}
 		pe_app_state_from_options(&o, &st);
-		struct pe_tui_opts to = {o.depth, o.theme, fd, NULL};
+		/* --record: the TUI creates the file once it has a terminal */
+		struct pe_tui_opts to = {o.depth, o.theme, o.record, NULL};
 		rc = pe_tui_run(&st, &to);
-		if (rc == PE_EXIT_USAGE && o.record != NULL)
-			unlink(o.record); /* no terminal: nothing recorded */
 		break;
 	}
 	}

@@ -443,20 +443,3 @@ pe_stream_guard_xfsz(void)
 {
 	return guard_xfsz != 0;
 }
-
-/* Why a write failed, for a message: see stream.h. */
-const char *
-pe_stream_why(int err)
-{
-	switch (err) {
-	case EFBIG:
-		return "file size limit exceeded";
-	case ENOSPC:
-		return "no space left on the device";
-	case EDQUOT:
-		return "disk quota exceeded";
-	case 0:
-		return "an unknown error";
-	}
-	return strerror(err);
-}

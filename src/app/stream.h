@@ -53,14 +53,11 @@ size_t pe_stream_cpus(void);
  * the action it had before (the default ends the process as the signal
  * would; one ignored from the start, as under nohup, stays ignored).
  * SIGXFSZ does not end it: a write past the file size limit fails with
- * EFBIG, and pe_stream_run stops with PE_EIO and err EFBIG. path NULL
- * restores the previous actions. */
+ * EFBIG, and pe_stream_run stops with PE_EIO and err EFBIG (pe_io_why
+ * says so). path NULL restores the previous actions. */
 void pe_stream_guard(const char *path);
 /* Whether SIGXFSZ arrived while guarding. */
 bool pe_stream_guard_xfsz(void);
-/* A failed write's errno in words for a message: "file size limit
- * exceeded" for EFBIG, "no space left on the device" for ENOSPC, else
- * strerror's. */
-const char *pe_stream_why(int err);
+
 
 #endif

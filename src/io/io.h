@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "pescope/pescope.h"
 
@@ -84,6 +85,10 @@ int pe_npy_read_file_nd(const char *path, size_t max, size_t max_rows,
 int pe_npy_read_file_3d(const char *path, size_t max, size_t max_side,
     double **dest, size_t *ndim, size_t shape[3], const char **why);
 
+/* Why a write failed, for a message: "file size limit exceeded" for EFBIG
+ * (ulimit -f), else strerror's words ("No space left on device"). */
+const char *pe_io_why(int err);
+
 /* Milliseconds on the monotonic clock (timeouts, periods). */
 long long pe_clock_ms(void);
 
@@ -99,6 +104,11 @@ struct pe_atomic {
 	char *tmp;
 };
 int pe_atomic_open(struct pe_atomic *a, const char *path);
+/* Whether pe_atomic_open could write path, by looking only (nothing is
+ * created): PE_OK; PE_EINVAL for an empty name or a folder (errno
+ * EISDIR); PE_EIO with errno when its folder is missing or not
+ * writable. */
+int pe_atomic_check(const char *path);
 /* For names that must not replace a file (the TUI's snapshots): finish
  * writes and closes the temporary file but keeps it; link gives it a name
  * that does not exist yet (PE_EIO, errno EEXIST, when it does); abort
@@ -106,6 +116,9 @@ int pe_atomic_open(struct pe_atomic *a, const char *path);
 int pe_atomic_finish(struct pe_atomic *a);
 int pe_atomic_link(const struct pe_atomic *a, const char *path);
 int pe_atomic_commit(struct pe_atomic *a);
+/* As commit, but when the rename fails the temporary file is kept and its
+ * name copied to kept[cap] (else kept is ""). */
+int pe_atomic_commit_keep(struct pe_atomic *a, char *kept, size_t cap);
 void pe_atomic_abort(struct pe_atomic *a);
 
 /* The link of a presenting instance and a speaker's (link.c): a Unix
@@ -159,6 +172,11 @@ size_t pe_cast_event_max(size_t len);
  * with the newline. */
 size_t pe_cast_event(char *dest, double t, char code, const char *data,
     size_t len);
+/* Append line[0..len) to the recording fd, whose last whole line ends at
+ * *end: 0 and *end moved past it; or -1 with errno when the write failed
+ * or was cut short (a full disk, a file size limit), the file cut back to
+ * *end, so that it ends with a whole line. */
+int pe_cast_write(int fd, const char *line, size_t len, off_t *end);
 /* The length of data's longest prefix that does not end inside a UTF-8
  * sequence: the rest belongs with the bytes that follow. */
 size_t pe_cast_utf8_whole(const char *data, size_t len);

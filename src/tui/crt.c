@@ -66,7 +66,7 @@ static volatile sig_atomic_t quit_sig, tstp_flag, cont_flag, crt_up;
  * terminal, then the program dies of the signal. */
 static const int quit_sigs[] = {
 	SIGHUP, SIGINT, SIGTERM, SIGQUIT, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM,
-	SIGVTALRM, SIGXCPU, SIGXFSZ, SIGIO,
+	SIGVTALRM, SIGXCPU, SIGIO,
 #ifdef SIGPWR
 	SIGPWR,
 #endif
@@ -87,6 +87,15 @@ static void
 on_quit(int sig)
 {
 	quit_sig = sig;
+}
+
+/* SIGXFSZ: a write of ours passed the file size limit (ulimit -f); the
+ * write fails with EFBIG and says so (a snapshot, the recording). The
+ * session goes on. */
+static void
+on_xfsz(int sig)
+{
+	(void)sig;
 }
 
 /* Record a suspend request; the loop leaves curses and stops. */
@@ -776,24 +785,21 @@ newterm_at(enum pe_depth depth)
 
 /* Start curses on the terminal; see tui.h. */
 int
-pe_crt_init(int depth, int record_fd, char *err, size_t cap)
+pe_crt_init(int depth, const char *record, char *err, size_t cap)
 {
 	struct caps c;
 
 	enum pe_theme theme = crt.theme;
 	memset(&crt, 0, sizeof crt);
 	crt.theme = theme;
-	if (check_terminal(err, cap, &c) != 0) {
-		if (record_fd >= 0)
-			close(record_fd);
+	/* what can be checked first, then the file system */
+	if ((record != NULL && pe_rec_check(record, err, cap) != 0) ||
+	    check_terminal(err, cap, &c) != 0)
 		return -1;
-	}
 	size_env();
-	if (record_fd >= 0) {
-		if (pe_rec_open(record_fd, err, cap) != 0) {
-			close(record_fd);
+	if (record != NULL) {
+		if (pe_rec_open(record, err, cap) != 0)
 			return -1;
-		}
 		crt.recording = true;
 	}
 	enum pe_depth best = caps_depth(&c);
@@ -807,6 +813,7 @@ pe_crt_init(int depth, int record_fd, char *err, size_t cap)
 		catch_quit(quit_sigs[i]);
 	catch(SIGTSTP, on_tstp);
 	catch(SIGCONT, on_cont);
+	catch(SIGXFSZ, on_xfsz);
 
 	if (crt.depth < best) {
 		/* richer than the entry says: a forced --color, or COLORTERM */
@@ -879,6 +886,7 @@ pe_crt_done(void)
 	release_fatal();
 	signal(SIGTSTP, SIG_DFL);
 	signal(SIGCONT, SIG_DFL);
+	signal(SIGXFSZ, SIG_DFL);
 }
 
 /* Leave curses, stop, and come back when continued (the caller repaints). */

@@ -266,7 +266,7 @@ snapshot(struct loop *L)
 
 fail:
 	snprintf(L->st.status, sizeof L->st.status, "snapshot not saved in %s: "
-	    "%s", dir, strerror(e));
+	    "%s", dir, pe_io_why(e));
 }
 
 /* Handle a click: a tab chooses the encoding, the map moves the cursor. */
@@ -384,7 +384,7 @@ pe_tui_run(const struct pe_state *start, const struct pe_tui_opts *opts)
 	L.st = *start;
 	const struct pe_tui_hooks *hooks = opts->hooks;
 	pe_crt_set_theme(opts->theme);
-	if (pe_crt_init(opts->depth, opts->record_fd, err, sizeof err) != 0) {
+	if (pe_crt_init(opts->depth, opts->record, err, sizeof err) != 0) {
 		pe_crt_fatal("%s", err);
 		return 2;
 	}
@@ -398,7 +398,7 @@ pe_tui_run(const struct pe_state *start, const struct pe_tui_opts *opts)
 	if (pe_crt_note() != NULL)
 		snprintf(L.st.status, sizeof L.st.status, "%s", pe_crt_note());
 
-	bool dirty = true, gone = false;
+	bool dirty = true, gone = false, rec_said = false;
 	long long next_tick = 0;
 	L.full = true;
 	for (;;) {
@@ -475,6 +475,14 @@ pe_tui_run(const struct pe_state *start, const struct pe_tui_opts *opts)
 		}
 		if (quit || gone)
 			break;
+		if (!rec_said && pe_rec_failed() != 0) {
+			/* the session goes on; the exit message says it again */
+			rec_said = true;
+			pe_state_status(&L.st, "recording stopped: %s; %s ends at "
+			    "the last whole event", pe_io_why(pe_rec_failed()),
+			    pe_rec_name());
+			dirty = true;
+		}
 		rebuild_needed(&L, need);
 		if (L.st.playing && next_tick != 0 &&
 		    pe_clock_ms() >= next_tick) {
@@ -493,9 +501,9 @@ pe_tui_run(const struct pe_state *start, const struct pe_tui_opts *opts)
 		rc = 1;
 	}
 	pe_crt_done();
-	if (pe_rec_error() != 0) {
-		pe_crt_fatal("--record: writing the recording failed (%s); it "
-		    "ends at the last whole event", strerror(pe_rec_error()));
+	char why[4600];
+	if (pe_rec_report(why, sizeof why)) {
+		pe_crt_fatal("%s", why);
 		if (rc == 0)
 			rc = 1;
 	}

@@ -122,7 +122,9 @@ int pe_atomic_commit_keep(struct pe_atomic *a, char *kept, size_t cap);
 void pe_atomic_abort(struct pe_atomic *a);
 
 /* The link of a presenting instance and a speaker's (link.c): a Unix
- * stream socket of text lines, every descriptor non-blocking. */
+ * stream socket of text lines, every descriptor non-blocking, in a folder
+ * of the user's own, both ends checked to be the same user before anything
+ * is read. */
 struct pe_link {
 	char path[108];	  /* sun_path's room */
 	bool server;	  /* listening (the presenter) */
@@ -130,25 +132,48 @@ struct pe_link {
 	int fd;		  /* the peer, or -1 */
 	char buf[512];	  /* what has arrived of the next line */
 	size_t have;
+	bool skip;	  /* dropping a line too long, to its newline */
+	char why[240];	  /* PE_LINK_UNSAFE, PE_LINK_REFUSED: the reason */
 };
 /* Results besides PE_OK, PE_EINVAL and PE_EIO. */
-#define PE_LINK_BUSY 1 /* listen: another instance listens on the path */
-#define PE_LINK_WAIT 2 /* connect: nobody listens yet; send: try later */
+#define PE_LINK_BUSY 1	 /* listen: another instance listens on the path */
+#define PE_LINK_WAIT 2	 /* connect: nobody listens yet; send: try later */
+#define PE_LINK_UNSAFE 3 /* listen, connect: the folder or the socket is
+			    not the user's own (or the listener is another
+			    user): l->why says which; try again later */
 /* What pe_link_poll found. */
-enum { PE_LINK_NONE, PE_LINK_LINE, PE_LINK_JOINED, PE_LINK_LEFT };
+enum { PE_LINK_NONE, PE_LINK_LINE, PE_LINK_JOINED, PE_LINK_LEFT,
+	PE_LINK_REFUSED /* a peer of another user: dropped unread (why) */ };
 
-/* path may be a link's: short enough, and if it exists a socket of this
- * user's. PE_OK, or PE_EINVAL with the reason (naming --link) in err. */
+/* The default path of a lesson's link: $XDG_RUNTIME_DIR/pescope-NAME.sock
+ * when that folder is the user's alone (owner, mode 700), else
+ * ${TMPDIR:-/tmp}/pescope-UID/NAME.sock, that folder made owner-only if
+ * missing and refused when it is not the user's own, a symbolic link, or
+ * open to others (lstat). NAME is lesson's up to its first '.', other
+ * bytes than letters, digits and '-' as '_'. PE_OK, or PE_EINVAL with the
+ * reason in why[wcap] (path too long, folder not usable). */
+int pe_link_default(char *path, size_t cap, const char *lesson, char *why,
+    size_t wcap);
+/* Whether path can ever be a link's (short enough): PE_OK, or PE_EINVAL
+ * with the reason (naming --link) in err. What is at the path is looked at
+ * on each use instead (pe_link_listen, pe_link_connect). */
 int pe_link_check(const char *path, char *err, size_t cap);
 void pe_link_init(struct pe_link *l, const char *path);
-/* Listen on the path (mode 0600; a stale socket is replaced): PE_OK,
- * PE_LINK_BUSY, PE_EINVAL (too long) or PE_EIO. */
+/* Listen on the path (mode 0600; a stale socket of ours is replaced):
+ * PE_OK, PE_LINK_BUSY, PE_LINK_UNSAFE (the folder is not the user's own:
+ * owned by another user, a symbolic link, or others may write in it; a
+ * file or another user's socket at the path), PE_EINVAL (too long) or
+ * PE_EIO. */
 int pe_link_listen(struct pe_link *l);
-/* Connect to a listening instance: PE_OK or PE_LINK_WAIT. */
+/* Connect to a listening instance: PE_OK, PE_LINK_WAIT, or PE_LINK_UNSAFE
+ * (the folder as for listen; a socket not ours; a listener of another
+ * user, by its credentials, SO_PEERCRED). Checked on every call. */
 int pe_link_connect(struct pe_link *l);
-/* Accept a peer (a new one replaces the old) or read one line into
- * line[cap] (without its newline): PE_LINK_JOINED, PE_LINK_LINE,
- * PE_LINK_LEFT (the peer closed; the link waits again), PE_LINK_NONE. */
+/* Accept a peer (a new one replaces the old; one of another user is
+ * dropped before anything is read: PE_LINK_REFUSED) or read one line into
+ * line[cap] (without its newline; a line longer than the buffer is
+ * dropped whole): PE_LINK_JOINED, PE_LINK_LINE, PE_LINK_LEFT (the peer
+ * closed; the link waits again), PE_LINK_REFUSED, PE_LINK_NONE. */
 int pe_link_poll(struct pe_link *l, char *line, size_t cap);
 /* Send one line (without its newline, < 255 bytes): PE_OK, PE_LINK_WAIT
  * (no peer, or its buffer is full) or PE_EIO (the peer went; dropped). */
@@ -156,6 +181,25 @@ int pe_link_send(struct pe_link *l, const char *line);
 bool pe_link_connected(const struct pe_link *l);
 /* Close; the listening side removes its socket. */
 void pe_link_close(struct pe_link *l);
+
+/* A message of the link: "hello T0 K S" (the presenter's start time in
+ * seconds since the epoch, its scene and step) or "goto K S". */
+enum { PE_LINK_HELLO, PE_LINK_GOTO };
+struct pe_link_msg {
+	int kind;
+	long long t0;
+	size_t scene, step; /* from 0 */
+};
+/* Most seconds a start time may be from now. */
+#define PE_LINK_DAY 86400
+/* Parse a line of the link, every field bounded: words separated by one
+ * space, numbers plain decimal digits (no sign), scene < nscenes, step <
+ * steps(arg, scene), t0 within PE_LINK_DAY of now. PE_OK, or PE_EFORMAT
+ * with the reason in why[cap] (which quotes no byte of the line that was
+ * not checked: a caller quoting it escapes it). */
+int pe_link_parse(const char *line, long long now, size_t nscenes,
+    size_t (*steps)(const void *arg, size_t scene), const void *arg,
+    struct pe_link_msg *m, char *why, size_t cap);
 
 /* asciicast v2 (cast.c), the format of `asciinema rec`: lines of JSON.
  * The header line (version 2, width, height, timestamp in seconds since

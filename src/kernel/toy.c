@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "pescope/alibi.h"
+#include "pescope/example.h"
 #include "pescope/field.h"
 #include "pescope/relative.h"
 #include "pescope/rope.h"
@@ -526,6 +527,13 @@ pe_teach_check(const struct pe_config *cfg, char *why, size_t cap)
 		return toy_refuse(why, cap, "embedding: %zu numbers given, and "
 		    "d_model is %zu; give exactly %zu (one per dimension)",
 		    t->n_embedding, cfg->d, cfg->d);
+	/* x + PE(p), R_p x, their norms and x's dot products stay finite */
+	double xn = t->embedding != NULL ? pe_example_norm(t->embedding,
+	    t->n_embedding) : 0.0;
+	if (!(xn <= PE_MAX_NORM))
+		return toy_refuse(why, cap, "embedding: |x| = %.3g; the vector "
+		    "may have a norm of at most %g (its sums, rotations and dot "
+		    "products must stay finite)", xn, PE_MAX_NORM);
 	if (t->bias != NULL && cfg->enc == PE_ENC_RELATIVE &&
 	    t->bias_len != toy_bias_need(cfg))
 		return toy_refuse_bias(cfg, why, cap);

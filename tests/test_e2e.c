@@ -1174,6 +1174,49 @@ Test(e2e, slow_frames_never_hold_keys)
 	term_free(&t);
 }
 
+/* A storm of keys that change sizes (n, d, base, back and forth, tens of
+ * thousands of them, faster than models can be built at 2^30 x 2^20): the
+ * keys waiting are applied together and one model is built for them, so
+ * the work never queues behind them and q after the storm quits at once;
+ * Ctrl-C the same. */
+Test(e2e, a_key_storm_queues_no_work)
+{
+	const char *args[] = {"-n", "1073741824", "-d", "1048576", NULL};
+	for (int how = 0; how < 2; how++) {
+		struct term t;
+		term_start(&t, SLOW_H, SLOW_W, args, NULL);
+		cr_assert(term_wait_for(&t, "1 sinusoidal", 180000), "no first "
+		    "frame");
+		static const char storm[] = "nNdDbBNnDdBb";
+		char burst[40 * 12 + 1];
+		for (size_t i = 0; i + 1 < sizeof burst; i++)
+			burst[i] = storm[i % 12];
+		burst[sizeof burst - 1] = '\0';
+		long long end = now_ms() + 8000;
+		size_t sent = 0;
+		while (now_ms() < end) {
+			ssize_t w = write(t.fd, burst, sizeof burst - 1);
+			if (w > 0)
+				sent += (size_t)w;
+			term_pump(&t, 10);
+		}
+		/* q (or Ctrl-C, SIGINT) behind what the terminal still holds:
+		 * the time it waits to be written counts */
+		long long tq = now_ms();
+		const char *key = how == 0 ? "q" : "\003";
+		while (write(t.fd, key, 1) != 1 && now_ms() < tq + 120000)
+			term_pump(&t, 5);
+		int st = term_wait_exit(&t, 120000);
+		long long quit = now_ms() - tq;
+		cr_expect(st >= 0 && (how == 0 ? WIFEXITED(st) && WEXITSTATUS(st)
+		    == 0 : WIFSIGNALED(st) && WTERMSIG(st) == SIGINT),
+		    "%s: wait status %d", how == 0 ? "q" : "Ctrl-C", st);
+		cr_expect_lt(quit, 1500, "%s after %zu keys in 8 s took %lld ms",
+		    how == 0 ? "q" : "Ctrl-C", sent, quit);
+		term_free(&t);
+	}
+}
+
 /* Signals that end the program restore the terminal first: the alternate
  * screen is left and mouse reporting is off; then it dies of the signal. */
 Test(e2e, every_ending_signal_restores_terminal)

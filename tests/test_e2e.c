@@ -1217,6 +1217,40 @@ Test(e2e, a_key_storm_queues_no_work)
 	}
 }
 
+/* Killed as tmux kill-session kills it, while its first (slow) frame is
+ * computed: the terminal hangs up and SIGHUP comes. Whichever it sees
+ * first, the program dies of the signal at once (not an exit through
+ * atexit and, under the sanitizers, a leak check), and no signal after
+ * the TUI has ended is swallowed by its handlers. */
+Test(e2e, hangup_and_sighup_in_the_first_frame_end_it_by_the_signal)
+{
+	const char *args[] = {"-n", "1073741824", "-d", "1048576", NULL};
+	static const int after_ms[] = {300, 800, 1300};
+	for (size_t i = 0; i < 3; i++) {
+		struct term t;
+		term_start(&t, SLOW_H, SLOW_W, args, NULL);
+		term_pump(&t, after_ms[i]);
+		/* the terminal goes away: its controlling process (ours,
+		 * forkpty made it a session leader) gets SIGHUP from the
+		 * kernel; the second time tmux sends one too */
+		close(t.fd);
+		if (i == 1)
+			kill(t.pid, SIGHUP);
+		t.fd = -1;
+		long long t0 = now_ms();
+		int st = -1;
+		while (now_ms() < t0 + 5000 &&
+		    waitpid(t.pid, &st, WNOHANG) != t.pid)
+			usleep(10000);
+		long long took = now_ms() - t0;
+		t.exited = WIFEXITED(st) || WIFSIGNALED(st);
+		cr_expect(t.exited && WIFSIGNALED(st) && WTERMSIG(st) == SIGHUP,
+		    "after %d ms: wait status %d (exit %d), %lld ms", after_ms[i],
+		    st, WIFEXITED(st) ? WEXITSTATUS(st) : -1, took);
+		term_free(&t);
+	}
+}
+
 /* Signals that end the program restore the terminal first: the alternate
  * screen is left and mouse reporting is off; then it dies of the signal. */
 Test(e2e, every_ending_signal_restores_terminal)

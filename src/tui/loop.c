@@ -520,11 +520,17 @@ pe_tui_run(const struct pe_state *start, const struct pe_tui_opts *opts)
 	}
 
 	loop_free(&L);
-	if (gone) {
+	/* a signal that came with the terminal's hangup (or while the loop
+	 * ended for another reason) is the way the program ends */
+	if (sig == 0)
+		sig = pe_crt_quit_signal();
+	if (gone && sig == 0) {
 		pe_crt_fatal("the terminal went away (end of input)");
 		rc = 1;
 	}
 	pe_crt_done();
+	if (sig == 0)
+		sig = pe_crt_quit_signal(); /* until the handlers were released */
 	char why[4600];
 	if (pe_rec_report(why, sizeof why)) {
 		pe_crt_fatal("%s", why);

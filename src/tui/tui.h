@@ -46,8 +46,14 @@ void pe_crt_size(int *w, int *h);
 /* Write a canvas to the screen and refresh. full: repaint every cell. */
 void pe_crt_draw(const struct pe_canvas *cv, bool full);
 /* The signal that asked to end the program (SIGINT, SIGTERM, SIGHUP,
- * SIGQUIT, SIGUSR1, ...), or 0. */
+ * SIGQUIT, SIGUSR1, ...), or 0; the first one counts. The handlers only
+ * set flags and write a byte to a self-pipe (async-signal-safe), and give
+ * the signals back their previous actions at pe_crt_done. */
 int pe_crt_quit_signal(void);
+/* The read end of that self-pipe, for a wait to poll beside the terminal
+ * (-1: none); pe_crt_wake_drain empties it. */
+int pe_crt_wake_fd(void);
+void pe_crt_wake_drain(void);
 /* Whether SIGTSTP arrived (then call pe_crt_suspend) or SIGCONT did (then
  * repaint everything). Each call clears the flag it reports. */
 bool pe_crt_take_suspend(void);

@@ -15,8 +15,11 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -1949,6 +1952,254 @@ Test(e2e, record_stops_at_a_whole_event_when_the_file_cannot_grow)
 		unlink(path);
 		if (mode == 1)
 			umount(dir);
+		rmdir(dir);
+	}
+}
+
+/* ---- the lesson's link: whose socket, what it says -------------------- */
+
+/* A listening Unix socket at path (removed first), or -1. */
+static int
+listen_at(const char *path)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (fd < 0 || strlen(path) >= sizeof sa.sun_path)
+		return -1;
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	unlink(path);
+	if (bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(fd, 4)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Accept on fd within ms, pumping t meanwhile; the peer, or -1. */
+static int
+accept_within(struct term *t, int fd, int ms)
+{
+	long long end = now_ms() + ms;
+	while (now_ms() < end) {
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+		if (poll(&p, 1, 20) == 1)
+			return accept(fd, NULL, NULL);
+		term_pump(t, 20);
+	}
+	return -1;
+}
+
+/* Send a line to a peer and let the program act on it. */
+static void
+peer_says(struct term *t, int peer, const char *line)
+{
+	cr_assert_eq(write(peer, line, strlen(line)), (ssize_t)strlen(line));
+	term_pump(t, 700);
+}
+
+/* Row 0 of the screen (the lesson's scene line) into buf. */
+static const char *
+scene_line(struct term *t, char *buf, size_t cap)
+{
+	return term_line(t, 0, buf, cap);
+}
+
+/* A peer of the same user that sends what no presenter would: a start
+ * time that overflows the clock, a scene past the lesson, a step past its
+ * scene, junk. Each is refused and said on the status line; the speaker
+ * stays where it was and its clock stays sane; a sound message after them
+ * is taken. */
+Test(e2e, lesson_link_refuses_messages_out_of_bounds)
+{
+	char dir[] = "/tmp/pescope-link-XXXXXX", path[64], line[COLS * 8 + 64];
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/l.sock", dir);
+	int lfd = listen_at(path);
+	cr_assert_geq(lfd, 0);
+	const char *args[] = {"lesson", "--speaker", "--link", path, NULL};
+	struct term t;
+	term_start(&t, 30, 100, args, NULL);
+	int peer = accept_within(&t, lfd, WAIT_MS);
+	cr_assert_geq(peer, 0, "the speaker did not connect");
+	cr_assert(term_wait_for(&t, "1/17", WAIT_MS));
+	static const struct {
+		const char *msg, *said;
+	} bad[] = {
+		{"hello -9223372036854775808 3 0\n", "not a plain number"},
+		{"hello 9223372036854775807 3 0\n", "not within a day"},
+		{"hello 0 12 0\n", "not within a day"},
+		{"goto 99 0\n", "scene 100 is not in the lesson (1..17)"},
+		{"goto 0 7\n", "step 8 is not in scene 1 (1..2)"},
+		{"goto 3\n", "not a plain number"},
+		{"\033]0;PWNED\007\n", "no message"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		peer_says(&t, peer, bad[i].msg);
+		cr_expect(term_wait_for(&t, bad[i].said, 2000), "%.20s: the status "
+		    "line does not say '%s'", bad[i].msg, bad[i].said);
+		cr_expect(strncmp(scene_line(&t, line, sizeof line), " 1/17", 5) ==
+		    0, "%.20s moved the speaker: %s", bad[i].msg, line);
+		cr_expect(!term_has(&t, "-153722867280912930") &&
+		    !term_has(&t, "498919"), "%.20s: the clock took it", bad[i].msg);
+		cr_expect(raw_has(&t, "PWNED") == false, "the peer's bytes reached "
+		    "the terminal");
+	}
+	char ok[64];
+	snprintf(ok, sizeof ok, "hello %lld 2 0\n", (long long)time(NULL) - 600);
+	peer_says(&t, peer, ok);
+	cr_expect(term_wait_for(&t, " 3/17", 3000), "a sound hello is refused: "
+	    "%s", scene_line(&t, line, sizeof line));
+	cr_expect(term_wait_for(&t, "10:0", 3000), "the clock does not count "
+	    "from the presenter's start");
+	close(peer);
+	close(lfd);
+	term_quit(&t);
+	term_free(&t);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* Something of someone else's at the link's default path (a file where
+ * the socket, or its folder, would be): the link is optional, so the lesson
+ * runs, presenter and speaker, and says why the speaker's view is not
+ * available. */
+Test(e2e, lesson_runs_when_the_link_cannot_be_made)
+{
+	char dir[] = "/tmp/pescope-link-XXXXXX", p1[128], p2[128], env[160];
+	cr_assert_not_null(mkdtemp(dir));
+	chmod(dir, 01777);
+	/* where the socket is (pescope-UID-intro.sock, before this was
+	 * fixed) and where its folder is (pescope-UID/) */
+	snprintf(p1, sizeof p1, "%s/pescope-%u-intro.sock", dir,
+	    (unsigned)geteuid());
+	snprintf(p2, sizeof p2, "%s/pescope-%u", dir, (unsigned)geteuid());
+	FILE *fp = fopen(p1, "w");
+	fclose(fp);
+	fp = fopen(p2, "w");
+	fclose(fp);
+	if (geteuid() == 0) {
+		chown(p1, 65534, 65534);
+		chown(p2, 65534, 65534);
+	}
+	snprintf(env, sizeof env, "TMPDIR=%s", dir);
+	const char *envs[] = {env, "XDG_RUNTIME_DIR", NULL};
+	for (int speaker = 0; speaker < 2; speaker++) {
+		const char *pre[] = {"lesson", NULL};
+		const char *spk[] = {"lesson", "--speaker", NULL};
+		struct term t;
+		term_start(&t, 30, 100, speaker ? spk : pre, envs);
+		cr_expect(term_wait_for(&t, "1/17", WAIT_MS), "%s: the lesson did "
+		    "not start: %.300s", speaker ? "speaker" : "presenter",
+		    t.raw ? t.raw : "");
+		cr_expect(term_wait_for(&t, "speaker's view is unavailable", 3000),
+		    "%s: not said why", speaker ? "speaker" : "presenter");
+		if (t.exited)
+			term_wait_exit(&t, 100);
+		else
+			term_quit(&t);
+		term_free(&t);
+	}
+	unlink(p1);
+	unlink(p2);
+	rmdir(dir);
+}
+
+/* Another user's listener where a speaker would look for the presenter
+ * (in the shared temporary folder: the old socket's name, and a folder of
+ * the new name with a socket in it), saying hello from scene 13 and the
+ * epoch: the speaker never follows it. */
+static void
+nobody_presents(const char *dir, int ready)
+{
+	char a[160], b[160], c[200];
+	snprintf(a, sizeof a, "%s/pescope-0-intro.sock", dir);
+	snprintf(b, sizeof b, "%s/pescope-0", dir);
+	mkdir(b, 0777);
+	chmod(b, 0777);
+	snprintf(c, sizeof c, "%s/intro.sock", b);
+	int fds[2] = {listen_at(a), listen_at(c)};
+	chmod(a, 0777);
+	chmod(c, 0777);
+	if (write(ready, "r", 1) != 1)
+		_exit(5);
+	for (;;) {
+		struct pollfd p[2] = {{fds[0], POLLIN, 0}, {fds[1], POLLIN, 0}};
+		if (poll(p, 2, -1) <= 0)
+			continue;
+		for (int k = 0; k < 2; k++)
+			if (p[k].revents & POLLIN) {
+				int peer = accept(fds[k], NULL, NULL);
+				if (peer >= 0 && write(peer, "hello 0 12 0\n", 13) < 0)
+					close(peer);
+			}
+	}
+}
+
+/* Start nobody_presents(dir) as user nobody; its pid (it dies with the
+ * test). */
+static pid_t
+start_nobody(const char *dir)
+{
+	int p[2];
+	cr_assert_eq(pipe(p), 0);
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (setgid(65534) != 0 || setuid(65534) != 0)
+			_exit(3);
+		nobody_presents(dir, p[1]);
+		_exit(0);
+	}
+	close(p[1]);
+	char c;
+	cr_assert_eq(read(p[0], &c, 1), 1, "the other user's listener");
+	close(p[0]);
+	return pid;
+}
+
+/* The other user's listener comes after the speaker started waiting (the
+ * speaker looks on every try), or before it (then the speaker's view is
+ * unavailable and says whose the folder is). */
+Test(e2e, lesson_speaker_never_follows_another_users_socket)
+{
+	if (geteuid() != 0)
+		cr_skip_test("needs root to be another user");
+	for (int before = 0; before < 2; before++) {
+		char dir[] = "/tmp/pescope-link-XXXXXX", env[160];
+		char line[COLS * 8 + 64];
+		cr_assert_not_null(mkdtemp(dir));
+		chmod(dir, 01777);
+		snprintf(env, sizeof env, "TMPDIR=%s", dir);
+		const char *envs[] = {env, "XDG_RUNTIME_DIR", NULL};
+		const char *args[] = {"lesson", "--speaker", NULL};
+		pid_t pid = before ? start_nobody(dir) : 0;
+		struct term t;
+		term_start(&t, 30, COLS, args, envs);
+		cr_assert(term_wait_for(&t, "1/17", WAIT_MS), "%.300s",
+		    t.raw ? t.raw : "");
+		if (!before)
+			pid = start_nobody(dir);
+		term_pump(&t, 2500); /* the speaker tries every 500 ms */
+		cr_expect(strncmp(scene_line(&t, line, sizeof line), " 1/17", 5) ==
+		    0, "the speaker followed another user: %s", line);
+		cr_expect(!term_has(&t, "498919") && !term_has(&t, "linked to "
+		    "the presenting"), "the speaker linked to another user's "
+		    "socket");
+		if (before)
+			cr_expect(term_has(&t, "65534"), "not said whose the folder "
+			    "is");
+		term_quit(&t);
+		term_free(&t);
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		char sub[200];
+		snprintf(sub, sizeof sub, "%s/pescope-0/intro.sock", dir);
+		unlink(sub);
+		snprintf(sub, sizeof sub, "%s/pescope-0", dir);
+		rmdir(sub);
+		snprintf(sub, sizeof sub, "%s/pescope-0-intro.sock", dir);
+		unlink(sub);
 		rmdir(dir);
 	}
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -136,6 +137,7 @@ as_nobody(void (*fn)(const char *arg, int ready), const char *arg, int *ready)
 	cr_assert_geq(pid, 0);
 	if (pid == 0) {
 		close(p[0]);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (setgid(65534) != 0 || setuid(65534) != 0)
 			_exit(3);
 		fn(arg, p[1]);

@@ -640,8 +640,8 @@ static const char *const depth_caps[] = {
 	[PE_DEPTH_16] = "colors#16, pairs#256,\n"
 	    "\tsetaf=\\E[%?%p1%{8}%<%t3%p1%d%e9%p1%{8}%-%d%;m,\n"
 	    "\tsetab=\\E[%?%p1%{8}%<%t4%p1%d%e10%p1%{8}%-%d%;m,\n",
-	[PE_DEPTH_8] = "colors#8, pairs#64,\n"
-	    "\tsetaf=\\E[3%p1%dm,\n\tsetab=\\E[4%p1%dm,\n",
+	[PE_DEPTH_8] = ("colors#8, pairs#64,\n"
+	    "\tsetaf=\\E[3%p1%dm,\n\tsetab=\\E[4%p1%dm,\n"),
 };
 
 /* Remove a folder tic wrote one entry into (dir/<c>/name, or dir/<hex of

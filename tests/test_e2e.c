@@ -1254,6 +1254,74 @@ Test(e2e, hangup_and_sighup_in_the_first_frame_end_it_by_the_signal)
 	}
 }
 
+/* The terminal hangs up under a TUI whose session it does not control (a
+ * program started with setsid, as keys_tmux.sh does): no signal comes,
+ * the TUI sees the hangup itself. It ends as a hangup ends a program, by
+ * SIGHUP, within a few seconds: never through exit and its atexit work,
+ * where under LeakSanitizer the leak check stops the process with ptrace
+ * and a SIGCONT from the dying session cancels that stop (the tracer then
+ * waits forever and the process spins in sched_yield: the orphans at
+ * ~30% CPU). */
+Test(e2e, a_terminal_that_hangs_up_ends_the_tui_by_sighup)
+{
+	static const int after_ms[] = {300, 900, 1500};
+	/* the TUI's parent exits at once: it becomes ours to wait for */
+	cr_assert_eq(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+	for (size_t i = 0; i < 3; i++) {
+		struct winsize ws = {.ws_row = 40, .ws_col = 120};
+		int fd, p[2];
+		cr_assert_eq(pipe(p), 0);
+		pid_t leader = forkpty(&fd, NULL, NULL, &ws);
+		cr_assert_geq(leader, 0);
+		if (leader == 0) {
+			/* a session of its own: the pty is only its stdio */
+			pid_t c = fork();
+			if (c == 0) {
+				setsid();
+				close(p[0]);
+				close(p[1]);
+				setenv("TERM", "xterm-256color", 1);
+				execl(th_bin(), th_bin(), "-n", "1073741824", "-d",
+				    "1048576", (char *)NULL);
+				_exit(127);
+			}
+			if (write(p[1], &c, sizeof c) != sizeof c)
+				_exit(1);
+			_exit(0);
+		}
+		close(p[1]);
+		pid_t pid = -1;
+		cr_assert_eq(read(p[0], &pid, sizeof pid), (ssize_t)sizeof pid);
+		close(p[0]);
+		waitpid(leader, NULL, 0);
+		long long t0 = now_ms();
+		while (now_ms() < t0 + after_ms[i]) {
+			char b[65536];
+			struct pollfd q = {.fd = fd, .events = POLLIN};
+			if (poll(&q, 1, 20) == 1 && read(fd, b, sizeof b) <= 0)
+				break;
+		}
+		close(fd); /* the hangup: nothing else */
+		long long end = now_ms() + 8000;
+		int st = 0;
+		bool gone = false;
+		while (now_ms() < end && !gone) {
+			gone = waitpid(pid, &st, WNOHANG) == pid;
+			if (!gone)
+				usleep(5000);
+		}
+		cr_expect(gone, "after %d ms: pescope %d still runs 8 s after its "
+		    "terminal went away", after_ms[i], (int)pid);
+		cr_expect(!gone || (WIFSIGNALED(st) && WTERMSIG(st) == SIGHUP),
+		    "after %d ms: wait status %d (exit %d): not ended by SIGHUP",
+		    after_ms[i], st, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+		if (!gone) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+		}
+	}
+}
+
 /* Signals that end the program restore the terminal first: the alternate
  * screen is left and mouse reporting is off; then it dies of the signal. */
 Test(e2e, every_ending_signal_restores_terminal)

@@ -528,6 +528,17 @@ pe_tui_run(const struct pe_state *start, const struct pe_tui_opts *opts)
 	pe_crt_done();
 	if (sig == 0)
 		sig = pe_crt_quit_signal(); /* until the handlers were released */
+	struct sigaction hup;
+	if (gone && sig == 0 && sigaction(SIGHUP, NULL, &hup) == 0 &&
+	    !(hup.sa_flags & SA_SIGINFO) && hup.sa_handler == SIG_DFL) {
+		/* A hangup ends a program by SIGHUP (unless nohup said
+		 * otherwise), not by exit: its atexit work would run in a
+		 * session going away, and under LeakSanitizer the leak check
+		 * stops the whole process with ptrace, a stop that a SIGCONT
+		 * of the dying session cancels (its tracer then waits forever
+		 * and the process spins, orphaned). */
+		sig = SIGHUP;
+	}
 	char why[4600];
 	if (pe_rec_report(why, sizeof why)) {
 		pe_crt_fatal("%s", why);

@@ -157,10 +157,11 @@ struct pe_tui_hooks {
  * from the terminal), in a theme, recorded into the file named record
  * (--record; NULL: none; see pe_crt_init: nothing is created when there is
  * no terminal), with hooks (NULL: none).
- * Returns the process's exit status: 0, 1 when memory ran out or the
- * terminal went away, 2 when there is no terminal to run on; each failure
- * is said on standard error. A signal that ends the program is raised
- * again once the terminal is restored. */
+ * Returns the process's exit status: 0, 1 when memory ran out (or the
+ * terminal went away under nohup), 2 when there is no terminal to run on;
+ * each failure is said on standard error. A signal that ends the program
+ * is raised again once the terminal is restored, and a terminal that went
+ * away ends it by SIGHUP, as a hangup would. */
 struct pe_tui_opts {
 	int depth;
 	enum pe_theme theme;

@@ -2,6 +2,7 @@
  * it, its usage, what it does, the words it takes after its options and
  * the function that runs it. The parser, --help, the man page, the
  * completions and main read the rows. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 

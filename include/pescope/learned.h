@@ -21,10 +21,4 @@ void pe_learned_init(size_t max_len, size_t d, uint64_t seed, double *dest);
  * or PE_ENOMEM. */
 int pe_learned_untrained(size_t max_len, size_t d, double **dest);
 
-/* The embedding of position p: PE_OK and *dest = table[p, c], or PE_ERANGE
- * when p >= max_len (a model trained with max_len positions cannot place a
- * token at p: there is no row for it). */
-int pe_learned_value(const struct pe_config *cfg, size_t p, size_t c,
-    double *dest);
-
 #endif

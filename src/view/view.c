@@ -176,6 +176,8 @@ draw_status(struct ctx *c, bool chrome)
 
 	view_item(&it, 3, "space %s", c->st->playing ? "pause" : "play");
 	view_item(&it, 3, "w save");
+	if (c->cv->px_by != NULL) /* what shows the maps' pictures */
+		view_item(&it, 2, "pixels: %s", c->cv->px_by);
 	pe_text_pick(b, sizeof b, it.ptr, it.prio, it.n, "  ", c->w);
 	pe_canvas_text(c->cv, 0, y, c->w, b, C_DIM, PE_COLOR_DEFAULT, 0);
 }

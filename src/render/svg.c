@@ -208,7 +208,8 @@ svg_bytes_write(void *closure, const unsigned char *data, unsigned int length)
 static void
 svg_base64(FILE *fp, const unsigned char *b, size_t n)
 {
-	static const char al[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	static const char al[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789+/";
 	for (size_t i = 0; i < n; i += 3) {
 		unsigned v = (unsigned)b[i] << 16;
 		if (i + 1 < n)

@@ -266,9 +266,23 @@ env_is(const char *name, const char *s, bool prefix)
 	return prefix ? strncmp(v, s, strlen(s)) == 0 : strcmp(v, s) == 0;
 }
 
-/* Choose the mode; see tui.h. */
+static enum pe_gfx gfx_start(enum pe_gfx want, FILE *out, char *why,
+    size_t cap);
+
+/* Choose the mode; see tui.h. Auto that finds no pictures says nothing:
+ * the frame is then today's, status line included. */
 enum pe_gfx
 pe_gfx_start(enum pe_gfx want, FILE *out, char *why, size_t cap)
+{
+	enum pe_gfx g = gfx_start(want, out, why, cap);
+	if (want == PE_GFX_AUTO && g == PE_GFX_CELLS)
+		why[0] = '\0';
+	return g;
+}
+
+/* Choose the mode; why says what was chosen and why. */
+static enum pe_gfx
+gfx_start(enum pe_gfx want, FILE *out, char *why, size_t cap)
 {
 	struct answers a = {0};
 	int cw, ch;

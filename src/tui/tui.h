@@ -117,7 +117,8 @@ bool pe_input_pending(void);
  * (4: sixel), XTWINOPS 16 t (a cell's pixels); then TERM and
  * TERM_PROGRAM. Cells in screen, and in tmux unless allow-passthrough is
  * on. Bytes that are no reply (keys typed meanwhile) go back to curses.
- * why[cap] says what is in use and why, for the status line. */
+ * why[cap] says what is in use and why, for the status line ("" when
+ * auto found cells: the frame is then today's). */
 #define PE_GFX_QUERY_MS 250
 enum pe_gfx pe_gfx_start(enum pe_gfx want, FILE *out, char *why,
     size_t cap);

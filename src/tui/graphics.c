@@ -355,7 +355,6 @@ gfx_start(enum pe_gfx want, FILE *out, char *why, size_t cap)
 		    "say its cell's pixels)", pe_gfx_name(m));
 		return gfx.mode;
 	}
-	gfx.ti = chafa_term_db_get_fallback_info(chafa_term_db_get_default());
 	snprintf(why, cap, "graphics: %s, %dx%d-pixel cells (%s%s)",
 	    pe_gfx_name(m), cw, ch, how, gfx.tmux ? ", through tmux" : "");
 	return gfx.mode;
@@ -463,8 +462,10 @@ gfx_chafa(enum pe_gfx g, const struct pe_pixmap *pm, int cw, int ch)
 		/* 0xFFRRGGBB in memory order: B, G, R, A */
 		chafa_canvas_draw_all_pixels(cv, CHAFA_PIXEL_BGRA8_UNASSOCIATED,
 		    (const guint8 *)px, pm->pw, h, pm->pw * 4);
-		s = chafa_canvas_print(cv, gfx.ti != NULL ? gfx.ti
-		    : chafa_term_db_get_fallback_info(chafa_term_db_get_default()));
+		if (gfx.ti == NULL) /* one for the process, kept */
+			gfx.ti = chafa_term_db_get_fallback_info(
+			    chafa_term_db_get_default());
+		s = chafa_canvas_print(cv, gfx.ti);
 		chafa_canvas_unref(cv);
 	}
 	chafa_canvas_config_unref(cf);

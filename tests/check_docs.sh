@@ -33,7 +33,7 @@ complete_words() { # complete_words WORD... : COMPREPLY for the last word
 }
 [ "$(complete_words pescope -e r)" = "relative rope rope2d" ] && ok "bash: -e r" || bad "bash: -e r -> $(complete_words pescope -e r)"
 [ "$(complete_words pescope --rope-scaling l)" = "linear longrope llama3" ] && ok "bash: --rope-scaling l" || bad "bash: --rope-scaling l"
-[ "$(complete_words pescope --preset gpt)" = "gpt-j-6b gpt-neox-20b gpt2" ] && ok "bash: --preset gpt" || bad "bash: --preset gpt -> $(complete_words pescope --preset gpt)"
+[ "$(complete_words pescope --preset gpt)" = "gpt-j-6b gpt-neox-20b gpt2 gpt-oss-20b" ] && ok "bash: --preset gpt" || bad "bash: --preset gpt -> $(complete_words pescope --preset gpt)"
 [ "$(complete_words pescope d)" = "dump" ] && ok "bash: command d" || bad "bash: command d"
 [ "$(complete_words pescope l)" = "lesson" ] && ok "bash: command l" || bad "bash: command l -> $(complete_words pescope l)"
 [ "$(complete_words pescope --color t)" = "truecolor" ] && ok "bash: --color t" || bad "bash: --color t"

@@ -22,8 +22,11 @@ export LOCPATH="$dir"
 	{ echo "it_IT.UTF-8 is not in force: skipped"; exit 77; }
 
 printf '1 1.5 2.25 3\n' >"$dir/short.txt"
-printf 'encoding = rope\nbase = 12345.5\nrope-scaling = yarn\nfactor = 2.5\n' \
-	>"$dir/p.preset"
+printf '{"model_type": "llama", "num_hidden_layers": 2, "head_dim": 64,
+ "max_position_embeddings": 4096, "rope_theta": 12345.5,
+ "rope_scaling": {"rope_type": "yarn", "factor": 2.5,
+   "original_max_position_embeddings": 1024, "mscale": 0.707}}\n' \
+	>"$dir/c.json"
 
 fails=0 n=0
 check() {
@@ -48,7 +51,9 @@ check dump -d 4 -n 3 -t pe
 check dump --base 1.5 -d 4 -n 3 -t pe --dtype f64
 check dump -e rope --rope-scaling yarn --factor 2.5 --mscale 0.707 --mscale-all-dim 0.707 -t attention_scaling
 check dump -e rope -d 8 --rope-scaling longrope --short-factor @"$dir/short.txt" --long-factor 1,2.5,3,4 -t inv_freq
-check dump --preset-file "$dir/p.preset" -t inv_freq
+check dump --config "$dir/c.json" -t inv_freq
+check dump --config "$dir/c.json" -t attention_scaling
+check model "$dir/c.json"
 check dump --preset gpt-neox-20b -t inv_freq
 check dump --preset deepseek-v2 -t attention_scaling
 check dump --preset gpt-j-6b -t inv_freq

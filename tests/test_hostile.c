@@ -1,5 +1,5 @@
 /* Hostile files through every command. Text that comes from a file (a
- * lesson, a preset, an NPY header, their names) reaches standard output,
+ * lesson, a config, an NPY header, their names) reaches standard output,
  * standard error and every file written only with its control characters
  * escaped: no C0 control but tab and newline, no DEL, no C1 control (raw or
  * spelled in UTF-8), no byte that is not UTF-8; in ANSI output an escape
@@ -203,33 +203,93 @@ Test(hostile, a_lesson_reaches_no_output_raw)
 	free(dir);
 }
 
-Test(hostile, a_preset_reaches_no_output_raw)
+/* EVIL spelled in JSON (its control characters as \u escapes): a
+ * config's strings carry those bytes once jansson reads them. */
+#define EVIL_JSON "\\u001b]0;PWNED\\u0007\\u001b]52;c;ZXZpbA==\\u0007" \
+	"\\u001b[31m\\u009b31m\\u007f\\u0001"
+
+/* A config whose strings carry control bytes wherever a config's text
+ * reaches output: a note's value (an unknown rope type) and its key (a
+ * rope_parameters entry of a layer type pescope does not know), a
+ * layer type, the file's name. Its outputs (snapshot in every text
+ * format, the model view, dump's tables and the layers' CSV, pescope
+ * model, the warnings on standard error) and its refusals (the same bytes
+ * in _pescope's description and source, model_type, a layer type, a
+ * wrong value) print none of them raw. */
+Test(hostile, a_config_reaches_no_output_raw)
 {
 	char *dir = th_tmpdir();
-	const char *good = put(dir, "p" EVIL ".preset",
-	    "source = https://example.org/" EVIL "\n"
-	    "description = " EVIL "\n"
-	    "encoding = rope\nd-model = 64\n");
+	const char *good = put(dir, "c" EVIL ".json",
+	    "{\"model_type\": \"gemma3_text\", \"num_hidden_layers\": 4,\n"
+	    " \"head_dim\": 64, \"hidden_size\": 256, "
+	    "\"num_attention_heads\": 4,\n"
+	    " \"max_position_embeddings\": 4096, \"sliding_window\": 128,\n"
+	    " \"layer_types\": [\"sliding_attention\", \"full_attention\",\n"
+	    "   \"sliding_attention\", \"odd_attention\"],\n"
+	    " \"rope_parameters\": {\n"
+	    "   \"full_attention\": {\"rope_type\": \"yarn" EVIL_JSON "\",\n"
+	    "     \"rope_theta\": 1000000, \"factor\": 8},\n"
+	    "   \"sliding_attention\": {\"rope_type\": \"default\",\n"
+	    "     \"rope_theta\": 10000},\n"
+	    "   \"odd_attention\": {\"rope_type\": \"default\", "
+	    "\"rope_theta\": 10000,\n"
+	    "     \"x" EVIL_JSON "\": 1}},\n"
+	    " \"_pescope\": {\"description\": \"a hostile config\"}}\n");
 	static const char *const fmts[] = {"ansi", "txt", "html", "svg"};
 	for (size_t i = 0; i < 4; i++) {
-		const char *snap[] = {"pescope", "snapshot", "--preset-file", good,
+		const char *snap[] = {"pescope", "snapshot", "--config", good,
 		    "-f", fmts[i], "--size", "160x40", NULL};
-		run_clean(snap, 0, i == 0, "snapshot --preset-file");
+		run_clean(snap, 0, i == 0, "snapshot --config");
+		const char *view[] = {"pescope", "snapshot", "--config", good,
+		    "--model-view", "-f", fmts[i], "--size", "100x30", NULL};
+		run_clean(view, 0, i == 0, "snapshot --config --model-view");
+		const char *odd[] = {"pescope", "snapshot", "--config", good,
+		    "--layer", "3", "-f", fmts[i], "--size", "80x24", NULL};
+		run_clean(odd, 0, i == 0, "snapshot --config --layer 3");
 	}
-	const char *dump[] = {"pescope", "dump", "--preset-file", good, "-t",
-	    "cos", "-n", "4", "-f", "csv", NULL};
-	run_clean(dump, 0, false, "dump --preset-file");
+	const char *model[] = {"pescope", "model", good, NULL};
+	run_clean(model, 0, false, "pescope model");
+	const char *csv[] = {"pescope", "dump", "--config", good, "-t", "layers",
+	    NULL};
+	run_clean(csv, 0, false, "dump --table layers");
+	const char *cos[] = {"pescope", "dump", "--config", good, "-t", "cos",
+	    "-n", "4", "-f", "csv", NULL};
+	run_clean(cos, 0, false, "dump --config -t cos");
+	const char *no[] = {"pescope", "dump", "--config", good, "--layer", "1",
+	    "-t", "cos", "-n", "4", NULL};
+	run_clean(no, 2, false, "dump -t cos of a layer not modelled");
+	const char *cmp[] = {"pescope", "snapshot", "-e", "rope", "--compare",
+	    "--config 'x'", "-f", "txt", NULL};
+	char w[1200];
+	snprintf(w, sizeof w, "--config '%s'", good);
+	cmp[4 + 1] = w;
+	run_clean(cmp, 0, false, "--compare --config");
+
+	/* refused: the message quotes the bytes escaped */
 	static const char *const broken[] = {
-		"d-model = 6" EVIL "4\n", "d-m" EVIL "odel = 64\n",
-		"encoding = " EVIL "\n", "source\n" EVIL "\n",
+		"{\"model_type\": \"llama\", \"num_hidden_layers\": 2, "
+		    "\"_pescope\": {\"description\": \"d" EVIL_JSON "\"}}",
+		"{\"model_type\": \"llama\", \"num_hidden_layers\": 2, "
+		    "\"_pescope\": {\"source\": \"s" EVIL_JSON "\"}}",
+		"{\"model_type\": \"ll" EVIL_JSON "ama\", "
+		    "\"num_hidden_layers\": 2}",
+		"{\"model_type\": \"llama\", \"num_hidden_layers\": 2, "
+		    "\"layer_types\": [\"full" EVIL_JSON "\", \"x\"]}",
+		"{\"model_type\": \"llama\", \"num_hidden_layers\": 2, "
+		    "\"rope_theta\": \"" EVIL_JSON "\"}",
+		"{\"model_type\": \"llama\", \"num_hidden_layers\": 2, \""
+		    EVIL_JSON "\" 1}",
+		"{\"model_type\": \"llama\", " EVIL "}",
 	};
 	for (size_t i = 0; i < sizeof broken / sizeof broken[0]; i++) {
-		const char *b = put(dir, "b" EVIL ".preset", broken[i]);
-		const char *s[] = {"pescope", "snapshot", "--preset-file", b, NULL};
-		run_clean(s, -1, false, "a broken preset");
-		const char *d[] = {"pescope", "dump", "-t", "pe", "--preset-file", b,
-		    NULL};
-		run_clean(d, -1, false, "a broken preset, dump");
+		const char *b = put(dir, "b" EVIL ".json", broken[i]);
+		const char *s[] = {"pescope", "snapshot", "--config", b, NULL};
+		run_clean(s, 2, false, "a broken config");
+		const char *m[] = {"pescope", "model", b, NULL};
+		run_clean(m, 2, false, "a broken config, pescope model");
+		const char *d[] = {"pescope", "dump", "-t", "layers", "--config",
+		    b, NULL};
+		run_clean(d, 2, false, "a broken config, dump");
 		unlink(b);
 	}
 	unlink(good);

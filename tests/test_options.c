@@ -147,23 +147,27 @@ Test(options, strings_are_owned)
 	pe_options_free(&o);
 }
 
-/* issue 8.10: getopt's abbreviations reach presets too: one parser. */
-Test(options, abbreviated_preset_file)
+/* issue 8.10: getopt's abbreviations reach the model options too: one
+ * parser. */
+Test(options, abbreviated_config)
 {
 	struct pe_options o;
 	char err[512], path[] = "/tmp/pescope-abbrev-XXXXXX";
 	int fd = mkstemp(path);
 	cr_assert(fd >= 0);
-	const char text[] = "encoding = alibi\nheads = 12\n";
+	const char text[] = "{\"model_type\": \"bloom\", \"n_head\": 12, "
+	    "\"n_layer\": 2}\n";
 	cr_assert_eq(write(fd, text, sizeof text - 1), (ssize_t)sizeof text - 1);
 	close(fd);
-	const char *a[] = {"pescope", "snapshot", "--preset-f", path, NULL};
+	const char *a[] = {"pescope", "snapshot", "--conf", path, NULL};
 	cr_assert_eq(parse(&o, err, a), 0, "%s", err);
 	cr_expect_eq(o.cfg.enc, PE_ENC_ALIBI);
 	cr_expect_eq(o.cfg.heads, 12);
 	pe_options_free(&o);
-	const char *b[] = {"pescope", "snapshot", "--preset-file=", NULL};
+	const char *b[] = {"pescope", "snapshot", "--config=", NULL};
 	cr_expect_eq(parse(&o, err, b), 2);
+	cr_expect(strstr(err, "--config: the file name is empty") != NULL,
+	    "%s", err);
 	pe_options_free(&o);
 	unlink(path);
 }

@@ -1,8 +1,10 @@
-/* Presets: the compiled-in text equals the file under assets/presets/, each
- * loads, and the values a preset sets are the model's published ones
- * (written here from the configs named in each file's source line). */
+/* Presets are the shipped configs: the compiled-in text of each is the
+ * file under assets/models/ (and every file there is a preset), each loads
+ * through the loader as --config loads the file, to the same config, and
+ * the values a preset gives are the model's published ones (written here
+ * from the configs each file's _pescope.source names). */
 #include <criterion/criterion.h>
-#include <math.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,37 +12,109 @@
 #include "app/options.h"
 #include "helpers.h"
 
-static const char *const names[] = {"llama-2-7b", "llama-3.1-8b",
-    "qwen2.5-7b-yarn", "deepseek-v2", "gpt-j-6b", "gpt-neox-20b", "mpt-7b",
-    "bloom-176b", "t5-base", "gpt2", "bert-base", "mae-vit-b16"};
+/* Parse "pescope snapshot ARGS" into *o (ARGS: up to 6 words); expect
+ * rc. */
+static void
+parse(struct pe_options *o, int rc, const char *a1, const char *a2,
+    const char *a3, const char *a4)
+{
+	char *argv[8] = {"pescope", "snapshot"};
+	int argc = 2;
+	const char *w[] = {a1, a2, a3, a4};
+	for (int i = 0; i < 4 && w[i] != NULL; i++)
+		argv[argc++] = (char *)w[i];
+	char err[768];
+	int got = pe_options_parse(o, argc, argv, err, sizeof err);
+	cr_assert_eq(got, rc, "%s %s %s: %s", a1, a2, a3 ? a3 : "", err);
+}
 
-/* Parse "pescope --preset NAME" (plus extra args) into *o. */
+/* Parse "pescope --preset NAME [EXTRA]" into *o. */
 static void
 load(struct pe_options *o, const char *name, const char *extra)
 {
-	char *argv[] = {"pescope", "--preset", (char *)name, (char *)extra, NULL};
-	char err[512];
-	int rc = pe_options_parse(o, extra ? 4 : 3, argv, err, sizeof err);
-	cr_assert_eq(rc, 0, "%s: %s", name, err);
+	parse(o, 0, "--preset", name, extra, NULL);
 }
 
-Test(preset, compiled_text_equals_the_file_and_loads)
+Test(preset, compiled_text_is_the_shipped_file_and_loads)
 {
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+	size_t n = 0;
+	for (; pe_preset_name(n) != NULL; n++) {
+		const char *name = pe_preset_name(n);
 		char rel[256];
-		snprintf(rel, sizeof rel, "assets/presets/%s.preset", names[i]);
+		snprintf(rel, sizeof rel, "assets/models/%s.json", name);
 		char *file = th_slurp(th_src(rel), NULL);
 		cr_assert_not_null(file, "%s missing", rel);
-		const char *text = pe_preset_text(names[i]);
-		cr_assert_not_null(text, "%s not compiled in", names[i]);
-		cr_assert_str_eq(text, file);
-		cr_assert(strstr(file, "source = ") != NULL, "%s names no source",
-		    names[i]);
+		cr_assert_str_eq(pe_preset_text(name), file, "%s", name);
 		free(file);
-		struct pe_options o;
-		load(&o, names[i], NULL);
-		cr_assert_not_null(o.preset_source);
-		pe_options_free(&o);
+		/* its own keys: a description and the source of its values */
+		struct pe_arch a;
+		char err[512];
+		pe_arch_init(&a);
+		cr_assert_eq(pe_preset_read(name, &a, err, sizeof err), PE_OK,
+		    "%s: %s", name, err);
+		cr_expect(a.description != NULL && a.description[0] != '\0',
+		    "%s: no description", name);
+		cr_expect(a.source != NULL && a.source[0] != '\0',
+		    "%s: no source", name);
+		pe_arch_free(&a);
+	}
+	/* every shipped config is a preset */
+	DIR *d = opendir(th_src("assets/models"));
+	cr_assert_not_null(d);
+	size_t files = 0;
+	for (struct dirent *e; (e = readdir(d)) != NULL;) {
+		size_t l = strlen(e->d_name);
+		if (l < 6 || strcmp(e->d_name + l - 5, ".json") != 0)
+			continue;
+		files++;
+		char name[256];
+		snprintf(name, sizeof name, "%.*s", (int)(l - 5), e->d_name);
+		cr_expect_not_null(pe_preset_text(name), "%s is not compiled "
+		    "in (meson.build's list)", e->d_name);
+	}
+	closedir(d);
+	cr_expect_eq(files, n);
+	cr_expect_geq(n, 25);
+	cr_expect_null(pe_preset_name(n));
+}
+
+/* The pointers a config holds (the model's buffers) left out. */
+static void
+config_values(struct pe_config *c)
+{
+	c->table = NULL;
+	c->rope.short_factor = c->rope.long_factor = NULL;
+	c->rope2d.freqs = NULL;
+	c->teach.tokens = NULL;
+	c->teach.permute = NULL;
+	c->teach.bias = c->teach.embedding = NULL;
+}
+
+Test(preset, a_preset_is_its_config_read_as_a_file)
+{
+	for (size_t i = 0; pe_preset_name(i) != NULL; i++) {
+		const char *name = pe_preset_name(i);
+		char rel[256];
+		snprintf(rel, sizeof rel, "assets/models/%s.json", name);
+		struct pe_options p, c;
+		load(&p, name, NULL);
+		parse(&c, 0, "--config", th_src(rel), NULL, NULL);
+		cr_expect_str_eq(p.preset, name);
+		cr_expect_null(p.config);
+		cr_expect_null(c.preset);
+		cr_assert_not_null(p.arch);
+		cr_assert_not_null(c.arch);
+		cr_expect_eq(p.arch->nlayers, c.arch->nlayers, "%s", name);
+		for (size_t k = 0; k < p.cfg.rope.n_short; k++)
+			cr_expect_eq(p.cfg.rope.short_factor[k],
+			    c.cfg.rope.short_factor[k]);
+		config_values(&p.cfg);
+		config_values(&c.cfg);
+		cr_expect(memcmp(&p.cfg, &c.cfg, sizeof p.cfg) == 0,
+		    "%s: --preset and --config differ", name);
+		cr_expect(!p.preset_modified, "%s", name);
+		pe_options_free(&p);
+		pe_options_free(&c);
 	}
 }
 
@@ -56,10 +130,17 @@ Test(preset, values_match_the_published_configs)
 	cr_assert_eq(o.cfg.rope.low_freq_factor, 1.0);
 	cr_assert_eq(o.cfg.rope.high_freq_factor, 4.0);
 	cr_assert_eq(o.cfg.rope.original_max_pos, 8192);
+	cr_assert_eq(o.cfg.n, 131072);
+	cr_assert_eq(o.cfg.teach.train_len, 8192);
+	cr_assert_eq(o.arch->nlayers, 32);
 	pe_options_free(&o);
 
+	/* DeepSeek-V2's rope pairs are interleaved: HF's
+	 * modeling_deepseek_v2.py apply_rotary_emb multiplies complex pairs
+	 * (dims 2j, 2j+1: view_as_complex of reshape(..., -1, 2)) */
 	load(&o, "deepseek-v2", NULL);
 	cr_assert_eq(o.cfg.d, 64);
+	cr_assert_eq(o.cfg.pairing, PE_PAIR_INTERLEAVED);
 	cr_assert_eq(o.cfg.rope.type, PE_ROPE_YARN);
 	cr_assert_eq(o.cfg.rope.factor, 40.0);
 	cr_assert_eq(o.cfg.rope.original_max_pos, 4096);
@@ -67,12 +148,14 @@ Test(preset, values_match_the_published_configs)
 	cr_assert_eq(o.cfg.rope.mscale_all_dim, 0.707);
 	cr_assert_eq(o.cfg.rope.beta_fast, 32.0);
 	cr_assert_eq(o.cfg.rope.beta_slow, 1.0);
+	cr_assert_eq(o.cfg.teach.train_len, 4096);
 	pe_options_free(&o);
 
 	load(&o, "qwen2.5-7b-yarn", NULL);
 	cr_assert_eq(o.cfg.base, 1e6);
 	cr_assert_eq(o.cfg.rope.factor, 4.0);
 	cr_assert_eq(o.cfg.rope.original_max_pos, 32768);
+	cr_assert_eq(o.cfg.n, 131072);
 	pe_options_free(&o);
 
 	load(&o, "gpt-j-6b", NULL);
@@ -89,6 +172,9 @@ Test(preset, values_match_the_published_configs)
 	load(&o, "bloom-176b", NULL);
 	cr_assert_eq(o.cfg.enc, PE_ENC_ALIBI);
 	cr_assert_eq(o.cfg.heads, 112);
+	cr_assert_eq(o.cfg.alibi_mode, PE_ALIBI_CAUSAL);
+	cr_assert_eq(o.cfg.n, 2048);
+	cr_assert_eq(o.cfg.teach.train_len, 2048);
 	pe_options_free(&o);
 	load(&o, "mpt-7b", NULL);
 	cr_assert_eq(o.cfg.heads, 32);
@@ -98,7 +184,7 @@ Test(preset, values_match_the_published_configs)
 	cr_assert_eq(o.cfg.enc, PE_ENC_RELATIVE);
 	cr_assert_eq(o.cfg.buckets, 32);
 	cr_assert_eq(o.cfg.max_distance, 128);
-	cr_assert(o.cfg.bidirectional);
+	cr_assert(o.cfg.bidirectional); /* layer 0: the encoder's */
 	pe_options_free(&o);
 
 	load(&o, "gpt2", NULL);
@@ -117,46 +203,95 @@ Test(preset, values_match_the_published_configs)
 	cr_assert_eq(o.cfg.d, 768);
 	pe_options_free(&o);
 
+	load(&o, "qwen2-vl-7b", NULL);
+	cr_assert_eq(o.cfg.enc, PE_ENC_MROPE);
+	cr_assert_eq(o.cfg.mrope.mrope_section[0], 16);
+	cr_assert_eq(o.cfg.mrope.mrope_section[1], 24);
+	cr_assert_eq(o.cfg.mrope.mrope_section[2], 24);
+	cr_assert_eq(o.cfg.grid_h, 14);
+	cr_assert_eq(o.cfg.mrope.frames, 1);
+	pe_options_free(&o);
+
+	load(&o, "rope-vit-b16-axial", NULL);
+	cr_assert_eq(o.cfg.enc, PE_ENC_ROPE2D);
+	cr_assert_eq(o.cfg.rope2d.kind, PE_ROPE2D_AXIAL);
+	cr_assert_eq(o.cfg.d, 64);
+	cr_assert_eq(o.cfg.base, 100.0);
+	pe_options_free(&o);
+
 	load(&o, "llama-2-7b", NULL);
 	cr_assert_eq(o.cfg.rope.type, PE_ROPE_DEFAULT);
 	cr_assert_eq(o.cfg.base, 10000.0);
+	cr_assert_eq(o.cfg.n, 4096);
+	pe_options_free(&o);
+
+	/* Phi-3.5 mini: the 48 pairs' lists of its config.json, first and
+	 * last (microsoft/Phi-3.5-mini-instruct) */
+	load(&o, "phi-3.5-mini", NULL);
+	cr_assert_eq(o.cfg.rope.type, PE_ROPE_LONGROPE);
+	cr_assert_eq(o.cfg.rope.n_short, 48);
+	cr_assert_eq(o.cfg.rope.n_long, 48);
+	cr_assert_eq(o.cfg.rope.short_factor[0], 1.0);
+	cr_assert_eq(o.cfg.rope.short_factor[47], 2.8399994373321533);
+	cr_assert_eq(o.cfg.rope.long_factor[0], 1.0800000429153442);
+	cr_assert_eq(o.cfg.rope.long_factor[47], 64.83999633789062);
+	cr_assert_eq(o.cfg.rope.original_max_pos, 4096);
+	cr_assert_eq(o.cfg.rope.max_pos, 131072);
 	pe_options_free(&o);
 }
 
-Test(preset, later_options_override_and_files_load)
+Test(preset, later_options_override_and_the_last_model_is_the_model)
 {
 	struct pe_options o;
 	load(&o, "llama-3.1-8b", "--factor=16");
 	cr_assert_eq(o.cfg.rope.factor, 16.0);
+	cr_expect(o.preset_modified);
 	pe_options_free(&o);
 
-	/* a user's copy of a preset, edited */
-	char *dir = th_tmpdir(), path[512];
-	snprintf(path, sizeof path, "%s/mine.preset", dir);
-	FILE *fp = fopen(path, "w");
-	fprintf(fp, "%s", pe_preset_text("llama-3.1-8b"));
-	fprintf(fp, "factor = 32   # longer context\n");
-	fclose(fp);
-	char *argv[] = {"pescope", "--preset-file", path, NULL};
+	/* an option before the preset overrides it too */
+	parse(&o, 0, "-n", "512", "--preset", "llama-3.1-8b");
+	cr_assert_eq(o.cfg.n, 512);
+	pe_options_free(&o);
+
+	/* the last model named is the model, as the last value of an
+	 * option is */
+	parse(&o, 0, "--preset", "gpt2", "--preset", "llama-2-7b");
+	cr_expect_str_eq(o.preset, "llama-2-7b");
+	cr_expect_eq(o.cfg.enc, PE_ENC_ROPE);
+	pe_options_free(&o);
+	char rel[] = "assets/models/gpt2.json";
+	parse(&o, 0, "--preset", "llama-2-7b", "--config", th_src(rel));
+	cr_expect_null(o.preset);
+	cr_expect_eq(o.cfg.enc, PE_ENC_LEARNED);
+	pe_options_free(&o);
+
+	/* a preset's layers, as a config's */
+	parse(&o, 0, "--preset", "gemma-3-4b", "--layer", "5");
+	cr_expect_eq(o.layer, 5);
+	cr_expect_eq(o.cfg.base, 1e6); /* the global layer */
+	cr_expect_eq(o.cfg.rope.type, PE_ROPE_LINEAR);
+	pe_options_free(&o);
+	parse(&o, 0, "--layer", "4", "--preset", "gemma-3-4b");
+	cr_expect_eq(o.cfg.base, 10000.0); /* a local one */
+	pe_options_free(&o);
+}
+
+Test(preset, refusals_name_the_preset)
+{
+	struct pe_options o;
 	char err[512];
-	cr_assert_eq(pe_options_parse(&o, 3, argv, err, sizeof err), 0, "%s", err);
-	cr_assert_eq(o.cfg.rope.factor, 32.0);
+	char *a[] = {"pescope", "--preset", "llama-9", NULL};
+	cr_assert_eq(pe_options_parse(&o, 3, a, err, sizeof err), 2);
+	cr_expect(strstr(err, "--preset 'llama-9': unknown preset") != NULL,
+	    "%s", err);
 	pe_options_free(&o);
-
-	/* a bad line names the file, the line and the option */
-	fp = fopen(path, "w");
-	fprintf(fp, "encoding = rope\nfactor = fast\n");
-	fclose(fp);
-	cr_assert_eq(pe_options_parse(&o, 3, argv, err, sizeof err), 2);
-	cr_assert(strstr(err, "line 2") && strstr(err, "--factor"), "%s", err);
+	char *b[] = {"pescope", "--preset", "gemma-3-4b", "--layer", "34", NULL};
+	cr_assert_eq(pe_options_parse(&o, 5, b, err, sizeof err), 2);
+	cr_expect(strstr(err, "--layer 34: the model of gemma-3-4b has 34 "
+	    "layers (0 to 33)") != NULL, "%s", err);
 	pe_options_free(&o);
-	fp = fopen(path, "w");
-	fprintf(fp, "warp-drive = 9\n");
-	fclose(fp);
-	cr_assert_eq(pe_options_parse(&o, 3, argv, err, sizeof err), 2);
-	cr_assert(strstr(err, "warp-drive") != NULL, "%s", err);
+	/* the old option files are gone: --preset-file is not an option */
+	char *c[] = {"pescope", "--preset-file", "x.preset", NULL};
+	cr_assert_eq(pe_options_parse(&o, 3, c, err, sizeof err), 2);
 	pe_options_free(&o);
-	remove(path);
-	remove(dir);
-	free(dir);
 }

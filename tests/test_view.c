@@ -548,7 +548,7 @@ items_of(const char *part, const char *whole, const char *sep)
 	return true;
 }
 
-/* The config of the llama-3.1-8b preset (assets/presets). */
+/* The config of the llama-3.1-8b preset (assets/models). */
 static void
 llama(struct pe_config *cfg)
 {

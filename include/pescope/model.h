@@ -112,8 +112,10 @@ int pe_arch_set_layers(struct pe_arch *a, size_t n);
 double *pe_arch_lists(struct pe_arch *a, size_t count);
 
 /* Note a key pescope does not model (key, value and why are shortened to
- * fit). A note already there (same key) is not repeated. PE_OK or
- * PE_ENOMEM. */
+ * fit, after a whole character; a control character, C0, DEL or C1, and a
+ * byte that is not UTF-8 are kept as \xNN, so a note never carries an
+ * escape sequence). A note already there (same key) is not repeated.
+ * PE_OK or PE_ENOMEM. */
 int pe_arch_note(struct pe_arch *a, const char *key, const char *value,
     const char *why);
 

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "app/app.h"
 #include "app/model.h"
@@ -26,14 +27,15 @@ commands_tui(const struct pe_options *o)
 	return pe_tui_run(&st, &to);
 }
 
-/* What a --config model has that is not drawn: one warning a key, on
- * standard error (snapshot, dump). */
+/* What a model (--config, --preset) has that is not drawn: one warning a
+ * key, on standard error (snapshot, dump). */
 static void
 commands_model_warn(const struct pe_options *o)
 {
 	for (size_t i = 0; o->arch != NULL && i < o->arch->nnotes; i++) {
 		const struct pe_model_note *m = &o->arch->notes[i];
-		pe_app_error("warning: %s: %s%s%s: %s", o->config, m->key,
+		pe_app_error("warning: %s: %s%s%s: %s",
+		    pe_options_model_name(o), m->key,
 		    m->value[0] ? " = " : "", m->value, m->why);
 	}
 }
@@ -48,15 +50,20 @@ commands_dump(const struct pe_options *o)
 	return pe_dump_run(o);
 }
 
-/* model FILE: the model's layers as text. */
+/* model FILE|NAME: the model's layers as text. */
 static int
 commands_model(const struct pe_options *o)
 {
 	struct pe_arch a;
 	char err[768];
+	int st;
 
 	pe_arch_init(&a);
-	if (pe_hf_read_file(o->config, &a, err, sizeof err) != PE_OK) {
+	if (o->config != NULL)
+		st = pe_hf_read_file(o->config, &a, err, sizeof err);
+	else
+		st = pe_preset_read(o->preset, &a, err, sizeof err);
+	if (st != PE_OK) {
 		pe_app_error("%s", err);
 		pe_arch_free(&a);
 		return PE_EXIT_USAGE;
@@ -70,14 +77,19 @@ commands_model(const struct pe_options *o)
 	return PE_EXIT_OK;
 }
 
-/* model FILE: the config to read. */
+/* model FILE|NAME: the config to read, a file or (when no file has the
+ * name) a preset's. */
 static int
 commands_model_file(struct pe_options *o, int n, char **word, char *err,
     size_t cap)
 {
+	struct stat sb;
 	if (n != 1)
 		return opt_fail(err, cap, "model takes one FILE (a "
-		    "config.json); see `pescope model --help`");
+		    "config.json) or a preset's NAME; see `pescope model "
+		    "--help`");
+	if (stat(word[0], &sb) != 0 && pe_preset_text(word[0]) != NULL)
+		return opt_own(&o->preset, word[0], err, cap);
 	return opt_own(&o->config, word[0], err, cap);
 }
 
@@ -184,7 +196,7 @@ const struct pe_command pe_commands[PE_CMD_COUNT] = {
 	    .run = commands_completion},
 	[PE_CMD_MANPAGE] = {"manpage", "", "this program's man page (troff)",
 	    .run = commands_manpage},
-	[PE_CMD_MODEL] = {"model", "FILE", "a config.json's layers",
+	[PE_CMD_MODEL] = {"model", "FILE|NAME", "a config.json's layers",
 	    .words = commands_model_file, .run = commands_model},
 	[PE_CMD_HELP] = {NULL, NULL, "this text", .run = commands_help},
 	[PE_CMD_VERSION] = {NULL, NULL, "the version", .run = commands_version},

@@ -30,7 +30,7 @@ struct pe_embedded {
 	const char *name;
 	const char *text;
 };
-extern const struct pe_embedded pe_presets[], pe_lessons[];
+extern const struct pe_embedded pe_lessons[];
 
 /* Whether command row c is typed as a word after "pescope". */
 static bool
@@ -211,15 +211,18 @@ pe_options_man(FILE *fp, const struct pe_command *cmds)
 		}
 	}
 	fputs(".SH PRESETS\n", fp);
-	for (size_t i = 0; pe_presets[i].name != NULL; i++) {
+	for (size_t i = 0; pe_preset_name(i) != NULL; i++) {
+		const char *name = pe_preset_name(i);
+		struct pe_arch a;
+		char err[256];
 		fputs(".TP\n.B ", fp);
-		man_text(fp, pe_presets[i].name, strlen(pe_presets[i].name));
+		man_text(fp, name, strlen(name));
 		fputc('\n', fp);
-		const char *d = strstr(pe_presets[i].text, "description");
-		if (d != NULL && (d = strchr(d, '=')) != NULL) {
-			d += 1 + strspn(d + 1, " ");
-			man_text(fp, d, strcspn(d, "\n"));
-		}
+		pe_arch_init(&a);
+		if (pe_preset_read(name, &a, err, sizeof err) == PE_OK &&
+		    a.description != NULL)
+			man_text(fp, a.description, strlen(a.description));
+		pe_arch_free(&a);
 		fputc('\n', fp);
 	}
 	fputs(".SH ENVIRONMENT\n.TP\n.B NO_COLOR\nwhen set and not empty, "
@@ -267,8 +270,8 @@ opt_values(const struct opt_row *r, char *buf, size_t cap)
 			docs_word(buf, cap, opt_choice(ch, i, &v));
 	switch (r->complete) {
 	case COMPLETE_PRESETS:
-		for (size_t i = 0; pe_presets[i].name != NULL; i++)
-			docs_word(buf, cap, pe_presets[i].name);
+		for (size_t i = 0; pe_preset_name(i) != NULL; i++)
+			docs_word(buf, cap, pe_preset_name(i));
 		break;
 	case COMPLETE_LESSONS:
 		for (size_t i = 0; pe_lessons[i].name != NULL; i++)

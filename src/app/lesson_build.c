@@ -93,13 +93,12 @@ check_caption(const char *name, const struct raw_step *t,
 }
 
 /* The options a scene's steps so far add up to: for each option the line
- * that set it last, in the order of those lines (a preset's line is kept
- * for each preset named, its last time). A step's command line is these,
- * less what the step sets again, then the step's own lines: what a
+ * that set it last, in the order of those lines (the model, preset or
+ * config, is one option: the last one named). A step's command line is
+ * these, less what the step sets again, then the step's own lines: what a
  * command line of every line so far gives, since an option's value is
- * its last one and a preset applied again sets what it set before. So a
- * step costs its own lines and its scene's distinct options, not every
- * line before it. */
+ * its last one. So a step costs its own lines and its scene's distinct
+ * options, not every line before it. */
 struct carry {
 	const struct opt_line **line;
 	size_t n, cap;
@@ -107,16 +106,12 @@ struct carry {
 	const struct raw_step *zoom, *play, *speed;
 };
 
-/* Whether line b sets again what line a set: the same option (a preset:
- * the same one). */
+/* Whether line b sets again what line a set: the same option (preset and
+ * config: both name the model). */
 static bool
 sets_again(const struct opt_line *a, const struct opt_line *b)
 {
-	if (a->id != b->id)
-		return false;
-	if (a->id != O_PRESET && a->id != O_PRESET_FILE)
-		return true;
-	return strcmp(a->val, b->val) == 0;
+	return a->id == b->id || (opt_is_model(a->id) && opt_is_model(b->id));
 }
 
 /* Add step t's lines to the carry: each drops the line it sets again. */
@@ -186,6 +181,14 @@ build_step(const char *name, const char *file, const struct raw_scene *sc,
 	int argc = 0, rc = 0;
 	if (argv == NULL)
 		return lesson_fail(err, cap, name, 0, "out of memory");
+	for (size_t j = 0; file == NULL && j < t->nopts; j++)
+		if (t->opts[j].id == O_CONFIG) {
+			free(argv);
+			return lesson_fail(err, cap, name, t->opts[j].line,
+			    "config = %s: a built-in lesson names a shipped "
+			    "model by preset = NAME (a file name would be "
+			    "relative to no lesson file)", t->opts[j].val);
+		}
 	argv[argc++] = strdup("pescope");
 	argv[argc++] = strdup("snapshot");
 	for (size_t i = 0; i < C->n; i++)

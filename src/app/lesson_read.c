@@ -103,12 +103,13 @@ lesson_raw_free(struct raw_scene *sc, size_t n)
 	free(sc);
 }
 
-/* Whether a scene may set option row id: the config, a preset, and the
- * view's cursor, panel, values and head (not where the frame goes). */
+/* Whether a scene may set option row id: the config, a model (preset,
+ * config: a file relative to the lesson's), and the view's cursor,
+ * panel, values and head (not where the frame goes). */
 static bool
 scene_option(int id)
 {
-	return opt_is_config(id) || id == O_PRESET || id == O_PRESET_FILE ||
+	return opt_is_config(id) || opt_is_model(id) ||
 	    id == O_CURSOR || id == O_PANEL || id == O_VALUES || id == O_HEAD;
 }
 
@@ -167,7 +168,7 @@ step_line(struct raw_step *t, const char *key, const char *val, int line,
 	int id = lesson_option_id(key);
 	if (id < 0)
 		return lesson_fail(err, cap, name, line, "'%s' is not an option; a scene "
-		    "sets options (as in a preset: name = value), zoom, play, "
+		    "sets options (name = value, as --name value), zoom, play, "
 		    "speed and text-only", key);
 	if (!scene_option(id))
 		return lesson_fail(err, cap, name, line, "'%s' is not an option a scene "

@@ -45,8 +45,9 @@ options_unknown_command(const char *name, char *err, size_t cap)
 }
 
 /* Parse argv into *o. One getopt_long pass (abbreviations included)
- * collects the options; presets are applied first, then the others in
- * order, so the command line overrides a preset wherever it stands. */
+ * collects the options; the model (--preset, --config) is applied first,
+ * then the others in order, so the command line overrides it wherever it
+ * stands. */
 int
 pe_options_parse(struct pe_options *o, int argc, char **argv, char *err,
     size_t cap)
@@ -75,10 +76,10 @@ pe_options_parse(struct pe_options *o, int argc, char **argv, char *err,
 	int ac = argc - first + 1;
 	rc = opt_collect(ac, av, o->cmd, hits, &nhits, &word, err, cap);
 	if (rc == 0)
-		rc = opt_apply_hits(o, hits, nhits, true, NULL, err, cap);
+		rc = opt_apply_model(o, hits, nhits, NULL, 0, err, cap);
 	struct pe_config as_preset = o->cfg; /* both from one memset */
 	if (rc == 0)
-		rc = opt_apply_hits(o, hits, nhits, false, given, err, cap);
+		rc = opt_apply_hits(o, hits, nhits, given, err, cap);
 	if (o->preset != NULL)
 		o->preset_modified = opt_preset_modified(&o->cfg, &as_preset);
 	const struct pe_command *cmd = &pe_commands[o->named];
@@ -117,7 +118,6 @@ pe_options_free(struct pe_options *o)
 	o->freqs_data = NULL;
 	free(o->short_factor);
 	free(o->long_factor);
-	free(o->preset_source);
 	free(o->preset);
 	free(o->config);
 	if (o->arch != NULL)
@@ -146,6 +146,7 @@ pe_options_free(struct pe_options *o)
 	o->bias_data = o->embedding = NULL;
 	o->table_data = NULL;
 	o->short_factor = o->long_factor = NULL;
-	o->preset_source = o->preset = o->table = o->output = NULL;
+	o->preset = o->config = o->table = o->output = NULL;
+	o->arch = NULL;
 	o->lesson = o->lesson_file = o->link = NULL;
 }

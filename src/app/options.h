@@ -1,6 +1,6 @@
 /* The one command-line parser, shared by the TUI, snapshot, dump and bench,
- * so that any frame is reproducible from flags. Presets are option files:
- * each line is a long option and its value. Every option is one typed row
+ * so that any frame is reproducible from flags. A preset is a shipped
+ * config.json, read as --config reads one. Every option is one typed row
  * of a table (options_table.c) that drives parsing, range messages, the
  * "has no effect here" refusal, --help and the completions; every command
  * one row of pe_commands (commands.c). */
@@ -92,15 +92,15 @@ struct pe_options {
 	/* completion */
 	int shell;		/* 0 bash, 1 zsh */
 
-	/* --config FILE: a model (its layers), and the one shown */
-	char *config;		/* the file */
+	/* --config FILE or --preset NAME: a model (its layers), and the one
+	 * shown */
+	char *config;		/* --config's file, or NULL */
 	struct pe_arch *arch;	/* its layers (owned), or NULL */
 	size_t layer;		/* --layer: the layer cfg is */
 	bool model_view;	/* --model-view: start in the model view */
 
 	/* where the config's buffers live */
-	char *preset;		/* name or file the config started from */
-	char *preset_source;	/* the preset's "source" line, if any */
+	char *preset;		/* --preset's name (the tab line's), or NULL */
 	bool preset_modified;	/* a config option overrode the preset */
 	double *table_data;
 	double *freqs_data;	/* --freqs-file, [2, rows, cols] */
@@ -134,11 +134,6 @@ void pe_options_completion(FILE *fp, const struct pe_command *cmds,
     int shell);
 void pe_options_list_presets(FILE *fp);
 
-/* Apply a preset's text (lines "option = value", '#' comments) to *o.
- * Returns 0 or 2 with a message. */
-int pe_options_apply_preset(struct pe_options *o, const char *name,
-    const char *text, char *err, size_t cap);
-
 /* Trim spaces and tabs at both ends of s (and a CR at its end), in
  * place: option = value lines of presets and lessons. */
 char *pe_options_trim(char *s);
@@ -147,8 +142,19 @@ char *pe_options_trim(char *s);
  * line. */
 bool pe_options_line(char *line, char **key, char **val);
 
-/* Text of a compiled-in preset, or NULL. */
+/* The presets: the shipped configs (assets/models/NAME.json) compiled
+ * in. Preset i's name (0 ..; NULL past the last): what --preset accepts,
+ * in the order --list-presets shows them. */
+const char *pe_preset_name(size_t i);
+/* The config.json text of preset name, or NULL. */
 const char *pe_preset_text(const char *name);
+/* Read preset name into *dest as --preset does (pe_hf_read_buf; an
+ * unknown name: PE_EINVAL, "--preset 'x': unknown preset; ..."). */
+int pe_preset_read(const char *name, struct pe_arch *dest, char *err,
+    size_t cap);
+/* What the config came from, for messages: --config's file, else
+ * --preset's name, else NULL. */
+const char *pe_options_model_name(const struct pe_options *o);
 
 /* A kernel message (parameters named as in struct pe_config: "d_model
  * 63: ...") with the flags of the command line instead ("--d-model 63:

@@ -173,8 +173,8 @@ check_lesson(const struct pe_options *o, const bool *given, char *err,
 	if (!lesson)
 		return 0;
 	for (int i = 0; i < O_COUNT; i++)
-		if (given[i] && (opt_is_config(i) || i == O_PRESET ||
-		    i == O_PRESET_FILE || i == O_CURSOR || i == O_PANEL ||
+		if (given[i] && (opt_is_config(i) || opt_is_model(i) ||
+		    i == O_CURSOR || i == O_PANEL ||
 		    i == O_VALUES || i == O_HEAD || i == O_COMPARE))
 			return opt_fail(err, cap, "--%s has no effect with "
 			    "--%s: each scene sets its own view (write it in a "
@@ -223,10 +223,22 @@ opt_finish(struct pe_options *o, const bool *given, char *err, size_t cap)
 		return pe_options_flags(why, err, cap);
 	if (o->model_view && o->arch == NULL)
 		return opt_fail(err, cap, "--model-view has no effect without "
-		    "--config FILE (it shows a model's layers)");
+		    "a model, --config FILE or --preset NAME (it shows a "
+		    "model's layers)");
 	if (o->cmd == PE_CMD_DUMP && o->arch != NULL &&
 	    strcmp(o->table, "layers") == 0)
 		return check_applies(o, given, err, cap); /* the model's strip */
+	if (o->cmd == PE_CMD_DUMP && o->arch != NULL &&
+	    !o->arch->layers[o->layer].attn.exact) {
+		/* its positions are not what the config says: no table */
+		char kind[128];
+		pe_layer_describe(&o->arch->layers[o->layer], kind,
+		    sizeof kind);
+		return opt_fail(err, cap, "--layer %zu of %s is %s (%s): its "
+		    "positions are not modelled (the warnings say which key), "
+		    "so it has no table", o->layer, pe_options_model_name(o),
+		    kind, o->arch->layers[o->layer].type);
+	}
 	if (o->cmd == PE_CMD_DUMP &&
 	    pe_dump_check_table(c, o->table, err, cap) != 0) {
 		if (o->arch != NULL) {
@@ -236,7 +248,7 @@ opt_finish(struct pe_options *o, const bool *given, char *err, size_t cap)
 			    sizeof kind);
 			snprintf(had, sizeof had, "%s", err);
 			opt_fail(err, cap, "--layer %zu of %s is %s (%s): %s",
-			    o->layer, o->config, kind,
+			    o->layer, pe_options_model_name(o), kind,
 			    o->arch->layers[o->layer].type, had);
 		}
 		return 2;
@@ -265,7 +277,8 @@ opt_finish(struct pe_options *o, const bool *given, char *err, size_t cap)
 	if (rope2d && c->rope2d.kind == PE_ROPE2D_AXIAL &&
 	    pe_commands[o->cmd].strict)
 		for (int id = 0; id < O_COUNT; id++)
-			if (given[id] && (id == O_HEAD || id == O_LAYER))
+			if (given[id] && (id == O_HEAD || (id == O_LAYER &&
+			    o->arch == NULL))) /* a model's is a layer */
 				return opt_fail(err, cap, "--%s has no effect "
 				    "with --rope2d axial: it applies to mixed",
 				    pe_opts[id].name);

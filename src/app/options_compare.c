@@ -1,5 +1,5 @@
 /* --compare "OPTIONS": pane B is pane A's command line with the words of
- * OPTIONS (config options and presets, split as a shell would) applied on
+ * OPTIONS (config options and models, split as a shell would) applied on
  * top, checked as A is. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,9 +60,10 @@ compare_split(const char *s, char *buf, char **words, int max)
 	return n;
 }
 
-/* --compare: pane B's options into o->cmp: o's command line again (its
- * presets, then its options), then the words' presets and options on top,
- * which must be config options; the checks of opt_finish() on the result,
+/* --compare: pane B's options into o->cmp: o's command line again with
+ * the words on top, which must be config options or a model: the model
+ * (the words' own --preset or --config, else A's; the layer the words'
+ * --layer, else A's), A's options, then the words'; the checks of opt_finish() on the result,
  * with the words' options as the given ones. Messages start "--compare
  * (pane B): ". */
 int
@@ -117,29 +118,26 @@ opt_compare(struct pe_options *o, const struct opt_hit *ha, int na,
 	}
 	for (int i = 0; i < nb; i++) {
 		enum opt_id id = hb[i].id;
-		if (opt_is_config(id) || id == O_PRESET ||
-		    id == O_PRESET_FILE)
+		if (opt_is_config(id) || opt_is_model(id))
 			continue;
 		rc = opt_fail(err, cap, "%s--%s is not a config option: "
 		    "--compare takes what sets a pane's configuration "
-		    "(encoding, sizes, scaling, the panels' inputs, presets)",
+		    "(encoding, sizes, scaling, the panels' inputs, --preset, "
+		    "--config, --layer)",
 		    pre,
 		    pe_opts[id].name);
 		goto end;
 	}
-	/* A's command line, then B's words on top; the config as the
-	 * presets left it says whether B is its preset modified */
-	struct pe_config as_preset;
-	rc = opt_apply_hits(b, ha, na, true, NULL, msg, cap);
-	as_preset = b->cfg;
+	/* A's command line, then B's words on top: the model the last
+	 * --preset or --config of both names (B's own, else A's) at the last
+	 * --layer of both, then A's options, then B's; the config as the
+	 * model left it says whether B is its preset modified */
+	rc = opt_apply_model(b, ha, na, hb, nb, msg, cap);
+	struct pe_config as_preset = b->cfg;
 	if (rc == 0)
-		rc = opt_apply_hits(b, ha, na, false, NULL, msg, cap);
-	if (rc == 0 && opt_has_preset(hb, nb)) {
-		rc = opt_apply_hits(b, hb, nb, true, NULL, msg, cap);
-		as_preset = b->cfg;
-	}
+		rc = opt_apply_hits(b, ha, na, NULL, msg, cap);
 	if (rc == 0)
-		rc = opt_apply_hits(b, hb, nb, false, given, msg, cap);
+		rc = opt_apply_hits(b, hb, nb, given, msg, cap);
 	free(b->compare);
 	b->compare = NULL;
 	if (rc == 0 && b->preset != NULL)

@@ -2,7 +2,7 @@
  *   options_value.c    reading numbers, sizes, pairs, lists and names
  *   options_hooks.c    the special options' readers (the rows' .parse)
  *   options_apply.c    the generic reader of a row; the getopt pass
- *   options_preset.c   presets, applied before the other options
+ *   options_preset.c   models (--preset, --config), applied first
  *   options_check.c    the checks that need every option (finish)
  *   options_compare.c  --compare: pane B's options
  *   options.c          pe_options_parse: the command, then the above
@@ -58,7 +58,7 @@ opt_parse_fn opt_grid, opt_mrope_section, opt_freqs_file, opt_table_file,
 extern const struct opt_choices opt_formats;
 
 /* options_apply.c */
-/* One option as getopt_long found it, applied after every preset. */
+/* One option as getopt_long found it, applied after the model. */
 struct opt_hit {
 	enum opt_id id;
 	const char *arg;
@@ -76,12 +76,16 @@ int opt_collect(int ac, char **av, enum pe_cmd cmd, struct opt_hit *hits,
     int *nhits, int *word, char *err, size_t cap);
 
 /* options_preset.c */
-/* Apply hits' presets (presets true) or their other options to *o; given
- * marks the others. */
+/* The model of the last --preset or --config among ha[0..na) then
+ * hb[0..nb) (hb: --compare's words, or NULL), at the last --layer among
+ * them (else 0), into *o: its layer's config becomes o->cfg. 0 when none
+ * is named. */
+int opt_apply_model(struct pe_options *o, const struct opt_hit *ha, int na,
+    const struct opt_hit *hb, int nb, char *err, size_t cap);
+/* Apply hits' options but the models (opt_apply_model's) to *o; given
+ * marks them. */
 int opt_apply_hits(struct pe_options *o, const struct opt_hit *hits, int n,
-    bool presets, bool *given, char *err, size_t cap);
-/* Whether hits hold a preset. */
-bool opt_has_preset(const struct opt_hit *hits, int n);
+    bool *given, char *err, size_t cap);
 /* Whether cfg changed a number of the preset's config as. */
 bool opt_preset_modified(const struct pe_config *cfg,
     const struct pe_config *as);

@@ -1,6 +1,10 @@
-/* Presets: option files ("option = value" lines) compiled in or read from
- * a file, applied before the command line's other options so that those
- * override a preset wherever they stand. */
+/* Models: --config FILE (a Hugging Face config.json) and --preset NAME
+ * (a shipped config, assets/models/NAME.json, compiled in by
+ * tools/embed.sh) are one mechanism: the loader (io/hfconfig.c) reads
+ * either into the model, whose layer --layer names becomes the config
+ * before the command line's other options, so that those override it
+ * wherever they stand. The last model named is the one (as the last value
+ * of any option is). Also the "option = value" lines lessons share. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +18,7 @@ extern const struct pe_embedded {
 	const char *text;
 } pe_presets[];
 
-/* Text of a compiled-in preset, or NULL. */
+/* See options.h. */
 const char *
 pe_preset_text(const char *name)
 {
@@ -54,132 +58,82 @@ pe_options_line(char *line, char **key, char **val)
 	return **key != '\0' || eq != NULL;
 }
 
-/* Whether a preset may set row id: a config option that reads no file. */
-static bool
-preset_sets(int id)
+/* See options.h. */
+const char *
+pe_preset_name(size_t i)
 {
-	return id >= 0 && opt_is_config(id) && pe_opts[id].type != OPT_FILE;
+	for (size_t k = 0; pe_presets[k].name != NULL; k++)
+		if (k == i)
+			return pe_presets[k].name;
+	return NULL;
 }
 
-/* Apply a preset's text (lines "option = value") to *o. */
+/* See options.h. */
 int
-pe_options_apply_preset(struct pe_options *o, const char *name,
-    const char *text, char *err, size_t cap)
+pe_preset_read(const char *name, struct pe_arch *dest, char *err,
+    size_t cap)
 {
-	char *copy = strdup(text), *save = NULL, *line;
-	int lineno = 0, rc = 0;
-	if (copy == NULL)
-		return opt_fail(err, cap, "out of memory");
-	for (line = strtok_r(copy, "\n", &save); line != NULL && rc == 0;
-	     line = strtok_r(NULL, "\n", &save)) {
-		lineno++;
-		char *key, *val;
-		if (!pe_options_line(line, &key, &val))
-			continue;
-		if (strcmp(key, "source") == 0 ||
-		    strcmp(key, "description") == 0) {
-			if (strcmp(key, "source") == 0 && val != NULL)
-				rc = opt_own(&o->preset_source, val, err, cap);
-			continue;
-		}
-		int id = opt_find(key);
-		if (!preset_sets(id)) {
-			rc = opt_fail(err, cap, "preset %s, line %d: '%s' is "
-			    "not an option a preset can set", name, lineno,
-			    key);
-			break;
-		}
-		if (pe_opts[id].arg && (val == NULL || *val == '\0')) {
-			rc = opt_fail(err, cap, "preset %s, line %d: '%s' "
-			    "needs a value",
-			    name, lineno, key);
-			break;
-		}
-		if (!pe_opts[id].arg && val != NULL) {
-			rc = opt_fail(err, cap, "preset %s, line %d: '%s' "
-			    "takes no value", name, lineno, key);
-			break;
-		}
-		char msg[512];
-		if (opt_apply(o, (enum opt_id)id, val, msg, sizeof msg) != 0)
-			rc = opt_fail(err, cap, "preset %s, line %d: %s", name,
-			    lineno,
-			    msg);
+	const char *text = pe_preset_text(name);
+	if (text == NULL) {
+		pe_arch_free(dest);
+		snprintf(err, cap, "--preset '%s': unknown preset; `pescope "
+		    "--list-presets` lists them", name);
+		return PE_EINVAL;
 	}
-	free(copy);
-	return rc;
+	return pe_hf_read_buf(text, strlen(text), name, dest, err, cap);
 }
 
-/* Apply --preset NAME or --preset-file FILE. */
+/* A layer number, as --layer gives it: "--layer 's': a layer number". */
 static int
-preset_apply_opt(struct pe_options *o, bool is_file, const char *arg,
+model_layer(const char *s, size_t *dest, char *err, size_t cap)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (s[0] < '0' || s[0] > '9' || *end != '\0' || errno != 0)
+		return opt_fail(err, cap, "--layer '%s': a layer number (from "
+		    "0)", s);
+	*dest = (size_t)v;
+	return 0;
+}
+
+/* The model of hit m (--preset NAME, the compiled-in config, or --config
+ * FILE) at layer `layer` into *o: its layer's config becomes the config,
+ * as the options after override it. */
+static int
+model_apply(struct pe_options *o, const struct opt_hit *m, size_t layer,
     char *err, size_t cap)
 {
-	if (!is_file) {
-		const char *t = pe_preset_text(arg);
-		if (t == NULL)
-			return opt_fail(err, cap, "--preset '%s': unknown "
-			    "preset; `pescope --list-presets` lists them", arg);
-		if (opt_own(&o->preset, arg, err, cap) != 0)
-			return 2;
-		return pe_options_apply_preset(o, arg, t, err, cap);
-	}
-	unsigned char *buf;
-	size_t len;
-	int st = pe_file_read(arg, 1 << 20, &buf, &len);
-	if (st != PE_OK)
-		return opt_fail(err, cap, "--preset-file '%s': cannot read it: "
-		    "%s",
-		    arg, opt_file_why(st));
-	if (memchr(buf, '\0', len) != NULL) {
-		free(buf);
-		return opt_fail(err, cap, "--preset-file '%s': not a text file",
-		    arg);
-	}
-	int rc = opt_own(&o->preset, arg, err, cap);
-	if (rc == 0)
-		rc = pe_options_apply_preset(o, arg, (const char *)buf, err,
-		    cap);
-	free(buf);
-	return rc;
-}
+	bool preset = m->id == O_PRESET;
+	int st;
 
-/* --config FILE (a model's config.json, through the loader) and its
- * layer: --layer's value (the last given) when there is one, else 0. The
- * layer's config becomes the config, as a preset's would: the options
- * given after override it. */
-static int
-config_apply_opt(struct pe_options *o, const char *arg,
-    const struct opt_hit *hits, int n, char *err, size_t cap)
-{
-	size_t layer = 0;
-	const char *given = NULL;
-	for (int i = 0; i < n; i++)
-		if (hits[i].id == O_LAYER)
-			given = hits[i].arg;
-	if (given != NULL) {
-		char *end;
-		errno = 0;
-		unsigned long long v = strtoull(given, &end, 10);
-		if (given[0] < '0' || given[0] > '9' || *end != '\0' ||
-		    errno != 0)
-			return opt_fail(err, cap, "--layer '%s': a layer number "
-			    "(from 0)", given);
-		layer = (size_t)v;
+	if (m->arg[0] == '\0')
+		return opt_fail(err, cap, "--%s: the %s is empty",
+		    pe_opts[m->id].name, preset ? "name" : "file name");
+	if (o->arch == NULL) {
+		if ((o->arch = calloc(1, sizeof *o->arch)) == NULL)
+			return opt_fail(err, cap, "out of memory");
+		pe_arch_init(o->arch);
 	}
-	if (o->arch != NULL)
-		return opt_fail(err, cap, "--config '%s': one model at a time "
-		    "(--config %s came first)", arg, o->config);
-	o->arch = calloc(1, sizeof *o->arch);
-	if (o->arch == NULL || opt_own(&o->config, arg, err, cap) != 0)
-		return opt_fail(err, cap, "out of memory");
-	pe_arch_init(o->arch);
-	if (pe_hf_read_file(arg, o->arch, err, cap) != PE_OK)
-		return 2; /* the loader's message names the file */
-	if (layer >= o->arch->nlayers)
-		return opt_fail(err, cap, "--layer %zu: the model of %s has %zu "
-		    "layers (0 to %zu)", layer, arg, o->arch->nlayers,
+	free(o->config);
+	free(o->preset);
+	o->config = o->preset = NULL;
+	if (opt_own(preset ? &o->preset : &o->config, m->arg, err, cap) != 0)
+		return 2;
+	st = preset ? pe_preset_read(m->arg, o->arch, err, cap)
+		    : pe_hf_read_file(m->arg, o->arch, err, cap);
+	if (st == PE_OK && layer >= o->arch->nlayers) {
+		opt_fail(err, cap, "--layer %zu: the model of %s has %zu "
+		    "layers (0 to %zu)", layer, m->arg, o->arch->nlayers,
 		    o->arch->nlayers - 1);
+		st = PE_EINVAL;
+	}
+	if (st != PE_OK) { /* the loader's message names the file */
+		pe_arch_free(o->arch);
+		free(o->arch);
+		o->arch = NULL;
+		return 2;
+	}
 	o->layer = layer;
 	o->cfg = o->arch->layers[layer].cfg;
 	o->cfg.rope2d.layer = layer;
@@ -191,40 +145,48 @@ config_apply_opt(struct pe_options *o, const char *arg,
 
 /* See options_impl.h. */
 int
+opt_apply_model(struct pe_options *o, const struct opt_hit *ha, int na,
+    const struct opt_hit *hb, int nb, char *err, size_t cap)
+{
+	const struct opt_hit *model = NULL, *layer = NULL;
+	size_t l = 0;
+
+	for (int i = 0; i < na + nb; i++) {
+		const struct opt_hit *h = i < na ? &ha[i] : &hb[i - na];
+		if (opt_is_model(h->id))
+			model = h;
+		else if (h->id == O_LAYER)
+			layer = h;
+	}
+	if (model == NULL)
+		return 0;
+	if (layer != NULL && model_layer(layer->arg, &l, err, cap) != 0)
+		return 2;
+	return model_apply(o, model, l, err, cap);
+}
+
+/* See options_impl.h. */
+int
 opt_apply_hits(struct pe_options *o, const struct opt_hit *hits, int n,
-    bool presets, bool *given, char *err, size_t cap)
+    bool *given, char *err, size_t cap)
 {
 	int rc = 0;
 	for (int i = 0; rc == 0 && i < n; i++) {
 		enum opt_id id = hits[i].id;
-		bool is_preset = id == O_PRESET || id == O_PRESET_FILE ||
-		    id == O_CONFIG;
-		if (is_preset != presets)
-			continue;
-		if (id == O_CONFIG) {
-			rc = config_apply_opt(o, hits[i].arg, hits, n, err, cap);
-			continue;
-		}
-		if (is_preset) {
-			rc = preset_apply_opt(o, id == O_PRESET_FILE,
-			    hits[i].arg, err, cap);
-			continue;
-		}
 		if (given != NULL)
 			given[id] = true;
+		if (opt_is_model(id))
+			continue; /* opt_apply_model's */
 		rc = opt_apply(o, id, hits[i].arg, err, cap);
 	}
 	return rc;
 }
 
-/* Whether hits hold a preset. */
-bool
-opt_has_preset(const struct opt_hit *hits, int n)
+/* See options.h. */
+const char *
+pe_options_model_name(const struct pe_options *o)
 {
-	for (int i = 0; i < n; i++)
-		if (hits[i].id == O_PRESET || hits[i].id == O_PRESET_FILE)
-			return true;
-	return false;
+	return o->config != NULL ? o->config : o->preset;
 }
 
 /* Whether the command line changed a number of the preset's config as:
@@ -237,32 +199,6 @@ opt_preset_modified(const struct pe_config *cfg, const struct pe_config *as)
 	if (now.rope.type != PE_ROPE_LONGROPE)
 		now.rope.factor_given = as->rope.factor_given;
 	return memcmp(&now, as, sizeof now) != 0;
-}
-
-/* The value of "key = value" in a preset's text, as a length-bounded
- * span; NULL when absent. */
-static const char *
-preset_field(const char *text, const char *key, int *len)
-{
-	size_t kl = strlen(key);
-	for (const char *p = text; p != NULL && *p != '\0';) {
-		if (strncmp(p, key, kl) == 0) {
-			const char *q = p + kl;
-			while (*q == ' ' || *q == '\t')
-				q++;
-			if (*q == '=') {
-				q++;
-				while (*q == ' ' || *q == '\t')
-					q++;
-				*len = (int)strcspn(q, "\n");
-				return q;
-			}
-		}
-		p = strchr(p, '\n');
-		p = p != NULL ? p + 1 : NULL;
-	}
-	*len = 0;
-	return NULL;
 }
 
 /* Write "%-18s text" with text wrapped at word boundaries to 79 columns,
@@ -292,16 +228,20 @@ void
 pe_options_list_presets(FILE *fp)
 {
 	for (size_t i = 0; pe_presets[i].name != NULL; i++) {
-		const char *t = pe_presets[i].text;
-		int dl, sl;
-		const char *d = preset_field(t, "description", &dl);
-		const char *s = preset_field(t, "source", &sl);
-		char line[1024];
-		snprintf(line, sizeof line, "%.*s", dl, d ? d : "");
+		struct pe_arch a;
+		char err[512], line[1024];
+		pe_arch_init(&a);
+		if (pe_preset_read(pe_presets[i].name, &a, err, sizeof err) !=
+		    PE_OK)
+			snprintf(line, sizeof line, "(does not load: %s)", err);
+		else
+			snprintf(line, sizeof line, "%s", a.description != NULL
+			    ? a.description : a.model_type);
 		preset_wrap(fp, pe_presets[i].name, line);
-		if (s != NULL) {
-			snprintf(line, sizeof line, "source: %.*s", sl, s);
+		if (a.source != NULL) {
+			snprintf(line, sizeof line, "source: %s", a.source);
 			preset_wrap(fp, "", line);
 		}
+		pe_arch_free(&a);
 	}
 }

@@ -293,14 +293,13 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    .panels = PAN(SHIFT)},
 
 	[O_PRESET] = {"preset", 0, C_CONF, G_ROPE, "NAME",
-	    "a real model's settings (--list-presets); other\n"
-	    "options override it wherever they stand",
-	    STRING(preset), .complete = COMPLETE_PRESETS},
-	[O_PRESET_FILE] = {"preset-file", 0, C_CONF, G_ROPE, "FILE",
-	    "settings from a file (lines: option = value)", PATH(preset)},
+	    "a shipped model's config.json (--list-presets),\n"
+	    "as --config reads a file; other options override it",
+	    STRING(preset), .nonempty = true, .complete = COMPLETE_PRESETS},
 	[O_CONFIG] = {"config", 0, C_CONF, G_ROPE, "FILE",
 	    "a model's config.json (Hugging Face's): the config\n"
-	    "is its layer --layer; other options override it", PATH(config)},
+	    "is its layer --layer; other options override it", PATH(config),
+	    .nonempty = true},
 
 	[O_CURSOR] = {"cursor", 0, C_TUI | C_SNAP, G_VIEW, "P,J",
 	    "cursor at position P, column J", HOOK(OPT_SIZE, opt_cursor)},
@@ -481,6 +480,13 @@ opt_is_config(int id)
 {
 	const struct opt_row *r = &pe_opts[id];
 	return r->every_enc || r->params != 0 || r->caps != 0;
+}
+
+/* See options_table.h. */
+bool
+opt_is_model(int id)
+{
+	return id == O_PRESET || id == O_CONFIG;
 }
 
 /* Find an option by long name. */

@@ -44,7 +44,7 @@ enum opt_id {
 	O_BETA_SLOW, O_MSCALE, O_MSCALE_ALL_DIM, O_ATTENTION_FACTOR,
 	O_TRUNCATE, O_NO_TRUNCATE, O_LOW_FREQ, O_HIGH_FREQ, O_SHORT_FACTOR,
 	O_LONG_FACTOR, O_PARTIAL_ROTARY, O_TRAIN_LEN, O_TOKENS, O_PERMUTE,
-	O_MASK, O_BIAS_FILE, O_EMBEDDING, O_SHIFT, O_PRESET, O_PRESET_FILE, O_CONFIG,
+	O_MASK, O_BIAS_FILE, O_EMBEDDING, O_SHIFT, O_PRESET, O_CONFIG,
 	O_MODEL_VIEW, O_CURSOR,
 	O_PANEL, O_VALUES, O_PRESENT, O_NO_CHROME, O_RECORD, O_COMPARE, O_HEAD,
 	O_LESSON, O_LESSON_FILE, O_SCENE, O_ALL, O_LIST, O_PLACEHOLDERS,
@@ -189,6 +189,9 @@ int opt_find(const char *name);
 unsigned opt_encs(const struct opt_row *r);
 unsigned opt_also_encs(const struct opt_row *r);
 bool opt_is_config(int id);
+/* Whether row id names a model: --preset NAME or --config FILE (one
+ * mechanism: the last one named is the model). */
+bool opt_is_model(int id);
 /* The i-th name of a set of choices (NULL past the end) and its value. */
 const char *opt_choice(const struct opt_choices *ch, int i, int *value);
 /* The value of name in ch (a name or an alias), or -1. */

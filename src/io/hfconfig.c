@@ -237,10 +237,16 @@ read_own_keys(struct reader *r)
 		return hfjson_fail_value(r, "_pescope", "an object", p);
 	if ((rc = hfjson_string(r, p, "_pescope.", "description", &s)) != PE_OK)
 		return rc;
+	if (s != NULL && !hfjson_text(s))
+		return hfjson_fail_value(r, "_pescope.description", "text "
+		    "without control characters", hfjson_get(p, "description"));
 	if (s != NULL && (r->arch->description = strdup(s)) == NULL)
 		return PE_ENOMEM;
 	if ((rc = hfjson_string(r, p, "_pescope.", "source", &s)) != PE_OK)
 		return rc;
+	if (s != NULL && !hfjson_text(s))
+		return hfjson_fail_value(r, "_pescope.source", "text without "
+		    "control characters", hfjson_get(p, "source"));
 	if (s != NULL && (r->arch->source = strdup(s)) == NULL)
 		return PE_ENOMEM;
 	if ((rc = hfjson_size(r, p, "_pescope.", "train_len", 1, PE_MAX_N, &x,

@@ -31,7 +31,8 @@ hfjson_fail(struct reader *r, const char *fmt, ...)
 void
 hfjson_value_text(const json_t *v, char *dest, size_t cap)
 {
-	char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+	char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT |
+	    JSON_ENSURE_ASCII);
 
 	if (s == NULL) {
 		snprintf(dest, cap, "?");
@@ -159,6 +160,30 @@ hfjson_string(struct reader *r, const json_t *obj, const char *pre,
 		return hfjson_fail_value(r, path, "a string", v);
 	*dest = json_string_value(v);
 	return PE_OK;
+}
+
+/* See hfread.h. */
+bool
+hfjson_name(const char *s, size_t max)
+{
+	size_t n = 0;
+	for (; s[n] != '\0'; n++)
+		if (s[n] <= ' ' || s[n] > '~')
+			return false;
+	return n > 0 && n < max;
+}
+
+/* See hfread.h (jansson gives valid UTF-8: C1 is U+0080..U+009F, 0xC2
+ * then 0x80..0x9F). */
+bool
+hfjson_text(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	for (size_t i = 0; u[i] != '\0'; i++)
+		if ((u[i] < 0x20 && u[i] != '\t') || u[i] == 0x7f ||
+		    (u[i] == 0xc2 && u[i + 1] >= 0x80 && u[i + 1] < 0xa0))
+			return false;
+	return true;
 }
 
 /* Note an unmodelled key of the text config: "PRE KEY = value". */

@@ -105,6 +105,12 @@ int hfjson_bool(struct reader *r, const json_t *obj, const char *pre,
     const char *key, bool *dest);
 int hfjson_string(struct reader *r, const json_t *obj, const char *pre,
     const char *key, const char **dest);
+/* Whether s is a name (a layer type): 1 to max - 1 printable ASCII
+ * characters, no space. */
+bool hfjson_name(const char *s, size_t max);
+/* Whether s is text a person reads (description, source): no control
+ * character (C0 but tab, DEL, C1). */
+bool hfjson_text(const char *s);
 /* Note the unmodelled key PRE KEY of value v (NULL: none) and why. */
 int hfjson_note(struct reader *r, const char *pre, const char *key,
     const json_t *v, const char *why);

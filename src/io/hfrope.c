@@ -243,7 +243,10 @@ read_rope_dict(struct reader *r, const json_t *dict, const char *pre,
 		return hfjson_fail(r, "%smax_position_embeddings: missing "
 		    "(dynamic "
 		    "scaling divides by it)", r->pre);
-	cfg->rope.factor = factor;
+	/* a type without a factor keeps pe_config_default's, which the
+	 * TUI's scaling keys start from (as they do without a config) */
+	if (factor_given)
+		cfg->rope.factor = factor;
 	cfg->rope.factor_given = factor_given;
 
 	/* yarn's optional keys (_compute_yarn_parameters) */
@@ -421,8 +424,8 @@ read_layer_types(struct reader *r, size_t n, bool *use_rope)
 			        json_array_size(types));
 		for (size_t i = 0; i < n; i++) {
 			json_t *x = json_array_get(types, i);
-			if (!json_is_string(x) ||
-			    strlen(json_string_value(x)) >= PE_LAYER_TYPE_MAX) {
+			if (!json_is_string(x) || !hfjson_name(
+			    json_string_value(x), PE_LAYER_TYPE_MAX)) {
 				char at[KEYLEN + 24];
 				snprintf(at, sizeof at, "%s[%zu]", path, i);
 				return hfjson_fail_value(r, at, "a layer type "

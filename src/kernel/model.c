@@ -71,18 +71,54 @@ pe_arch_lists(struct pe_arch *a, size_t count)
 	return list;
 }
 
-/* Copy src into dest[cap], shortened with "..." when it does not fit. */
+/* The character at s as a note shows it, into piece[8]: itself, or for
+ * a control character (C0, DEL, C1) or a byte that is not UTF-8 "\xNN"
+ * (a note quotes a config's keys and values: no escape sequence reaches a
+ * terminal). Returns the bytes of s it took; *len the bytes written. */
+static size_t
+note_piece(const unsigned char *s, char *piece, size_t *len)
+{
+	unsigned c = s[0];
+	size_t n = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 :
+	    c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+	bool ok = n > 0 && !(n == 1 && (c < 0x20 || c == 0x7f)) &&
+	    !(n == 2 && c == 0xc2 && s[1] < 0xa0);
+	for (size_t k = 1; ok && k < n; k++)
+		ok = (s[k] & 0xc0) == 0x80;
+	if (!ok) {
+		snprintf(piece, 8, "\\x%02x", c);
+		*len = 4;
+		return 1;
+	}
+	memcpy(piece, s, n);
+	*len = n;
+	return n;
+}
+
+/* Copy src into dest[cap] printable (note_piece), shortened with "..."
+ * after a whole character when it does not fit. */
 static void
 note_copy(char *dest, size_t cap, const char *src)
 {
-	size_t n = strlen(src);
+	const unsigned char *s = (const unsigned char *)src;
+	size_t total = 0, o = 0, len;
+	char piece[8];
 
-	if (n < cap) {
-		memcpy(dest, src, n + 1);
-		return;
+	for (size_t i = 0; s[i] != '\0'; total += len)
+		i += note_piece(s + i, piece, &len);
+	size_t room = total < cap ? cap - 1 : cap - 4;
+	for (size_t i = 0; s[i] != '\0';) {
+		size_t took = note_piece(s + i, piece, &len);
+		if (o + len > room)
+			break;
+		memcpy(dest + o, piece, len);
+		o += len;
+		i += took;
 	}
-	memcpy(dest, src, cap - 4);
-	memcpy(dest + cap - 4, "...", 4);
+	if (total >= cap)
+		memcpy(dest + o, "...", 4);
+	else
+		dest[o] = '\0';
 }
 
 /* Note a key pescope does not model (once per key). */
@@ -285,6 +321,10 @@ pe_layer_describe(const struct pe_layer *l, char *dest, size_t cap)
 	switch (c->enc) {
 	case PE_ENC_ROPE:
 	case PE_ENC_MROPE:
+		if (!t->exact) { /* a rope type pescope does not compute */
+			describe_add(dest, cap, &len, " · rope not modelled");
+			break;
+		}
 		if (!t->rotates) {
 			describe_add(dest, cap, &len, " · NoPE");
 			break;

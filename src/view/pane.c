@@ -63,7 +63,12 @@ view_params(struct ctx *c, int x, int y, int w)
 		/* a model's layer: which, its span, what is not modelled */
 		const struct pe_arch *a = c->pane->arch;
 		const struct pe_attn *t = &a->layers[c->pane->layer].attn;
-		view_item(&it, 0, "layer %zu/%zu", c->pane->layer, a->nlayers);
+		bool one_kind = true; /* then which layer matters less */
+		for (size_t i = 1; one_kind && i < a->nlayers; i++)
+			one_kind = pe_layer_same_kind(&a->layers[0],
+			    &a->layers[i]);
+		view_item(&it, one_kind ? 4 : 0, "layer %zu/%zu",
+		    c->pane->layer, a->nlayers);
 		if (t->span == PE_SPAN_SLIDING)
 			view_item(&it, 0, "sliding %zu", t->window);
 		else if (t->span == PE_SPAN_CHUNKED)

@@ -6,8 +6,11 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "app/lesson.h"
 #include "app/model.h"
 #include "helpers.h"
 #include "io/hfconfig.h"
@@ -497,4 +500,75 @@ Test(model, view_strip_kinds_and_bands_fit)
 	cr_expect_eq(pe_view_model_draw(&cv, 0, 0, 10, 2, &a, 0), PE_EINVAL);
 	pe_canvas_free(&cv);
 	pe_arch_free(&a);
+}
+
+/* A lesson's scenes name a model as the command line does: config = FILE
+ * (relative to the lesson file's folder) or preset = NAME, and layer = L;
+ * a later model line replaces the earlier (it is one option); a built-in
+ * lesson (no file) names shipped models by preset only. */
+Test(model, lesson_scenes_name_a_model_and_a_layer)
+{
+	char *dir = th_tmpdir(), cfg[600], les[600], err[768];
+	snprintf(cfg, sizeof cfg, "%s/g3.json", dir);
+	snprintf(les, sizeof les, "%s/talk.lesson", dir);
+	char *text = th_slurp(th_src("assets/models/gemma-3-4b.json"), NULL);
+	FILE *fp = fopen(cfg, "w");
+	cr_assert_not_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+	free(text);
+	const char *lesson =
+	    "title = Models\n\n"
+	    "[scene] Gemma 3, a local layer then a global one\n"
+	    "config = g3.json\n"
+	    "[caption]\nLayer 0.\n"
+	    "[pause]\nlayer = 5\n"
+	    "[caption]\nLayer 5.\n\n"
+	    "[scene] Llama 4's NoPE layer\n"
+	    "config = g3.json\n"
+	    "preset = llama-4-scout\n"
+	    "layer = 3\n"
+	    "[caption]\nNo rotation.\n";
+	struct pe_app_lesson al;
+	cr_assert_eq(pe_app_lesson_parse(&al, les, les, lesson, err,
+	    sizeof err), 0, "%s", err);
+	cr_assert_eq(al.l.nscenes, 2);
+	const struct pe_state *s0 = &al.l.scenes[0].steps[0].start;
+	const struct pe_state *s1 = &al.l.scenes[0].steps[1].start;
+	const struct pe_state *s2 = &al.l.scenes[1].steps[0].start;
+	cr_assert_not_null(s0->pane[PE_PANE_A].arch);
+	cr_expect_eq(s0->pane[PE_PANE_A].arch->nlayers, 34);
+	cr_expect_eq(s0->pane[PE_PANE_A].layer, 0);
+	cr_expect_eq(s0->pane[PE_PANE_A].cfg.base, 10000.0);
+	cr_expect_eq(s1->pane[PE_PANE_A].layer, 5);
+	cr_expect_eq(s1->pane[PE_PANE_A].cfg.base, 1e6);
+	cr_expect_eq(s1->pane[PE_PANE_A].cfg.rope.type, PE_ROPE_LINEAR);
+	/* the preset after the config is the model */
+	cr_assert_not_null(s2->pane[PE_PANE_A].arch);
+	cr_expect_eq(s2->pane[PE_PANE_A].arch->nlayers, 48);
+	cr_expect_str_eq(s2->pane[PE_PANE_A].preset, "llama-4-scout");
+	cr_expect_eq(s2->pane[PE_PANE_A].cfg.enc, PE_ENC_NOPE);
+	pe_app_lesson_free(&al);
+
+	/* past the layers: the message names the lesson's line */
+	const char *past = "title = T\n\n[scene] S\nconfig = g3.json\n"
+	    "layer = 34\n[caption]\nx\n";
+	cr_expect_eq(pe_app_lesson_parse(&al, les, les, past, err, sizeof err),
+	    2);
+	cr_expect(strstr(err, "line 5") != NULL && strstr(err, "34 layers"),
+	    "%s", err);
+	pe_app_lesson_free(&al);
+	/* a built-in lesson has no folder for a file */
+	cr_expect_eq(pe_app_lesson_parse(&al, "intro", NULL, past, err,
+	    sizeof err), 2);
+	cr_expect(strstr(err, "preset = NAME") != NULL, "%s", err);
+	pe_app_lesson_free(&al);
+	const char *builtin = "title = T\n\n[scene] S\npreset = gemma-3-4b\n"
+	    "layer = 5\n[caption]\nx\n";
+	cr_expect_eq(pe_app_lesson_parse(&al, "intro", NULL, builtin, err,
+	    sizeof err), 0, "%s", err);
+	pe_app_lesson_free(&al);
+	unlink(cfg);
+	rmdir(dir);
+	free(dir);
 }

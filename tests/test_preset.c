@@ -295,3 +295,51 @@ Test(preset, refusals_name_the_preset)
 	cr_assert_eq(pe_options_parse(&o, 3, c, err, sizeof err), 2);
 	pe_options_free(&o);
 }
+
+/* --compare: pane B may name its own model (a preset or a config) and
+ * layer; with A's model, B's --layer picks B's layer; A's --layer applies
+ * to B's model when B names none; A's options apply to B's model too. */
+Test(preset, compare_names_its_own_model_and_layer)
+{
+	struct pe_options o;
+	parse(&o, 0, "--preset", "gemma-3-4b", "--compare", "--layer 5");
+	cr_assert_not_null(o.cmp);
+	cr_expect_eq(o.layer, 0);
+	cr_expect_eq(o.cfg.base, 10000.0);
+	cr_expect_eq(o.cmp->layer, 5);
+	cr_expect_str_eq(o.cmp->preset, "gemma-3-4b");
+	cr_expect_eq(o.cmp->cfg.base, 1e6);
+	cr_expect(!o.cmp->preset_modified, "a layer is not a change");
+	pe_options_free(&o);
+
+	char rel[] = "assets/models/llama-4-scout.json", words[600];
+	snprintf(words, sizeof words, "--config '%s' --layer 3", th_src(rel));
+	parse(&o, 0, "--preset", "gemma-3-4b", "--compare", words);
+	cr_expect_str_eq(o.preset, "gemma-3-4b");
+	cr_expect_null(o.cmp->preset);
+	cr_expect_eq(o.cmp->arch->nlayers, 48);
+	cr_expect_eq(o.cmp->layer, 3);
+	cr_expect_eq(o.cmp->cfg.enc, PE_ENC_NOPE);
+	pe_options_free(&o);
+
+	/* A's -n and --layer apply to B's own model */
+	char *argv[] = {"pescope", "snapshot", "--preset", "gemma-3-4b",
+	    "--layer", "5", "-n", "4096", "--compare", "--preset gemma-2-9b",
+	    NULL};
+	char err[768];
+	cr_assert_eq(pe_options_parse(&o, 10, argv, err, sizeof err), 0, "%s",
+	    err);
+	cr_expect_eq(o.cmp->layer, 5);
+	cr_expect_eq(o.cmp->arch->nlayers, 42);
+	cr_expect_eq(o.cmp->cfg.n, 4096);
+	cr_expect(o.cmp->preset_modified, "-n changed B's model");
+	pe_options_free(&o);
+
+	/* B's layer past its model's */
+	char *bad[] = {"pescope", "snapshot", "--preset", "gemma-3-4b",
+	    "--compare", "--layer 40", NULL};
+	cr_assert_eq(pe_options_parse(&o, 6, bad, err, sizeof err), 2);
+	cr_expect(strstr(err, "--compare (pane B): --layer 40: the model of "
+	    "gemma-3-4b has 34 layers") != NULL, "%s", err);
+	pe_options_free(&o);
+}

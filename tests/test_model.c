@@ -502,6 +502,66 @@ Test(model, view_strip_kinds_and_bands_fit)
 	pe_arch_free(&a);
 }
 
+/* Row y of a canvas as text, its ASCII cells only (others as '?'). */
+static void
+row_text(struct pe_canvas *cv, int y, char *out, size_t n)
+{
+	size_t k = 0;
+	for (int x = 0; x < cv->w && k + 1 < n; x++) {
+		uint32_t cp = pe_canvas_at(cv, x, y)->cp;
+		out[k++] = cp < 128 ? (char)cp : '?';
+	}
+	out[k] = '\0';
+}
+
+/* Pairs i of a RoPE of head d and base b, linear factor f, whose
+ * wavelength 2π f b^(2i/d) (modeling_rope_utils.py's inv_freq, divided by
+ * the linear factor) fits in span positions: counted here, in long
+ * double, independently of pe_layer_bands. */
+static size_t
+pairs_within(size_t d, long double b, long double f, size_t span)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < d / 2; i++)
+		n += 2.0L * acosl(-1.0L) * f *
+		    powl(b, (long double)(2 * i) / (long double)d) <=
+		    (long double)span;
+	return n;
+}
+
+Test(model, view_says_how_many_pairs_turn_in_each_reach)
+{
+	struct pe_arch a;
+	struct pe_canvas cv;
+	char err[512], row[128], want[2][128];
+
+	pe_arch_init(&a);
+	cr_assert_eq(pe_hf_read_file(th_src("assets/models/gemma-3-4b.json"),
+	    &a, err, sizeof err), PE_OK, "%s", err);
+	cr_assert_eq(pe_canvas_init(&cv, 80, 24), PE_OK);
+	cr_assert_eq(pe_view_model_draw(&cv, 0, 0, 80, 24, &a, 0), PE_OK);
+	/* Gemma 3 4B: sliding layers at base 1e4 see 1024 keys, global ones
+	 * base 1e6 linear x8 the 131072 trained positions; head 256 */
+	snprintf(want[0], sizeof want[0], "A %zu of 128 pairs turn within "
+	    "the window (1024), %zu within the trained 131072",
+	    pairs_within(256, 1e4L, 1.0L, 1024),
+	    pairs_within(256, 1e4L, 1.0L, 131072));
+	snprintf(want[1], sizeof want[1], "B %zu of 128 pairs turn within "
+	    "the sequence (131072) ", pairs_within(256, 1e6L, 8.0L, 131072));
+	/* by hand: i <= 128 log(1024 / 2π) / log 1e4 = 70.8, so 71 */
+	cr_expect_eq(pairs_within(256, 1e4L, 1.0L, 1024), 71);
+	bool seen[2] = {false, false};
+	for (int y = 0; y < 24; y++) {
+		row_text(&cv, y, row, sizeof row);
+		for (int k = 0; k < 2; k++)
+			seen[k] |= strncmp(row, want[k], strlen(want[k])) == 0;
+	}
+	cr_expect(seen[0], "no line \"%s\"", want[0]);
+	cr_expect(seen[1], "no line \"%s\"", want[1]);
+	pe_canvas_free(&cv);
+	pe_arch_free(&a);
+}
+
 /* A lesson's scenes name a model as the command line does: config = FILE
  * (relative to the lesson file's folder) or preset = NAME, and layer = L;
  * a later model line replaces the earlier (it is one option); a built-in

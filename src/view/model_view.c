@@ -1,8 +1,8 @@
 /* The model view (model_view.h): a model's layers as a strip, each kind
  * of layer in a line, and each rotating kind's wavelength band on one log
  * axis of positions, against the keys its queries see (window, chunk or
- * the sequence) and the trained context: "which layers can see how far"
- * in one picture. */
+ * the sequence) and the trained context, and how many pairs turn within
+ * each: "which layers can see how far" in one picture. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,6 +170,47 @@ pe_view_model_draw(struct pe_canvas *cv, int x, int y, int w, int h,
 			    PE_COLOR_DEFAULT, 0);
 			last = c;
 		}
+		row++;
+	}
+
+	/* what the bands mean, a line a rotating (or NoPE) kind where there
+	 * is room: how many pairs turn once within the reach and within the
+	 * trained context when that differs (a pair whose wavelength is
+	 * longer never completes a turn there) */
+	if (row + (int)kinds + 1 <= bottom)
+		row++;
+	for (size_t k = 0; k < kinds && row < bottom; k++) {
+		const struct pe_layer_bands *b = &bands[k];
+		const struct pe_layer *l = first[k];
+		bool rope = l->cfg.enc == PE_ENC_ROPE ||
+		    l->cfg.enc == PE_ENC_MROPE || l->cfg.enc == PE_ENC_NOPE;
+		char line[256];
+		if (!rope)
+			continue; /* its kind's line says what it is */
+		if (!l->attn.exact)
+			snprintf(line, sizeof line, "not drawn: its positions "
+			    "are not modelled");
+		else if (b->pairs == 0)
+			snprintf(line, sizeof line, "no rotation: %s",
+			    l->attn.causal ? "position enters only through "
+			    "the causal mask" : "it sees no position");
+		else {
+			const char *reach = l->attn.span == PE_SPAN_SLIDING ?
+			    "window" : l->attn.span == PE_SPAN_CHUNKED ? "chunk"
+			    : "sequence";
+			int n = snprintf(line, sizeof line, "%zu of %zu pairs "
+			    "turn within the %s (%zu)", b->turn_in_reach,
+			    b->pairs, reach, b->reach);
+			if (a->train_len > 0 && a->train_len != b->reach &&
+			    n > 0 && (size_t)n < sizeof line)
+				snprintf(line + n, sizeof line - (size_t)n,
+				    ", %zu within the trained %zu",
+				    b->turn_in_train, a->train_len);
+		}
+		pe_canvas_set(cv, x, row, (uint32_t)kind_letter(k),
+		    PE_RGB(0, 0, 0), kind_color(k), 0);
+		pe_canvas_text_fit(cv, x + 2, row, w - 2, line, C_TEXT,
+		    PE_COLOR_DEFAULT, 0);
 		row++;
 	}
 	free(bands);

@@ -9,6 +9,7 @@
 
 #include "app/app.h"
 #include "helpers.h"
+#include "pescope/encoding.h"
 #include "pescope/learned.h"
 #include "view/encoding.h"
 #include "view/view.h"
@@ -162,4 +163,47 @@ Test(encodings, every_row_is_complete)
 		}
 	}
 	free(manifest);
+}
+
+#define E(x) (1u << PE_ENC_##x)
+
+/* The kernel rows (pescope/encoding.h): each has its name, and the masks
+ * derived from their parameters and capabilities are the encodings the
+ * options applied to when each listed them by hand. */
+Test(encodings, kernel_rows_say_what_the_options_said)
+{
+	for (int e = 0; e < PE_ENC_COUNT; e++) {
+		const struct pe_encoding_def *d = pe_encoding_def(e);
+		cr_assert_not_null(d);
+		cr_assert_not_null(d->name);
+		cr_expect_eq(pe_encoding_parse(d->name), e, "%s", d->name);
+		cr_expect_str_eq(pe_encoding_name(e), d->name);
+	}
+	cr_expect_null(pe_encoding_def(PE_ENC_COUNT));
+	cr_expect_eq(pe_encodings_with(PE_CAP_TOY), E(SINUSOIDAL) | E(LEARNED) |
+	    E(RELATIVE) | E(ROPE) | E(ALIBI) | E(NOPE));
+	cr_expect_eq(pe_encodings_with(PE_CAP_EXAMPLE), E(SINUSOIDAL) |
+	    E(LEARNED) | E(ROPE));
+	cr_expect_eq(pe_encodings_with(PE_CAP_SHIFT), E(SINUSOIDAL));
+	cr_expect_eq(pe_encodings_with(PE_CAP_HEADS), E(ALIBI) | E(ROPE2D));
+	cr_expect_eq(pe_encodings_with(0), (1u << PE_ENC_COUNT) - 1);
+	cr_expect_eq(pe_encodings_taking(PE_PARAM_D_MODEL), E(SINUSOIDAL) |
+	    E(LEARNED) | E(ROPE) | E(VIT2D) | E(MROPE) | E(XPOS) | E(ROPE2D));
+	cr_expect_eq(pe_encodings_taking(PE_PARAM_SEQ_LEN),
+	    ((1u << PE_ENC_COUNT) - 1) & ~(E(VIT2D) | E(MROPE) | E(ROPE2D)));
+	cr_expect_eq(pe_encodings_taking(PE_PARAM_BASE), E(SINUSOIDAL) |
+	    E(ROPE) | E(MROPE) | E(XPOS) | E(ROPE2D));
+	cr_expect_eq(pe_encodings_taking(PE_PARAM_GRID), E(VIT2D) | E(MROPE) |
+	    E(ROPE2D));
+	cr_expect_eq(pe_encodings_taking(PE_PARAM_LAYOUT), E(SINUSOIDAL));
+	cr_expect_eq(pe_encodings_taking(PE_PARAM_PAIRING), E(ROPE));
+	cr_expect_eq(pe_encodings_taking(PE_PARAM_ROPE_SCALING), E(ROPE));
+	cr_expect_eq(pe_encodings_taking(PE_PARAM_HEADS | PE_PARAM_ALIBI_MODE),
+	    E(ALIBI));
+	cr_expect_eq(pe_encodings_taking(PE_PARAM_RELATIVE | PE_PARAM_BIAS),
+	    E(RELATIVE));
+	cr_expect_eq(pe_encodings_taking(PE_PARAM_TABLE), E(LEARNED));
+	cr_expect_eq(pe_encodings_taking(PE_PARAM_MROPE), E(MROPE));
+	cr_expect_eq(pe_encodings_taking(PE_PARAM_XPOS), E(XPOS));
+	cr_expect_eq(pe_encodings_taking(PE_PARAM_ROPE2D), E(ROPE2D));
 }

@@ -72,7 +72,8 @@ size_t pe_mrope_runs(const struct pe_config *cfg, enum pe_mrope_axis a,
  *   cos, sin [L, d]: HF's layout after apply_multimodal_rotary_pos_emb's
  *     section split, column k of pair k mod d/2 (cos(emb), attention
  *     scaling 1). Either of cos and sin may be NULL.
- * PE_EINVAL when cfg does not pass pe_config_check. */
+ * PE_EINVAL when cfg's shared and mrope parameters do not pass their
+ * checks (pe_config_check's, whatever cfg's encoding). */
 int pe_mrope_fill_positions(const struct pe_config *cfg, int64_t *dest);
 int pe_mrope_fill_angles(const struct pe_config *cfg, double *dest);
 int pe_mrope_fill_cos_sin(const struct pe_config *cfg, double *cos_dest,
@@ -84,14 +85,5 @@ int pe_mrope_fill_cos_sin(const struct pe_config *cfg, double *cos_dest,
  * pe_mrope_inv_freq, sections as pe_mrope_sections. */
 double pe_mrope_score(const struct pe_config *cfg, const double *inv_freq,
     const size_t sections[3], size_t a, size_t b);
-
-/* mrope's rules (pe_config_check): an even d_model; sections that cover
- * the d/2 pairs; grid sides in 1..PE_MAX_GRID, frames at least 1, and at
- * most PE_MAX_N tokens. PE_EINVAL with a sentence in why. */
-int pe_mrope_check(const struct pe_config *cfg, char *why, size_t cap);
-
-/* Qwen2-VL-7B's head_dim 128 and rope_theta 1000000 for what the command
- * line did not give (pe_config_encoding_defaults). */
-void pe_mrope_defaults(struct pe_config *cfg, bool d_given, bool base_given);
 
 #endif

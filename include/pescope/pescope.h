@@ -230,10 +230,10 @@ int pe_config_check(const struct pe_config *cfg, char *why, size_t cap);
  * PE_EINVAL with a sentence naming the option in why[cap], or PE_OK. */
 int pe_teach_check(const struct pe_config *cfg, char *why, size_t cap);
 
-/* Lower-case name of an encoding ("rope"), and the reverse (-1 if unknown). */
+/* Lower-case name of an encoding ("rope"), and the reverse (-1 if unknown);
+ * the names are the encodings' rows (encoding.h). HF's rope_type name. */
 const char *pe_encoding_name(enum pe_encoding enc);
 int pe_encoding_parse(const char *name);
 const char *pe_rope_type_name(enum pe_rope_type t);
-int pe_rope_type_parse(const char *name);
 
 #endif

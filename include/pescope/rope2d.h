@@ -27,8 +27,8 @@ double pe_rope2d_torch_rand(size_t k);
 
 /* The frequencies of cfg's head, fx[d/2] and fy[d/2]: axial's, the file's
  * (freqs[0] and freqs[1] of the block `layer`, head `head`), or the
- * reference initialisation's (head `head`). PE_EINVAL when cfg does not
- * pass pe_config_check. */
+ * reference initialisation's (head `head`). PE_EINVAL when cfg's shared
+ * and rope2d parameters do not pass their checks (whatever its encoding). */
 int pe_rope2d_freqs(const struct pe_config *cfg, double *fx, double *fy);
 
 /* Heads of a freqs file (0 without one), and its blocks (depth). */
@@ -47,11 +47,6 @@ int pe_rope2d_fill_cos_sin(const struct pe_config *cfg, double *cos_dest,
  * cos((x_a - x_b) fx_j + (y_a - y_b) fy_j) (fx, fy as pe_rope2d_freqs). */
 double pe_rope2d_score(const struct pe_config *cfg, const double *fx,
     const double *fy, size_t a, size_t b);
-
-/* rope2d's rules (pe_config_check): d_model divisible by 4, the grid, and
- * for mixed a freqs file of d/2 per head, head and layer inside it (or
- * head < PE_MAX_HEADS and layer 0 for the initialisation), finite. */
-int pe_rope2d_check(const struct pe_config *cfg, char *why, size_t cap);
 
 /* RoPE-ViT's theta (100 axial, 10 mixed) for an unset base. */
 void pe_rope2d_defaults(struct pe_config *cfg, bool d_given,

@@ -37,7 +37,8 @@ int64_t pe_xpos_key_pos(const struct pe_config *cfg, size_t c);
  *   cos, sin [n, d]: duplicate_interleave(cos (r + K) inv_freq x scale),
  *     what apply_rotary_pos_emb multiplies x and rotate_every_two(x) by
  *     (columns 2j and 2j + 1 both pair j). Either may be NULL.
- * PE_EINVAL when cfg does not pass pe_config_check. */
+ * PE_EINVAL when cfg's shared and xpos parameters do not pass their
+ * checks (pe_config_check's, whatever cfg's encoding). */
 int pe_xpos_fill_scale(const struct pe_config *cfg, double *dest);
 int pe_xpos_fill_cos_sin(const struct pe_config *cfg, double *cos_dest,
     double *sin_dest);
@@ -61,11 +62,5 @@ double pe_xpos_envelope_mean(const struct pe_config *cfg, int64_t k0,
  * the powers stepped from block to block). PE_EINVAL, PE_ENOMEM. */
 int pe_xpos_envelope_fill(const struct pe_config *cfg, size_t n, size_t ns,
     double *dest);
-
-/* xpos's rules (pe_config_check): an even d_model, a finite
- * xpos_scale_base > 0, and scales that stay finite in double (the score
- * reaches zeta_0^(-(n - 1 + offset) / gamma) per pair, zeta_0 = 2/7).
- * PE_EINVAL with a sentence in why. */
-int pe_xpos_check(const struct pe_config *cfg, char *why, size_t cap);
 
 #endif

@@ -3,6 +3,8 @@
 #include <math.h>
 
 #include "pescope/alibi.h"
+#include "kernel/check.h"
+#include "kernel/encoding_impl.h"
 
 /* Slopes of a power-of-two head count h, as get_slopes_power_of_2 in
  * ofirpress/attention_with_linear_biases (fairseq/models/transformer.py):
@@ -93,4 +95,21 @@ pe_alibi_fill(const struct pe_config *cfg, double *dest)
 	if ((rc = pe_alibi_slopes(h, slopes)) != PE_OK)
 		return rc;
 	return pe_alibi_bias_rows(cfg, slopes, 0, h * n, dest);
+}
+
+/* alibi: the heads. */
+int
+pe_alibi_check(const struct pe_config *cfg, char *why, size_t cap)
+{
+	if (cfg->heads < 1 || cfg->heads > PE_MAX_HEADS)
+		FAIL("heads %zu: must be in 1..%zu", cfg->heads, PE_MAX_HEADS);
+	return PE_OK;
+}
+
+/* The toy attention's default mask: causal in ALiBi's causal mode (the
+ * bias is -inf above the diagonal). */
+bool
+pe_alibi_causal(const struct pe_config *cfg)
+{
+	return cfg->alibi_mode == PE_ALIBI_CAUSAL;
 }

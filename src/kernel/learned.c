@@ -6,6 +6,8 @@
 #include <stdlib.h>
 
 #include "pescope/learned.h"
+#include "kernel/check.h"
+#include "kernel/encoding_impl.h"
 
 
 /* splitmix64 (Steele, Lea & Flood 2014; Vigna's reference code): the next
@@ -70,5 +72,14 @@ pe_learned_untrained(size_t max_len, size_t d, double **dest)
 		return PE_ENOMEM;
 	pe_learned_init(max_len, d, PE_LEARNED_SEED, t);
 	*dest = t;
+	return PE_OK;
+}
+
+/* learned: the table's rows. */
+int
+pe_learned_check(const struct pe_config *cfg, char *why, size_t cap)
+{
+	if (cfg->max_len < 1 || cfg->max_len > PE_MAX_N)
+		FAIL("max_len %zu: must be in 1..%zu", cfg->max_len, PE_MAX_N);
 	return PE_OK;
 }

@@ -14,6 +14,7 @@
 
 #include "pescope/mrope.h"
 #include "kernel/check.h"
+#include "kernel/encoding_impl.h"
 
 /* Qwen2-VL's sections of its 64 pairs (config.json rope_scaling). */
 static const size_t qwen2vl_sections[3] = {16, 24, 24};
@@ -237,11 +238,20 @@ pe_mrope_runs(const struct pe_config *cfg, enum pe_mrope_axis a, size_t i0,
 	return n;
 }
 
+/* Whether cfg's mrope parameters (and the shared ones) fail their checks:
+ * the tables below read them whatever cfg's encoding. */
+static bool
+mrope_refused(const struct pe_config *cfg)
+{
+	return pe_config_check_shared(cfg, NULL, 0) != PE_OK ||
+	    pe_mrope_check(cfg, NULL, 0) != PE_OK;
+}
+
 /* positions [L, 3]. */
 int
 pe_mrope_fill_positions(const struct pe_config *cfg, int64_t *dest)
 {
-	if (pe_config_check(cfg, NULL, 0) != PE_OK || cfg->enc != PE_ENC_MROPE)
+	if (mrope_refused(cfg))
 		return PE_EINVAL;
 	size_t L = pe_mrope_length(cfg);
 	for (size_t i = 0; i < L; i++)
@@ -256,7 +266,7 @@ pe_mrope_fill_angles(const struct pe_config *cfg, double *dest)
 {
 	size_t P = cfg->d / 2, sec[3];
 
-	if (pe_config_check(cfg, NULL, 0) != PE_OK || cfg->enc != PE_ENC_MROPE)
+	if (mrope_refused(cfg))
 		return PE_EINVAL;
 	pe_mrope_sections(cfg, sec);
 	size_t L = pe_mrope_length(cfg);
@@ -282,7 +292,7 @@ pe_mrope_fill_cos_sin(const struct pe_config *cfg, double *cos_dest,
 {
 	size_t P = cfg->d / 2, d = cfg->d, sec[3];
 
-	if (pe_config_check(cfg, NULL, 0) != PE_OK || cfg->enc != PE_ENC_MROPE)
+	if (mrope_refused(cfg))
 		return PE_EINVAL;
 	pe_mrope_sections(cfg, sec);
 	size_t L = pe_mrope_length(cfg);

@@ -3,6 +3,8 @@
 #include <math.h>
 
 #include "pescope/relative.h"
+#include "kernel/check.h"
+#include "kernel/encoding_impl.h"
 
 /* Shaw et al. 2018, eq. (3): clip(rel, -K, K) + K, in [0, 2K]. */
 int64_t
@@ -110,4 +112,43 @@ pe_relative_fill(const struct pe_config *cfg, int64_t *dest)
 			                       cfg->buckets, cfg->max_distance);
 		}
 	return PE_OK;
+}
+
+/* relative: shaw's K, or t5's buckets and max_distance. */
+int
+pe_relative_check(const struct pe_config *cfg, char *why, size_t cap)
+{
+	if (cfg->relative == PE_REL_SHAW) {
+		if (cfg->max_relative < 1 || cfg->max_relative > PE_MAX_N)
+			FAIL("max_relative %zu: must be in 1..%zu",
+			    cfg->max_relative, PE_MAX_N);
+		return PE_OK;
+	}
+	if (cfg->buckets < (cfg->bidirectional ? 4u : 2u) || cfg->buckets > 4096)
+		FAIL("buckets %zu: must be in %u..4096 (%s: half of %s are "
+		     "exact)", cfg->buckets, cfg->bidirectional ? 4u : 2u,
+		    cfg->bidirectional ? "bidirectional" : "unidirectional",
+		    cfg->bidirectional ? "each direction's buckets"
+				       : "the buckets");
+	size_t exact = cfg->bidirectional ? cfg->buckets / 4 : cfg->buckets / 2;
+	if (cfg->max_distance <= exact || cfg->max_distance > PE_MAX_N)
+		FAIL("max_distance %zu: must be in %zu..%zu (more than the %zu "
+		     "exact buckets)", cfg->max_distance, exact + 1, PE_MAX_N,
+		    exact);
+	return PE_OK;
+}
+
+/* The relative kind's name, beside the encoding's in messages. */
+const char *
+pe_relative_variant(const struct pe_config *cfg)
+{
+	return cfg->relative == PE_REL_SHAW ? "shaw" : "t5";
+}
+
+/* The heads --head picks from: the learned bias's rows when there is one
+ * (the toy attention reads one), else cfg->heads. */
+size_t
+pe_relative_heads(const struct pe_config *cfg)
+{
+	return cfg->teach.bias != NULL ? cfg->teach.bias_heads : cfg->heads;
 }

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 
 #include "pescope/rope.h"
+#include "kernel/check.h"
+#include "kernel/encoding_impl.h"
 
 
 /* Rotary dimension: int(head_dim * partial_rotary_factor), as HF
@@ -554,4 +556,102 @@ pe_rope_check(const struct pe_config *cfg, char *why, size_t cap)
 	}
 	pe_rope_free(&r);
 	return rc;
+}
+
+static const char *const rope_names[PE_ROPE_TYPE_COUNT] = {
+	"default", "linear", "dynamic", "yarn", "longrope", "llama3",
+};
+
+/* HF's rope_type name. */
+const char *
+pe_rope_type_name(enum pe_rope_type t)
+{
+	return (unsigned)t < PE_ROPE_TYPE_COUNT ? rope_names[t] : "?";
+}
+
+/* Check the rope_scaling parameters. */
+static int
+rope_check_scaling(const struct pe_config *cfg, char *why, size_t cap)
+{
+	const struct pe_rope_scaling *r = &cfg->rope;
+	const char *t = pe_rope_type_name(r->type);
+
+	if (!(r->partial_rotary > 0.0 && r->partial_rotary <= 1.0))
+		FAIL("partial_rotary %g: must be in (0, 1]", r->partial_rotary);
+	size_t rot = pe_rope_rotary_dim(cfg);
+	if (rot < 2 || rot % 2 != 0)
+		FAIL("partial_rotary %g: the rotary dimension int(%zu * %g) = %zu "
+		     "must be even and at least 2",
+		    r->partial_rotary, cfg->d, r->partial_rotary, rot);
+	if (r->type == PE_ROPE_DEFAULT)
+		return pe_rope_check(cfg, why, cap);
+	if (!isfinite(r->factor) || r->factor < 1.0)
+		FAIL("factor %g: %s scaling needs a finite factor >= 1", r->factor,
+		    t);
+	if (r->type == PE_ROPE_DYNAMIC && r->max_pos < 1)
+		FAIL("max_pos %zu: dynamic scaling needs max_position_embeddings "
+		     ">= 1", r->max_pos);
+	if ((r->type == PE_ROPE_YARN || r->type == PE_ROPE_LONGROPE ||
+		r->type == PE_ROPE_LLAMA3) && r->original_max_pos < 1)
+		FAIL("original_max_pos %zu: %s scaling needs "
+		     "original_max_position_embeddings >= 1", r->original_max_pos, t);
+	if (r->type == PE_ROPE_YARN) {
+		/* 0 means unset, as HF's `or 32` / `or 1` */
+		double bf, bs;
+		pe_rope_yarn_betas(r, &bf, &bs);
+		if (!isfinite(bf) || !isfinite(bs) || bf <= bs)
+			FAIL("beta_fast %g, beta_slow %g: yarn needs finite values "
+			     "with beta_fast > beta_slow (0 means unset: 32 and 1)",
+			    bf, bs);
+		/* 0 means unset, as HF's `if mscale and mscale_all_dim` */
+		if (!isnan(r->mscale) && r->mscale != 0.0 &&
+		    !(isfinite(r->mscale) && r->mscale > 0))
+			FAIL("mscale %g: must be a finite number > 0 (or 0: unset)",
+			    r->mscale);
+		if (!isnan(r->mscale_all_dim) && r->mscale_all_dim != 0.0 &&
+		    !(isfinite(r->mscale_all_dim) && r->mscale_all_dim > 0))
+			FAIL("mscale_all_dim %g: must be a finite number > 0 (or 0: "
+			     "unset)", r->mscale_all_dim);
+	}
+	if ((r->type == PE_ROPE_YARN || r->type == PE_ROPE_LONGROPE) &&
+	    !isnan(r->attention_factor) &&
+	    !(isfinite(r->attention_factor) && r->attention_factor > 0))
+		FAIL("attention_factor %g: must be a finite number > 0",
+		    r->attention_factor);
+	if (r->type == PE_ROPE_LLAMA3) {
+		if (!isfinite(r->low_freq_factor) || !isfinite(r->high_freq_factor) ||
+		    r->low_freq_factor <= 0 ||
+		    r->low_freq_factor >= r->high_freq_factor)
+			FAIL("low_freq_factor %g, high_freq_factor %g: llama3 needs "
+			     "0 < low_freq_factor < high_freq_factor",
+			    r->low_freq_factor, r->high_freq_factor);
+	}
+	if (r->type == PE_ROPE_LONGROPE) {
+		if (r->short_factor == NULL || r->long_factor == NULL)
+			FAIL("short_factor/long_factor: longrope needs both lists, "
+			     "%zu numbers each (rotary dim / 2)", rot / 2);
+		if (r->n_short != rot / 2)
+			FAIL("short_factor: %zu numbers given, longrope needs %zu "
+			     "(rotary dim %zu / 2)", r->n_short, rot / 2, rot);
+		if (r->n_long != rot / 2)
+			FAIL("long_factor: %zu numbers given, longrope needs %zu "
+			     "(rotary dim %zu / 2)", r->n_long, rot / 2, rot);
+		for (size_t i = 0; i < rot / 2; i++)
+			if (!(isfinite(r->short_factor[i]) && r->short_factor[i] > 0) ||
+			    !(isfinite(r->long_factor[i]) && r->long_factor[i] > 0))
+				FAIL("short_factor/long_factor: entry %zu is not a "
+				     "finite number > 0", i);
+	}
+	/* the ranges hold; the tables they make must be finite too */
+	return pe_rope_check(cfg, why, cap);
+}
+
+/* rope: pairs of dimensions, then the scaling. */
+int
+pe_rope_config_check(const struct pe_config *cfg, char *why, size_t cap)
+{
+	if (cfg->d % 2 != 0)
+		FAIL("d_model %zu: rope needs an even d_model (each pair "
+		     "rotates two dimensions)", cfg->d);
+	return rope_check_scaling(cfg, why, cap);
 }

@@ -19,6 +19,7 @@
 
 #include "pescope/rope2d.h"
 #include "kernel/check.h"
+#include "kernel/encoding_impl.h"
 
 /* Grid coordinates of patch i. */
 void
@@ -112,6 +113,15 @@ pe_rope2d_file_depth(const struct pe_config *cfg)
 	return r->freqs_cols == cfg->d / 2 ? 1 : r->freqs_rows;
 }
 
+/* Whether cfg's rope2d parameters (and the shared ones) fail their checks:
+ * the tables below read them whatever cfg's encoding. */
+static bool
+rope2d_refused(const struct pe_config *cfg)
+{
+	return pe_config_check_shared(cfg, NULL, 0) != PE_OK ||
+	    pe_rope2d_check(cfg, NULL, 0) != PE_OK;
+}
+
 /* The frequencies of cfg's head. */
 int
 pe_rope2d_freqs(const struct pe_config *cfg, double *fx, double *fy)
@@ -119,7 +129,7 @@ pe_rope2d_freqs(const struct pe_config *cfg, double *fx, double *fy)
 	const struct pe_rope2d *r = &cfg->rope2d;
 	size_t P = cfg->d / 2, Q = cfg->d / 4;
 
-	if (pe_config_check(cfg, NULL, 0) != PE_OK || cfg->enc != PE_ENC_ROPE2D)
+	if (rope2d_refused(cfg))
 		return PE_EINVAL;
 	if (r->kind == PE_ROPE2D_AXIAL) {
 		for (size_t k = 0; k < Q; k++) {

@@ -5,6 +5,8 @@
 #include <math.h>
 
 #include "pescope/sinusoidal.h"
+#include "kernel/check.h"
+#include "kernel/encoding_impl.h"
 
 /* omega_i = base^(-2i/d) (Vaswani et al. 2017, section 3.5). */
 double
@@ -188,5 +190,21 @@ pe_sinusoidal_shift_residual(size_t n, size_t d, double base,
 		}
 	}
 	*dest = worst;
+	return PE_OK;
+}
+
+/* sinusoidal: a sin and a cos column per frequency. */
+int
+pe_sinusoidal_check(const struct pe_config *cfg, char *why, size_t cap)
+{
+	if (cfg->d % 2 != 0)
+		FAIL("d_model %zu: sinusoidal needs an even d_model (each "
+		     "frequency fills a sin and a cos column)", cfg->d);
+	/* tensor2tensor's get_timing_signal_1d divides by
+	 * num_timescales - 1 */
+	if (cfg->layout == PE_LAYOUT_T2T && cfg->d < 4)
+		FAIL("layout t2t: d_model %zu has one timescale, and "
+		     "tensor2tensor divides by num_timescales - 1 = 0; use "
+		     "d_model 4 or more", cfg->d);
 	return PE_OK;
 }

@@ -11,6 +11,8 @@
 #include <math.h>
 
 #include "pescope/vit2d.h"
+#include "kernel/check.h"
+#include "kernel/encoding_impl.h"
 
 /* Grid coordinates of patch r: h = r / W, w = r % W. */
 void
@@ -81,4 +83,18 @@ pe_vit2d_cosine(size_t h1, size_t w1, size_t h2, size_t w2, size_t d)
 		sum += cos(dw * om) + cos(dh * om);
 	}
 	return sum / (double)(2 * q);
+}
+
+/* vit2d: two axes, each a sin and a cos half; the grid. */
+int
+pe_vit2d_check(const struct pe_config *cfg, char *why, size_t cap)
+{
+	if (cfg->d % 4 != 0)
+		FAIL("d_model %zu: vit2d needs d_model divisible by 4 (two "
+		     "axes, each a sin and a cos half)", cfg->d);
+	if (cfg->grid_h < 1 || cfg->grid_w < 1 || cfg->grid_h > PE_MAX_GRID ||
+	    cfg->grid_w > PE_MAX_GRID)
+		FAIL("grid %zux%zu: each side must be in 1..%zu", cfg->grid_h,
+		    cfg->grid_w, PE_MAX_GRID);
+	return PE_OK;
 }

@@ -22,6 +22,7 @@
 #include "pescope/field.h"
 #include "pescope/xpos.h"
 #include "kernel/check.h"
+#include "kernel/encoding_impl.h"
 
 /* zeta_j = (2j + 0.4 d) / (1.4 d). */
 double
@@ -71,13 +72,22 @@ xpos_pow(const struct pe_config *cfg, size_t j, double e)
 	    log(pe_xpos_zeta(j, cfg->d)));
 }
 
+/* Whether cfg's xpos parameters (and the shared ones) fail their checks:
+ * the tables below read them whatever cfg's encoding. */
+static bool
+xpos_refused(const struct pe_config *cfg)
+{
+	return pe_config_check_shared(cfg, NULL, 0) != PE_OK ||
+	    pe_xpos_check(cfg, NULL, 0) != PE_OK;
+}
+
 /* scale [n, d/2] of the queries. */
 int
 pe_xpos_fill_scale(const struct pe_config *cfg, double *dest)
 {
 	size_t P = cfg->d / 2;
 
-	if (pe_config_check(cfg, NULL, 0) != PE_OK || cfg->enc != PE_ENC_XPOS)
+	if (xpos_refused(cfg))
 		return PE_EINVAL;
 	for (size_t r = 0; r < cfg->n; r++)
 		for (size_t j = 0; j < P; j++)
@@ -93,7 +103,7 @@ pe_xpos_fill_cos_sin(const struct pe_config *cfg, double *cos_dest,
 {
 	size_t P = cfg->d / 2, d = cfg->d, K = cfg->xpos.xpos_offset;
 
-	if (pe_config_check(cfg, NULL, 0) != PE_OK || cfg->enc != PE_ENC_XPOS)
+	if (xpos_refused(cfg))
 		return PE_EINVAL;
 	for (size_t r = 0; r < cfg->n; r++)
 		for (size_t j = 0; j < P; j++) {

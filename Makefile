@@ -5,7 +5,7 @@
 
 PACKAGES := gcc meson ninja-build pkg-config libncurses-dev libcglm-dev libsleef-dev \
 	libcriterion-dev libvterm-dev python3 python3-numpy tmux locales \
-	libcairo2-dev fonts-dejavu-core poppler-utils
+	libcairo2-dev fonts-dejavu-core poppler-utils libjansson-dev
 # Optional: `chromium` (not installed by deps; large) lets `make test` render
 # the HTML and SVG snapshots in headless Chromium (tests/check_browser.py).
 
@@ -74,7 +74,7 @@ clean:
 # fuzz/corpus/ (new inputs go to build-fuzz/corpus-*, not into the repo).
 FUZZ := build-fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := options preset npy lesson
+FUZZ_TARGETS := options preset npy lesson hfconfig
 
 $(FUZZ)/build.ninja:
 	@command -v clang >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq clang >/dev/null; } || { echo "make fuzz needs clang"; exit 1; }

@@ -36,8 +36,10 @@ int pe_dump_check_table(const struct pe_config *c, const char *name,
  * the wall time and bytes into *seconds and *bytes. An exit status. */
 int pe_dump_bench(const struct pe_options *o, size_t threads,
     bool memset_only, double *seconds, double *bytes);
+/* pescope snapshot (without --lesson). */
 int pe_snapshot_run(const struct pe_options *o);
-/* pescope lesson; snapshot --lesson (app/lesson.c). */
+/* pescope lesson (app/lesson_live.c); snapshot --lesson
+ * (app/lesson_export.c). */
 int pe_lesson_run(const struct pe_options *o);
 int pe_snapshot_lesson(const struct pe_options *o);
 struct pe_state;
@@ -48,8 +50,8 @@ int pe_snapshot_write(const struct pe_options *o, const struct pe_state *st,
 int pe_bench_run(const struct pe_options *o);
 
 struct pe_state;
-/* Start state from options (config, cursor, preset): the TUI and snapshot
- * begin from the same frame. */
+/* Start state from options (config, cursor, preset; app/start.c): the TUI,
+ * snapshot and a lesson's steps begin from the same frame. */
 void pe_app_state_from_options(const struct pe_options *o,
     struct pe_state *st);
 

@@ -54,8 +54,9 @@ main(int argc, char **argv)
 	case PE_CMD_DUMP:
 		rc = pe_dump_run(&o);
 		break;
-	case PE_CMD_SNAPSHOT:
-		rc = pe_snapshot_run(&o);
+	case PE_CMD_SNAPSHOT: /* with --lesson: a lesson's steps */
+		rc = o.lesson != NULL || o.lesson_file != NULL
+		    ? pe_snapshot_lesson(&o) : pe_snapshot_run(&o);
 		break;
 	case PE_CMD_LESSON:
 		rc = pe_lesson_run(&o);

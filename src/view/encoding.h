@@ -1,9 +1,9 @@
 /* One row per encoding (in the spirit of ncdu's dir_output and tmux's
  * cmd_entry): what the tab bar, the keys, the help, the footer and the
  * frame need to know of an encoding. The rows live beside each view
- * (view_<kind>.c); pe_enc_views indexes them by enum pe_encoding. Adding an
- * encoding is a kernel file, a view file with its row, one line in
- * pe_enc_views, a test file and a golden frame. */
+ * (view_<kind>.c); pe_enc_views (encoding.c) indexes them by enum
+ * pe_encoding. Adding an encoding is a kernel file, a view file with its
+ * row, one line in pe_enc_views, a test file and a golden frame. */
 #ifndef PESCOPE_VIEW_ENCODING_H
 #define PESCOPE_VIEW_ENCODING_H
 
@@ -47,7 +47,7 @@ struct pe_enc_view {
 	enum pe_field_kind main; /* the main map's field */
 	bool sweep_2d;		 /* the animation walks rows and columns */
 	bool start_mid;		 /* the cursor starts at the middle row */
-	/* The parameter line's items (view.c lays them out). */
+	/* The parameter line's items (pane.c lays them out). */
 	void (*params)(struct ctx *c, struct items *it);
 	/* The main map, the right column and the inspector lines. */
 	void (*draw)(struct ctx *c);

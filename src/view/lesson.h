@@ -1,7 +1,7 @@
 /* Lessons: a sequence of scenes, each a live view (a start state) with a
  * caption. The lesson player only sets state and draws a scene line and a
  * caption band around the frame; every key still works inside a scene.
- * The data is built by app/lesson.c from a lesson file; here are the
+ * The data is built by app/lesson_build.c from a lesson file; here are the
  * pieces the view and the keys need: the scenes, the placeholders a
  * caption quotes from the kernel, and the frame. */
 #ifndef PESCOPE_VIEW_LESSON_H

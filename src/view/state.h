@@ -106,6 +106,11 @@ struct pe_state {
 	struct pe_pane other;	   /* the pane without the focus */
 };
 
+/* The animation's speed: steps per second. */
+#define PE_SPEED_MIN 1
+#define PE_SPEED_MAX 64
+#define PE_SPEED_DEFAULT 8
+
 /* Start from a config (already checked): whole map, cursor at 0,0 (rope:
  * at the main map's middle row, where the rotation shows). */
 void pe_state_init(struct pe_state *st, const struct pe_config *cfg);
@@ -119,6 +124,11 @@ void pe_state_main_dims(const struct pe_config *cfg, size_t *rows,
 /* Bring cursor and viewport inside the map after any change. */
 void pe_state_clamp(struct pe_state *st);
 
+/* The viewport shown of a map of rows x cols: [r0, r1) x [c0, c1), the
+ * explicit one or the whole map. */
+void pe_state_viewport(const struct pe_state *st, size_t rows, size_t cols,
+    size_t *r0, size_t *r1, size_t *c0, size_t *c1);
+
 /* Apply one key. `cell_rows`/`cell_cols` are the matrix rows / columns one
  * screen cell of the main map covers now (for moves of one cell); pass 1
  * when unknown. Returns enum pe_action bits. A refused change leaves the
@@ -130,6 +140,9 @@ int pe_state_key(struct pe_state *st, int key, size_t cell_rows,
  * other parameter where the new encoding allows it; d_model and base still
  * at the old encoding's default take the new encoding's. */
 int pe_state_set_encoding(struct pe_state *st, int enc);
+
+/* Change d_model to d (d/D): refused with a user-supplied table. */
+int pe_state_set_d(struct pe_state *st, size_t d);
 
 /* For the encodings' own keys (view/encoding.h): install a candidate
  * config when pe_config_check takes it (PE_ACT_REDRAW | PE_ACT_REBUILD),

@@ -1,7 +1,7 @@
 /* Views: state -> canvas. This file holds the model, the chrome shared by
- * every encoding (tabs, parameter line, inspector, status line, help) and
- * the frame; the views themselves are in view_<kind>.c. The TUI and
- * `pescope snapshot` both call pe_view_render. */
+ * every encoding (tabs, inspector, status line, help) and one view's frame
+ * around its body (pane.c); the views themselves are in view_<kind>.c, the
+ * whole frame the TUI and `pescope snapshot` draw in frame.c. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,59 +11,6 @@
 #include "pescope/rope.h"
 #include "view/lesson.h"
 #include "view/view_impl.h"
-
-/* ---- the encodings ---------------------------------------------------- */
-
-/* Each encoding's row (view/encoding.h), in tab order. */
-const struct pe_enc_view *const pe_enc_views[PE_ENC_COUNT] = {
-	[PE_ENC_SINUSOIDAL] = &view_sinusoidal_row,
-	[PE_ENC_LEARNED] = &view_learned_row,
-	[PE_ENC_RELATIVE] = &view_relative_row,
-	[PE_ENC_ROPE] = &view_rope_row,
-	[PE_ENC_ALIBI] = &view_alibi_row,
-	[PE_ENC_NOPE] = &view_nope_row,
-	[PE_ENC_VIT2D] = &view_vit2d_row,
-	[PE_ENC_MROPE] = &view_mrope_row,
-	[PE_ENC_XPOS] = &view_xpos_row,
-	[PE_ENC_ROPE2D] = &view_rope2d_row,
-};
-
-/* The row of cfg's encoding. */
-const struct pe_enc_view *
-pe_enc_view_of(const struct pe_config *cfg)
-{
-	return pe_enc_views[cfg->enc];
-}
-
-/* The row's panel p, or NULL. */
-const struct pe_enc_panel *
-pe_enc_panel_of(const struct pe_enc_view *v, enum pe_panel p)
-{
-	for (const struct pe_enc_panel *q = v->panels; q != NULL && q->draw != NULL;
-	     q++)
-		if (q->id == p)
-			return q;
-	return NULL;
-}
-
-/* Whether the row has panel p. */
-bool
-pe_enc_has_panel(const struct pe_enc_view *v, enum pe_panel p)
-{
-	return p == PE_PANEL_OVERVIEW || pe_enc_panel_of(v, p) != NULL;
-}
-
-/* The encoding's key for `key`, or NULL. */
-const struct pe_enc_key *
-pe_enc_key_of(const struct pe_enc_view *v, int key)
-{
-	if (key <= 0 || key >= 127)
-		return NULL;
-	for (const struct pe_enc_key *k = v->keys; k->keys != NULL; k++)
-		if (strchr(k->keys, key) != NULL)
-			return k;
-	return NULL;
-}
 
 /* ---- model ---------------------------------------------------------- */
 
@@ -216,50 +163,6 @@ draw_tabs(struct ctx *c, int y)
 		    PE_COLOR_DEFAULT, 0);
 }
 
-/* Record a panel's status; say a failure in the panel. */
-int
-view_check(struct ctx *c, int rc, int x, int y, int w)
-{
-	if (rc == PE_OK)
-		return rc;
-	if (c->status == PE_OK)
-		c->status = rc;
-	if (w > 0)
-		panel_failed(c->cv, x, y, w, rc);
-	return rc;
-}
-
-/* Append an item of priority prio. */
-void
-view_item(struct items *it, int prio, const char *fmt, ...)
-{
-	va_list ap;
-	if (it->n >= sizeof it->prio / sizeof it->prio[0])
-		return;
-	va_start(ap, fmt);
-	vsnprintf(it->text[it->n], sizeof it->text[it->n], fmt, ap);
-	va_end(ap);
-	it->ptr[it->n] = it->text[it->n];
-	it->prio[it->n++] = prio;
-}
-
-/* The parameter line (the frame's second line, or a pane's first): every
- * parameter of the encoding with its current value; when they do not fit,
- * the least important go whole (sizes, the scaling and its attention
- * factor stay; explanations go first). */
-void
-view_params(struct ctx *c, int x, int y, int w)
-{
-	struct items it;
-	char b[1024];
-
-	it.n = 0;
-	pe_enc_view_of(c->cfg)->params(c, &it);
-	b[0] = ' ';
-	pe_text_pick(b + 1, sizeof b - 1, it.ptr, it.prio, it.n, " · ", w - 1);
-	pe_canvas_text(c->cv, x, y, w, b, C_TEXT, PE_COLOR_DEFAULT, 0);
-}
-
 /* Bottom line: the message of the last action, else (with chrome) the
  * keys that matter: whole hints, help and quit first, then the encoding's
  * keys, then moving, then play and save. */
@@ -405,51 +308,6 @@ present_legible(struct pe_canvas *cv)
 	}
 }
 
-/* Below the minimum size: what the frame needs and what it has, in the
- * first of these layouts that fits (one line, then shorter lines stacked),
- * centred; "q quits" under it. Down to 20 x 5 nothing is cut. */
-static void
-draw_too_small(struct ctx *c)
-{
-	char need[32], have[32], both[80], all[128];
-	snprintf(need, sizeof need, "need ≥ %d×%d", PE_VIEW_MIN_W, PE_VIEW_MIN_H);
-	snprintf(have, sizeof have, "have %d×%d", c->w, c->h);
-	snprintf(both, sizeof both, "%s, %s", need, have);
-	snprintf(all, sizeof all, "terminal too small: %s", both);
-	const char *layouts[][5] = {
-		{all, "q quits", NULL},
-		{"terminal too small", both, "q quits", NULL},
-		{"terminal too small", need, have, "q quits", NULL},
-		{"too small", need, have, "q quits", NULL},
-		{"too small", need, have, NULL},
-		{need, have, NULL},
-		{have, NULL},
-	};
-	size_t nl = sizeof layouts / sizeof layouts[0], pick = nl - 1;
-	for (size_t i = 0; i < nl; i++) {
-		int lines = 0, wide = 0;
-		for (; layouts[i][lines] != NULL; lines++)
-			if (pe_text_cells(layouts[i][lines]) > wide)
-				wide = pe_text_cells(layouts[i][lines]);
-		if (wide <= c->w && lines <= c->h) {
-			pick = i;
-			break;
-		}
-	}
-	int lines = 0;
-	while (layouts[pick][lines] != NULL)
-		lines++;
-	int y = (c->h - lines) / 2;
-	for (int i = 0; i < lines; i++) {
-		const char *l = layouts[pick][i];
-		int x = (c->w - pe_text_cells(l)) / 2;
-		bool last = strcmp(l, "q quits") == 0;
-		pe_canvas_text_fit(c->cv, x > 0 ? x : 0, y + i, c->w, l,
-		    last ? C_DIM : C_WARN, PE_COLOR_DEFAULT,
-		    last ? 0 : PE_ATTR_BOLD);
-	}
-}
-
 /* Map a screen cell of the main map to an element. */
 bool
 pe_view_hit_map(const struct pe_hit *hit, int x, int y, size_t *r, size_t *c)
@@ -485,43 +343,6 @@ pe_view_hit_other(const struct pe_hit *hit, int x, int y, size_t *r,
 	h.nsr = hit->other.nsr, h.nsc = hit->other.nsc;
 	h.map_cw = hit->other.cw;
 	return pe_view_hit_map(&h, x, y, r, c);
-}
-
-/* A frame's (or a pane's) ctx for st and m on cv: cleared, its hit
- * cleared, the main field the state's (alibi: its head). */
-void
-view_ctx_init(struct ctx *c, const struct pe_state *st,
-    const struct pe_model *m, struct pe_canvas *cv, struct pe_hit *hit)
-{
-	memset(c, 0, sizeof *c);
-	memset(hit, 0, sizeof *hit);
-	pe_canvas_clear(cv);
-	c->st = st, c->m = m, c->cfg = &m->cfg, c->cv = cv, c->hit = hit;
-	c->w = cv->w, c->h = cv->h;
-	c->mainf = m->main;
-	/* a bias map, its samples and the inspector are the selected head's
-	 * (the model's field starts at head 0) */
-	if (c->mainf.kind == PE_FIELD_BIAS && st->head < c->cfg->heads)
-		c->mainf.head = st->head;
-}
-
-/* The row's view in the ctx's body: the overview, or with a panel chosen
- * the main map and the panel in the right column (the panel's formula is
- * then the first inspector line and the map's the second). */
-void
-view_body(struct ctx *c)
-{
-	const struct pe_enc_view *v = pe_enc_view_of(c->cfg);
-	enum pe_panel chosen = pe_state_panel(c->st);
-	const struct pe_enc_panel *p = pe_enc_panel_of(v, chosen);
-	if (p != NULL && v->map != NULL) {
-		v->map(c);
-		p->draw(c);
-		memcpy(c->insp[1], c->insp[0], sizeof c->insp[1]);
-		memcpy(c->insp[0], c->panel_insp, sizeof c->insp[0]);
-	} else {
-		v->draw(c);
-	}
 }
 
 /* One view's frame at cv's size; see view_impl.h. */
@@ -567,30 +388,4 @@ view_frame(const struct pe_state *st, const struct pe_model *m,
 	if (st->present)
 		present_legible(cv);
 	return c.status;
-}
-
-/* Draw the whole frame: too small, a lesson's (scene line, view,
- * caption) or the view's; the first kernel failure of its panels, or
- * PE_OK. */
-int
-pe_view_render(const struct pe_state *st, const struct pe_model *m,
-    struct pe_canvas *cv, struct pe_hit *hit)
-{
-	struct pe_hit dummy;
-
-	if (hit == NULL)
-		hit = &dummy;
-	memset(hit, 0, sizeof *hit);
-	pe_canvas_clear(cv);
-	if (cv->w < PE_VIEW_MIN_W || cv->h < PE_VIEW_MIN_H) {
-		struct ctx c;
-		memset(&c, 0, sizeof c);
-		c.st = st, c.cv = cv, c.w = cv->w, c.h = cv->h;
-		hit->too_small = true;
-		draw_too_small(&c);
-		return PE_OK;
-	}
-	if (st->lesson != NULL)
-		return view_lesson_frame(st, m, cv, hit);
-	return view_frame(st, m, cv, hit);
 }

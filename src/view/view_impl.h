@@ -1,5 +1,5 @@
 /* Private to view/: what a frame's drawing functions share, and the
- * per-encoding views that view.c dispatches to. */
+ * per-encoding views that pane.c dispatches to. */
 #ifndef PESCOPE_VIEW_IMPL_H
 #define PESCOPE_VIEW_IMPL_H
 
@@ -69,13 +69,15 @@ struct items {
 	size_t n;
 };
 
-/* Append an item of priority prio (view.c). */
+/* Append an item of priority prio (pane.c). */
 void view_item(struct items *it, int prio, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* view_map.c: the main map, its inspector block and the dot-product panels */
+/* pane.c: printf into buf[cap] after what it holds. */
 void view_cat(char *buf, size_t cap, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* view_map.c: the main map, its inspector block and the dot-product panels */
 void view_map_main(struct ctx *c, const struct pe_scale *sc, const char *title,
     const char *fmt, const char *legend);
 void view_map_inspect(struct ctx *c, const char *rname, const char *cname);
@@ -94,7 +96,7 @@ void view_map_mark_plot(struct ctx *c, int x, int y, int w, int h, size_t n,
 /* The --train-len L a view marks, or 0. */
 size_t view_map_train_len(const struct ctx *c);
 
-/* view.c: a frame's or a pane's ctx (view_ctx_init); a parameter line
+/* pane.c: a frame's or a pane's ctx (view_ctx_init); a parameter line
  * at (x, y), w cells; the row's view (its overview, or the main map and
  * the chosen panel) in the ctx's body. */
 void view_ctx_init(struct ctx *c, const struct pe_state *st,
@@ -125,7 +127,8 @@ int view_frame(const struct pe_state *st, const struct pe_model *m,
     struct pe_canvas *cv, struct pe_hit *hit);
 /* view.c: the help overlay over the whole of cv. */
 void view_help(struct pe_canvas *cv);
-/* lesson.c: the lesson's frame: the scene line, the view, the caption. */
+/* lesson_frame.c: the lesson's frame: the scene line, the view, the
+ * caption; or the speaker's. */
 int view_lesson_frame(const struct pe_state *st, const struct pe_model *m,
     struct pe_canvas *cv, struct pe_hit *hit);
 

@@ -9,19 +9,6 @@
 
 #include "view/view_impl.h"
 
-/* printf into a bounded buffer, appending. */
-void
-view_cat(char *buf, size_t cap, const char *fmt, ...)
-{
-	size_t n = strlen(buf);
-	va_list ap;
-	if (n >= cap - 1)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + n, cap - n, fmt, ap);
-	va_end(ap);
-}
-
 /* ---- the main map ---------------------------------------------------- */
 
 /* The state's viewport of the main map. */

@@ -1,0 +1,355 @@
+/* pescope lesson: a running lesson's session, the TUI's hook between
+ * frames: live reload of --lesson-file, the link to the other instance
+ * (presenter and speaker), the speaker's clock; and --list,
+ * --placeholders. */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "app/app.h"
+#include "app/lesson.h"
+#include "app/lesson_impl.h"
+#include "io/io.h"
+#include "tui/tui.h"
+
+/* A lesson's scenes, a line each: number, title, steps. */
+static void
+list_scenes(FILE *fp, const struct pe_lesson *l)
+{
+	for (size_t i = 0; i < l->nscenes; i++) {
+		const struct pe_scene *s = &l->scenes[i];
+		fprintf(fp, "%-3zu %s", i + 1, s->title);
+		if (s->nsteps > 1)
+			fprintf(fp, " (%zu steps)", s->nsteps);
+		fputc('\n', fp);
+	}
+}
+
+/* Look at the lesson file this often for changes. */
+#define RELOAD_MS 300
+/* A speaker's instance tries to reach the presenter this often. */
+#define CONNECT_MS 500
+
+/* What pe_tui_run's hook keeps between frames. */
+struct session {
+	const struct pe_options *o;
+	struct pe_app_lesson *al;   /* the lesson shown (replaced on reload) */
+	struct pe_app_lesson *old;  /* the one before, freed a poll later */
+	struct pe_link link;
+	bool linked;		    /* a link was set up */
+	size_t sent_scene, sent_step; /* where the other side is */
+	bool synced;		    /* the speaker had the presenter's hello:
+				       until then it follows, never leads */
+	bool have_t0;		    /* the speaker took a presenter's start */
+	time_t t0;		    /* the lesson's start (the first presenter
+				       the speaker linked to) */
+	long shown_s;		    /* the clock's second on screen */
+	struct stat file;	    /* the lesson file as last read */
+	char broken[200];	    /* why the file on disk is not shown, or ""
+				       (a status line's room) */
+	long long next_reload, next_connect;
+};
+
+/* Whether a file changed since sb was taken. */
+static bool
+changed(const struct stat *a, const struct stat *b)
+{
+	return a->st_mtim.tv_sec != b->st_mtim.tv_sec ||
+	    a->st_mtim.tv_nsec != b->st_mtim.tv_nsec || a->st_size != b->st_size ||
+	    a->st_ino != b->st_ino;
+}
+
+/* Read the lesson file again when it changed: on success the same scene
+ * (and step, where it still has them) of the new text; on a mistake, the
+ * message in the status line and the last good lesson kept. */
+static int
+reload(struct session *S, struct pe_state *st)
+{
+	struct stat sb;
+	char err[1024];
+	if (S->o->lesson_file == NULL || stat(S->o->lesson_file, &sb) != 0 ||
+	    !changed(&sb, &S->file))
+		return PE_ACT_NONE;
+	S->file = sb;
+	struct pe_app_lesson *nl = calloc(1, sizeof *nl);
+	if (nl == NULL)
+		return PE_ACT_NONE;
+	if (pe_app_lesson_load(nl, S->o, err, sizeof err) != 0) {
+		pe_app_lesson_free(nl);
+		free(nl);
+		/* "line N: why (not reloaded)": the file and scene are known */
+		const char *why = strstr(err, "line ");
+		why = why != NULL ? why : err;
+		const char *sc = strstr(why, ": scene ");
+		const char *rest = sc != NULL ? strstr(sc + 8, ": ") : NULL;
+		if (rest != NULL)
+			snprintf(S->broken, sizeof S->broken, "%.*s%s (not reloaded)",
+			    (int)(sc - why), why, rest);
+		else
+			snprintf(S->broken, sizeof S->broken, "%.180s (not reloaded)",
+			    why);
+		pe_state_status(st, "%s", S->broken);
+		return PE_ACT_REDRAW;
+	}
+	S->broken[0] = '\0';
+	if (S->old != NULL) {
+		pe_app_lesson_free(S->old);
+		free(S->old);
+	}
+	/* the scene shown, found by its title (scenes may have moved), else
+	 * by its number */
+	const char *title = st->lesson->scenes[st->scene].title;
+	size_t k = st->scene, step = st->step;
+	for (size_t i = 0; i < nl->l.nscenes; i++)
+		if (strcmp(nl->l.scenes[i].title, title) == 0) {
+			k = i;
+			break;
+		}
+	S->old = S->al;
+	S->al = nl;
+	st->lesson = &nl->l;
+	int act = pe_lesson_goto(st, k, step);
+	pe_state_status(st, "reloaded %s", S->o->lesson_file);
+	return act;
+}
+
+/* Say how the link stands in st->link. */
+static void
+link_note(struct session *S, struct pe_state *st, const char *fmt)
+{
+	snprintf(st->link, sizeof st->link, fmt, S->link.path);
+}
+
+/* Apply a line from the other instance: "hello T0 K S" or "goto K S". */
+static int
+link_line(struct session *S, struct pe_state *st, const char *line)
+{
+	long long t0;
+	size_t k, step;
+	if (sscanf(line, "hello %lld %zu %zu", &t0, &k, &step) == 3) {
+		/* a presenter restarted mid-lesson: the clock goes on */
+		if (!S->have_t0)
+			S->t0 = (time_t)t0;
+		S->have_t0 = S->synced = true;
+	} else if (sscanf(line, "goto %zu %zu", &k, &step) != 2)
+		return PE_ACT_NONE; /* not ours: ignored */
+	if (k >= st->lesson->nscenes)
+		return PE_ACT_NONE;
+	S->sent_scene = k, S->sent_step = step; /* no echo */
+	if (k == st->scene && step == st->step)
+		return PE_ACT_REDRAW;
+	return pe_lesson_goto(st, k, step);
+}
+
+/* The link: accept or reach the other instance, follow its scenes, tell
+ * it ours. */
+static int
+link_poll(struct session *S, struct pe_state *st)
+{
+	int act = PE_ACT_NONE;
+	char line[512], msg[64];
+	if (!S->linked)
+		return act;
+	if (!S->link.server && !pe_link_connected(&S->link) &&
+	    pe_clock_ms() >= S->next_connect) {
+		S->next_connect = pe_clock_ms() + CONNECT_MS;
+		if (pe_link_connect(&S->link) == PE_OK) {
+			link_note(S, st, "linked to the presenting instance at %s");
+			S->synced = false; /* the audience's scene comes first */
+			act |= PE_ACT_REDRAW;
+		}
+	}
+	for (int i = 0; i < 16; i++) {
+		int ev = pe_link_poll(&S->link, line, sizeof line);
+		if (ev == PE_LINK_NONE)
+			break;
+		if (ev == PE_LINK_JOINED) {
+			link_note(S, st, "the speaker's view is linked at %s");
+			snprintf(msg, sizeof msg, "hello %lld %zu %zu", (long long)S->t0,
+			    st->scene, st->step);
+			pe_link_send(&S->link, msg);
+			S->sent_scene = st->scene, S->sent_step = st->step;
+			act |= PE_ACT_REDRAW;
+		} else if (ev == PE_LINK_LEFT) {
+			if (S->link.server) {
+				link_note(S, st, "the speaker's view left (%s)");
+				pe_state_status(st, "the speaker's view quit; the lesson "
+				    "goes on");
+			} else {
+				link_note(S, st, "the presenting instance quit; waiting "
+				    "for it at %s");
+			}
+			act |= PE_ACT_REDRAW;
+		} else {
+			act |= link_line(S, st, line);
+		}
+	}
+	if (pe_link_connected(&S->link) && (S->link.server || S->synced) &&
+	    (st->scene != S->sent_scene || st->step != S->sent_step)) {
+		snprintf(msg, sizeof msg, "goto %zu %zu", st->scene, st->step);
+		if (pe_link_send(&S->link, msg) == PE_OK)
+			S->sent_scene = st->scene, S->sent_step = st->step;
+	}
+	return act;
+}
+
+/* pe_tui_run's hook: reload, link, clock. */
+static int
+session_poll(void *arg, struct pe_state *st)
+{
+	struct session *S = arg;
+	int act = PE_ACT_NONE;
+	long long now = pe_clock_ms();
+	if (now >= S->next_reload) {
+		S->next_reload = now + RELOAD_MS;
+		act |= reload(S, st);
+	}
+	act |= link_poll(S, st);
+	if (S->broken[0] != '\0' && st->status[0] == '\0') {
+		/* a key cleared it, but the file is still broken */
+		pe_state_status(st, "%s", S->broken);
+		act |= PE_ACT_REDRAW;
+	}
+	st->elapsed = difftime(time(NULL), S->t0);
+	if (st->speaker && (long)st->elapsed != S->shown_s) {
+		S->shown_s = (long)st->elapsed;
+		act |= PE_ACT_REDRAW;
+	}
+	return act;
+}
+
+/* The link's default path: $XDG_RUNTIME_DIR/pescope-NAME.sock, else the
+ * temporary folder's pescope-UID-NAME.sock; NAME from the lesson's. */
+static void
+default_link(char *buf, size_t cap, const char *lesson)
+{
+	const char *base = strrchr(lesson, '/') ? strrchr(lesson, '/') + 1 : lesson;
+	char name[48];
+	size_t o = 0;
+	for (; *base != '\0' && *base != '.' && o + 1 < sizeof name; base++)
+		name[o++] = isalnum((unsigned char)*base) || *base == '-' ? *base
+									   : '_';
+	name[o] = '\0';
+	const char *run = getenv("XDG_RUNTIME_DIR");
+	if (run != NULL && run[0] == '/') {
+		snprintf(buf, cap, "%s/pescope-%s.sock", run, name);
+		return;
+	}
+	const char *tmp = getenv("TMPDIR");
+	snprintf(buf, cap, "%s/pescope-%u-%s.sock", tmp != NULL && tmp[0] == '/'
+	    ? tmp : "/tmp", (unsigned)geteuid(), name);
+}
+
+/* pescope lesson. */
+int
+pe_lesson_run(const struct pe_options *o)
+{
+	struct pe_app_lesson al;
+	char err[1024];
+	size_t k, step;
+
+	if (o->lesson_placeholders) {
+		char *buf = malloc(16384);
+		if (buf == NULL)
+			return PE_EXIT_FAIL;
+		pe_lesson_placeholders(buf, 16384);
+		fputs(buf, stdout);
+		free(buf);
+		return PE_EXIT_OK;
+	}
+	if (o->lesson_list && o->lesson == NULL && o->lesson_file == NULL) {
+		for (size_t i = 0; pe_lessons[i].name != NULL; i++) {
+			if (pe_app_lesson_parse(&al, pe_lessons[i].name, NULL,
+			    pe_lessons[i].text, err, sizeof err) != 0) {
+				pe_app_error("%s", err);
+				pe_app_lesson_free(&al);
+				return PE_EXIT_FAIL;
+			}
+			printf("%s%s: %s\n", i ? "\n" : "", al.l.name, al.l.title);
+			list_scenes(stdout, &al.l);
+			pe_app_lesson_free(&al);
+		}
+		return PE_EXIT_OK;
+	}
+	struct session S;
+	memset(&S, 0, sizeof S);
+	S.o = o;
+	if (o->lesson_file != NULL)
+		stat(o->lesson_file, &S.file);
+	if ((S.al = calloc(1, sizeof *S.al)) == NULL)
+		return PE_EXIT_FAIL;
+	if (pe_app_lesson_load(S.al, o, err, sizeof err) != 0 ||
+	    pe_app_lesson_scene(o, &S.al->l, &k, &step, err, sizeof err) != 0) {
+		pe_app_error("%s", err);
+		pe_app_lesson_free(S.al);
+		free(S.al);
+		return PE_EXIT_USAGE;
+	}
+	if (o->lesson_list) {
+		printf("%s: %s\n", S.al->l.name, S.al->l.title);
+		list_scenes(stdout, &S.al->l);
+		pe_app_lesson_free(S.al);
+		free(S.al);
+		return PE_EXIT_OK;
+	}
+	char path[256];
+	if (o->link != NULL)
+		snprintf(path, sizeof path, "%s", o->link);
+	else
+		default_link(path, sizeof path, S.al->l.name);
+	if (pe_link_check(path, err, sizeof err) != PE_OK) {
+		pe_app_error("%s", err);
+		pe_app_lesson_free(S.al);
+		free(S.al);
+		return PE_EXIT_USAGE;
+	}
+	struct pe_state st;
+	pe_app_lesson_state(S.al, k, step, o, &st);
+	st.speaker = o->speaker;
+	S.t0 = time(NULL);
+	S.sent_scene = st.scene, S.sent_step = st.step;
+	pe_link_init(&S.link, path);
+	S.linked = true;
+	if (o->speaker) {
+		link_note(&S, &st, "waiting for the presenting instance at %s…");
+	} else {
+		int ls = pe_link_listen(&S.link);
+		if (ls == PE_OK) {
+			link_note(&S, &st, "a speaker's view can link at %s");
+		} else {
+			S.linked = false;
+			snprintf(st.link, sizeof st.link, "not linked: %s",
+			    ls == PE_LINK_BUSY ? "another presenting instance "
+			    "listens there" : strerror(errno));
+			pe_state_status(&st, "%s (%s)", st.link, path);
+		}
+	}
+	struct pe_tui_hooks hooks = {session_poll, &S, 100};
+	int fd = -1, rc;
+	if (o->record != NULL && (fd = open(o->record, O_WRONLY | O_CREAT |
+	    O_TRUNC | O_CLOEXEC, 0666)) < 0) {
+		/* refused before the terminal is touched */
+		pe_app_error("--record '%s': cannot create a file there: %s",
+		    o->record, strerror(errno));
+		rc = PE_EXIT_USAGE;
+	} else {
+		struct pe_tui_opts to = {o->depth, o->theme, fd, &hooks};
+		rc = pe_tui_run(&st, &to);
+		if (rc == PE_EXIT_USAGE && o->record != NULL)
+			unlink(o->record); /* no terminal: nothing recorded */
+	}
+	pe_link_close(&S.link);
+	if (S.old != NULL) {
+		pe_app_lesson_free(S.old);
+		free(S.old);
+	}
+	pe_app_lesson_free(S.al);
+	free(S.al);
+	return rc;
+}

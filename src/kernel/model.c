@@ -1,0 +1,326 @@
+/* A model as its layers (model.h): holding, checking, grouping and
+ * describing them. What a config's keys mean is the reader's
+ * (src/io/hfconfig.c); here a layer is a struct pe_config and a struct
+ * pe_attn. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pescope/model.h"
+#include "pescope/rope.h"
+
+/* An empty model. */
+void
+pe_arch_init(struct pe_arch *a)
+{
+	memset(a, 0, sizeof *a);
+}
+
+/* Release what a model owns. */
+void
+pe_arch_free(struct pe_arch *a)
+{
+	free(a->description);
+	free(a->source);
+	free(a->layers);
+	free(a->notes);
+	for (size_t i = 0; i < a->nlists; i++)
+		free(a->lists[i]);
+	free(a->lists);
+	pe_arch_init(a);
+}
+
+/* n layers of default configs, full causal attention, no rotation. */
+int
+pe_arch_set_layers(struct pe_arch *a, size_t n)
+{
+	if (n == 0 || n > PE_MAX_LAYERS)
+		return PE_EINVAL;
+	struct pe_layer *l = calloc(n, sizeof *l);
+	if (l == NULL)
+		return PE_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		pe_config_default(&l[i].cfg);
+		l[i].attn.exact = true;
+		l[i].attn.causal = true;
+		l[i].attn.span = PE_SPAN_FULL;
+		snprintf(l[i].type, sizeof l[i].type, "full_attention");
+	}
+	free(a->layers);
+	a->layers = l;
+	a->nlayers = n;
+	return PE_OK;
+}
+
+/* A list of count doubles the model owns. */
+double *
+pe_arch_lists(struct pe_arch *a, size_t count)
+{
+	if (count == 0 || count > PE_MAX_D)
+		return NULL;
+	double **grown = realloc(a->lists, (a->nlists + 1) * sizeof *grown);
+	if (grown == NULL)
+		return NULL;
+	a->lists = grown;
+	double *list = calloc(count, sizeof *list);
+	if (list == NULL)
+		return NULL;
+	a->lists[a->nlists++] = list;
+	return list;
+}
+
+/* Copy src into dest[cap], shortened with "..." when it does not fit. */
+static void
+note_copy(char *dest, size_t cap, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n < cap) {
+		memcpy(dest, src, n + 1);
+		return;
+	}
+	memcpy(dest, src, cap - 4);
+	memcpy(dest + cap - 4, "...", 4);
+}
+
+/* Note a key pescope does not model (once per key). */
+int
+pe_arch_note(struct pe_arch *a, const char *key, const char *value,
+             const char *why)
+{
+	struct pe_model_note n;
+
+	note_copy(n.key, sizeof n.key, key);
+	note_copy(n.value, sizeof n.value, value != NULL ? value : "");
+	note_copy(n.why, sizeof n.why, why);
+	for (size_t i = 0; i < a->nnotes; i++)
+		if (strcmp(a->notes[i].key, n.key) == 0)
+			return PE_OK;
+	struct pe_model_note *grown =
+	    realloc(a->notes, (a->nnotes + 1) * sizeof *grown);
+	if (grown == NULL)
+		return PE_ENOMEM;
+	a->notes = grown;
+	a->notes[a->nnotes++] = n;
+	return PE_OK;
+}
+
+/* Check each layer's config and shape. */
+int
+pe_arch_check(const struct pe_arch *a, char *why, size_t cap)
+{
+	char sentence[512];
+
+	if (a->nlayers == 0 || a->layers == NULL) {
+		if (why != NULL && cap > 0)
+			snprintf(why, cap, "the model has no layers");
+		return PE_EINVAL;
+	}
+	for (size_t i = 0; i < a->nlayers; i++) {
+		const struct pe_layer *l = &a->layers[i];
+		const char *bad = NULL;
+		if (pe_config_check(&l->cfg, sentence, sizeof sentence) !=
+		    PE_OK)
+			bad = sentence;
+		else if (l->attn.span == PE_SPAN_SLIDING && l->attn.window == 0)
+			bad = "a sliding window of 0 keys sees nothing";
+		else if (l->attn.span == PE_SPAN_CHUNKED && l->attn.chunk == 0)
+			bad = "a chunk of 0 positions holds nothing";
+		if (bad != NULL) {
+			if (why != NULL && cap > 0)
+				snprintf(why, cap, "layer %zu (%s): %s", i,
+				    l->type, bad);
+			return PE_EINVAL;
+		}
+	}
+	return PE_OK;
+}
+
+/* Two doubles that are the same number (NaN equal to NaN). */
+static bool
+same_number(double x, double y)
+{
+	return x == y || (isnan(x) && isnan(y));
+}
+
+/* Two factor lists with the same values. */
+static bool
+same_list(const double *x, size_t nx, const double *y, size_t ny)
+{
+	if (nx != ny)
+		return false;
+	if (x == y || nx == 0)
+		return true;
+	if (x == NULL || y == NULL)
+		return false;
+	return memcmp(x, y, nx * sizeof *x) == 0;
+}
+
+/* Whether two rope scalings are the same. */
+static bool
+same_scaling(const struct pe_rope_scaling *x, const struct pe_rope_scaling *y)
+{
+	return x->type == y->type && same_number(x->factor, y->factor) &&
+	       x->factor_given == y->factor_given &&
+	       x->original_max_pos == y->original_max_pos &&
+	       x->max_pos == y->max_pos &&
+	       same_number(x->beta_fast, y->beta_fast) &&
+	       same_number(x->beta_slow, y->beta_slow) &&
+	       same_number(x->mscale, y->mscale) &&
+	       same_number(x->mscale_all_dim, y->mscale_all_dim) &&
+	       same_number(x->attention_factor, y->attention_factor) &&
+	       x->truncate == y->truncate &&
+	       same_number(x->low_freq_factor, y->low_freq_factor) &&
+	       same_number(x->high_freq_factor, y->high_freq_factor) &&
+	       same_number(x->partial_rotary, y->partial_rotary) &&
+	       same_list(x->short_factor, x->n_short, y->short_factor,
+	                 y->n_short) &&
+	       same_list(x->long_factor, x->n_long, y->long_factor, y->n_long);
+}
+
+/* Whether two layers do the same with positions. */
+bool
+pe_layer_same_kind(const struct pe_layer *x, const struct pe_layer *y)
+{
+	const struct pe_config *a = &x->cfg, *b = &y->cfg;
+
+	if (strcmp(x->type, y->type) != 0 || x->attn.exact != y->attn.exact ||
+	    x->attn.rotates != y->attn.rotates ||
+	    x->attn.causal != y->attn.causal || x->attn.span != y->attn.span ||
+	    x->attn.window != y->attn.window ||
+	    x->attn.chunk != y->attn.chunk ||
+	    x->attn.head_dim != y->attn.head_dim ||
+	    x->attn.rotary_dim != y->attn.rotary_dim ||
+	    x->attn.qk_rope_dim != y->attn.qk_rope_dim ||
+	    x->attn.qk_nope_dim != y->attn.qk_nope_dim ||
+	    !same_number(x->attn.softmax_scale, y->attn.softmax_scale))
+		return false;
+	if (a->enc != b->enc || a->d != b->d || a->n != b->n ||
+	    !same_number(a->base, b->base) || a->pairing != b->pairing ||
+	    a->heads != b->heads || a->alibi_mode != b->alibi_mode ||
+	    a->relative != b->relative || a->buckets != b->buckets ||
+	    a->max_distance != b->max_distance ||
+	    a->bidirectional != b->bidirectional || a->max_len != b->max_len ||
+	    a->grid_h != b->grid_h || a->grid_w != b->grid_w)
+		return false;
+	return same_scaling(&a->rope, &b->rope) &&
+	       memcmp(a->mrope.mrope_section, b->mrope.mrope_section,
+	              sizeof a->mrope.mrope_section) == 0;
+}
+
+/* Group layers into kinds in order of first appearance. */
+size_t
+pe_arch_kinds(const struct pe_arch *a, size_t *kind_of)
+{
+	size_t kinds = 0;
+
+	for (size_t i = 0; i < a->nlayers; i++) {
+		size_t k = kinds;
+		for (size_t j = 0; j < i; j++)
+			if (pe_layer_same_kind(&a->layers[i], &a->layers[j])) {
+				k = kind_of[j];
+				break;
+			}
+		kind_of[i] = k;
+		if (k == kinds)
+			kinds++;
+	}
+	return kinds;
+}
+
+/* The span's name. */
+const char *
+pe_attn_span_name(enum pe_attn_span span)
+{
+	switch (span) {
+	case PE_SPAN_FULL:
+		return "full";
+	case PE_SPAN_SLIDING:
+		return "sliding";
+	case PE_SPAN_CHUNKED:
+		return "chunked";
+	}
+	return "?";
+}
+
+/* Append printf text to dest[cap] at *len (len keeps counting past cap,
+ * as snprintf's result does). */
+static void
+describe_add(char *dest, size_t cap, int *len, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void
+describe_add(char *dest, size_t cap, int *len, const char *fmt, ...)
+{
+	va_list ap;
+	size_t at = (size_t)*len;
+
+	va_start(ap, fmt);
+	int n = vsnprintf(at < cap ? dest + at : NULL, at < cap ? cap - at : 0,
+	                  fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*len += n;
+}
+
+/* A layer's kind in a few words. */
+int
+pe_layer_describe(const struct pe_layer *l, char *dest, size_t cap)
+{
+	const struct pe_config *c = &l->cfg;
+	const struct pe_attn *t = &l->attn;
+	int len = 0;
+
+	if (cap > 0)
+		dest[0] = '\0';
+	if (t->span == PE_SPAN_SLIDING)
+		describe_add(dest, cap, &len, "sliding %zu", t->window);
+	else if (t->span == PE_SPAN_CHUNKED)
+		describe_add(dest, cap, &len, "chunked %zu", t->chunk);
+	else
+		describe_add(dest, cap, &len, "%s",
+		             t->causal ? "full" : "bidirectional");
+	switch (c->enc) {
+	case PE_ENC_ROPE:
+	case PE_ENC_MROPE:
+		if (!t->rotates) {
+			describe_add(dest, cap, &len, " · NoPE");
+			break;
+		}
+		describe_add(dest, cap, &len, " · %sbase %.15g",
+		             c->enc == PE_ENC_MROPE ? "M-RoPE " : "", c->base);
+		if (c->rope.type != PE_ROPE_DEFAULT) {
+			describe_add(dest, cap, &len, " · %s",
+			             pe_rope_type_name(c->rope.type));
+			if (c->rope.type != PE_ROPE_LONGROPE ||
+			    c->rope.factor_given)
+				describe_add(dest, cap, &len, " ×%.15g",
+				             c->rope.factor);
+		}
+		if (t->rotary_dim != 0 && t->rotary_dim != t->head_dim)
+			describe_add(dest, cap, &len, " · rotary %zu of %zu",
+			             t->rotary_dim, t->head_dim);
+		break;
+	case PE_ENC_NOPE:
+		describe_add(dest, cap, &len, " · NoPE");
+		break;
+	case PE_ENC_ALIBI:
+		describe_add(dest, cap, &len, " · ALiBi %zu heads", c->heads);
+		break;
+	case PE_ENC_RELATIVE:
+		describe_add(dest, cap, &len, " · T5 buckets %zu, max %zu",
+		             c->buckets, c->max_distance);
+		break;
+	case PE_ENC_LEARNED:
+		describe_add(dest, cap, &len, " · learned %zu × %zu",
+		             c->max_len, c->d);
+		break;
+	default:
+		describe_add(dest, cap, &len, " · %s",
+		             pe_encoding_name(c->enc));
+		break;
+	}
+	return len;
+}

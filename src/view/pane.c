@@ -1,0 +1,103 @@
+/* What every view's drawing shares: a pane's ctx, its parameter line and
+ * its body (the encoding's row's view), a panel's status, the items of a
+ * line and bounded appends. view.c lays out the frame around a pane,
+ * view_compare.c two panes. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "view/view_impl.h"
+
+/* printf into a bounded buffer, appending. */
+void
+view_cat(char *buf, size_t cap, const char *fmt, ...)
+{
+	size_t n = strlen(buf);
+	va_list ap;
+	if (n >= cap - 1)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, cap - n, fmt, ap);
+	va_end(ap);
+}
+
+/* Record a panel's status; say a failure in the panel. */
+int
+view_check(struct ctx *c, int rc, int x, int y, int w)
+{
+	if (rc == PE_OK)
+		return rc;
+	if (c->status == PE_OK)
+		c->status = rc;
+	if (w > 0)
+		panel_failed(c->cv, x, y, w, rc);
+	return rc;
+}
+
+/* Append an item of priority prio. */
+void
+view_item(struct items *it, int prio, const char *fmt, ...)
+{
+	va_list ap;
+	if (it->n >= sizeof it->prio / sizeof it->prio[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(it->text[it->n], sizeof it->text[it->n], fmt, ap);
+	va_end(ap);
+	it->ptr[it->n] = it->text[it->n];
+	it->prio[it->n++] = prio;
+}
+
+/* The parameter line (the frame's second line, or a pane's first): every
+ * parameter of the encoding with its current value; when they do not fit,
+ * the least important go whole (sizes, the scaling and its attention
+ * factor stay; explanations go first). */
+void
+view_params(struct ctx *c, int x, int y, int w)
+{
+	struct items it;
+	char b[1024];
+
+	it.n = 0;
+	pe_enc_view_of(c->cfg)->params(c, &it);
+	b[0] = ' ';
+	pe_text_pick(b + 1, sizeof b - 1, it.ptr, it.prio, it.n, " · ", w - 1);
+	pe_canvas_text(c->cv, x, y, w, b, C_TEXT, PE_COLOR_DEFAULT, 0);
+}
+
+/* A frame's (or a pane's) ctx for st and m on cv: cleared, its hit
+ * cleared, the main field the state's (alibi: its head). */
+void
+view_ctx_init(struct ctx *c, const struct pe_state *st,
+    const struct pe_model *m, struct pe_canvas *cv, struct pe_hit *hit)
+{
+	memset(c, 0, sizeof *c);
+	memset(hit, 0, sizeof *hit);
+	pe_canvas_clear(cv);
+	c->st = st, c->m = m, c->cfg = &m->cfg, c->cv = cv, c->hit = hit;
+	c->w = cv->w, c->h = cv->h;
+	c->mainf = m->main;
+	/* a bias map, its samples and the inspector are the selected head's
+	 * (the model's field starts at head 0) */
+	if (c->mainf.kind == PE_FIELD_BIAS && st->head < c->cfg->heads)
+		c->mainf.head = st->head;
+}
+
+/* The row's view in the ctx's body: the overview, or with a panel chosen
+ * the main map and the panel in the right column (the panel's formula is
+ * then the first inspector line and the map's the second). */
+void
+view_body(struct ctx *c)
+{
+	const struct pe_enc_view *v = pe_enc_view_of(c->cfg);
+	enum pe_panel chosen = pe_state_panel(c->st);
+	const struct pe_enc_panel *p = pe_enc_panel_of(v, chosen);
+	if (p != NULL && v->map != NULL) {
+		v->map(c);
+		p->draw(c);
+		memcpy(c->insp[1], c->insp[0], sizeof c->insp[1]);
+		memcpy(c->insp[0], c->panel_insp, sizeof c->insp[0]);
+	} else {
+		v->draw(c);
+	}
+}

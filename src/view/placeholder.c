@@ -1,0 +1,797 @@
+/* The placeholders a caption quotes from the kernel: one table
+ * (placeholders[]: name, arguments, encodings, what, fill) that the
+ * loader checks a caption against and the frame fills for the state on
+ * screen. */
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pescope/alibi.h"
+#include "pescope/example.h"
+#include "pescope/nope.h"
+#include "pescope/relative.h"
+#include "pescope/rope.h"
+#include "pescope/sinusoidal.h"
+#include "pescope/toy.h"
+
+#include "view/lesson.h"
+#include "view/view_impl.h"
+
+/* What a placeholder's fill gets: the frame's state and model, and its
+ * arguments. */
+struct fillctx {
+	const struct pe_state *st;
+	const struct pe_model *m;
+	const struct pe_config *cfg;
+	long long a[2]; /* arguments; defaults from the cursor */
+	size_t na;	/* how many were given */
+};
+
+typedef int (*fill_fn)(const struct fillctx *f, char *buf, size_t cap);
+
+#define E(x) (1u << PE_ENC_##x)
+#define ALL 0u
+
+/* A placeholder: {name} or {name:args}. */
+struct placeholder {
+	const char *name;
+	const char *args;  /* "" none, "P" one optional, "P,Q" two */
+	unsigned encs;	   /* the encodings it applies to; ALL: every one */
+	const char *what;
+	fill_fn fill;	   /* NULL: the config's size_t at field - 1 */
+	size_t field;
+};
+
+/* A size_t of struct pe_config, printed as it is (fill_field). */
+#define FIELD(member) NULL, offsetof(struct pe_config, member) + 1
+
+/* printf into buf; returns 0. */
+static int __attribute__((format(printf, 3, 4)))
+put(char *buf, size_t cap, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, cap, fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+/* A number as captions print it: 4 significant digits, no "-0". */
+static int
+put_num(char *buf, size_t cap, double v)
+{
+	if (isnan(v))
+		return put(buf, cap, "undefined");
+	if (isinf(v))
+		return put(buf, cap, v < 0 ? "−∞" : "∞");
+	if (fabs(v) >= 1e4 && fabs(v) < 1e12) /* 54412, not 5.441e+04 */
+		return put(buf, cap, "%.0f", v);
+	return put(buf, cap, "%.4g", v + 0.0);
+}
+
+/* A vector "[a, b, c]" at 3 significant digits, no-break spaces after
+ * the commas (a caption never breaks a vector); past 8 numbers " …". */
+static int
+put_vec(char *buf, size_t cap, const double *v, size_t n)
+{
+	size_t o = 0;
+	o += (size_t)snprintf(buf + o, cap - o, "[");
+	for (size_t i = 0; i < n && i < 8 && o < cap; i++)
+		o += (size_t)snprintf(buf + o, cap - o, "%s%.3g", i ? ",\u00a0" : "",
+		    v[i] + 0.0);
+	if (o < cap)
+		snprintf(buf + o, cap - o, "%s]", n > 8 ? ",\u00a0…" : "");
+	return 0;
+}
+
+/* Argument k, or the default dflt when not given. */
+static long long
+arg(const struct fillctx *f, size_t k, long long dflt)
+{
+	return k < f->na ? f->a[k] : dflt;
+}
+
+static int
+fill_base(const struct fillctx *f, char *buf, size_t cap)
+{
+	return put(buf, cap, "%g", f->cfg->base);
+}
+
+/* The main map's element at the cursor (alibi: the head drawn large). */
+static int
+fill_value(const struct fillctx *f, char *buf, size_t cap)
+{
+	struct pe_field mf = f->m->main;
+	if (mf.kind == PE_FIELD_BIAS && f->st->head < f->cfg->heads)
+		mf.head = f->st->head;
+	return put_num(buf, cap, pe_field_value(&mf, f->st->cur_r,
+	    f->st->cur_c));
+}
+
+static int
+fill_row(const struct fillctx *f, char *buf, size_t cap)
+{
+	return put(buf, cap, "%zu", f->st->cur_r);
+}
+
+static int
+fill_col(const struct fillctx *f, char *buf, size_t cap)
+{
+	return put(buf, cap, "%zu", f->st->cur_c);
+}
+
+/* The worked example's x (view_example.c's, --embedding or a toy word). */
+static int
+example_x(const struct fillctx *f, double **x)
+{
+	char src[200];
+	if ((*x = calloc(f->cfg->d, sizeof **x)) == NULL)
+		return PE_ENOMEM;
+	view_example_vector(f->cfg, *x, src, sizeof src);
+	return PE_OK;
+}
+
+static int
+fill_x(const struct fillctx *f, char *buf, size_t cap)
+{
+	double *x;
+	if (example_x(f, &x) != PE_OK)
+		return put(buf, cap, "(out of memory)");
+	put_vec(buf, cap, x, f->cfg->d);
+	free(x);
+	return 0;
+}
+
+/* PE(P) (zero x) or x + PE(P), P from the argument or the cursor. */
+static int
+fill_pe_or_sum(const struct fillctx *f, char *buf, size_t cap, bool sum)
+{
+	size_t d = f->cfg->d;
+	double *x = NULL, *y = malloc(d * sizeof *y);
+	long long p = arg(f, 0, (long long)f->st->cur_r);
+	int rc = y == NULL ? PE_ENOMEM
+	    : sum ? example_x(f, &x) : ((x = calloc(d, sizeof *x)) == NULL
+						? PE_ENOMEM : PE_OK);
+	if (rc == PE_OK)
+		rc = pe_example_sum(f->cfg, x, (size_t)p, 1, y);
+	if (rc == PE_OK)
+		put_vec(buf, cap, y, d);
+	else
+		put(buf, cap, "(%s)", pe_strerror(rc));
+	free(x);
+	free(y);
+	return 0;
+}
+
+static int
+fill_pe(const struct fillctx *f, char *buf, size_t cap)
+{
+	return fill_pe_or_sum(f, buf, cap, false);
+}
+
+static int
+fill_sum(const struct fillctx *f, char *buf, size_t cap)
+{
+	return fill_pe_or_sum(f, buf, cap, true);
+}
+
+/* |x|, |x + PE(P)| and the angle between them (degrees). */
+static int
+fill_norms(const struct fillctx *f, char *buf, size_t cap, int which)
+{
+	double *x, v = NAN;
+	int rc;
+	if ((rc = example_x(f, &x)) != PE_OK)
+		return put(buf, cap, "(%s)", pe_strerror(rc));
+	size_t p = (size_t)arg(f, 0, (long long)f->st->cur_r);
+	if (which == 0)
+		v = pe_example_norm(x, f->cfg->d);
+	else if (which == 1)
+		rc = pe_example_sum_norm(f->cfg, x, p, &v);
+	else if (which == 2) {
+		rc = pe_example_sum_angle(f->cfg, x, p, &v);
+		v = v * 180.0 / M_PI;
+	} else {
+		struct pe_rope r;
+		if ((rc = pe_rope_init(&r, f->cfg)) == PE_OK) {
+			rc = pe_example_rotated_norm(&r, x, p, &v);
+			pe_rope_free(&r);
+		}
+	}
+	free(x);
+	if (rc != PE_OK)
+		return put(buf, cap, "(%s)", pe_strerror(rc));
+	return put_num(buf, cap, v);
+}
+
+static int
+fill_x_norm(const struct fillctx *f, char *buf, size_t cap)
+{
+	return fill_norms(f, buf, cap, 0);
+}
+
+static int
+fill_sum_norm(const struct fillctx *f, char *buf, size_t cap)
+{
+	return fill_norms(f, buf, cap, 1);
+}
+
+static int
+fill_sum_angle(const struct fillctx *f, char *buf, size_t cap)
+{
+	return fill_norms(f, buf, cap, 2);
+}
+
+static int
+fill_rot_norm(const struct fillctx *f, char *buf, size_t cap)
+{
+	return fill_norms(f, buf, cap, 3);
+}
+
+/* Frequency of pair J: sinusoidal's layout's, rope's (scaled) inv_freq. */
+static double
+freq(const struct fillctx *f, size_t j)
+{
+	const struct pe_config *c = f->cfg;
+	if (c->enc == PE_ENC_SINUSOIDAL)
+		return pe_sinusoidal_freq(j, c->d, c->base, c->layout);
+	struct pe_rope r;
+	double w = NAN;
+	if (pe_rope_init(&r, c) == PE_OK) {
+		if (j < r.npairs)
+			w = r.inv_freq[j];
+		pe_rope_free(&r);
+	}
+	return w;
+}
+
+/* Pairs of the frequencies: d/2 (sinusoidal), rope's rotary pairs. */
+static size_t
+npairs(const struct pe_config *c)
+{
+	return c->enc == PE_ENC_SINUSOIDAL ? c->d / 2
+					   : pe_rope_rotary_dim(c) / 2;
+}
+
+/* A pair index from the argument (default: the last pair); -1 = last. */
+static size_t
+pair_arg(const struct fillctx *f)
+{
+	long long j = arg(f, 0, -1);
+	size_t np = npairs(f->cfg);
+	if (j < 0 || (size_t)j >= np)
+		return np - 1;
+	return (size_t)j;
+}
+
+static int
+fill_freq(const struct fillctx *f, char *buf, size_t cap)
+{
+	return put_num(buf, cap, freq(f, pair_arg(f)));
+}
+
+static int
+fill_wavelength(const struct fillctx *f, char *buf, size_t cap)
+{
+	return put_num(buf, cap, 2 * M_PI / freq(f, pair_arg(f)));
+}
+
+static int
+fill_pairs(const struct fillctx *f, char *buf, size_t cap)
+{
+	return put(buf, cap, "%zu", npairs(f->cfg));
+}
+
+/* PE(P) . PE(Q) (the similarity field), default the cursor's row and
+ * column. */
+static int
+fill_dot(const struct fillctx *f, char *buf, size_t cap)
+{
+	if (!f->m->has_sim)
+		return put(buf, cap, "(no dot product)");
+	long long p = arg(f, 0, (long long)f->st->cur_r);
+	long long q = arg(f, 1, p);
+	size_t rows, cols;
+	pe_field_shape(f->cfg, PE_FIELD_SIMILARITY, &rows, &cols);
+	if ((size_t)p >= rows || (size_t)q >= cols)
+		return put(buf, cap, "(past seq_len)");
+	return put_num(buf, cap, pe_field_value(&f->m->sim, (size_t)p,
+	    (size_t)q));
+}
+
+static int
+fill_shift(const struct fillctx *f, char *buf, size_t cap)
+{
+	return put(buf, cap, "%lld", (long long)f->cfg->teach.shift);
+}
+
+/* The largest |PE(p+K) - M_K PE(p)| over the whole sequence. */
+static int
+fill_residual(const struct fillctx *f, char *buf, size_t cap)
+{
+	const struct pe_config *c = f->cfg;
+	double r;
+	int rc = pe_sinusoidal_shift_residual(c->n, c->d, c->base, c->layout,
+	    c->teach.shift, 0, c->n, &r);
+	if (rc != PE_OK)
+		return put(buf, cap, "(%s)", pe_strerror(rc));
+	return put(buf, cap, "%.2g", r);
+}
+
+/* The last position with a row. */
+static int
+fill_last_pos(const struct fillctx *f, char *buf, size_t cap)
+{
+	return put(buf, cap, "%zu", f->cfg->max_len - 1);
+}
+
+/* "2049th": the first token (counting from one) with no row. */
+static int
+fill_past_token(const struct fillctx *f, char *buf, size_t cap)
+{
+	size_t k = f->cfg->max_len + 1;
+	const char *suf = "th";
+	if (k % 100 < 11 || k % 100 > 13)
+		suf = k % 10 == 1 ? "st" : k % 10 == 2 ? "nd"
+		    : k % 10 == 3 ? "rd" : "th";
+	return put(buf, cap, "%zu%s", k, suf);
+}
+
+/* T5's bucket or Shaw's clipped index of relative distance REL. */
+static int
+fill_bucket(const struct fillctx *f, char *buf, size_t cap)
+{
+	const struct pe_config *c = f->cfg;
+	long long rel = arg(f, 0, (long long)f->st->cur_c -
+	    (long long)f->st->cur_r);
+	if (c->relative == PE_REL_T5)
+		return put(buf, cap, "%lld", (long long)pe_t5_bucket(rel,
+		    c->bidirectional, c->buckets, c->max_distance));
+	return put(buf, cap, "%lld", (long long)pe_shaw_index(rel,
+	    c->max_relative));
+}
+
+static int
+fill_max_exact(const struct fillctx *f, char *buf, size_t cap)
+{
+	return put(buf, cap, "%zu", pe_t5_max_exact(f->cfg->bidirectional,
+	    f->cfg->buckets));
+}
+
+/* The slopes of cfg's heads (caller frees), or NULL. */
+static double *
+slopes(const struct pe_config *c)
+{
+	double *s = malloc(c->heads * sizeof *s);
+	if (s != NULL && pe_alibi_slopes(c->heads, s) != PE_OK) {
+		free(s);
+		s = NULL;
+	}
+	return s;
+}
+
+/* Head H's slope (default the head drawn large). */
+static int
+fill_slope(const struct fillctx *f, char *buf, size_t cap)
+{
+	double *s = slopes(f->cfg);
+	long long h = arg(f, 0, (long long)f->st->head);
+	if (s == NULL || (size_t)h >= f->cfg->heads) {
+		free(s);
+		return put(buf, cap, "(no head %lld)", h);
+	}
+	put(buf, cap, "%g", s[h]);
+	free(s);
+	return 0;
+}
+
+static int
+fill_head(const struct fillctx *f, char *buf, size_t cap)
+{
+	return put(buf, cap, "%zu", f->st->head);
+}
+
+/* The bias of the large head for query Q and key K. */
+static int
+fill_bias(const struct fillctx *f, char *buf, size_t cap)
+{
+	double *s = slopes(f->cfg);
+	if (s == NULL)
+		return put(buf, cap, "(out of memory)");
+	size_t h = f->st->head < f->cfg->heads ? f->st->head : 0;
+	long long q = arg(f, 0, (long long)f->st->cur_r);
+	long long k = arg(f, 1, (long long)f->st->cur_c);
+	double b = pe_alibi_bias(s[h], (size_t)q, (size_t)k,
+	    f->cfg->alibi_mode);
+	free(s);
+	return put_num(buf, cap, b);
+}
+
+/* The share of attention (bias alone, averaged over the heads) the last
+ * query gives its nearest W keys, W the argument (default 16). */
+static int
+fill_recency(const struct fillctx *f, char *buf, size_t cap)
+{
+	const struct pe_config *c = f->cfg;
+	double *s = slopes(c);
+	if (s == NULL)
+		return put(buf, cap, "(out of memory)");
+	size_t i = c->n - 1, w = (size_t)arg(f, 0, 16);
+	if (w > c->n)
+		w = c->n;
+	double r = pe_alibi_recency(s, c->heads, c->alibi_mode, i, c->n,
+	    i + 1 - w, i + 1) * (double)w;
+	free(s);
+	return put(buf, cap, "%.1f%%", 100 * r);
+}
+
+/* How many of rope's pairs never complete a turn within train_len (or
+ * seq_len): unscaled (beyond) and as scaled (beyond_scaled). */
+static int
+fill_beyond_of(const struct fillctx *f, char *buf, size_t cap, bool orig)
+{
+	struct pe_rope r;
+	double L = f->cfg->teach.train_len ? (double)f->cfg->teach.train_len
+					   : (double)f->cfg->n;
+	if (pe_rope_init(&r, f->cfg) != PE_OK)
+		return put(buf, cap, "(out of memory)");
+	size_t k = pe_rope_beyond(&r, L, orig, NULL);
+	pe_rope_free(&r);
+	return put(buf, cap, "%zu", k);
+}
+
+static int
+fill_beyond(const struct fillctx *f, char *buf, size_t cap)
+{
+	return fill_beyond_of(f, buf, cap, true);
+}
+
+static int
+fill_beyond_scaled(const struct fillctx *f, char *buf, size_t cap)
+{
+	return fill_beyond_of(f, buf, cap, false);
+}
+
+static int
+fill_factor(const struct fillctx *f, char *buf, size_t cap)
+{
+	if (f->cfg->rope.type == PE_ROPE_DEFAULT)
+		return put(buf, cap, "1");
+	return put(buf, cap, "%g", f->cfg->rope.factor);
+}
+
+static int
+fill_scaling(const struct fillctx *f, char *buf, size_t cap)
+{
+	return put(buf, cap, "%s", pe_rope_type_name(f->cfg->rope.type));
+}
+
+static int
+fill_attention_factor(const struct fillctx *f, char *buf, size_t cap)
+{
+	struct pe_rope r;
+	if (pe_rope_init(&r, f->cfg) != PE_OK)
+		return put(buf, cap, "(out of memory)");
+	put(buf, cap, "%.4g", r.attention_scaling);
+	pe_rope_free(&r);
+	return 0;
+}
+
+/* NoPE: the start token's share 1/(I+1) of query I's attention. */
+static int
+fill_share(const struct fillctx *f, char *buf, size_t cap)
+{
+	long long i = arg(f, 0, (long long)f->st->cur_r);
+	return put(buf, cap, "%.3g%%", 100 * pe_nope_start_share((size_t)i));
+}
+
+/* The toy attention's largest change when the sentence is permuted (the
+ * comparison panel's). */
+static int
+fill_gap(const struct fillctx *f, char *buf, size_t cap)
+{
+	struct pe_toy_sentence s;
+	size_t perm[PE_TOY_MAX_TOKENS];
+	double g;
+	int rc = pe_toy_split(f->cfg->teach.tokens, &s);
+	size_t head = f->st->head;
+	if (rc == PE_OK)
+		rc = pe_toy_permutation(f->cfg, &s, perm);
+	if (rc == PE_OK)
+		rc = pe_toy_permutation_gap(f->cfg, &s, perm, head, &g);
+	if (rc != PE_OK)
+		return put(buf, cap, "(%s)", pe_strerror(rc));
+	return put(buf, cap, "%.2g", g);
+}
+
+static int
+fill_grid(const struct fillctx *f, char *buf, size_t cap)
+{
+	return put(buf, cap, "%zu×%zu", f->cfg->grid_h, f->cfg->grid_w);
+}
+
+/* Every placeholder a caption may use. */
+static const struct placeholder placeholders[] = {
+	{"n", "", ALL, "seq_len", FIELD(n)},
+	{"d", "", ALL, "d_model (rope: head_dim)", FIELD(d)},
+	{"base", "", E(SINUSOIDAL) | E(ROPE) | E(XPOS) | E(MROPE), "the base",
+	    fill_base},
+	{"value", "", ALL, "the main map's element at the cursor", fill_value},
+	{"row", "", ALL, "the cursor's row (position, query)", fill_row},
+	{"col", "", ALL, "the cursor's column", fill_col},
+	{"x", "", E(SINUSOIDAL) | E(LEARNED) | E(ROPE),
+	    "the worked example's token vector x", fill_x},
+	{"pe", "P", E(SINUSOIDAL) | E(LEARNED), "the vector PE(P)", fill_pe},
+	{"sum", "P", E(SINUSOIDAL) | E(LEARNED), "x + PE(P)", fill_sum},
+	{"x_norm", "", E(SINUSOIDAL) | E(LEARNED) | E(ROPE), "|x|",
+	    fill_x_norm},
+	{"sum_norm", "P", E(SINUSOIDAL) | E(LEARNED), "|x + PE(P)|",
+	    fill_sum_norm},
+	{"sum_angle", "P", E(SINUSOIDAL) | E(LEARNED),
+	    "the angle between x and x + PE(P), degrees", fill_sum_angle},
+	{"rot_norm", "P", E(ROPE), "|R_P x|", fill_rot_norm},
+	{"pairs", "", E(SINUSOIDAL) | E(ROPE), "frequency pairs", fill_pairs},
+	{"freq", "J", E(SINUSOIDAL) | E(ROPE),
+	    "pair J's frequency (default: the last pair)", fill_freq},
+	{"wavelength", "J", E(SINUSOIDAL) | E(ROPE),
+	    "pair J's wavelength 2π/ω_J (default: the last pair)",
+	    fill_wavelength},
+	{"dot", "P,Q", E(SINUSOIDAL) | E(LEARNED) | E(ROPE) | E(XPOS),
+	    "the dot-product panel's value for positions P and Q", fill_dot},
+	{"shift", "", E(SINUSOIDAL), "K of PE(p+K) = M_K·PE(p)", fill_shift},
+	{"residual", "", E(SINUSOIDAL),
+	    "the largest |PE(p+K) − M_K·PE(p)| over the sequence",
+	    fill_residual},
+	{"max_len", "", E(LEARNED), "the learned table's rows", FIELD(max_len)},
+	{"last_pos", "", E(LEARNED), "the last position with a row (max_len − 1)",
+	    fill_last_pos},
+	{"past_token", "", E(LEARNED),
+	    "the first token with no row, counting from one (\"2049th\")",
+	    fill_past_token},
+	{"max_relative", "", E(RELATIVE), "Shaw's clipping distance K",
+	    FIELD(max_relative)},
+	{"bucket", "REL", E(RELATIVE),
+	    "T5's bucket or Shaw's index of key − query = REL", fill_bucket},
+	{"max_exact", "", E(RELATIVE), "T5's distances with a bucket each",
+	    fill_max_exact},
+	{"heads", "", E(ALIBI), "the number of heads", FIELD(heads)},
+	{"head", "", E(ALIBI), "the head drawn large", fill_head},
+	{"slope", "H", E(ALIBI), "head H's slope (default: the large one)",
+	    fill_slope},
+	{"bias", "Q,K", E(ALIBI), "the large head's bias for query Q, key K",
+	    fill_bias},
+	{"train_len", "", ALL, "--train-len", FIELD(teach.train_len)},
+	{"recency", "W", E(ALIBI),
+	    "the last query's attention share of its nearest W keys (16)",
+	    fill_recency},
+	{"beyond", "", E(ROPE),
+	    "pairs with a wavelength over --train-len, unscaled", fill_beyond},
+	{"beyond_scaled", "", E(ROPE), "the same, with the scaling",
+	    fill_beyond_scaled},
+	{"factor", "", E(ROPE), "the scaling factor (1 unscaled)",
+	    fill_factor},
+	{"scaling", "", E(ROPE), "the scaling's name", fill_scaling},
+	{"attention_factor", "", E(ROPE), "the scaling's attention factor",
+	    fill_attention_factor},
+	{"share", "I", E(NOPE), "the start token's share of query I", fill_share},
+	{"gap", "", E(SINUSOIDAL) | E(LEARNED) | E(RELATIVE) | E(ROPE) | E(ALIBI) |
+	    E(NOPE),
+	    "the toy attention's largest change under the permutation",
+	    fill_gap},
+	{"grid", "", E(VIT2D) | E(ROPE2D), "the patch grid", fill_grid},
+};
+
+#define NPLACEHOLDERS (sizeof placeholders / sizeof placeholders[0])
+
+/* The placeholder called name, or NULL. */
+static const struct placeholder *
+find_placeholder(const char *name)
+{
+	for (size_t i = 0; i < NPLACEHOLDERS; i++)
+		if (strcmp(placeholders[i].name, name) == 0)
+			return &placeholders[i];
+	return NULL;
+}
+
+/* Parse "a" or "a,b" (integers, maybe negative); count into *n. */
+static bool
+parse_args(const char *s, long long *a, size_t *n)
+{
+	*n = 0;
+	if (s == NULL || *s == '\0')
+		return true;
+	while (*n < 2) {
+		char *end;
+		if (!(*s == '-' || (*s >= '0' && *s <= '9')))
+			return false;
+		a[(*n)++] = strtoll(s, &end, 10);
+		if (end == s || a[*n - 1] > 1000000000 || a[*n - 1] < -1000000000)
+			return false;
+		if (*end == '\0')
+			return true;
+		if (*end != ',')
+			return false;
+		s = end + 1;
+	}
+	return false;
+}
+
+/* Whether a placeholder applies to enc. */
+static bool
+applies(const struct placeholder *p, enum pe_encoding enc)
+{
+	return p->encs == ALL || (p->encs & (1u << enc));
+}
+
+/* See lesson.h. */
+int
+pe_lesson_placeholder_check(const char *name, const char *args,
+    enum pe_encoding enc, char *why, size_t cap)
+{
+	const struct placeholder *p = find_placeholder(name);
+	long long a[2];
+	size_t n, most = 0;
+	if (p == NULL) {
+		snprintf(why, cap, "unknown placeholder {%s}; `pescope lesson "
+		    "--placeholders` lists them", name);
+		return 2;
+	}
+	if (p->args[0] != '\0')
+		most = strchr(p->args, ',') != NULL ? 2 : 1;
+	if (!parse_args(args, a, &n) || n > most) {
+		if (most == 0)
+			snprintf(why, cap, "{%s} takes no argument", name);
+		else
+			snprintf(why, cap, "{%s:%s}: the argument is %s (integers)",
+			    name, args, p->args);
+		return 2;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (a[i] < 0 && strcmp(p->args, "REL") != 0) {
+			snprintf(why, cap, "{%s:%s}: %s must not be negative", name,
+			    args, p->args);
+			return 2;
+		}
+	if (!applies(p, enc)) {
+		snprintf(why, cap, "{%s} has no value with -e %s", name,
+		    pe_encoding_name(enc));
+		return 2;
+	}
+	return 0;
+}
+
+/* See lesson.h. */
+void
+pe_lesson_placeholders(char *buf, size_t cap)
+{
+	size_t o = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < NPLACEHOLDERS && o < cap; i++) {
+		const struct placeholder *p = &placeholders[i];
+		char head[64];
+		snprintf(head, sizeof head, "{%s%s%s}", p->name,
+		    p->args[0] ? ":" : "", p->args);
+		o += (size_t)snprintf(buf + o, cap - o, "%-18s %s\n", head, p->what);
+	}
+}
+
+/* Fill one placeholder "name" or "name:args" into out[cap]. */
+static int
+fill_one(const struct pe_state *st, const struct pe_model *m,
+    const char *spec, char *out, size_t cap)
+{
+	char name[64], why[200];
+	const char *colon = strchr(spec, ':');
+	size_t len = colon != NULL ? (size_t)(colon - spec) : strlen(spec);
+	snprintf(name, sizeof name, "%.*s", (int)len, spec);
+	const char *args = colon != NULL ? colon + 1 : "";
+	if (pe_lesson_placeholder_check(name, args, m->cfg.enc, why,
+	    sizeof why) != 0) {
+		/* after a key changed the encoding: say so in place */
+		snprintf(out, cap, "(n/a with %s)", pe_encoding_name(m->cfg.enc));
+		return find_placeholder(name) != NULL ? 0 : 2;
+	}
+	struct fillctx f = {.st = st, .m = m, .cfg = &m->cfg};
+	parse_args(args, f.a, &f.na);
+	const struct placeholder *p = find_placeholder(name);
+	if (p->fill == NULL) {
+		size_t v;
+		memcpy(&v, (const char *)&m->cfg + p->field - 1, sizeof v);
+		return put(out, cap, "%zu", v);
+	}
+	return p->fill(&f, out, cap);
+}
+
+/* Append step text t with its placeholders filled for st and m. */
+static int
+caption_text(const struct pe_state *st, const struct pe_model *m,
+    const char *t, char *buf, size_t cap, size_t *o)
+{
+	while (*t != '\0' && *o + 1 < cap) {
+		const char *close;
+		if (*t == '{' && (close = strchr(t, '}')) != NULL &&
+		    close - t < 64) {
+			char spec[64], val[256];
+			snprintf(spec, sizeof spec, "%.*s", (int)(close - t - 1),
+			    t + 1);
+			if (fill_one(st, m, spec, val, sizeof val) != 0) {
+				snprintf(buf, cap, "caption: %s", val);
+				return 2;
+			}
+			*o += (size_t)snprintf(buf + *o, cap - *o, "%s", val);
+			if (*o >= cap)
+				*o = cap - 1;
+			t = close + 1;
+			continue;
+		}
+		buf[(*o)++] = *t++;
+	}
+	buf[*o] = '\0';
+	return 0;
+}
+
+/* See lesson.h. A step's text quotes the view it was written for: the
+ * current one, or, when a later step shown since changed the options,
+ * its own step's start (filled once, pe_lesson_freeze). */
+int
+pe_lesson_caption(const struct pe_state *st, const struct pe_model *m,
+    char *buf, size_t cap)
+{
+	const struct pe_scene *s = &st->lesson->scenes[st->scene];
+	size_t o = 0;
+	buf[0] = '\0';
+	for (size_t k = 0; k <= st->step && k < s->nsteps; k++) {
+		const char *t = s->steps[k].caption;
+		bool own = false;
+		for (size_t j = k + 1; j <= st->step && j < s->nsteps; j++)
+			own |= s->steps[j].sets_options;
+		if (*t != '\0' && o > 0 && o + 1 < cap)
+			buf[o++] = '\n';
+		if (own && s->steps[k].frozen != NULL) {
+			o += (size_t)snprintf(buf + o, cap - o, "%s",
+			    s->steps[k].frozen);
+			if (o >= cap)
+				o = cap - 1;
+			continue;
+		}
+		int rc = caption_text(st, m, t, buf, cap, &o);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* See lesson.h. */
+int
+pe_lesson_freeze(struct pe_lesson *l)
+{
+	for (size_t i = 0; i < l->nscenes; i++) {
+		struct pe_scene *s = &l->scenes[i];
+		for (size_t k = 0; k + 1 < s->nsteps; k++) {
+			bool later = false;
+			for (size_t j = k + 1; j < s->nsteps; j++)
+				later |= s->steps[j].sets_options;
+			struct pe_model m;
+			char *buf = malloc(8192);
+			size_t o = 0;
+			if (!later || *s->steps[k].caption == '\0') {
+				free(buf);
+				continue;
+			}
+			if (buf == NULL || pe_model_init(&m, &s->steps[k].start.cfg) !=
+			    PE_OK) {
+				free(buf);
+				return PE_ENOMEM;
+			}
+			buf[0] = '\0';
+			caption_text(&s->steps[k].start, &m, s->steps[k].caption, buf,
+			    8192, &o);
+			pe_model_free(&m);
+			s->steps[k].frozen = buf;
+		}
+	}
+	return PE_OK;
+}

@@ -1,0 +1,314 @@
+/* Keys -> state: what each key of the frame does (the frame's own keys,
+ * a lesson's, the encoding's row's, moving, zooming, the animation), pure
+ * (no terminal). The transitions they use are in state.c. */
+#include <stdio.h>
+#include <string.h>
+
+#include "view/encoding.h"
+#include "view/lesson.h"
+#include "view/state.h"
+
+/* c / C: the next or previous panel of the encoding's list (the overview
+ * first); from a panel it lacks, from its overview. */
+static int
+cycle_panel(struct pe_state *st, int dir)
+{
+	const struct pe_enc_view *v = pe_enc_view_of(&st->cfg);
+	enum pe_panel list[PE_PANEL_COUNT];
+	size_t n = 0, at = 0;
+
+	list[n++] = PE_PANEL_OVERVIEW;
+	for (const struct pe_enc_panel *q = v->panels;
+	     q != NULL && q->draw != NULL && n < PE_PANEL_COUNT; q++)
+		list[n++] = q->id;
+	if (n == 1) {
+		pe_state_status(st, "%s has one panel, its overview",
+		    pe_encoding_name(st->cfg.enc));
+		return PE_ACT_REDRAW;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (list[i] == pe_state_panel(st))
+			at = i;
+	st->panel = list[(at + n + (size_t)(dir > 0 ? 1 : n - 1)) % n];
+	return PE_ACT_REDRAW;
+}
+
+/* A key of another encoding's: say whose it is and how to get there.
+ * Returns PE_ACT_REDRAW when some encoding owns key, else -1. */
+static int
+other_encodings_key(struct pe_state *st, int key)
+{
+	for (int e = 0; e < PE_ENC_COUNT; e++) {
+		const struct pe_enc_key *k = pe_enc_key_of(pe_enc_views[e], key);
+		if (k == NULL)
+			continue;
+		if (k->press == NULL) { /* a shared key this encoding lacks */
+			pe_state_status(st, "'%c' changes %s; %s has none", key,
+			    k->what, pe_encoding_name(st->cfg.enc));
+			return PE_ACT_REDRAW;
+		}
+		pe_state_status(st, "'%c' changes %s's %s: switch to %s first "
+		    "(%s)", key, pe_encoding_name((enum pe_encoding)e), k->what,
+		    pe_encoding_name((enum pe_encoding)e), e < 9 ? (char[]){
+			(char)('1' + e), '\0'} : "Tab");
+		return PE_ACT_REDRAW;
+	}
+	return -1;
+}
+
+/* Shift an index by delta within [0, len), saturating. */
+static size_t
+step(size_t v, long long delta, size_t len)
+{
+	if (delta < 0) {
+		size_t m = (size_t)(-delta);
+		return v > m ? v - m : 0;
+	}
+	if ((size_t)delta >= len - v)
+		return len - 1;
+	return v + (size_t)delta;
+}
+
+/* Move the cursor by (dr, dc) elements; the viewport follows. */
+static int
+move(struct pe_state *st, long long dr, long long dc)
+{
+	size_t rows, cols;
+
+	pe_state_main_dims(&st->cfg, &rows, &cols);
+	st->cur_r = step(st->cur_r, dr, rows);
+	st->cur_c = step(st->cur_c, dc, cols);
+	pe_state_clamp(st);
+	return PE_ACT_REDRAW;
+}
+
+/* Pan by a viewport height (dir -1 up, +1 down): cursor and viewport. */
+static int
+page(struct pe_state *st, int dir)
+{
+	size_t rows, cols, r0, r1, c0, c1;
+
+	pe_state_main_dims(&st->cfg, &rows, &cols);
+	pe_state_viewport(st, rows, cols, &r0, &r1, &c0, &c1);
+	size_t ext = r1 - r0;
+	if (st->vr1 != 0) {
+		size_t n0 = step(r0, dir * (long long)ext, rows);
+		if (n0 + ext > rows)
+			n0 = rows - ext;
+		st->vr0 = n0;
+		st->vr1 = n0 + ext;
+	}
+	st->cur_r = step(st->cur_r, dir * (long long)ext, rows);
+	pe_state_clamp(st);
+	return PE_ACT_REDRAW;
+}
+
+/* One animation step: the cursor's position moves forward, wrapping (vit2d:
+ * patches in row-major order). */
+static int
+tick(struct pe_state *st, size_t cell_rows, size_t cell_cols)
+{
+	size_t rows, cols;
+
+	if (!st->playing)
+		return PE_ACT_NONE;
+	pe_state_main_dims(&st->cfg, &rows, &cols);
+	if (pe_enc_view_of(&st->cfg)->sweep_2d) {
+		st->cur_c += cell_cols;
+		if (st->cur_c >= cols) {
+			st->cur_c = 0;
+			st->cur_r += cell_rows;
+			if (st->cur_r >= rows)
+				st->cur_r = 0;
+		}
+	} else {
+		st->cur_r += cell_rows;
+		if (st->cur_r >= rows)
+			st->cur_r = 0;
+	}
+	pe_state_clamp(st);
+	return PE_ACT_REDRAW;
+}
+
+/* A shared key (d/D, n/N, b/B) of an encoding that lists it. */
+static int
+shared_key(struct pe_state *st, int key)
+{
+	struct pe_config c = st->cfg;
+
+	switch (key) {
+	case 'd':
+		return pe_state_set_d(st, c.d / 2);
+	case 'D':
+		return pe_state_set_d(st, c.d > PE_MAX_D ? c.d : c.d * 2);
+	case 'n':
+	case 'N':
+		c.n = key == 'n' ? c.n / 2 : (c.n > PE_MAX_N ? c.n : c.n * 2);
+		return pe_state_apply(st, &c);
+	default: /* b, B */
+		c.base = key == 'b' ? c.base / 10.0 : c.base * 10.0;
+		return pe_state_apply(st, &c);
+	}
+}
+
+/* Keys that change the config: the encoding's own (its row's keys, the
+ * shared d/D, n/N, b/B among them), else another encoding's (refused with
+ * a word). Returns -1 when key is none of them. */
+static int
+config_key(struct pe_state *st, int key)
+{
+	const struct pe_enc_key *k = pe_enc_key_of(pe_enc_view_of(&st->cfg), key);
+
+	if (k != NULL)
+		return k->press != NULL ? k->press(st, key) : shared_key(st, key);
+	return other_encodings_key(st, key);
+}
+
+/* Apply one key; see state.h. */
+int
+pe_state_key(struct pe_state *st, int key, size_t cell_rows,
+    size_t cell_cols)
+{
+	size_t rows, cols;
+	int act;
+
+	if (cell_rows == 0)
+		cell_rows = 1;
+	if (cell_cols == 0)
+		cell_cols = 1;
+	if (key == PE_KEY_TICK)
+		return tick(st, cell_rows, cell_cols);
+
+	/* Any key clears the last message (a REDRAW shows that). */
+	bool had_status = st->status[0] != '\0';
+	st->status[0] = '\0';
+	int clear = had_status ? PE_ACT_REDRAW : PE_ACT_NONE;
+
+	if (st->help) {
+		st->help = false;
+		return PE_ACT_REDRAW;
+	}
+	/* the keys of every encoding's frame (no row may take them: see
+	 * tests/test_encodings.c): panels, compare mode and its focus,
+	 * values */
+	switch (key) {
+	case 'c':
+	case 'C':
+		return cycle_panel(st, key == 'c' ? 1 : -1);
+	case 'r':
+		if (st->lesson == NULL) {
+			pe_state_status(st, "r resets a lesson's scene; no lesson "
+			    "runs (pescope lesson)");
+			return PE_ACT_REDRAW;
+		}
+		break;
+	case 'x':
+		return pe_state_compare(st, !st->compare) | PE_ACT_REDRAW;
+	case 'X':
+		if (st->compare)
+			pe_state_status(st, "keys change pane %s",
+			    st->focus_b ? "A" : "B");
+		return pe_state_focus(st, st->focus_b ? PE_PANE_A : PE_PANE_B) |
+		    PE_ACT_REDRAW;
+	case 'v':
+		st->values = !st->values;
+		pe_state_status(st, st->values ? "values on: each element's number "
+		    "where a cell shows one element and it fits (+ zooms in)"
+					       : "values off");
+		return PE_ACT_REDRAW;
+	case 'P':
+		st->present = !st->present;
+		pe_state_status(st, st->present ? "presenter view: P leaves "
+		    "it, ? lists the keys" : "presenter view off");
+		return PE_ACT_REDRAW;
+	}
+	/* a lesson's: PgDn, PgUp step the scenes, r resets one */
+	if ((act = pe_lesson_key(st, key)) >= 0)
+		return act | clear;
+	if ((act = config_key(st, key)) >= 0)
+		return act | clear;
+
+	pe_state_main_dims(&st->cfg, &rows, &cols);
+	switch (key) {
+	case 'q':
+		return PE_ACT_QUIT;
+	case PE_KEY_ESC:
+		/* Never a quit: clickers and stray escape sequences send it. */
+		pe_state_status(st, "Esc closes the help; q quits");
+		return PE_ACT_REDRAW;
+	case '?':
+		st->help = true;
+		return PE_ACT_REDRAW;
+	case 'w':
+		return PE_ACT_SNAPSHOT | clear;
+	case '1': case '2': case '3': case '4': case '5': case '6': case '7':
+	case '8': case '9':
+		if (key - '1' >= PE_ENC_COUNT)
+			break;
+		return pe_state_set_encoding(st, key - '1') | clear;
+	case PE_KEY_TAB:
+		return pe_state_set_encoding(st, (int)st->cfg.enc + 1) | clear;
+	case PE_KEY_BTAB:
+		return pe_state_set_encoding(st, (int)st->cfg.enc - 1) | clear;
+	case PE_KEY_UP:
+		return move(st, -(long long)cell_rows, 0);
+	case PE_KEY_DOWN:
+		return move(st, (long long)cell_rows, 0);
+	case PE_KEY_LEFT:
+		return move(st, 0, -(long long)cell_cols);
+	case PE_KEY_RIGHT:
+		return move(st, 0, (long long)cell_cols);
+	case PE_KEY_PGUP:
+	case '{': /* PgUp and PgDn step a lesson's scenes */
+		return page(st, -1);
+	case PE_KEY_PGDN:
+	case '}':
+		return page(st, 1);
+	case PE_KEY_HOME:
+		return move(st, -(long long)rows, 0);
+	case PE_KEY_END:
+		return move(st, (long long)rows, 0);
+	case '+':
+	case '=':
+		return pe_state_zoom(st, 1, st->cur_r, st->cur_c);
+	case '-':
+		return pe_state_zoom(st, -1, st->cur_r, st->cur_c);
+	case '0':
+		st->vr0 = st->vr1 = st->vc0 = st->vc1 = 0;
+		pe_state_clamp(st);
+		return PE_ACT_REDRAW;
+	case ' ':
+		st->playing = !st->playing;
+		if (st->playing)
+			pe_state_status(st, "playing: the cursor sweeps %s at %d "
+			    "steps/s; space pauses, [ ] slower, faster",
+			    pe_enc_view_of(&st->cfg)->sweep_2d ? "the patches"
+							       : "the positions",
+			    st->speed);
+		else
+			pe_state_status(st, "paused");
+		return PE_ACT_REDRAW;
+	case '[':
+	case ']': {
+		int s = key == '[' ? st->speed / 2 : st->speed * 2;
+		if (s < PE_SPEED_MIN || s > PE_SPEED_MAX) {
+			pe_state_status(st, "speed %d steps/s is the %s", st->speed,
+			    s < PE_SPEED_MIN ? "slowest" : "fastest");
+			return PE_ACT_REDRAW;
+		}
+		st->speed = s;
+		pe_state_status(st, "speed %d steps/s", s);
+		return PE_ACT_REDRAW;
+	}
+	}
+	if (key > ' ' && key < 127) {
+		pe_state_status(st, "'%c' does nothing here; ? lists the keys", key);
+		return PE_ACT_REDRAW;
+	}
+	if (key >= 1 && key <= 26 && key != PE_KEY_TAB && key != PE_KEY_ENTER) {
+		pe_state_status(st, "Ctrl-%c does nothing here; ? lists the keys",
+		    'A' + key - 1);
+		return PE_ACT_REDRAW;
+	}
+	return clear;
+}

@@ -1,0 +1,340 @@
+/* The model: its layers held, checked, grouped and described
+ * (src/kernel/model.c), and the config reader's v4/v5 forms, text_config,
+ * NoPE layers, notes and refusals (src/io/hfconfig.c) on small configs
+ * written here, whose layers follow from transformers' rules by hand (the
+ * shipped configs are compared with numpy in tests/check_model.py). */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "io/hfconfig.h"
+#include "pescope/model.h"
+#include "pescope/rope.h"
+
+/* Read text as a config, asserting success. */
+static void
+read_ok(const char *text, struct pe_arch *a)
+{
+	char err[512];
+
+	pe_arch_init(a);
+	int rc = pe_hf_read_buf(text, strlen(text), "t.json", a, err, sizeof err);
+	cr_assert_eq(rc, PE_OK, "%s", err);
+}
+
+/* Read text as a config, asserting a refusal whose message has want. */
+static void
+read_refused(const char *text, const char *want)
+{
+	struct pe_arch a;
+	char err[512];
+
+	pe_arch_init(&a);
+	int rc = pe_hf_read_buf(text, strlen(text), "t.json", &a, err,
+	    sizeof err);
+	cr_expect_neq(rc, PE_OK, "accepted: %s", text);
+	cr_expect(strstr(err, want) != NULL, "message %s, want %s", err, want);
+	pe_arch_free(&a);
+}
+
+Test(model, layers_default_and_notes)
+{
+	struct pe_arch a;
+
+	pe_arch_init(&a);
+	cr_expect_eq(pe_arch_set_layers(&a, 0), PE_EINVAL);
+	cr_expect_eq(pe_arch_set_layers(&a, PE_MAX_LAYERS + 1), PE_EINVAL);
+	cr_assert_eq(pe_arch_set_layers(&a, 3), PE_OK);
+	cr_expect_eq(a.nlayers, 3);
+	cr_expect(a.layers[2].attn.causal && a.layers[2].attn.exact);
+	cr_expect(!a.layers[2].attn.rotates);
+	cr_expect_eq(pe_arch_note(&a, "k", "1", "why"), PE_OK);
+	cr_expect_eq(pe_arch_note(&a, "k", "2", "again"), PE_OK);
+	cr_expect_eq(a.nnotes, 1, "a key is noted once");
+	/* a long value is shortened, never overflowing */
+	char longv[300];
+	memset(longv, 'x', sizeof longv - 1);
+	longv[sizeof longv - 1] = '\0';
+	cr_expect_eq(pe_arch_note(&a, "k2", longv, longv), PE_OK);
+	cr_expect_eq(strlen(a.notes[1].value), PE_NOTE_VALUE_MAX - 1);
+	cr_expect_str_eq(a.notes[1].value + PE_NOTE_VALUE_MAX - 4, "...");
+	double *l = pe_arch_lists(&a, 4);
+	cr_expect(l != NULL && l[3] == 0.0);
+	cr_expect(pe_arch_lists(&a, 0) == NULL);
+	pe_arch_free(&a);
+	cr_expect_eq(a.nlayers, 0);
+	cr_expect(a.layers == NULL && a.notes == NULL && a.lists == NULL);
+}
+
+Test(model, check_names_the_layer)
+{
+	struct pe_arch a;
+	char why[512];
+
+	pe_arch_init(&a);
+	cr_expect_eq(pe_arch_check(&a, why, sizeof why), PE_EINVAL);
+	cr_assert_eq(pe_arch_set_layers(&a, 4), PE_OK);
+	cr_expect_eq(pe_arch_check(&a, why, sizeof why), PE_OK);
+	a.layers[2].cfg.enc = PE_ENC_ROPE;
+	a.layers[2].cfg.d = 63;
+	cr_expect_eq(pe_arch_check(&a, why, sizeof why), PE_EINVAL);
+	cr_expect(strncmp(why, "layer 2 (full_attention): d_model 63", 36) == 0,
+	    "%s", why);
+	a.layers[2].cfg.d = 64;
+	a.layers[1].attn.span = PE_SPAN_SLIDING;
+	cr_expect_eq(pe_arch_check(&a, why, sizeof why), PE_EINVAL);
+	cr_expect(strstr(why, "layer 1") != NULL, "%s", why);
+	pe_arch_free(&a);
+}
+
+Test(model, kinds_group_in_order_of_appearance)
+{
+	/* Gemma 3's pattern: 5 sliding layers, then a full one */
+	static const char text[] =
+	    "{\"model_type\": \"gemma3_text\", \"num_hidden_layers\": 12,"
+	    " \"head_dim\": 256, \"hidden_size\": 2560,"
+	    " \"num_attention_heads\": 8, \"max_position_embeddings\": 131072,"
+	    " \"sliding_window\": 1024, \"rope_local_base_freq\": 10000.0,"
+	    " \"rope_theta\": 1000000.0,"
+	    " \"rope_scaling\": {\"factor\": 8.0, \"rope_type\": \"linear\"}}";
+	struct pe_arch a;
+	size_t kind[12];
+	char d[128];
+
+	read_ok(text, &a);
+	cr_assert_eq(a.nlayers, 12);
+	cr_expect_eq(pe_arch_kinds(&a, kind), 2);
+	for (size_t i = 0; i < 12; i++)
+		cr_expect_eq(kind[i], (i + 1) % 6 == 0 ? 1u : 0u, "layer %zu", i);
+	pe_layer_describe(&a.layers[0], d, sizeof d);
+	cr_expect_str_eq(d, "sliding 1024 · base 10000");
+	pe_layer_describe(&a.layers[5], d, sizeof d);
+	cr_expect_str_eq(d, "full · base 1000000 · linear ×8");
+	/* describe reports the room it needed, and always terminates */
+	int need = pe_layer_describe(&a.layers[5], d, 8);
+	cr_expect_eq((size_t)need, strlen("full · base 1000000 · linear ×8"));
+	cr_expect_eq(strlen(d), 7);
+	/* the sliding layers keep the local base; the full ones divide by 8 */
+	cr_expect_eq(a.layers[0].cfg.base, 10000.0);
+	cr_expect_eq(a.layers[5].cfg.rope.type, PE_ROPE_LINEAR);
+	cr_expect_eq(a.layers[5].cfg.rope.factor, 8.0);
+	cr_expect_eq(a.layers[0].cfg.rope.type, PE_ROPE_DEFAULT);
+	pe_arch_free(&a);
+}
+
+Test(model, v5_rope_parameters_by_layer_type)
+{
+	/* v5's form: one dict per layer type (standardize_rope_params' case
+	 * 2), rope_theta inside each; truncate inside one is noted (HF reads
+	 * it from the top level only) */
+	static const char text[] =
+	    "{\"model_type\": \"gpt_oss\", \"num_hidden_layers\": 4,"
+	    " \"head_dim\": 64, \"hidden_size\": 2880, \"num_attention_heads\": 64,"
+	    " \"max_position_embeddings\": 131072, \"sliding_window\": 128,"
+	    " \"layer_types\": [\"sliding_attention\", \"full_attention\","
+	    "   \"sliding_attention\", \"full_attention\"],"
+	    " \"rope_parameters\": {"
+	    "  \"sliding_attention\": {\"rope_type\": \"default\", \"rope_theta\": 10000},"
+	    "  \"full_attention\": {\"rope_type\": \"yarn\", \"rope_theta\": 150000,"
+	    "   \"factor\": 32.0, \"original_max_position_embeddings\": 4096,"
+	    "   \"truncate\": false}}}";
+	struct pe_arch a;
+
+	read_ok(text, &a);
+	cr_assert_eq(a.nlayers, 4);
+	cr_expect_eq(a.layers[0].attn.span, PE_SPAN_SLIDING);
+	cr_expect_eq(a.layers[0].attn.window, 128);
+	cr_expect_eq(a.layers[0].cfg.base, 10000.0);
+	cr_expect_eq(a.layers[1].attn.span, PE_SPAN_FULL);
+	cr_expect_eq(a.layers[1].cfg.base, 150000.0);
+	cr_expect_eq(a.layers[1].cfg.rope.type, PE_ROPE_YARN);
+	cr_expect(a.layers[1].cfg.rope.truncate, "HF uses True here");
+	cr_expect_eq(a.nnotes, 1);
+	cr_expect_str_eq(a.notes[0].key,
+	    "rope_parameters.full_attention.truncate");
+	cr_expect_eq(a.train_len, 4096);
+	pe_arch_free(&a);
+}
+
+Test(model, v4_flat_truncate_is_read)
+{
+	static const char text[] =
+	    "{\"model_type\": \"gpt_oss\", \"num_hidden_layers\": 2,"
+	    " \"head_dim\": 64, \"max_position_embeddings\": 131072,"
+	    " \"sliding_window\": 128, \"rope_theta\": 150000,"
+	    " \"rope_scaling\": {\"rope_type\": \"yarn\", \"factor\": 32.0,"
+	    "  \"original_max_position_embeddings\": 4096, \"truncate\": false}}";
+	struct pe_arch a;
+
+	read_ok(text, &a);
+	/* GPT-OSS's default layer_types alternate, sliding first */
+	cr_expect_str_eq(a.layers[0].type, "sliding_attention");
+	cr_expect_str_eq(a.layers[1].type, "full_attention");
+	cr_expect(!a.layers[0].cfg.rope.truncate);
+	cr_expect(!a.layers[1].cfg.rope.truncate);
+	cr_expect_eq(a.nnotes, 0);
+	pe_arch_free(&a);
+}
+
+Test(model, yarn_factor_from_lengths_only_when_absent)
+{
+	/* v5: factor from the config; max / original only without one */
+	static const char with[] =
+	    "{\"model_type\": \"llama\", \"num_hidden_layers\": 1,"
+	    " \"head_dim\": 64, \"max_position_embeddings\": 65536,"
+	    " \"rope_scaling\": {\"rope_type\": \"yarn\", \"factor\": 4.0,"
+	    "  \"original_max_position_embeddings\": 4096}}";
+	static const char without[] =
+	    "{\"model_type\": \"llama\", \"num_hidden_layers\": 1,"
+	    " \"head_dim\": 64, \"max_position_embeddings\": 65536,"
+	    " \"rope_scaling\": {\"rope_type\": \"yarn\", \"factor\": null,"
+	    "  \"original_max_position_embeddings\": 4096}}";
+	struct pe_arch a;
+
+	read_ok(with, &a);
+	cr_expect_eq(a.layers[0].cfg.rope.factor, 4.0);
+	pe_arch_free(&a);
+	read_ok(without, &a);
+	cr_expect_eq(a.layers[0].cfg.rope.factor, 16.0);
+	pe_arch_free(&a);
+}
+
+Test(model, text_config_and_nope_layers)
+{
+	/* Llama 4: no_rope_layers empty -> every 4th layer NoPE (full
+	 * attention), the others chunked; interleaved pairs */
+	static const char text[] =
+	    "{\"model_type\": \"llama4\", \"text_config\": {"
+	    " \"model_type\": \"llama4_text\", \"num_hidden_layers\": 8,"
+	    " \"head_dim\": 128, \"max_position_embeddings\": 262144,"
+	    " \"no_rope_layers\": [], \"attention_chunk_size\": 8192,"
+	    " \"attn_temperature_tuning\": false, \"rope_theta\": 500000.0}}";
+	struct pe_arch a;
+
+	read_ok(text, &a);
+	cr_expect_str_eq(a.model_type, "llama4_text");
+	for (size_t i = 0; i < 8; i++) {
+		bool nope = (i + 1) % 4 == 0;
+		cr_expect_eq(a.layers[i].attn.rotates, !nope, "layer %zu", i);
+		cr_expect_eq(a.layers[i].cfg.enc,
+		    nope ? PE_ENC_NOPE : PE_ENC_ROPE, "layer %zu", i);
+		cr_expect_eq(a.layers[i].attn.span,
+		    nope ? PE_SPAN_FULL : PE_SPAN_CHUNKED, "layer %zu", i);
+		if (!nope) {
+			cr_expect_eq(a.layers[i].attn.chunk, 8192);
+			cr_expect_eq(a.layers[i].cfg.pairing,
+			    PE_PAIR_INTERLEAVED);
+		}
+	}
+	cr_expect_eq(a.nnotes, 0, "temperature tuning off: nothing unshown");
+	char d[128];
+	pe_layer_describe(&a.layers[3], d, sizeof d);
+	cr_expect_str_eq(d, "full · NoPE");
+	pe_arch_free(&a);
+}
+
+Test(model, unknown_rope_type_is_named_not_drawn)
+{
+	static const char text[] =
+	    "{\"model_type\": \"llama\", \"num_hidden_layers\": 2,"
+	    " \"head_dim\": 64, \"max_position_embeddings\": 4096,"
+	    " \"rope_scaling\": {\"rope_type\": \"proportional\", \"factor\": 2.0,"
+	    "  \"wiggle\": 3}}";
+	struct pe_arch a;
+
+	read_ok(text, &a);
+	cr_expect(!a.layers[0].attn.exact);
+	cr_expect(!a.layers[0].attn.rotates);
+	cr_assert_eq(a.nnotes, 2);
+	cr_expect_str_eq(a.notes[0].key, "rope_scaling.rope_type");
+	cr_expect_str_eq(a.notes[0].value, "proportional");
+	cr_expect_str_eq(a.notes[1].key, "rope_scaling.wiggle");
+	pe_arch_free(&a);
+}
+
+Test(model, partial_rotary_and_head_dim)
+{
+	/* head_dim absent: hidden_size // num_attention_heads; a top-level
+	 * partial_rotary_factor wins over the dict's (standardize) */
+	static const char text[] =
+	    "{\"model_type\": \"llama\", \"num_hidden_layers\": 1,"
+	    " \"hidden_size\": 4096, \"num_attention_heads\": 32,"
+	    " \"max_position_embeddings\": 4096, \"partial_rotary_factor\": 0.5,"
+	    " \"rope_parameters\": {\"rope_type\": \"default\","
+	    "  \"partial_rotary_factor\": 0.25, \"rope_theta\": 10000}}";
+	struct pe_arch a;
+
+	read_ok(text, &a);
+	cr_expect_eq(a.layers[0].cfg.d, 128);
+	cr_expect_eq(a.layers[0].cfg.rope.partial_rotary, 0.5);
+	cr_expect_eq(a.layers[0].attn.rotary_dim, 64);
+	pe_arch_free(&a);
+}
+
+Test(model, refusals_name_the_key_and_value)
+{
+	read_refused("{\"model_type\": \"llama\",\n \"x\" 1}",
+	    "t.json:2:6: ");
+	read_refused("{\"model_type\": \"llama\", \"num_hidden_layers\": 2,"
+	    " \"head_dim\": 64, \"rope_theta\": \"big\"}",
+	    "t.json: rope_theta: must be a number > 1, got \"big\"");
+	read_refused("{\"model_type\": \"llama\", \"num_hidden_layers\": 0,"
+	    " \"head_dim\": 64, \"rope_theta\": 10000}",
+	    "num_hidden_layers: must be a whole number from 1 to 4096, got 0");
+	read_refused("{\"model_type\": \"llama\", \"num_hidden_layers\": 1,"
+	    " \"head_dim\": 64, \"max_position_embeddings\": 4096,"
+	    " \"rope_scaling\": {\"rope_type\": \"linear\", \"factor\": 0.5}}",
+	    "rope_scaling.factor: must be a number >= 1, got 0.5");
+	read_refused("{\"model_type\": \"llama\", \"num_hidden_layers\": 1,"
+	    " \"head_dim\": 64, \"max_position_embeddings\": 4096,"
+	    " \"rope_scaling\": {\"rope_type\": \"linear\"}}",
+	    "rope_scaling.factor: missing");
+	read_refused("{\"model_type\": \"llama\", \"num_hidden_layers\": 1,"
+	    " \"head_dim\": 63, \"rope_theta\": 10000}",
+	    "layer 0 (full_attention): d_model 63");
+	read_refused("{\"model_type\": \"smollm3\", \"num_hidden_layers\": 4,"
+	    " \"head_dim\": 64, \"rope_theta\": 10000,"
+	    " \"no_rope_layers\": [1, 1, 2, 0]}",
+	    "no_rope_layers[2]: must be 0 or 1, got 2");
+	read_refused("{\"text_config\": 3}", "text_config: must be an object");
+	read_refused("{}", "model_type: missing");
+	read_refused("", "t.json:1:0: ");
+}
+
+Test(model, file_refusals)
+{
+	struct pe_arch a;
+	char err[512];
+
+	pe_arch_init(&a);
+	cr_expect_eq(pe_hf_read_file("/", &a, err, sizeof err), PE_EINVAL);
+	cr_expect(strstr(err, "not a regular file") != NULL, "%s", err);
+	cr_expect_eq(pe_hf_read_file("/dev/null", &a, err, sizeof err),
+	    PE_EINVAL);
+	cr_expect_eq(pe_hf_read_file("/nonexistent/c.json", &a, err,
+	    sizeof err), PE_EIO);
+	cr_expect(strstr(err, "No such file") != NULL, "%s", err);
+	pe_arch_free(&a);
+}
+
+Test(model, shipped_configs_read)
+{
+	/* every shipped config reads and checks (its numbers: check_model) */
+	static const char *const names[] = {"llama-3.1-8b", "llama-4-scout",
+	    "qwen2.5-7b", "qwen3-8b", "gemma-2-9b", "gemma-3-4b", "gpt-oss-20b",
+	    "deepseek-v3", "phi-3-vision-128k", "mistral-7b", "smollm3-3b",
+	    "gpt2", "bert-base", "t5-base", "bloom-176b"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		char rel[96], err[512];
+		struct pe_arch a;
+		snprintf(rel, sizeof rel, "assets/models/%s.json", names[i]);
+		pe_arch_init(&a);
+		cr_expect_eq(pe_hf_read_file(th_src(rel), &a, err, sizeof err),
+		    PE_OK, "%s: %s", names[i], err);
+		cr_expect(a.source != NULL && a.description != NULL, "%s",
+		    names[i]);
+		pe_arch_free(&a);
+	}
+}

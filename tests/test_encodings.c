@@ -11,6 +11,7 @@
 #include "helpers.h"
 #include "pescope/encoding.h"
 #include "pescope/learned.h"
+#include "pescope/toy.h"
 #include "view/encoding.h"
 #include "view/view.h"
 
@@ -206,4 +207,90 @@ Test(encodings, kernel_rows_say_what_the_options_said)
 	cr_expect_eq(pe_encodings_taking(PE_PARAM_MROPE), E(MROPE));
 	cr_expect_eq(pe_encodings_taking(PE_PARAM_XPOS), E(XPOS));
 	cr_expect_eq(pe_encodings_taking(PE_PARAM_ROPE2D), E(ROPE2D));
+}
+
+/* Whether dump has table `name` for cfg. */
+static bool
+has_dump(const struct pe_config *cfg, const char *name)
+{
+	char buf[512];
+	size_t n = strlen(name);
+
+	pe_dump_tables_of(cfg, buf, sizeof buf);
+	for (const char *p = buf; *p != '\0';) {
+		size_t l = strcspn(p, ",");
+		if (l == n && strncmp(p, name, n) == 0)
+			return true;
+		p += l;
+		p += strspn(p, ", ");
+	}
+	return false;
+}
+
+/* Every capability of a kernel row has what it promises: its hooks, the
+ * view row's panel and dump's tables; and neither the view nor dump has
+ * what the row lacks. A row that gains a capability without the rest, or
+ * the rest without the capability, fails here. */
+Test(encodings, capabilities_have_what_they_promise)
+{
+	static double table[1024 * 64];
+	pe_learned_init(1024, 64, 1, table);
+
+	for (int e = 0; e < PE_ENC_COUNT; e++) {
+		const struct pe_encoding_def *d = pe_encoding_def(e);
+		const struct pe_enc_view *v = pe_enc_views[e];
+		const char *name = d->name;
+		struct pe_config cfg;
+		config(&cfg, e, table);
+		cr_assert_eq(pe_config_check(&cfg, NULL, 0), PE_OK, "%s", name);
+
+		/* how the position enters attention, and its hooks */
+		cr_expect_eq(d->vector != NULL && d->attention != PE_ATTN_ADD, false,
+		    "%s: a vector but it does not add one", name);
+		cr_expect_eq(d->rotate != NULL && d->attention != PE_ATTN_ROTATE,
+		    false, "%s: a rotation but it does not rotate", name);
+		cr_expect(d->toy == NULL || d->toy->bias == NULL ||
+		    d->attention == PE_ATTN_BIAS, "%s: a toy bias but no score "
+		    "bias", name);
+		cr_expect_eq((d->params & PE_PARAM_SEQ_LEN) != 0, d->positions == NULL,
+		    "%s: positions are seq_len exactly when it reads seq_len", name);
+		cr_expect_geq(pe_config_positions(&cfg), 1, "%s", name);
+
+		/* the toy attention: a rule, the panel, the tables */
+		bool toy = (d->caps & PE_CAP_TOY) != 0;
+		cr_expect_eq(toy, d->toy != NULL, "%s: PE_CAP_TOY and its rule", name);
+		cr_expect_eq(toy, pe_enc_has_panel(v, PE_PANEL_ATTENTION),
+		    "%s: PE_CAP_TOY and the attention panel", name);
+		cr_expect_eq(toy, has_dump(&cfg, "token_embeddings") &&
+		    has_dump(&cfg, "scores") && has_dump(&cfg, "attention"),
+		    "%s: PE_CAP_TOY and the toy tables", name);
+		if (toy && d->toy != NULL && d->toy->check_bias == NULL) {
+			struct pe_toy_sentence s;
+			char why[256] = "";
+			pe_toy_split(NULL, &s);
+			cr_expect_eq(pe_toy_check(&cfg, &s, 0, why, sizeof why), PE_OK,
+			    "%s: the toy refuses its defaults: %s", name, why);
+		}
+
+		/* the worked example: x + PE(p) or R_p x, the panel, a table */
+		bool ex = (d->caps & PE_CAP_EXAMPLE) != 0;
+		cr_expect(!ex || (d->attention == PE_ATTN_ADD && d->vector != NULL) ||
+		    (d->attention == PE_ATTN_ROTATE && d->rotate != NULL),
+		    "%s: PE_CAP_EXAMPLE without its vector or rotation", name);
+		cr_expect_eq(ex, pe_enc_has_panel(v, PE_PANEL_EXAMPLE),
+		    "%s: PE_CAP_EXAMPLE and the example panel", name);
+		cr_expect_eq(ex, has_dump(&cfg, "sum") || has_dump(&cfg, "rotated"),
+		    "%s: PE_CAP_EXAMPLE and its table", name);
+
+		/* the shift matrix */
+		bool shift = (d->caps & PE_CAP_SHIFT) != 0;
+		cr_expect_eq(shift, pe_enc_has_panel(v, PE_PANEL_SHIFT),
+		    "%s: PE_CAP_SHIFT and the shift panel", name);
+		cr_expect_eq(shift, has_dump(&cfg, "shift"),
+		    "%s: PE_CAP_SHIFT and the shift table", name);
+
+		/* heads: --head has some to pick from */
+		if (d->caps & PE_CAP_HEADS)
+			cr_expect_geq(pe_config_heads(&cfg), 1, "%s", name);
+	}
 }

@@ -76,9 +76,11 @@ struct pe_toy_rule {
 	 * bias. Called after check passed. */
 	int (*bias)(const struct pe_config *cfg, size_t head, size_t t,
 	    double *scores);
-	/* The bias needs a learned table the user supplies (--bias-file);
-	 * without it the panel shows what indexes the bias. */
-	bool learned_bias;
+	/* The bias is a learned table the user supplies (teach.bias,
+	 * --bias-file): PE_OK when teach.bias is NULL or has the shape cfg
+	 * needs, else PE_EINVAL and why (pe_teach_check asks it); without a
+	 * bias the panel shows what indexes it. NULL: not a learned bias. */
+	int (*check_bias)(const struct pe_config *cfg, char *why, size_t cap);
 	/* The bias's term in the panel's title: " + bias"; NULL: none. */
 	const char *term;
 };
@@ -108,6 +110,10 @@ struct pe_encoding_def {
 	bool (*causal)(const struct pe_config *cfg);
 	/* The variant beside the name in messages ("t5"); NULL: none. */
 	const char *(*variant)(const struct pe_config *cfg);
+	/* The frequency w_j of each of its pairs (sinusoidal: its layout's;
+	 * rope: inv_freq, scaled) into dest (NULL: only count them); the
+	 * count. NULL: no pairs. */
+	size_t (*freqs)(const struct pe_config *cfg, double *dest);
 	/* PE_ATTN_ADD: rows p0 .. p0+npos-1 of PE [npos, d] into dest;
 	 * PE_ERANGE (those rows NaN) when a position has no vector (past a
 	 * learned table); NULL: no vector. */
@@ -118,6 +124,13 @@ struct pe_encoding_def {
 	 * [npos, d] (may not alias x); NULL: no rotation. */
 	int (*rotate)(const struct pe_config *cfg, size_t p0, size_t npos,
 	    const double *x, size_t stride, double *dest);
+	/* Make what cfg needs and does not have (learned: the untrained
+	 * table when cfg->table is NULL) into *owned, set in cfg, which the
+	 * caller frees; owned NULL: only say whether it could. PE_OK,
+	 * PE_ERANGE (too large) or PE_ENOMEM, with a sentence in why[cap];
+	 * NULL: nothing to make. */
+	int (*prepare)(struct pe_config *cfg, double **owned, char *why,
+	    size_t cap);
 	/* Its part of the toy attention (PE_CAP_TOY); NULL: none. */
 	const struct pe_toy_rule *toy;
 };
@@ -140,5 +153,16 @@ unsigned pe_encodings_taking(unsigned params);
 
 /* How many heads --head picks from for cfg (its row's `heads`). */
 size_t pe_config_heads(const struct pe_config *cfg);
+
+/* cfg's pair frequencies into dest (NULL: only count them), the count;
+ * 0 when its row has none (its `freqs`). */
+size_t pe_config_freqs(const struct pe_config *cfg, double *dest);
+
+/* Make what cfg needs and does not have (its row's `prepare`: learned's
+ * untrained table) into *owned (NULL when nothing was made; the caller
+ * frees it after the last use of cfg), or with owned NULL only check that
+ * it can be made. PE_OK, or PE_ERANGE / PE_ENOMEM with why[cap]. */
+int pe_config_prepare(struct pe_config *cfg, double **owned, char *why,
+    size_t cap);
 
 #endif

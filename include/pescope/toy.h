@@ -98,16 +98,18 @@ int pe_toy_embeddings(const struct pe_toy_sentence *s, size_t d,
     double *dest);
 
 /* Whether the toy attention is causal for cfg: --mask causal, or --mask
- * left to its default with nope or alibi's causal mode.
- * formula: mask == causal || (mask == auto && (nope || alibi causal)) */
+ * left to its default where the encoding's row says so (nope, alibi's
+ * causal mode).
+ * formula: mask == causal || (mask == auto && row.causal(cfg)) */
 bool pe_toy_causal(const struct pe_config *cfg);
 
 /* Whether the toy attention is defined for cfg, head and sentence s:
- * refused for vit2d (patches, not a sentence), for learned when a token's
- * position is past max_len (no row), for alibi's causal mode with --mask
- * none (the bias has no value above the diagonal), for relative without a
- * --bias-file (the bias is learned) or with one of the wrong shape, and
- * for a head past the bias's heads.
+ * refused for an encoding whose row has no toy rule (vit2d: patches, not a
+ * sentence), and by the rule (pescope/encoding.h): for learned when a
+ * token's position is past max_len (no row), for alibi's causal mode with
+ * --mask none (the bias has no value above the diagonal), for relative
+ * without a --bias-file (the bias is learned) or with one of the wrong
+ * shape, and for a head past the bias's heads.
  * formula: (none: a check)
  * @param[in]  cfg   a config that passed pe_config_check
  * @param[in]  s     the sentence (T tokens)

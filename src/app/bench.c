@@ -11,8 +11,8 @@
 
 #include "app/app.h"
 #include "app/stream.h"
+#include "pescope/encoding.h"
 #include "pescope/wave.h"
-#include "pescope/learned.h"
 #include "view/encoding.h"
 #include "view/view.h"
 
@@ -91,12 +91,11 @@ bench_one(const struct pe_config *cfg, enum pe_panel panel, int w, int h,
 
 /* A config for encoding e at the default or the large size. */
 static void
-bench_config(const struct pe_options *o, enum pe_encoding e, bool large,
-    struct pe_config *cfg, double **table)
+bench_config(enum pe_encoding e, bool large, struct pe_config *cfg,
+    double **table)
 {
 	pe_config_default(cfg);
 	cfg->enc = e;
-	cfg->table = o->cfg.table;
 	if (large) {
 		cfg->n = (size_t)1 << 20;
 		cfg->d = 8192;
@@ -108,11 +107,9 @@ bench_config(const struct pe_options *o, enum pe_encoding e, bool large,
 	 * (xpos's scale) runs at the longest it holds */
 	while (large && cfg->n > 1 && pe_config_check(cfg, NULL, 0) != PE_OK)
 		cfg->n /= 2;
-	if (e == PE_ENC_LEARNED) {
-		/* the table keeps its max_len: positions past it have no row */
-		pe_learned_untrained(cfg->max_len, cfg->d, table); /* NULL: fails */
-		cfg->table = *table;
-	}
+	/* what the encoding makes for itself (learned: the untrained table,
+	 * which keeps its max_len: positions past it have no row) */
+	pe_config_prepare(cfg, table, NULL, 0); /* nothing made: fails later */
 }
 
 /* A kind of dump table the table bench fills: its options. */
@@ -230,7 +227,7 @@ pe_bench_run(const struct pe_options *o)
 				double mm = 0, med = 0, mx = 0;
 				int nf = 0;
 				char size[64], view[64];
-				bench_config(o, (enum pe_encoding)e, large, &cfg, &table);
+				bench_config((enum pe_encoding)e, large, &cfg, &table);
 				if (!pe_enc_has_panel(pe_enc_view_of(&cfg), (enum pe_panel)p)) {
 					free(table);
 					continue;

@@ -13,6 +13,7 @@
 #include "app/app.h"
 #include "app/stream.h"
 #include "pescope/alibi.h"
+#include "pescope/encoding.h"
 #include "pescope/example.h"
 #include "pescope/field.h"
 #include "io/io.h"
@@ -51,7 +52,10 @@ struct dump_ctx;
  * it, its shape, whether it holds integers, how its rows are filled, what
  * it needs, the options it names (options_table.h): its own, refused with
  * every other table, and those of other encodings it takes too; and what
- * its rows share, made once before they are filled. */
+ * its rows share, made once before they are filled. A table one encoding
+ * has names it in `encs`; a table of a capability (the toy attention, the
+ * worked example) names the capability (`caps`, `attns`), so every
+ * encoding whose row has it has the table. */
 struct dump_table {
 	const char *name;
 	unsigned encs;	    /* 1 << enum pe_encoding */
@@ -71,6 +75,9 @@ struct dump_table {
 	/* NULL, or what the rows share (frequencies, a profile, slopes, ...),
 	 * made once into x->p before any row */
 	int (*prep)(struct dump_ctx *x);
+	unsigned caps;	    /* enum pe_enc_cap: every encoding with them */
+	unsigned attns;	    /* 1 << enum pe_enc_attention with caps; 0: any */
+	bool rope;	    /* x->r is the config's rope (pe_rope_init) */
 };
 
 /* What a table's prep makes; dump_prep_free releases it. */
@@ -88,7 +95,7 @@ struct dump_prep {
 /* What a fill function gets. */
 struct dump_ctx {
 	const struct pe_config *c;
-	const struct pe_rope *r; /* rope only */
+	const struct pe_rope *r; /* the rope of a table whose row says so */
 	const struct dump_table *t;
 	size_t n;		 /* positions */
 	size_t count;		 /* elements */
@@ -99,12 +106,9 @@ struct dump_ctx {
 };
 
 #define E(x) (1u << PE_ENC_##x)
-#define E_VECTOR (E(SINUSOIDAL) | E(LEARNED) | E(VIT2D))
-#define E_SIMILAR (E_VECTOR | E(ROPE) | E(NOPE) | E(MROPE) | E(XPOS) | \
-    E(ROPE2D))
-/* the toy attention's encodings (toy.h), named as in options.c */
-#define E_TOY (E(SINUSOIDAL) | E(LEARNED) | E(RELATIVE) | E(ROPE) | E(ALIBI) | \
-    E(NOPE))
+/* the encodings whose similarity is a field (pe_field_value) */
+#define E_SIM_FIELD (E(LEARNED) | E(NOPE) | E(MROPE) | E(XPOS) | E(ROPE2D))
+#define A(x) (1u << PE_ATTN_##x)
 
 /* The options of the toy tables: the sentence, its order, the mask and
  * relative's learned bias; they take d_model and --head with every
@@ -113,14 +117,18 @@ struct dump_ctx {
 #define TOY_ALSO "d-model head"
 
 #define FILL_ARGS const struct dump_ctx *x, size_t r0, size_t r1, void *dest
-static int fill_pe(FILL_ARGS);
+static int fill_pe_wave(FILL_ARGS);
+static int fill_pe_learned(FILL_ARGS);
+static int fill_pe_vit2d(FILL_ARGS);
 static int fill_similarity(FILL_ARGS);
+static int fill_vit2d_similarity(FILL_ARGS);
 static int fill_rope(FILL_ARGS);
 static int fill_alibi(FILL_ARGS);
 static int fill_relative(FILL_ARGS);
 static int fill_mask(FILL_ARGS);
 static int fill_toy(FILL_ARGS);
-static int fill_example(FILL_ARGS);
+static int fill_sum(FILL_ARGS);
+static int fill_rotated(FILL_ARGS);
 static int fill_shift(FILL_ARGS);
 static int fill_beyond(FILL_ARGS);
 static int fill_recency(FILL_ARGS);
@@ -132,8 +140,12 @@ static int prep_rope2d(struct dump_ctx *x);
 static int check_toy(const struct dump_ctx *x, char *why, size_t cap);
 static int check_embedding(const struct dump_ctx *x, char *why, size_t cap);
 static int check_train_len(const struct dump_ctx *x, char *why, size_t cap);
-static int prep_pe(struct dump_ctx *x);
-static int prep_similarity(struct dump_ctx *x);
+static int prep_sinusoid(struct dump_ctx *x);
+static int prep_vit2d(struct dump_ctx *x);
+static int prep_sim_sinusoid(struct dump_ctx *x);
+static int prep_sim_rope(struct dump_ctx *x);
+static int prep_sim_vit2d(struct dump_ctx *x);
+static int prep_sim_field(struct dump_ctx *x);
 static int prep_rope(struct dump_ctx *x);
 static int prep_slopes(struct dump_ctx *x);
 static int prep_relative(struct dump_ctx *x);
@@ -141,22 +153,39 @@ static int prep_toy(struct dump_ctx *x);
 static int prep_beyond(struct dump_ctx *x);
 
 static const struct dump_table tables[] = {
-	{"pe", E_VECTOR, 0, {AX_POS, AX_D}, false, fill_pe, NULL, NULL, NULL,
-	    prep_pe},
-	{"similarity", E_SIMILAR, 0, {AX_POS, AX_POS}, false, fill_similarity,
-	    NULL, NULL, NULL, prep_similarity},
-	{"profile", E_SIMILAR, 0, {AX_POS}, false, fill_similarity, NULL, NULL,
-	    NULL, prep_similarity},
-	{"cosine", E(VIT2D), 0, {AX_POS, AX_POS}, false, fill_similarity, NULL,
-	    NULL, NULL, prep_similarity},
-	{"inv_freq", E(ROPE), 0, {AX_PAIRS}, false, fill_rope},
-	{"angles", E(ROPE), 0, {AX_POS, AX_PAIRS}, false, fill_rope},
+	{"pe", E(SINUSOIDAL), 0, {AX_POS, AX_D}, false, fill_pe_wave, NULL, NULL,
+	    NULL, prep_sinusoid},
+	{"pe", E(LEARNED), 0, {AX_POS, AX_D}, false, fill_pe_learned},
+	{"pe", E(VIT2D), 0, {AX_POS, AX_D}, false, fill_pe_vit2d, NULL, NULL,
+	    NULL, prep_vit2d},
+	{"similarity", E(SINUSOIDAL), 0, {AX_POS, AX_POS}, false,
+	    fill_similarity, NULL, NULL, NULL, prep_sim_sinusoid},
+	{"similarity", E(ROPE), 0, {AX_POS, AX_POS}, false, fill_similarity,
+	    NULL, NULL, NULL, prep_sim_rope, .rope = true},
+	{"similarity", E(VIT2D), 0, {AX_POS, AX_POS}, false,
+	    fill_vit2d_similarity, NULL, NULL, NULL, prep_sim_vit2d},
+	{"similarity", E_SIM_FIELD, 0, {AX_POS, AX_POS}, false, fill_similarity,
+	    NULL, NULL, NULL, prep_sim_field},
+	{"profile", E(SINUSOIDAL), 0, {AX_POS}, false, fill_similarity, NULL,
+	    NULL, NULL, prep_sim_sinusoid},
+	{"profile", E(ROPE), 0, {AX_POS}, false, fill_similarity, NULL, NULL,
+	    NULL, prep_sim_rope, .rope = true},
+	{"profile", E(VIT2D), 0, {AX_POS}, false, fill_vit2d_similarity, NULL,
+	    NULL, NULL, prep_sim_vit2d},
+	{"profile", E_SIM_FIELD, 0, {AX_POS}, false, fill_similarity, NULL, NULL,
+	    NULL, prep_sim_field},
+	{"cosine", E(VIT2D), 0, {AX_POS, AX_POS}, false, fill_vit2d_similarity,
+	    NULL, NULL, NULL, prep_sim_vit2d},
+	{"inv_freq", E(ROPE), 0, {AX_PAIRS}, false, fill_rope, .rope = true},
+	{"angles", E(ROPE), 0, {AX_POS, AX_PAIRS}, false, fill_rope,
+	    .rope = true},
 	{"cos", E(ROPE), 0, {AX_POS, AX_ROT}, false, fill_rope, NULL, NULL, NULL,
-	    prep_rope},
+	    prep_rope, .rope = true},
 	{"sin", E(ROPE), 0, {AX_POS, AX_ROT}, false, fill_rope, NULL, NULL, NULL,
-	    prep_rope},
-	{"wavelength", E(ROPE), 0, {AX_PAIRS}, false, fill_rope},
-	{"attention_scaling", E(ROPE), 0, {AX_ONE}, false, fill_rope},
+	    prep_rope, .rope = true},
+	{"wavelength", E(ROPE), 0, {AX_PAIRS}, false, fill_rope, .rope = true},
+	{"attention_scaling", E(ROPE), 0, {AX_ONE}, false, fill_rope,
+	    .rope = true},
 	{"slopes", E(ALIBI), 0, {AX_HEADS}, false, fill_alibi, NULL, NULL, NULL,
 	    prep_slopes},
 	{"bias", E(ALIBI), 0, {AX_HEADS, AX_POS, AX_POS}, false, fill_alibi,
@@ -166,28 +195,28 @@ static const struct dump_table tables[] = {
 	{"index", E(RELATIVE), 1u << PE_REL_SHAW, {AX_POS, AX_POS}, true,
 	    fill_relative, NULL, NULL, NULL, prep_relative},
 	{"mask", E(NOPE), 0, {AX_POS, AX_POS}, false, fill_mask},
-	/* issue 11: the toy attention (toy.h) */
-	{"token_embeddings", E_TOY, 0, {AX_TOKENS, AX_D}, false, fill_toy,
-	    check_toy, "tokens permute", "d-model"},
-	{"scores", E_TOY, 0, {AX_TOKENS, AX_TOKENS}, false, fill_toy, check_toy,
-	    TOY_OPTS, TOY_ALSO, prep_toy},
-	{"attention", E_TOY, 0, {AX_TOKENS, AX_TOKENS}, false, fill_toy,
-	    check_toy, TOY_OPTS, TOY_ALSO, prep_toy},
-	/* the worked examples and the properties (example.h, sinusoidal.h,
-	 * rope.h, alibi.h, nope.h) */
-	{"sum", E(SINUSOIDAL) | E(LEARNED), 0, {AX_POS, AX_D}, false,
-	    fill_example, check_embedding, "embedding", NULL},
-	{"rotated", E(ROPE), 0, {AX_POS, AX_D}, false, fill_example,
-	    check_embedding, "embedding", NULL},
+	/* the toy attention (toy.h): every encoding that has one */
+	{"token_embeddings", 0, 0, {AX_TOKENS, AX_D}, false, fill_toy,
+	    check_toy, "tokens permute", "d-model", .caps = PE_CAP_TOY},
+	{"scores", 0, 0, {AX_TOKENS, AX_TOKENS}, false, fill_toy, check_toy,
+	    TOY_OPTS, TOY_ALSO, prep_toy, .caps = PE_CAP_TOY},
+	{"attention", 0, 0, {AX_TOKENS, AX_TOKENS}, false, fill_toy,
+	    check_toy, TOY_OPTS, TOY_ALSO, prep_toy, .caps = PE_CAP_TOY},
+	/* the worked examples (example.h: x + PE(p), R_p x) and the
+	 * properties (sinusoidal.h, rope.h, alibi.h, nope.h) */
+	{"sum", 0, 0, {AX_POS, AX_D}, false, fill_sum, check_embedding,
+	    "embedding", NULL, .caps = PE_CAP_EXAMPLE, .attns = A(ADD)},
+	{"rotated", 0, 0, {AX_POS, AX_D}, false, fill_rotated, check_embedding,
+	    "embedding", NULL, .caps = PE_CAP_EXAMPLE, .attns = A(ROTATE)},
 	{"shift", E(SINUSOIDAL), 0, {AX_D, AX_D}, false, fill_shift, NULL,
 	    "shift", NULL},
-	{"decay", E(ROPE), 0, {AX_POS}, false, fill_rope},
+	{"decay", E(ROPE), 0, {AX_POS}, false, fill_rope, .rope = true},
 	{"beyond", E(ROPE), 0, {AX_BEYOND}, true, fill_beyond, check_train_len,
-	    "train-len", NULL, prep_beyond},
+	    "train-len", NULL, prep_beyond, .rope = true},
 	{"recency", E(ALIBI), 0, {AX_POS}, false, fill_recency, NULL, NULL, NULL,
 	    prep_slopes},
 	{"start_share", E(NOPE), 0, {AX_POS}, false, fill_share},
-	/* issue 15: mrope (mrope.h); similarity and profile above */
+	/* mrope (mrope.h); similarity and profile above */
 	{"positions", E(MROPE), 0, {AX_POS, AX_THREE}, true, fill_whole, NULL, NULL,
 	    NULL, prep_mrope},
 	{"angles", E(MROPE), 0, {AX_POS, AX_HALF}, false, fill_whole, NULL, NULL,
@@ -213,13 +242,19 @@ static const struct dump_table tables[] = {
 };
 #define NTABLES (sizeof tables / sizeof tables[0])
 
-/* Whether the config's encoding (and relative kind) has table t. */
+/* Whether the config's encoding (and relative kind) has table t: the
+ * table names the encoding, or the encoding's row has the table's
+ * capabilities (and way into attention). Only relative's tables name
+ * kinds. */
 static bool
 has_table(const struct pe_config *c, const struct dump_table *t)
 {
-	return (t->encs & (1u << c->enc)) &&
-	    (c->enc != PE_ENC_RELATIVE || t->kinds == 0 ||
-		(t->kinds & (1u << c->relative)));
+	const struct pe_encoding_def *e = pe_config_def(c);
+	bool has = (t->encs & (1u << c->enc)) ||
+	    (t->caps != 0 && (e->caps & t->caps) == t->caps &&
+		(t->attns == 0 || (t->attns & (1u << e->attention))));
+
+	return has && (t->kinds == 0 || (t->kinds & (1u << c->relative)));
 }
 
 /* The tables an encoding has, as "a, b, c" into buf. */
@@ -406,27 +441,48 @@ prep_wave(struct dump_ctx *x, const double *w, size_t nw)
 	return st;
 }
 
-/* The wave frequencies of sinusoidal (layout's) or vit2d (each half's)
- * into x->p.wave; PE_OK with none for other encodings. */
+/* Make x->p.wave from nw frequencies freq(i, d, base, layout). */
 static int
-prep_freqs(struct dump_ctx *x)
+prep_freqs(struct dump_ctx *x, size_t nw,
+    double (*freq)(const struct pe_config *c, size_t i))
 {
-	const struct pe_config *c = x->c;
-	size_t nw = c->enc == PE_ENC_SINUSOIDAL ? c->d / 2
-	    : c->enc == PE_ENC_VIT2D ? c->d / 4 : 0;
+	double *w = malloc((nw > 0 ? nw : 1) * sizeof *w);
 
-	if (nw == 0)
-		return PE_OK;
-	double *w = malloc(nw * sizeof *w);
 	if (w == NULL)
 		return PE_ENOMEM;
 	for (size_t i = 0; i < nw; i++)
-		w[i] = c->enc == PE_ENC_SINUSOIDAL
-		    ? pe_sinusoidal_freq(i, c->d, c->base, c->layout)
-		    : pe_vit2d_omega(i, c->d);
+		w[i] = freq(x->c, i);
 	int st = prep_wave(x, w, nw);
 	free(w);
 	return st;
+}
+
+/* Sinusoidal frequency i of c's layout. */
+static double
+sinusoid_freq(const struct pe_config *c, size_t i)
+{
+	return pe_sinusoidal_freq(i, c->d, c->base, c->layout);
+}
+
+/* vit2d's frequency i of each half. */
+static double
+vit2d_freq(const struct pe_config *c, size_t i)
+{
+	return pe_vit2d_omega(i, c->d);
+}
+
+/* The sinusoid's d/2 frequencies (its layout's) as a wave. */
+static int
+prep_sinusoid(struct dump_ctx *x)
+{
+	return prep_freqs(x, x->c->d / 2, sinusoid_freq);
+}
+
+/* vit2d's d/4 frequencies (each half's) as a wave. */
+static int
+prep_vit2d(struct dump_ctx *x)
+{
+	return prep_freqs(x, x->c->d / 4, vit2d_freq);
 }
 
 /* Release what a prep made. */
@@ -442,20 +498,14 @@ dump_prep_free(struct dump_prep *p)
 	memset(p, 0, sizeof *p);
 }
 
-/* pe's frequencies (sinusoidal, vit2d). */
-static int
-prep_pe(struct dump_ctx *x)
-{
-	return prep_freqs(x);
-}
-
 /* Rows of vit2d's pe: patch r = h W + w is [sin w om | cos w om | sin h om
  * | cos h om] (MAE); the patches of one grid row share the h half. */
 static int
-fill_vit2d(const struct dump_ctx *x, size_t r0, size_t r1, double *v)
+fill_pe_vit2d(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
 {
 	static const struct pe_wave_out halves = {false, false, true, 1.0};
 	size_t d = x->c->d, gw = x->c->grid_w;
+	double *v = dest;
 
 	for (size_t r = r0; r < r1;) {
 		size_t h = r / gw, w = r % gw;
@@ -473,19 +523,24 @@ fill_vit2d(const struct dump_ctx *x, size_t r0, size_t r1, double *v)
 	return PE_OK;
 }
 
-/* pe: sinusoidal, vit2d, or the learned table (NaN past its rows). */
+/* The sinusoid's pe, in its layout. */
 static int
-fill_pe(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
+fill_pe_wave(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
 {
 	const struct pe_config *c = x->c;
 	bool halves = c->layout == PE_LAYOUT_SPLIT || c->layout == PE_LAYOUT_T2T;
 	struct pe_wave_out out = {!halves, false, true, 1.0};
+
+	return pe_wave_rows(&x->p.wave, r0, r1 - r0, &out, dest, c->d);
+}
+
+/* The learned table's pe (NaN past its rows). */
+static int
+fill_pe_learned(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
+{
+	const struct pe_config *c = x->c;
 	double *v = dest;
 
-	if (c->enc == PE_ENC_SINUSOIDAL)
-		return pe_wave_rows(&x->p.wave, r0, r1 - r0, &out, v, c->d);
-	if (c->enc == PE_ENC_VIT2D)
-		return fill_vit2d(x, r0, r1, v);
 	for (size_t p = r0; p < r1; p++)
 		for (size_t j = 0; j < c->d; j++)
 			v[(p - r0) * c->d + j] =
@@ -498,46 +553,78 @@ fill_pe(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
  * pair, field_sim.c); the matrix reads a profile of every distance. vit2d:
  * PE_i . PE_j = C_W(w_i - w_j) + C_H(h_i - h_j), C(k) = sum_q cos(k om_q),
  * and every row's squared norm is C_W(0) + C_H(0) = d/2 (pe_vit2d_cosine).
- * Learned and nope: their field's values. */
-static int
-prep_similarity(struct dump_ctx *x)
-{
-	const struct pe_config *c = x->c;
-	int st;
+ * Learned, nope and the rest: their field's values. */
 
-	x->p.scale = 1.0;
-	x->p.offset = 0.0;
-	if (c->enc == PE_ENC_ROPE) {
-		x->p.scale = x->r->attention_scaling * x->r->attention_scaling;
-		x->p.offset = (double)((x->r->d - x->r->rot) / 2);
-		st = prep_wave(x, x->r->inv_freq, x->r->npairs);
-	} else if (c->enc == PE_ENC_SINUSOIDAL || c->enc == PE_ENC_VIT2D) {
-		st = prep_freqs(x);
-	} else {
-		st = pe_field_init(&x->p.field, PE_FIELD_SIMILARITY, c);
-		x->p.has_field = st == PE_OK;
-		return st;
-	}
-	if (st != PE_OK)
-		return st;
-	if (c->enc == PE_ENC_VIT2D) {
-		x->p.nv = c->grid_w + c->grid_h;
-		if ((x->p.v = malloc(x->p.nv * sizeof *x->p.v)) == NULL)
-			return PE_ENOMEM;
-		st = pe_wave_cos_sums(&x->p.wave, 0, c->grid_w, x->p.v);
-		if (st == PE_OK)
-			st = pe_wave_cos_sums(&x->p.wave, 0, c->grid_h,
-			    x->p.v + c->grid_w);
-		return st;
-	}
+/* A wave's similarity (x->p.wave, scale, offset set): the matrix reads a
+ * profile of every distance; the profile's rows are distances. */
+static int
+prep_sim_profile(struct dump_ctx *x)
+{
+	int st = PE_OK;
+
 	if (strcmp(x->t->name, "similarity") != 0)
-		return PE_OK; /* profile: its rows are distances */
+		return PE_OK;
 	x->p.nv = x->n;
 	if ((x->p.v = malloc(x->n * sizeof *x->p.v)) == NULL)
 		return PE_ENOMEM;
 	st = pe_wave_cos_sums(&x->p.wave, 0, x->n, x->p.v);
 	for (size_t k = 0; st == PE_OK && k < x->n; k++)
 		x->p.v[k] = x->p.scale * x->p.v[k] + x->p.offset;
+	return st;
+}
+
+/* The sinusoid's similarity: its frequencies. */
+static int
+prep_sim_sinusoid(struct dump_ctx *x)
+{
+	int st;
+
+	x->p.scale = 1.0;
+	x->p.offset = 0.0;
+	if ((st = prep_sinusoid(x)) != PE_OK)
+		return st;
+	return prep_sim_profile(x);
+}
+
+/* rope's similarity: att^2 times the inverse frequencies' cosines plus
+ * one per pass-through pair. */
+static int
+prep_sim_rope(struct dump_ctx *x)
+{
+	int st;
+
+	x->p.scale = x->r->attention_scaling * x->r->attention_scaling;
+	x->p.offset = (double)((x->r->d - x->r->rot) / 2);
+	if ((st = prep_wave(x, x->r->inv_freq, x->r->npairs)) != PE_OK)
+		return st;
+	return prep_sim_profile(x);
+}
+
+/* vit2d's similarity: the cosine sums by grid distance along each axis. */
+static int
+prep_sim_vit2d(struct dump_ctx *x)
+{
+	const struct pe_config *c = x->c;
+	int st;
+
+	if ((st = prep_vit2d(x)) != PE_OK)
+		return st;
+	x->p.nv = c->grid_w + c->grid_h;
+	if ((x->p.v = malloc(x->p.nv * sizeof *x->p.v)) == NULL)
+		return PE_ENOMEM;
+	st = pe_wave_cos_sums(&x->p.wave, 0, c->grid_w, x->p.v);
+	if (st == PE_OK)
+		st = pe_wave_cos_sums(&x->p.wave, 0, c->grid_h, x->p.v + c->grid_w);
+	return st;
+}
+
+/* The similarity field of the other encodings. */
+static int
+prep_sim_field(struct dump_ctx *x)
+{
+	int st = pe_field_init(&x->p.field, PE_FIELD_SIMILARITY, x->c);
+
+	x->p.has_field = st == PE_OK;
 	return st;
 }
 
@@ -558,17 +645,15 @@ vit2d_similarity(const struct dump_ctx *x, size_t i, size_t j, bool cosine)
 	return cosine ? s / (cw[0] + ch[0]) : s;
 }
 
-/* similarity, profile (row 0 of it) and vit2d's cosine. */
+/* similarity and profile (row 0 of it): a wave's profile, or the field. */
 static int
 fill_similarity(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
 {
-	const struct pe_config *c = x->c;
 	bool profile = strcmp(x->t->name, "profile") == 0;
-	bool cosine = strcmp(x->t->name, "cosine") == 0;
 	size_t n = x->n, cols = profile ? 1 : n;
 	double *v = dest;
 
-	if (profile && x->p.has_wave && c->enc != PE_ENC_VIT2D) {
+	if (profile && x->p.has_wave) {
 		int st = pe_wave_cos_sums(&x->p.wave, r0, r1 - r0, v);
 		for (size_t k = 0; st == PE_OK && k < r1 - r0; k++)
 			v[k] = x->p.scale * v[k] + x->p.offset;
@@ -577,16 +662,28 @@ fill_similarity(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
 	for (size_t r = r0; r < r1; r++) {
 		double *row = v + (r - r0) * cols;
 		size_t i = profile ? 0 : r, j0 = profile ? r : 0;
-		for (size_t j = j0; j < j0 + cols; j++) {
-			double s;
-			if (c->enc == PE_ENC_VIT2D)
-				s = vit2d_similarity(x, i, j, cosine);
-			else if (x->p.has_wave)
-				s = x->p.v[dist(i, j)];
-			else
-				s = pe_field_value(&x->p.field, i, j);
-			row[j - j0] = s;
-		}
+		for (size_t j = j0; j < j0 + cols; j++)
+			row[j - j0] = x->p.has_wave ? x->p.v[dist(i, j)]
+			    : pe_field_value(&x->p.field, i, j);
+	}
+	return PE_OK;
+}
+
+/* vit2d's similarity, profile (row 0 of it) and cosine. */
+static int
+fill_vit2d_similarity(const struct dump_ctx *x, size_t r0, size_t r1,
+    void *dest)
+{
+	bool profile = strcmp(x->t->name, "profile") == 0;
+	bool cosine = strcmp(x->t->name, "cosine") == 0;
+	size_t n = x->n, cols = profile ? 1 : n;
+	double *v = dest;
+
+	for (size_t r = r0; r < r1; r++) {
+		double *row = v + (r - r0) * cols;
+		size_t i = profile ? 0 : r, j0 = profile ? r : 0;
+		for (size_t j = j0; j < j0 + cols; j++)
+			row[j - j0] = vit2d_similarity(x, i, j, cosine);
 	}
 	return PE_OK;
 }
@@ -715,15 +812,19 @@ fill_toy(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
 	return PE_OK;
 }
 
-/* sum (x + PE(p)) and rotated (R_p x) for positions r0 .. r1-1. */
+/* sum: x + PE(p) for positions r0 .. r1-1 (the encoding's vector). */
 static int
-fill_example(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
+fill_sum(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
 {
-	const double *e = x->c->teach.embedding;
+	return pe_example_sum(x->c, x->c->teach.embedding, r0, r1 - r0, dest);
+}
 
-	if (x->c->enc == PE_ENC_ROPE)
-		return pe_example_rotated(x->r, e, r0, r1 - r0, dest);
-	return pe_example_sum(x->c, e, r0, r1 - r0, dest);
+/* rotated: R_p x for positions r0 .. r1-1 (the encoding's rotation). */
+static int
+fill_rotated(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
+{
+	return pe_config_def(x->c)->rotate(x->c, r0, r1 - r0,
+	    x->c->teach.embedding, 0, dest);
 }
 
 /* sinusoidal's M_K. */
@@ -924,11 +1025,12 @@ pe_dump_check_table(const struct pe_config *c, const char *name, char *err,
 		return PE_EXIT_USAGE;
 	}
 	if (!has_table(c, t)) {
+		const struct pe_encoding_def *e = pe_config_def(c);
+		char kind[32] = "";
+		if (e->variant != NULL)
+			snprintf(kind, sizeof kind, " (%s)", e->variant(c));
 		snprintf(err, cap, "--table '%s': not available for %s%s; it has: %s",
-		    name, pe_encoding_name(c->enc),
-		    c->enc == PE_ENC_RELATIVE
-			? (c->relative == PE_REL_T5 ? " (t5)" : " (shaw)") : "",
-		    pe_dump_tables_of(c, names, sizeof names));
+		    name, e->name, kind, pe_dump_tables_of(c, names, sizeof names));
 		return PE_EXIT_USAGE;
 	}
 	return 0;
@@ -957,7 +1059,7 @@ dump_plan(const struct pe_options *o, struct dump_ctx *x,
 		pe_app_error("%s", why);
 		return PE_EXIT_USAGE;
 	}
-	if (c->enc == PE_ENC_ROPE && pe_rope_init(rope, c) != PE_OK) {
+	if (t->rope && pe_rope_init(rope, c) != PE_OK) {
 		pe_app_error("rope: cannot derive the frequencies");
 		return PE_EXIT_USAGE;
 	}
@@ -975,7 +1077,7 @@ dump_plan(const struct pe_options *o, struct dump_ctx *x,
 		return PE_EXIT_USAGE;
 	}
 	memset(tab, 0, sizeof *tab);
-	table_shape(c, c->enc == PE_ENC_ROPE ? rope : NULL, t, tab);
+	table_shape(c, t->rope ? rope : NULL, t, tab);
 	*dt = t->ints ? PE_I64 : o->dtype;
 	x->dtype = *dt;
 	double elems = (double)tab->shape[0] *
@@ -1115,8 +1217,7 @@ abort:
 	pe_stream_guard(NULL);
 end:
 	dump_prep_free(&x.p);
-	if (o->cfg.enc == PE_ENC_ROPE)
-		pe_rope_free(&rope);
+	pe_rope_free(&rope); /* zeroed when the table has no rope */
 	return rc;
 }
 
@@ -1154,7 +1255,6 @@ pe_dump_bench(const struct pe_options *o, size_t threads, bool memset_only,
 		rc = st == PE_OK ? PE_EXIT_OK : PE_EXIT_FAIL;
 	}
 	dump_prep_free(&x.p);
-	if (o->cfg.enc == PE_ENC_ROPE)
-		pe_rope_free(&rope);
+	pe_rope_free(&rope); /* zeroed when the table has no rope */
 	return rc;
 }

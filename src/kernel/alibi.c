@@ -1,6 +1,7 @@
 /* ALiBi (Press et al. 2022, "Train Short, Test Long"): a linear bias by
  * distance, one slope per head. Distance is query - key. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "pescope/alibi.h"
 #include "kernel/check.h"
@@ -112,4 +113,41 @@ bool
 pe_alibi_causal(const struct pe_config *cfg)
 {
 	return cfg->alibi_mode == PE_ALIBI_CAUSAL;
+}
+
+/* The toy attention of a head: ALiBi's causal mode has no bias above the
+ * diagonal, so it takes the causal mask (--mask none refused). */
+int
+pe_alibi_toy_check(const struct pe_config *cfg,
+    const struct pe_toy_sentence *s, size_t head, char *why, size_t cap)
+{
+	(void)s;
+	if (cfg->alibi_mode == PE_ALIBI_CAUSAL &&
+	    cfg->teach.mask == PE_TOY_MASK_NONE)
+		FAIL("mask none: ALiBi's causal mode has no bias above the "
+		     "diagonal (it is -inf there); use mask causal, or alibi_mode "
+		     "symmetric");
+	if (head >= cfg->heads)
+		FAIL("head %zu: must be in 0..%zu (there are %zu heads)", head,
+		    cfg->heads - 1, cfg->heads);
+	return PE_OK;
+}
+
+/* scores[i, j] += the bias of head (its slope) for query i, key j. */
+int
+pe_alibi_toy_bias(const struct pe_config *cfg, size_t head, size_t t,
+    double *scores)
+{
+	double *m = malloc(cfg->heads * sizeof *m);
+	int rc;
+
+	if (m == NULL)
+		return PE_ENOMEM;
+	if ((rc = pe_alibi_slopes(cfg->heads, m)) == PE_OK)
+		for (size_t i = 0; i < t; i++)
+			for (size_t j = 0; j < t; j++)
+				scores[i * t + j] += pe_alibi_bias(m[head], i, j,
+				    cfg->alibi_mode);
+	free(m);
+	return rc;
 }

@@ -17,6 +17,15 @@ grid_patches(const struct pe_config *cfg)
 	return cfg->grid_h * cfg->grid_w;
 }
 
+/* Each encoding's part of the toy attention (toy.h). */
+static const struct pe_toy_rule toy_plain = {NULL, NULL, NULL, NULL};
+static const struct pe_toy_rule toy_learned = {pe_learned_toy_check, NULL,
+	NULL, NULL};
+static const struct pe_toy_rule toy_relative = {pe_relative_toy_check,
+	pe_relative_toy_bias, pe_relative_bias_check, " + b"};
+static const struct pe_toy_rule toy_alibi = {pe_alibi_toy_check,
+	pe_alibi_toy_bias, NULL, " + bias"};
+
 #define P_(x) PE_PARAM_##x
 #define C_(x) PE_CAP_##x
 
@@ -27,6 +36,9 @@ static const struct pe_encoding_def defs[PE_ENC_COUNT] = {
 		.caps = C_(TOY) | C_(EXAMPLE) | C_(SHIFT),
 		.attention = PE_ATTN_ADD,
 		.check = pe_sinusoidal_check,
+		.freqs = pe_sinusoidal_freqs,
+		.vector = pe_sinusoidal_vector,
+		.toy = &toy_plain,
 	},
 	[PE_ENC_LEARNED] = {
 		.name = "learned",
@@ -34,6 +46,9 @@ static const struct pe_encoding_def defs[PE_ENC_COUNT] = {
 		.caps = C_(TOY) | C_(EXAMPLE),
 		.attention = PE_ATTN_ADD,
 		.check = pe_learned_check,
+		.vector = pe_learned_vector,
+		.prepare = pe_learned_prepare,
+		.toy = &toy_learned,
 	},
 	[PE_ENC_RELATIVE] = {
 		.name = "relative",
@@ -43,6 +58,7 @@ static const struct pe_encoding_def defs[PE_ENC_COUNT] = {
 		.check = pe_relative_check,
 		.heads = pe_relative_heads,
 		.variant = pe_relative_variant,
+		.toy = &toy_relative,
 	},
 	[PE_ENC_ROPE] = {
 		.name = "rope",
@@ -51,6 +67,9 @@ static const struct pe_encoding_def defs[PE_ENC_COUNT] = {
 		.caps = C_(TOY) | C_(EXAMPLE),
 		.attention = PE_ATTN_ROTATE,
 		.check = pe_rope_config_check,
+		.freqs = pe_rope_freqs,
+		.rotate = pe_rope_rotate_rows,
+		.toy = &toy_plain,
 	},
 	[PE_ENC_ALIBI] = {
 		.name = "alibi",
@@ -59,6 +78,7 @@ static const struct pe_encoding_def defs[PE_ENC_COUNT] = {
 		.attention = PE_ATTN_BIAS,
 		.check = pe_alibi_check,
 		.causal = pe_alibi_causal,
+		.toy = &toy_alibi,
 	},
 	[PE_ENC_NOPE] = {
 		.name = "nope",
@@ -66,6 +86,7 @@ static const struct pe_encoding_def defs[PE_ENC_COUNT] = {
 		.caps = C_(TOY),
 		.attention = PE_ATTN_NONE,
 		.causal = pe_nope_causal,
+		.toy = &toy_plain,
 	},
 	[PE_ENC_VIT2D] = {
 		.name = "vit2d",
@@ -181,6 +202,29 @@ pe_config_heads(const struct pe_config *cfg)
 	const struct pe_encoding_def *e = pe_encoding_def(cfg->enc);
 
 	return e != NULL && e->heads != NULL ? e->heads(cfg) : cfg->heads;
+}
+
+/* cfg's pair frequencies, and how many. */
+size_t
+pe_config_freqs(const struct pe_config *cfg, double *dest)
+{
+	const struct pe_encoding_def *e = pe_encoding_def(cfg->enc);
+
+	return e != NULL && e->freqs != NULL ? e->freqs(cfg, dest) : 0;
+}
+
+/* Make what cfg needs and does not have. */
+int
+pe_config_prepare(struct pe_config *cfg, double **owned, char *why,
+    size_t cap)
+{
+	const struct pe_encoding_def *e = pe_encoding_def(cfg->enc);
+
+	if (owned != NULL)
+		*owned = NULL;
+	if (e == NULL || e->prepare == NULL)
+		return PE_OK;
+	return e->prepare(cfg, owned, why, cap);
 }
 
 /* Check a config for consistency; explain the first problem in why. */

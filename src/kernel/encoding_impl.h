@@ -13,18 +13,22 @@
 int pe_config_check_shared(const struct pe_config *cfg, char *why,
     size_t cap);
 
-/* sinusoidal.c: an even d_model (t2t: 4 or more); PE rows. */
+/* sinusoidal.c: an even d_model (t2t: 4 or more); its frequencies; PE
+ * rows. */
 int pe_sinusoidal_check(const struct pe_config *cfg, char *why, size_t cap);
+size_t pe_sinusoidal_freqs(const struct pe_config *cfg, double *dest);
 int pe_sinusoidal_vector(const struct pe_config *cfg, size_t p0,
     size_t npos, double *dest);
 
 /* learned.c: max_len's range; the table's rows (NaN past it); the toy's
- * rule (a row for every token). */
+ * rule (a row for every token); the untrained table. */
 int pe_learned_check(const struct pe_config *cfg, char *why, size_t cap);
 int pe_learned_vector(const struct pe_config *cfg, size_t p0, size_t npos,
     double *dest);
 int pe_learned_toy_check(const struct pe_config *cfg,
     const struct pe_toy_sentence *s, size_t head, char *why, size_t cap);
+int pe_learned_prepare(struct pe_config *cfg, double **owned, char *why,
+    size_t cap);
 
 /* relative.c: shaw's K or t5's buckets; "t5" or "shaw"; the heads of the
  * learned bias; the toy's bias b(i, j) = bias[head, index of j - i]. */
@@ -38,9 +42,10 @@ int pe_relative_toy_bias(const struct pe_config *cfg, size_t head, size_t t,
 int pe_relative_bias_check(const struct pe_config *cfg, char *why,
     size_t cap);
 
-/* rope.c: an even d_model, the scaling, finite tables; R_p x. */
+/* rope.c: an even d_model, the scaling, finite tables; inv_freq; R_p x. */
 int pe_rope_config_check(const struct pe_config *cfg, char *why,
     size_t cap);
+size_t pe_rope_freqs(const struct pe_config *cfg, double *dest);
 int pe_rope_rotate_rows(const struct pe_config *cfg, size_t p0, size_t npos,
     const double *x, size_t stride, double *dest);
 

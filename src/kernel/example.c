@@ -3,38 +3,28 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "pescope/encoding.h"
 #include "pescope/example.h"
-#include "pescope/learned.h"
 #include "pescope/rope.h"
-#include "pescope/sinusoidal.h"
 
-/* x + PE(p) for npos positions; NaN rows past a learned table. */
+/* x + PE(p) for npos positions (the row's vector); NaN rows past a
+ * learned table. */
 int
 pe_example_sum(const struct pe_config *cfg, const double *x, size_t p0,
     size_t npos, double *dest)
 {
+	const struct pe_encoding_def *e = pe_encoding_def(cfg->enc);
 	size_t d = cfg->d;
 
-	if (x == NULL || (npos > 0 && dest == NULL))
+	if (x == NULL || (npos > 0 && dest == NULL) || e == NULL ||
+	    e->vector == NULL)
 		return PE_EINVAL;
-	if (cfg->enc == PE_ENC_SINUSOIDAL) {
-		int rc = pe_sinusoidal_fill(p0, npos, d, cfg->base, cfg->layout,
-		    dest);
-		if (rc != PE_OK)
-			return rc;
-		for (size_t k = 0; k < npos; k++)
-			for (size_t c = 0; c < d; c++)
-				dest[k * d + c] += x[c];
-		return PE_OK;
-	}
-	if (cfg->enc != PE_ENC_LEARNED || cfg->table == NULL)
-		return PE_EINVAL;
-	for (size_t k = 0; k < npos; k++) {
-		size_t p = p0 + k;
+	int rc = e->vector(cfg, p0, npos, dest);
+	if (rc != PE_OK && rc != PE_ERANGE)
+		return rc;
+	for (size_t k = 0; k < npos; k++)
 		for (size_t c = 0; c < d; c++)
-			dest[k * d + c] = p < cfg->max_len
-			    ? x[c] + cfg->table[p * d + c] : NAN;
-	}
+			dest[k * d + c] += x[c];
 	return PE_OK;
 }
 
@@ -66,15 +56,22 @@ pe_example_norm(const double *x, size_t d)
 	return big * sqrt(s);
 }
 
-/* y = x + PE(p) into y[d]: PE_ERANGE past a learned table. */
+/* y = x + PE(p) into y[d]: PE_ERANGE where the encoding has no vector
+ * (past a learned table). */
 static int
 example_sum_one(const struct pe_config *cfg, const double *x, size_t p,
     double *y)
 {
-	if (cfg->enc == PE_ENC_LEARNED && cfg->table != NULL &&
-	    p >= cfg->max_len)
-		return PE_ERANGE;
-	return pe_example_sum(cfg, x, p, 1, y);
+	const struct pe_encoding_def *e = pe_encoding_def(cfg->enc);
+	int rc;
+
+	if (x == NULL || e == NULL || e->vector == NULL)
+		return PE_EINVAL;
+	if ((rc = e->vector(cfg, p, 1, y)) != PE_OK)
+		return rc;
+	for (size_t c = 0; c < cfg->d; c++)
+		y[c] += x[c];
+	return PE_OK;
 }
 
 /* |x + PE(p)|. */

@@ -122,6 +122,11 @@ static const struct field_ops wave_ops = {pe_field_wave_init,
 	pe_field_scan_minmax, false};
 static const struct field_ops sim_ops = {pe_field_wave_init,
 	pe_field_sim_value, sim_block, pe_field_sim_grid, sim_minmax, false};
+static const struct field_ops rope_wave_ops = {pe_field_wave_init_rope,
+	pe_field_wave_value, wave_block, pe_field_wave_grid,
+	pe_field_scan_minmax, false};
+static const struct field_ops rope_sim_ops = {pe_field_wave_init_rope,
+	pe_field_sim_value, sim_block, pe_field_sim_grid, sim_minmax, false};
 static const struct field_ops learned_ops = {pe_field_learned_init,
 	pe_field_learned_value, learned_block, pe_field_learned_grid,
 	learned_minmax, false};
@@ -146,9 +151,10 @@ static const struct field_ops *const field_modules[PE_ENC_COUNT]
 	[PE_ENC_LEARNED] = {[PE_FIELD_PE] = &learned_ops,
 	    [PE_FIELD_SIMILARITY] = &learned_ops},
 	[PE_ENC_RELATIVE] = {[PE_FIELD_RELATIVE] = &diag_ops},
-	[PE_ENC_ROPE] = {[PE_FIELD_ROPE_ANGLE] = &wave_ops,
-	    [PE_FIELD_ROPE_COS] = &wave_ops, [PE_FIELD_ROPE_SIN] = &wave_ops,
-	    [PE_FIELD_SIMILARITY] = &sim_ops},
+	[PE_ENC_ROPE] = {[PE_FIELD_ROPE_ANGLE] = &rope_wave_ops,
+	    [PE_FIELD_ROPE_COS] = &rope_wave_ops,
+	    [PE_FIELD_ROPE_SIN] = &rope_wave_ops,
+	    [PE_FIELD_SIMILARITY] = &rope_sim_ops},
 	[PE_ENC_ALIBI] = {[PE_FIELD_BIAS] = &alibi_ops},
 	[PE_ENC_NOPE] = {[PE_FIELD_MASK] = &diag_ops,
 	    [PE_FIELD_SIMILARITY] = &zero_ops},

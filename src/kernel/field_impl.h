@@ -166,13 +166,15 @@ field_cells_next(struct field_cells *it)
 /* What a wave column shows of its frequency. */
 enum field_fn { FIELD_FN_SIN, FIELD_FN_COS, FIELD_FN_ANGLE };
 
-/* Frequencies and prepared tables of a sinusoidal or rope field (any kind,
- * similarity included); sets the columns of rope kinds. */
 /* Whether the interrupt check (pe_field_set_interrupt) asks a grid in
  * progress to stop. */
 bool pe_field_interrupted(void);
 
+/* Frequencies and prepared tables of a sinusoidal (wave_init) or rope
+ * (wave_init_rope) field, any kind, similarity included; the rope's sets
+ * the columns of rope kinds. */
 int pe_field_wave_init(struct pe_field *f);
+int pe_field_wave_init_rope(struct pe_field *f);
 
 /* The prepared arrays of a wave field whose frequencies are set (rope's
  * at f->rope, or omega), at f->prefix; PE_ENOMEM. */

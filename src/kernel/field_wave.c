@@ -98,28 +98,30 @@ pe_field_wave_pre(const struct pe_field *f, const double **wr,
 	*hs = f->prefix + 2 * nf;
 }
 
-/* Frequencies of a wave field (sinusoidal omega, or the rope's inv_freq
- * and its column count) and their prepared form (field_wave_prepare). */
+/* A sinusoid's wave field: its layout's frequencies (omega), prepared
+ * (field_wave_prepare). */
 int
 pe_field_wave_init(struct pe_field *f)
 {
 	const struct pe_config *cfg = f->cfg;
-	int rc;
 
-	if (cfg->enc == PE_ENC_ROPE) {
-		rc = pe_rope_init(&f->rope, cfg);
-		if (rc != PE_OK)
-			return rc;
-	} else {
-		f->nomega = cfg->d / 2;
-		f->omega = malloc(f->nomega * sizeof *f->omega);
-		if (f->omega == NULL)
-			return PE_ENOMEM;
-		for (size_t i = 0; i < f->nomega; i++)
-			f->omega[i] = pe_sinusoidal_freq(i, cfg->d, cfg->base,
-			                                 cfg->layout);
-	}
+	f->nomega = cfg->d / 2;
+	f->omega = malloc(f->nomega * sizeof *f->omega);
+	if (f->omega == NULL)
+		return PE_ENOMEM;
+	for (size_t i = 0; i < f->nomega; i++)
+		f->omega[i] = pe_sinusoidal_freq(i, cfg->d, cfg->base, cfg->layout);
 	return pe_field_wave_prepare(f);
+}
+
+/* A rope's wave field: its inv_freq and column count (the rope),
+ * prepared. */
+int
+pe_field_wave_init_rope(struct pe_field *f)
+{
+	int rc = pe_rope_init(&f->rope, f->cfg);
+
+	return rc != PE_OK ? rc : pe_field_wave_prepare(f);
 }
 
 /* Value at position p of a wave field's function fn of frequency w. */

@@ -83,3 +83,74 @@ pe_learned_check(const struct pe_config *cfg, char *why, size_t cap)
 		FAIL("max_len %zu: must be in 1..%zu", cfg->max_len, PE_MAX_N);
 	return PE_OK;
 }
+
+/* The table's rows p0 .. p0+npos-1; NaN rows (and PE_ERANGE) past its
+ * max_len rows: there is no embedding there. */
+int
+pe_learned_vector(const struct pe_config *cfg, size_t p0, size_t npos,
+    double *dest)
+{
+	size_t d = cfg->d;
+	int rc = PE_OK;
+
+	if (cfg->table == NULL)
+		return PE_EINVAL;
+	for (size_t k = 0; k < npos; k++) {
+		size_t p = p0 + k;
+		if (p >= cfg->max_len)
+			rc = PE_ERANGE;
+		for (size_t c = 0; c < d; c++)
+			dest[k * d + c] = p < cfg->max_len ? cfg->table[p * d + c]
+							   : NAN;
+	}
+	return rc;
+}
+
+/* The toy attention needs a table with a row for every token. */
+int
+pe_learned_toy_check(const struct pe_config *cfg,
+    const struct pe_toy_sentence *s, size_t head, char *why, size_t cap)
+{
+	(void)head;
+	if (cfg->table == NULL)
+		FAIL("learned: there is no table");
+	if (s->count > cfg->max_len)
+		FAIL("tokens: %zu tokens, but the learned table has max_len %zu "
+		     "rows: token %zu's position has no embedding (use at most %zu "
+		     "tokens, or a longer table)", s->count, cfg->max_len,
+		    cfg->max_len, cfg->max_len);
+	return PE_OK;
+}
+
+/* The untrained table, when cfg has none: refused past
+ * PE_LEARNED_MAX_ENTRIES; made into *owned when owned is given. */
+int
+pe_learned_prepare(struct pe_config *cfg, double **owned, char *why,
+    size_t cap)
+{
+	double *t;
+	int rc;
+
+	if (cfg->table != NULL)
+		return PE_OK;
+	if (cfg->d == 0 || cfg->max_len > PE_LEARNED_MAX_ENTRIES / cfg->d) {
+		if (why != NULL && cap > 0)
+			snprintf(why, cap, "max_len %zu: an untrained table of %zu x "
+			    "%zu is too large; max_len x d_model must be at most %zu",
+			    cfg->max_len, cfg->max_len, cfg->d,
+			    PE_LEARNED_MAX_ENTRIES);
+		return PE_ERANGE;
+	}
+	if (owned == NULL)
+		return PE_OK;
+	if ((rc = pe_learned_untrained(cfg->max_len, cfg->d, &t)) != PE_OK) {
+		if (why != NULL && cap > 0)
+			snprintf(why, cap, "max_len %zu: no memory for the untrained "
+			    "table", cfg->max_len);
+		return rc;
+	}
+	*owned = t;
+	cfg->table = t;
+	cfg->table_untrained = true;
+	return PE_OK;
+}

@@ -152,3 +152,75 @@ pe_relative_heads(const struct pe_config *cfg)
 {
 	return cfg->teach.bias != NULL ? cfg->teach.bias_heads : cfg->heads;
 }
+
+/* Numbers per head the learned bias needs: t5's buckets or shaw's 2K+1. */
+static size_t
+relative_bias_need(const struct pe_config *cfg)
+{
+	return cfg->relative == PE_REL_SHAW ? 2 * cfg->max_relative + 1
+					    : cfg->buckets;
+}
+
+/* What one number of the bias is per, for messages. */
+static const char *
+relative_bias_unit(const struct pe_config *cfg)
+{
+	return cfg->relative == PE_REL_SHAW ? "clipped distance" : "bucket";
+}
+
+/* A learned bias (teach.bias) of the width the kind needs. */
+int
+pe_relative_bias_check(const struct pe_config *cfg, char *why, size_t cap)
+{
+	bool shaw = cfg->relative == PE_REL_SHAW;
+	size_t need = relative_bias_need(cfg);
+
+	if (cfg->teach.bias == NULL || cfg->teach.bias_len == need)
+		return PE_OK;
+	FAIL("bias_file: the bias has %zu numbers per head; %s needs %zu, one "
+	     "per %s (%s), as [%zu] or [heads, %zu]", cfg->teach.bias_len,
+	    shaw ? "shaw" : "t5", need, relative_bias_unit(cfg),
+	    shaw ? "2 max_relative + 1" : "buckets", need, need);
+}
+
+/* The toy attention needs the learned bias, and head one of its rows. */
+int
+pe_relative_toy_check(const struct pe_config *cfg,
+    const struct pe_toy_sentence *s, size_t head, char *why, size_t cap)
+{
+	const struct pe_teach *t = &cfg->teach;
+	size_t need = relative_bias_need(cfg);
+
+	(void)s;
+	if (t->bias == NULL)
+		FAIL("relative: the bias is learned, one number per head and %s "
+		     "(a checkpoint's relative_attention_bias), so the toy "
+		     "attention needs it: bias_file F.npy, [%zu] or [heads, %zu]",
+		    relative_bias_unit(cfg), need, need);
+	if (pe_relative_bias_check(cfg, why, cap) != PE_OK)
+		return PE_EINVAL;
+	if (head >= t->bias_heads)
+		FAIL("head %zu: the bias file has %zu head%s (0..%zu)", head,
+		    t->bias_heads, t->bias_heads == 1 ? "" : "s",
+		    t->bias_heads - 1);
+	return PE_OK;
+}
+
+/* scores[i, j] += bias[head, t5 bucket or shaw index of j - i]. */
+int
+pe_relative_toy_bias(const struct pe_config *cfg, size_t head, size_t t,
+    double *scores)
+{
+	const struct pe_teach *b = &cfg->teach;
+
+	for (size_t i = 0; i < t; i++)
+		for (size_t j = 0; j < t; j++) {
+			int64_t rel = (int64_t)j - (int64_t)i;
+			int64_t k = cfg->relative == PE_REL_SHAW
+			    ? pe_shaw_index(rel, cfg->max_relative)
+			    : pe_t5_bucket(rel, cfg->bidirectional, cfg->buckets,
+				  cfg->max_distance);
+			scores[i * t + j] += b->bias[head * b->bias_len + (size_t)k];
+		}
+	return PE_OK;
+}

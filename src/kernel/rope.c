@@ -655,3 +655,42 @@ pe_rope_config_check(const struct pe_config *cfg, char *why, size_t cap)
 		     "rotates two dimensions)", cfg->d);
 	return rope_check_scaling(cfg, why, cap);
 }
+
+/* R_p x for p = p0 .. p0+npos-1 (pe_rope_apply), row k's x at
+ * x + k * stride. */
+int
+pe_rope_rotate_rows(const struct pe_config *cfg, size_t p0, size_t npos,
+    const double *x, size_t stride, double *dest)
+{
+	struct pe_rope r;
+	int rc;
+
+	if ((rc = pe_rope_init(&r, cfg)) != PE_OK)
+		return rc;
+	for (size_t k = 0; k < npos; k++)
+		pe_rope_apply(&r, x + k * stride, (double)(p0 + k),
+		    dest + k * cfg->d);
+	pe_rope_free(&r);
+	return PE_OK;
+}
+
+/* inv_freq of the rotary pairs (scaled); NaN when the rope cannot be
+ * made. */
+size_t
+pe_rope_freqs(const struct pe_config *cfg, double *dest)
+{
+	size_t np = pe_rope_rotary_dim(cfg) / 2;
+	struct pe_rope r;
+
+	if (dest == NULL)
+		return np;
+	if (pe_rope_init(&r, cfg) != PE_OK) {
+		for (size_t j = 0; j < np; j++)
+			dest[j] = NAN;
+		return np;
+	}
+	for (size_t j = 0; j < np; j++)
+		dest[j] = j < r.npairs ? r.inv_freq[j] : NAN;
+	pe_rope_free(&r);
+	return np;
+}

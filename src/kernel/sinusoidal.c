@@ -208,3 +208,22 @@ pe_sinusoidal_check(const struct pe_config *cfg, char *why, size_t cap)
 		     "d_model 4 or more", cfg->d);
 	return PE_OK;
 }
+
+/* PE rows p0 .. p0+npos-1 of cfg (the added vector of the worked example
+ * and the toy attention). */
+int
+pe_sinusoidal_vector(const struct pe_config *cfg, size_t p0, size_t npos,
+    double *dest)
+{
+	return pe_sinusoidal_fill(p0, npos, cfg->d, cfg->base, cfg->layout,
+	    dest);
+}
+
+/* The layout's d/2 frequencies. */
+size_t
+pe_sinusoidal_freqs(const struct pe_config *cfg, double *dest)
+{
+	for (size_t j = 0; dest != NULL && j < cfg->d / 2; j++)
+		dest[j] = pe_sinusoidal_freq(j, cfg->d, cfg->base, cfg->layout);
+	return cfg->d / 2;
+}

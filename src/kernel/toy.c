@@ -9,11 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pescope/alibi.h"
-#include "pescope/field.h"
-#include "pescope/relative.h"
-#include "pescope/rope.h"
-#include "pescope/sinusoidal.h"
+#include "pescope/encoding.h"
 #include "pescope/toy.h"
 
 #define TWO_PI 6.283185307179586476925286766559
@@ -213,18 +209,12 @@ pe_toy_embeddings(const struct pe_toy_sentence *s, size_t d, double *dest)
 	return PE_OK;
 }
 
-/* Whether the encoding scores with a per-head bias of its own (ALiBi): it
- * has a bias field. Asked of the encoding's fields, not its name. */
-static bool
-toy_head_bias(const struct pe_config *cfg)
-{
-	return pe_field_supported(cfg->enc, PE_FIELD_BIAS);
-}
-
-/* Causal: mask causal, or the default for nope and alibi causal. */
+/* Causal: mask causal, or the encoding's default (its row's `causal`). */
 bool
 pe_toy_causal(const struct pe_config *cfg)
 {
+	const struct pe_encoding_def *e = pe_config_def(cfg);
+
 	switch (cfg->teach.mask) {
 	case PE_TOY_MASK_CAUSAL:
 		return true;
@@ -233,36 +223,28 @@ pe_toy_causal(const struct pe_config *cfg)
 	case PE_TOY_MASK_AUTO:
 		break;
 	}
-	return cfg->enc == PE_ENC_NOPE ||
-	    (toy_head_bias(cfg) && cfg->alibi_mode == PE_ALIBI_CAUSAL);
+	return e->causal != NULL && e->causal(cfg);
 }
 
-/* Numbers per head a relative bias needs: t5's buckets or shaw's 2K+1. */
-static size_t
-toy_bias_need(const struct pe_config *cfg)
-{
-	return cfg->relative == PE_REL_SHAW ? 2 * cfg->max_relative + 1
-	                                    : cfg->buckets;
-}
-
-/* What one number of the bias is per, for messages. */
+/* The encodings with a toy attention, "a, b or c", into buf. */
 static const char *
-toy_bias_unit(const struct pe_config *cfg)
+toy_encodings(char *buf, size_t cap)
 {
-	return cfg->relative == PE_REL_SHAW ? "clipped distance" : "bucket";
-}
+	unsigned mask = pe_encodings_with(PE_CAP_TOY);
+	size_t total = 0, seen = 0, o = 0;
 
-/* Why a bias of the wrong width is refused. */
-static int
-toy_refuse_bias(const struct pe_config *cfg, char *why, size_t cap)
-{
-	bool shaw = cfg->relative == PE_REL_SHAW;
-	size_t need = toy_bias_need(cfg);
-
-	return toy_refuse(why, cap, "bias_file: the bias has %zu numbers per "
-	    "head; %s needs %zu, one per %s (%s), as [%zu] or [heads, %zu]",
-	    cfg->teach.bias_len, shaw ? "shaw" : "t5", need, toy_bias_unit(cfg),
-	    shaw ? "2 max_relative + 1" : "buckets", need, need);
+	buf[0] = '\0';
+	for (int e = 0; e < PE_ENC_COUNT; e++)
+		total += (mask >> e) & 1u;
+	for (int e = 0; e < PE_ENC_COUNT && o < cap; e++) {
+		if (!((mask >> e) & 1u))
+			continue;
+		o += (size_t)snprintf(buf + o, cap - o, "%s%s",
+		    seen == 0 ? "" : seen == total - 1 ? " or " : ", ",
+		    pe_encoding_name((enum pe_encoding)e));
+		seen++;
+	}
+	return buf;
 }
 
 /* Whether the toy attention is defined for cfg, head and s. */
@@ -270,116 +252,44 @@ int
 pe_toy_check(const struct pe_config *cfg, const struct pe_toy_sentence *s,
     size_t head, char *why, size_t cap)
 {
-	const struct pe_teach *t = &cfg->teach;
+	const struct pe_encoding_def *e = pe_config_def(cfg);
+	char names[128];
 
 	if (s == NULL || s->count == 0 || s->count > PE_TOY_MAX_TOKENS)
 		return toy_refuse(why, cap, "tokens: the toy sentence needs "
 		    "1..%d words", PE_TOY_MAX_TOKENS);
-	if (toy_head_bias(cfg)) {
-		if (cfg->alibi_mode == PE_ALIBI_CAUSAL && !pe_toy_causal(cfg))
-			return toy_refuse(why, cap, "mask none: ALiBi's causal mode "
-			    "has no bias above the diagonal (it is -inf there); use "
-			    "mask causal, or alibi_mode symmetric");
-		if (head >= cfg->heads)
-			return toy_refuse(why, cap, "head %zu: must be in 0..%zu "
-			    "(there are %zu heads)", head, cfg->heads - 1, cfg->heads);
-	}
-	switch (cfg->enc) {
-	case PE_ENC_VIT2D:
-		return toy_refuse(why, cap, "-e vit2d: the toy attention is over a "
-		    "sentence, and vit2d encodes image patches; use sinusoidal, "
-		    "learned, relative, rope, alibi or nope");
-	case PE_ENC_LEARNED:
-		if (cfg->table == NULL)
-			return toy_refuse(why, cap, "learned: there is no table");
-		if (s->count > cfg->max_len)
-			return toy_refuse(why, cap, "tokens: %zu tokens, but the "
-			    "learned table has max_len %zu rows: token %zu's position "
-			    "has no embedding (use at most %zu tokens, or a longer "
-			    "table)", s->count, cfg->max_len, cfg->max_len,
-			    cfg->max_len);
-		break;
-	case PE_ENC_RELATIVE: {
-		size_t need = toy_bias_need(cfg);
-		if (t->bias == NULL)
-			return toy_refuse(why, cap, "relative: the bias is learned, one "
-			    "number per head and %s (a checkpoint's "
-			    "relative_attention_bias), so the toy attention needs it: "
-			    "bias_file F.npy, [%zu] or [heads, %zu]",
-			    toy_bias_unit(cfg), need, need);
-		if (t->bias_len != need)
-			return toy_refuse_bias(cfg, why, cap);
-		if (head >= t->bias_heads)
-			return toy_refuse(why, cap, "head %zu: the bias file has %zu "
-			    "head%s (0..%zu)", head, t->bias_heads,
-			    t->bias_heads == 1 ? "" : "s", t->bias_heads - 1);
-		break;
-	}
-	case PE_ENC_SINUSOIDAL:
-	case PE_ENC_ROPE:
-	case PE_ENC_NOPE:
-		break;
-	default: /* alibi (checked above), or an encoding with no toy */
-		if (!toy_head_bias(cfg))
-			return toy_refuse(why, cap, "encoding %s: the toy attention "
-			    "has no rule for it", pe_encoding_name(cfg->enc));
-		break;
-	}
+	if (e->toy == NULL)
+		return toy_refuse(why, cap, "-e %s: the toy attention is over a "
+		    "sentence, and %s has no rule for one; use %s", e->name,
+		    e->name, toy_encodings(names, sizeof names));
+	if (e->toy->check != NULL)
+		return e->toy->check(cfg, s, head, why, cap);
 	return PE_OK;
 }
 
-/* Add the encoding's position to the embeddings q[T, d] in place:
- * sinusoidal and learned add PE(i), rope rotates to i. */
+/* Give the embeddings q[T, d] their positions in place: x_i + PE(i)
+ * (the row's vector) or R_i x_i (its rotation); the rest keep x_i. */
 static int
 toy_positions(const struct pe_config *cfg, size_t t, double *q)
 {
+	const struct pe_encoding_def *e = pe_config_def(cfg);
 	size_t d = cfg->d;
 	double *tmp;
 	int rc = PE_OK;
 
-	if (cfg->enc != PE_ENC_SINUSOIDAL && cfg->enc != PE_ENC_LEARNED &&
-	    cfg->enc != PE_ENC_ROPE)
+	if (e->vector == NULL && e->rotate == NULL)
 		return PE_OK;
 	if ((tmp = malloc(t * d * sizeof *tmp)) == NULL)
 		return PE_ENOMEM;
-	if (cfg->enc == PE_ENC_SINUSOIDAL) {
-		rc = pe_sinusoidal_fill(0, t, d, cfg->base, cfg->layout, tmp);
+	if (e->vector != NULL) {
+		rc = e->vector(cfg, 0, t, tmp);
 		for (size_t k = 0; rc == PE_OK && k < t * d; k++)
 			q[k] += tmp[k];
-	} else if (cfg->enc == PE_ENC_LEARNED) {
-		for (size_t k = 0; k < t * d; k++)
-			q[k] += cfg->table[k];
-	} else {
-		struct pe_rope r;
-		if ((rc = pe_rope_init(&r, cfg)) == PE_OK) {
-			for (size_t i = 0; i < t; i++)
-				pe_rope_apply(&r, q + i * d, (double)i, tmp + i * d);
-			memcpy(q, tmp, t * d * sizeof *q);
-			pe_rope_free(&r);
-		}
+	} else if ((rc = e->rotate(cfg, 0, t, q, d, tmp)) == PE_OK) {
+		memcpy(q, tmp, t * d * sizeof *q);
 	}
 	free(tmp);
 	return rc;
-}
-
-/* The bias b(i, j) of alibi (slopes m) or relative for head. */
-static double
-toy_bias(const struct pe_config *cfg, const double *m, size_t head, size_t i,
-    size_t j)
-{
-	const struct pe_teach *t = &cfg->teach;
-
-	if (toy_head_bias(cfg))
-		return pe_alibi_bias(m[head], i, j, cfg->alibi_mode);
-	if (cfg->enc == PE_ENC_RELATIVE) {
-		int64_t rel = (int64_t)j - (int64_t)i;
-		int64_t k = cfg->relative == PE_REL_SHAW
-		    ? pe_shaw_index(rel, cfg->max_relative)
-		    : pe_t5_bucket(rel, cfg->bidirectional, cfg->buckets,
-			  cfg->max_distance);
-		return t->bias[head * t->bias_len + (size_t)k];
-	}
-	return 0.0;
 }
 
 /* q_i . q_j / sqrt(d) + b(i, j), -inf where masked. */
@@ -387,42 +297,38 @@ int
 pe_toy_scores(const struct pe_config *cfg, const struct pe_toy_sentence *s,
     size_t head, double *dest)
 {
+	const struct pe_toy_rule *rule;
 	size_t t, d = cfg->d;
-	double *q = NULL, *m = NULL;
+	double *q = NULL;
 	int rc;
 
 	if (dest == NULL || (rc = pe_toy_check(cfg, s, head, NULL, 0)) != PE_OK)
 		return PE_EINVAL;
+	rule = pe_config_def(cfg)->toy;
 	t = s->count;
 	if (d == 0 || d > SIZE_MAX / sizeof *q / t)
 		return PE_EINVAL;
 	if ((q = malloc(t * d * sizeof *q)) == NULL)
 		return PE_ENOMEM;
-	if (toy_head_bias(cfg)) {
-		if ((m = malloc(cfg->heads * sizeof *m)) == NULL) {
-			free(q);
-			return PE_ENOMEM;
-		}
-		rc = pe_alibi_slopes(cfg->heads, m);
-	}
-	if (rc == PE_OK)
-		rc = pe_toy_embeddings(s, d, q);
+	rc = pe_toy_embeddings(s, d, q);
 	if (rc == PE_OK)
 		rc = toy_positions(cfg, t, q);
 	if (rc == PE_OK) {
-		bool causal = pe_toy_causal(cfg);
 		double scale = sqrt((double)d);
 		for (size_t i = 0; i < t; i++)
 			for (size_t j = 0; j < t; j++) {
 				double dot = 0.0;
 				for (size_t k = 0; k < d; k++)
 					dot += q[i * d + k] * q[j * d + k];
-				dest[i * t + j] = causal && j > i
-				    ? -INFINITY
-				    : dot / scale + toy_bias(cfg, m, head, i, j);
+				dest[i * t + j] = dot / scale;
 			}
 	}
-	free(m);
+	if (rc == PE_OK && rule->bias != NULL)
+		rc = rule->bias(cfg, head, t, dest);
+	if (rc == PE_OK && pe_toy_causal(cfg))
+		for (size_t i = 0; i < t; i++)
+			for (size_t j = i + 1; j < t; j++)
+				dest[i * t + j] = -INFINITY;
 	free(q);
 	return rc;
 }
@@ -526,8 +432,8 @@ pe_teach_check(const struct pe_config *cfg, char *why, size_t cap)
 		return toy_refuse(why, cap, "embedding: %zu numbers given, and "
 		    "d_model is %zu; give exactly %zu (one per dimension)",
 		    t->n_embedding, cfg->d, cfg->d);
-	if (t->bias != NULL && cfg->enc == PE_ENC_RELATIVE &&
-	    t->bias_len != toy_bias_need(cfg))
-		return toy_refuse_bias(cfg, why, cap);
+	const struct pe_toy_rule *rule = pe_config_def(cfg)->toy;
+	if (rule != NULL && rule->check_bias != NULL)
+		return rule->check_bias(cfg, why, cap);
 	return PE_OK;
 }

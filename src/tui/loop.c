@@ -10,8 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pescope/encoding.h"
 #include "pescope/field.h"
-#include "pescope/learned.h"
 #include "io/io.h"
 #include "render/writer.h"
 #include "tui/tui.h"
@@ -66,13 +66,10 @@ rebuild(struct loop *L, enum pe_pane_id id)
 	double *nt = NULL;
 	int next = P->cur == 0 ? 1 : 0;
 
-	if (c->enc == PE_ENC_LEARNED && c->table == NULL) {
-		/* the command line's table: the TUI and snapshot agree */
-		if (pe_learned_untrained(c->max_len, c->d, &nt) != PE_OK)
-			goto fail;
-		c->table = nt;
-		c->table_untrained = true;
-	}
+	/* what the encoding makes for itself (learned: the untrained table,
+	 * the command line's, so the TUI and snapshot agree) */
+	if (pe_config_prepare(c, &nt, NULL, 0) != PE_OK)
+		goto fail;
 	if (pe_model_init(&P->models[next], c) != PE_OK)
 		goto fail;
 	if (P->cur >= 0)

@@ -15,6 +15,7 @@
 #include "view/state.h"
 
 struct pe_state;
+struct pe_model;
 struct ctx;
 struct items;
 
@@ -64,6 +65,10 @@ struct pe_enc_view {
 	/* Its main map's rows are not sequence positions (vit2d: patch
 	 * rows): --train-len marks none. */
 	bool rows_not_positions;
+	/* What it derives once per config into the model besides the main
+	 * and similarity fields (learned: the table's range; rope: the
+	 * unscaled similarity); NULL: nothing. PE_OK or a PE_* status. */
+	int (*model)(struct pe_model *m);
 };
 
 extern const struct pe_enc_view *const pe_enc_views[PE_ENC_COUNT];

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "pescope/alibi.h"
+#include "pescope/encoding.h"
 #include "pescope/example.h"
 #include "pescope/nope.h"
 #include "pescope/relative.h"
@@ -231,29 +232,28 @@ fill_rot_norm(const struct fillctx *f, char *buf, size_t cap)
 	return fill_norms(f, buf, cap, 3);
 }
 
-/* Frequency of pair J: sinusoidal's layout's, rope's (scaled) inv_freq. */
+/* Frequency of pair J (the encoding's: sinusoidal's layout's, rope's
+ * scaled inv_freq). */
 static double
 freq(const struct fillctx *f, size_t j)
 {
-	const struct pe_config *c = f->cfg;
-	if (c->enc == PE_ENC_SINUSOIDAL)
-		return pe_sinusoidal_freq(j, c->d, c->base, c->layout);
-	struct pe_rope r;
-	double w = NAN;
-	if (pe_rope_init(&r, c) == PE_OK) {
-		if (j < r.npairs)
-			w = r.inv_freq[j];
-		pe_rope_free(&r);
+	size_t np = pe_config_freqs(f->cfg, NULL);
+	double *w = np > 0 ? malloc(np * sizeof *w) : NULL, v = NAN;
+
+	if (w != NULL) {
+		pe_config_freqs(f->cfg, w);
+		if (j < np)
+			v = w[j];
 	}
-	return w;
+	free(w);
+	return v;
 }
 
 /* Pairs of the frequencies: d/2 (sinusoidal), rope's rotary pairs. */
 static size_t
 npairs(const struct pe_config *c)
 {
-	return c->enc == PE_ENC_SINUSOIDAL ? c->d / 2
-					   : pe_rope_rotary_dim(c) / 2;
+	return pe_config_freqs(c, NULL);
 }
 
 /* A pair index from the argument (default: the last pair); -1 = last. */

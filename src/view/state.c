@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pescope/encoding.h"
 #include "pescope/learned.h"
 #include "pescope/rope.h"
 #include "view/encoding.h"
@@ -136,8 +137,7 @@ pe_state_clamp(struct pe_state *st)
 	} else
 		st->vr0 = st->vc0 = st->vc1 = 0;
 	/* alibi's heads; relative's toy attention reads a row of its bias */
-	size_t heads = st->cfg.enc == PE_ENC_RELATIVE && st->cfg.teach.bias != NULL
-	    ? st->cfg.teach.bias_heads : st->cfg.heads;
+	size_t heads = pe_config_heads(&st->cfg);
 	if (heads == 0 || st->head >= heads)
 		st->head = heads > 0 ? heads - 1 : 0;
 	if (st->speed < PE_SPEED_MIN)
@@ -189,11 +189,10 @@ pe_state_apply(struct pe_state *st, struct pe_config *cand)
 		pe_state_status(st, "%s", why);
 		return PE_ACT_REDRAW;
 	}
-	if (cand->enc == PE_ENC_LEARNED && cand->table == NULL &&
-	    cand->max_len > PE_LEARNED_MAX_ENTRIES / cand->d) {
-		pe_state_status(st, "d_model %zu: an untrained learned table of %zu x %zu "
-		    "is too large; max_len x d_model must be at most %zu", cand->d,
-		    cand->max_len, cand->d, PE_LEARNED_MAX_ENTRIES);
+	/* what the encoding makes for itself (learned: an untrained table
+	 * the caller regenerates) must fit */
+	if (pe_config_prepare(cand, NULL, why, sizeof why) != PE_OK) {
+		pe_state_status(st, "%s", why);
 		return PE_ACT_REDRAW;
 	}
 	st->cfg = *cand;

@@ -37,31 +37,9 @@ pe_model_init(struct pe_model *m, const struct pe_config *cfg)
 			goto fail;
 		m->has_sim = true;
 	}
-	if (cfg->enc == PE_ENC_LEARNED) {
-		/* the color range of the table and the bound of its dot
-		 * products, once per config rather than once per frame */
-		size_t rows = cfg->max_len < cfg->n ? cfg->max_len : cfg->n;
-		for (size_t p = 0; p < rows; p++) {
-			double sq = 0;
-			for (size_t j = 0; j < cfg->d; j++) {
-				double v = (double)cfg->table[p * cfg->d + j];
-				sq += v * v;
-				if (fabs(v) > m->learned_absmax)
-					m->learned_absmax = fabs(v);
-			}
-			if (sq > m->learned_sqmax)
-				m->learned_sqmax = sq;
-		}
-	}
-	if (cfg->enc == PE_ENC_ROPE && cfg->rope.type != PE_ROPE_DEFAULT) {
-		/* the same rope unscaled, for the comparison curves */
-		m->base_cfg = m->cfg;
-		m->base_cfg.rope.type = PE_ROPE_DEFAULT;
-		if ((st = pe_field_init(&m->base, PE_FIELD_SIMILARITY,
-			 &m->base_cfg)) != PE_OK)
-			goto fail;
-		m->has_base = true;
-	}
+	if (pe_enc_view_of(cfg)->model != NULL &&
+	    (st = pe_enc_view_of(cfg)->model(m)) != PE_OK)
+		goto fail;
 	return PE_OK;
 fail:
 	pe_model_free(m);

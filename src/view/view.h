@@ -25,7 +25,8 @@ struct pe_model {
 	struct pe_field base;	   /* its similarity, for comparison */
 	bool has_base;
 	double learned_absmax; /* learned: max |table| over the shown rows */
-	double learned_sqmax;  /* learned: max |PE_p|^2, bounds PE_p . PE_q */
+	double sim_bound;      /* a bound of |S| the row's model hook found
+				  (learned: max |PE_p|^2); 0: S(0, 0) */
 	struct pe_view_cache *cache; /* what panels compute once for this
 					config, filled on first use
 					(view_impl.h) */

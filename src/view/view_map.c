@@ -190,8 +190,8 @@ sim_row(const struct pe_field *f, size_t p, size_t n, size_t ns, double *ys)
 double
 view_map_sim_bound(const struct pe_model *m)
 {
-	if (m->cfg.enc == PE_ENC_LEARNED) /* |PE_p . PE_q| <= max |PE_p|^2 */
-		return m->learned_sqmax > 0 ? m->learned_sqmax : 1;
+	if (m->sim_bound > 0) /* learned: |PE_p . PE_q| <= max |PE_p|^2 */
+		return m->sim_bound;
 	double v = pe_field_value(&m->sim, 0, 0);
 	return isfinite(v) && v > 0 ? v : 1;
 }

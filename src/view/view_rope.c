@@ -454,6 +454,23 @@ static const struct pe_enc_panel rope_panels[] = {
 	{PE_PANEL_OVERVIEW, NULL},
 };
 
+/* A scaled rope's unscaled similarity, for the comparison curves. */
+static int
+rope_model(struct pe_model *m)
+{
+	int st;
+
+	if (m->cfg.rope.type == PE_ROPE_DEFAULT)
+		return PE_OK;
+	m->base_cfg = m->cfg;
+	m->base_cfg.rope.type = PE_ROPE_DEFAULT;
+	if ((st = pe_field_init(&m->base, PE_FIELD_SIMILARITY, &m->base_cfg)) !=
+	    PE_OK)
+		return st;
+	m->has_base = true;
+	return PE_OK;
+}
+
 const struct pe_enc_view view_rope_row = {
 	.main = PE_FIELD_ROPE_ANGLE,
 	.start_mid = true,
@@ -462,4 +479,5 @@ const struct pe_enc_view view_rope_row = {
 	.keys = rope_keys,
 	.panels = rope_panels,
 	.map = rope_map,
+	.model = rope_model,
 };

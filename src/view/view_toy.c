@@ -2,12 +2,13 @@
  * its permutation's, mapped back, side by side, with their largest
  * difference. Self-attention without positions is permutation invariant;
  * a positional encoding (or a causal mask) is what tells the orders apart.
- * Every encoding but vit2d lists it. */
+ * Every encoding whose kernel row has a toy rule lists it. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "pescope/encoding.h"
 #include "pescope/relative.h"
 #include "pescope/toy.h"
 
@@ -17,13 +18,31 @@
  * config, under a second at the limit: 64 tokens at d_model 8192): 2^25. */
 #define TOY_BUDGET 33554432.0
 
-/* The toy's head: alibi's head drawn large, relative's bias row. */
+/* The encoding's toy rule (NULL: none). */
+static const struct pe_toy_rule *
+toy_rule(const struct pe_config *cfg)
+{
+	return pe_config_def(cfg)->toy;
+}
+
+/* Whether the toy's bias is a learned table that is not given: the panel
+ * shows what indexes it instead (relative's buckets). */
+static bool
+toy_bias_missing(const struct pe_config *cfg)
+{
+	const struct pe_toy_rule *r = toy_rule(cfg);
+
+	return r != NULL && r->check_bias != NULL && cfg->teach.bias == NULL;
+}
+
+/* The toy's head: the head of a bias that has them (alibi's head drawn
+ * large, relative's bias row), else 0. */
 static size_t
 toy_head(const struct ctx *c)
 {
-	return pe_field_supported(c->cfg->enc, PE_FIELD_BIAS) ||
-		   c->cfg->enc == PE_ENC_RELATIVE
-	    ? c->st->head : 0;
+	const struct pe_toy_rule *r = toy_rule(c->cfg);
+
+	return r != NULL && r->bias != NULL ? c->st->head : 0;
 }
 
 /* Fill the cache for head: the sentence and its permutation, A, P A' P^T
@@ -49,7 +68,7 @@ toy_compute(const struct ctx *c, struct pe_view_cache *k, size_t head)
 		k->toy_rc = PE_EINVAL;
 		return;
 	}
-	if (cfg->enc == PE_ENC_RELATIVE && cfg->teach.bias == NULL)
+	if (toy_bias_missing(cfg))
 		return; /* the bias is learned: the buckets only */
 	if (pe_toy_check(cfg, &k->toy_s, head, k->toy_why,
 		sizeof k->toy_why) != PE_OK) {
@@ -230,8 +249,7 @@ view_toy_panel(struct ctx *c)
 		    "not computed: %s", pe_strerror(k->toy_rc));
 		return;
 	}
-	if (k->toy_rc == PE_OK && c->cfg->enc == PE_ENC_RELATIVE &&
-	    c->cfg->teach.bias == NULL) {
+	if (k->toy_rc == PE_OK && toy_bias_missing(c->cfg)) {
 		toy_buckets(c, k, x, y, w, h, labels);
 		return;
 	}
@@ -247,9 +265,10 @@ view_toy_panel(struct ctx *c)
 	/* title: what is computed; the two sentences */
 	bool causal = pe_toy_causal(c->cfg);
 	char t1[200], s0[600], s1[600], l[1400];
+	const struct pe_toy_rule *rule = toy_rule(c->cfg);
 	snprintf(t1, sizeof t1, "toy attention softmax(q·k/√%zu%s), W_q = W_k = "
-	    "I, mask %s", c->cfg->d, pe_field_supported(c->cfg->enc, PE_FIELD_BIAS) ? " + bias"
-	    : c->cfg->enc == PE_ENC_RELATIVE ? " + b" : "",
+	    "I, mask %s", c->cfg->d,
+	    rule != NULL && rule->term != NULL ? rule->term : "",
 	    causal ? "causal" : "none");
 	y += panel_text(c->cv, x, y, w, 2, t1, C_TEXT, PE_ATTR_BOLD);
 	toy_text(&k->toy_s, s0, sizeof s0);
@@ -288,7 +307,8 @@ view_toy_panel(struct ctx *c)
 		snprintf(gap, sizeof gap, "0 (up to rounding: %.1e)", k->toy_gap);
 	else
 		snprintf(gap, sizeof gap, "%.3g", k->toy_gap);
-	bool nope = c->cfg->enc == PE_ENC_NOPE;
+	/* without positions, only the mask sees order */
+	bool nope = pe_config_def(c->cfg)->attention == PE_ATTN_NONE;
 	if (k->toy_gap < 1e-9)
 		snprintf(cap, sizeof cap, "max |A − P·A′·Pᵀ| = %s: %s", gap, nope
 		    ? "without positions (and without a mask) attention is "

@@ -411,6 +411,28 @@ static const struct pe_enc_panel learned_panels[] = {
 	{PE_PANEL_OVERVIEW, NULL},
 };
 
+/* The color range of the table and the bound of its dot products, once
+ * per config rather than once per frame. */
+static int
+learned_model(struct pe_model *m)
+{
+	const struct pe_config *cfg = &m->cfg;
+	size_t rows = cfg->max_len < cfg->n ? cfg->max_len : cfg->n;
+
+	for (size_t p = 0; p < rows; p++) {
+		double sq = 0;
+		for (size_t j = 0; j < cfg->d; j++) {
+			double v = (double)cfg->table[p * cfg->d + j];
+			sq += v * v;
+			if (fabs(v) > m->learned_absmax)
+				m->learned_absmax = fabs(v);
+		}
+		if (sq > m->sim_bound)
+			m->sim_bound = sq;
+	}
+	return PE_OK;
+}
+
 const struct pe_enc_view view_learned_row = {
 	.main = PE_FIELD_PE,
 	.params = learned_params,
@@ -418,4 +440,5 @@ const struct pe_enc_view view_learned_row = {
 	.keys = learned_keys,
 	.panels = learned_panels,
 	.map = learned_map,
+	.model = learned_model,
 };

@@ -30,10 +30,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct pe_model m;
 		char cap[8192];
 		memset(&st, 0, sizeof st);
-		st.lesson = &al.l;
+		st.session.lesson = &al.l;
 		pe_lesson_goto(&st, 0, 0);
 		/* a small config only: a fuzzed -n 1e9 would spend the run */
-		if (st.cfg.n <= 4096 && pe_model_init(&m, &st.cfg) == PE_OK) {
+		const struct pe_config *cfg = &st.pane[st.focus].cfg;
+		if (cfg->n <= 4096 && pe_model_init(&m, cfg) == PE_OK) {
 			if (pe_lesson_caption(&st, &m, cap, sizeof cap) != 0)
 				abort(); /* the loader checked every placeholder */
 			pe_model_free(&m);

@@ -109,6 +109,18 @@ t capture-pane -p -t pre | grep -qF "The first head has slope 0.5" \
 	&& ok "the last good scene stays" || bad "last good" pre
 sed -i 's/^heads = 0$/heads = 12/' "$dir/my.lesson"
 shows pre "heads 12" && ok "a fixed edit reloads" || bad "fixed edit" pre
+# the lesson file replaced by a FIFO nobody writes to: refused at once (it
+# used to freeze the TUI in open(2): no key, not even q, did anything)
+mv "$dir/my.lesson" "$dir/my.lesson.good"
+mkfifo "$dir/my.lesson"
+shows pre "cannot read the lesson file: not a regular file (not reloaded)" \
+	&& ok "a FIFO in the lesson file's place is refused" || bad "fifo" pre
+t send-keys -t pre PPage
+top pre "1/2 · Sinusoidal, small" && ok "the keys go on after a FIFO" \
+	|| bad "keys after a FIFO" pre
+rm "$dir/my.lesson"
+mv "$dir/my.lesson.good" "$dir/my.lesson"
+shows pre "reloaded" && ok "the file back in place reloads" || bad "reload after FIFO" pre
 t send-keys -t pre q
 shows pre "exited 0" && ok "q ends the presenter with 0" || bad "exit" pre
 [ ! -e "$link" ] && ok "the socket is removed" || bad "socket left behind" pre

@@ -51,7 +51,7 @@ static void
 render(const struct pe_state *st, int w, int h, struct pe_canvas *cv)
 {
 	struct pe_model m;
-	cr_assert_eq(pe_model_init(&m, &st->cfg), PE_OK);
+	cr_assert_eq(pe_model_init(&m, &st->pane[st->focus].cfg), PE_OK);
 	cr_assert_eq(pe_canvas_init(cv, w, h), PE_OK);
 	pe_view_render(st, &m, cv, NULL);
 	pe_model_free(&m);
@@ -102,7 +102,8 @@ Test(encodings, every_row_is_complete)
 			config(&other, (e + 1) % PE_ENC_COUNT, table);
 			pe_state_init(&st, &other);
 			pe_state_key(&st, '1' + e, 1, 1);
-			cr_expect_eq((int)st.cfg.enc, e, "key %d", e + 1);
+			cr_expect_eq((int)st.pane[st.focus].cfg.enc, e, "key %d",
+			    e + 1);
 		}
 
 		/* its line in the help, with each of its own keys */

@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "app/lesson.h"
 #include "helpers.h"
@@ -15,6 +18,9 @@
 #include "pescope/sinusoidal.h"
 #include "view/lesson.h"
 #include "view/view.h"
+
+/* The focused pane of state s (the one the keys change). */
+#define PANE(s) ((s).pane[(s).focus])
 
 /* The built-in lesson. */
 static void
@@ -36,9 +42,9 @@ caption(const struct pe_app_lesson *al, size_t k, size_t s, char *buf,
 	struct pe_state st;
 	struct pe_model m;
 	memset(&st, 0, sizeof st);
-	st.lesson = &al->l;
+	st.session.lesson = &al->l;
 	pe_lesson_goto(&st, k - 1, s - 1);
-	cr_assert_eq(pe_model_init(&m, &st.cfg), PE_OK);
+	cr_assert_eq(pe_model_init(&m, &PANE(st).cfg), PE_OK);
 	cr_assert_eq(pe_lesson_caption(&st, &m, buf, cap), 0, "%s", buf);
 	pe_model_free(&m);
 }
@@ -72,9 +78,9 @@ Test(lesson, every_scene_renders_whole)
 			struct pe_model m;
 			char cap[8192];
 			memset(&st, 0, sizeof st);
-			st.lesson = &al.l;
+			st.session.lesson = &al.l;
 			pe_lesson_goto(&st, k, s);
-			cr_assert_eq(pe_model_init(&m, &st.cfg), PE_OK);
+			cr_assert_eq(pe_model_init(&m, &PANE(st).cfg), PE_OK);
 			cr_assert_eq(pe_lesson_caption(&st, &m, cap, sizeof cap), 0,
 			    "scene %zu.%zu: %s", k + 1, s + 1, cap);
 			cr_expect(strchr(cap, '{') == NULL && strchr(cap, '}') == NULL,
@@ -232,40 +238,42 @@ Test(lesson, keys_step_scenes_and_steps)
 	struct pe_state st;
 	load_intro(&al);
 	memset(&st, 0, sizeof st);
-	st.lesson = &al.l;
+	st.session.lesson = &al.l;
 	pe_lesson_goto(&st, 0, 0);
-	cr_assert_eq(st.cfg.enc, PE_ENC_NOPE);
+	cr_assert_eq(PANE(st).cfg.enc, PE_ENC_NOPE);
 	cr_assert_eq(al.l.scenes[0].nsteps, 2);
 	int a = key(&st, PE_KEY_PGDN);
 	cr_expect(a & PE_ACT_REBUILD, "step 2 sets options");
-	cr_expect_eq(st.scene, 0);
-	cr_expect_eq(st.step, 1);
-	cr_expect_eq(st.cfg.enc, PE_ENC_SINUSOIDAL);
+	cr_expect_eq(st.session.scene, 0);
+	cr_expect_eq(st.session.step, 1);
+	cr_expect_eq(PANE(st).cfg.enc, PE_ENC_SINUSOIDAL);
 	key(&st, PE_KEY_PGDN);
-	cr_expect_eq(st.scene, 1);
-	cr_expect_eq(st.step, 0);
-	cr_expect_eq(st.cfg.d, 4);
+	cr_expect_eq(st.session.scene, 1);
+	cr_expect_eq(st.session.step, 0);
+	cr_expect_eq(PANE(st).cfg.d, 4);
 	key(&st, PE_KEY_PGUP);
-	cr_expect_eq(st.scene, 0);
-	cr_expect_eq(st.step, 1, "back to the previous scene's last step");
+	cr_expect_eq(st.session.scene, 0);
+	cr_expect_eq(st.session.step, 1, "back to the previous scene's last "
+	    "step");
 	key(&st, PE_KEY_PGUP);
-	cr_expect_eq(st.step, 0);
-	cr_expect_eq(st.cfg.enc, PE_ENC_NOPE);
+	cr_expect_eq(st.session.step, 0);
+	cr_expect_eq(PANE(st).cfg.enc, PE_ENC_NOPE);
 	key(&st, PE_KEY_PGUP);
-	cr_expect_eq(st.scene, 0);
+	cr_expect_eq(st.session.scene, 0);
 	cr_expect_neq(st.status[0], '\0', "the first scene says so");
 	/* explore, then reset */
 	key(&st, 'N');
 	key(&st, PE_KEY_DOWN);
-	cr_expect_neq(st.cfg.n, al.l.scenes[0].steps[0].start.cfg.n);
+	const struct pe_state *s0 = &al.l.scenes[0].steps[0].start;
+	cr_expect_neq(PANE(st).cfg.n, PANE(*s0).cfg.n);
 	key(&st, 'r');
-	cr_expect_eq(st.cfg.n, al.l.scenes[0].steps[0].start.cfg.n);
+	cr_expect_eq(PANE(st).cfg.n, PANE(*s0).cfg.n);
 	cr_expect_eq(st.cur_r, al.l.scenes[0].steps[0].start.cur_r);
-	cr_expect_eq(st.lesson, &al.l);
+	cr_expect_eq(st.session.lesson, &al.l);
 	/* PgDn past the last scene stays there */
 	pe_lesson_goto(&st, al.l.nscenes - 1, SIZE_MAX);
 	key(&st, PE_KEY_PGDN);
-	cr_expect_eq(st.scene, al.l.nscenes - 1);
+	cr_expect_eq(st.session.scene, al.l.nscenes - 1);
 	cr_expect_neq(st.status[0], '\0');
 	/* a step without options of its own keeps what was explored */
 	pe_lesson_goto(&st, 9, 0); /* rope, example; step 2 sets decay */
@@ -348,4 +356,261 @@ Test(lesson, the_readme_lesson_loads)
 			cr_expect(strchr(cap, '{') == NULL, "%s", cap);
 		}
 	pe_app_lesson_free(&al);
+}
+
+/* ---- a running lesson: live reload --------------------------------- */
+
+/* Write text to path (replacing what is there). */
+static void
+write_file(const char *path, const char *text)
+{
+	FILE *fp = fopen(path, "w");
+	cr_assert_not_null(fp, "%s", path);
+	fputs(text, fp);
+	cr_assert_eq(fclose(fp), 0);
+}
+
+/* Poll the session until its status line holds want, for at most 5 s
+ * (a reload looks at the file every 300 ms); whether it came. */
+static bool
+poll_until(struct pe_lesson_session *S, struct pe_state *st, const char *want)
+{
+	for (int i = 0; i < 100; i++) {
+		pe_lesson_session_poll(S, st);
+		if (strstr(st->status, want) != NULL)
+			return true;
+		nanosleep(&(struct timespec){0, 50 * 1000 * 1000}, NULL);
+	}
+	return false;
+}
+
+static const char two_scenes[] =
+    "title = reload\n[scene] one\nseq-len = 32\n[caption]\nfirst\n"
+    "[scene] two\nseq-len = 64\n[caption]\nsecond\n";
+
+/* A session on a lesson file in a new folder, at its second scene. */
+static struct pe_lesson_session *
+open_session(struct pe_options *o, struct pe_state *st, char *dir,
+    char *path, size_t cap)
+{
+	char *d = th_tmpdir(), err[1024];
+	struct pe_lesson_session *S;
+	cr_assert_not_null(d);
+	snprintf(dir, cap, "%s", d);
+	snprintf(path, cap, "%s/live.lesson", d);
+	free(d);
+	write_file(path, two_scenes);
+	memset(o, 0, sizeof *o);
+	o->lesson_file = path;
+	cr_assert_eq(pe_lesson_session_open(&S, o, st, err, sizeof err), 0,
+	    "%s", err);
+	pe_lesson_goto(st, 1, 0);
+	cr_assert_eq(PANE(*st).cfg.n, 64);
+	return S;
+}
+
+/* An edit of the lesson file shows at a poll, in the scene shown. */
+Test(lesson, reload_shows_an_edit, .timeout = 30)
+{
+	struct pe_options o;
+	struct pe_state st;
+	char dir[256], path[300];
+	struct pe_lesson_session *S = open_session(&o, &st, dir, path,
+	    sizeof path);
+	write_file(path, "title = reload\n[scene] one\nseq-len = 32\n"
+	    "[scene] two\nseq-len = 128\n[caption]\nsecond, edited\n");
+	cr_expect(poll_until(S, &st, "reloaded"), "status: %s", st.status);
+	cr_expect_eq(st.session.scene, 1);
+	cr_expect_eq(PANE(st).cfg.n, 128, "the edit is shown");
+	pe_lesson_session_close(S);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* The lesson file replaced by a FIFO nobody writes to, or by a folder:
+ * the poll comes back at once (it used to wait in open(2) for a writer,
+ * and the TUI froze: no key, not even q, did anything), the status line
+ * says why, and the lesson shown stays. */
+Test(lesson, reload_never_waits_on_a_fifo, .timeout = 30)
+{
+	struct pe_options o;
+	struct pe_state st;
+	char dir[256], path[300];
+	struct pe_lesson_session *S = open_session(&o, &st, dir, path,
+	    sizeof path);
+	cr_assert_eq(unlink(path), 0);
+	cr_assert_eq(mkfifo(path, 0600), 0);
+	cr_expect(poll_until(S, &st, "not a regular file"), "status: %s",
+	    st.status);
+	cr_expect(strstr(st.status, "not reloaded") != NULL, "%s", st.status);
+	cr_expect_eq(PANE(st).cfg.n, 64, "the last good lesson stays");
+	/* the next polls come back too, and keep saying so */
+	st.status[0] = '\0';
+	for (int i = 0; i < 3; i++)
+		pe_lesson_session_poll(S, &st);
+	cr_expect(strstr(st.status, "not a regular file") != NULL, "%s",
+	    st.status);
+	/* a folder in its place */
+	cr_assert_eq(unlink(path), 0);
+	cr_assert_eq(mkdir(path, 0700), 0);
+	cr_expect(poll_until(S, &st, "not a regular file"), "status: %s",
+	    st.status);
+	/* and a good file again reloads */
+	cr_assert_eq(rmdir(path), 0);
+	write_file(path, two_scenes);
+	cr_expect(poll_until(S, &st, "reloaded"), "status: %s", st.status);
+	pe_lesson_session_close(S);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* ---- big lessons: bounded, built in linear time, reloaded in slices --- */
+
+/* A lesson of one scene of `steps` steps, each with `lines` option lines
+ * (eight options taking turns, so every step changes the view) and a
+ * caption; malloc'd. */
+static char *
+big_lesson(size_t steps, size_t lines)
+{
+	static const char *const opts[] = {
+		"seq-len = 64", "seq-len = 128", "d-model = 32", "d-model = 64",
+		"base = 1000", "base = 10000", "cursor = 3,1", "cursor = 5,2",
+	};
+	size_t cap = 64 + steps * (lines * 16 + 40), o = 0;
+	char *s = malloc(cap);
+	cr_assert_not_null(s);
+	o += (size_t)snprintf(s + o, cap - o, "title = big\n[scene] one\n");
+	for (size_t k = 0; k < steps; k++) {
+		if (k > 0)
+			o += (size_t)snprintf(s + o, cap - o, "[pause]\n");
+		for (size_t j = 0; j < lines; j++)
+			o += (size_t)snprintf(s + o, cap - o, "%s\n",
+			    opts[(k + j) % 8]);
+		o += (size_t)snprintf(s + o, cap - o,
+		    "[caption]\nstep %zu {n}\n", k);
+	}
+	return s;
+}
+
+/* CPU seconds of this process. */
+static double
+cpu_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The largest lesson there may be (1000 steps of 50 option lines, 0.6
+ * MB in one scene) loads in well under a second: each step carries the
+ * options before it instead of parsing every earlier step's lines again
+ * (that was quadratic: 1000 steps of 20 lines took 1.65 s, this one
+ * about 4 s, and a 670 KB lesson 47 s). */
+Test(lesson, loading_is_linear_in_steps, .timeout = 60)
+{
+	char *text = big_lesson(1000, 50), err[1024];
+	struct pe_app_lesson al;
+	double t0 = cpu_seconds();
+	int rc = pe_app_lesson_parse(&al, "big", NULL, text, err, sizeof err);
+	double t = cpu_seconds() - t0;
+	cr_assert_eq(rc, 0, "%s", err);
+	cr_expect_eq(al.l.scenes[0].nsteps, 1000);
+	/* the last step is the options' last values, as a command line of
+	 * every line so far would give (step 999: lines 999..1048 mod 8) */
+	const struct pe_state *last = &al.l.scenes[0].steps[999].start;
+	cr_expect_eq(PANE(*last).cfg.n, 64);
+	cr_expect_eq(PANE(*last).cfg.d, 64);
+	cr_expect_float_eq(PANE(*last).cfg.base, 10000.0, 0);
+	cr_expect_eq(last->cur_r, 5);
+	cr_expect(t < 1.0, "1000 steps took %.2f s of CPU", t);
+	pe_app_lesson_free(&al);
+	free(text);
+}
+
+/* A lesson has at most 1000 steps and 1 MiB: past either it is refused
+ * with the bound, at the line of the first step too many. */
+Test(lesson, steps_and_size_are_bounded)
+{
+	char *text = big_lesson(1001, 1), err[1024];
+	struct pe_app_lesson al;
+	int rc = pe_app_lesson_parse(&al, "big", NULL, text, err, sizeof err);
+	pe_app_lesson_free(&al);
+	free(text);
+	cr_expect_eq(rc, 2, "1001 steps accepted");
+	/* title, [scene], then 4 lines a step: step 1001's [pause] */
+	cr_expect(strstr(err, "lesson big, line 4002: a lesson has at most "
+	    "1000 steps") != NULL, "%s", err);
+
+	size_t n = (1u << 20) + 1;
+	text = malloc(n + 1);
+	cr_assert_not_null(text);
+	memset(text, '\n', n);
+	memcpy(text, "[scene] a\n", 10);
+	text[n] = '\0';
+	rc = pe_app_lesson_parse(&al, "huge", NULL, text, err, sizeof err);
+	pe_app_lesson_free(&al);
+	free(text);
+	cr_expect_eq(rc, 2, "a text over 1 MiB accepted");
+	cr_expect(strstr(err, "lesson huge: 1048577 bytes; a lesson is at most "
+	    "1 MiB") != NULL, "%s", err);
+}
+
+/* A reload of the largest lesson never stalls a frame: each poll does a
+ * slice of the work (the TUI draws between polls), and the new lesson is
+ * shown once it is whole. */
+Test(lesson, reload_never_stalls_a_frame, .timeout = 120)
+{
+	struct pe_options o;
+	struct pe_state st;
+	char dir[256], path[300];
+	struct pe_lesson_session *S = open_session(&o, &st, dir, path,
+	    sizeof path);
+	char *text = big_lesson(1000, 50);
+	write_file(path, text);
+	free(text);
+	double worst = 0;
+	int polls = 0;
+	for (; polls < 20000 && strstr(st.status, "reloaded") == NULL;
+	    polls++) {
+		double t0 = cpu_seconds();
+		pe_lesson_session_poll(S, &st);
+		double t = cpu_seconds() - t0;
+		worst = t > worst ? t : worst;
+		nanosleep(&(struct timespec){0, 5 * 1000 * 1000}, NULL);
+	}
+	cr_expect(strstr(st.status, "reloaded") != NULL, "%d polls: %s", polls,
+	    st.status);
+	cr_expect_eq(st.session.lesson->scenes[0].nsteps, 1000);
+	cr_expect(worst < 0.1, "a poll took %.3f s of CPU", worst);
+	pe_lesson_session_close(S);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* A build with its time up does one step a call: a reload's slices are as
+ * small as a step, and the lesson built so is the one parsed at once. */
+Test(lesson, a_build_goes_a_step_at_a_time)
+{
+	char *text = big_lesson(50, 3), err[1024];
+	struct pe_lesson_build *B;
+	struct pe_app_lesson al, whole;
+	cr_assert_eq(pe_app_lesson_begin(&B, "big", NULL, text, err,
+	    sizeof err), 0, "%s", err);
+	int calls = 1;
+	while (pe_app_lesson_work(B, 0, err, sizeof err) == 1)
+		calls++;
+	cr_expect_eq(calls, 50, "one step a call: %d calls", calls);
+	pe_app_lesson_take(B, &al);
+	cr_assert_eq(pe_app_lesson_parse(&whole, "big", NULL, text, err,
+	    sizeof err), 0, "%s", err);
+	for (size_t k = 0; k < 50; k++) {
+		const struct pe_state *a = &al.l.scenes[0].steps[k].start;
+		const struct pe_state *b = &whole.l.scenes[0].steps[k].start;
+		cr_expect(memcmp(&PANE(*a).cfg, &PANE(*b).cfg, offsetof(struct
+		    pe_config, table)) == 0, "step %zu", k);
+		cr_expect_eq(a->cur_r, b->cur_r);
+	}
+	pe_app_lesson_free(&al);
+	pe_app_lesson_free(&whole);
+	free(text);
 }

@@ -81,7 +81,7 @@ static int
 render(const struct pe_state *st, int w, int h, struct pe_canvas *cv)
 {
 	struct pe_model m;
-	cr_assert_eq(pe_model_init(&m, &st->cfg), PE_OK);
+	cr_assert_eq(pe_model_init(&m, &st->pane[st->focus].cfg), PE_OK);
 	cr_assert_eq(pe_canvas_init(cv, w, h), PE_OK);
 	int rc = pe_view_render(st, &m, cv, NULL);
 	pe_model_free(&m);
@@ -93,7 +93,7 @@ static void
 state(struct pe_state *st, struct pe_config *cfg, enum pe_panel p)
 {
 	pe_state_init(st, cfg);
-	st->panel = p;
+	st->pane[st->focus].panel = p;
 }
 
 /* The numbers after `label` on the line holding it, right of x0: up to max
@@ -631,7 +631,7 @@ Test(panels, every_panel_at_every_size_keeps_whole_words)
 				continue;
 			bool check_words = p != PE_PANEL_OVERVIEW; /* test_view's */
 			state(&st, &cfg, (enum pe_panel)p);
-			st.present = present;
+			st.session.present = present;
 			for (int s = 0; s < 3; s++)
 				cr_assert_eq(render(&st, sizes[s][0], sizes[s][1], &cv[s]),
 				    PE_OK, "%s %s at %dx%d (presenter view %d)",
@@ -716,9 +716,10 @@ Test(panels, relative_with_a_bias_attends)
 			for (int j = 0; j < 5; j++)
 				gap = fmax(gap, fabs(a[perm[i] * 5 + perm[j]] - b[i * 5 + j]));
 		state(&st, &cfg, PE_PANEL_ATTENTION);
-		st.head = head;
+		st.pane[st.focus].head = head;
 		pe_state_clamp(&st);
-		cr_assert_eq(st.head, head, "the bias's rows, not alibi's heads");
+		cr_assert_eq(st.pane[st.focus].head, head, "the bias's rows, not "
+		    "alibi's heads");
 		cr_assert_eq(render(&st, 120, 40, &cv), PE_OK);
 		double got = number_after(&cv, "max |A − P·A′·Pᵀ| = ");
 		cr_expect(gap > 1e-3 && fabs(got - gap) <= 5e-3 * gap,

@@ -7,6 +7,9 @@
 #include "view/encoding.h"
 #include "view/state.h"
 
+/* The focused pane of state s (the one the keys change). */
+#define PANE(s) ((s).pane[(s).focus])
+
 /* A state on the defaults (sinusoidal, d 64, n 64), or on enc. */
 static void
 start(struct pe_state *st, enum pe_encoding enc)
@@ -62,7 +65,7 @@ Test(state, rope_starts_where_the_rotation_shows)
 	for (int e = 0; e < PE_ENC_COUNT; e++) {
 		size_t rows, cols;
 		start(&st, (enum pe_encoding)e);
-		pe_state_main_dims(&st.cfg, &rows, &cols);
+		pe_state_main_dims(&PANE(st).cfg, &rows, &cols);
 		/* the rows that start mid-map (rope, mrope) start at the
 		 * middle row */
 		size_t want = pe_enc_views[e]->start_mid ? rows / 2 : 0;
@@ -115,7 +118,7 @@ Test(state, encoding_number_keys_and_tab)
 	start(&st, PE_ENC_SINUSOIDAL);
 	for (int i = keyed - 1; i >= 0; i--) {
 		int a = key(&st, '1' + i);
-		cr_assert_eq((int)st.cfg.enc, i);
+		cr_assert_eq((int)PANE(st).cfg.enc, i);
 		cr_assert(a & PE_ACT_REBUILD);
 		cr_assert(a & PE_ACT_REDRAW);
 	}
@@ -123,17 +126,17 @@ Test(state, encoding_number_keys_and_tab)
 	cr_assert_eq(key(&st, '1') & PE_ACT_REBUILD, 0);
 	for (int i = 1; i <= n; i++) {
 		key(&st, PE_KEY_TAB);
-		cr_assert_eq((int)st.cfg.enc, i % n);
+		cr_assert_eq((int)PANE(st).cfg.enc, i % n);
 	}
 	key(&st, PE_KEY_BTAB);
-	cr_assert_eq((int)st.cfg.enc, n - 1, "shift-tab wraps backwards");
+	cr_assert_eq((int)PANE(st).cfg.enc, n - 1, "shift-tab wraps backwards");
 	/* Other parameters are kept across switches; d_model and base at
 	 * defaults follow each encoding's, and come back. */
 	key(&st, PE_KEY_TAB);
-	cr_assert_eq(st.cfg.enc, PE_ENC_SINUSOIDAL);
-	cr_assert_eq(st.cfg.d, 64);
-	cr_assert_eq(st.cfg.n, 64);
-	cr_assert_float_eq(st.cfg.base, 10000.0, 0);
+	cr_assert_eq(PANE(st).cfg.enc, PE_ENC_SINUSOIDAL);
+	cr_assert_eq(PANE(st).cfg.d, 64);
+	cr_assert_eq(PANE(st).cfg.n, 64);
+	cr_assert_float_eq(PANE(st).cfg.base, 10000.0, 0);
 }
 
 /* A tab shows what -e would: d_model and base at the old encoding's
@@ -145,19 +148,19 @@ Test(state, defaults_follow_the_encoding)
 
 	start(&st, PE_ENC_SINUSOIDAL);
 	key(&st, '8');
-	cr_assert_eq(st.cfg.enc, PE_ENC_MROPE);
-	cr_expect_eq(st.cfg.d, 128);
-	cr_expect_float_eq(st.cfg.base, 1e6, 0);
+	cr_assert_eq(PANE(st).cfg.enc, PE_ENC_MROPE);
+	cr_expect_eq(PANE(st).cfg.d, 128);
+	cr_expect_float_eq(PANE(st).cfg.base, 1e6, 0);
 	cr_expect_eq(st.status[0], '\0', "%s", st.status);
 	key(&st, '4');
-	cr_expect(st.cfg.d == 64 && st.cfg.base == 10000.0);
+	cr_expect(PANE(st).cfg.d == 64 && PANE(st).cfg.base == 10000.0);
 	key(&st, 'b'); /* base 1000: the user's */
 	key(&st, 'D'); /* d 128 */
 	key(&st, '8');
-	cr_expect(st.cfg.d == 128 && st.cfg.base == 1000.0);
+	cr_expect(PANE(st).cfg.d == 128 && PANE(st).cfg.base == 1000.0);
 	key(&st, 'd'); /* d 64 on mrope: the user's */
 	key(&st, '4');
-	cr_expect(st.cfg.d == 64 && st.cfg.base == 1000.0);
+	cr_expect(PANE(st).cfg.d == 64 && PANE(st).cfg.base == 1000.0);
 }
 
 Test(state, learned_table_follows_d)
@@ -175,16 +178,17 @@ Test(state, learned_table_follows_d)
 	pe_state_init(&st, &c);
 	int a = key(&st, 'D');
 	cr_assert(a & PE_ACT_REBUILD);
-	cr_assert_eq(st.cfg.d, 16);
-	cr_assert_null(st.cfg.table, "an untrained table must be regenerated");
+	cr_assert_eq(PANE(st).cfg.d, 16);
+	cr_assert_null(PANE(st).cfg.table, "an untrained table must be "
+	    "regenerated");
 
 	/* A user's table fixes d_model. */
 	c.table_untrained = false;
 	pe_state_init(&st, &c);
 	a = key(&st, 'D');
 	cr_assert_eq(a & PE_ACT_REBUILD, 0);
-	cr_assert_eq(st.cfg.d, 8);
-	cr_assert_eq(st.cfg.table, table);
+	cr_assert_eq(PANE(st).cfg.d, 8);
+	cr_assert_eq(PANE(st).cfg.table, table);
 	cr_assert(strstr(st.status, "table") != NULL, "status: %s", st.status);
 
 	/* Too large an untrained table is refused (max_len x d <= 2^26). */
@@ -196,7 +200,7 @@ Test(state, learned_table_follows_d)
 	pe_state_init(&st, &c);
 	a = key(&st, '2');
 	cr_assert_eq(a & PE_ACT_REBUILD, 0);
-	cr_assert_eq(st.cfg.enc, PE_ENC_SINUSOIDAL);
+	cr_assert_eq(PANE(st).cfg.enc, PE_ENC_SINUSOIDAL);
 	cr_assert(strstr(st.status, "too large") != NULL, "%s", st.status);
 }
 
@@ -207,16 +211,16 @@ Test(state, odd_d_refused_with_reason)
 	start(&st, PE_ENC_ROPE);
 	for (int i = 0; i < 5; i++) /* 64 -> 2 */
 		cr_assert(key(&st, 'd') & PE_ACT_REBUILD);
-	cr_assert_eq(st.cfg.d, 2);
+	cr_assert_eq(PANE(st).cfg.d, 2);
 	int a = key(&st, 'd'); /* 1 is odd */
 	cr_assert_eq(a & PE_ACT_REBUILD, 0);
 	cr_assert(a & PE_ACT_REDRAW);
-	cr_assert_eq(st.cfg.d, 2, "old config kept");
+	cr_assert_eq(PANE(st).cfg.d, 2, "old config kept");
 	cr_assert(strstr(st.status, "rope needs an even d_model") != NULL,
 	    "status: %s", st.status);
 	/* The next accepted key clears the message. */
 	key(&st, 'D');
-	cr_assert_eq(st.cfg.d, 4);
+	cr_assert_eq(PANE(st).cfg.d, 4);
 	cr_assert_eq(st.status[0], '\0');
 }
 
@@ -230,8 +234,8 @@ Test(state, switch_adjusts_d_and_says_so)
 	pe_state_init(&st, &c);
 	int a = key(&st, '7');
 	cr_assert(a & PE_ACT_REBUILD);
-	cr_assert_eq(st.cfg.enc, PE_ENC_VIT2D);
-	cr_assert_eq(st.cfg.d, 68, "nearest multiple of 4, up on a tie");
+	cr_assert_eq(PANE(st).cfg.enc, PE_ENC_VIT2D);
+	cr_assert_eq(PANE(st).cfg.d, 68, "nearest multiple of 4, up on a tie");
 	cr_assert(strstr(st.status, "66") && strstr(st.status, "68"), "%s",
 	    st.status);
 
@@ -240,15 +244,15 @@ Test(state, switch_adjusts_d_and_says_so)
 	c.d = 3;
 	pe_state_init(&st, &c);
 	key(&st, '4');
-	cr_assert_eq(st.cfg.enc, PE_ENC_ROPE);
-	cr_assert_eq(st.cfg.d, 4);
+	cr_assert_eq(PANE(st).cfg.enc, PE_ENC_ROPE);
+	cr_assert_eq(PANE(st).cfg.d, 4);
 	cr_assert_neq(st.status[0], '\0');
 
 	/* d 5 to vit2d: 4 is nearer than 8. */
 	c.d = 5;
 	pe_state_init(&st, &c);
 	key(&st, '7');
-	cr_assert_eq(st.cfg.d, 4);
+	cr_assert_eq(PANE(st).cfg.d, 4);
 }
 
 Test(state, other_encodings_keys_refused)
@@ -259,18 +263,18 @@ Test(state, other_encodings_keys_refused)
 
 	start(&st, PE_ENC_SINUSOIDAL);
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-		struct pe_config before = st.cfg;
+		struct pe_config before = PANE(st).cfg;
 		int a = key(&st, keys[i]);
 		cr_assert_eq(a & PE_ACT_REBUILD, 0, "key %c", keys[i]);
 		cr_assert_neq(st.status[0], '\0', "key %c says why", keys[i]);
-		cr_assert_eq(memcmp(&before, &st.cfg, sizeof before), 0);
+		cr_assert_eq(memcmp(&before, &PANE(st).cfg, sizeof before), 0);
 	}
 	start(&st, PE_ENC_ALIBI);
 	int a = key(&st, 'l');
 	cr_assert_eq(a & PE_ACT_REBUILD, 0);
 	cr_assert(strstr(st.status, "sinusoidal") != NULL, "%s", st.status);
 	key(&st, 'b');
-	cr_assert_float_eq(st.cfg.base, 10000.0, 0);
+	cr_assert_float_eq(PANE(st).cfg.base, 10000.0, 0);
 	cr_assert_neq(st.status[0], '\0');
 }
 
@@ -280,98 +284,98 @@ Test(state, parameters_change)
 
 	start(&st, PE_ENC_SINUSOIDAL);
 	key(&st, 'N');
-	cr_assert_eq(st.cfg.n, 128);
+	cr_assert_eq(PANE(st).cfg.n, 128);
 	key(&st, 'n');
 	key(&st, 'n');
-	cr_assert_eq(st.cfg.n, 32);
+	cr_assert_eq(PANE(st).cfg.n, 32);
 	key(&st, 'l');
-	cr_assert_eq(st.cfg.layout, PE_LAYOUT_SPLIT);
+	cr_assert_eq(PANE(st).cfg.layout, PE_LAYOUT_SPLIT);
 	key(&st, 'l');
-	cr_assert_eq(st.cfg.layout, PE_LAYOUT_T2T);
+	cr_assert_eq(PANE(st).cfg.layout, PE_LAYOUT_T2T);
 	key(&st, 'l');
-	cr_assert_eq(st.cfg.layout, PE_LAYOUT_INTERLEAVED);
+	cr_assert_eq(PANE(st).cfg.layout, PE_LAYOUT_INTERLEAVED);
 	key(&st, 'l');
 	key(&st, 'b');
-	cr_assert_float_eq(st.cfg.base, 1000.0, 1e-9);
+	cr_assert_float_eq(PANE(st).cfg.base, 1000.0, 1e-9);
 	key(&st, 'B');
 	key(&st, 'B');
-	cr_assert_float_eq(st.cfg.base, 100000.0, 1e-6);
+	cr_assert_float_eq(PANE(st).cfg.base, 100000.0, 1e-6);
 	/* base 10 / 10 = 1 is not > 1. */
 	start(&st, PE_ENC_SINUSOIDAL);
 	for (int i = 0; i < 3; i++)
 		key(&st, 'b');
-	cr_assert_float_eq(st.cfg.base, 10.0, 1e-9);
+	cr_assert_float_eq(PANE(st).cfg.base, 10.0, 1e-9);
 	cr_assert_eq(key(&st, 'b') & PE_ACT_REBUILD, 0);
-	cr_assert_float_eq(st.cfg.base, 10.0, 1e-9);
+	cr_assert_float_eq(PANE(st).cfg.base, 10.0, 1e-9);
 	cr_assert(strstr(st.status, "base 1:") != NULL, "%s", st.status);
 
 	start(&st, PE_ENC_ROPE);
 	key(&st, 'p');
-	cr_assert_eq(st.cfg.rope.type, PE_ROPE_DEFAULT);
-	cr_assert_eq(st.cfg.pairing, PE_PAIR_INTERLEAVED);
+	cr_assert_eq(PANE(st).cfg.rope.type, PE_ROPE_DEFAULT);
+	cr_assert_eq(PANE(st).cfg.pairing, PE_PAIR_INTERLEAVED);
 	key(&st, 'f'); /* default scaling has no factor */
-	cr_assert_float_eq(st.cfg.rope.factor, 4.0, 0);
+	cr_assert_float_eq(PANE(st).cfg.rope.factor, 4.0, 0);
 	cr_assert_neq(st.status[0], '\0');
 	key(&st, 'S');
-	cr_assert_eq(st.cfg.rope.type, PE_ROPE_LINEAR);
+	cr_assert_eq(PANE(st).cfg.rope.type, PE_ROPE_LINEAR);
 	key(&st, 'f');
 	key(&st, 'f');
-	cr_assert_float_eq(st.cfg.rope.factor, 1.0, 0);
+	cr_assert_float_eq(PANE(st).cfg.rope.factor, 1.0, 0);
 	cr_assert_eq(key(&st, 'f') & PE_ACT_REBUILD, 0, "factor 0.5 < 1");
-	cr_assert_float_eq(st.cfg.rope.factor, 1.0, 0);
+	cr_assert_float_eq(PANE(st).cfg.rope.factor, 1.0, 0);
 	cr_assert_neq(st.status[0], '\0');
 	key(&st, 'F');
-	cr_assert_float_eq(st.cfg.rope.factor, 2.0, 0);
+	cr_assert_float_eq(PANE(st).cfg.rope.factor, 2.0, 0);
 
 	start(&st, PE_ENC_ALIBI);
-	cr_assert_eq(st.cfg.heads, 8);
+	cr_assert_eq(PANE(st).cfg.heads, 8);
 	key(&st, '>');
 	key(&st, '>');
-	cr_assert_eq(st.head, 2);
+	cr_assert_eq(PANE(st).head, 2);
 	key(&st, '<');
-	cr_assert_eq(st.head, 1);
+	cr_assert_eq(PANE(st).head, 1);
 	key(&st, '<');
 	key(&st, '<');
-	cr_assert_eq(st.head, 0);
+	cr_assert_eq(PANE(st).head, 0);
 	cr_assert_neq(st.status[0], '\0', "no head before 0");
 	for (int i = 0; i < 7; i++)
 		key(&st, '>');
-	cr_assert_eq(st.head, 7);
+	cr_assert_eq(PANE(st).head, 7);
 	key(&st, 'h');
-	cr_assert_eq(st.cfg.heads, 7);
-	cr_assert_eq(st.head, 6, "head clamped to the heads left");
+	cr_assert_eq(PANE(st).cfg.heads, 7);
+	cr_assert_eq(PANE(st).head, 6, "head clamped to the heads left");
 	key(&st, 'H');
-	cr_assert_eq(st.cfg.heads, 8);
+	cr_assert_eq(PANE(st).cfg.heads, 8);
 	key(&st, 'a');
-	cr_assert_eq(st.cfg.alibi_mode, PE_ALIBI_SYMMETRIC);
+	cr_assert_eq(PANE(st).cfg.alibi_mode, PE_ALIBI_SYMMETRIC);
 	for (int i = 0; i < 7; i++)
 		key(&st, 'h');
-	cr_assert_eq(st.cfg.heads, 1);
+	cr_assert_eq(PANE(st).cfg.heads, 1);
 	cr_assert_eq(key(&st, 'h') & PE_ACT_REBUILD, 0);
 	cr_assert(strstr(st.status, "heads 0") != NULL, "%s", st.status);
 
 	start(&st, PE_ENC_RELATIVE);
 	key(&st, 'k');
-	cr_assert_eq(st.cfg.buckets, 30);
+	cr_assert_eq(PANE(st).cfg.buckets, 30);
 	key(&st, 'K');
 	key(&st, 'K');
-	cr_assert_eq(st.cfg.buckets, 34);
+	cr_assert_eq(PANE(st).cfg.buckets, 34);
 	key(&st, 'm');
-	cr_assert_eq(st.cfg.max_distance, 64);
+	cr_assert_eq(PANE(st).cfg.max_distance, 64);
 	key(&st, 'M');
 	key(&st, 'M');
-	cr_assert_eq(st.cfg.max_distance, 256);
+	cr_assert_eq(PANE(st).cfg.max_distance, 256);
 	key(&st, 'u');
-	cr_assert(!st.cfg.bidirectional);
+	cr_assert(!PANE(st).cfg.bidirectional);
 	key(&st, 't');
-	cr_assert_eq(st.cfg.relative, PE_REL_SHAW);
+	cr_assert_eq(PANE(st).cfg.relative, PE_REL_SHAW);
 	key(&st, 'k');
-	cr_assert_eq(st.cfg.max_relative, 15);
+	cr_assert_eq(PANE(st).cfg.max_relative, 15);
 	key(&st, 'K');
 	key(&st, 'K');
-	cr_assert_eq(st.cfg.max_relative, 17);
+	cr_assert_eq(PANE(st).cfg.max_relative, 17);
 	key(&st, 'u'); /* shaw has no direction */
-	cr_assert(!st.cfg.bidirectional);
+	cr_assert(!PANE(st).cfg.bidirectional);
 	cr_assert_neq(st.status[0], '\0');
 
 	/* t5, 32 buckets bidirectional: 32 / 4 = 8 exact, so max_distance
@@ -379,20 +383,20 @@ Test(state, parameters_change)
 	start(&st, PE_ENC_RELATIVE);
 	for (int i = 0; i < 3; i++)
 		cr_assert(key(&st, 'm') & PE_ACT_REBUILD);
-	cr_assert_eq(st.cfg.max_distance, 16);
+	cr_assert_eq(PANE(st).cfg.max_distance, 16);
 	cr_assert_eq(key(&st, 'm') & PE_ACT_REBUILD, 0);
-	cr_assert_eq(st.cfg.max_distance, 16);
+	cr_assert_eq(PANE(st).cfg.max_distance, 16);
 	cr_assert(strstr(st.status, "max_distance 8") != NULL, "%s",
 	    st.status);
 
 	start(&st, PE_ENC_VIT2D);
 	key(&st, 'G');
-	cr_assert(st.cfg.grid_h == 15 && st.cfg.grid_w == 15);
+	cr_assert(PANE(st).cfg.grid_h == 15 && PANE(st).cfg.grid_w == 15);
 	key(&st, 'g');
 	key(&st, 'g');
-	cr_assert(st.cfg.grid_h == 13 && st.cfg.grid_w == 13);
+	cr_assert(PANE(st).cfg.grid_h == 13 && PANE(st).cfg.grid_w == 13);
 	key(&st, 'n'); /* no seq_len in vit2d */
-	cr_assert_eq(st.cfg.n, 64);
+	cr_assert_eq(PANE(st).cfg.n, 64);
 	cr_assert_neq(st.status[0], '\0');
 }
 
@@ -405,30 +409,31 @@ Test(state, rope_scaling_cycle_skips_longrope)
 	start(&st, PE_ENC_ROPE);
 	for (size_t i = 0; i < 5; i++) {
 		key(&st, 'S');
-		cr_assert_eq(st.cfg.rope.type, next[i], "step %zu", i);
+		cr_assert_eq(PANE(st).cfg.rope.type, next[i], "step %zu", i);
 		if (next[i] == PE_ROPE_LLAMA3)
 			cr_assert(strstr(st.status, "longrope") != NULL, "%s",
 			    st.status);
 	}
 	key(&st, 's');
-	cr_assert_eq(st.cfg.rope.type, PE_ROPE_LLAMA3);
+	cr_assert_eq(PANE(st).cfg.rope.type, PE_ROPE_LLAMA3);
 	key(&st, 's');
-	cr_assert_eq(st.cfg.rope.type, PE_ROPE_YARN, "skips longrope backwards");
+	cr_assert_eq(PANE(st).cfg.rope.type, PE_ROPE_YARN, "skips longrope "
+	    "backwards");
 
 	/* With factor lists of rot/2 = 32 entries, longrope is reachable. */
 	static double sf[32], lf[32];
 	for (int i = 0; i < 32; i++)
 		sf[i] = lf[i] = 1.0;
 	start(&st, PE_ENC_ROPE);
-	st.cfg.rope.short_factor = sf;
-	st.cfg.rope.long_factor = lf;
-	st.cfg.rope.n_short = st.cfg.rope.n_long = 32;
-	st.cfg.rope.type = PE_ROPE_YARN;
+	PANE(st).cfg.rope.short_factor = sf;
+	PANE(st).cfg.rope.long_factor = lf;
+	PANE(st).cfg.rope.n_short = PANE(st).cfg.rope.n_long = 32;
+	PANE(st).cfg.rope.type = PE_ROPE_YARN;
 	key(&st, 'S');
-	cr_assert_eq(st.cfg.rope.type, PE_ROPE_LONGROPE);
+	cr_assert_eq(PANE(st).cfg.rope.type, PE_ROPE_LONGROPE);
 	/* d_model 32 would need 16 factors: refused by the check. */
 	cr_assert_eq(key(&st, 'd') & PE_ACT_REBUILD, 0);
-	cr_assert_eq(st.cfg.d, 64);
+	cr_assert_eq(PANE(st).cfg.d, 64);
 	cr_assert(strstr(st.status, "short_factor") != NULL, "%s", st.status);
 }
 
@@ -604,12 +609,12 @@ Test(state, changing_a_preset_marks_it_modified)
 	struct pe_state st;
 
 	start(&st, PE_ENC_ROPE);
-	st.preset = "llama-3.1-8b";
+	PANE(st).preset = "llama-3.1-8b";
 	key(&st, PE_KEY_DOWN);
-	cr_expect(!st.preset_modified, "a cursor move is no change");
+	cr_expect(!PANE(st).preset_modified, "a cursor move is no change");
 	key(&st, 's');
-	cr_expect_neq(st.cfg.rope.type, PE_ROPE_DEFAULT);
-	cr_expect(st.preset_modified);
+	cr_expect_neq(PANE(st).cfg.rope.type, PE_ROPE_DEFAULT);
+	cr_expect(PANE(st).preset_modified);
 }
 
 /* Playing, the speed and control keys say what they did (the footer's
@@ -714,18 +719,19 @@ Test(state, P_toggles_the_presenter_view)
 
 	for (int e = 0; e < PE_ENC_COUNT; e++) {
 		start(&st, (enum pe_encoding)e);
-		struct pe_config before = st.cfg;
-		cr_assert(!st.present);
+		struct pe_config before = PANE(st).cfg;
+		cr_assert(!st.session.present);
 		int act = key(&st, 'P');
 		cr_assert(act & PE_ACT_REDRAW);
 		cr_assert(!(act & PE_ACT_REBUILD), "a view change rebuilds nothing");
-		cr_assert(st.present, "%s", pe_encoding_name((enum pe_encoding)e));
+		cr_assert(st.session.present, "%s",
+		    pe_encoding_name((enum pe_encoding)e));
 		cr_assert(strstr(st.status, "presenter view") != NULL, "%s",
 		    st.status);
 		cr_assert(strstr(st.status, "P leaves it") != NULL);
-		cr_assert_eq(memcmp(&before, &st.cfg, sizeof before), 0);
+		cr_assert_eq(memcmp(&before, &PANE(st).cfg, sizeof before), 0);
 		key(&st, 'P');
-		cr_assert(!st.present);
+		cr_assert(!st.session.present);
 		cr_assert(strstr(st.status, "off") != NULL, "%s", st.status);
 	}
 	start(&st, PE_ENC_SINUSOIDAL);
@@ -733,7 +739,8 @@ Test(state, P_toggles_the_presenter_view)
 	cr_assert(st.help);
 	key(&st, 'P');
 	cr_assert(!st.help);
-	cr_assert(!st.present, "P with the help up closes the help only");
+	cr_assert(!st.session.present, "P with the help up closes the help "
+	    "only");
 }
 
 /* x turns compare on with pane B a copy of A and the keys on B; X moves
@@ -755,16 +762,16 @@ Test(state, compare_x_and_focus_X)
 	cr_assert_eq(pe_state_focused(&st), PE_PANE_B, "B takes the keys");
 	pe_state_pane(&st, PE_PANE_A, &a);
 	pe_state_pane(&st, PE_PANE_B, &b);
-	cr_assert_eq(a.cfg.d, 64);
-	cr_assert_eq(b.cfg.d, 64, "B starts as a copy");
+	cr_assert_eq(PANE(a).cfg.d, 64);
+	cr_assert_eq(PANE(b).cfg.d, 64, "B starts as a copy");
 	cr_assert(!a.compare && !b.compare, "a pane is one state");
 
 	/* D doubles d_model of the focused pane, B, only */
 	cr_assert(key(&st, 'D') & PE_ACT_REBUILD);
 	pe_state_pane(&st, PE_PANE_A, &a);
 	pe_state_pane(&st, PE_PANE_B, &b);
-	cr_assert_eq(a.cfg.d, 64, "A keeps its d_model");
-	cr_assert_eq(b.cfg.d, 128);
+	cr_assert_eq(PANE(a).cfg.d, 64, "A keeps its d_model");
+	cr_assert_eq(PANE(b).cfg.d, 128);
 	cr_assert_eq(pe_state_pane_cfg(&st, PE_PANE_B)->d, 128);
 	cr_assert_eq(pe_state_pane_cfg(&st, PE_PANE_A)->d, 64);
 
@@ -776,29 +783,29 @@ Test(state, compare_x_and_focus_X)
 	cr_assert_eq(a.cur_c, 63, "clamped to A's last column");
 	cr_assert(key(&st, 'X') & PE_ACT_REDRAW);
 	cr_assert_eq(pe_state_focused(&st), PE_PANE_A);
-	cr_assert_eq(st.cfg.d, 64, "the keys act on A now");
+	cr_assert_eq(PANE(st).cfg.d, 64, "the keys act on A now");
 	cr_assert_eq(st.cur_r, 5);
 	cr_assert_eq(st.cur_c, 63);
 	cr_assert(key(&st, 'd') & PE_ACT_REBUILD);
 	pe_state_pane(&st, PE_PANE_A, &a);
 	pe_state_pane(&st, PE_PANE_B, &b);
-	cr_assert_eq(a.cfg.d, 32);
-	cr_assert_eq(b.cfg.d, 128, "B untouched by A's key");
+	cr_assert_eq(PANE(a).cfg.d, 32);
+	cr_assert_eq(PANE(b).cfg.d, 128, "B untouched by A's key");
 
 	/* a tab (number key) changes the focused pane's encoding */
 	key(&st, 'X');
 	key(&st, '4');
 	pe_state_pane(&st, PE_PANE_A, &a);
 	pe_state_pane(&st, PE_PANE_B, &b);
-	cr_assert_eq(a.cfg.enc, PE_ENC_SINUSOIDAL);
-	cr_assert_eq(b.cfg.enc, PE_ENC_ROPE);
+	cr_assert_eq(PANE(a).cfg.enc, PE_ENC_SINUSOIDAL);
+	cr_assert_eq(PANE(b).cfg.enc, PE_ENC_ROPE);
 
 	/* x with the focus on B: compare ends and pane A stays */
 	cr_assert_eq(pe_state_focused(&st), PE_PANE_B);
 	key(&st, 'x');
 	cr_assert(!st.compare);
-	cr_assert_eq(st.cfg.enc, PE_ENC_SINUSOIDAL);
-	cr_assert_eq(st.cfg.d, 32);
+	cr_assert_eq(PANE(st).cfg.enc, PE_ENC_SINUSOIDAL);
+	cr_assert_eq(PANE(st).cfg.d, 32);
 	cr_assert_eq(pe_state_focused(&st), PE_PANE_A);
 }
 

@@ -176,7 +176,7 @@ check_config(int e, int p, int v, int w, int h, const double *table)
 	    !pe_enc_has_panel(pe_enc_view_of(&cfg), (enum pe_panel)p))
 		return false;
 	pe_state_init(&st, &cfg);
-	st.panel = (enum pe_panel)p;
+	st.pane[st.focus].panel = (enum pe_panel)p;
 	st.values = v == 1;
 	cr_assert_eq(pe_model_init(&m, &cfg), PE_OK);
 	cr_assert_eq(pe_canvas_init(&cv, w, h), PE_OK);

@@ -176,17 +176,17 @@ Test(view, alibi_uses_the_selected_head)
 		cfg.heads = heads[t][0];
 		cfg.alibi_mode = t % 2 ? PE_ALIBI_SYMMETRIC : PE_ALIBI_CAUSAL;
 		pe_state_init(&st, &cfg);
-		st.head = heads[t][1];
+		st.pane[st.focus].head = heads[t][1];
 		st.cur_r = 61234, st.cur_c = 40000;
 		pe_state_clamp(&st);
-		cr_assert_eq(st.head, heads[t][1]);
+		cr_assert_eq(st.pane[st.focus].head, heads[t][1]);
 		cr_assert_eq(pe_model_init(&m, &cfg), PE_OK);
 		cr_assert_eq(pe_canvas_init(&cv, 120, 40), PE_OK);
 		pe_view_render(&st, &m, &cv, &hit);
 
 		struct pe_field f = m.main;
-		f.head = st.head;
-		double slope = m.main.slopes[st.head];
+		f.head = st.pane[st.focus].head;
+		double slope = m.main.slopes[st.pane[st.focus].head];
 		/* the inspector: "sample = block query a–b × key c–d (N
 		 * elements): mean X  min Y  max Z" */
 		const char *l = line(&cv, cv.h - 2);
@@ -206,7 +206,8 @@ Test(view, alibi_uses_the_selected_head)
 		    th_close(lo, want.min, 0, 1e-5) &&
 		    th_close(hi, want.max, 0, 1e-5),
 		    "heads %zu head %zu: %s; want mean %.6g min %.6g max %.6g",
-		    cfg.heads, st.head, l, want.mean, want.min, want.max);
+		    cfg.heads, st.pane[st.focus].head, l, want.mean, want.min,
+		    want.max);
 
 		/* three map cells (upper samples) on the diagonal's near side,
 		 * under the head's own scale */
@@ -224,7 +225,8 @@ Test(view, alibi_uses_the_selected_head)
 			pe_color c = pe_scale_color(&sc, &want);
 			cr_expect(color_near(cell->fg, c), "heads %zu head %zu sample "
 			    "(%zu, %zu): color %06x, want %06x (mean %g)", cfg.heads,
-			    st.head, sr, sc_, cell->fg, c, want.mean);
+			    st.pane[st.focus].head, sr, sc_, cell->fg, c,
+			    want.mean);
 		}
 		pe_canvas_free(&cv);
 		pe_model_free(&m);
@@ -751,8 +753,8 @@ render_bare(const struct pe_config *cfg, bool present, int w, int h,
 	struct pe_state st;
 	struct pe_model m;
 	pe_state_init(&st, cfg);
-	st.present = present;
-	st.no_chrome = !present;
+	st.session.present = present;
+	st.session.no_chrome = !present;
 	cr_assert_eq(pe_model_init(&m, cfg), PE_OK);
 	cr_assert_eq(pe_canvas_init(cv, w, h), PE_OK);
 	cr_assert_eq(pe_view_render(&st, &m, cv, hit), PE_OK);
@@ -881,7 +883,8 @@ Test(view, compare_panes_hit_and_badges)
 	b.table_untrained = true;
 	pe_state_init(&st, &a);
 	st.compare = true;
-	st.other = (struct pe_pane){b, 0, PE_PANEL_OVERVIEW, NULL, false};
+	st.pane[PE_PANE_B] = (struct pe_pane){b, 0, PE_PANEL_OVERVIEW, NULL,
+		false};
 	cr_assert_eq(pe_model_init(&ma, &a), PE_OK);
 	cr_assert_eq(pe_model_init(&mb, &b), PE_OK);
 	ma.other = &mb;
@@ -954,8 +957,8 @@ Test(view, compare_every_pair_every_size)
 			ma.other = &mb;
 			pe_state_init(&st, &a);
 			st.compare = true;
-			st.other = (struct pe_pane){b, 0, PE_PANEL_OVERVIEW, NULL,
-				false};
+			st.pane[PE_PANE_B] = (struct pe_pane){b, 0,
+				PE_PANEL_OVERVIEW, NULL, false};
 			bool diff = ma.main.rows == mb.main.rows &&
 			    ma.main.cols == mb.main.cols &&
 			    (ma.main.kind == PE_FIELD_ROPE_ANGLE) ==

@@ -60,7 +60,7 @@ bench_one(const struct pe_config *cfg, enum pe_panel panel, int w, int h,
 		return -1;
 	}
 	pe_state_init(&st, cfg);
-	st.panel = panel;
+	st.pane[st.focus].panel = panel;
 	st.cur_r = cfg->n / 3;
 	pe_state_clamp(&st);
 	double *t = malloc((size_t)frames * sizeof *t), spent = 0;

@@ -60,9 +60,10 @@ handout(const struct pe_options *o, const struct pe_app_lesson *al)
 			struct pe_state st;
 			struct pe_model m;
 			pe_app_lesson_state(al, i, j, o, &st);
-			st.caption_below = !s->text_only;
-			st.no_chrome = true; /* a page has no keys to press */
-			if ((rc = pe_model_init(&m, &st.cfg)) != PE_OK)
+			st.session.caption_below = !s->text_only;
+			st.session.no_chrome = true; /* no keys on a page */
+			rc = pe_model_init(&m, &st.pane[st.focus].cfg);
+			if (rc != PE_OK)
 				break;
 			rc = pe_view_render(&st, &m, &cv, NULL);
 			if (rc == PE_OK) {

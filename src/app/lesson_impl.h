@@ -8,6 +8,12 @@
 
 #include "view/lesson.h"
 
+/* A lesson is at most this long and has at most this many steps (its
+ * scenes' first steps and their [pause]s): a larger one is refused with
+ * the bound, so loading one costs at most a fraction of a second. */
+#define LESSON_MAX_BYTES ((size_t)1 << 20)
+#define LESSON_MAX_STEPS 1000
+
 /* The built-in lessons (assets/lessons/, compiled in by tools/embed.sh). */
 extern const struct pe_embedded {
 	const char *name;
@@ -17,15 +23,16 @@ extern const struct pe_embedded {
 /* One option line of a step. */
 struct opt_line {
 	char *key, *val; /* val NULL for a flag */
+	int id;		 /* its option row (options_table.h) */
 	int line;
 };
 
 /* A step as read: its option lines and caption. */
 struct raw_step {
 	struct opt_line *opts;
-	size_t nopts;
+	size_t nopts, opts_cap;
 	char *caption;
-	size_t caption_len;
+	size_t caption_len, caption_cap;
 	int line, caption_line;
 	bool has_caption;
 	/* scene keys */
@@ -39,9 +46,9 @@ struct raw_scene {
 	int line;
 	bool text_only;
 	struct raw_step *steps;
-	size_t nsteps;
+	size_t nsteps, steps_cap;
 	char *notes;
-	size_t notes_len;
+	size_t notes_len, notes_cap;
 };
 
 /* Write "lesson NAME, line N: ..." (line 0: no line) into err; returns
@@ -52,9 +59,10 @@ int lesson_fail(char *err, size_t cap, const char *name, int line,
 /* The option row called name (a long name), or -1. */
 int lesson_option_id(const char *name);
 
-/* Read a lesson's text into scenes (*out, *nout; free with
- * lesson_raw_free), its title and duration into l. 0, or 2 with the
- * message in err[cap]. */
+/* Read a lesson's text (at most LESSON_MAX_BYTES, LESSON_MAX_STEPS) into
+ * scenes (*out, *nout; free with lesson_raw_free), its title and duration
+ * into l, in time linear in its length. 0, or 2 with the message in
+ * err[cap]. */
 int lesson_read(const char *name, const char *text, struct pe_lesson *l,
     struct raw_scene **out, size_t *nout, char *err, size_t cap);
 void lesson_raw_free(struct raw_scene *sc, size_t n);

@@ -33,11 +33,13 @@ list_scenes(FILE *fp, const struct pe_lesson *l)
 
 /* Look at the lesson file this often for changes. */
 #define RELOAD_MS 300
+/* A reload builds the lesson this long a poll at most (and a step). */
+#define RELOAD_SLICE_MS 30
 /* A speaker's instance tries to reach the presenter this often. */
 #define CONNECT_MS 500
 
 /* What pe_tui_run's hook keeps between frames. */
-struct session {
+struct pe_lesson_session {
 	const struct pe_options *o;
 	struct pe_app_lesson *al;   /* the lesson shown (replaced on reload) */
 	struct pe_app_lesson *old;  /* the one before, freed a poll later */
@@ -50,7 +52,10 @@ struct session {
 	time_t t0;		    /* the lesson's start (the first presenter
 				       the speaker linked to) */
 	long shown_s;		    /* the clock's second on screen */
+	bool watch;		    /* --lesson-file, a regular file at the
+				       start: reloaded when it changes */
 	struct stat file;	    /* the lesson file as last read */
+	struct pe_lesson_build *build; /* a reload being built, or NULL */
 	char broken[200];	    /* why the file on disk is not shown, or ""
 				       (a status line's room) */
 	long long next_reload, next_connect;
@@ -65,47 +70,47 @@ changed(const struct stat *a, const struct stat *b)
 	    a->st_ino != b->st_ino;
 }
 
-/* Read the lesson file again when it changed: on success the same scene
- * (and step, where it still has them) of the new text; on a mistake, the
- * message in the status line and the last good lesson kept. */
+/* Say why the lesson file on disk is not shown, in the status line (and
+ * again after a key clears it, until the file is good): "line N: why (not
+ * reloaded)", since the file and the scene are known, or "cannot read the
+ * lesson file: why (not reloaded)". */
 static int
-reload(struct session *S, struct pe_state *st)
+not_reloaded(struct pe_lesson_session *S, struct pe_state *st,
+    const char *err)
 {
-	struct stat sb;
-	char err[1024];
-	if (S->o->lesson_file == NULL || stat(S->o->lesson_file, &sb) != 0 ||
-	    !changed(&sb, &S->file))
-		return PE_ACT_NONE;
-	S->file = sb;
-	struct pe_app_lesson *nl = calloc(1, sizeof *nl);
-	if (nl == NULL)
-		return PE_ACT_NONE;
-	if (pe_app_lesson_load(nl, S->o, err, sizeof err) != 0) {
-		pe_app_lesson_free(nl);
-		free(nl);
-		/* "line N: why (not reloaded)": the file and scene are known */
-		const char *why = strstr(err, "line ");
-		why = why != NULL ? why : err;
-		const char *sc = strstr(why, ": scene ");
-		const char *rest = sc != NULL ? strstr(sc + 8, ": ") : NULL;
-		if (rest != NULL)
-			snprintf(S->broken, sizeof S->broken, "%.*s%s (not reloaded)",
-			    (int)(sc - why), why, rest);
-		else
-			snprintf(S->broken, sizeof S->broken, "%.180s (not reloaded)",
-			    why);
-		pe_state_status(st, "%s", S->broken);
-		return PE_ACT_REDRAW;
-	}
+	const char *why = strstr(err, "line ");
+	const char *unread = strstr(err, "cannot read it: ");
+	why = why != NULL ? why : err;
+	const char *sc = strstr(why, ": scene ");
+	const char *rest = sc != NULL ? strstr(sc + 8, ": ") : NULL;
+	if (unread != NULL)
+		snprintf(S->broken, sizeof S->broken, "cannot read the lesson "
+		    "file: %.120s (not reloaded)", unread + 16);
+	else if (rest != NULL)
+		snprintf(S->broken, sizeof S->broken, "%.*s%s (not reloaded)",
+		    (int)(sc - why), why, rest);
+	else
+		snprintf(S->broken, sizeof S->broken, "%.180s (not reloaded)",
+		    why);
+	pe_state_status(st, "%s", S->broken);
+	return PE_ACT_REDRAW;
+}
+
+/* Show the reloaded lesson nl: the same scene (found by its title, since
+ * scenes may have moved, else by its number) and step, where it still
+ * has them. The lesson before is freed a poll later, after the model was
+ * rebuilt from the new one. */
+static int
+install(struct pe_lesson_session *S, struct pe_state *st,
+    struct pe_app_lesson *nl)
+{
 	S->broken[0] = '\0';
 	if (S->old != NULL) {
 		pe_app_lesson_free(S->old);
 		free(S->old);
 	}
-	/* the scene shown, found by its title (scenes may have moved), else
-	 * by its number */
-	const char *title = st->lesson->scenes[st->scene].title;
-	size_t k = st->scene, step = st->step;
+	const char *title = st->session.lesson->scenes[st->session.scene].title;
+	size_t k = st->session.scene, step = st->session.step;
 	for (size_t i = 0; i < nl->l.nscenes; i++)
 		if (strcmp(nl->l.scenes[i].title, title) == 0) {
 			k = i;
@@ -113,22 +118,66 @@ reload(struct session *S, struct pe_state *st)
 		}
 	S->old = S->al;
 	S->al = nl;
-	st->lesson = &nl->l;
+	st->session.lesson = &nl->l;
 	int act = pe_lesson_goto(st, k, step);
 	pe_state_status(st, "reloaded %s", S->o->lesson_file);
 	return act;
 }
 
-/* Say how the link stands in st->link. */
-static void
-link_note(struct session *S, struct pe_state *st, const char *fmt)
+/* Read the lesson file again when it changed, and build it a slice of
+ * RELOAD_SLICE_MS at a time, a poll each, so that the frames go on (a
+ * lesson of a thousand steps is built across polls); once whole it is
+ * shown; a mistake is said in the status line and the last good lesson
+ * stays. */
+static int
+reload(struct pe_lesson_session *S, struct pe_state *st)
 {
-	snprintf(st->link, sizeof st->link, fmt, S->link.path);
+	const char *path = S->o->lesson_file;
+	long long until = pe_clock_ms() + RELOAD_SLICE_MS;
+	struct stat sb;
+	char err[1024], *text;
+	int rc;
+
+	if (S->build == NULL) {
+		if (!S->watch || stat(path, &sb) != 0 ||
+		    !changed(&sb, &S->file))
+			return PE_ACT_NONE;
+		S->file = sb;
+		/* never waiting on the file: a regular one only, opened
+		 * non-blocking (a FIFO put there is refused, not waited on) */
+		if (pe_app_lesson_read(path, true, &text, err, sizeof err) != 0)
+			return not_reloaded(S, st, err);
+		rc = pe_app_lesson_begin(&S->build, path, path, text, err,
+		    sizeof err);
+		free(text);
+		if (rc != 0)
+			return not_reloaded(S, st, err);
+	}
+	if ((rc = pe_app_lesson_work(S->build, until, err, sizeof err)) == 1)
+		return PE_ACT_NONE; /* the next poll goes on */
+	if (rc != 0) {
+		pe_app_lesson_drop(S->build);
+		S->build = NULL;
+		return not_reloaded(S, st, err);
+	}
+	struct pe_app_lesson *nl = calloc(1, sizeof *nl);
+	if (nl == NULL)
+		return PE_ACT_NONE; /* kept: the next poll tries again */
+	pe_app_lesson_take(S->build, nl);
+	S->build = NULL;
+	return install(S, st, nl);
+}
+
+/* Say how the link stands in st->session.link. */
+static void
+link_note(struct pe_lesson_session *S, struct pe_state *st, const char *fmt)
+{
+	snprintf(st->session.link, sizeof st->session.link, fmt, S->link.path);
 }
 
 /* Apply a line from the other instance: "hello T0 K S" or "goto K S". */
 static int
-link_line(struct session *S, struct pe_state *st, const char *line)
+link_line(struct pe_lesson_session *S, struct pe_state *st, const char *line)
 {
 	long long t0;
 	size_t k, step;
@@ -139,10 +188,10 @@ link_line(struct session *S, struct pe_state *st, const char *line)
 		S->have_t0 = S->synced = true;
 	} else if (sscanf(line, "goto %zu %zu", &k, &step) != 2)
 		return PE_ACT_NONE; /* not ours: ignored */
-	if (k >= st->lesson->nscenes)
+	if (k >= st->session.lesson->nscenes)
 		return PE_ACT_NONE;
 	S->sent_scene = k, S->sent_step = step; /* no echo */
-	if (k == st->scene && step == st->step)
+	if (k == st->session.scene && step == st->session.step)
 		return PE_ACT_REDRAW;
 	return pe_lesson_goto(st, k, step);
 }
@@ -150,8 +199,9 @@ link_line(struct session *S, struct pe_state *st, const char *line)
 /* The link: accept or reach the other instance, follow its scenes, tell
  * it ours. */
 static int
-link_poll(struct session *S, struct pe_state *st)
+link_poll(struct pe_lesson_session *S, struct pe_state *st)
 {
+	const struct pe_session *se = &st->session;
 	int act = PE_ACT_NONE;
 	char line[512], msg[64];
 	if (!S->linked)
@@ -172,9 +222,9 @@ link_poll(struct session *S, struct pe_state *st)
 		if (ev == PE_LINK_JOINED) {
 			link_note(S, st, "the speaker's view is linked at %s");
 			snprintf(msg, sizeof msg, "hello %lld %zu %zu", (long long)S->t0,
-			    st->scene, st->step);
+			    se->scene, se->step);
 			pe_link_send(&S->link, msg);
-			S->sent_scene = st->scene, S->sent_step = st->step;
+			S->sent_scene = se->scene, S->sent_step = se->step;
 			act |= PE_ACT_REDRAW;
 		} else if (ev == PE_LINK_LEFT) {
 			if (S->link.server) {
@@ -191,23 +241,24 @@ link_poll(struct session *S, struct pe_state *st)
 		}
 	}
 	if (pe_link_connected(&S->link) && (S->link.server || S->synced) &&
-	    (st->scene != S->sent_scene || st->step != S->sent_step)) {
-		snprintf(msg, sizeof msg, "goto %zu %zu", st->scene, st->step);
+	    (se->scene != S->sent_scene || se->step != S->sent_step)) {
+		snprintf(msg, sizeof msg, "goto %zu %zu", se->scene, se->step);
 		if (pe_link_send(&S->link, msg) == PE_OK)
-			S->sent_scene = st->scene, S->sent_step = st->step;
+			S->sent_scene = se->scene, S->sent_step = se->step;
 	}
 	return act;
 }
 
-/* pe_tui_run's hook: reload, link, clock. */
-static int
-session_poll(void *arg, struct pe_state *st)
+/* pe_tui_run's hook: reload, link, clock; see app/lesson.h. */
+int
+pe_lesson_session_poll(void *arg, struct pe_state *st)
 {
-	struct session *S = arg;
+	struct pe_lesson_session *S = arg;
 	int act = PE_ACT_NONE;
 	long long now = pe_clock_ms();
-	if (now >= S->next_reload) {
-		S->next_reload = now + RELOAD_MS;
+	if (S->build != NULL || now >= S->next_reload) {
+		if (S->build == NULL)
+			S->next_reload = now + RELOAD_MS;
 		act |= reload(S, st);
 	}
 	act |= link_poll(S, st);
@@ -216,12 +267,62 @@ session_poll(void *arg, struct pe_state *st)
 		pe_state_status(st, "%s", S->broken);
 		act |= PE_ACT_REDRAW;
 	}
-	st->elapsed = difftime(time(NULL), S->t0);
-	if (st->speaker && (long)st->elapsed != S->shown_s) {
-		S->shown_s = (long)st->elapsed;
+	st->session.elapsed = difftime(time(NULL), S->t0);
+	if (st->session.speaker && (long)st->session.elapsed != S->shown_s) {
+		S->shown_s = (long)st->session.elapsed;
 		act |= PE_ACT_REDRAW;
 	}
 	return act;
+}
+
+/* See app/lesson.h. */
+int
+pe_lesson_session_open(struct pe_lesson_session **out,
+    const struct pe_options *o, struct pe_state *st, char *err, size_t cap)
+{
+	struct pe_lesson_session *S = calloc(1, sizeof *S);
+	size_t k, step;
+
+	*out = NULL;
+	if (S == NULL || (S->al = calloc(1, sizeof *S->al)) == NULL) {
+		free(S);
+		snprintf(err, cap, "out of memory");
+		return 2;
+	}
+	S->o = o;
+	pe_link_init(&S->link, ""); /* none yet: pe_lesson_run makes it */
+	/* the file before it is read: an edit since then reloads; a pipe
+	 * is read once */
+	S->watch = o->lesson_file != NULL && stat(o->lesson_file,
+	    &S->file) == 0 && S_ISREG(S->file.st_mode);
+	if (pe_app_lesson_load(S->al, o, err, cap) != 0 ||
+	    pe_app_lesson_scene(o, &S->al->l, &k, &step, err, cap) != 0) {
+		pe_lesson_session_close(S);
+		return 2;
+	}
+	pe_app_lesson_state(S->al, k, step, o, st);
+	st->session.speaker = o->speaker;
+	S->t0 = time(NULL);
+	S->sent_scene = st->session.scene, S->sent_step = st->session.step;
+	*out = S;
+	return 0;
+}
+
+/* See app/lesson.h. */
+void
+pe_lesson_session_close(struct pe_lesson_session *S)
+{
+	if (S == NULL)
+		return;
+	pe_link_close(&S->link);
+	pe_app_lesson_drop(S->build);
+	if (S->old != NULL) {
+		pe_app_lesson_free(S->old);
+		free(S->old);
+	}
+	pe_app_lesson_free(S->al);
+	free(S->al);
+	free(S);
 }
 
 /* The link's default path: $XDG_RUNTIME_DIR/pescope-NAME.sock, else the
@@ -252,7 +353,6 @@ pe_lesson_run(const struct pe_options *o)
 {
 	struct pe_app_lesson al;
 	char err[1024];
-	size_t k, step;
 
 	if (o->lesson_placeholders) {
 		char *buf = malloc(16384);
@@ -277,60 +377,46 @@ pe_lesson_run(const struct pe_options *o)
 		}
 		return PE_EXIT_OK;
 	}
-	struct session S;
-	memset(&S, 0, sizeof S);
-	S.o = o;
-	if (o->lesson_file != NULL)
-		stat(o->lesson_file, &S.file);
-	if ((S.al = calloc(1, sizeof *S.al)) == NULL)
-		return PE_EXIT_FAIL;
-	if (pe_app_lesson_load(S.al, o, err, sizeof err) != 0 ||
-	    pe_app_lesson_scene(o, &S.al->l, &k, &step, err, sizeof err) != 0) {
+	struct pe_lesson_session *S;
+	struct pe_state st;
+	if (pe_lesson_session_open(&S, o, &st, err, sizeof err) != 0) {
 		pe_app_error("%s", err);
-		pe_app_lesson_free(S.al);
-		free(S.al);
 		return PE_EXIT_USAGE;
 	}
 	if (o->lesson_list) {
-		printf("%s: %s\n", S.al->l.name, S.al->l.title);
-		list_scenes(stdout, &S.al->l);
-		pe_app_lesson_free(S.al);
-		free(S.al);
+		printf("%s: %s\n", S->al->l.name, S->al->l.title);
+		list_scenes(stdout, &S->al->l);
+		pe_lesson_session_close(S);
 		return PE_EXIT_OK;
 	}
 	char path[256];
 	if (o->link != NULL)
 		snprintf(path, sizeof path, "%s", o->link);
 	else
-		default_link(path, sizeof path, S.al->l.name);
+		default_link(path, sizeof path, S->al->l.name);
 	if (pe_link_check(path, err, sizeof err) != PE_OK) {
 		pe_app_error("%s", err);
-		pe_app_lesson_free(S.al);
-		free(S.al);
+		pe_lesson_session_close(S);
 		return PE_EXIT_USAGE;
 	}
-	struct pe_state st;
-	pe_app_lesson_state(S.al, k, step, o, &st);
-	st.speaker = o->speaker;
-	S.t0 = time(NULL);
-	S.sent_scene = st.scene, S.sent_step = st.step;
-	pe_link_init(&S.link, path);
-	S.linked = true;
+	pe_link_init(&S->link, path);
+	S->linked = true;
 	if (o->speaker) {
-		link_note(&S, &st, "waiting for the presenting instance at %s…");
+		link_note(S, &st, "waiting for the presenting instance at %s…");
 	} else {
-		int ls = pe_link_listen(&S.link);
+		int ls = pe_link_listen(&S->link);
 		if (ls == PE_OK) {
-			link_note(&S, &st, "a speaker's view can link at %s");
+			link_note(S, &st, "a speaker's view can link at %s");
 		} else {
-			S.linked = false;
-			snprintf(st.link, sizeof st.link, "not linked: %s",
-			    ls == PE_LINK_BUSY ? "another presenting instance "
-			    "listens there" : strerror(errno));
-			pe_state_status(&st, "%s (%s)", st.link, path);
+			S->linked = false;
+			snprintf(st.session.link, sizeof st.session.link,
+			    "not linked: %s", ls == PE_LINK_BUSY
+			    ? "another presenting instance listens there"
+			    : strerror(errno));
+			pe_state_status(&st, "%s (%s)", st.session.link, path);
 		}
 	}
-	struct pe_tui_hooks hooks = {session_poll, &S, 100};
+	struct pe_tui_hooks hooks = {pe_lesson_session_poll, S, 100};
 	int fd = -1, rc;
 	if (o->record != NULL && (fd = open(o->record, O_WRONLY | O_CREAT |
 	    O_TRUNC | O_CLOEXEC, 0666)) < 0) {
@@ -344,12 +430,6 @@ pe_lesson_run(const struct pe_options *o)
 		if (rc == PE_EXIT_USAGE && o->record != NULL)
 			unlink(o->record); /* no terminal: nothing recorded */
 	}
-	pe_link_close(&S.link);
-	if (S.old != NULL) {
-		pe_app_lesson_free(S.old);
-		free(S.old);
-	}
-	pe_app_lesson_free(S.al);
-	free(S.al);
+	pe_lesson_session_close(S);
 	return rc;
 }

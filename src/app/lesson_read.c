@@ -36,11 +36,32 @@ lesson_fail(char *err, size_t cap, const char *name, int line, const char *fmt,
 	return 2;
 }
 
-/* Append len bytes and a newline to a growing text. */
-static int
-append(char **buf, size_t *len, const char *s, size_t n)
+/* Room for want elements of size bytes in arr, which has room for *cap:
+ * arr itself, or arr grown (doubling, so that filling it one element at
+ * a time costs linear time), or NULL when memory runs out (arr is kept
+ * then). */
+static void *
+grow(void *arr, size_t *cap, size_t want, size_t size)
 {
-	char *b = realloc(*buf, *len + n + 2);
+	size_t n = *cap > 0 ? *cap : 4;
+	void *p;
+
+	if (want <= *cap)
+		return arr;
+	while (n < want)
+		n *= 2;
+	if ((p = realloc(arr, n * size)) == NULL)
+		return NULL;
+	*cap = n;
+	return p;
+}
+
+/* Append n bytes and a newline to a growing text of *len bytes, room
+ * for *cap. */
+static int
+append(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
+{
+	char *b = grow(*buf, cap, *len + n + 2, 1);
 	if (b == NULL)
 		return PE_ENOMEM;
 	memcpy(b + *len, s, n);
@@ -156,28 +177,17 @@ step_line(struct raw_step *t, const char *key, const char *val, int line,
 		return lesson_fail(err, cap, name, line, "'%s' needs a value", key);
 	if (!pe_opts[id].arg && val != NULL)
 		return lesson_fail(err, cap, name, line, "'%s' takes no value", key);
-	struct opt_line *o = realloc(t->opts, (t->nopts + 1) * sizeof *o);
+	struct opt_line *o = grow(t->opts, &t->opts_cap, t->nopts + 1,
+	    sizeof *o);
 	if (o == NULL)
 		return lesson_fail(err, cap, name, 0, "out of memory");
 	t->opts = o;
 	o[t->nopts].key = strdup(key);
 	o[t->nopts].val = val != NULL ? strdup(val) : NULL;
+	o[t->nopts].id = id;
 	o[t->nopts].line = line;
 	t->nopts++;
 	return 0;
-}
-
-/* Start a new step in scene sc at line. */
-static struct raw_step *
-new_step(struct raw_scene *sc, int line)
-{
-	struct raw_step *s = realloc(sc->steps, (sc->nsteps + 1) * sizeof *s);
-	if (s == NULL)
-		return NULL;
-	sc->steps = s;
-	memset(&s[sc->nsteps], 0, sizeof s[0]);
-	s[sc->nsteps].line = line;
-	return &s[sc->nsteps++];
 }
 
 enum mode { M_HEAD, M_OPTS, M_CAPTION, M_NOTES };
@@ -187,7 +197,8 @@ struct reader {
 	const char *name;	/* for messages */
 	struct pe_lesson *l;	/* its title and duration */
 	struct raw_scene *sc;	/* the scenes so far */
-	size_t n;
+	size_t n, sc_cap;
+	size_t steps;		/* the steps so far, of every scene */
 	enum mode mode;		/* what the next text line is */
 	int line;		/* the line being read */
 	char *err;
@@ -208,6 +219,26 @@ cur_step(struct reader *R)
 	return c != NULL ? &c->steps[c->nsteps - 1] : NULL;
 }
 
+/* Start a new step in scene sc at the line read: 0, or 2 past a lesson's
+ * last step (LESSON_MAX_STEPS) or when memory runs out. */
+static int
+new_step(struct reader *R, struct raw_scene *sc)
+{
+	if (R->steps == LESSON_MAX_STEPS)
+		return lesson_fail(R->err, R->cap, R->name, R->line, "a lesson "
+		    "has at most %d steps (its scenes and their [pause]s), and "
+		    "this is one more", LESSON_MAX_STEPS);
+	struct raw_step *s = grow(sc->steps, &sc->steps_cap, sc->nsteps + 1,
+	    sizeof *s);
+	if (s == NULL)
+		return lesson_fail(R->err, R->cap, R->name, 0, "out of memory");
+	sc->steps = s;
+	memset(&s[sc->nsteps], 0, sizeof s[0]);
+	s[sc->nsteps++].line = R->line;
+	R->steps++;
+	return 0;
+}
+
 /* "[scene] TITLE": a new scene with its first step. */
 static int
 scene_start(struct reader *R, const char *title)
@@ -218,7 +249,7 @@ scene_start(struct reader *R, const char *title)
 	if (strchr(title, '{') != NULL)
 		return lesson_fail(R->err, R->cap, R->name, R->line, "a scene's title "
 		    "is fixed text: {placeholders} go in its [caption]");
-	struct raw_scene *s2 = realloc(R->sc, (R->n + 1) * sizeof *s2);
+	struct raw_scene *s2 = grow(R->sc, &R->sc_cap, R->n + 1, sizeof *s2);
 	if (s2 == NULL)
 		return lesson_fail(R->err, R->cap, R->name, 0, "out of memory");
 	R->sc = s2;
@@ -227,9 +258,9 @@ scene_start(struct reader *R, const char *title)
 	c->title = strdup(title);
 	c->line = R->line;
 	R->mode = M_OPTS;
-	if (c->title == NULL || new_step(c, R->line) == NULL)
+	if (c->title == NULL)
 		return lesson_fail(R->err, R->cap, R->name, 0, "out of memory");
-	return 0;
+	return new_step(R, c);
 }
 
 /* A section line "[NAME] rest". */
@@ -269,8 +300,7 @@ section(struct reader *R, char *line)
 	}
 	if (strcmp(sect, "pause") == 0) {
 		R->mode = M_OPTS;
-		return new_step(c, R->line) != NULL ? 0
-		    : lesson_fail(R->err, R->cap, R->name, 0, "out of memory");
+		return new_step(R, c);
 	}
 	if (c->notes != NULL)
 		return lesson_fail(R->err, R->cap, R->name, R->line, "a second [notes] "
@@ -290,11 +320,12 @@ text_line(struct reader *R, const char *line)
 	bool caption = R->mode == M_CAPTION;
 	char **buf = caption ? &st->caption : &c->notes;
 	size_t *bl = caption ? &st->caption_len : &c->notes_len;
+	size_t *bc = caption ? &st->caption_cap : &c->notes_cap;
 	if ((*buf == NULL || **buf == '\0') && *t == '\0')
 		return 0; /* blank lines before the text */
 	if (*buf == NULL && caption)
 		st->caption_line = R->line - 1; /* its first line's */
-	if (append(buf, bl, t, strlen(t)) != PE_OK)
+	if (append(buf, bl, bc, t, strlen(t)) != PE_OK)
 		return lesson_fail(R->err, R->cap, R->name, 0, "out of memory");
 	return 0;
 }
@@ -359,8 +390,13 @@ int
 lesson_read(const char *name, const char *text, struct pe_lesson *l,
     struct raw_scene **out, size_t *nout, char *err, size_t cap)
 {
-	struct reader R = {name, l, NULL, 0, M_HEAD, 0, err, cap};
+	struct reader R = {.name = name, .l = l, .mode = M_HEAD, .err = err,
+		.cap = cap};
 	const char *p = text;
+	size_t size = strlen(text);
+	if (size > LESSON_MAX_BYTES)
+		return lesson_fail(err, cap, name, 0, "%zu bytes; a lesson is "
+		    "at most 1 MiB", size);
 	if (strncmp(p, "\xef\xbb\xbf", 3) == 0) /* a UTF-8 byte order mark */
 		p += 3;
 	char line[4096];

@@ -46,16 +46,20 @@ pe_snapshot_write(const struct pe_options *o, const struct pe_state *st,
 		    strerror(errno));
 		return PE_EXIT_USAGE;
 	}
-	if (pe_model_init(&m, &st->cfg) != PE_OK) {
+	/* the focused pane's model, and in compare mode the other's */
+	const struct pe_config *ca = &st->pane[st->focus].cfg;
+	const struct pe_config *cb = &st->pane[st->focus == PE_PANE_A
+	    ? PE_PANE_B : PE_PANE_A].cfg;
+	if (pe_model_init(&m, ca) != PE_OK) {
 		pe_atomic_abort(&out);
 		pe_app_error("cannot prepare the %s view (out of memory?)",
-		    pe_encoding_name(st->cfg.enc));
+		    pe_encoding_name(ca->enc));
 		return PE_EXIT_FAIL;
 	}
 	if (st->compare) { /* --compare: pane B's model beside */
-		if (pe_model_init(&mb, &st->other.cfg) != PE_OK) {
+		if (pe_model_init(&mb, cb) != PE_OK) {
 			pe_app_error("cannot prepare pane B's %s view (out of "
-			    "memory?)", pe_encoding_name(st->other.cfg.enc));
+			    "memory?)", pe_encoding_name(cb->enc));
 			goto end_a;
 		}
 		m.other = &mb;
@@ -71,11 +75,10 @@ pe_snapshot_write(const struct pe_options *o, const struct pe_state *st,
 		goto end_cv;
 	}
 	char title[128];
-	snprintf(title, sizeof title, "pescope %s", pe_encoding_name(st->cfg.enc));
+	snprintf(title, sizeof title, "pescope %s", pe_encoding_name(ca->enc));
 	if (st->compare)
 		snprintf(title, sizeof title, "pescope %s vs %s",
-		    pe_encoding_name(st->cfg.enc),
-		    pe_encoding_name(st->other.cfg.enc));
+		    pe_encoding_name(ca->enc), pe_encoding_name(cb->enc));
 	struct pe_write_opts wo = {snapshot_depth(o), o->theme, title};
 	int st2 = pe_write(out.fp, &cv, o->snap_format, &wo);
 	if (st2 == PE_OK)

@@ -4,20 +4,22 @@
 #include "app/app.h"
 #include "view/state.h"
 
-/* Start state from options: config, cursor, preset name. Shared with the
- * TUI so that both start from the same frame. */
+/* Start state from options: pane A's config, head, panel and preset (and
+ * with --compare pane B's), the cursor, values, the view mode. */
 void
 pe_app_state_from_options(const struct pe_options *o, struct pe_state *st)
 {
+	struct pe_pane *a = &st->pane[PE_PANE_A];
+
 	pe_state_init(st, &o->cfg);
-	st->preset = o->preset;
-	st->preset_modified = o->preset_modified;
+	a->preset = o->preset;
+	a->preset_modified = o->preset_modified;
 	if (o->head_given) /* alibi's head, relative's bias row: clamped */
-		st->head = o->head;
-	st->panel = (enum pe_panel)o->panel;
+		a->head = o->head;
+	a->panel = (enum pe_panel)o->panel;
 	st->values = o->values;
-	st->present = o->present;
-	st->no_chrome = o->no_chrome;
+	st->session.present = o->present;
+	st->session.no_chrome = o->no_chrome;
 	if (o->cursor_given) {
 		st->cur_r = o->cursor_p;
 		st->cur_c = o->cursor_j;
@@ -26,8 +28,8 @@ pe_app_state_from_options(const struct pe_options *o, struct pe_state *st)
 	if (o->cmp != NULL) { /* --compare: pane B beside, A focused */
 		const struct pe_options *b = o->cmp;
 		st->compare = true;
-		st->other = (struct pe_pane){b->cfg,
-			b->head_given ? b->head : 0, st->panel, b->preset,
+		st->pane[PE_PANE_B] = (struct pe_pane){b->cfg,
+			b->head_given ? b->head : 0, a->panel, b->preset,
 			b->preset_modified};
 	}
 }

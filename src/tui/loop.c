@@ -213,7 +213,7 @@ static void
 snapshot(struct loop *L)
 {
 	const char *dir = getenv("PESCOPE_SNAPSHOT_DIR");
-	const char *enc = pe_encoding_name(L->st.cfg.enc);
+	const char *enc = pe_encoding_name(L->st.pane[L->st.focus].cfg.enc);
 	char fa[4200], ft[4200], stamp[32], title[64];
 	struct pe_atomic ansi, txt;
 	time_t t = time(NULL);
@@ -389,7 +389,7 @@ pe_tui_run(const struct pe_state *start, const struct pe_tui_opts *opts)
 	    (L.st.compare && rebuild(&L, PE_PANE_B) != 0)) {
 		loop_free(&L);
 		pe_crt_fatal("cannot prepare the %s view (out of memory?)",
-		    pe_encoding_name(L.st.cfg.enc));
+		    pe_encoding_name(L.st.pane[L.st.focus].cfg.enc));
 		return 1;
 	}
 	if (pe_crt_note() != NULL)

@@ -13,7 +13,7 @@
 int
 pe_lesson_goto(struct pe_state *st, size_t k, size_t step)
 {
-	const struct pe_lesson *l = st->lesson;
+	const struct pe_lesson *l = st->session.lesson;
 	if (l == NULL || l->nscenes == 0)
 		return PE_ACT_NONE;
 	if (k >= l->nscenes)
@@ -21,18 +21,11 @@ pe_lesson_goto(struct pe_state *st, size_t k, size_t step)
 	const struct pe_scene *s = &l->scenes[k];
 	if (step >= s->nsteps)
 		step = s->nsteps - 1;
-	struct pe_state keep = *st;
+	struct pe_session keep = st->session;
 	*st = s->steps[step].start;
-	st->lesson = keep.lesson;
-	st->scene = k;
-	st->step = step;
-	st->speaker = keep.speaker;
-	st->present = keep.present;
-	st->no_chrome = keep.no_chrome;
-	st->notes = keep.notes;
-	st->caption_below = keep.caption_below;
-	st->elapsed = keep.elapsed;
-	memcpy(st->link, keep.link, sizeof st->link);
+	st->session = keep;
+	st->session.scene = k;
+	st->session.step = step;
 	st->status[0] = '\0';
 	return PE_ACT_REDRAW | PE_ACT_REBUILD;
 }
@@ -43,8 +36,8 @@ static int
 lesson_step(struct pe_state *st, size_t step, bool install)
 {
 	if (install)
-		return pe_lesson_goto(st, st->scene, step);
-	st->step = step;
+		return pe_lesson_goto(st, st->session.scene, step);
+	st->session.step = step;
 	return PE_ACT_REDRAW;
 }
 
@@ -52,41 +45,43 @@ lesson_step(struct pe_state *st, size_t step, bool install)
 int
 pe_lesson_key(struct pe_state *st, int key)
 {
-	const struct pe_lesson *l = st->lesson;
+	struct pe_session *se = &st->session;
+	const struct pe_lesson *l = se->lesson;
 	if (l == NULL)
 		return -1;
-	const struct pe_scene *s = &l->scenes[st->scene];
+	const struct pe_scene *s = &l->scenes[se->scene];
 	switch (key) {
 	case PE_KEY_PGDN:
-		if (st->step + 1 < s->nsteps)
-			return lesson_step(st, st->step + 1,
-			    s->steps[st->step + 1].sets_options);
-		if (st->scene + 1 >= l->nscenes) {
+		if (se->step + 1 < s->nsteps)
+			return lesson_step(st, se->step + 1,
+			    s->steps[se->step + 1].sets_options);
+		if (se->scene + 1 >= l->nscenes) {
 			pe_state_status(st, "the last scene; PgUp goes back, q quits");
 			return PE_ACT_REDRAW;
 		}
-		return pe_lesson_goto(st, st->scene + 1, 0);
+		return pe_lesson_goto(st, se->scene + 1, 0);
 	case PE_KEY_PGUP:
-		if (st->step > 0) {
+		if (se->step > 0) {
 			/* back to the step before: its view again when the step
 			 * being left changed it */
-			bool install = s->steps[st->step].sets_options;
-			return lesson_step(st, st->step - 1, install);
+			bool install = s->steps[se->step].sets_options;
+			return lesson_step(st, se->step - 1, install);
 		}
-		if (st->scene == 0) {
+		if (se->scene == 0) {
 			pe_state_status(st, "the first scene; PgDn goes on");
 			return PE_ACT_REDRAW;
 		}
-		return pe_lesson_goto(st, st->scene - 1, SIZE_MAX);
+		return pe_lesson_goto(st, se->scene - 1, SIZE_MAX);
 	case 'r': {
-		int act = pe_lesson_goto(st, st->scene, st->step);
-		pe_state_status(st, "scene %zu reset", st->scene + 1);
+		int act = pe_lesson_goto(st, se->scene, se->step);
+		pe_state_status(st, "scene %zu reset", se->scene + 1);
 		return act;
 	}
 	case 'i':
-		st->notes = !st->notes;
-		if (st->notes && s->notes[0] == '\0')
-			pe_state_status(st, "scene %zu has no notes", st->scene + 1);
+		se->notes = !se->notes;
+		if (se->notes && s->notes[0] == '\0')
+			pe_state_status(st, "scene %zu has no notes",
+			    se->scene + 1);
 		return PE_ACT_REDRAW;
 	}
 	return -1;

@@ -66,9 +66,10 @@ int pe_lesson_placeholder_check(const char *name, const char *arg,
  * `pescope lesson --placeholders`). */
 void pe_lesson_placeholders(char *buf, size_t cap);
 
-/* Fill, once, the captions that later steps' views would contradict
- * (pe_step.frozen). PE_OK or PE_ENOMEM. */
-int pe_lesson_freeze(struct pe_lesson *l);
+/* Fill, once, step t's caption for its own start state (pe_step.frozen),
+ * when a later step of its scene changes the view, whose numbers the
+ * caption would then contradict. PE_OK or PE_ENOMEM. */
+int pe_lesson_freeze_step(struct pe_step *t);
 
 struct pe_model;
 /* The caption text of st's scene up to its current step, with every

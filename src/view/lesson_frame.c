@@ -9,29 +9,37 @@
 #include "view/lesson.h"
 #include "view/view_impl.h"
 
+/* The scene shown. */
+static const struct pe_scene *
+scene_of(const struct pe_state *st)
+{
+	return &st->session.lesson->scenes[st->session.scene];
+}
+
 /* The scene line: "3/17 · title", the step, the keys. */
 static void
 draw_scene_line(const struct pe_state *st, struct pe_canvas *cv, int y)
 {
-	const struct pe_lesson *l = st->lesson;
-	const struct pe_scene *s = &l->scenes[st->scene];
+	const struct pe_session *se = &st->session;
+	const struct pe_lesson *l = se->lesson;
+	const struct pe_scene *s = scene_of(st);
 	char head[256], step[32] = "", b[512];
 	const char *items[4];
 	int prio[4];
 	size_t n = 0;
 
-	snprintf(head, sizeof head, " %zu/%zu · %s ", st->scene + 1, l->nscenes,
-	    s->title);
+	snprintf(head, sizeof head, " %zu/%zu · %s ", se->scene + 1,
+	    l->nscenes, s->title);
 	int x = pe_canvas_text_fit(cv, 0, y, cv->w, head, PE_RGB(0, 0, 0),
 	    C_ACCENT, PE_ATTR_BOLD);
 	if (s->nsteps > 1)
-		snprintf(step, sizeof step, "step %zu/%zu", st->step + 1,
+		snprintf(step, sizeof step, "step %zu/%zu", se->step + 1,
 		    s->nsteps);
 	if (step[0] != '\0')
 		items[n] = step, prio[n++] = 0;
 	/* the keys, where the frame shows keys (not on a slide, not in the
 	 * presenter view) */
-	if (!st->present && !st->no_chrome)
+	if (!st->session.present && !st->session.no_chrome)
 		items[n] = "PgDn next · PgUp back · r reset", prio[n++] = 2;
 	items[n] = l->title, prio[n++] = 1;
 	pe_text_pick(b, sizeof b, items, prio, n, "  ", cv->w - x - 2);
@@ -58,16 +66,17 @@ static int
 speaker_frame(const struct pe_state *st, struct pe_canvas *cv,
     struct caption_lines *L)
 {
-	const struct pe_lesson *l = st->lesson;
-	const struct pe_scene *s = &l->scenes[st->scene];
+	const struct pe_session *se = &st->session;
+	const struct pe_lesson *l = se->lesson;
+	const struct pe_scene *s = scene_of(st);
 	int w = cv->w, h = cv->h, y = 2;
 	char b[512], t1[32], t2[32];
 
 	draw_scene_line(st, cv, 0);
-	if (st->elapsed >= 0) {
-		clock_text(t1, sizeof t1, st->elapsed);
+	if (se->elapsed >= 0) {
+		clock_text(t1, sizeof t1, se->elapsed);
 		if (l->minutes > 0) {
-			double left = l->minutes * 60 - st->elapsed;
+			double left = l->minutes * 60 - se->elapsed;
 			clock_text(t2, sizeof t2, left < 0 ? -left : left);
 			snprintf(b, sizeof b, "%s elapsed · %s %s (%g min planned)", t1,
 			    t2, left < 0 ? "over" : "left", l->minutes);
@@ -77,12 +86,12 @@ speaker_frame(const struct pe_state *st, struct pe_canvas *cv,
 		pe_canvas_text_fit(cv, 1, y++, w - 2, b, C_ACCENT, PE_COLOR_DEFAULT,
 		    PE_ATTR_BOLD);
 	}
-	if (st->step + 1 < s->nsteps) {
+	if (se->step + 1 < s->nsteps) {
 		/* the next step's first line: what the next key reveals (its
 		 * numbers are its view's, so "…" stands for them) */
-		const char *t = s->steps[st->step + 1].caption;
+		const char *t = s->steps[se->step + 1].caption;
 		int o = snprintf(b, sizeof b, "next: step %zu/%zu of this scene%s",
-		    st->step + 2, s->nsteps, *t ? ": " : "");
+		    se->step + 2, s->nsteps, *t ? ": " : "");
 		for (; *t != '\0' && *t != '\n' && o + 4 < (int)sizeof b; t++) {
 			const char *close = *t == '{' ? strchr(t, '}') : NULL;
 			if (close != NULL) {
@@ -94,9 +103,9 @@ speaker_frame(const struct pe_state *st, struct pe_canvas *cv,
 		}
 		b[o] = '\0';
 	}
-	else if (st->scene + 1 < l->nscenes)
-		snprintf(b, sizeof b, "next: %zu/%zu · %s", st->scene + 2,
-		    l->nscenes, l->scenes[st->scene + 1].title);
+	else if (se->scene + 1 < l->nscenes)
+		snprintf(b, sizeof b, "next: %zu/%zu · %s", se->scene + 2,
+		    l->nscenes, l->scenes[se->scene + 1].title);
 	else
 		snprintf(b, sizeof b, "next: the end of the lesson");
 	pe_canvas_text_fit(cv, 1, y++, w - 2, b, C_DIM, PE_COLOR_DEFAULT, 0);
@@ -104,7 +113,7 @@ speaker_frame(const struct pe_state *st, struct pe_canvas *cv,
 	caption_wrap(L, s->notes[0] != '\0' ? s->notes : "(no notes for this "
 	    "scene)", w - 2);
 	caption_draw(cv, L, 1, y, w - 2, h - 2 - y, false);
-	const char *bottom = st->status[0] != '\0' ? st->status : st->link;
+	const char *bottom = st->status[0] != '\0' ? st->status : se->link;
 	pe_canvas_text_fit(cv, 0, h - 1, w, bottom, st->status[0] != '\0'
 	    ? C_WARN : C_DIM, PE_COLOR_DEFAULT, 0);
 	return PE_OK;
@@ -116,7 +125,7 @@ static void
 notes_overlay(const struct pe_state *st, struct pe_canvas *cv,
     struct caption_lines *L)
 {
-	const struct pe_scene *s = &st->lesson->scenes[st->scene];
+	const struct pe_scene *s = scene_of(st);
 	int bw = cv->w - 4;
 	caption_wrap(L, s->notes[0] != '\0' ? s->notes : "(no notes for this "
 	    "scene)", bw - 4);
@@ -140,7 +149,7 @@ view_lesson_frame(const struct pe_state *st, const struct pe_model *m,
 		free(L);
 		return PE_ENOMEM;
 	}
-	if (st->speaker) {
+	if (st->session.speaker) {
 		free(text);
 		hit->tab_y = -1;
 		rc = speaker_frame(st, cv, L);
@@ -154,7 +163,7 @@ view_lesson_frame(const struct pe_state *st, const struct pe_model *m,
 	free(text);
 	draw_scene_line(st, cv, 0);
 
-	const struct pe_scene *s = &st->lesson->scenes[st->scene];
+	const struct pe_scene *s = scene_of(st);
 	if (s->text_only) {
 		/* the caption is the page; the status line stays */
 		caption_draw(cv, L, 1, 2, w - 2, h - 3, failed);
@@ -162,7 +171,7 @@ view_lesson_frame(const struct pe_state *st, const struct pe_model *m,
 			pe_canvas_text_fit(cv, 0, h - 1, w, st->status, C_WARN,
 			    PE_COLOR_DEFAULT, PE_ATTR_BOLD);
 		hit->tab_y = -1;
-		if (st->notes)
+		if (st->session.notes)
 			notes_overlay(st, cv, L);
 		if (st->help)
 			view_help(cv);
@@ -171,9 +180,9 @@ view_lesson_frame(const struct pe_state *st, const struct pe_model *m,
 	}
 	/* the band: a rule and the lines, as many as the view leaves (the
 	 * presenter view's has no hints to lose: two rows more) */
-	int most = h - 1 - PE_LESSON_VIEW_MIN_H + (st->present ? 2 : 0);
+	int most = h - 1 - PE_LESSON_VIEW_MIN_H + (st->session.present ? 2 : 0);
 	int band = L->n + 1 < most ? L->n + 1 : most;
-	if (st->caption_below)
+	if (st->session.caption_below)
 		band = 0;
 	int pane_h = h - 1 - band; /* rows of the view under the scene line */
 	struct pe_canvas pane;
@@ -194,7 +203,7 @@ view_lesson_frame(const struct pe_state *st, const struct pe_model *m,
 		pe_canvas_set(cv, x, ry, 0x2500, C_DIM, PE_COLOR_DEFAULT, 0);
 	if (band > 0)
 		caption_draw(cv, L, 1, ry + 1, w - 2, band - 1, failed);
-	if (st->notes)
+	if (st->session.notes)
 		notes_overlay(st, cv, L);
 	if (st->help)
 		view_help(cv);

@@ -75,12 +75,13 @@ view_ctx_init(struct ctx *c, const struct pe_state *st,
 	memset(hit, 0, sizeof *hit);
 	pe_canvas_clear(cv);
 	c->st = st, c->m = m, c->cfg = &m->cfg, c->cv = cv, c->hit = hit;
+	c->pane = &st->pane[st->focus];
 	c->w = cv->w, c->h = cv->h;
 	c->mainf = m->main;
 	/* a bias map, its samples and the inspector are the selected head's
 	 * (the model's field starts at head 0) */
-	if (c->mainf.kind == PE_FIELD_BIAS && st->head < c->cfg->heads)
-		c->mainf.head = st->head;
+	if (c->mainf.kind == PE_FIELD_BIAS && c->pane->head < c->cfg->heads)
+		c->mainf.head = c->pane->head;
 }
 
 /* The row's view in the ctx's body: the overview, or with a panel chosen

@@ -106,8 +106,9 @@ static int
 fill_value(const struct fillctx *f, char *buf, size_t cap)
 {
 	struct pe_field mf = f->m->main;
-	if (mf.kind == PE_FIELD_BIAS && f->st->head < f->cfg->heads)
-		mf.head = f->st->head;
+	size_t head = f->st->pane[f->st->focus].head;
+	if (mf.kind == PE_FIELD_BIAS && head < f->cfg->heads)
+		mf.head = head;
 	return put_num(buf, cap, pe_field_value(&mf, f->st->cur_r,
 	    f->st->cur_c));
 }
@@ -378,7 +379,7 @@ static int
 fill_slope(const struct fillctx *f, char *buf, size_t cap)
 {
 	double *s = slopes(f->cfg);
-	long long h = arg(f, 0, (long long)f->st->head);
+	long long h = arg(f, 0, (long long)f->st->pane[f->st->focus].head);
 	if (s == NULL || (size_t)h >= f->cfg->heads) {
 		free(s);
 		return put(buf, cap, "(no head %lld)", h);
@@ -391,7 +392,7 @@ fill_slope(const struct fillctx *f, char *buf, size_t cap)
 static int
 fill_head(const struct fillctx *f, char *buf, size_t cap)
 {
-	return put(buf, cap, "%zu", f->st->head);
+	return put(buf, cap, "%zu", f->st->pane[f->st->focus].head);
 }
 
 /* The bias of the large head for query Q and key K. */
@@ -401,7 +402,9 @@ fill_bias(const struct fillctx *f, char *buf, size_t cap)
 	double *s = slopes(f->cfg);
 	if (s == NULL)
 		return put(buf, cap, "(out of memory)");
-	size_t h = f->st->head < f->cfg->heads ? f->st->head : 0;
+	size_t h = f->st->pane[f->st->focus].head;
+	if (h >= f->cfg->heads)
+		h = 0;
 	long long q = arg(f, 0, (long long)f->st->cur_r);
 	long long k = arg(f, 1, (long long)f->st->cur_c);
 	double b = pe_alibi_bias(s[h], (size_t)q, (size_t)k,
@@ -497,7 +500,7 @@ fill_gap(const struct fillctx *f, char *buf, size_t cap)
 	size_t perm[PE_TOY_MAX_TOKENS];
 	double g;
 	int rc = pe_toy_split(f->cfg->teach.tokens, &s);
-	size_t head = f->st->head;
+	size_t head = f->st->pane[f->st->focus].head;
 	if (rc == PE_OK)
 		rc = pe_toy_permutation(f->cfg, &s, perm);
 	if (rc == PE_OK)
@@ -740,14 +743,17 @@ int
 pe_lesson_caption(const struct pe_state *st, const struct pe_model *m,
     char *buf, size_t cap)
 {
-	const struct pe_scene *s = &st->lesson->scenes[st->scene];
-	size_t o = 0;
+	const struct pe_session *se = &st->session;
+	const struct pe_scene *s = &se->lesson->scenes[se->scene];
+	size_t o = 0, upto = se->step < s->nsteps ? se->step : s->nsteps - 1;
+	size_t last = 0; /* the last step shown that changed the view, or 0 */
+	for (size_t j = upto; j > 0 && last == 0; j--)
+		if (s->steps[j].sets_options)
+			last = j;
 	buf[0] = '\0';
-	for (size_t k = 0; k <= st->step && k < s->nsteps; k++) {
+	for (size_t k = 0; k <= upto; k++) {
 		const char *t = s->steps[k].caption;
-		bool own = false;
-		for (size_t j = k + 1; j <= st->step && j < s->nsteps; j++)
-			own |= s->steps[j].sets_options;
+		bool own = k < last; /* a later step shown changed the view */
 		if (*t != '\0' && o > 0 && o + 1 < cap)
 			buf[o++] = '\n';
 		if (own && s->steps[k].frozen != NULL) {
@@ -766,32 +772,20 @@ pe_lesson_caption(const struct pe_state *st, const struct pe_model *m,
 
 /* See lesson.h. */
 int
-pe_lesson_freeze(struct pe_lesson *l)
+pe_lesson_freeze_step(struct pe_step *t)
 {
-	for (size_t i = 0; i < l->nscenes; i++) {
-		struct pe_scene *s = &l->scenes[i];
-		for (size_t k = 0; k + 1 < s->nsteps; k++) {
-			bool later = false;
-			for (size_t j = k + 1; j < s->nsteps; j++)
-				later |= s->steps[j].sets_options;
-			struct pe_model m;
-			char *buf = malloc(8192);
-			size_t o = 0;
-			if (!later || *s->steps[k].caption == '\0') {
-				free(buf);
-				continue;
-			}
-			if (buf == NULL || pe_model_init(&m, &s->steps[k].start.cfg) !=
-			    PE_OK) {
-				free(buf);
-				return PE_ENOMEM;
-			}
-			buf[0] = '\0';
-			caption_text(&s->steps[k].start, &m, s->steps[k].caption, buf,
-			    8192, &o);
-			pe_model_free(&m);
-			s->steps[k].frozen = buf;
-		}
+	const struct pe_pane *pane = &t->start.pane[t->start.focus];
+	struct pe_model m;
+	char *buf = malloc(8192);
+	size_t o = 0;
+
+	if (buf == NULL || pe_model_init(&m, &pane->cfg) != PE_OK) {
+		free(buf);
+		return PE_ENOMEM;
 	}
+	buf[0] = '\0';
+	caption_text(&t->start, &m, t->caption, buf, 8192, &o);
+	pe_model_free(&m);
+	t->frozen = buf;
 	return PE_OK;
 }

@@ -16,6 +16,13 @@
  * itself is smaller. */
 #define ZOOM_MIN 4
 
+/* The focused pane: the one the keys change. */
+static struct pe_pane *
+cur(struct pe_state *st)
+{
+	return &st->pane[st->focus];
+}
+
 /* Write a message into the status line. */
 void
 pe_state_status(struct pe_state *st, const char *fmt, ...)
@@ -59,9 +66,11 @@ pe_panel_parse(const char *name)
 enum pe_panel
 pe_state_panel(const struct pe_state *st)
 {
-	if ((unsigned)st->cfg.enc < PE_ENC_COUNT &&
-	    pe_enc_has_panel(pe_enc_view_of(&st->cfg), st->panel))
-		return st->panel;
+	const struct pe_pane *p = &st->pane[st->focus];
+
+	if ((unsigned)p->cfg.enc < PE_ENC_COUNT &&
+	    pe_enc_has_panel(pe_enc_view_of(&p->cfg), p->panel))
+		return p->panel;
 	return PE_PANEL_OVERVIEW;
 }
 
@@ -117,9 +126,10 @@ fit_axis(size_t *a0, size_t *a1, size_t len, size_t cur)
 void
 pe_state_clamp(struct pe_state *st)
 {
+	struct pe_pane *p = cur(st);
 	size_t rows, cols;
 
-	pe_state_main_dims(&st->cfg, &rows, &cols);
+	pe_state_main_dims(&p->cfg, &rows, &cols);
 	if (st->cur_r >= rows)
 		st->cur_r = rows - 1;
 	if (st->cur_c >= cols)
@@ -137,9 +147,9 @@ pe_state_clamp(struct pe_state *st)
 	} else
 		st->vr0 = st->vc0 = st->vc1 = 0;
 	/* alibi's heads; relative's toy attention reads a row of its bias */
-	size_t heads = pe_config_heads(&st->cfg);
-	if (heads == 0 || st->head >= heads)
-		st->head = heads > 0 ? heads - 1 : 0;
+	size_t heads = pe_config_heads(&p->cfg);
+	if (heads == 0 || p->head >= heads)
+		p->head = heads > 0 ? heads - 1 : 0;
 	if (st->speed < PE_SPEED_MIN)
 		st->speed = PE_SPEED_MIN;
 	if (st->speed > PE_SPEED_MAX)
@@ -155,7 +165,7 @@ void
 pe_state_init(struct pe_state *st, const struct pe_config *cfg)
 {
 	memset(st, 0, sizeof *st);
-	st->cfg = *cfg;
+	st->pane[PE_PANE_A].cfg = *cfg;
 	st->speed = PE_SPEED_DEFAULT;
 	if (pe_enc_view_of(cfg)->start_mid) {
 		size_t rows, cols;
@@ -183,7 +193,8 @@ pe_state_apply(struct pe_state *st, struct pe_config *cand)
 	/* An untrained table follows d_model and max_len: the caller
 	 * regenerates it (see the TUI loop) when it is NULL. */
 	if (cand->table_untrained &&
-	    (cand->d != st->cfg.d || cand->max_len != st->cfg.max_len))
+	    (cand->d != cur(st)->cfg.d ||
+	    cand->max_len != cur(st)->cfg.max_len))
 		cand->table = NULL;
 	if (pe_config_check(cand, why, sizeof why) != PE_OK) {
 		pe_state_status(st, "%s", why);
@@ -195,8 +206,8 @@ pe_state_apply(struct pe_state *st, struct pe_config *cand)
 		pe_state_status(st, "%s", why);
 		return PE_ACT_REDRAW;
 	}
-	st->cfg = *cand;
-	st->preset_modified = st->preset != NULL;
+	cur(st)->cfg = *cand;
+	cur(st)->preset_modified = cur(st)->preset != NULL;
 	pe_state_clamp(st);
 	return PE_ACT_REDRAW | PE_ACT_REBUILD;
 }
@@ -205,11 +216,11 @@ pe_state_apply(struct pe_state *st, struct pe_config *cand)
 int
 pe_state_set_d(struct pe_state *st, size_t d)
 {
-	struct pe_config cand = st->cfg;
+	struct pe_config cand = cur(st)->cfg;
 
-	if (table_fixed(&st->cfg)) {
+	if (table_fixed(&cand)) {
 		pe_state_status(st, "d_model %zu: the table file fixes d_model at "
-		    "%zu", d, st->cfg.d);
+		    "%zu", d, cand.d);
 		return PE_ACT_REDRAW;
 	}
 	cand.d = d;
@@ -241,18 +252,19 @@ encoding_defaults(const struct pe_config *cfg, enum pe_encoding e, size_t *d,
 int
 pe_state_set_encoding(struct pe_state *st, int enc)
 {
-	struct pe_config cand = st->cfg;
+	const struct pe_config *now = &cur(st)->cfg;
+	struct pe_config cand = *now;
 	char why[sizeof st->status] = "";
 	bool moved = false;
 	int act;
 
 	enc = ((enc % PE_ENC_COUNT) + PE_ENC_COUNT) % PE_ENC_COUNT;
-	if ((int)st->cfg.enc == enc)
+	if ((int)now->enc == enc)
 		return PE_ACT_NONE;
 	size_t old_d, new_d;
 	double old_base, new_base;
-	encoding_defaults(&st->cfg, st->cfg.enc, &old_d, &old_base);
-	encoding_defaults(&st->cfg, (enum pe_encoding)enc, &new_d, &new_base);
+	encoding_defaults(now, now->enc, &old_d, &old_base);
+	encoding_defaults(now, (enum pe_encoding)enc, &new_d, &new_base);
 	cand.enc = (enum pe_encoding)enc;
 	if (cand.d == old_d && !table_fixed(&cand))
 		cand.d = new_d;
@@ -286,40 +298,24 @@ pe_state_set_encoding(struct pe_state *st, int enc)
 	pe_state_clamp(st);
 	if (moved)
 		pe_state_status(st, "d_model %zu -> %zu for %s: %s", start_d,
-		    st->cfg.d, pe_encoding_name(st->cfg.enc), why);
+		    now->d, pe_encoding_name(now->enc), why);
 	return act;
 }
 
 /* ---- compare mode: two panes, one cursor ------------------------------ */
 
-/* Swap the focused pane's own settings with the other pane's. */
-static void
-swap_panes(struct pe_state *st)
-{
-	struct pe_pane mine = {st->cfg, st->head, st->panel, st->preset,
-		st->preset_modified};
-
-	st->cfg = st->other.cfg;
-	st->head = st->other.head;
-	st->panel = st->other.panel;
-	st->preset = st->other.preset;
-	st->preset_modified = st->other.preset_modified;
-	st->other = mine;
-	st->focus_b = !st->focus_b;
-}
-
 /* The pane the keys act on. */
 enum pe_pane_id
 pe_state_focused(const struct pe_state *st)
 {
-	return st->compare && st->focus_b ? PE_PANE_B : PE_PANE_A;
+	return st->focus;
 }
 
 /* Pane `pane`'s config. */
 struct pe_config *
 pe_state_pane_cfg(struct pe_state *st, enum pe_pane_id pane)
 {
-	return pane == pe_state_focused(st) ? &st->cfg : &st->other.cfg;
+	return &st->pane[pane].cfg;
 }
 
 /* Pane `pane` as a state of its own (compare off), clamped to its map. */
@@ -328,40 +324,35 @@ pe_state_pane(const struct pe_state *st, enum pe_pane_id pane,
     struct pe_state *dest)
 {
 	*dest = *st;
-	if (st->compare && pane != pe_state_focused(st)) {
-		dest->cfg = st->other.cfg;
-		dest->head = st->other.head;
-		dest->panel = st->other.panel;
-		dest->preset = st->other.preset;
-		dest->preset_modified = st->other.preset_modified;
-	}
-	dest->compare = dest->focus_b = false;
-	memset(&dest->other, 0, sizeof dest->other);
+	dest->pane[PE_PANE_A] = st->pane[pane];
+	memset(&dest->pane[PE_PANE_B], 0, sizeof dest->pane[PE_PANE_B]);
+	dest->focus = PE_PANE_A;
+	dest->compare = false;
 	pe_state_clamp(dest);
 }
 
-/* x: compare on (pane B a copy of the current settings, and the keys act
- * on it) or off (pane A stays, B's settings go). */
+/* x: compare on (pane B a copy of pane A, and the keys act on it) or off
+ * (pane A stays, B's settings go). */
 int
 pe_state_compare(struct pe_state *st, bool on)
 {
 	if (on == st->compare)
 		return PE_ACT_NONE;
 	if (!on) {
-		if (st->focus_b)
-			swap_panes(st);
-		st->compare = st->focus_b = false;
+		memset(&st->pane[PE_PANE_B], 0, sizeof st->pane[PE_PANE_B]);
+		st->focus = PE_PANE_A;
+		st->compare = false;
 		pe_state_clamp(st);
 		pe_state_status(st, "compare off: pane A's settings stay");
 		return PE_ACT_REDRAW;
 	}
-	st->other = (struct pe_pane){st->cfg, st->head, st->panel, st->preset,
-		st->preset_modified};
-	st->compare = st->focus_b = true;
+	st->pane[PE_PANE_B] = st->pane[PE_PANE_A];
+	st->focus = PE_PANE_B;
+	st->compare = true;
 	/* B's untrained learned table is its own (the TUI regenerates it,
 	 * the same numbers), so that A's can change without B's going */
-	if (st->cfg.table_untrained)
-		st->cfg.table = NULL;
+	if (st->pane[PE_PANE_B].cfg.table_untrained)
+		st->pane[PE_PANE_B].cfg.table = NULL;
 	pe_state_status(st, "compare on: B is a copy of A and the keys change "
 	    "B; X focuses A, x ends compare");
 	return PE_ACT_REDRAW | PE_ACT_REBUILD;
@@ -375,9 +366,9 @@ pe_state_focus(struct pe_state *st, enum pe_pane_id pane)
 		pe_state_status(st, "one pane only: x starts compare mode");
 		return PE_ACT_REDRAW;
 	}
-	if (pane == pe_state_focused(st))
+	if (pane == st->focus)
 		return PE_ACT_NONE;
-	swap_panes(st);
+	st->focus = pane;
 	pe_state_clamp(st);
 	return PE_ACT_REDRAW;
 }
@@ -435,7 +426,7 @@ pe_state_zoom(struct pe_state *st, int steps, size_t r, size_t c)
 {
 	size_t rows, cols, r0, r1, c0, c1;
 
-	pe_state_main_dims(&st->cfg, &rows, &cols);
+	pe_state_main_dims(&cur(st)->cfg, &rows, &cols);
 	pe_state_viewport(st, rows, cols, &r0, &r1, &c0, &c1);
 	if (r >= rows)
 		r = rows - 1;

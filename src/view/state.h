@@ -52,38 +52,29 @@ enum pe_action {
 	PE_ACT_SNAPSHOT = 1 << 3, /* write the frame to files */
 };
 
-/* What each pane of compare mode owns; the rest of struct pe_state (the
- * cursor, the viewport, help, values, the animation) the panes share. */
-struct pe_pane {
-	struct pe_config cfg;
-	size_t head;
-	enum pe_panel panel;
-	const char *preset;
-	bool preset_modified;
-};
-
 /* The panes of compare mode. */
 enum pe_pane_id { PE_PANE_A, PE_PANE_B };
 
-struct pe_state {
+/* What a pane owns: a lesson step replaces it, compare mode copies it.
+ * The rest of struct pe_state (the cursor, the viewport, help, values,
+ * the animation) the panes share. */
+struct pe_pane {
 	struct pe_config cfg;
-	size_t cur_r, cur_c;	   /* cursor: an exact element of the main map */
-	size_t vr0, vr1, vc0, vc1; /* viewport of the main map: [vr0,vr1) x
-				      [vc0,vc1); vr1 == 0 means the whole map */
 	size_t head;		   /* alibi: the head drawn large */
-	bool playing;		   /* animation: the cursor sweeps positions */
-	int speed;		   /* animation steps per second, 1..64 */
-	bool help;		   /* the help overlay is up */
 	enum pe_panel panel;	   /* the right column's panel, when the
 				      encoding has it (pe_state_panel) */
-	bool values;		   /* numbers over the colors where a sample
-				      is one element and they fit */
+	const char *preset;	   /* preset name shown in the title, or NULL */
+	bool preset_modified;	   /* the config no longer is the preset's */
+};
+
+/* What the session keeps whatever a key or a lesson's step changes: the
+ * view mode, the lesson running and where in it, the link. */
+struct pe_session {
 	bool present;		   /* presenter view (P, --present): no tab
 				      bar or key hints, column samples 2
 				      cells wide, plots in blocks */
 	bool no_chrome;		   /* snapshot --no-chrome: no tab bar and
 				      no key hints, samples as usual */
-	char status[200];	   /* a message for the status line, or "" */
 	const struct pe_lesson *lesson; /* the lesson running (view/lesson.h),
 				   or NULL */
 	size_t scene, step;	   /* its scene and the scene's step shown */
@@ -96,14 +87,25 @@ struct pe_state {
 				      the speaker's clock; < 0: unknown */
 	char link[160];		   /* how the link to the other instance
 				      stands, or "" (no link) */
-	const char *preset;	   /* preset name shown in the title, or NULL */
-	bool preset_modified;	   /* the config no longer is the preset's */
-	/* compare mode (--compare; x, X): two panes side by side. cfg, head,
-	 * panel and preset above are the focused pane's, `other` holds the
-	 * other pane's; everything else is shared. */
+};
+
+struct pe_state {
+	/* pane[PE_PANE_A], and with compare (--compare; x, X) pane B beside
+	 * it; the keys change pane[focus] (A without compare) */
+	struct pe_pane pane[2];
+	enum pe_pane_id focus;
 	bool compare;
-	bool focus_b;		   /* the focused pane is B (the right one) */
-	struct pe_pane other;	   /* the pane without the focus */
+	size_t cur_r, cur_c;	   /* cursor: an exact element of the main
+				      map */
+	size_t vr0, vr1, vc0, vc1; /* viewport of the main map: [vr0,vr1) x
+				      [vc0,vc1); vr1 == 0 means the whole map */
+	bool playing;		   /* animation: the cursor sweeps positions */
+	int speed;		   /* animation steps per second, 1..64 */
+	bool help;		   /* the help overlay is up */
+	bool values;		   /* numbers over the colors where a sample
+				      is one element and they fit */
+	char status[200];	   /* a message for the status line, or "" */
+	struct pe_session session;
 };
 
 /* The animation's speed: steps per second. */
@@ -159,10 +161,10 @@ enum pe_panel pe_state_panel(const struct pe_state *st);
 const char *pe_panel_name(enum pe_panel p);
 int pe_panel_parse(const char *name);
 
-/* Compare mode. pe_state_compare turns it on (B a copy of the current
- * settings, focused) or off (pane A stays); pe_state_focus moves the keys
- * to pane `pane` (X, a click in a pane), clamping the shared cursor and
- * viewport to its map. Both return enum pe_action bits. */
+/* Compare mode. pe_state_compare turns it on (pane B a copy of pane A,
+ * focused) or off (pane A stays); pe_state_focus moves the keys to pane
+ * `pane` (X, a click in a pane), clamping the shared cursor and viewport
+ * to its map. Both return enum pe_action bits. */
 int pe_state_compare(struct pe_state *st, bool on);
 int pe_state_focus(struct pe_state *st, enum pe_pane_id pane);
 /* The pane the keys act on: PE_PANE_A when compare is off. */

@@ -8,12 +8,19 @@
 #include "view/lesson.h"
 #include "view/state.h"
 
+/* The focused pane: the one the keys change. */
+static struct pe_pane *
+cur(struct pe_state *st)
+{
+	return &st->pane[st->focus];
+}
+
 /* c / C: the next or previous panel of the encoding's list (the overview
  * first); from a panel it lacks, from its overview. */
 static int
 cycle_panel(struct pe_state *st, int dir)
 {
-	const struct pe_enc_view *v = pe_enc_view_of(&st->cfg);
+	const struct pe_enc_view *v = pe_enc_view_of(&cur(st)->cfg);
 	enum pe_panel list[PE_PANEL_COUNT];
 	size_t n = 0, at = 0;
 
@@ -23,13 +30,14 @@ cycle_panel(struct pe_state *st, int dir)
 		list[n++] = q->id;
 	if (n == 1) {
 		pe_state_status(st, "%s has one panel, its overview",
-		    pe_encoding_name(st->cfg.enc));
+		    pe_encoding_name(cur(st)->cfg.enc));
 		return PE_ACT_REDRAW;
 	}
 	for (size_t i = 0; i < n; i++)
 		if (list[i] == pe_state_panel(st))
 			at = i;
-	st->panel = list[(at + n + (size_t)(dir > 0 ? 1 : n - 1)) % n];
+	cur(st)->panel = list[(at + n + (size_t)(dir > 0 ? 1 : n - 1)) %
+	    n];
 	return PE_ACT_REDRAW;
 }
 
@@ -44,7 +52,7 @@ other_encodings_key(struct pe_state *st, int key)
 			continue;
 		if (k->press == NULL) { /* a shared key this encoding lacks */
 			pe_state_status(st, "'%c' changes %s; %s has none", key,
-			    k->what, pe_encoding_name(st->cfg.enc));
+			    k->what, pe_encoding_name(cur(st)->cfg.enc));
 			return PE_ACT_REDRAW;
 		}
 		pe_state_status(st, "'%c' changes %s's %s: switch to %s first "
@@ -75,7 +83,7 @@ move(struct pe_state *st, long long dr, long long dc)
 {
 	size_t rows, cols;
 
-	pe_state_main_dims(&st->cfg, &rows, &cols);
+	pe_state_main_dims(&cur(st)->cfg, &rows, &cols);
 	st->cur_r = step(st->cur_r, dr, rows);
 	st->cur_c = step(st->cur_c, dc, cols);
 	pe_state_clamp(st);
@@ -88,7 +96,7 @@ page(struct pe_state *st, int dir)
 {
 	size_t rows, cols, r0, r1, c0, c1;
 
-	pe_state_main_dims(&st->cfg, &rows, &cols);
+	pe_state_main_dims(&cur(st)->cfg, &rows, &cols);
 	pe_state_viewport(st, rows, cols, &r0, &r1, &c0, &c1);
 	size_t ext = r1 - r0;
 	if (st->vr1 != 0) {
@@ -112,8 +120,8 @@ tick(struct pe_state *st, size_t cell_rows, size_t cell_cols)
 
 	if (!st->playing)
 		return PE_ACT_NONE;
-	pe_state_main_dims(&st->cfg, &rows, &cols);
-	if (pe_enc_view_of(&st->cfg)->sweep_2d) {
+	pe_state_main_dims(&cur(st)->cfg, &rows, &cols);
+	if (pe_enc_view_of(&cur(st)->cfg)->sweep_2d) {
 		st->cur_c += cell_cols;
 		if (st->cur_c >= cols) {
 			st->cur_c = 0;
@@ -134,7 +142,7 @@ tick(struct pe_state *st, size_t cell_rows, size_t cell_cols)
 static int
 shared_key(struct pe_state *st, int key)
 {
-	struct pe_config c = st->cfg;
+	struct pe_config c = cur(st)->cfg;
 
 	switch (key) {
 	case 'd':
@@ -157,7 +165,8 @@ shared_key(struct pe_state *st, int key)
 static int
 config_key(struct pe_state *st, int key)
 {
-	const struct pe_enc_key *k = pe_enc_key_of(pe_enc_view_of(&st->cfg), key);
+	const struct pe_enc_view *v = pe_enc_view_of(&cur(st)->cfg);
+	const struct pe_enc_key *k = pe_enc_key_of(v, key);
 
 	if (k != NULL)
 		return k->press != NULL ? k->press(st, key) : shared_key(st, key);
@@ -196,7 +205,7 @@ pe_state_key(struct pe_state *st, int key, size_t cell_rows,
 	case 'C':
 		return cycle_panel(st, key == 'c' ? 1 : -1);
 	case 'r':
-		if (st->lesson == NULL) {
+		if (st->session.lesson == NULL) {
 			pe_state_status(st, "r resets a lesson's scene; no lesson "
 			    "runs (pescope lesson)");
 			return PE_ACT_REDRAW;
@@ -204,12 +213,14 @@ pe_state_key(struct pe_state *st, int key, size_t cell_rows,
 		break;
 	case 'x':
 		return pe_state_compare(st, !st->compare) | PE_ACT_REDRAW;
-	case 'X':
+	case 'X': {
+		enum pe_pane_id to = st->focus == PE_PANE_A ? PE_PANE_B
+		    : PE_PANE_A;
 		if (st->compare)
 			pe_state_status(st, "keys change pane %s",
-			    st->focus_b ? "A" : "B");
-		return pe_state_focus(st, st->focus_b ? PE_PANE_A : PE_PANE_B) |
-		    PE_ACT_REDRAW;
+			    to == PE_PANE_A ? "A" : "B");
+		return pe_state_focus(st, to) | PE_ACT_REDRAW;
+	}
 	case 'v':
 		st->values = !st->values;
 		pe_state_status(st, st->values ? "values on: each element's number "
@@ -217,9 +228,9 @@ pe_state_key(struct pe_state *st, int key, size_t cell_rows,
 					       : "values off");
 		return PE_ACT_REDRAW;
 	case 'P':
-		st->present = !st->present;
-		pe_state_status(st, st->present ? "presenter view: P leaves "
-		    "it, ? lists the keys" : "presenter view off");
+		st->session.present = !st->session.present;
+		pe_state_status(st, st->session.present ? "presenter view: P "
+		    "leaves it, ? lists the keys" : "presenter view off");
 		return PE_ACT_REDRAW;
 	}
 	/* a lesson's: PgDn, PgUp step the scenes, r resets one */
@@ -228,7 +239,7 @@ pe_state_key(struct pe_state *st, int key, size_t cell_rows,
 	if ((act = config_key(st, key)) >= 0)
 		return act | clear;
 
-	pe_state_main_dims(&st->cfg, &rows, &cols);
+	pe_state_main_dims(&cur(st)->cfg, &rows, &cols);
 	switch (key) {
 	case 'q':
 		return PE_ACT_QUIT;
@@ -247,9 +258,11 @@ pe_state_key(struct pe_state *st, int key, size_t cell_rows,
 			break;
 		return pe_state_set_encoding(st, key - '1') | clear;
 	case PE_KEY_TAB:
-		return pe_state_set_encoding(st, (int)st->cfg.enc + 1) | clear;
+		return pe_state_set_encoding(st, (int)cur(st)->cfg.enc + 1) |
+		    clear;
 	case PE_KEY_BTAB:
-		return pe_state_set_encoding(st, (int)st->cfg.enc - 1) | clear;
+		return pe_state_set_encoding(st, (int)cur(st)->cfg.enc - 1) |
+		    clear;
 	case PE_KEY_UP:
 		return move(st, -(long long)cell_rows, 0);
 	case PE_KEY_DOWN:
@@ -282,8 +295,8 @@ pe_state_key(struct pe_state *st, int key, size_t cell_rows,
 		if (st->playing)
 			pe_state_status(st, "playing: the cursor sweeps %s at %d "
 			    "steps/s; space pauses, [ ] slower, faster",
-			    pe_enc_view_of(&st->cfg)->sweep_2d ? "the patches"
-							       : "the positions",
+			    pe_enc_view_of(&cur(st)->cfg)->sweep_2d
+			    ? "the patches" : "the positions",
 			    st->speed);
 		else
 			pe_state_status(st, "paused");

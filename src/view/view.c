@@ -85,17 +85,15 @@ tab_label(char *t, size_t cap, int e, bool compact)
 static int
 compare_presets(const struct pe_state *st, char *p, size_t cap)
 {
-	const char *name[2] = {st->preset, st->other.preset};
-	bool mod[2] = {st->preset_modified, st->other.preset_modified};
-	int a = st->focus_b ? 1 : 0, n = 0; /* pane A's index in name[] */
+	int n = 0;
 	p[0] = '\0';
-	for (int i = 0; i < 2; i++) {
-		int k = i == 0 ? a : 1 - a;
-		if (name[k] == NULL)
+	for (int i = PE_PANE_A; i <= PE_PANE_B; i++) {
+		const struct pe_pane *pane = &st->pane[i];
+		if (pane->preset == NULL)
 			continue;
 		n += snprintf(p + n, cap - (size_t)n, "%s%s: %s%s", n > 0 ? " · "
-		    : "preset ", i == 0 ? "A" : "B", name[k], mod[k]
-		    ? " (modified)" : "");
+		    : "preset ", i == PE_PANE_A ? "A" : "B", pane->preset,
+		    pane->preset_modified ? " (modified)" : "");
 		if ((size_t)n >= cap)
 			return 0;
 	}
@@ -111,6 +109,7 @@ compare_presets(const struct pe_state *st, char *p, size_t cap)
 static void
 draw_tabs(struct ctx *c, int y)
 {
+	const struct pe_pane *pane = &c->st->pane[c->st->focus];
 	int x = 0, full = 0, pl = 0;
 	char t[32], p[96] = "";
 	x += pe_canvas_text(c->cv, x, y, c->w, " pescope ", PE_RGB(0, 0, 0),
@@ -121,9 +120,9 @@ draw_tabs(struct ctx *c, int y)
 	}
 	if (c->st->compare)
 		pl = compare_presets(c->st, p, sizeof p);
-	else if (c->st->preset != NULL)
-		pl = snprintf(p, sizeof p, "preset %s%s ", c->st->preset,
-		    c->st->preset_modified ? " (modified)" : "");
+	else if (pane->preset != NULL)
+		pl = snprintf(p, sizeof p, "preset %s%s ", pane->preset,
+		    pane->preset_modified ? " (modified)" : "");
 	bool compact = x + full + (pl > 0 ? pl + 1 : 0) > c->w;
 	c->hit->tab_y = y;
 	for (int e = 0; e < PE_ENC_COUNT; e++) {
@@ -161,7 +160,8 @@ draw_status(struct ctx *c, bool chrome)
 	view_item(&it, 0, "? help");
 	view_item(&it, 0, "q quit");
 	if (c->st->compare) { /* alone, x is in the help */
-		view_item(&it, 0, "X focus %s", c->st->focus_b ? "A" : "B");
+		view_item(&it, 0, "X focus %s", c->st->focus == PE_PANE_B ? "A"
+		    : "B");
 		view_item(&it, 1, "x compare off");
 	}
 	view_item(&it, 2, "←↑↓→ move");
@@ -331,17 +331,17 @@ view_frame(const struct pe_state *st, const struct pe_model *m,
 	struct ctx c;
 
 	view_ctx_init(&c, st, m, cv, hit);
-	cv->large = st->present; /* blocks for plots, wide map samples */
+	cv->large = st->session.present; /* blocks for plots, wide samples */
 
 	/* The lines, top down: the tab bar (not in the presenter view,
 	 * without chrome or in a lesson, whose scene line stands there), the
 	 * parameter line, the body, two inspector lines and the status line
 	 * (there without chrome too, for messages, so that the body keeps its
 	 * size when one comes and goes). */
-	bool chrome = !st->present && !st->no_chrome;
+	bool chrome = !st->session.present && !st->session.no_chrome;
 	int top = 0;
 	hit->tab_y = -1;
-	if (chrome && st->lesson == NULL)
+	if (chrome && st->session.lesson == NULL)
 		draw_tabs(&c, top++);
 	/* the parameter line at top (a compare pane's: its first line) */
 	c.bx = 0, c.by = top + 1, c.bh = c.h - 3 - (top + 1);
@@ -361,9 +361,10 @@ view_frame(const struct pe_state *st, const struct pe_model *m,
 	}
 	draw_inspector(&c);
 	draw_status(&c, chrome);
-	if (st->help && st->lesson == NULL) /* a lesson's covers its frame */
+	/* a lesson's help covers its whole frame */
+	if (st->help && st->session.lesson == NULL)
 		draw_help(&c);
-	if (st->present)
+	if (st->session.present)
 		present_legible(cv);
 	return c.status;
 }

@@ -30,7 +30,7 @@ struct pe_model {
 	struct pe_view_cache *cache; /* what panels compute once for this
 					config, filled on first use
 					(view_impl.h) */
-	/* compare mode: the other pane's model (st->other's config), which
+	/* compare mode: the unfocused pane's model (its pane's config), which
 	 * the caller owns and sets before pe_view_render; NULL: none */
 	const struct pe_model *other;
 };

@@ -30,6 +30,7 @@ struct pe_view_cache {
 /* What one frame's drawing functions share. */
 struct ctx {
 	const struct pe_state *st;
+	const struct pe_pane *pane; /* the pane drawn: st->pane[st->focus] */
 	const struct pe_model *m;
 	const struct pe_config *cfg;
 	struct pe_canvas *cv;

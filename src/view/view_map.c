@@ -17,7 +17,7 @@ viewport(const struct pe_state *st, size_t *r0, size_t *r1, size_t *c0,
     size_t *c1)
 {
 	size_t rows, cols;
-	pe_state_main_dims(&st->cfg, &rows, &cols);
+	pe_state_main_dims(&st->pane[st->focus].cfg, &rows, &cols);
 	if (st->vr1 == 0 || st->vr1 > rows || st->vc1 > cols ||
 	    st->vr0 >= st->vr1 || st->vc0 >= st->vc1) {
 		*r0 = 0, *r1 = rows, *c0 = 0, *c1 = cols;

@@ -296,7 +296,7 @@ mrope_params(struct ctx *c, struct items *it)
 static int
 mrope_grid(struct pe_state *st, int key)
 {
-	struct pe_config c = st->cfg;
+	struct pe_config c = st->pane[st->focus].cfg;
 	c.grid_h = c.grid_w = key == 'g' ? c.grid_h - 1 : c.grid_h + 1;
 	return pe_state_apply(st, &c);
 }
@@ -305,7 +305,7 @@ mrope_grid(struct pe_state *st, int key)
 static int
 mrope_frames(struct pe_state *st, int key)
 {
-	struct pe_config c = st->cfg;
+	struct pe_config c = st->pane[st->focus].cfg;
 	c.mrope.frames = key == 'f' ? c.mrope.frames - 1 : c.mrope.frames + 1;
 	return pe_state_apply(st, &c);
 }
@@ -323,7 +323,7 @@ mrope_text_step(size_t v, bool up)
 static int
 mrope_text(struct pe_state *st, int key)
 {
-	struct pe_config c = st->cfg;
+	struct pe_config c = st->pane[st->focus].cfg;
 	bool up = key == 'T' || key == 'A';
 	if (key == 't' || key == 'T')
 		c.mrope.text_before = mrope_text_step(c.mrope.text_before, up);

@@ -131,12 +131,12 @@ static void
 alibi_map(struct ctx *c)
 {
 	const struct pe_config *k = c->cfg;
-	double m = c->mainf.slopes[c->st->head];
+	double m = c->mainf.slopes[c->pane->head];
 	double lo = -m * (double)(k->n > 1 ? k->n - 1 : 1);
 	struct pe_scale sc = {PE_CMAP_SEQUENTIAL, lo, 0, false};
 	char title[96];
 	snprintf(title, sizeof title, "bias head %zu, slope %.6g (query ↓, key →)",
-	    c->st->head, m);
+	    c->pane->head, m);
 	view_map_main(c, &sc, title, "%.3g",
 	    k->alibi_mode == PE_ALIBI_CAUSAL ? "masked: key after query (−inf)"
 					     : NULL);
@@ -144,14 +144,14 @@ alibi_map(struct ctx *c)
 	double b = pe_alibi_bias(m, i, j, k->alibi_mode) + 0.0; /* no -0 */
 	if (isinf(b))
 		snprintf(c->insp[0], sizeof c->insp[0], " bias[h%zu][q=%zu, k=%zu] = "
-		    "−inf (key after query: masked)", c->st->head, i, j);
+		    "−inf (key after query: masked)", c->pane->head, i, j);
 	else if (k->alibi_mode == PE_ALIBI_CAUSAL)
 		snprintf(c->insp[0], sizeof c->insp[0], " bias[h%zu][q=%zu, k=%zu] = "
-		    "−m·(q − k) = −%.6g·(%zu − %zu) = %.9g", c->st->head, i, j, m, i,
-		    j, b);
+		    "−m·(q − k) = −%.6g·(%zu − %zu) = %.9g", c->pane->head, i,
+		    j, m, i, j, b);
 	else
 		snprintf(c->insp[0], sizeof c->insp[0], " bias[h%zu][q=%zu, k=%zu] = "
-		    "−m·|q − k| = −%.6g·%zu = %.9g", c->st->head, i, j, m,
+		    "−m·|q − k| = −%.6g·%zu = %.9g", c->pane->head, i, j, m,
 		    i > j ? i - j : j - i, b);
 	view_map_inspect(c, "query", "key");
 }
@@ -161,7 +161,7 @@ static void
 view_alibi(struct ctx *c)
 {
 	const struct pe_config *k = c->cfg;
-	double m = c->mainf.slopes[c->st->head];
+	double m = c->mainf.slopes[c->pane->head];
 	alibi_map(c);
 
 	int x = c->rx, y = c->by, w = c->rw, h = c->bh;
@@ -232,8 +232,9 @@ view_alibi(struct ctx *c)
 				pe_fmt_num(num, sizeof num, tw - 1 - pre, mh);
 			view_cat(l, sizeof l, "%s", num);
 			pe_canvas_text(c->cv, cx, cy + th - 1, tw - 1, l,
-			    hh == c->st->head ? C_ACCENT : C_DIM, PE_COLOR_DEFAULT,
-			    hh == c->st->head ? PE_ATTR_BOLD : 0);
+			    hh == c->pane->head ? C_ACCENT : C_DIM,
+			    PE_COLOR_DEFAULT,
+			    hh == c->pane->head ? PE_ATTR_BOLD : 0);
 		}
 		if (shown < H) {
 			char l[64];
@@ -432,7 +433,7 @@ relative_params(struct ctx *c, struct items *it)
 static int
 relative_kind(struct pe_state *st, int key)
 {
-	struct pe_config c = st->cfg;
+	struct pe_config c = st->pane[st->focus].cfg;
 	(void)key;
 	c.relative = c.relative == PE_REL_T5 ? PE_REL_SHAW : PE_REL_T5;
 	return pe_state_apply(st, &c);
@@ -442,7 +443,7 @@ relative_kind(struct pe_state *st, int key)
 static int
 relative_direction(struct pe_state *st, int key)
 {
-	struct pe_config c = st->cfg;
+	struct pe_config c = st->pane[st->focus].cfg;
 	(void)key;
 	if (c.relative != PE_REL_T5) {
 		pe_state_status(st, "'u': only t5 buckets have a direction; r "
@@ -457,7 +458,7 @@ relative_direction(struct pe_state *st, int key)
 static int
 relative_buckets(struct pe_state *st, int key)
 {
-	struct pe_config c = st->cfg;
+	struct pe_config c = st->pane[st->focus].cfg;
 	if (c.relative == PE_REL_T5)
 		c.buckets = key == 'k' ? c.buckets - 2 : c.buckets + 2;
 	else
@@ -470,7 +471,7 @@ relative_buckets(struct pe_state *st, int key)
 static int
 relative_distance(struct pe_state *st, int key)
 {
-	struct pe_config c = st->cfg;
+	struct pe_config c = st->pane[st->focus].cfg;
 	if (c.relative != PE_REL_T5) {
 		pe_state_status(st, "'%c': max_distance belongs to t5 buckets; r "
 		    "switches to t5", key);
@@ -521,7 +522,7 @@ alibi_params(struct ctx *c, struct items *it)
 static int
 alibi_heads(struct pe_state *st, int key)
 {
-	struct pe_config c = st->cfg;
+	struct pe_config c = st->pane[st->focus].cfg;
 	c.heads = key == 'h' ? c.heads - 1 : c.heads + 1;
 	return pe_state_apply(st, &c);
 }
@@ -530,12 +531,14 @@ alibi_heads(struct pe_state *st, int key)
 static int
 alibi_head(struct pe_state *st, int key)
 {
-	if (key == '<' ? st->head == 0 : st->head + 1 >= st->cfg.heads) {
-		pe_state_status(st, "head %zu is the %s of %zu", st->head,
-		    key == '<' ? "first" : "last", st->cfg.heads);
+	struct pe_pane *p = &st->pane[st->focus];
+
+	if (key == '<' ? p->head == 0 : p->head + 1 >= p->cfg.heads) {
+		pe_state_status(st, "head %zu is the %s of %zu", p->head,
+		    key == '<' ? "first" : "last", p->cfg.heads);
 		return PE_ACT_REDRAW;
 	}
-	st->head = key == '<' ? st->head - 1 : st->head + 1;
+	p->head = key == '<' ? p->head - 1 : p->head + 1;
 	return PE_ACT_REDRAW;
 }
 
@@ -543,7 +546,7 @@ alibi_head(struct pe_state *st, int key)
 static int
 alibi_mode(struct pe_state *st, int key)
 {
-	struct pe_config c = st->cfg;
+	struct pe_config c = st->pane[st->focus].cfg;
 	(void)key;
 	c.alibi_mode = c.alibi_mode == PE_ALIBI_CAUSAL ? PE_ALIBI_SYMMETRIC
 						       : PE_ALIBI_CAUSAL;

@@ -379,7 +379,7 @@ rope_params(struct ctx *c, struct items *it)
 static int
 rope_pairing(struct pe_state *st, int key)
 {
-	struct pe_config c = st->cfg;
+	struct pe_config c = st->pane[st->focus].cfg;
 	(void)key;
 	c.pairing = c.pairing == PE_PAIR_HALF ? PE_PAIR_INTERLEAVED : PE_PAIR_HALF;
 	return pe_state_apply(st, &c);
@@ -390,7 +390,7 @@ rope_pairing(struct pe_state *st, int key)
 static int
 rope_type(struct pe_state *st, int key)
 {
-	struct pe_config cand = st->cfg;
+	struct pe_config cand = st->pane[st->focus].cfg;
 	bool skipped = false;
 	int t = (int)cand.rope.type;
 
@@ -416,7 +416,7 @@ rope_type(struct pe_state *st, int key)
 static int
 rope_factor(struct pe_state *st, int key)
 {
-	struct pe_config c = st->cfg;
+	struct pe_config c = st->pane[st->focus].cfg;
 	if (c.rope.type == PE_ROPE_DEFAULT) {
 		pe_state_status(st, "'%c': rope scaling is default (no factor); s / "
 		    "S choose a scaling type", key);

@@ -85,7 +85,7 @@ rope2d_params(struct ctx *c, struct items *it)
 static int
 rope2d_grid(struct pe_state *st, int key)
 {
-	struct pe_config c = st->cfg;
+	struct pe_config c = st->pane[st->focus].cfg;
 	c.grid_h = c.grid_w = key == 'g' ? c.grid_h - 1 : c.grid_h + 1;
 	return pe_state_apply(st, &c);
 }
@@ -95,7 +95,7 @@ rope2d_grid(struct pe_state *st, int key)
 static int
 rope2d_kind(struct pe_state *st, int key)
 {
-	struct pe_config c = st->cfg, d = st->cfg;
+	struct pe_config c = st->pane[st->focus].cfg, d = c;
 	(void)key;
 	pe_rope2d_defaults(&d, true, false);
 	bool at_default = c.base == d.base;
@@ -110,7 +110,7 @@ rope2d_kind(struct pe_state *st, int key)
 static int
 rope2d_head(struct pe_state *st, int key)
 {
-	struct pe_config c = st->cfg;
+	struct pe_config c = st->pane[st->focus].cfg;
 	if (c.rope2d.kind != PE_ROPE2D_MIXED) {
 		pe_state_status(st, "'%c': axial rope2d has one set of frequencies; "
 		    "m switches to mixed, whose heads differ", key);

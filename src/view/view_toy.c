@@ -42,7 +42,7 @@ toy_head(const struct ctx *c)
 {
 	const struct pe_toy_rule *r = toy_rule(c->cfg);
 
-	return r != NULL && r->bias != NULL ? c->st->head : 0;
+	return r != NULL && r->bias != NULL ? c->pane->head : 0;
 }
 
 /* Fill the cache for head: the sentence and its permutation, A, P A' P^T

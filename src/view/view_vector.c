@@ -339,7 +339,7 @@ sinusoidal_params(struct ctx *c, struct items *it)
 static int
 sinusoidal_layout(struct pe_state *st, int key)
 {
-	struct pe_config c = st->cfg;
+	struct pe_config c = st->pane[st->focus].cfg;
 	(void)key;
 	c.layout = c.layout == PE_LAYOUT_INTERLEAVED ? PE_LAYOUT_SPLIT
 		   : c.layout == PE_LAYOUT_SPLIT     ? PE_LAYOUT_T2T
@@ -351,7 +351,7 @@ sinusoidal_layout(struct pe_state *st, int key)
 static int
 sinusoidal_shift_key(struct pe_state *st, int key)
 {
-	struct pe_config c = st->cfg;
+	struct pe_config c = st->pane[st->focus].cfg;
 	int64_t n = (int64_t)c.n;
 	c.teach.shift += key == 'o' ? -1 : 1;
 	if (c.teach.shift <= -n || c.teach.shift >= n) {

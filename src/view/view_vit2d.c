@@ -107,7 +107,7 @@ vit2d_params(struct ctx *c, struct items *it)
 static int
 vit2d_grid(struct pe_state *st, int key)
 {
-	struct pe_config c = st->cfg;
+	struct pe_config c = st->pane[st->focus].cfg;
 	c.grid_h = c.grid_w = key == 'g' ? c.grid_h - 1 : c.grid_h + 1;
 	return pe_state_apply(st, &c);
 }

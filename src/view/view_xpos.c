@@ -238,7 +238,7 @@ xpos_params(struct ctx *c, struct items *it)
 static int
 xpos_gamma(struct pe_state *st, int key)
 {
-	struct pe_config c = st->cfg;
+	struct pe_config c = st->pane[st->focus].cfg;
 	c.xpos.xpos_scale_base = key == 'g' ? c.xpos.xpos_scale_base / 2
 					    : c.xpos.xpos_scale_base * 2;
 	return pe_state_apply(st, &c);

@@ -18,7 +18,8 @@ commands_tui(const struct pe_options *o)
 	struct pe_state st;
 	pe_app_state_from_options(o, &st);
 	/* --record: the TUI creates the file once it has a terminal */
-	struct pe_tui_opts to = {o->depth, o->theme, o->record, NULL};
+	struct pe_tui_opts to = {o->depth, o->theme, o->record, NULL,
+	    (enum pe_gfx)o->graphics};
 	return pe_tui_run(&st, &to);
 }
 

@@ -63,6 +63,10 @@ struct pe_options {
 	bool present;		/* --present: the presenter view */
 	bool no_chrome;		/* --no-chrome (snapshot) */
 	char *record;		/* --record FILE.cast (the TUI), or NULL */
+	int graphics;		/* --graphics: enum pe_gfx (tui/tui.h) */
+	size_t scale;		/* --scale: pixels a cell is wide (png,
+				   svg, pdf); 0: the format's default */
+	bool scale_given;
 
 	/* lessons (pescope lesson; snapshot --lesson) */
 	char *lesson;		/* --lesson NAME */

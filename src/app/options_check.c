@@ -9,6 +9,7 @@
 #include "app/options_impl.h"
 #include "pescope/encoding.h"
 #include "pescope/toy.h"
+#include "render/writer.h"
 #include "view/encoding.h"
 
 /* "a, b and c": the names of ch whose values' bits are set in mask. */
@@ -255,6 +256,10 @@ opt_finish(struct pe_options *o, const bool *given, char *err, size_t cap)
 	    o->head >= heads) /* the heads of the bias */
 		return opt_fail(err, cap, "--head %zu: must be in 0..%zu "
 		    "(there are %zu heads)", o->head, heads - 1, heads);
+	if (given[O_SCALE] && pe_formats[o->snap_format].pixels == 0)
+		return opt_fail(err, cap, "--scale has no effect with -f %s: it "
+		    "prints cells; png, svg and pdf draw pixels",
+		    pe_format_name(o->snap_format));
 	if (given[O_NO_CHROME] && o->present)
 		return opt_fail(err, cap, "--no-chrome has no effect with "
 		    "--present: the presenter view has no tab bar or key "

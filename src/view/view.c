@@ -176,6 +176,8 @@ draw_status(struct ctx *c, bool chrome)
 
 	view_item(&it, 3, "space %s", c->st->playing ? "pause" : "play");
 	view_item(&it, 3, "w save");
+	if (c->cv->px_by != NULL) /* what shows the maps' pictures */
+		view_item(&it, 2, "pixels: %s", c->cv->px_by);
 	pe_text_pick(b, sizeof b, it.ptr, it.prio, it.n, "  ", c->w);
 	pe_canvas_text(c->cv, 0, y, c->w, b, C_DIM, PE_COLOR_DEFAULT, 0);
 }
@@ -294,6 +296,20 @@ pe_view_hit_map(const struct pe_hit *hit, int x, int y, size_t *r, size_t *c)
 	if (hit->too_small || hit->nsr == 0 || x < hit->map_x || y < hit->map_y ||
 	    x >= hit->map_x + hit->map_w || y >= hit->map_y + hit->map_h)
 		return false;
+	if (hit->pnr > 0 && hit->px_w > 0) {
+		/* the pixel layer: the sample at the cell's middle pixel */
+		size_t pw = (size_t)hit->map_w * (size_t)hit->px_w;
+		size_t ph = (size_t)hit->map_h * (size_t)hit->px_h;
+		size_t px = (size_t)(x - hit->map_x) * (size_t)hit->px_w +
+		    (size_t)hit->px_w / 2;
+		size_t py = (size_t)(y - hit->map_y) * (size_t)hit->px_h +
+		    (size_t)hit->px_h / 2;
+		pe_field_span(hit->r0, hit->r1, hit->pnr,
+		    pe_pixmap_sample(hit->pnr, ph, py), r, &b1);
+		pe_field_span(hit->c0, hit->c1, hit->pnc,
+		    pe_pixmap_sample(hit->pnc, pw, px), c, &b1);
+		return true;
+	}
 	size_t sr = (size_t)(y - hit->map_y) * 2;
 	size_t sc = (size_t)(x - hit->map_x) / (size_t)(hit->map_cw > 1
 	    ? hit->map_cw : 1);
@@ -320,6 +336,7 @@ pe_view_hit_other(const struct pe_hit *hit, int x, int y, size_t *r,
 	h.c0 = hit->other.c0, h.c1 = hit->other.c1;
 	h.nsr = hit->other.nsr, h.nsc = hit->other.nsc;
 	h.map_cw = hit->other.cw;
+	h.pnr = hit->other.pnr, h.pnc = hit->other.pnc;
 	return pe_view_hit_map(&h, x, y, r, c);
 }
 

@@ -147,6 +147,11 @@ void pe_train_default(struct pe_train_config *cfg);
  * of heads"). */
 int pe_train_check(const struct pe_train_config *cfg, char *why, size_t cap);
 
+/* The task as the command line names it, "offset:3" or "reverse", into
+ * buf[cap]. */
+void pe_train_label(const struct pe_train_config *cfg, char *buf,
+    size_t cap);
+
 /* A task's name ("offset"), and the reverse (-1 when unknown). */
 const char *pe_train_task_name(enum pe_train_task task);
 int pe_train_task_parse(const char *name);
@@ -160,11 +165,11 @@ void pe_train_free(struct pe_trainer *tr);
 /* Start again from the seed: step 0, curves emptied. */
 void pe_train_restart(struct pe_trainer *tr);
 
-/* Advance until max_steps more steps are complete (a step ends with its
- * evaluation when one is due; step 0's evaluation comes first), or
- * seconds have passed on the monotonic clock (seconds <= 0: no limit),
- * or the run diverged. A step cut short goes on at the next call.
- * *done (may be NULL): the steps completed by this call.
+/* Advance until max_steps more steps (Adam updates) are applied and the
+ * evaluation due after the last of them is done (step 0's evaluation
+ * comes first), or seconds have passed on the monotonic clock (seconds
+ * <= 0: no limit), or the run diverged. Work cut short goes on at the
+ * next call. *done (may be NULL): the steps this call applied.
  * PE_OK; PE_ERANGE when the run has diverged (now or before: nothing
  * moves again until pe_train_restart); PE_ENOMEM when a curve cannot
  * grow. */

@@ -5,6 +5,7 @@
  * transcribes it in numpy. Built with -ffp-contract=off (meson.build), one
  * thread, every sum in increasing index order. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -62,7 +63,6 @@ struct pe_trainer {
 	enum train_phase phase;
 	enum train_pass pass;
 	size_t item, block;
-	bool updated;	   /* a step was applied since the last boundary */
 
 	double loss_sum;   /* the phase's sum of losses (distance: R^2) */
 	size_t right;	   /* held-out: targets predicted */
@@ -79,6 +79,16 @@ const char *
 pe_train_task_name(enum pe_train_task task)
 {
 	return (unsigned)task < PE_TRAIN_TASK_COUNT ? task_names[task] : "?";
+}
+
+/* "offset:K", or the task's name. */
+void
+pe_train_label(const struct pe_train_config *cfg, char *buf, size_t cap)
+{
+	if (cfg->task == PE_TRAIN_OFFSET)
+		snprintf(buf, cap, "offset:%zu", cfg->k);
+	else
+		snprintf(buf, cap, "%s", pe_train_task_name(cfg->task));
 }
 
 /* A task by name, or -1. */
@@ -254,7 +264,6 @@ train_start(struct pe_trainer *tr)
 	tr->phase = PHASE_EVAL;
 	tr->pass = PASS_EMBED;
 	tr->item = tr->block = 0;
-	tr->updated = false;
 	tr->loss_sum = 0;
 	tr->right = 0;
 	tr->n_losses = tr->n_evals = 0;
@@ -702,7 +711,6 @@ train_update(struct pe_trainer *tr)
 	tr->losses[tr->n_losses++] = loss;
 	tr->stats.step++;
 	tr->stats.loss = loss;
-	tr->updated = true;
 	tr->item = tr->block = 0;
 	tr->pass = PASS_EMBED;
 	tr->loss_sum = 0;
@@ -823,7 +831,7 @@ pe_train_run(struct pe_trainer *tr, size_t max_steps, double seconds,
     size_t *done)
 {
 	double start = seconds > 0 ? train_clock() : 0;
-	size_t steps = 0;
+	size_t first = tr->stats.step;
 	int rc = PE_OK;
 
 	if (done != NULL)
@@ -831,13 +839,9 @@ pe_train_run(struct pe_trainer *tr, size_t max_steps, double seconds,
 	if (tr->stats.diverged)
 		return PE_ERANGE;
 	for (size_t units = 0;; units++) {
-		if (train_at_boundary(tr)) {
-			if (tr->updated)
-				steps++;
-			tr->updated = false;
-			if (steps >= max_steps)
-				break;
-		}
+		if (train_at_boundary(tr) &&
+		    tr->stats.step - first >= max_steps)
+			break;
 		if (units > 0 && seconds > 0 &&
 		    train_clock() - start >= seconds)
 			break;
@@ -846,7 +850,7 @@ pe_train_run(struct pe_trainer *tr, size_t max_steps, double seconds,
 			break;
 	}
 	if (done != NULL)
-		*done = steps;
+		*done = tr->stats.step - first;
 	return rc;
 }
 

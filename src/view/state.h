@@ -89,6 +89,14 @@ struct pe_session {
 				      stands, or "" (no link) */
 };
 
+/* What a key asks of a pane's training run (--train), which the TUI's
+ * loop does and clears. */
+enum pe_train_req {
+	PE_TRAIN_REQ_NONE,
+	PE_TRAIN_REQ_STEP,    /* one more step (s) */
+	PE_TRAIN_REQ_RESTART, /* start again from the seed (r) */
+};
+
 struct pe_state {
 	/* pane[PE_PANE_A], and with compare (--compare; x, X) pane B beside
 	 * it; the keys change pane[focus] (A without compare) */
@@ -105,6 +113,9 @@ struct pe_state {
 	bool values;		   /* numbers over the colors where a sample
 				      is one element and they fit */
 	char status[200];	   /* a message for the status line, or "" */
+	bool train_paused;	   /* --train: the runs do not train between
+				      frames (space) */
+	enum pe_train_req train_req; /* for the focused pane's run */
 	struct pe_session session;
 };
 

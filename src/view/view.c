@@ -119,6 +119,9 @@ draw_tabs(struct ctx *c, int y)
 		tab_label(t, sizeof t, e, false);
 		full += pe_text_cells(t);
 	}
+	bool model = pane->arch != NULL;
+	if (model)
+		full += 9; /* " L model " */
 	if (c->st->compare)
 		pl = compare_presets(c->st, p, sizeof p);
 	else if (pane->preset != NULL)
@@ -135,6 +138,15 @@ draw_tabs(struct ctx *c, int y)
 						  : PE_COLOR_DEFAULT,
 		    on ? PE_ATTR_BOLD : 0);
 		c->hit->tab_x1[e] = x;
+	}
+	if (model) {
+		/* the model view's tab (L), on while it shows */
+		bool on = c->st->model_view;
+		x += pe_canvas_text(c->cv, x, y, c->w - x,
+		    compact && !on ? " L " : " L model ",
+		    on ? PE_RGB(0, 0, 0) : C_TEXT,
+		    on ? PE_RGB(0xd0, 0xd0, 0xd0) : PE_COLOR_DEFAULT,
+		    on ? PE_ATTR_BOLD : 0);
 	}
 	if (pl > 0 && x + pl + 1 <= c->w)
 		pe_canvas_text(c->cv, c->w - pl, y, pl, p, C_DIM,
@@ -208,7 +220,7 @@ draw_inspector(struct ctx *c)
  * run training the table on screen (--train), its keys instead of the
  * animation's. */
 static size_t
-help_lines(char lines[][96], size_t cap, bool training)
+help_lines(char lines[][96], size_t cap, bool model, bool training)
 {
 	static const char *const head[] = {
 		"pescope keys",
@@ -250,6 +262,9 @@ help_lines(char lines[][96], size_t cap, bool training)
 			snprintf(lines[n++], 96, "%-11s%s",
 			    pe_encoding_name((enum pe_encoding)e), keys);
 	}
+	if (model && n < cap)
+		snprintf(lines[n++], 96, "%s", "L  , .               the model "
+		    "(--config): its view; previous, next layer");
 	for (size_t i = 0; i < sizeof tail / sizeof tail[0] && n < cap; i++)
 		snprintf(lines[n++], 96, "%s", i == 0 && training
 		    ? "space s r  w         training: pause; one step; "
@@ -264,7 +279,8 @@ draw_help(struct ctx *c)
 	char lines[40][96];
 	bool training = c->cfg != NULL && c->cfg->trainer != NULL &&
 	    (pe_config_def(c->cfg)->params & PE_PARAM_TABLE);
-	int n = (int)help_lines(lines, 40, training);
+	int n = (int)help_lines(lines, 40, c->pane != NULL &&
+	    c->pane->arch != NULL, training);
 	int bw = 70 < c->w - 2 ? 70 : c->w - 2, bh = n + 2;
 	int x = (c->w - bw) / 2, y = (c->h - bh) / 2;
 	if (y < 0)
@@ -391,7 +407,10 @@ view_frame(const struct pe_state *st, const struct pe_model *m,
 		view_compare(&c);
 	} else {
 		view_params(&c, 0, top, c.w);
-		view_body(&c);
+		if (st->model_view && c.pane->arch != NULL)
+			view_model_body(&c);
+		else
+			view_body(&c);
 	}
 	draw_inspector(&c);
 	draw_status(&c, chrome);

@@ -338,8 +338,8 @@ Test(model, shipped_configs_read)
 	/* every shipped config reads and checks (its numbers: check_model) */
 	static const char *const names[] = {"llama-3.1-8b", "llama-4-scout",
 	    "qwen2.5-7b", "qwen3-8b", "gemma-2-9b", "gemma-3-4b", "gpt-oss-20b",
-	    "deepseek-v3", "phi-3-vision-128k", "mistral-7b", "smollm3-3b",
-	    "gpt2", "bert-base", "t5-base", "bloom-176b"};
+	    "deepseek-v3", "phi-3-mini-128k", "phi-3-vision-128k", "mistral-7b",
+	    "smollm3-3b", "gpt2", "bert-base", "t5-base", "bloom-176b"};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		char rel[96], err[512];
 		struct pe_arch a;

@@ -5,12 +5,14 @@
  * from the configs each file's _pescope.source names). */
 #include <criterion/criterion.h>
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app/options.h"
 #include "helpers.h"
+#include "pescope/rope.h"
 
 /* Parse "pescope snapshot ARGS" into *o (ARGS: up to 6 words); expect
  * rc. */
@@ -237,6 +239,35 @@ Test(preset, values_match_the_published_configs)
 	cr_assert_eq(o.cfg.rope.long_factor[47], 64.83999633789062);
 	cr_assert_eq(o.cfg.rope.original_max_pos, 4096);
 	cr_assert_eq(o.cfg.rope.max_pos, 131072);
+	pe_options_free(&o);
+
+	/* Phi-3 mini 128k (its June 2024 config): the factors' ends as
+	 * quoted from microsoft/Phi-3-mini-128k-instruct's config.json, and
+	 * the attention factor llama.cpp's conversion of that model stored
+	 * (phi3.rope.scaling.attn_factor = 1.190238118171692, a float32:
+	 * sqrt(1 + ln 32 / ln 4096)) */
+	load(&o, "phi-3-mini-128k", NULL);
+	cr_assert_eq(o.cfg.rope.type, PE_ROPE_LONGROPE);
+	cr_assert_eq(o.cfg.rope.n_short, 48);
+	cr_assert_eq(o.cfg.rope.n_long, 48);
+	cr_assert_eq(o.cfg.rope.short_factor[0], 1.1);
+	cr_assert_eq(o.cfg.rope.short_factor[4], 1.3500000000000003);
+	cr_assert_eq(o.cfg.rope.short_factor[47], 3.049999999999997);
+	cr_assert_eq(o.cfg.rope.long_factor[0], 1.0700000524520874);
+	cr_assert_eq(o.cfg.rope.long_factor[15], 14.609999656677246);
+	cr_assert_eq(o.cfg.rope.long_factor[47], 64.76000213623047);
+	cr_assert_eq(o.cfg.rope.original_max_pos, 4096);
+	cr_assert_eq(o.cfg.rope.max_pos, 131072);
+	cr_assert_eq(o.cfg.d, 96);
+	struct pe_rope r;
+	cr_assert_eq(pe_rope_init(&r, &o.cfg), PE_OK);
+	cr_expect(fabs(r.attention_scaling - 1.190238118171692) < 1e-7,
+	    "attention scaling %.17g", r.attention_scaling);
+	/* past the original 4096 positions the long factors divide
+	 * inv_freq: pair 47 is 10000^(-94/96) / 64.76000213623047 */
+	cr_expect(fabs(r.inv_freq[47] / (pow(10000.0, -94.0 / 96.0) /
+	    64.76000213623047) - 1.0) < 1e-12, "%.17g", r.inv_freq[47]);
+	pe_rope_free(&r);
 	pe_options_free(&o);
 }
 

@@ -13,12 +13,15 @@
 #include "view/panels.h"
 #include "view/view_impl.h"
 
-/* The kinds' colors, distinct at 8 colors too (blue, orange, green,
- * magenta, yellow, red, cyan), repeated past seven. */
+/* The kinds' colors (blue, orange, green, magenta, red, yellow, cyan),
+ * repeated past seven. At 8 colors the first five stay distinct (cyan,
+ * yellow, green, magenta, red: the nearest of xterm's eight); the sixth
+ * and seventh fall on the first two there, and the letters tell them
+ * apart. */
 static const pe_color kind_colors[] = {
 	PE_RGB(0x5f, 0xaf, 0xff), PE_RGB(0xff, 0x87, 0x00),
 	PE_RGB(0x00, 0xaf, 0x5f), PE_RGB(0xd7, 0x5f, 0xd7),
-	PE_RGB(0xd7, 0xd7, 0x00), PE_RGB(0xff, 0x5f, 0x5f),
+	PE_RGB(0xff, 0x5f, 0x5f), PE_RGB(0xd7, 0xd7, 0x00),
 	PE_RGB(0x00, 0xd7, 0xd7),
 };
 

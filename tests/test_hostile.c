@@ -265,6 +265,48 @@ Test(hostile, a_config_reaches_no_output_raw)
 	cmp[4 + 1] = w;
 	run_clean(cmp, 0, false, "--compare --config");
 
+	/* the files written from it: snapshot -o, dump -o, and a lesson
+	 * whose scenes name it (config = FILE, layer = L) exported scene by
+	 * scene; the same config under a plain name, as a lesson line
+	 * cannot carry control bytes */
+	char *text = th_slurp(good, NULL), fdir[700], fout[800];
+	cr_assert_not_null(text);
+	put(dir, "h.json", text);
+	free(text);
+	snprintf(fdir, sizeof fdir, "%s/files", dir);
+	mkdir(fdir, 0700);
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(fout, sizeof fout, "%s/frame.%s", fdir, fmts[i]);
+		const char *o[] = {"pescope", "snapshot", "--config", good,
+		    "--model-view", "-f", fmts[i], "-o", fout, NULL};
+		run_clean(o, 0, false, "snapshot --config -o");
+	}
+	snprintf(fout, sizeof fout, "%s/layers.csv", fdir);
+	const char *dumpo[] = {"pescope", "dump", "--config", good, "-t",
+	    "layers", "-o", fout, NULL};
+	run_clean(dumpo, 0, false, "dump --table layers -o");
+	files_clean(fdir, "files from a hostile config");
+	const char *les = put(dir, "m.lesson",
+	    "title = Models\n\n"
+	    "[scene] A hostile model's local layer\n"
+	    "config = h.json\n"
+	    "[caption]\nLayer 0, base {base}.\n"
+	    "[pause]\nlayer = 3\n"
+	    "[caption]\nIts odd layer.\n");
+	for (size_t i = 0; i < 4; i++) {
+		const char *one[] = {"pescope", "snapshot", "--lesson-file", les,
+		    "--scene", "1.2", "-f", fmts[i], "--size", "120x40", NULL};
+		run_clean(one, 0, i == 0, "snapshot --lesson-file (config)");
+		const char *all[] = {"pescope", "snapshot", "--lesson-file", les,
+		    "--all", "-f", fmts[i], "-o", fdir, NULL};
+		run_clean(all, 0, false, "snapshot --lesson-file --all (config)");
+		files_clean(fdir, "a lesson naming a hostile config");
+	}
+	rmdir(fdir);
+	unlink(les);
+	snprintf(fout, sizeof fout, "%s/h.json", dir);
+	unlink(fout);
+
 	/* refused: the message quotes the bytes escaped */
 	static const char *const broken[] = {
 		"{\"model_type\": \"llama\", \"num_hidden_layers\": 2, "

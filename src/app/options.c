@@ -28,7 +28,7 @@
  * words); named, so that a new encoding joins only when toy.c has it. */
 #define E_TOY (E(SINUSOIDAL) | E(LEARNED) | E(RELATIVE) | E(ROPE) | E(ALIBI) | \
     E(NOPE))
-/* Issue 11's options: the TUI, snapshot (their panels) and dump (their
+/* The teaching options: the TUI, snapshot (their panels) and dump (their
  * tables). */
 #define C_TEACH C_CONF
 

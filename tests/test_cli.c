@@ -902,3 +902,100 @@ Test(cli, compare_applies_on_top)
 	cr_expect(strstr(out, "own scale") != NULL, "PE values and angles");
 	free(out), free(err);
 }
+
+/* The aliases the owning modules know work on the command line: --color
+ * 24bit is truecolor (palette.c), -f text is txt (the writer's table). */
+Test(cli, color_and_format_aliases)
+{
+	char *out, *err, *out2, *err2;
+	const char *a[] = {"pescope", "snapshot", "--size", "80x24", "--color",
+	    "24bit", NULL};
+	const char *b[] = {"pescope", "snapshot", "--size", "80x24", "--color",
+	    "truecolor", NULL};
+	cr_assert_eq(run(a, &out, &err), 0, "%s", err);
+	cr_assert_eq(run(b, &out2, &err2), 0, "%s", err2);
+	cr_expect_str_eq(out, out2, "--color 24bit is not truecolor's frame");
+	cr_expect(strstr(out, "\033[") != NULL && strstr(out, ";2;") != NULL,
+	    "no 24-bit SGR in the frame");
+	free(out), free(err), free(out2), free(err2);
+	const char *c[] = {"pescope", "snapshot", "--size", "80x24", "-f", "text",
+	    NULL};
+	const char *d[] = {"pescope", "snapshot", "--size", "80x24", "-f", "txt",
+	    NULL};
+	cr_assert_eq(run(c, &out, &err), 0, "%s", err);
+	cr_assert_eq(run(d, &out2, &err2), 0, "%s", err2);
+	cr_expect_str_eq(out, out2, "-f text is not txt's frame");
+	cr_expect(strchr(out, '\033') == NULL, "plain text has no escapes");
+	free(out), free(err), free(out2), free(err2);
+}
+
+/* pescope CMD --help prints that command's usage and options only. */
+Test(cli, help_of_each_command)
+{
+	static const struct {
+		const char *cmd;
+		const char *has[4], *lacks[4];
+	} cases[] = {
+		{"snapshot", {"Usage: pescope snapshot", "--d-model", "--format",
+		    "has no effect"}, {"--speaker", "--quick", "--record FILE",
+		    "--threads"}},
+		{"lesson", {"Usage: pescope lesson [NAME]", "--speaker", "--list",
+		    "--present"}, {"--table", "--d-model", "--threads", "--all"}},
+		{"dump", {"Usage: pescope dump --table T", "--table", "--dtype",
+		    "--d-model"}, {"--speaker", "--present", "--size WxH", "--panel"}},
+		{"bench", {"Usage: pescope bench", "--quick", "--tables", "--size"},
+		    {"--d-model", "--format", "--speaker", "--table "}},
+		{"completion", {"Usage: pescope completion bash|zsh", "--help",
+		    NULL}, {"--d-model", "--format", "--version", NULL}},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *a[] = {"pescope", cases[i].cmd, "--help", NULL};
+		char *out, *err;
+		cr_expect_eq(run(a, &out, &err), 0, "%s --help: %s", cases[i].cmd,
+		    err);
+		cr_expect_str_empty(err);
+		for (int k = 0; k < 4 && cases[i].has[k] != NULL; k++)
+			cr_expect(strstr(out, cases[i].has[k]) != NULL,
+			    "%s --help lacks %s", cases[i].cmd, cases[i].has[k]);
+		for (int k = 0; k < 4 && cases[i].lacks[k] != NULL; k++)
+			cr_expect(strstr(out, cases[i].lacks[k]) == NULL,
+			    "%s --help lists %s", cases[i].cmd, cases[i].lacks[k]);
+		free(out), free(err);
+	}
+	/* without a command: every command and every option */
+	const char *b[] = {"pescope", "--help", NULL};
+	char *out, *err;
+	cr_assert_eq(run(b, &out, &err), 0);
+	cr_expect(strstr(out, "--speaker") && strstr(out, "--quick") &&
+	    strstr(out, "--table") && strstr(out, "pescope lesson [NAME]"),
+	    "%s", out);
+	free(out), free(err);
+	/* a refusal points at the command's own help */
+	const char *c[] = {"pescope", "dump", "--speaker", NULL};
+	cr_expect_eq(run(c, &out, &err), 2);
+	cr_expect(strstr(err, "Try 'pescope dump --help'") != NULL, "%s", err);
+	free(out), free(err);
+}
+
+/* pescope lesson NAME is pescope lesson --lesson NAME. */
+Test(cli, lesson_name_as_an_argument)
+{
+	char *out, *err, *out2, *err2;
+	const char *a[] = {"pescope", "lesson", "intro", "--list", NULL};
+	const char *b[] = {"pescope", "lesson", "--lesson", "intro", "--list",
+	    NULL};
+	cr_assert_eq(run(a, &out, &err), 0, "%s", err);
+	cr_assert_eq(run(b, &out2, &err2), 0, "%s", err2);
+	cr_expect_str_eq(out, out2);
+	cr_expect(strstr(out, "intro:") != NULL, "%s", out);
+	free(out), free(err), free(out2), free(err2);
+	const char *c[] = {"pescope", "lesson", "no-such-lesson", "--list", NULL};
+	cr_expect_eq(run(c, &out, &err), 2);
+	cr_expect(strstr(err, "no-such-lesson") != NULL, "%s", err);
+	cr_expect_str_empty(out);
+	free(out), free(err);
+	const char *d[] = {"pescope", "lesson", "intro", "extra", NULL};
+	cr_expect_eq(run(d, &out, &err), 2);
+	cr_expect(strstr(err, "unexpected argument 'extra'") != NULL, "%s", err);
+	free(out), free(err);
+}

@@ -235,7 +235,7 @@ Test(options, help_lists_only_real_options)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
-	pe_options_usage(fp);
+	pe_options_usage(fp, pe_commands);
 	fclose(fp);
 	int n = 0;
 	for (char *p = buf; (p = strstr(p, "--")) != NULL; p += 2) {
@@ -279,42 +279,255 @@ Test(options, bundled_short_options)
 	pe_options_free(&o);
 }
 
-/* The values a row lists for completion are the values its parser takes:
- * the two cannot drift apart. */
-Test(options, completion_values_are_accepted)
+/* Whether "pescope CMD --NAME VALUE ..." parses for some command of row r
+ * and some encoding (or relative's shaw kind): a value completions offer
+ * is one the parser takes somewhere. The last refusal into why. */
+static bool
+accepted_somewhere(const struct opt_row *r, const char *value, char *why)
+{
+	char opt[64];
+	snprintf(opt, sizeof opt, "--%s", r->name);
+	for (int c = 0; c < PE_CMD_COUNT; c++) {
+		if (!(r->cmds & (1u << c)) || pe_commands[c].name == NULL)
+			continue;
+		for (int e = -2; e < PE_ENC_COUNT; e++) {
+			const char *a[12] = {"pescope"};
+			int n = 1;
+			if (pe_commands[c].name[0] != '\0')
+				a[n++] = pe_commands[c].name;
+			a[n++] = opt;
+			a[n++] = value;
+			if (e >= 0) {
+				a[n++] = "-e";
+				a[n++] = pe_encoding_name((enum pe_encoding)e);
+			} else if (e == -1) {
+				a[n++] = "-e";
+				a[n++] = "relative";
+				a[n++] = "--relative";
+				a[n++] = "shaw";
+			}
+			if (c == PE_CMD_DUMP && r != &pe_opts[O_TABLE]) {
+				a[n++] = "-t";
+				a[n++] = "pe";
+			}
+			a[n] = NULL;
+			struct pe_options o;
+			int rc = parse(&o, why, a);
+			pe_options_free(&o);
+			if (rc == 0)
+				return true;
+		}
+	}
+	return false;
+}
+
+/* The values a row's completions offer are derived from its choices (the
+ * owning module's name table), presets, tables or lessons: every one is
+ * accepted by the parser, for some command the row applies to. */
+Test(options, derived_values_are_accepted)
+{
+	int rows = 0;
+	for (int i = 0; i < O_COUNT; i++) {
+		const struct opt_row *r = &pe_opts[i];
+		char vals[1024], why[512] = "";
+		if (opt_values(r, vals, sizeof vals) == NULL)
+			continue;
+		rows++;
+		for (char *save, *v = strtok_r(vals, " ", &save); v != NULL;
+		     v = strtok_r(NULL, " ", &save))
+			cr_expect(accepted_somewhere(r, v, why),
+			    "--%s %s is offered but refused: %s", r->name, v, why);
+	}
+	cr_expect_geq(rows, 15);
+}
+
+/* A row's type agrees with what getopt and lessons read of it, and an
+ * option of names lists each name in its help. */
+Test(options, rows_are_typed)
 {
 	for (int i = 0; i < O_COUNT; i++) {
 		const struct opt_row *r = &pe_opts[i];
-		if (r->values == NULL || i == O_TABLE)
-			continue;
-		char vals[256];
-		snprintf(vals, sizeof vals, "%s", r->values);
-		for (char *save, *v = strtok_r(vals, " ", &save); v != NULL;
-		     v = strtok_r(NULL, " ", &save)) {
-			bool dumpfmt = i == O_FORMAT &&
-			    (strcmp(v, "csv") == 0 || strcmp(v, "npy") == 0);
-			char opt[64];
-			snprintf(opt, sizeof opt, "--%s", r->name);
-			const char *a[] = {"pescope", dumpfmt ? "dump" : "snapshot",
-			    opt, v, "-t", "pe", NULL};
-			if (!dumpfmt)
-				a[4] = NULL;
-			struct pe_options o;
-			char err[512] = "";
-			parse(&o, err, a);
-			cr_expect(strstr(err, "must be") == NULL, "%s %s: %s", opt, v,
-			    err);
-			pe_options_free(&o);
-		}
+		cr_expect_eq(r->arg, r->type != OPT_FLAG, "--%s", r->name);
+		cr_expect(r->type != OPT_FILE || r->file, "--%s", r->name);
+		cr_expect(!r->arg || r->metavar != NULL, "--%s", r->name);
+		if (r->parse == NULL && r->type != OPT_LIST &&
+		    r->type != OPT_FILE && r->type != OPT_STRING)
+			cr_expect(r->width == 1 || r->width == 4 || r->width == 8,
+			    "--%s: width %u", r->name, r->width);
+		if (r->type == OPT_ENUM)
+			cr_expect(r->choices != NULL, "--%s", r->name);
+		int v;
+		for (const struct opt_choices *ch = r->choices; ch != NULL;
+		     ch = ch->next)
+			for (int k = 0; opt_choice(ch, k, &v) != NULL; k++) {
+				const char *name = opt_choice(ch, k, &v);
+				cr_expect_eq(opt_choice_parse(ch, name), v, "--%s %s",
+				    r->name, name);
+				cr_expect(strstr(r->help, name) != NULL,
+				    "--%s: the help does not name %s", r->name, name);
+			}
 	}
 }
 
-/* --table completes to exactly the tables dump has. */
-Test(options, table_values_are_dumps_tables)
+/* Aliases the owning modules know are taken: --color 24bit and direct
+ * (palette.c), -f text (the writer's table). */
+Test(options, aliases)
 {
-	char names[512];
-	cr_expect_str_eq(pe_opts[O_TABLE].values,
-	    pe_dump_table_names(names, sizeof names));
+	static const struct {
+		const char *opt, *val;
+		int depth, fmt;
+	} cases[] = {
+		{"--color", "24bit", PE_DEPTH_TRUECOLOR, PE_FMT_ANSI},
+		{"--color", "direct", PE_DEPTH_TRUECOLOR, PE_FMT_ANSI},
+		{"--color", "truecolor", PE_DEPTH_TRUECOLOR, PE_FMT_ANSI},
+		{"--color", "8", PE_DEPTH_8, PE_FMT_ANSI},
+		{"-f", "text", -1, PE_FMT_TXT},
+		{"-f", "txt", -1, PE_FMT_TXT},
+		{"--format=svg", NULL, -1, PE_FMT_SVG},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct pe_options o;
+		char err[512] = "";
+		const char *a[] = {"pescope", "snapshot", cases[i].opt,
+		    cases[i].val, NULL};
+		cr_expect_eq(parse(&o, err, a), 0, "%s %s: %s", cases[i].opt,
+		    cases[i].val, err);
+		cr_expect_eq(o.depth, cases[i].depth, "%s %s", cases[i].opt,
+		    cases[i].val);
+		cr_expect_eq(o.snap_format, cases[i].fmt, "%s %s", cases[i].opt,
+		    cases[i].val);
+		pe_options_free(&o);
+	}
+	/* dump's -f is dump's: text is no CSV */
+	struct pe_options o;
+	char err[512] = "";
+	const char *b[] = {"pescope", "dump", "-t", "pe", "-f", "text", NULL};
+	cr_expect_eq(parse(&o, err, b), 2);
+	cr_expect(strstr(err, "--format 'text': must be csv or npy") != NULL,
+	    "%s", err);
+	pe_options_free(&o);
+	const char *c[] = {"pescope", "snapshot", "--color", "24-bit", NULL};
+	cr_expect_eq(parse(&o, err, c), 2);
+	cr_expect(strstr(err, "--color '24-bit': must be truecolor, 256, 16, 8 "
+	    "or mono") != NULL, "%s", err);
+	pe_options_free(&o);
+}
+
+/* Range messages come from the rows: a float's bounds as its row gives
+ * them, a size's range, a name's choices. */
+Test(options, ranges_from_the_rows)
+{
+	static const struct {
+		const char *opt, *val, *err;
+	} cases[] = {
+		{"--base", "1", "--base '1': must be a finite number > 1"},
+		{"--xpos-scale-base", "0",
+		    "--xpos-scale-base '0': must be a finite number > 0"},
+		{"--partial-rotary", "1.5",
+		    "--partial-rotary '1.5': must be in (0, 1]"},
+		{"--partial-rotary", "0", "--partial-rotary '0': must be in (0, 1]"},
+		{"--factor", "x", "--factor 'x': must be a finite decimal number"},
+		{"--heads", "0", "--heads '0': must be an integer in 1..4096"},
+		{"--buckets", "4097", "--buckets '4097': must be an integer in "
+		    "2..4096"},
+		{"--mask", "sideways", "--mask 'sideways': must be causal or none"},
+		{"-e", "bert", "--encoding 'bert': must be sinusoidal, learned, "},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *a[] = {"pescope", cases[i].opt, cases[i].val, NULL};
+		struct pe_options o;
+		char err[512] = "";
+		cr_expect_eq(parse(&o, err, a), 2, "case %zu", i);
+		cr_expect(strstr(err, cases[i].err) != NULL, "case %zu: %s", i, err);
+		pe_options_free(&o);
+	}
+	struct pe_options o;
+	char err[512] = "";
+	const char *b[] = {"pescope", "--partial-rotary", "1", "--base", "1.5",
+	    NULL};
+	cr_expect_eq(parse(&o, err, b), 0, "%s", err);
+	cr_expect_eq(o.cfg.rope.partial_rotary, 1.0);
+	cr_expect_eq(o.cfg.base, 1.5);
+	pe_options_free(&o);
+}
+
+/* A command's words: lesson takes its lesson's name, completion its
+ * shell; the others none. */
+Test(options, command_words)
+{
+	struct pe_options o;
+	char err[512] = "";
+	const char *a[] = {"pescope", "lesson", "intro", "--list", NULL};
+	cr_assert_eq(parse(&o, err, a), 0, "%s", err);
+	cr_expect_eq(o.cmd, PE_CMD_LESSON);
+	cr_expect_str_eq(o.lesson, "intro");
+	pe_options_free(&o);
+	const char *b[] = {"pescope", "lesson", "--speaker", "intro", NULL};
+	cr_assert_eq(parse(&o, err, b), 0, "%s", err);
+	cr_expect_str_eq(o.lesson, "intro");
+	cr_expect(o.speaker);
+	pe_options_free(&o);
+	const char *c[] = {"pescope", "lesson", "intro", "--lesson", "intro",
+	    NULL};
+	cr_expect_eq(parse(&o, err, c), 2);
+	cr_expect(strstr(err, "name the lesson once") != NULL, "%s", err);
+	pe_options_free(&o);
+	const char *d[] = {"pescope", "lesson", "intro", "outro", NULL};
+	cr_expect_eq(parse(&o, err, d), 2);
+	cr_expect(strstr(err, "'outro'") != NULL, "%s", err);
+	pe_options_free(&o);
+	const char *e[] = {"pescope", "snapshot", "intro", NULL};
+	cr_expect_eq(parse(&o, err, e), 2);
+	cr_expect(strstr(err, "unexpected argument 'intro'") != NULL, "%s", err);
+	pe_options_free(&o);
+	const char *f[] = {"pescope", "completion", "zsh", NULL};
+	cr_assert_eq(parse(&o, err, f), 0, "%s", err);
+	cr_expect_eq(o.cmd, PE_CMD_COMPLETION);
+	cr_expect_eq(o.shell, 1);
+	pe_options_free(&o);
+	const char *g[] = {"pescope", "completion", "fish", NULL};
+	cr_expect_eq(parse(&o, err, g), 2);
+	cr_expect(strstr(err, "bash or zsh") != NULL, "%s", err);
+	pe_options_free(&o);
+	const char *h[] = {"pescope", "snapshot", "--help", NULL};
+	cr_assert_eq(parse(&o, err, h), 0, "%s", err);
+	cr_expect_eq(o.cmd, PE_CMD_HELP);
+	cr_expect_eq(o.named, PE_CMD_SNAPSHOT);
+	pe_options_free(&o);
+}
+
+/* A command's --help lists the options whose rows apply to it, and only
+ * those, in lines of at most 79 columns. */
+Test(options, help_of_a_command)
+{
+	for (int c = 0; c < PE_CMD_COUNT; c++) {
+		if (pe_commands[c].name == NULL || pe_commands[c].name[0] == '\0')
+			continue;
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *fp = open_memstream(&buf, &len);
+		pe_options_help(fp, pe_commands, (enum pe_cmd)c);
+		fclose(fp);
+		char usage[64];
+		snprintf(usage, sizeof usage, "Usage: pescope %s",
+		    pe_commands[c].name);
+		cr_expect(strncmp(buf, usage, strlen(usage)) == 0, "%s", buf);
+		for (int i = 0; i < O_COUNT; i++) {
+			char opt[64];
+			snprintf(opt, sizeof opt, "--%s ", pe_opts[i].name);
+			bool listed = strstr(buf, opt) != NULL;
+			bool applies = (pe_opts[i].cmds & (1u << c)) != 0;
+			cr_expect(listed == applies || (i == O_HELP && !listed),
+			    "%s --help %s --%s", pe_commands[c].name,
+			    applies ? "lacks" : "lists", pe_opts[i].name);
+		}
+		for (char *line = buf; *line != '\0';) {
+			size_t l = strcspn(line, "\n");
+			cr_expect_leq(l, 79, "wide line: %.*s", (int)l, line);
+			line += l + (line[l] == '\n');
+		}
+		free(buf);
+	}
 }
 
 /* issue 11: --panel picks the right column, --values the numbers; an

@@ -9,6 +9,26 @@
 #define PE_EXIT_FAIL 1	/* the work failed (a write error) */
 #define PE_EXIT_USAGE 2 /* bad input: nothing was written */
 
+/* A command: one row of pe_commands (commands.c, as git's builtin table),
+ * indexed by enum pe_cmd. The options it takes are the option rows whose
+ * cmds name it (options_table.c). */
+struct pe_command {
+	const char *name;  /* the word after "pescope"; "" the TUI; NULL: one
+			      an option asks for (--help, --version) */
+	const char *usage; /* its arguments, for --help and the man page */
+	const char *what;  /* what it does, one line */
+	bool strict;	   /* refuses an option that changes nothing in what
+			      it writes (-e X's "has no effect") */
+	/* NULL, or what it makes of the n words after it (getopt puts them
+	 * last): lesson's NAME, completion's shell; 0 or 2 with a message */
+	int (*words)(struct pe_options *o, int n, char **word, char *err,
+	    size_t cap);
+	int (*run)(const struct pe_options *o); /* the exit status */
+};
+extern const struct pe_command pe_commands[PE_CMD_COUNT];
+/* How messages name a command ("the TUI", "snapshot"). */
+const char *pe_command_label(enum pe_cmd cmd);
+
 int pe_dump_run(const struct pe_options *o);
 /* Every dump table's name, space-separated (completions check it); the
  * tables cfg's encoding has, as "a, b, c". */
@@ -36,7 +56,7 @@ int pe_dump_check_table(const struct pe_config *c, const char *name,
  * the wall time and bytes into *seconds and *bytes. An exit status. */
 int pe_dump_bench(const struct pe_options *o, size_t threads,
     bool memset_only, double *seconds, double *bytes);
-/* pescope snapshot (without --lesson). */
+/* pescope snapshot without a lesson (snapshot.c). */
 int pe_snapshot_run(const struct pe_options *o);
 /* pescope lesson (app/lesson_live.c); snapshot --lesson
  * (app/lesson_export.c). */

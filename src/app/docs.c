@@ -1,9 +1,11 @@
-/* What is generated from the option table: --help, the man page and the
- * bash and zsh completions. Adding an option row adds it to all three. */
+/* What is generated from the option and command tables: --help (every
+ * command's, or one command's options), the man page and the bash and zsh
+ * completions. Adding an option row or a command row adds it to all. The
+ * command table is passed in (its rows' run functions print these). */
 #include <stdio.h>
 #include <string.h>
 
-#include "app/options.h"
+#include "app/app.h"
 #include "app/options_table.h"
 
 static const char *const group_titles[G_COUNT] = {
@@ -18,72 +20,115 @@ static const char *const group_titles[G_COUNT] = {
 	"",
 };
 
-/* The commands: name, arguments, what it does (usage and man page). */
-static const struct {
-	const char *name, *args, *what;
-} commands[] = {
-	{"", "[OPTION]...", "the interactive viewer (TUI)"},
-	{"snapshot", "[OPTION]...", "the same frame, written as text"},
-	{"dump", "--table T [OPTION]...", "the raw numbers (CSV or NPY)"},
-	{"lesson", "[OPTION]...", "a guided tour, scene by scene"},
-	{"bench", "[--size WxH] [--quick]", "time every view"},
-	{"completion", "bash|zsh", "a shell completion script"},
-	{"manpage", "", "this program's man page (troff)"},
-};
-#define NCOMMANDS (sizeof commands / sizeof commands[0])
-
 static const char rule_text[] =
     "snapshot and dump refuse an option that has no effect on what they write\n"
     "(an option of another encoding, or of another rope scaling type, or in\n"
     "dump one of another table's: --shift is shift's); the TUI accepts them\n"
     "all: they set what you see after switching encodings.\n";
 
-extern const struct pe_embedded {
+struct pe_embedded {
 	const char *name;
 	const char *text;
-} pe_presets[];
+};
+extern const struct pe_embedded pe_presets[], pe_lessons[];
 
-/* The usage text, from the table. */
-void
-pe_options_usage(FILE *fp)
+/* Whether command row c is typed as a word after "pescope". */
+static bool
+docs_is_word(const struct pe_command *c)
 {
-	for (size_t i = 0; i < NCOMMANDS; i++) {
+	return c->name != NULL && c->name[0] != '\0';
+}
+
+/* The usage line of command cmd ("pescope snapshot [OPTION]..."). */
+static void
+docs_usage_line(FILE *fp, const struct pe_command *c, bool first)
+{
+	char left[64];
+	snprintf(left, sizeof left, "pescope%s%s %s", c->name[0] ? " " : "",
+	    c->name, c->usage);
+	fprintf(fp, "%s %-36s %s\n", first ? "Usage:" : "  or: ", left,
+	    c->what);
+}
+
+/* The options of group g that apply to one of the commands in cmds. */
+static void
+docs_group(FILE *fp, int g, unsigned cmds)
+{
+	bool any = false;
+	for (int i = 0; i < O_COUNT; i++)
+		any |= pe_opts[i].group == (enum opt_group)g &&
+		    (pe_opts[i].cmds & cmds) != 0;
+	if (!any)
+		return;
+	fprintf(fp, "\n%s%s", group_titles[g], group_titles[g][0] ? "\n" : "");
+	for (int i = 0; i < O_COUNT; i++) {
+		const struct opt_row *r = &pe_opts[i];
+		if (r->group != (enum opt_group)g || (r->cmds & cmds) == 0)
+			continue;
 		char left[64];
-		snprintf(left, sizeof left, "pescope%s%s %s",
-		    commands[i].name[0] ? " " : "", commands[i].name,
-		    commands[i].args);
-		fprintf(fp, "%s %-36s %s\n", i == 0 ? "Usage:" : "  or: ", left,
-		    commands[i].what);
-	}
-	fprintf(fp, "See transformer positional encodings in a terminal.\n\n%s",
-	    rule_text);
-	for (int g = 0; g < G_COUNT; g++) {
-		fprintf(fp, "\n%s%s", group_titles[g], group_titles[g][0] ? "\n" : "");
-		for (int i = 0; i < O_COUNT; i++) {
-			const struct opt_row *r = &pe_opts[i];
-			if (r->group != (enum opt_group)g)
-				continue;
-			char left[64];
-			int l = snprintf(left, sizeof left, "  %c%c%c --%s%s%s",
-			    r->letter ? '-' : ' ', r->letter ? r->letter : ' ',
-			    r->letter ? ',' : ' ', r->name, r->metavar ? " " : "",
-			    r->metavar ? r->metavar : "");
-			const char *h = r->help;
-			fputs(left, fp);
-			if (l > 24) {
-				fputc('\n', fp);
-				l = 0;
-			}
-			for (bool first = true; *h != '\0'; first = false) {
-				size_t n = strcspn(h, "\n");
-				fprintf(fp, "%*s%.*s\n", first ? 26 - l : 26, "", (int)n,
-				    h);
-				h += n + (h[n] == '\n');
-			}
+		int l = snprintf(left, sizeof left, "  %c%c%c --%s%s%s",
+		    r->letter ? '-' : ' ', r->letter ? r->letter : ' ',
+		    r->letter ? ',' : ' ', r->name, r->metavar ? " " : "",
+		    r->metavar ? r->metavar : "");
+		const char *h = r->help;
+		fputs(left, fp);
+		if (l > 24) {
+			fputc('\n', fp);
+			l = 0;
+		}
+		for (bool first = true; *h != '\0'; first = false) {
+			size_t n = strcspn(h, "\n");
+			fprintf(fp, "%*s%.*s\n", first ? 26 - l : 26, "",
+			    (int)n,
+			    h);
+			h += n + (h[n] == '\n');
 		}
 	}
-	fputs("\nExit status: 0 on success, 1 when writing fails, 2 for bad input\n"
-	      "(nothing is written).\n", fp);
+}
+
+/* See options.h: every command's usage and every option. */
+void
+pe_options_usage(FILE *fp, const struct pe_command *cmds)
+{
+	bool first = true;
+	for (int c = 0; c < PE_CMD_COUNT; c++)
+		if (cmds[c].name != NULL) {
+			docs_usage_line(fp, &cmds[c], first);
+			first = false;
+		}
+	fprintf(fp, "See transformer positional encodings in a terminal.\n"
+	    "`pescope COMMAND --help` lists a command's options only.\n\n%s",
+	    rule_text);
+	for (int g = 0; g < G_COUNT; g++)
+		docs_group(fp, g, ~0u);
+	fputs("\nExit status: 0 on success, 1 when writing fails, 2 for bad "
+	      "input\n(nothing is written).\n", fp);
+}
+
+/* See options.h: the TUI's --help is everything's; a command's, its
+ * usage and the options it takes. */
+void
+pe_options_help(FILE *fp, const struct pe_command *cmds, enum pe_cmd cmd)
+{
+	if ((unsigned)cmd >= PE_CMD_COUNT || !docs_is_word(&cmds[cmd])) {
+		pe_options_usage(fp, cmds);
+		return;
+	}
+	docs_usage_line(fp, &cmds[cmd], true);
+	if (cmds[cmd].strict)
+		fprintf(fp, "\n%s", rule_text);
+	unsigned bit = 1u << cmd;
+	bool none = true;
+	for (int i = 0; i < O_COUNT; i++)
+		none &= (pe_opts[i].cmds & bit) == 0 || i == O_HELP;
+	if (none)
+		fputs("\nIt takes no options but --help.\n", fp);
+	else
+		for (int g = 0; g < G_COUNT; g++)
+			docs_group(fp, g, bit);
+	fputs("\nExit status: 0 on success, 1 when writing fails, 2 for bad "
+	      "input\n(nothing is written). `pescope --help` lists every "
+	      "command.\n", fp);
 }
 
 /* Write s as troff text: backslashes and leading dots escaped, '-' as
@@ -106,30 +151,33 @@ man_text(FILE *fp, const char *s, size_t n)
 
 /* The man page, pescope(1). */
 void
-pe_options_man(FILE *fp)
+pe_options_man(FILE *fp, const struct pe_command *cmds)
 {
 	fprintf(fp, ".TH PESCOPE 1 \"\" \"pescope %s\" \"User Commands\"\n",
 	    PESCOPE_VERSION);
 	fputs(".SH NAME\npescope \\- see transformer positional encodings in a "
 	      "terminal\n.SH SYNOPSIS\n", fp);
-	for (size_t i = 0; i < NCOMMANDS; i++) {
-		fprintf(fp, ".B pescope%s%s\n", commands[i].name[0] ? " " : "",
-		    commands[i].name);
-		if (commands[i].args[0] != '\0') {
+	for (int i = 0; i < PE_CMD_COUNT; i++) {
+		const struct pe_command *c = &cmds[i];
+		if (c->name == NULL)
+			continue;
+		fprintf(fp, ".B pescope%s%s\n", c->name[0] ? " " : "", c->name);
+		if (c->usage[0] != '\0') {
 			fputs(".RI \"", fp);
-			man_text(fp, commands[i].args, strlen(commands[i].args));
+			man_text(fp, c->usage, strlen(c->usage));
 			fputs("\"\n", fp);
 		}
 		fputs(".br\n", fp);
 	}
-	fputs(".SH DESCRIPTION\n"
-	      "pescope shows positional encodings (sinusoidal, learned, relative, "
-	      "RoPE and its context extensions, ALiBi, NoPE, ViT 2\\-D sin\\-cos) "
-	      "with every number exact to the reference implementations.\n"
-	      "Without a command it starts the TUI; press ? there for every key. "
-	      "\\fBsnapshot\\fR writes exactly the frame the TUI shows for the "
-	      "same options and size; \\fBdump\\fR writes the raw numbers.\n"
-	      ".PP\n", fp);
+	fputs(".SH DESCRIPTION\npescope shows positional encodings "
+	      "(sinusoidal, learned, relative, RoPE and its context "
+	      "extensions, ALiBi, NoPE, ViT 2\\-D sin\\-cos) with every number "
+	      "exact to the reference implementations.\nWithout a command it "
+	      "starts the TUI; press ? there for every key. \\fBsnapshot\\fR "
+	      "writes exactly the frame the TUI shows for the same options and "
+	      "size; \\fBdump\\fR writes the raw numbers. \\fBpescope\\fR "
+	      "\\fIcommand\\fR \\fB\\-\\-help\\fR lists the options a command "
+	      "takes.\n.PP\n", fp);
 	man_text(fp, rule_text, strlen(rule_text));
 	fputs(".SH OPTIONS\n", fp);
 	for (int g = 0; g < G_COUNT; g++) {
@@ -174,25 +222,21 @@ pe_options_man(FILE *fp)
 		}
 		fputc('\n', fp);
 	}
-	fputs(".SH ENVIRONMENT\n"
-	      ".TP\n.B NO_COLOR\nwhen set and not empty, frames are written "
-	      "without color unless \\fB\\-\\-color\\fR says otherwise.\n"
-	      ".TP\n.B TERM, COLORTERM\nthe TUI's color depth; "
-	      "COLORTERM=truecolor or 24bit asks for 24\\-bit color.\n"
-	      ".TP\n.B LC_ALL, LC_CTYPE, LANG\nthe character set only: numbers "
-	      "are read and written the same in every locale.\n"
-	      ".TP\n.B LINES, COLUMNS\nthe TUI's size only when the terminal "
-	      "reports none, at most 1000 each.\n"
-	      ".TP\n.B PESCOPE_SNAPSHOT_DIR\nwhere the TUI's \\fBw\\fR key saves "
-	      "the frame (default: the current folder).\n"
-	      ".SH EXIT STATUS\n0 on success, 1 when writing fails, 2 for bad "
-	      "input (nothing is written).\n"
-	      ".SH EXAMPLES\n.nf\n"
-	      "pescope \\-e rope \\-d 128 \\-\\-preset llama\\-3.1\\-8b\n"
-	      "pescope snapshot \\-e alibi \\-\\-heads 12 \\-f html \\-o alibi.html\n"
-	      "pescope dump \\-e rope \\-\\-table inv_freq \\-\\-format npy "
-	      "\\-o inv.npy\n"
-	      ".fi\n", fp);
+	fputs(".SH ENVIRONMENT\n.TP\n.B NO_COLOR\nwhen set and not empty, "
+	      "frames are written without color unless \\fB\\-\\-color\\fR "
+	      "says otherwise.\n.TP\n.B TERM, COLORTERM\nthe TUI's color "
+	      "depth; COLORTERM=truecolor or 24bit asks for 24\\-bit "
+	      "color.\n.TP\n.B LC_ALL, LC_CTYPE, LANG\nthe character set only: "
+	      "numbers are read and written the same in every locale.\n.TP\n.B "
+	      "LINES, COLUMNS\nthe TUI's size only when the terminal reports "
+	      "none, at most 1000 each.\n.TP\n.B PESCOPE_SNAPSHOT_DIR\nwhere "
+	      "the TUI's \\fBw\\fR key saves the frame (default: the current "
+	      "folder).\n.SH EXIT STATUS\n0 on success, 1 when writing fails, "
+	      "2 for bad input (nothing is written).\n.SH "
+	      "EXAMPLES\n.nf\npescope \\-e rope \\-d 128 \\-\\-preset "
+	      "llama\\-3.1\\-8b\npescope snapshot \\-e alibi \\-\\-heads 12 "
+	      "\\-f html \\-o alibi.html\npescope dump \\-e rope \\-\\-table "
+	      "inv_freq \\-\\-format npy \\-o inv.npy\n.fi\n", fp);
 }
 
 /* Every long option, as "--a --b ...", for the scripts. */
@@ -203,18 +247,59 @@ all_long(FILE *fp, const char *sep)
 		fprintf(fp, "%s--%s", i == 0 ? "" : sep, pe_opts[i].name);
 }
 
-/* The preset names, space-separated. */
+/* Append word to the space-separated list buf. */
 static void
-preset_names(FILE *fp)
+docs_word(char *buf, size_t cap, const char *word)
 {
-	for (size_t i = 0; pe_presets[i].name != NULL; i++)
-		fprintf(fp, "%s%s", i == 0 ? "" : " ", pe_presets[i].name);
+	size_t l = strlen(buf);
+	snprintf(buf + l, cap - l, "%s%s", l > 0 ? " " : "", word);
+}
+
+/* See options_table.h. */
+const char *
+opt_values(const struct opt_row *r, char *buf, size_t cap)
+{
+	int v;
+	buf[0] = '\0';
+	for (const struct opt_choices *ch = r->choices; ch != NULL;
+	     ch = ch->next)
+		for (int i = 0; opt_choice(ch, i, &v) != NULL; i++)
+			docs_word(buf, cap, opt_choice(ch, i, &v));
+	switch (r->complete) {
+	case COMPLETE_PRESETS:
+		for (size_t i = 0; pe_presets[i].name != NULL; i++)
+			docs_word(buf, cap, pe_presets[i].name);
+		break;
+	case COMPLETE_LESSONS:
+		for (size_t i = 0; pe_lessons[i].name != NULL; i++)
+			docs_word(buf, cap, pe_lessons[i].name);
+		break;
+	case COMPLETE_TABLES:
+		pe_dump_table_names(buf, cap);
+		break;
+	case COMPLETE_NONE:
+		break;
+	}
+	return buf[0] != '\0' ? buf : NULL;
+}
+
+/* The commands typed as words, space-separated. */
+static void
+docs_commands(FILE *fp, const struct pe_command *cmds)
+{
+	bool first = true;
+	for (int i = 0; i < PE_CMD_COUNT; i++)
+		if (docs_is_word(&cmds[i])) {
+			fprintf(fp, "%s%s", first ? "" : " ", cmds[i].name);
+			first = false;
+		}
 }
 
 /* bash: complete -F _pescope pescope. */
 static void
-completion_bash(FILE *fp)
+completion_bash(FILE *fp, const struct pe_command *cmds)
 {
+	char values[1024];
 	fputs("# bash completion for pescope (pescope completion bash)\n"
 	      "_pescope()\n{\n"
 	      "\tlocal cur=${COMP_WORDS[COMP_CWORD]} "
@@ -227,15 +312,12 @@ completion_bash(FILE *fp)
 		fprintf(fp, "\t--%s", r->name);
 		if (r->letter)
 			fprintf(fp, "|-%c", r->letter);
-		if (i == O_PRESET) {
-			fputs(") COMPREPLY=($(compgen -W \"", fp);
-			preset_names(fp);
-			fputs("\" -- \"$cur\")); return ;;\n", fp);
-		} else if (r->values != NULL) {
-			fprintf(fp, ") COMPREPLY=($(compgen -W \"%s\" -- \"$cur\")); "
-			    "return ;;\n", r->values);
+		if (opt_values(r, values, sizeof values) != NULL) {
+			fprintf(fp, ") COMPREPLY=($(compgen -W \"%s\" -- "
+			    "\"$cur\")); return ;;\n", values);
 		} else if (r->file) {
-			fputs(") COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n",
+			fputs(") COMPREPLY=($(compgen -f -- \"$cur\")); return "
+			    ";;\n",
 			    fp);
 		} else {
 			fputs(") return ;;\n", fp);
@@ -243,8 +325,9 @@ completion_bash(FILE *fp)
 	}
 	fputs("\tesac\n"
 	      "\tif [ \"$COMP_CWORD\" -eq 1 ] && [[ $cur != -* ]]; then\n"
-	      "\t\tCOMPREPLY=($(compgen -W \"snapshot dump bench completion "
-	      "manpage\" -- \"$cur\"))\n\t\treturn\n\tfi\n"
+	      "\t\tCOMPREPLY=($(compgen -W \"", fp);
+	docs_commands(fp, cmds);
+	fputs("\" -- \"$cur\"))\n\t\treturn\n\tfi\n"
 	      "\tif [ \"${COMP_WORDS[1]}\" = completion ]; then\n"
 	      "\t\tCOMPREPLY=($(compgen -W \"bash zsh\" -- \"$cur\"))\n"
 	      "\t\treturn\n\tfi\n"
@@ -270,16 +353,18 @@ zsh_text(FILE *fp, const char *s, size_t n)
 
 /* zsh: #compdef pescope, with _arguments. */
 static void
-completion_zsh(FILE *fp)
+completion_zsh(FILE *fp, const struct pe_command *cmds)
 {
-	fputs("#compdef pescope\n# zsh completion for pescope (pescope completion "
-	      "zsh)\n_pescope() {\n\tlocal -a opts\n\topts=(\n", fp);
+	char values[1024];
+	fputs("#compdef pescope\n# zsh completion for pescope (pescope "
+	      "completion zsh)\n_pescope() {\n\tlocal -a opts\n\topts=(\n", fp);
 	for (int i = 0; i < O_COUNT; i++) {
 		const struct opt_row *r = &pe_opts[i];
 		const char *h = r->help;
 		fputs("\t\t'", fp);
 		if (r->letter)
-			fprintf(fp, "(-%c --%s)'{-%c,--%s}'", r->letter, r->name,
+			fprintf(fp, "(-%c --%s)'{-%c,--%s}'", r->letter,
+			    r->name,
 			    r->letter, r->name);
 		else
 			fprintf(fp, "--%s", r->name);
@@ -290,12 +375,8 @@ completion_zsh(FILE *fp)
 			fputc(':', fp);
 			zsh_text(fp, r->metavar, strlen(r->metavar));
 			fputc(':', fp);
-			if (i == O_PRESET) {
-				fputc('(', fp);
-				preset_names(fp);
-				fputc(')', fp);
-			} else if (r->values != NULL) {
-				fprintf(fp, "(%s)", r->values);
+			if (opt_values(r, values, sizeof values) != NULL) {
+				fprintf(fp, "(%s)", values);
 			} else if (r->file) {
 				fputs("_files", fp);
 			} else {
@@ -306,8 +387,9 @@ completion_zsh(FILE *fp)
 	}
 	fputs("\t)\n"
 	      "\tif (( CURRENT == 2 )) && [[ $words[2] != -* ]]; then\n"
-	      "\t\t_values command snapshot dump bench completion manpage\n"
-	      "\t\treturn\n\tfi\n"
+	      "\t\t_values command ", fp);
+	docs_commands(fp, cmds);
+	fputs("\n\t\treturn\n\tfi\n"
 	      "\tif [[ $words[2] == completion ]]; then\n"
 	      "\t\t_values shell bash zsh\n\t\treturn\n\tfi\n"
 	      "\t_arguments -s $opts\n}\n"
@@ -316,10 +398,10 @@ completion_zsh(FILE *fp)
 
 /* A completion script for shell 0 (bash) or 1 (zsh). */
 void
-pe_options_completion(FILE *fp, int shell)
+pe_options_completion(FILE *fp, const struct pe_command *cmds, int shell)
 {
 	if (shell == 0)
-		completion_bash(fp);
+		completion_bash(fp, cmds);
 	else
-		completion_zsh(fp);
+		completion_zsh(fp, cmds);
 }

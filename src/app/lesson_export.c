@@ -118,18 +118,14 @@ pe_snapshot_lesson(const struct pe_options *o)
 		pe_app_lesson_free(&al);
 		return rc;
 	}
-	if (o->snap_format == PE_FMT_PDF) {
+	if (pe_formats[o->snap_format].paged) { /* one document, a page each */
 		rc = handout(o, &al);
 		pe_app_lesson_free(&al);
 		return rc;
 	}
-	static const char *const ext[] = {
-		[PE_FMT_ANSI] = "ansi", [PE_FMT_TXT] = "txt", [PE_FMT_HTML] = "html",
-		[PE_FMT_SVG] = "svg", [PE_FMT_PDF] = "pdf",
-	};
 	const char *dot = strrchr(o->output, '.');
-	for (size_t i = 0; dot != NULL && i < sizeof ext / sizeof ext[0]; i++)
-		if (strcmp(dot + 1, ext[i]) == 0) {
+	for (int i = 0; dot != NULL && i < PE_FMT_COUNT; i++)
+		if (strcmp(dot + 1, pe_formats[i].ext) == 0) {
 			pe_app_error("-o '%s': --all writes a file per scene into a "
 			    "folder; give it a folder's name (-f pdf writes one "
 			    "handout)", o->output);
@@ -158,7 +154,7 @@ pe_snapshot_lesson(const struct pe_options *o)
 			if (s->nsteps > 1)
 				snprintf(stepn, sizeof stepn, "-%zu", j + 1);
 			snprintf(path, sizeof path, "%s/%02zu-%s%s.%s", o->output, i + 1,
-			    sl, stepn, ext[o->snap_format]);
+			    sl, stepn, pe_formats[o->snap_format].ext);
 			pe_app_lesson_state(&al, i, j, o, &st);
 			rc = pe_snapshot_write(o, &st, path);
 		}

@@ -108,7 +108,7 @@ lesson_raw_free(struct raw_scene *sc, size_t n)
 static bool
 scene_option(int id)
 {
-	return pe_opts[id].encs != 0 || id == O_PRESET || id == O_PRESET_FILE ||
+	return opt_is_config(id) || id == O_PRESET || id == O_PRESET_FILE ||
 	    id == O_CURSOR || id == O_PANEL || id == O_VALUES || id == O_HEAD;
 }
 

@@ -1,8 +1,9 @@
 /* The one command-line parser, shared by the TUI, snapshot, dump and bench,
  * so that any frame is reproducible from flags. Presets are option files:
- * each line is a long option and its value. Every option is one row of a
- * table (options.c) that drives parsing, range messages, the "has no effect
- * here" refusal and --help. */
+ * each line is a long option and its value. Every option is one typed row
+ * of a table (options_table.c) that drives parsing, range messages, the
+ * "has no effect here" refusal, --help and the completions; every command
+ * one row of pe_commands (commands.c). */
 #ifndef PESCOPE_APP_OPTIONS_H
 #define PESCOPE_APP_OPTIONS_H
 
@@ -14,24 +15,28 @@
 #include "pescope/pescope.h"
 #include "render/writer.h"
 
+/* The commands, in the order --help lists them (rows of pe_commands,
+ * app.h). */
 enum pe_cmd {
 	PE_CMD_TUI,
 	PE_CMD_SNAPSHOT,
 	PE_CMD_DUMP,
+	PE_CMD_LESSON,	   /* pescope lesson: the TUI through a lesson */
 	PE_CMD_BENCH,
-	PE_CMD_HELP,
-	PE_CMD_VERSION,
-	PE_CMD_LIST_PRESETS,
 	PE_CMD_COMPLETION, /* pescope completion bash|zsh */
 	PE_CMD_MANPAGE,	   /* pescope manpage: troff for pescope.1 */
-	PE_CMD_LESSON,	   /* pescope lesson: the TUI through a lesson */
+	PE_CMD_HELP,	   /* --help (of o->named) */
+	PE_CMD_VERSION,
+	PE_CMD_LIST_PRESETS,
+	PE_CMD_COUNT
 };
 
 enum pe_dump_format { PE_DUMP_CSV, PE_DUMP_NPY };
 
 /* Everything parsed. Strings and buffers are owned (pe_options_free). */
 struct pe_options {
-	enum pe_cmd cmd;
+	enum pe_cmd cmd;	/* what runs (--help: PE_CMD_HELP) */
+	enum pe_cmd named;	/* the command the command line named */
 	struct pe_config cfg;
 
 	/* dump */
@@ -103,12 +108,18 @@ int pe_options_parse(struct pe_options *o, int argc, char **argv, char *err,
     size_t cap);
 void pe_options_free(struct pe_options *o);
 
-/* Generated from the option table (docs.c): the usage text (--help), the
- * man page (troff) and a completion script (shell 0 bash, 1 zsh). And the
- * list of presets with their sources. */
-void pe_options_usage(FILE *fp);
-void pe_options_man(FILE *fp);
-void pe_options_completion(FILE *fp, int shell);
+/* Generated from the option table and the command table cmds (docs.c:
+ * pe_commands, app.h): the usage text (--help: every command's; after a
+ * command, that command's options), the man page (troff) and a completion
+ * script (shell 0 bash, 1 zsh). And the list of presets with their
+ * sources. */
+struct pe_command;
+void pe_options_usage(FILE *fp, const struct pe_command *cmds);
+void pe_options_help(FILE *fp, const struct pe_command *cmds,
+    enum pe_cmd cmd);
+void pe_options_man(FILE *fp, const struct pe_command *cmds);
+void pe_options_completion(FILE *fp, const struct pe_command *cmds,
+    int shell);
 void pe_options_list_presets(FILE *fp);
 
 /* Apply a preset's text (lines "option = value", '#' comments) to *o.

@@ -32,11 +32,11 @@ pe_snapshot_write(const struct pe_options *o, const struct pe_state *st,
 	struct pe_canvas cv;
 	int rc = PE_EXIT_FAIL;
 
-	/* A PDF is binary: never onto a terminal. */
-	if (o->snap_format == PE_FMT_PDF && strcmp(path, "-") == 0 &&
-	    isatty(STDOUT_FILENO)) {
-		pe_app_error("-f pdf: standard output is a terminal; give -o "
-		    "FILE.pdf or redirect it");
+	/* A binary format (PDF) never goes onto a terminal. */
+	const struct pe_format_row *fmt = &pe_formats[o->snap_format];
+	if (fmt->binary && strcmp(path, "-") == 0 && isatty(STDOUT_FILENO)) {
+		pe_app_error("-f %s: standard output is a terminal; give -o "
+		    "FILE.%s or redirect it", fmt->name, fmt->ext);
 		return PE_EXIT_USAGE;
 	}
 	/* The output is created before any work: a bad path costs nothing. */
@@ -100,7 +100,8 @@ end_a:
 	return rc;
 }
 
-/* pescope snapshot. */
+/* pescope snapshot of the options' frame (a lesson's steps are
+ * pe_snapshot_lesson's). */
 int
 pe_snapshot_run(const struct pe_options *o)
 {

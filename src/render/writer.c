@@ -8,25 +8,6 @@
 #include "render/pdf.h"
 #include "render/writer.h"
 
-/* Parse "ansi", "txt" ("text"), "html", "svg", "pdf"; -1 when unknown. */
-int
-pe_format_parse(const char *s)
-{
-	if (s == NULL)
-		return -1;
-	if (strcmp(s, "ansi") == 0)
-		return PE_FMT_ANSI;
-	if (strcmp(s, "txt") == 0 || strcmp(s, "text") == 0)
-		return PE_FMT_TXT;
-	if (strcmp(s, "html") == 0)
-		return PE_FMT_HTML;
-	if (strcmp(s, "svg") == 0)
-		return PE_FMT_SVG;
-	if (strcmp(s, "pdf") == 0)
-		return PE_FMT_PDF;
-	return -1;
-}
-
 /* The glyph a cell shows at a depth; control and invalid code points show
  * as a space so that every glyph is one column. */
 uint32_t
@@ -359,47 +340,106 @@ writer_html(FILE *fp, const struct pe_canvas *cv, enum pe_depth depth,
 	fputs("</pre>\n</body>\n</html>\n", fp);
 }
 
+/* ANSI: see writer.h. */
+static int
+writer_ansi_doc(FILE *fp, const struct pe_canvas *cv,
+    const struct pe_write_opts *wo)
+{
+	writer_ansi(fp, cv, wo->depth, wo->theme);
+	return PE_OK;
+}
+
+/* Plain text: see writer.h. */
+static int
+writer_txt_doc(FILE *fp, const struct pe_canvas *cv,
+    const struct pe_write_opts *wo)
+{
+	(void)wo;
+	writer_txt(fp, cv);
+	return PE_OK;
+}
+
+/* HTML: see writer.h. */
+static int
+writer_html_doc(FILE *fp, const struct pe_canvas *cv,
+    const struct pe_write_opts *wo)
+{
+	writer_html(fp, cv, wo->depth, wo->theme, wo->title);
+	return PE_OK;
+}
+
+/* PDF: a document of one page (pdf.h writes more). */
+static int
+writer_pdf_doc(FILE *fp, const struct pe_canvas *cv,
+    const struct pe_write_opts *wo)
+{
+	struct pe_pdf *pdf = pe_pdf_open(fp, wo->title);
+	if (pdf == NULL)
+		return PE_ENOMEM;
+	int st = pe_pdf_page(pdf, cv, wo->depth, wo->theme, NULL);
+	int cs = pe_pdf_close(pdf);
+	return st != PE_OK ? st : cs;
+}
+
+/* The formats, one row each (writer.h). */
+const struct pe_format_row pe_formats[PE_FMT_COUNT] = {
+	[PE_FMT_ANSI] = {"ansi", NULL, "ansi", false, false, writer_ansi_doc},
+	[PE_FMT_TXT] = {"txt", "text", "txt", false, false, writer_txt_doc},
+	[PE_FMT_HTML] = {"html", NULL, "html", false, false, writer_html_doc},
+	[PE_FMT_SVG] = {"svg", NULL, "svg", false, false, pe_write_svg},
+	[PE_FMT_PDF] = {"pdf", NULL, "pdf", true, true, writer_pdf_doc},
+};
+
+/* Whether s is one of the space-separated words of list. */
+static bool
+writer_word_in(const char *s, const char *list)
+{
+	size_t n = strlen(s);
+	for (const char *p = list; p != NULL && *p != '\0';) {
+		size_t l = strcspn(p, " ");
+		if (l == n && n > 0 && strncmp(p, s, n) == 0)
+			return true;
+		p += l + (p[l] == ' ');
+	}
+	return false;
+}
+
+/* The format named s (its name or an alias); -1 when unknown. */
+int
+pe_format_parse(const char *s)
+{
+	if (s == NULL)
+		return -1;
+	for (int f = 0; f < PE_FMT_COUNT; f++)
+		if (strcmp(s, pe_formats[f].name) == 0 ||
+		    writer_word_in(s, pe_formats[f].aliases))
+			return f;
+	return -1;
+}
+
+/* The name of a format. */
+const char *
+pe_format_name(enum pe_format f)
+{
+	return (unsigned)f < PE_FMT_COUNT ? pe_formats[f].name : "?";
+}
+
 /* Write cv in a format; see writer.h. */
 int
 pe_write(FILE *fp, const struct pe_canvas *cv, enum pe_format fmt,
          const struct pe_write_opts *wo)
 {
 	struct pe_write_opts o;
-	int st = PE_OK;
 
-	if (fp == NULL || cv == NULL || cv->cells == NULL || wo == NULL)
+	if (fp == NULL || cv == NULL || cv->cells == NULL || wo == NULL ||
+	    (unsigned)fmt >= PE_FMT_COUNT)
 		return PE_EINVAL;
 	o = *wo;
 	if ((unsigned)o.depth > PE_DEPTH_MONO)
 		o.depth = PE_DEPTH_TRUECOLOR;
 	if ((unsigned)o.theme >= PE_THEME_COUNT)
 		o.theme = PE_THEME_DARK;
-	switch (fmt) {
-	case PE_FMT_ANSI:
-		writer_ansi(fp, cv, o.depth, o.theme);
-		break;
-	case PE_FMT_TXT:
-		writer_txt(fp, cv);
-		break;
-	case PE_FMT_HTML:
-		writer_html(fp, cv, o.depth, o.theme, o.title);
-		break;
-	case PE_FMT_SVG:
-		st = pe_write_svg(fp, cv, &o);
-		break;
-	case PE_FMT_PDF: {
-		struct pe_pdf *pdf = pe_pdf_open(fp, o.title);
-		if (pdf == NULL)
-			return PE_ENOMEM;
-		st = pe_pdf_page(pdf, cv, o.depth, o.theme, NULL);
-		int cs = pe_pdf_close(pdf);
-		if (st == PE_OK)
-			st = cs;
-		break;
-	}
-	default:
-		return PE_EINVAL;
-	}
+	int st = pe_formats[fmt].write(fp, cv, &o);
 	if (st != PE_OK)
 		return st;
 	if (fflush(fp) != 0 || ferror(fp))

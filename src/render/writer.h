@@ -8,10 +8,10 @@
 #include "canvas.h"
 #include "palette.h"
 
-enum pe_format { PE_FMT_ANSI, PE_FMT_TXT, PE_FMT_HTML, PE_FMT_SVG,
-    PE_FMT_PDF };
+#include <stdbool.h>
 
-int pe_format_parse(const char *s); /* -1 if unknown */
+enum pe_format { PE_FMT_ANSI, PE_FMT_TXT, PE_FMT_HTML, PE_FMT_SVG,
+    PE_FMT_PDF, PE_FMT_COUNT };
 
 /* The glyph a cell shows at a depth: mono turns shade cells into the ramp
  * and masked/undefined cells into their mono glyphs. */
@@ -24,6 +24,24 @@ struct pe_write_opts {
 	enum pe_theme theme;
 	const char *title;
 };
+
+/* A format: one row of pe_formats, which the command line's -f, the
+ * snapshot command and the lessons' exports read. */
+struct pe_format_row {
+	const char *name;    /* as -f spells it */
+	const char *aliases; /* other spellings, space-separated, or NULL */
+	const char *ext;     /* a file's extension, without the dot */
+	bool binary;	     /* never written onto a terminal */
+	bool paged;	     /* a document of pages (pdf.h): a handout of many
+				frames is one file, a page per frame */
+	/* cv as one document (wo normalised by pe_write) */
+	int (*write)(FILE *fp, const struct pe_canvas *cv,
+	    const struct pe_write_opts *wo);
+};
+extern const struct pe_format_row pe_formats[PE_FMT_COUNT];
+/* The format called s (a name or an alias), or -1; a format's name. */
+int pe_format_parse(const char *s);
+const char *pe_format_name(enum pe_format f);
 
 /* Write cv. ANSI, TXT and HTML: exactly h lines of w display columns
  * each, newline-terminated; ANSI resets attributes at the end of every

@@ -1,0 +1,154 @@
+/* The commands, one row each (as git's builtin table): the word that names
+ * it, its usage, what it does, the words it takes after its options and
+ * the function that runs it. The parser, --help, the man page, the
+ * completions and main read the rows. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app/app.h"
+#include "app/options_impl.h"
+#include "tui/tui.h"
+#include "view/state.h"
+
+/* The TUI: it starts from the state snapshot draws (cursor, head,
+ * preset). */
+static int
+commands_tui(const struct pe_options *o)
+{
+	struct pe_state st;
+	int fd = -1;
+	int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
+	if (o->record != NULL && (fd = open(o->record, flags, 0666)) < 0) {
+		/* refused before the terminal is touched */
+		pe_app_error("--record '%s': cannot create a file there: %s",
+		    o->record, strerror(errno));
+		return PE_EXIT_USAGE;
+	}
+	pe_app_state_from_options(o, &st);
+	struct pe_tui_opts to = {o->depth, o->theme, fd, NULL};
+	int rc = pe_tui_run(&st, &to);
+	if (rc == PE_EXIT_USAGE && o->record != NULL)
+		unlink(o->record); /* no terminal: nothing recorded */
+	return rc;
+}
+
+/* snapshot: a lesson's steps (app/lesson.c) or the frame of the options. */
+static int
+commands_snapshot(const struct pe_options *o)
+{
+	if (o->lesson != NULL || o->lesson_file != NULL)
+		return pe_snapshot_lesson(o);
+	return pe_snapshot_run(o);
+}
+
+/* completion SHELL. */
+static int
+commands_completion(const struct pe_options *o)
+{
+	pe_options_completion(stdout, pe_commands, o->shell);
+	return PE_EXIT_OK;
+}
+
+/* manpage. */
+static int
+commands_manpage(const struct pe_options *o)
+{
+	(void)o;
+	pe_options_man(stdout, pe_commands);
+	return PE_EXIT_OK;
+}
+
+/* --help: every command's, or after a command that command's. */
+static int
+commands_help(const struct pe_options *o)
+{
+	pe_options_help(stdout, pe_commands, o->named);
+	return PE_EXIT_OK;
+}
+
+/* --version. */
+static int
+commands_version(const struct pe_options *o)
+{
+	(void)o;
+	printf("pescope %s\n", PESCOPE_VERSION);
+	return PE_EXIT_OK;
+}
+
+/* --list-presets. */
+static int
+commands_list_presets(const struct pe_options *o)
+{
+	(void)o;
+	pe_options_list_presets(stdout);
+	return PE_EXIT_OK;
+}
+
+/* lesson [NAME]: the name of a built-in lesson, as --lesson NAME. */
+static int
+commands_lesson_name(struct pe_options *o, int n, char **word, char *err,
+    size_t cap)
+{
+	if (n == 0)
+		return 0;
+	if (n > 1)
+		return opt_fail(err, cap, "unexpected argument '%s': lesson "
+		    "takes one lesson name; see `pescope lesson --help`",
+		    word[1]);
+	if (o->lesson != NULL)
+		return opt_fail(err, cap, "lesson %s and --lesson %s: name the "
+		    "lesson once", word[0], o->lesson);
+	return opt_own(&o->lesson, word[0], err, cap);
+}
+
+/* completion bash|zsh. */
+static int
+commands_shell(struct pe_options *o, int n, char **word, char *err,
+    size_t cap)
+{
+	static const char *const shells[] = {"bash", "zsh"};
+	for (int i = 0; n == 1 && i < 2; i++)
+		if (strcmp(word[0], shells[i]) == 0) {
+			o->shell = i;
+			return 0;
+		}
+	return opt_fail(err, cap, "completion takes one word: bash or zsh");
+}
+
+const struct pe_command pe_commands[PE_CMD_COUNT] = {
+	[PE_CMD_TUI] = {"", "[OPTION]...", "the interactive viewer (TUI)",
+	    .run = commands_tui},
+	[PE_CMD_SNAPSHOT] = {"snapshot", "[OPTION]...",
+	    "the same frame, written as text", .strict = true,
+	    .run = commands_snapshot},
+	[PE_CMD_DUMP] = {"dump", "--table T [OPTION]...",
+	    "the raw numbers (CSV or NPY)", .strict = true,
+	    .run = pe_dump_run},
+	[PE_CMD_LESSON] = {"lesson", "[NAME] [OPTION]...",
+	    "a guided tour, scene by scene", .words = commands_lesson_name,
+	    .run = pe_lesson_run},
+	[PE_CMD_BENCH] = {"bench", "[--size WxH] [--quick]", "time every view",
+	    .run = pe_bench_run},
+	[PE_CMD_COMPLETION] = {"completion", "bash|zsh",
+	    "a shell completion script", .words = commands_shell,
+	    .run = commands_completion},
+	[PE_CMD_MANPAGE] = {"manpage", "", "this program's man page (troff)",
+	    .run = commands_manpage},
+	[PE_CMD_HELP] = {NULL, NULL, "this text", .run = commands_help},
+	[PE_CMD_VERSION] = {NULL, NULL, "the version", .run = commands_version},
+	[PE_CMD_LIST_PRESETS] = {NULL, NULL, "the presets",
+	    .run = commands_list_presets},
+};
+
+/* See app.h. */
+const char *
+pe_command_label(enum pe_cmd cmd)
+{
+	if ((unsigned)cmd >= PE_CMD_COUNT || pe_commands[cmd].name == NULL)
+		return "?";
+	return pe_commands[cmd].name[0] != '\0' ? pe_commands[cmd].name
+						: "the TUI";
+}

@@ -1,0 +1,267 @@
+/* The checks that need every option at once: the config as a whole (the
+ * kernel's checks, with its parameter names turned into flags), an option
+ * that changes nothing where it is given (snapshot and dump refuse it),
+ * the panel, the lesson's options, and what one option needs of another. */
+#include <stdio.h>
+#include <string.h>
+
+#include "app/app.h"
+#include "app/options_impl.h"
+#include "pescope/encoding.h"
+#include "pescope/toy.h"
+#include "view/encoding.h"
+
+/* "a, b and c": the names of ch whose values' bits are set in mask. */
+static const char *
+check_names(unsigned mask, const struct opt_choices *ch, char *buf,
+    size_t cap)
+{
+	int total = 0, seen = 0, v;
+	for (int i = 0; opt_choice(ch, i, &v) != NULL; i++)
+		total += (mask >> v) & 1;
+	buf[0] = '\0';
+	for (int i = 0; opt_choice(ch, i, &v) != NULL; i++)
+		if ((mask >> v) & 1)
+			opt_list_item(buf, cap, seen++, total,
+			    opt_choice(ch, i, &v), " and ");
+	return buf;
+}
+
+/* The name of value v of ch. */
+static const char *
+check_name(const struct opt_choices *ch, int v)
+{
+	int w;
+	for (int i = 0; opt_choice(ch, i, &w) != NULL; i++)
+		if (w == v)
+			return opt_choice(ch, i, &w);
+	return "?";
+}
+
+/* --panel: one the encoding has; in its attention panel, a toy attention
+ * it can compute (relative without --bias-file shows its buckets) and a
+ * head the bias has. */
+static int
+check_panel(const struct pe_options *o, char *err, size_t cap)
+{
+	const struct pe_config *c = &o->cfg;
+	const struct pe_enc_view *v = pe_enc_view_of(c);
+	enum pe_panel p = (enum pe_panel)o->panel;
+	char list[160] = "", why[512];
+	unsigned has = 0;
+
+	for (int i = 0; i < PE_PANEL_COUNT; i++)
+		if (pe_enc_has_panel(v, (enum pe_panel)i))
+			has |= 1u << i;
+	if (!(has & (1u << p)) && has == 1)
+		return opt_fail(err, cap, "--panel %s: -e %s has only its "
+		    "overview",
+		    pe_panel_name(p), pe_encoding_name(c->enc));
+	if (!(has & (1u << p)))
+		return opt_fail(err, cap, "--panel %s: -e %s has the panels %s",
+		    pe_panel_name(p), pe_encoding_name(c->enc),
+		    check_names(has, pe_opts[O_PANEL].choices, list,
+			sizeof list));
+	if (p != PE_PANEL_ATTENTION)
+		return 0;
+	size_t head = o->head_given ? o->head : 0;
+	const struct pe_encoding_def *def = pe_config_def(c);
+	bool learned_bias = def->toy != NULL && def->toy->check_bias != NULL;
+	if (learned_bias && o->head_given &&
+	    (c->teach.bias == NULL || head >= c->teach.bias_heads))
+		return opt_fail(err, cap, "--head %zu: %s's toy attention "
+		    "reads row --head of --bias-file, which has %zu", head,
+		    def->name,
+		    c->teach.bias == NULL ? (size_t)0 : c->teach.bias_heads);
+	if (learned_bias && c->teach.bias == NULL)
+		return 0; /* the panel shows what indexes the bias */
+	struct pe_toy_sentence s;
+	if (pe_toy_split(c->teach.tokens, &s) != PE_OK ||
+	    pe_toy_check(c, &s, head, why, sizeof why) != PE_OK)
+		return pe_options_flags(why, err, cap);
+	return 0;
+}
+
+/* In snapshot and dump, refuse an option given on the command line that
+ * changes nothing for the chosen encoding, scaling type or relative kind;
+ * in dump also a table's own option with another table. */
+static int
+check_applies(const struct pe_options *o, const bool *given, char *err,
+    size_t cap)
+{
+	const struct pe_config *c = &o->cfg;
+	const struct opt_choices *encs = pe_opts[O_ENCODING].choices;
+	const struct opt_choices *types = pe_opts[O_ROPE_SCALING].choices;
+	const struct opt_choices *kinds = pe_opts[O_RELATIVE].choices;
+	const struct opt_choices *panels = pe_opts[O_PANEL].choices;
+	char list[160];
+
+	if (!pe_commands[o->cmd].strict)
+		return 0;
+	unsigned reads = pe_config_def(c)->params;
+	for (int i = 0; i < O_COUNT; i++) {
+		const struct opt_row *r = &pe_opts[i];
+		unsigned applies = opt_encs(r);
+		if (!given[i] || applies == 0)
+			continue;
+		enum pe_dump_scope scope = o->cmd == PE_CMD_DUMP
+		    ? pe_dump_option_scope(o->table, r->name, list, sizeof list)
+		    : PE_DUMP_OPT_USUAL;
+		if (scope == PE_DUMP_OPT_OTHER_TABLE)
+			return opt_fail(err, cap, "--%s has no effect on dump "
+			    "table %s: it applies to %s", r->name, o->table,
+			    list);
+		if (scope == PE_DUMP_OPT_ALSO)
+			continue; /* the table takes it for all its encodings */
+		bool snap = o->cmd == PE_CMD_SNAPSHOT;
+		if (snap && (r->also_panels & (1u << o->panel)) &&
+		    (opt_also_encs(r) & (1u << c->enc)))
+			continue; /* the panel takes it for this encoding */
+		if (!(applies & (1u << c->enc)))
+			return opt_fail(err, cap, "--%s has no effect with -e "
+			    "%s: it applies to %s", r->name,
+			    pe_encoding_name(c->enc),
+			    check_names(applies, encs, list, sizeof list));
+		if ((reads & PE_PARAM_ROPE_SCALING) && r->scalings != 0 &&
+		    !(r->scalings & (1u << c->rope.type)))
+			return opt_fail(err, cap, "--%s has no effect with "
+			    "--rope-scaling %s: it applies to %s", r->name,
+			    pe_rope_type_name(c->rope.type),
+			    check_names(r->scalings, types, list, sizeof list));
+		if ((reads & PE_PARAM_RELATIVE) && r->kinds != 0 &&
+		    !(r->kinds & (1u << c->relative)))
+			return opt_fail(err, cap, "--%s has no effect with "
+			    "--relative %s: it applies to %s", r->name,
+			    check_name(kinds, c->relative),
+			    check_names(r->kinds, kinds, list, sizeof list));
+		if (snap && r->panels != 0 && !(r->panels & (1u << o->panel)))
+			return opt_fail(err, cap, "--%s has no effect with "
+			    "--panel %s: it applies to --panel %s", r->name,
+			    pe_panel_name((enum pe_panel)o->panel),
+			    check_names(r->panels, panels, list, sizeof list));
+	}
+	return 0;
+}
+
+/* Lessons: one lesson, what --scene and --all need, and in snapshot no
+ * option a scene sets (the scene sets them). */
+static int
+check_lesson(const struct pe_options *o, const bool *given, char *err,
+    size_t cap)
+{
+	bool lesson = o->lesson != NULL || o->lesson_file != NULL;
+
+	if (o->lesson != NULL && o->lesson_file != NULL)
+		return opt_fail(err, cap, "--lesson and --lesson-file: give "
+		    "one of them");
+	if (o->cmd != PE_CMD_SNAPSHOT)
+		return o->lesson_list && given[O_SCENE]
+		    ? opt_fail(err, cap, "--list and --scene: --list lists the "
+			"scenes; give one of them") : 0;
+	if (!lesson && (given[O_SCENE] || given[O_ALL]))
+		return opt_fail(err, cap, "--%s: needs --lesson NAME or "
+		    "--lesson-file FILE", given[O_SCENE] ? "scene" : "all");
+	if (given[O_ALL] && given[O_SCENE])
+		return opt_fail(err, cap, "--all and --scene: --all writes "
+		    "every scene; give one of them");
+	if (given[O_ALL] && o->output == NULL)
+		return opt_fail(err, cap, "--all: needs -o DIR, the folder for "
+		    "the files (with -f pdf: -o FILE.pdf, the handout)");
+	if (!lesson)
+		return 0;
+	for (int i = 0; i < O_COUNT; i++)
+		if (given[i] && (opt_is_config(i) || i == O_PRESET ||
+		    i == O_PRESET_FILE || i == O_CURSOR || i == O_PANEL ||
+		    i == O_VALUES || i == O_HEAD || i == O_COMPARE))
+			return opt_fail(err, cap, "--%s has no effect with "
+			    "--%s: each scene sets its own view (write it in a "
+			    "lesson file)",
+			    pe_opts[i].name, o->lesson != NULL ? "lesson"
+							       : "lesson-file");
+	return 0;
+}
+
+/* See options_impl.h: the table width, the config, what applies where. */
+int
+opt_finish(struct pe_options *o, const bool *given, char *err, size_t cap)
+{
+	struct pe_config *c = &o->cfg;
+	char why[512];
+
+	if (check_lesson(o, given, err, cap) != 0)
+		return 2;
+	/* the encoding's own defaults (its row in config.c) for what no
+	 * option or preset gave */
+	pe_config_encoding_defaults(c, o->d_given, o->base_given);
+	unsigned reads = pe_config_def(c)->params;
+	if (o->table_data != NULL) {
+		char list[160];
+		check_names(pe_encodings_taking(PE_PARAM_TABLE),
+		    pe_opts[O_ENCODING].choices, list, sizeof list);
+		if (!(reads & PE_PARAM_TABLE))
+			return opt_fail(err, cap, "--table-file: only the %s "
+			    "encoding reads a table, and the encoding is %s; "
+			    "add -e %s", list, pe_encoding_name(c->enc), list);
+		if (o->d_given && c->d != o->table_cols)
+			return opt_fail(err, cap, "--table-file: the table is "
+			    "%zu wide but --d-model is %zu; they must agree "
+			    "(or leave out --d-model)", o->table_cols, c->d);
+		c->d = o->table_cols;
+		if (o->max_len_given && c->max_len != o->table_rows)
+			return opt_fail(err, cap, "--max-len %zu: the table "
+			    "file has %zu rows; leave out --max-len to use "
+			    "them all", c->max_len,
+			    o->table_rows);
+		c->max_len = o->table_rows;
+		c->table = o->table_data;
+		c->table_untrained = false;
+	}
+	if (pe_config_check(c, why, sizeof why) != PE_OK)
+		return pe_options_flags(why, err, cap);
+	if (o->cmd == PE_CMD_DUMP &&
+	    pe_dump_check_table(c, o->table, err, cap) != 0)
+		return 2;
+	int rc = check_applies(o, given, err, cap);
+	if (rc != 0)
+		return rc;
+	if (pe_teach_check(c, why, sizeof why) != PE_OK)
+		return pe_options_flags(why, err, cap);
+	if (given[O_SHIFT] && (c->teach.shift <= -(int64_t)c->n ||
+	    c->teach.shift >= (int64_t)c->n))
+		return opt_fail(err, cap, "--shift %lld: must be an integer in "
+		    "%lld..%lld (-n < K < n, seq_len %zu)",
+		    (long long)c->teach.shift, 1 - (long long)c->n,
+		    (long long)c->n - 1, c->n);
+	if (o->table_data == NULL) { /* what the config needs (learned's
+					untrained table), made once */
+		if (pe_config_prepare(c, &o->table_data, why, sizeof why) != PE_OK)
+			return pe_options_flags(why, err, cap);
+	}
+	bool rope2d = (reads & PE_PARAM_ROPE2D) != 0;
+	if (o->freqs_data != NULL && (!rope2d ||
+	    c->rope2d.kind != PE_ROPE2D_MIXED))
+		return opt_fail(err, cap, "--freqs-file: only rope2d mixed "
+		    "reads learned frequencies; add -e rope2d --rope2d mixed");
+	if (rope2d && c->rope2d.kind == PE_ROPE2D_AXIAL &&
+	    pe_commands[o->cmd].strict)
+		for (int id = 0; id < O_COUNT; id++)
+			if (given[id] && (id == O_HEAD || id == O_LAYER))
+				return opt_fail(err, cap, "--%s has no effect "
+				    "with --rope2d axial: it applies to mixed",
+				    pe_opts[id].name);
+	o->head_in_config = rope2d && c->rope2d.kind == PE_ROPE2D_MIXED;
+	size_t heads = pe_config_heads(c);
+	if (o->head_given && pe_field_supported(c->enc, PE_FIELD_BIAS) &&
+	    o->head >= heads) /* the heads of the bias */
+		return opt_fail(err, cap, "--head %zu: must be in 0..%zu "
+		    "(there are %zu heads)", o->head, heads - 1, heads);
+	if (given[O_NO_CHROME] && o->present)
+		return opt_fail(err, cap, "--no-chrome has no effect with "
+		    "--present: the presenter view has no tab bar or key "
+		    "hints");
+	/* pane B shows the panel when it has it, else its overview */
+	if ((o->cmd == PE_CMD_SNAPSHOT || o->cmd == PE_CMD_TUI) && !o->pane_b)
+		return check_panel(o, err, cap);
+	return 0;
+}
+

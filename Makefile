@@ -74,7 +74,7 @@ clean:
 # fuzz/corpus/ (new inputs go to build-fuzz/corpus-*, not into the repo).
 FUZZ := build-fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := options preset npy lesson hfconfig
+FUZZ_TARGETS := options preset npy lesson hfconfig link
 
 $(FUZZ)/build.ninja:
 	@command -v clang >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq clang >/dev/null; } || { echo "make fuzz needs clang"; exit 1; }

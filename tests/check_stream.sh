@@ -66,22 +66,35 @@ n=$((n + 1))
 
 # A signal halfway through a long dump (a 3 GiB CSV that takes many
 # seconds) leaves the folder empty: no partial file, no temporary file; the
-# dump dies of the signal. Python starts it with the signals' default
-# dispositions (a background job of a script ignores SIGINT).
-for sig in INT TERM HUP; do
+# dump dies of the signal. That holds for every signal whose default action
+# ends a program (those that dump core too). Python starts it with the
+# signals' default dispositions (a background job of a script ignores
+# SIGINT).
+for sig in INT TERM HUP QUIT USR1 USR2 ALRM VTALRM PROF PIPE XCPU IO \
+    RTMIN RTMAX ABRT SEGV BUS ILL FPE TRAP SYS; do
 	n=$((n + 1))
 	mkdir "$dir/kill-$sig"
 	/usr/bin/python3 - "$bin" "$dir/kill-$sig" "$sig" <<'PY' || fail "SIG$sig"
-import os, signal, subprocess, sys, time
+import os, resource, signal, subprocess, sys, time
 bin, folder, name = sys.argv[1], sys.argv[2], sys.argv[3]
 sig = getattr(signal, "SIG" + name)
 def defaults():
-    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(s, signal.SIG_DFL)
+    for s in range(1, signal.NSIG):
+        if s not in (signal.SIGKILL, signal.SIGSTOP):
+            try:
+                signal.signal(s, signal.SIG_DFL)
+            except (OSError, ValueError):
+                pass
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+# the sanitizers' own handlers of faults would report, not die of them
+env = dict(os.environ)
+env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":handle_segv=0:" \
+    "handle_sigbus=0:handle_sigill=0:handle_sigfpe=0:handle_abort=0:" \
+    "handle_sigtrap=0"
 p = subprocess.Popen([bin, "dump", "-e", "sinusoidal", "-n", "200000", "-d",
                       "1024", "-t", "pe", "--dtype", "f64", "-o",
                       os.path.join(folder, "big.csv")],
-                     stderr=subprocess.DEVNULL, preexec_fn=defaults)
+                     stderr=subprocess.DEVNULL, preexec_fn=defaults, env=env)
 # wait until the temporary file has grown, then signal
 for _ in range(200):
     names = os.listdir(folder)
@@ -98,6 +111,30 @@ except subprocess.TimeoutExpired:
 left = os.listdir(folder)
 if rc != -sig or left:
     print("SIG%s: exit %d, left %s" % (name, rc, left))
+    sys.exit(1)
+PY
+done
+
+# A file size limit (ulimit -f) the dump passes: SIGXFSZ does not kill it
+# silently; it says so ("file size limit exceeded"), exits 1 and leaves
+# nothing, in both formats.
+for fmt in csv npy; do
+	n=$((n + 1))
+	mkdir "$dir/fsize-$fmt"
+	/usr/bin/python3 - "$bin" "$dir/fsize-$fmt" "$fmt" <<'PY' || fail "file size limit ($fmt)"
+import os, resource, signal, subprocess, sys
+bin, folder, fmt = sys.argv[1], sys.argv[2], sys.argv[3]
+def limit():
+    signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, 1 << 20))
+p = subprocess.run([bin, "dump", "-e", "sinusoidal", "-n", "20000", "-d",
+                    "256", "-t", "pe", "--format", fmt, "-o",
+                    os.path.join(folder, "big." + fmt)],
+                   stderr=subprocess.PIPE, preexec_fn=limit, timeout=120)
+err = p.stderr.decode()
+left = os.listdir(folder)
+if p.returncode != 1 or "file size limit exceeded" not in err or left:
+    print("exit %d, left %s, stderr %r" % (p.returncode, left, err))
     sys.exit(1)
 PY
 done

@@ -2,7 +2,13 @@
  * the format's description (https://docs.asciinema.org/manual/asciicast/v2/)
  * and RFC 8259's string escapes. */
 #include <criterion/criterion.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "io/io.h"
 
@@ -66,4 +72,43 @@ Test(cast, utf8_whole_keeps_a_cut_character_for_later)
 	cr_assert_eq(pe_cast_utf8_whole("a\xc3\xa9", 3), 3);
 	cr_assert_eq(pe_cast_utf8_whole("\xf0\x9f\x98", 3), 0);
 	cr_assert_eq(pe_cast_utf8_whole("\xf0\x9f\x98\x80", 4), 4);
+}
+
+/* A line that does not fit whole (a file size limit cuts the write short,
+ * then EFBIG; a full disk does the same with ENOSPC) is taken back: the
+ * file ends at the last whole line, and the next line that fits is not
+ * written after a torn one. */
+Test(cast, a_line_is_written_whole_or_not_at_all)
+{
+	char path[] = "/tmp/pescope-cast-XXXXXX";
+	int fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	signal(SIGXFSZ, SIG_IGN);
+	struct rlimit lim = {100, 100};
+	cr_assert_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	char line[31];
+	memset(line, 'x', 29);
+	line[29] = '\n';
+	line[30] = '\0';
+	off_t end = 0;
+	for (int i = 0; i < 3; i++)
+		cr_assert_eq(pe_cast_write(fd, line, 30, &end), 0, "line %d", i);
+	cr_expect_eq(end, 90);
+	errno = 0;
+	cr_expect_eq(pe_cast_write(fd, line, 30, &end), -1, "past the limit");
+	cr_expect_eq(errno, EFBIG, "%s", strerror(errno));
+	cr_expect_eq(end, 90);
+	struct stat sb;
+	cr_assert_eq(fstat(fd, &sb), 0);
+	cr_expect_eq(sb.st_size, 90, "the torn line stays: %lld bytes",
+	    (long long)sb.st_size);
+	/* a short line fits where the torn one was */
+	cr_expect_eq(pe_cast_write(fd, "ab\n", 3, &end), 0);
+	cr_assert_eq(fstat(fd, &sb), 0);
+	cr_expect_eq(sb.st_size, 93);
+	char buf[128];
+	cr_assert_eq(pread(fd, buf, sizeof buf, 0), 93);
+	cr_expect(memcmp(buf + 90, "ab\n", 3) == 0);
+	close(fd);
+	unlink(path);
 }

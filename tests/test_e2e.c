@@ -14,8 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -71,6 +75,10 @@ vt_output(const char *s, size_t len, void *user)
 	}
 }
 
+/* A file size limit for the next program started (RLIMIT_FSIZE, bytes;
+ * 0: none), with SIGXFSZ at its default. */
+static rlim_t child_fsize;
+
 /* Start pescope with args (NULL-terminated, after the program name) in a
  * rows x cols pseudo-terminal; env: extra "NAME=value" strings or NULL. */
 static void
@@ -96,6 +104,11 @@ term_start(struct term *t, int rows, int cols, const char *const *args,
 		/* Signals that dump core must not leave core files. */
 		struct rlimit nocore = {0, 0};
 		setrlimit(RLIMIT_CORE, &nocore);
+		if (child_fsize > 0) {
+			struct rlimit fs = {child_fsize, child_fsize};
+			setrlimit(RLIMIT_FSIZE, &fs);
+			signal(SIGXFSZ, SIG_DFL);
+		}
 		setenv("TERM", "xterm-256color", 1);
 		setenv("LC_ALL", "C.UTF-8", 1);
 		unsetenv("NO_COLOR");
@@ -1164,6 +1177,151 @@ Test(e2e, slow_frames_never_hold_keys)
 	term_free(&t);
 }
 
+/* A storm of keys that change sizes (n, d, base, back and forth, tens of
+ * thousands of them, faster than models can be built at 2^30 x 2^20): the
+ * keys waiting are applied together and one model is built for them, so
+ * the work never queues behind them and q after the storm quits at once;
+ * Ctrl-C the same. */
+Test(e2e, a_key_storm_queues_no_work)
+{
+	const char *args[] = {"-n", "1073741824", "-d", "1048576", NULL};
+	for (int how = 0; how < 2; how++) {
+		struct term t;
+		term_start(&t, SLOW_H, SLOW_W, args, NULL);
+		cr_assert(term_wait_for(&t, "1 sinusoidal", 180000), "no first "
+		    "frame");
+		static const char storm[] = "nNdDbBNnDdBb";
+		char burst[40 * 12 + 1];
+		for (size_t i = 0; i + 1 < sizeof burst; i++)
+			burst[i] = storm[i % 12];
+		burst[sizeof burst - 1] = '\0';
+		long long end = now_ms() + 8000;
+		size_t sent = 0;
+		while (now_ms() < end) {
+			ssize_t w = write(t.fd, burst, sizeof burst - 1);
+			if (w > 0)
+				sent += (size_t)w;
+			term_pump(&t, 10);
+		}
+		/* q (or Ctrl-C, SIGINT) behind what the terminal still holds:
+		 * the time it waits to be written counts */
+		long long tq = now_ms();
+		const char *key = how == 0 ? "q" : "\003";
+		while (write(t.fd, key, 1) != 1 && now_ms() < tq + 120000)
+			term_pump(&t, 5);
+		int st = term_wait_exit(&t, 120000);
+		long long quit = now_ms() - tq;
+		cr_expect(st >= 0 && (how == 0 ? WIFEXITED(st) && WEXITSTATUS(st)
+		    == 0 : WIFSIGNALED(st) && WTERMSIG(st) == SIGINT),
+		    "%s: wait status %d", how == 0 ? "q" : "Ctrl-C", st);
+		cr_expect_lt(quit, 1500, "%s after %zu keys in 8 s took %lld ms",
+		    how == 0 ? "q" : "Ctrl-C", sent, quit);
+		term_free(&t);
+	}
+}
+
+/* Killed as tmux kill-session kills it, while its first (slow) frame is
+ * computed: the terminal hangs up and SIGHUP comes. Whichever it sees
+ * first, the program dies of the signal at once (not an exit through
+ * atexit and, under the sanitizers, a leak check), and no signal after
+ * the TUI has ended is swallowed by its handlers. */
+Test(e2e, hangup_and_sighup_in_the_first_frame_end_it_by_the_signal)
+{
+	const char *args[] = {"-n", "1073741824", "-d", "1048576", NULL};
+	static const int after_ms[] = {300, 800, 1300};
+	for (size_t i = 0; i < 3; i++) {
+		struct term t;
+		term_start(&t, SLOW_H, SLOW_W, args, NULL);
+		term_pump(&t, after_ms[i]);
+		/* the terminal goes away: its controlling process (ours,
+		 * forkpty made it a session leader) gets SIGHUP from the
+		 * kernel; the second time tmux sends one too */
+		close(t.fd);
+		if (i == 1)
+			kill(t.pid, SIGHUP);
+		t.fd = -1;
+		long long t0 = now_ms();
+		int st = -1;
+		while (now_ms() < t0 + 5000 &&
+		    waitpid(t.pid, &st, WNOHANG) != t.pid)
+			usleep(10000);
+		long long took = now_ms() - t0;
+		t.exited = WIFEXITED(st) || WIFSIGNALED(st);
+		cr_expect(t.exited && WIFSIGNALED(st) && WTERMSIG(st) == SIGHUP,
+		    "after %d ms: wait status %d (exit %d), %lld ms", after_ms[i],
+		    st, WIFEXITED(st) ? WEXITSTATUS(st) : -1, took);
+		term_free(&t);
+	}
+}
+
+/* The terminal hangs up under a TUI whose session it does not control (a
+ * program started with setsid, as keys_tmux.sh does): no signal comes,
+ * the TUI sees the hangup itself. It ends as a hangup ends a program, by
+ * SIGHUP, within a few seconds: never through exit and its atexit work,
+ * where under LeakSanitizer the leak check stops the process with ptrace
+ * and a SIGCONT from the dying session cancels that stop (the tracer then
+ * waits forever and the process spins in sched_yield: the orphans at
+ * ~30% CPU). */
+Test(e2e, a_terminal_that_hangs_up_ends_the_tui_by_sighup)
+{
+	static const int after_ms[] = {300, 900, 1500};
+	/* the TUI's parent exits at once: it becomes ours to wait for */
+	cr_assert_eq(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+	for (size_t i = 0; i < 3; i++) {
+		struct winsize ws = {.ws_row = 40, .ws_col = 120};
+		int fd, p[2];
+		cr_assert_eq(pipe(p), 0);
+		pid_t leader = forkpty(&fd, NULL, NULL, &ws);
+		cr_assert_geq(leader, 0);
+		if (leader == 0) {
+			/* a session of its own: the pty is only its stdio */
+			pid_t c = fork();
+			if (c == 0) {
+				setsid();
+				close(p[0]);
+				close(p[1]);
+				setenv("TERM", "xterm-256color", 1);
+				execl(th_bin(), th_bin(), "-n", "1073741824", "-d",
+				    "1048576", (char *)NULL);
+				_exit(127);
+			}
+			if (write(p[1], &c, sizeof c) != sizeof c)
+				_exit(1);
+			_exit(0);
+		}
+		close(p[1]);
+		pid_t pid = -1;
+		cr_assert_eq(read(p[0], &pid, sizeof pid), (ssize_t)sizeof pid);
+		close(p[0]);
+		waitpid(leader, NULL, 0);
+		long long t0 = now_ms();
+		while (now_ms() < t0 + after_ms[i]) {
+			char b[65536];
+			struct pollfd q = {.fd = fd, .events = POLLIN};
+			if (poll(&q, 1, 20) == 1 && read(fd, b, sizeof b) <= 0)
+				break;
+		}
+		close(fd); /* the hangup: nothing else */
+		long long end = now_ms() + 8000;
+		int st = 0;
+		bool gone = false;
+		while (now_ms() < end && !gone) {
+			gone = waitpid(pid, &st, WNOHANG) == pid;
+			if (!gone)
+				usleep(5000);
+		}
+		cr_expect(gone, "after %d ms: pescope %d still runs 8 s after its "
+		    "terminal went away", after_ms[i], (int)pid);
+		cr_expect(!gone || (WIFSIGNALED(st) && WTERMSIG(st) == SIGHUP),
+		    "after %d ms: wait status %d (exit %d): not ended by SIGHUP",
+		    after_ms[i], st, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+		if (!gone) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+		}
+	}
+}
+
 /* Signals that end the program restore the terminal first: the alternate
  * screen is left and mouse reporting is off; then it dies of the signal. */
 Test(e2e, every_ending_signal_restores_terminal)
@@ -1655,10 +1813,67 @@ Test(e2e, record_replays_to_the_tui_screen)
 	rmdir(dir);
 }
 
-/* Killed at any moment (SIGKILL: no cleanup at all), the recording is
- * whole lines of JSON events up to the kill; SIGTERM ends it by leaving
- * the alternate screen. An unwritable path is refused before the screen
- * is touched. */
+/* The one entry of dir but . and .. (malloc'd path), or NULL. */
+static char *
+dir_only(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char *r = NULL;
+	int n = 0;
+	if (d == NULL)
+		return NULL;
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		n++;
+		free(r);
+		r = malloc(strlen(dir) + strlen(e->d_name) + 2);
+		sprintf(r, "%s/%s", dir, e->d_name);
+	}
+	closedir(d);
+	if (n != 1) {
+		free(r);
+		r = NULL;
+	}
+	return r;
+}
+
+/* Whether every line after the header of the recording at path is a
+ * whole event (the last too: it ends with its newline); *left: one leaves
+ * the alternate screen; *lines: how many. */
+static bool
+cast_whole(const char *path, bool *left, size_t *lines)
+{
+	size_t n, len;
+	char **v = file_lines(path, &n);
+	bool ok = v != NULL && n >= 1 &&
+	    strncmp(v[0], "{\"version\": 2,", 14) == 0;
+	*left = false;
+	*lines = n;
+	for (size_t i = 1; ok && i < n; i++) {
+		double tm;
+		char code, *data;
+		if (!cast_event(v[i], &tm, &code, &data, &len)) {
+			cr_expect_fail("%s: line %zu of %zu is not a whole event: "
+			    "%.60s", path, i + 1, n, v[i]);
+			ok = false;
+			break;
+		}
+		*left |= memmem(data, len, "\033[?1049l", 8) != NULL;
+		free(data);
+	}
+	if (v != NULL)
+		lines_free(v, n);
+	return ok;
+}
+
+/* A recording is written beside its name and renamed into place when the
+ * session ends (as -o is): SIGTERM ends it by leaving the alternate
+ * screen, in place; killed at any moment (SIGKILL: no cleanup at all),
+ * the name keeps what it had and the hidden temporary file beside it
+ * holds whole lines of JSON events up to the kill. An unwritable path is
+ * refused before the screen is touched. */
 Test(e2e, record_survives_signals_and_refuses_bad_paths)
 {
 	char dir[] = "/tmp/pescope-cast-XXXXXX", path[64];
@@ -1675,27 +1890,24 @@ Test(e2e, record_survives_signals_and_refuses_bad_paths)
 		int st = term_wait_exit(&t, WAIT_MS);
 		cr_expect(st >= 0 && WIFSIGNALED(st) && WTERMSIG(st) == sig,
 		    "wait status %d", st);
+		char *tmp = dir_only(dir);
+		cr_assert_not_null(tmp, "%s: not one file in %s (%d)",
+		    strsignal(sig), dir, th_dir_count(dir));
+		bool left;
 		size_t n;
-		char **lines = file_lines(path, &n);
-		cr_assert_not_null(lines);
+		cr_expect(cast_whole(tmp, &left, &n), "%s", strsignal(sig));
 		cr_expect_geq(n, 2, "a header and an event at least");
-		cr_expect(strncmp(lines[0], "{\"version\": 2,", 14) == 0);
-		bool left = false;
-		for (size_t i = 1; i < n; i++) {
-			double tm;
-			char code, *data;
-			size_t len;
-			cr_assert(cast_event(lines[i], &tm, &code, &data, &len),
-			    "%s: line %zu is not a whole event", strsignal(sig), i + 1);
-			left |= memmem(data, len, "\033[?1049l", 8) != NULL;
-			free(data);
+		if (sig == SIGKILL) {
+			cr_expect(strstr(tmp, "/.k.cast.") != NULL, "SIGKILL: %s is "
+			    "not the temporary file", tmp);
+		} else {
+			cr_expect_str_eq(tmp, path, "SIGTERM: renamed into place");
+			cr_expect(left, "SIGTERM: the last event leaves the "
+			    "alternate screen");
 		}
-		if (sig == SIGTERM)
-			cr_expect(left, "SIGTERM: the last event leaves the alternate "
-			    "screen");
-		lines_free(lines, n);
+		unlink(tmp);
+		free(tmp);
 		term_free(&t);
-		unlink(path);
 	}
 	const char *bad[] = {"--record", "/nonexistent/x.cast", NULL};
 	struct term t;
@@ -1708,6 +1920,356 @@ Test(e2e, record_survives_signals_and_refuses_bad_paths)
 	cr_expect(t.raw != NULL && strstr(t.raw, "--record") != NULL);
 	term_free(&t);
 	rmdir(dir);
+}
+
+/* An old recording at the name is whole until the new one replaces it at
+ * the end; a symbolic link at the name is replaced by the recording, its
+ * target never written. */
+Test(e2e, record_replaces_an_old_file_only_at_the_end)
+{
+	char dir[] = "/tmp/pescope-cast-XXXXXX", path[64], target[64];
+	cr_assert_not_null(mkdtemp(dir));
+	for (int s = 0; s < 2; s++) {
+		snprintf(path, sizeof path, "%s/old.cast", dir);
+		snprintf(target, sizeof target, "%s/target.txt", dir);
+		FILE *fp = fopen(s == 0 ? path : target, "w");
+		fputs("the old recording\n", fp);
+		fclose(fp);
+		if (s == 1)
+			cr_assert_eq(symlink("target.txt", path), 0);
+		const char *args[] = {"--record", path, NULL};
+		struct term t;
+		term_start(&t, 24, 80, args, NULL);
+		cr_assert(term_wait_for(&t, "1 sinusoidal", WAIT_MS));
+		char *during = th_slurp(s == 0 ? path : target, NULL);
+		cr_expect(during != NULL && strcmp(during, "the old recording\n")
+		    == 0, "during the session: %.40s", during ? during : "(gone)");
+		free(during);
+		term_quit(&t);
+		term_free(&t);
+		struct stat sb;
+		cr_assert_eq(lstat(path, &sb), 0);
+		cr_expect(S_ISREG(sb.st_mode), "the name holds the recording");
+		bool left;
+		size_t n;
+		cr_expect(cast_whole(path, &left, &n) && left && n >= 2);
+		if (s == 1) {
+			char *tg = th_slurp(target, NULL);
+			cr_expect(tg != NULL && strcmp(tg, "the old recording\n") == 0,
+			    "the link's target was written");
+			free(tg);
+			unlink(target);
+		}
+		cr_expect_eq(th_dir_count(dir), 1, "a temporary file was left");
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+/* Recording into a file that cannot grow: a file size limit (the write
+ * that passes it is cut short, then EFBIG) and, where the test may mount
+ * one (root), a 64 KB tmpfs (cut short, then ENOSPC). The file ends at the
+ * last whole event, the session goes on, the status line says that the
+ * recording stopped and why, and so does the message at exit. */
+Test(e2e, record_stops_at_a_whole_event_when_the_file_cannot_grow)
+{
+	static const char *const why[2] = {"file size limit exceeded",
+	    "No space left on device"};
+	for (int mode = 0; mode < 2; mode++) {
+		char dir[] = "/tmp/pescope-cast-XXXXXX", path[64];
+		cr_assert_not_null(mkdtemp(dir));
+		if (mode == 1 && mount("tmpfs", dir, "tmpfs", 0, "size=64k") != 0) {
+			rmdir(dir);
+			cr_log_warn("no tmpfs to fill (%s): the full disk is not "
+			    "tried", strerror(errno));
+			break;
+		}
+		snprintf(path, sizeof path, "%s/full.cast", dir);
+		const char *args[] = {"--record", path, "-e", "rope", NULL};
+		struct term t;
+		/* the header and a first frame (37 KB), not the second */
+		child_fsize = mode == 0 ? 100000 : 0;
+		term_start(&t, 40, 120, args, NULL);
+		child_fsize = 0;
+		cr_assert(term_wait_for(&t, "head_dim", WAIT_MS), "%.300s",
+		    t.raw ? t.raw : "");
+		char said[128];
+		snprintf(said, sizeof said, "recording stopped: %s", why[mode]);
+		for (int i = 0; i < 6 && !term_has(&t, "recording stopped"); i++)
+			term_send(&t, i % 2 ? "2" : "4");
+		cr_expect(term_wait_for(&t, said, WAIT_MS), "the status line does "
+		    "not say '%s'", said);
+		term_send(&t, "1");
+		cr_expect(term_has(&t, "1 sinusoidal"), "the session went on");
+		size_t before = t.nraw;
+		term_send(&t, "q");
+		int st = term_wait_exit(&t, WAIT_MS);
+		cr_expect(st >= 0 && WIFEXITED(st), "wait status %d", st);
+		cr_expect(t.raw != NULL && strstr(t.raw + before, said) != NULL,
+		    "the exit message does not say it: %s",
+		    t.raw ? t.raw + before : "");
+		struct stat sb;
+		cr_assert_eq(stat(path, &sb), 0, "the recording is gone");
+		cr_expect_leq(sb.st_size, 100000);
+		bool left;
+		size_t n;
+		cr_expect(cast_whole(path, &left, &n), "%s", why[mode]);
+		cr_expect_geq(n, 2);
+		cr_expect_eq(th_dir_count(dir), 1);
+		term_free(&t);
+		unlink(path);
+		if (mode == 1)
+			umount(dir);
+		rmdir(dir);
+	}
+}
+
+/* ---- the lesson's link: whose socket, what it says -------------------- */
+
+/* A listening Unix socket at path (removed first), or -1. */
+static int
+listen_at(const char *path)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (fd < 0 || strlen(path) >= sizeof sa.sun_path)
+		return -1;
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	unlink(path);
+	if (bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(fd, 4)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Accept on fd within ms, pumping t meanwhile; the peer, or -1. */
+static int
+accept_within(struct term *t, int fd, int ms)
+{
+	long long end = now_ms() + ms;
+	while (now_ms() < end) {
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+		if (poll(&p, 1, 20) == 1)
+			return accept(fd, NULL, NULL);
+		term_pump(t, 20);
+	}
+	return -1;
+}
+
+/* Send a line to a peer and let the program act on it. */
+static void
+peer_says(struct term *t, int peer, const char *line)
+{
+	cr_assert_eq(write(peer, line, strlen(line)), (ssize_t)strlen(line));
+	term_pump(t, 700);
+}
+
+/* Row 0 of the screen (the lesson's scene line) into buf. */
+static const char *
+scene_line(struct term *t, char *buf, size_t cap)
+{
+	return term_line(t, 0, buf, cap);
+}
+
+/* A peer of the same user that sends what no presenter would: a start
+ * time that overflows the clock, a scene past the lesson, a step past its
+ * scene, junk. Each is refused and said on the status line; the speaker
+ * stays where it was and its clock stays sane; a sound message after them
+ * is taken. */
+Test(e2e, lesson_link_refuses_messages_out_of_bounds)
+{
+	char dir[] = "/tmp/pescope-link-XXXXXX", path[64], line[COLS * 8 + 64];
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/l.sock", dir);
+	int lfd = listen_at(path);
+	cr_assert_geq(lfd, 0);
+	const char *args[] = {"lesson", "--speaker", "--link", path, NULL};
+	struct term t;
+	term_start(&t, 30, 100, args, NULL);
+	int peer = accept_within(&t, lfd, WAIT_MS);
+	cr_assert_geq(peer, 0, "the speaker did not connect");
+	cr_assert(term_wait_for(&t, "1/17", WAIT_MS));
+	static const struct {
+		const char *msg, *said;
+	} bad[] = {
+		{"hello -9223372036854775808 3 0\n", "not a plain number"},
+		{"hello 9223372036854775807 3 0\n", "not within a day"},
+		{"hello 0 12 0\n", "not within a day"},
+		{"goto 99 0\n", "scene 100 is not in the lesson (1..17)"},
+		{"goto 0 7\n", "step 8 is not in scene 1 (1..2)"},
+		{"goto 3\n", "not a plain number"},
+		{"\033]0;PWNED\007\n", "no message"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		peer_says(&t, peer, bad[i].msg);
+		cr_expect(term_wait_for(&t, bad[i].said, 2000), "%.20s: the status "
+		    "line does not say '%s'", bad[i].msg, bad[i].said);
+		cr_expect(strncmp(scene_line(&t, line, sizeof line), " 1/17", 5) ==
+		    0, "%.20s moved the speaker: %s", bad[i].msg, line);
+		cr_expect(!term_has(&t, "-153722867280912930") &&
+		    !term_has(&t, "498919"), "%.20s: the clock took it", bad[i].msg);
+		cr_expect(raw_has(&t, "PWNED") == false, "the peer's bytes reached "
+		    "the terminal");
+	}
+	char ok[64];
+	snprintf(ok, sizeof ok, "hello %lld 2 0\n", (long long)time(NULL) - 600);
+	peer_says(&t, peer, ok);
+	cr_expect(term_wait_for(&t, " 3/17", 3000), "a sound hello is refused: "
+	    "%s", scene_line(&t, line, sizeof line));
+	cr_expect(term_wait_for(&t, "10:0", 3000), "the clock does not count "
+	    "from the presenter's start");
+	close(peer);
+	close(lfd);
+	term_quit(&t);
+	term_free(&t);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* Something of someone else's at the link's default path (a file where
+ * the socket, or its folder, would be): the link is optional, so the lesson
+ * runs, presenter and speaker, and says why the speaker's view is not
+ * available. */
+Test(e2e, lesson_runs_when_the_link_cannot_be_made)
+{
+	char dir[] = "/tmp/pescope-link-XXXXXX", p1[128], p2[128], env[160];
+	cr_assert_not_null(mkdtemp(dir));
+	chmod(dir, 01777);
+	/* where the socket is (pescope-UID-intro.sock, before this was
+	 * fixed) and where its folder is (pescope-UID/) */
+	snprintf(p1, sizeof p1, "%s/pescope-%u-intro.sock", dir,
+	    (unsigned)geteuid());
+	snprintf(p2, sizeof p2, "%s/pescope-%u", dir, (unsigned)geteuid());
+	FILE *fp = fopen(p1, "w");
+	fclose(fp);
+	fp = fopen(p2, "w");
+	fclose(fp);
+	if (geteuid() == 0) {
+		chown(p1, 65534, 65534);
+		chown(p2, 65534, 65534);
+	}
+	snprintf(env, sizeof env, "TMPDIR=%s", dir);
+	const char *envs[] = {env, "XDG_RUNTIME_DIR", NULL};
+	for (int speaker = 0; speaker < 2; speaker++) {
+		const char *pre[] = {"lesson", NULL};
+		const char *spk[] = {"lesson", "--speaker", NULL};
+		struct term t;
+		term_start(&t, 30, 100, speaker ? spk : pre, envs);
+		cr_expect(term_wait_for(&t, "1/17", WAIT_MS), "%s: the lesson did "
+		    "not start: %.300s", speaker ? "speaker" : "presenter",
+		    t.raw ? t.raw : "");
+		cr_expect(term_wait_for(&t, "speaker's view is unavailable", 3000),
+		    "%s: not said why", speaker ? "speaker" : "presenter");
+		if (t.exited)
+			term_wait_exit(&t, 100);
+		else
+			term_quit(&t);
+		term_free(&t);
+	}
+	unlink(p1);
+	unlink(p2);
+	rmdir(dir);
+}
+
+/* Another user's listener where a speaker would look for the presenter
+ * (in the shared temporary folder: the old socket's name, and a folder of
+ * the new name with a socket in it), saying hello from scene 13 and the
+ * epoch: the speaker never follows it. */
+static void
+nobody_presents(const char *dir, int ready)
+{
+	char a[160], b[160], c[200];
+	snprintf(a, sizeof a, "%s/pescope-0-intro.sock", dir);
+	snprintf(b, sizeof b, "%s/pescope-0", dir);
+	mkdir(b, 0777);
+	chmod(b, 0777);
+	snprintf(c, sizeof c, "%s/intro.sock", b);
+	int fds[2] = {listen_at(a), listen_at(c)};
+	chmod(a, 0777);
+	chmod(c, 0777);
+	if (write(ready, "r", 1) != 1)
+		_exit(5);
+	for (;;) {
+		struct pollfd p[2] = {{fds[0], POLLIN, 0}, {fds[1], POLLIN, 0}};
+		if (poll(p, 2, -1) <= 0)
+			continue;
+		for (int k = 0; k < 2; k++)
+			if (p[k].revents & POLLIN) {
+				int peer = accept(fds[k], NULL, NULL);
+				if (peer >= 0 && write(peer, "hello 0 12 0\n", 13) < 0)
+					close(peer);
+			}
+	}
+}
+
+/* Start nobody_presents(dir) as user nobody; its pid (it dies with the
+ * test). */
+static pid_t
+start_nobody(const char *dir)
+{
+	int p[2];
+	cr_assert_eq(pipe(p), 0);
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (setgid(65534) != 0 || setuid(65534) != 0)
+			_exit(3);
+		nobody_presents(dir, p[1]);
+		_exit(0);
+	}
+	close(p[1]);
+	char c;
+	cr_assert_eq(read(p[0], &c, 1), 1, "the other user's listener");
+	close(p[0]);
+	return pid;
+}
+
+/* The other user's listener comes after the speaker started waiting (the
+ * speaker looks on every try), or before it (then the speaker's view is
+ * unavailable and says whose the folder is). */
+Test(e2e, lesson_speaker_never_follows_another_users_socket)
+{
+	if (geteuid() != 0)
+		cr_skip_test("needs root to be another user");
+	for (int before = 0; before < 2; before++) {
+		char dir[] = "/tmp/pescope-link-XXXXXX", env[160];
+		char line[COLS * 8 + 64];
+		cr_assert_not_null(mkdtemp(dir));
+		chmod(dir, 01777);
+		snprintf(env, sizeof env, "TMPDIR=%s", dir);
+		const char *envs[] = {env, "XDG_RUNTIME_DIR", NULL};
+		const char *args[] = {"lesson", "--speaker", NULL};
+		pid_t pid = before ? start_nobody(dir) : 0;
+		struct term t;
+		term_start(&t, 30, COLS, args, envs);
+		cr_assert(term_wait_for(&t, "1/17", WAIT_MS), "%.300s",
+		    t.raw ? t.raw : "");
+		if (!before)
+			pid = start_nobody(dir);
+		term_pump(&t, 2500); /* the speaker tries every 500 ms */
+		cr_expect(strncmp(scene_line(&t, line, sizeof line), " 1/17", 5) ==
+		    0, "the speaker followed another user: %s", line);
+		cr_expect(!term_has(&t, "498919") && !term_has(&t, "linked to "
+		    "the presenting"), "the speaker linked to another user's "
+		    "socket");
+		if (before)
+			cr_expect(term_has(&t, "65534"), "not said whose the folder "
+			    "is");
+		term_quit(&t);
+		term_free(&t);
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		char sub[200];
+		snprintf(sub, sizeof sub, "%s/pescope-0/intro.sock", dir);
+		unlink(sub);
+		snprintf(sub, sizeof sub, "%s/pescope-0", dir);
+		rmdir(sub);
+		snprintf(sub, sizeof sub, "%s/pescope-0-intro.sock", dir);
+		unlink(sub);
+		rmdir(dir);
+	}
 }
 
 /* The presenter view in the TUI (P): no tab bar, no key hints; a click on

@@ -21,6 +21,12 @@ void pe_learned_init(size_t max_len, size_t d, uint64_t seed, double *dest);
  * or PE_ENOMEM. */
 int pe_learned_untrained(size_t max_len, size_t d, double **dest);
 
+/* Check a table t[rows * cols] before it is used: PE_OK, or PE_EINVAL with
+ * the first entry that is not finite, or the first row whose norm passes
+ * PE_MAX_NORM, said in why[cap] (naming the bound). */
+int pe_learned_table_check(const double *t, size_t rows, size_t cols,
+    char *why, size_t cap);
+
 /* The embedding of position p: PE_OK and *dest = table[p, c], or PE_ERANGE
  * when p >= max_len (a model trained with max_len positions cannot place a
  * token at p: there is no row for it). */

@@ -212,6 +212,12 @@ size_t pe_config_positions(const struct pe_config *cfg);
 #define PE_MAX_N ((size_t)1 << 30)	/* seq_len */
 #define PE_MAX_HEADS ((size_t)4096)
 #define PE_MAX_GRID ((size_t)4096)	/* vit2d grid side */
+/* The largest Euclidean norm of a vector given as data (a learned table's
+ * row, the worked example's x): dot products of sums of up to PE_MAX_N
+ * such vectors stay below 1.2e146, far from overflow (DBL_MAX is 1.8e308),
+ * and so do their squares. A trained table's rows have norms of a few
+ * units. */
+#define PE_MAX_NORM 1e64
 
 /* Check a config for consistency. On failure returns PE_EINVAL and writes
  * into why[cap] a sentence that starts with the parameter and its value,

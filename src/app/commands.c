@@ -19,20 +19,10 @@ static int
 commands_tui(const struct pe_options *o)
 {
 	struct pe_state st;
-	int fd = -1;
-	int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
-	if (o->record != NULL && (fd = open(o->record, flags, 0666)) < 0) {
-		/* refused before the terminal is touched */
-		pe_app_error("--record '%s': cannot create a file there: %s",
-		    o->record, strerror(errno));
-		return PE_EXIT_USAGE;
-	}
 	pe_app_state_from_options(o, &st);
-	struct pe_tui_opts to = {o->depth, o->theme, fd, NULL};
-	int rc = pe_tui_run(&st, &to);
-	if (rc == PE_EXIT_USAGE && o->record != NULL)
-		unlink(o->record); /* no terminal: nothing recorded */
-	return rc;
+	/* --record: the TUI creates the file once it has a terminal */
+	struct pe_tui_opts to = {o->depth, o->theme, o->record, NULL};
+	return pe_tui_run(&st, &to);
 }
 
 /* snapshot: a lesson's steps (app/lesson.c) or the frame of the options. */

@@ -1146,7 +1146,7 @@ dump_failed(const struct pe_options *o, const struct pe_stream_result *res,
 	}
 	if (res->st == PE_EIO) {
 		pe_app_error("-o '%s': write failed (%s); nothing was written", path,
-		    strerror(errno));
+		    pe_io_why(res->err != 0 ? res->err : errno));
 		return PE_EXIT_FAIL;
 	}
 	pe_app_error("--table %s: %s", o->table, pe_strerror(res->st));
@@ -1193,6 +1193,7 @@ pe_dump_run(const struct pe_options *o)
 		if (hl == 0 || fwrite(hdr, 1, hl, out.fp) != hl) {
 			memset(&res, 0, sizeof res);
 			res.st = hl == 0 ? PE_EINVAL : PE_EIO;
+			res.err = errno;
 			rc = dump_failed(o, &res, path);
 			goto abort;
 		}
@@ -1205,7 +1206,7 @@ pe_dump_run(const struct pe_options *o)
 	}
 	if (pe_atomic_commit(&out) != PE_OK) {
 		pe_app_error("-o '%s': write failed (%s); nothing was written", path,
-		    strerror(errno));
+		    pe_io_why(pe_stream_guard_xfsz() ? EFBIG : errno));
 		rc = PE_EXIT_FAIL;
 	} else {
 		rc = PE_EXIT_OK;

@@ -16,15 +16,35 @@
 #include "app/lesson.h"
 #include "app/lesson_impl.h"
 #include "io/io.h"
+#include "render/draw.h"
 #include "tui/tui.h"
 
-/* A lesson's scenes, a line each: number, title, steps. */
+/* Write text from a file to fp with its control characters escaped
+ * (pe_text_escape: an OSC or a BEL of a lesson never reaches a terminal). */
 static void
-list_scenes(FILE *fp, const struct pe_lesson *l)
+put_text(FILE *fp, const char *text)
 {
+	size_t cap = 4 * strlen(text) + 1;
+	char *safe = malloc(cap);
+	if (safe == NULL)
+		return;
+	fputs(pe_text_escape(text, safe, cap), fp);
+	free(safe);
+}
+
+/* A lesson's name and title, then its scenes, a line each: number, title,
+ * steps. */
+static void
+list_lesson(FILE *fp, const struct pe_lesson *l)
+{
+	put_text(fp, l->name);
+	fputs(": ", fp);
+	put_text(fp, l->title);
+	fputc('\n', fp);
 	for (size_t i = 0; i < l->nscenes; i++) {
 		const struct pe_scene *s = &l->scenes[i];
-		fprintf(fp, "%-3zu %s", i + 1, s->title);
+		fprintf(fp, "%-3zu ", i + 1);
+		put_text(fp, s->title);
 		if (s->nsteps > 1)
 			fprintf(fp, " (%zu steps)", s->nsteps);
 		fputc('\n', fp);
@@ -175,25 +195,52 @@ link_note(struct pe_lesson_session *S, struct pe_state *st, const char *fmt)
 	snprintf(st->session.link, sizeof st->session.link, fmt, S->link.path);
 }
 
-/* Apply a line from the other instance: "hello T0 K S" or "goto K S". */
+/* Steps of scene k of the lesson arg (pe_link_parse's bound). */
+static size_t
+lesson_steps(const void *arg, size_t k)
+{
+	const struct pe_lesson *l = arg;
+	return k < l->nscenes ? l->scenes[k].nsteps : 0;
+}
+
+/* Apply a line from the other instance: "hello T0 K S" or "goto K S",
+ * every field bounded (pe_link_parse); anything else is refused and the
+ * status line says why (quoting none of the peer's bytes). */
 static int
 link_line(struct pe_lesson_session *S, struct pe_state *st, const char *line)
 {
-	long long t0;
-	size_t k, step;
-	if (sscanf(line, "hello %lld %zu %zu", &t0, &k, &step) == 3) {
+	const struct pe_lesson *l = st->session.lesson;
+	struct pe_link_msg m;
+	char why[160];
+	if (pe_link_parse(line, (long long)time(NULL), l->nscenes, lesson_steps,
+	    l, &m, why, sizeof why) != PE_OK) {
+		pe_state_status(st, "the other instance sent %s: ignored", why);
+		return PE_ACT_REDRAW;
+	}
+	if (m.kind == PE_LINK_HELLO) {
 		/* a presenter restarted mid-lesson: the clock goes on */
 		if (!S->have_t0)
-			S->t0 = (time_t)t0;
+			S->t0 = (time_t)m.t0;
 		S->have_t0 = S->synced = true;
-	} else if (sscanf(line, "goto %zu %zu", &k, &step) != 2)
-		return PE_ACT_NONE; /* not ours: ignored */
-	if (k >= st->session.lesson->nscenes)
-		return PE_ACT_NONE;
-	S->sent_scene = k, S->sent_step = step; /* no echo */
-	if (k == st->session.scene && step == st->session.step)
+	}
+	S->sent_scene = m.scene, S->sent_step = m.step; /* no echo */
+	if (m.scene == st->session.scene && m.step == st->session.step)
 		return PE_ACT_REDRAW;
-	return pe_lesson_goto(st, k, step);
+	return pe_lesson_goto(st, m.scene, m.step);
+}
+
+/* The speaker's view cannot be linked (why): said on the status line
+ * once, and in the lesson's link note while it lasts. */
+static int
+link_unavailable(struct pe_state *st, const char *why)
+{
+	char note[sizeof st->session.link];
+	snprintf(note, sizeof note, "the speaker's view is unavailable: %s", why);
+	if (strcmp(note, st->session.link) == 0)
+		return PE_ACT_NONE;
+	snprintf(st->session.link, sizeof st->session.link, "%s", note);
+	pe_state_status(st, "%s", note);
+	return PE_ACT_REDRAW;
 }
 
 /* The link: accept or reach the other instance, follow its scenes, tell
@@ -209,9 +256,19 @@ link_poll(struct pe_lesson_session *S, struct pe_state *st)
 	if (!S->link.server && !pe_link_connected(&S->link) &&
 	    pe_clock_ms() >= S->next_connect) {
 		S->next_connect = pe_clock_ms() + CONNECT_MS;
-		if (pe_link_connect(&S->link) == PE_OK) {
+		int cr = pe_link_connect(&S->link);
+		if (cr == PE_OK) {
 			link_note(S, st, "linked to the presenting instance at %s");
 			S->synced = false; /* the audience's scene comes first */
+			act |= PE_ACT_REDRAW;
+		} else if (cr == PE_LINK_UNSAFE) {
+			/* looked at again on the next try */
+			act |= link_unavailable(st, S->link.why);
+		} else if (strncmp(se->link, "the speaker's view is unavailable",
+		    33) == 0) {
+			/* what was in the way has gone */
+			link_note(S, st, "waiting for the presenting instance at "
+			    "%s…");
 			act |= PE_ACT_REDRAW;
 		}
 	}
@@ -219,7 +276,11 @@ link_poll(struct pe_lesson_session *S, struct pe_state *st)
 		int ev = pe_link_poll(&S->link, line, sizeof line);
 		if (ev == PE_LINK_NONE)
 			break;
-		if (ev == PE_LINK_JOINED) {
+		if (ev == PE_LINK_REFUSED) {
+			pe_state_status(st, "%s (another user's): the lesson goes on",
+			    S->link.why);
+			act |= PE_ACT_REDRAW;
+		} else if (ev == PE_LINK_JOINED) {
 			link_note(S, st, "the speaker's view is linked at %s");
 			snprintf(msg, sizeof msg, "hello %lld %zu %zu", (long long)S->t0,
 			    se->scene, se->step);
@@ -325,28 +386,6 @@ pe_lesson_session_close(struct pe_lesson_session *S)
 	free(S);
 }
 
-/* The link's default path: $XDG_RUNTIME_DIR/pescope-NAME.sock, else the
- * temporary folder's pescope-UID-NAME.sock; NAME from the lesson's. */
-static void
-default_link(char *buf, size_t cap, const char *lesson)
-{
-	const char *base = strrchr(lesson, '/') ? strrchr(lesson, '/') + 1 : lesson;
-	char name[48];
-	size_t o = 0;
-	for (; *base != '\0' && *base != '.' && o + 1 < sizeof name; base++)
-		name[o++] = isalnum((unsigned char)*base) || *base == '-' ? *base
-									   : '_';
-	name[o] = '\0';
-	const char *run = getenv("XDG_RUNTIME_DIR");
-	if (run != NULL && run[0] == '/') {
-		snprintf(buf, cap, "%s/pescope-%s.sock", run, name);
-		return;
-	}
-	const char *tmp = getenv("TMPDIR");
-	snprintf(buf, cap, "%s/pescope-%u-%s.sock", tmp != NULL && tmp[0] == '/'
-	    ? tmp : "/tmp", (unsigned)geteuid(), name);
-}
-
 /* pescope lesson. */
 int
 pe_lesson_run(const struct pe_options *o)
@@ -371,8 +410,9 @@ pe_lesson_run(const struct pe_options *o)
 				pe_app_lesson_free(&al);
 				return PE_EXIT_FAIL;
 			}
-			printf("%s%s: %s\n", i ? "\n" : "", al.l.name, al.l.title);
-			list_scenes(stdout, &al.l);
+			if (i > 0)
+				putchar('\n');
+			list_lesson(stdout, &al.l);
 			pe_app_lesson_free(&al);
 		}
 		return PE_EXIT_OK;
@@ -384,24 +424,29 @@ pe_lesson_run(const struct pe_options *o)
 		return PE_EXIT_USAGE;
 	}
 	if (o->lesson_list) {
-		printf("%s: %s\n", S->al->l.name, S->al->l.title);
-		list_scenes(stdout, &S->al->l);
+		list_lesson(stdout, &S->al->l);
 		pe_lesson_session_close(S);
 		return PE_EXIT_OK;
 	}
-	char path[256];
-	if (o->link != NULL)
-		snprintf(path, sizeof path, "%s", o->link);
-	else
-		default_link(path, sizeof path, S->al->l.name);
-	if (pe_link_check(path, err, sizeof err) != PE_OK) {
+	/* The link is optional: only a --link that can never be one (too
+	 * long) is refused; when it cannot be made, the lesson runs and says
+	 * why. */
+	char path[256] = "", why[240] = "";
+	if (o->link != NULL && pe_link_check(o->link, err, sizeof err) != PE_OK) {
 		pe_app_error("%s", err);
 		pe_lesson_session_close(S);
 		return PE_EXIT_USAGE;
 	}
+	if (o->link != NULL)
+		snprintf(path, sizeof path, "%s", o->link);
+	else if (pe_link_default(path, sizeof path, S->al->l.name, why,
+	    sizeof why) != PE_OK)
+		path[0] = '\0';
 	pe_link_init(&S->link, path);
-	S->linked = true;
-	if (o->speaker) {
+	S->linked = path[0] != '\0';
+	if (!S->linked) {
+		link_unavailable(&st, why);
+	} else if (o->speaker) {
 		link_note(S, &st, "waiting for the presenting instance at %s…");
 	} else {
 		int ls = pe_link_listen(&S->link);
@@ -409,27 +454,20 @@ pe_lesson_run(const struct pe_options *o)
 			link_note(S, &st, "a speaker's view can link at %s");
 		} else {
 			S->linked = false;
-			snprintf(st.session.link, sizeof st.session.link,
-			    "not linked: %s", ls == PE_LINK_BUSY
-			    ? "another presenting instance listens there"
-			    : strerror(errno));
-			pe_state_status(&st, "%s (%s)", st.session.link, path);
+			if (ls == PE_LINK_UNSAFE)
+				snprintf(why, sizeof why, "%s", S->link.why);
+			else if (ls == PE_LINK_BUSY)
+				snprintf(why, sizeof why, "another presenting instance "
+				    "listens at %s", path);
+			else
+				snprintf(why, sizeof why, "%s: %s", path, strerror(errno));
+			link_unavailable(&st, why);
 		}
 	}
 	struct pe_tui_hooks hooks = {pe_lesson_session_poll, S, 100};
-	int fd = -1, rc;
-	if (o->record != NULL && (fd = open(o->record, O_WRONLY | O_CREAT |
-	    O_TRUNC | O_CLOEXEC, 0666)) < 0) {
-		/* refused before the terminal is touched */
-		pe_app_error("--record '%s': cannot create a file there: %s",
-		    o->record, strerror(errno));
-		rc = PE_EXIT_USAGE;
-	} else {
-		struct pe_tui_opts to = {o->depth, o->theme, fd, &hooks};
-		rc = pe_tui_run(&st, &to);
-		if (rc == PE_EXIT_USAGE && o->record != NULL)
-			unlink(o->record); /* no terminal: nothing recorded */
-	}
+	/* --record: the TUI creates the file once it has a terminal */
+	struct pe_tui_opts to = {o->depth, o->theme, o->record, &hooks};
+	int rc = pe_tui_run(&st, &to);
 	pe_lesson_session_close(S);
 	return rc;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "app/options_impl.h"
+#include "pescope/learned.h"
 #include "pescope/toy.h"
 #include "render/writer.h"
 #include "view/view.h"
@@ -75,15 +76,12 @@ opt_table_file(struct pe_options *o, const struct opt_row *r,
 		    "table (%s); need a 2-D <f4 or <f8 array [max_len, "
 		    "d_model]", path, why != NULL ? why : pe_strerror(st));
 	}
-	for (size_t k = 0; k < rows * cols; k++)
-		if (!isfinite(t[k])) {
-			double v = t[k];
-			free(t);
-			return opt_fail(err, cap, "--table-file '%s': entry "
-			    "[%zu, %zu] is %g; a learned table must be finite",
-			    path, k / cols,
-			    k % cols, v);
-		}
+	/* finite, and no dot product of its rows can overflow */
+	char bad[256];
+	if (pe_learned_table_check(t, rows, cols, bad, sizeof bad) != PE_OK) {
+		free(t);
+		return opt_fail(err, cap, "--table-file '%s': %s", path, bad);
+	}
 	free(o->table_data);
 	o->table_data = t;
 	o->table_rows = rows;

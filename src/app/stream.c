@@ -26,6 +26,11 @@
 #define STREAM_PROGRESS_AFTER 1.0
 #define STREAM_PROGRESS_EVERY 0.1
 
+/* SIGXFSZ arrived while a temporary file was guarded: a write passed the
+ * file size limit (it fails with EFBIG), or someone sent it; either way
+ * the stream stops and says so. */
+static volatile sig_atomic_t guard_xfsz;
+
 /* One chunk in the ring. */
 struct stream_slot {
 	size_t chunk;		/* which chunk it holds */
@@ -262,6 +267,12 @@ stream_take(const struct stream_slot *sl, FILE *fp,
 	}
 	if (fp != NULL && sl->len > 0 && fwrite(sl->out, 1, sl->len, fp) != sl->len) {
 		res->st = PE_EIO;
+		res->err = errno;
+		return false;
+	}
+	if (guard_xfsz) { /* sent, or a write passed the limit unseen */
+		res->st = PE_EIO;
+		res->err = EFBIG;
 		return false;
 	}
 	res->bytes += (double)sl->len;
@@ -351,24 +362,47 @@ pe_stream_run(const struct pe_stream *s, FILE *fp,
 	return res->st;
 }
 
-/* The temporary file the signal handler removes, and the handlers it
- * replaced. */
+/* The temporary file the signal handler removes, and the actions it
+ * replaced, by signal number. */
 static char guard_path[4096];
-static struct sigaction guard_old[3];
-static const int guard_signals[3] = {SIGINT, SIGTERM, SIGHUP};
-static bool guard_on;
+static struct sigaction guard_old[NSIG];
+static bool guarded[NSIG];
 
-/* Remove the temporary file, then die of the signal as if unhandled
- * (SA_RESETHAND restored the default; the signal is raised again once the
- * handler returns). Only async-signal-safe calls. */
+/* Whether sig's default action ends the program (POSIX's "T" and "A"
+ * signals, real-time ones included); SIGKILL cannot be caught. */
+static bool
+guard_ends(int sig)
+{
+	switch (sig) {
+	case SIGKILL: case SIGSTOP: case SIGTSTP: case SIGTTIN: case SIGTTOU:
+	case SIGCHLD: case SIGCONT: case SIGURG: case SIGWINCH:
+		return false;
+	}
+	return true;
+}
+
+/* Remove the temporary file, then let the action it had before have the
+ * signal: it is raised again, blocked until the handler returns (a fault
+ * happens again on return). The default ends the process; a sanitizer's
+ * handler reports. Only async-signal-safe calls. */
 static void
 stream_on_signal(int sig)
 {
 	int saved = errno;
 	if (guard_path[0] != '\0')
 		unlink(guard_path);
+	guard_path[0] = '\0';
+	sigaction(sig, &guard_old[sig], NULL);
 	raise(sig);
 	errno = saved;
+}
+
+/* SIGXFSZ: noted; the write that passed the limit fails with EFBIG. */
+static void
+stream_on_xfsz(int sig)
+{
+	(void)sig;
+	guard_xfsz = 1;
 }
 
 /* Guard path while it exists (NULL: stop guarding). */
@@ -376,28 +410,36 @@ void
 pe_stream_guard(const char *path)
 {
 	if (path == NULL || strlen(path) >= sizeof guard_path) {
-		if (guard_on)
-			for (int k = 0; k < 3; k++)
-				sigaction(guard_signals[k], &guard_old[k], NULL);
-		guard_on = false;
+		for (int k = 1; k < NSIG; k++)
+			if (guarded[k])
+				sigaction(k, &guard_old[k], NULL);
+		memset(guarded, 0, sizeof guarded);
 		guard_path[0] = '\0';
 		return;
 	}
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = stream_on_signal;
-	sa.sa_flags = SA_RESETHAND;
 	sigemptyset(&sa.sa_mask);
+	guard_path[0] = '\0';
 	memcpy(guard_path, path, strlen(path) + 1);
-	for (int k = 0; k < 3; k++) {
+	guard_xfsz = 0;
+	for (int k = 1; k < NSIG; k++) {
 		struct sigaction cur;
-		/* a signal ignored from the start (nohup) stays ignored */
-		if (sigaction(guard_signals[k], NULL, &cur) == 0 &&
-		    cur.sa_handler == SIG_IGN && !guard_on) {
-			guard_old[k] = cur;
+		if (guarded[k] || !guard_ends(k) || sigaction(k, NULL, &cur) != 0)
 			continue;
-		}
-		sigaction(guard_signals[k], &sa, guard_on ? NULL : &guard_old[k]);
+		/* a signal ignored from the start (nohup) stays ignored */
+		if (!(cur.sa_flags & SA_SIGINFO) && cur.sa_handler == SIG_IGN)
+			continue;
+		sa.sa_handler = k == SIGXFSZ ? stream_on_xfsz : stream_on_signal;
+		guard_old[k] = cur;
+		/* glibc keeps a few real-time signals for itself: refused */
+		guarded[k] = sigaction(k, &sa, NULL) == 0;
 	}
-	guard_on = true;
+}
+
+/* Whether SIGXFSZ came while guarding. */
+bool
+pe_stream_guard_xfsz(void)
+{
+	return guard_xfsz != 0;
 }

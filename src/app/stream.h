@@ -31,6 +31,7 @@ struct pe_stream {
 /* How a stream ended. */
 struct pe_stream_result {
 	int st;			/* PE_OK, a fill's status, PE_EIO, PE_ENOMEM */
+	int err;		/* PE_EIO: the write's errno */
 	bool overflow;		/* f32: a finite value past float32's range */
 	size_t entry;		/* its index in the whole table */
 	double value;		/* and its value */
@@ -47,10 +48,16 @@ int pe_stream_run(const struct pe_stream *s, FILE *fp,
 /* The machine's online CPUs (at least 1, at most PE_STREAM_MAX_THREADS). */
 size_t pe_stream_cpus(void);
 
-/* While a temporary output file exists: SIGINT, SIGTERM and SIGHUP remove
- * it, then end the process as the signal would (one ignored from the start,
- * as under nohup, stays ignored). path NULL restores the previous
- * handlers. */
+/* While a temporary output file exists: every signal whose default action
+ * ends the program (faults and real-time signals too) removes it, then has
+ * the action it had before (the default ends the process as the signal
+ * would; one ignored from the start, as under nohup, stays ignored).
+ * SIGXFSZ does not end it: a write past the file size limit fails with
+ * EFBIG, and pe_stream_run stops with PE_EIO and err EFBIG (pe_io_why
+ * says so). path NULL restores the previous actions. */
 void pe_stream_guard(const char *path);
+/* Whether SIGXFSZ arrived while guarding. */
+bool pe_stream_guard_xfsz(void);
+
 
 #endif

@@ -2,6 +2,7 @@
  * rename it into place (rename(2) replaces atomically within a file
  * system), so a reader never sees a half-written file. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -38,6 +39,31 @@ atomic_mode(const char *path)
 	return 0644 & ~u;
 }
 
+/* Open a device, FIFO or terminal at path to write in place: never
+ * truncated, never made our controlling terminal, and a FIFO nobody reads
+ * is refused (ENXIO) instead of waiting for a reader. ATOMIC_REGULAR when
+ * what was opened is a regular file after all (the name was replaced since
+ * it was looked at). */
+#define ATOMIC_REGULAR 1
+static int
+atomic_in_place(struct pe_atomic *a, const char *path)
+{
+	struct stat st = {0};
+	int fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return PE_EIO;
+	if (fstat(fd, &st) != 0 || S_ISREG(st.st_mode) ||
+	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0 ||
+	    (a->fp = fdopen(fd, "wb")) == NULL) {
+		bool reg = S_ISREG(st.st_mode);
+		int saved = errno;
+		close(fd);
+		errno = saved;
+		return reg ? ATOMIC_REGULAR : PE_EIO;
+	}
+	return PE_OK;
+}
+
 /* Open a temporary file ".<name>.XXXXXX" in the target's folder. path "-"
  * means standard output, and an existing non-regular target (a device) is
  * written in place; neither has a temp file. Returns PE_EINVAL for an empty
@@ -66,13 +92,17 @@ pe_atomic_open(struct pe_atomic *a, const char *path)
 	 * device with a file. A folder is refused. */
 	struct stat st;
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		if (S_ISDIR(st.st_mode) || (a->fp = fopen(path, "wb")) == NULL) {
-			if (S_ISDIR(st.st_mode))
-				errno = EISDIR;
+		if (S_ISDIR(st.st_mode)) {
+			errno = EISDIR;
 			atomic_clear(a);
-			return S_ISDIR(st.st_mode) ? PE_EINVAL : PE_EIO;
+			return PE_EINVAL;
 		}
-		return PE_OK;
+		int rc = atomic_in_place(a, path);
+		if (rc != PE_OK && rc != ATOMIC_REGULAR)
+			atomic_clear(a);
+		if (rc != ATOMIC_REGULAR)
+			return rc;
+		/* it became a regular file meanwhile: a temporary file */
 	}
 	slash = strrchr(path, '/');
 	base = slash != NULL ? slash + 1 : path;
@@ -89,7 +119,7 @@ pe_atomic_open(struct pe_atomic *a, const char *path)
 		return PE_ENOMEM;
 	}
 	snprintf(a->tmp, cap, "%.*s.%s.XXXXXX", (int)dirlen, path, base);
-	if ((fd = mkstemp(a->tmp)) < 0) {
+	if ((fd = mkostemp(a->tmp, O_CLOEXEC)) < 0) {
 		atomic_clear(a);
 		return PE_EIO;
 	}
@@ -103,6 +133,45 @@ pe_atomic_open(struct pe_atomic *a, const char *path)
 		return PE_EIO;
 	}
 	return PE_OK;
+}
+
+/* Whether path can be written as pe_atomic_open would, looking only:
+ * PE_OK, PE_EINVAL (empty, or a folder: errno EISDIR) or PE_EIO with
+ * errno (the folder it is in is missing or not writable). Nothing is
+ * created. */
+int
+pe_atomic_check(const char *path)
+{
+	struct stat st;
+	if (path == NULL || *path == '\0')
+		return PE_EINVAL;
+	if (strcmp(path, "-") == 0)
+		return PE_OK;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (S_ISDIR(st.st_mode)) {
+			errno = EISDIR;
+			return PE_EINVAL;
+		}
+		return access(path, W_OK) == 0 ? PE_OK : PE_EIO;
+	}
+	const char *slash = strrchr(path, '/');
+	if (slash != NULL && slash[1] == '\0') {
+		errno = EISDIR;
+		return PE_EINVAL;
+	}
+	char *dir = slash == NULL ? strdup(".")
+	    : slash == path ? strdup("/") : strndup(path, (size_t)(slash - path));
+	if (dir == NULL)
+		return PE_ENOMEM;
+	int ok = stat(dir, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
+	if (ok == 0 && !S_ISDIR(st.st_mode))
+		errno = ENOTDIR;
+	if (ok == 0)
+		ok = access(dir, W_OK | X_OK);
+	int saved = errno;
+	free(dir);
+	errno = saved;
+	return ok == 0 ? PE_OK : PE_EIO;
 }
 
 /* Flush, sync and close the temporary file, keeping it (a->fp is NULL
@@ -163,6 +232,31 @@ pe_atomic_commit(struct pe_atomic *a)
 		errno = saved;
 	}
 	atomic_clear(a);
+	return rc;
+}
+
+/* As pe_atomic_commit, but a temporary file that cannot be renamed into
+ * place is kept, its name copied to kept[cap] ("" when none was kept):
+ * what it holds is worth more than a clean folder (a recording). */
+int
+pe_atomic_commit_keep(struct pe_atomic *a, char *kept, size_t cap)
+{
+	if (cap > 0)
+		kept[0] = '\0';
+	if (a == NULL || a->fp == NULL)
+		return PE_EINVAL;
+	if (a->tmp == NULL)
+		return pe_atomic_commit(a);
+	int rc = pe_atomic_finish(a);
+	int saved = errno;
+	if (rename(a->tmp, a->path) != 0) {
+		saved = errno;
+		rc = PE_EIO;
+		if (cap > 0)
+			snprintf(kept, cap, "%s", a->tmp);
+	}
+	atomic_clear(a);
+	errno = saved;
 	return rc;
 }
 

@@ -4,8 +4,10 @@
  * environment, then one event per line, [time, code, data]: "o" for bytes
  * written to the terminal, "r" for a resize to "COLSxROWS". Every line is
  * whole JSON, so a file cut after any line is a valid recording. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "io/io.h"
 
@@ -130,4 +132,28 @@ pe_cast_utf8_whole(const char *data, size_t len)
 		}
 	}
 	return len;
+}
+
+/* Append a line whole or not at all; see io.h. */
+int
+pe_cast_write(int fd, const char *line, size_t len, off_t *end)
+{
+	size_t done = 0;
+	while (done < len) {
+		ssize_t w = write(fd, line + done, len - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			/* a short write, then the error: take the part back
+			 * (a pipe or a device cannot be cut: nothing to do) */
+			int e = w == 0 ? EIO : errno;
+			if (done > 0 && ftruncate(fd, *end) == 0)
+				lseek(fd, *end, SEEK_SET);
+			errno = e;
+			return -1;
+		}
+		done += (size_t)w;
+	}
+	*end += (off_t)len;
+	return 0;
 }

@@ -81,6 +81,19 @@ pe_file_read(const char *path, size_t max, unsigned char **dest, size_t *len)
 	return PE_OK;
 }
 
+/* A failed write's errno in words; see io.h. */
+const char *
+pe_io_why(int err)
+{
+	switch (err) {
+	case EFBIG: /* "File too large" would blame the file */
+		return "file size limit exceeded";
+	case 0:
+		return "an unknown error";
+	}
+	return strerror(err);
+}
+
 /* Milliseconds on the monotonic clock. */
 long long
 pe_clock_ms(void)

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "pescope/pescope.h"
 
@@ -84,6 +85,10 @@ int pe_npy_read_file_nd(const char *path, size_t max, size_t max_rows,
 int pe_npy_read_file_3d(const char *path, size_t max, size_t max_side,
     double **dest, size_t *ndim, size_t shape[3], const char **why);
 
+/* Why a write failed, for a message: "file size limit exceeded" for EFBIG
+ * (ulimit -f), else strerror's words ("No space left on device"). */
+const char *pe_io_why(int err);
+
 /* Milliseconds on the monotonic clock (timeouts, periods). */
 long long pe_clock_ms(void);
 
@@ -99,6 +104,11 @@ struct pe_atomic {
 	char *tmp;
 };
 int pe_atomic_open(struct pe_atomic *a, const char *path);
+/* Whether pe_atomic_open could write path, by looking only (nothing is
+ * created): PE_OK; PE_EINVAL for an empty name or a folder (errno
+ * EISDIR); PE_EIO with errno when its folder is missing or not
+ * writable. */
+int pe_atomic_check(const char *path);
 /* For names that must not replace a file (the TUI's snapshots): finish
  * writes and closes the temporary file but keeps it; link gives it a name
  * that does not exist yet (PE_EIO, errno EEXIST, when it does); abort
@@ -106,10 +116,15 @@ int pe_atomic_open(struct pe_atomic *a, const char *path);
 int pe_atomic_finish(struct pe_atomic *a);
 int pe_atomic_link(const struct pe_atomic *a, const char *path);
 int pe_atomic_commit(struct pe_atomic *a);
+/* As commit, but when the rename fails the temporary file is kept and its
+ * name copied to kept[cap] (else kept is ""). */
+int pe_atomic_commit_keep(struct pe_atomic *a, char *kept, size_t cap);
 void pe_atomic_abort(struct pe_atomic *a);
 
 /* The link of a presenting instance and a speaker's (link.c): a Unix
- * stream socket of text lines, every descriptor non-blocking. */
+ * stream socket of text lines, every descriptor non-blocking, in a folder
+ * of the user's own, both ends checked to be the same user before anything
+ * is read. */
 struct pe_link {
 	char path[108];	  /* sun_path's room */
 	bool server;	  /* listening (the presenter) */
@@ -117,25 +132,48 @@ struct pe_link {
 	int fd;		  /* the peer, or -1 */
 	char buf[512];	  /* what has arrived of the next line */
 	size_t have;
+	bool skip;	  /* dropping a line too long, to its newline */
+	char why[240];	  /* PE_LINK_UNSAFE, PE_LINK_REFUSED: the reason */
 };
 /* Results besides PE_OK, PE_EINVAL and PE_EIO. */
-#define PE_LINK_BUSY 1 /* listen: another instance listens on the path */
-#define PE_LINK_WAIT 2 /* connect: nobody listens yet; send: try later */
+#define PE_LINK_BUSY 1	 /* listen: another instance listens on the path */
+#define PE_LINK_WAIT 2	 /* connect: nobody listens yet; send: try later */
+#define PE_LINK_UNSAFE 3 /* listen, connect: the folder or the socket is
+			    not the user's own (or the listener is another
+			    user): l->why says which; try again later */
 /* What pe_link_poll found. */
-enum { PE_LINK_NONE, PE_LINK_LINE, PE_LINK_JOINED, PE_LINK_LEFT };
+enum { PE_LINK_NONE, PE_LINK_LINE, PE_LINK_JOINED, PE_LINK_LEFT,
+	PE_LINK_REFUSED /* a peer of another user: dropped unread (why) */ };
 
-/* path may be a link's: short enough, and if it exists a socket of this
- * user's. PE_OK, or PE_EINVAL with the reason (naming --link) in err. */
+/* The default path of a lesson's link: $XDG_RUNTIME_DIR/pescope-NAME.sock
+ * when that folder is the user's alone (owner, mode 700), else
+ * ${TMPDIR:-/tmp}/pescope-UID/NAME.sock, that folder made owner-only if
+ * missing and refused when it is not the user's own, a symbolic link, or
+ * open to others (lstat). NAME is lesson's up to its first '.', other
+ * bytes than letters, digits and '-' as '_'. PE_OK, or PE_EINVAL with the
+ * reason in why[wcap] (path too long, folder not usable). */
+int pe_link_default(char *path, size_t cap, const char *lesson, char *why,
+    size_t wcap);
+/* Whether path can ever be a link's (short enough): PE_OK, or PE_EINVAL
+ * with the reason (naming --link) in err. What is at the path is looked at
+ * on each use instead (pe_link_listen, pe_link_connect). */
 int pe_link_check(const char *path, char *err, size_t cap);
 void pe_link_init(struct pe_link *l, const char *path);
-/* Listen on the path (mode 0600; a stale socket is replaced): PE_OK,
- * PE_LINK_BUSY, PE_EINVAL (too long) or PE_EIO. */
+/* Listen on the path (mode 0600; a stale socket of ours is replaced):
+ * PE_OK, PE_LINK_BUSY, PE_LINK_UNSAFE (the folder is not the user's own:
+ * owned by another user, a symbolic link, or others may write in it; a
+ * file or another user's socket at the path), PE_EINVAL (too long) or
+ * PE_EIO. */
 int pe_link_listen(struct pe_link *l);
-/* Connect to a listening instance: PE_OK or PE_LINK_WAIT. */
+/* Connect to a listening instance: PE_OK, PE_LINK_WAIT, or PE_LINK_UNSAFE
+ * (the folder as for listen; a socket not ours; a listener of another
+ * user, by its credentials, SO_PEERCRED). Checked on every call. */
 int pe_link_connect(struct pe_link *l);
-/* Accept a peer (a new one replaces the old) or read one line into
- * line[cap] (without its newline): PE_LINK_JOINED, PE_LINK_LINE,
- * PE_LINK_LEFT (the peer closed; the link waits again), PE_LINK_NONE. */
+/* Accept a peer (a new one replaces the old; one of another user is
+ * dropped before anything is read: PE_LINK_REFUSED) or read one line into
+ * line[cap] (without its newline; a line longer than the buffer is
+ * dropped whole): PE_LINK_JOINED, PE_LINK_LINE, PE_LINK_LEFT (the peer
+ * closed; the link waits again), PE_LINK_REFUSED, PE_LINK_NONE. */
 int pe_link_poll(struct pe_link *l, char *line, size_t cap);
 /* Send one line (without its newline, < 255 bytes): PE_OK, PE_LINK_WAIT
  * (no peer, or its buffer is full) or PE_EIO (the peer went; dropped). */
@@ -143,6 +181,25 @@ int pe_link_send(struct pe_link *l, const char *line);
 bool pe_link_connected(const struct pe_link *l);
 /* Close; the listening side removes its socket. */
 void pe_link_close(struct pe_link *l);
+
+/* A message of the link: "hello T0 K S" (the presenter's start time in
+ * seconds since the epoch, its scene and step) or "goto K S". */
+enum { PE_LINK_HELLO, PE_LINK_GOTO };
+struct pe_link_msg {
+	int kind;
+	long long t0;
+	size_t scene, step; /* from 0 */
+};
+/* Most seconds a start time may be from now. */
+#define PE_LINK_DAY 86400
+/* Parse a line of the link, every field bounded: words separated by one
+ * space, numbers plain decimal digits (no sign), scene < nscenes, step <
+ * steps(arg, scene), t0 within PE_LINK_DAY of now. PE_OK, or PE_EFORMAT
+ * with the reason in why[cap] (which quotes no byte of the line that was
+ * not checked: a caller quoting it escapes it). */
+int pe_link_parse(const char *line, long long now, size_t nscenes,
+    size_t (*steps)(const void *arg, size_t scene), const void *arg,
+    struct pe_link_msg *m, char *why, size_t cap);
 
 /* asciicast v2 (cast.c), the format of `asciinema rec`: lines of JSON.
  * The header line (version 2, width, height, timestamp in seconds since
@@ -159,6 +216,11 @@ size_t pe_cast_event_max(size_t len);
  * with the newline. */
 size_t pe_cast_event(char *dest, double t, char code, const char *data,
     size_t len);
+/* Append line[0..len) to the recording fd, whose last whole line ends at
+ * *end: 0 and *end moved past it; or -1 with errno when the write failed
+ * or was cut short (a full disk, a file size limit), the file cut back to
+ * *end, so that it ends with a whole line. */
+int pe_cast_write(int fd, const char *line, size_t len, off_t *end);
 /* The length of data's longest prefix that does not end inside a UTF-8
  * sequence: the rest belongs with the bytes that follow. */
 size_t pe_cast_utf8_whole(const char *data, size_t len);

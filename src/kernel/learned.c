@@ -75,6 +75,38 @@ pe_learned_untrained(size_t max_len, size_t d, double **dest)
 	return PE_OK;
 }
 
+/* A table's rows, bounded so that nothing computed from them overflows:
+ * every entry finite, every row's Euclidean norm (scaled by the row's
+ * largest entry, so that no square overflows) at most PE_MAX_NORM.
+ * A block of the similarity field is the dot product of two sums of up to
+ * PE_MAX_N rows (Cauchy-Schwarz: at most (PE_MAX_N * norm)^2, 1.2e146),
+ * and every partial sum of a dot product is bounded by the same. */
+int
+pe_learned_table_check(const double *t, size_t rows, size_t cols, char *why,
+    size_t cap)
+{
+	for (size_t r = 0; r < rows; r++) {
+		const double *row = t + r * cols;
+		double big = 0.0, s = 0.0;
+		for (size_t c = 0; c < cols; c++) {
+			if (!isfinite(row[c]))
+				FAIL("entry [%zu, %zu] is %g; a learned table must be "
+				    "finite", r, c, row[c]);
+			big = fmax(big, fabs(row[c]));
+		}
+		if (big == 0.0)
+			continue;
+		for (size_t c = 0; c < cols; c++)
+			s += (row[c] / big) * (row[c] / big);
+		double norm = big * sqrt(s);
+		if (!(norm <= PE_MAX_NORM))
+			FAIL("row %zu has norm %.3g; a learned table's rows may have "
+			    "norms of at most %g (the dot products of sums of its "
+			    "rows must stay finite)", r, norm, PE_MAX_NORM);
+	}
+	return PE_OK;
+}
+
 /* learned: the table's rows. */
 int
 pe_learned_check(const struct pe_config *cfg, char *why, size_t cap)

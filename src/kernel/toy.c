@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "pescope/encoding.h"
+#include "pescope/example.h"
 #include "pescope/toy.h"
 
 #define TWO_PI 6.283185307179586476925286766559
@@ -432,6 +433,13 @@ pe_teach_check(const struct pe_config *cfg, char *why, size_t cap)
 		return toy_refuse(why, cap, "embedding: %zu numbers given, and "
 		    "d_model is %zu; give exactly %zu (one per dimension)",
 		    t->n_embedding, cfg->d, cfg->d);
+	/* x + PE(p), R_p x, their norms and x's dot products stay finite */
+	double xn = t->embedding != NULL ? pe_example_norm(t->embedding,
+	    t->n_embedding) : 0.0;
+	if (!(xn <= PE_MAX_NORM))
+		return toy_refuse(why, cap, "embedding: |x| = %.3g; the vector "
+		    "may have a norm of at most %g (its sums, rotations and dot "
+		    "products must stay finite)", xn, PE_MAX_NORM);
 	const struct pe_toy_rule *rule = pe_config_def(cfg)->toy;
 	if (rule != NULL && rule->check_bias != NULL)
 		return rule->check_bias(cfg, why, cap);

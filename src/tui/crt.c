@@ -60,13 +60,17 @@ static struct {
 } crt;
 
 static volatile sig_atomic_t quit_sig, tstp_flag, cont_flag, crt_up;
+/* The self-pipe (a handler writes a byte, the input wait polls the other
+ * end): a signal that comes just before the loop waits ends the wait at
+ * once instead of when it times out. -1 when there is none. */
+static int wake[2] = {-1, -1};
 
 /* Signals whose default is to end the program: caught (unless ignored or
  * handled already when we start: nohup, profilers), the loop restores the
  * terminal, then the program dies of the signal. */
 static const int quit_sigs[] = {
 	SIGHUP, SIGINT, SIGTERM, SIGQUIT, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM,
-	SIGVTALRM, SIGXCPU, SIGXFSZ, SIGIO,
+	SIGVTALRM, SIGXCPU, SIGIO,
 #ifdef SIGPWR
 	SIGPWR,
 #endif
@@ -82,11 +86,34 @@ static const int fatal_sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
 	SIGTRAP, SIGSYS};
 static struct sigaction fatal_prev[NSIG];
 
+/* Wake the loop from a handler: write(2) is async-signal-safe, the pipe
+ * is non-blocking (a full pipe is awake already), errno is kept. */
+static void
+wake_loop(void)
+{
+	int e = errno;
+	if (wake[1] >= 0 && write(wake[1], "s", 1) < 0) {
+		/* full: a wakeup is pending already */
+	}
+	errno = e;
+}
+
 /* Record a quit signal; the loop restores the terminal and exits. */
 static void
 on_quit(int sig)
 {
-	quit_sig = sig;
+	if (quit_sig == 0)
+		quit_sig = sig;
+	wake_loop();
+}
+
+/* SIGXFSZ: a write of ours passed the file size limit (ulimit -f); the
+ * write fails with EFBIG and says so (a snapshot, the recording). The
+ * session goes on. */
+static void
+on_xfsz(int sig)
+{
+	(void)sig;
 }
 
 /* Record a suspend request; the loop leaves curses and stops. */
@@ -95,6 +122,7 @@ on_tstp(int sig)
 {
 	(void)sig;
 	tstp_flag = 1;
+	wake_loop();
 }
 
 /* Record a continue: the screen must be repainted. */
@@ -103,6 +131,7 @@ on_cont(int sig)
 {
 	(void)sig;
 	cont_flag = 1;
+	wake_loop();
 }
 
 /* Give the terminal back from a signal handler: the saved bytes (leave
@@ -143,6 +172,11 @@ catch(int sig, void (*fn)(int))
 	sigaction(sig, &sa, NULL);
 }
 
+/* The quit signals caught, with the actions they had (given back when
+ * the TUI ends: a signal after it is not swallowed by on_quit). */
+static bool quit_caught[NSIG];
+static struct sigaction quit_prev[NSIG];
+
 /* Catch a signal that ends the program, unless something else already
  * decided what it does (ignored under nohup, a profiler's handler). */
 static void
@@ -151,8 +185,39 @@ catch_quit(int sig)
 	struct sigaction old;
 
 	if (sigaction(sig, NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
-	    old.sa_handler == SIG_DFL)
+	    old.sa_handler == SIG_DFL) {
+		quit_prev[sig] = old;
+		quit_caught[sig] = true;
 		catch(sig, on_quit);
+	}
+}
+
+/* Give the quit signals back their previous actions. */
+static void
+release_quit(void)
+{
+	for (int sig = 1; sig < NSIG; sig++)
+		if (quit_caught[sig]) {
+			sigaction(sig, &quit_prev[sig], NULL);
+			quit_caught[sig] = false;
+		}
+}
+
+/* The read end of the self-pipe the signal handlers write to, or -1: see
+ * tui.h. */
+int
+pe_crt_wake_fd(void)
+{
+	return wake[0];
+}
+
+/* Empty the self-pipe (after a wakeup). */
+void
+pe_crt_wake_drain(void)
+{
+	char b[64];
+	while (wake[0] >= 0 && read(wake[0], b, sizeof b) > 0)
+		;
 }
 
 /* Catch the fatal signals, keeping their previous actions to pass on. */
@@ -575,8 +640,8 @@ static const char *const depth_caps[] = {
 	[PE_DEPTH_16] = "colors#16, pairs#256,\n"
 	    "\tsetaf=\\E[%?%p1%{8}%<%t3%p1%d%e9%p1%{8}%-%d%;m,\n"
 	    "\tsetab=\\E[%?%p1%{8}%<%t4%p1%d%e10%p1%{8}%-%d%;m,\n",
-	[PE_DEPTH_8] = "colors#8, pairs#64,\n"
-	    "\tsetaf=\\E[3%p1%dm,\n\tsetab=\\E[4%p1%dm,\n",
+	[PE_DEPTH_8] = ("colors#8, pairs#64,\n"
+	    "\tsetaf=\\E[3%p1%dm,\n\tsetab=\\E[4%p1%dm,\n"),
 };
 
 /* Remove a folder tic wrote one entry into (dir/<c>/name, or dir/<hex of
@@ -776,24 +841,21 @@ newterm_at(enum pe_depth depth)
 
 /* Start curses on the terminal; see tui.h. */
 int
-pe_crt_init(int depth, int record_fd, char *err, size_t cap)
+pe_crt_init(int depth, const char *record, char *err, size_t cap)
 {
 	struct caps c;
 
 	enum pe_theme theme = crt.theme;
 	memset(&crt, 0, sizeof crt);
 	crt.theme = theme;
-	if (check_terminal(err, cap, &c) != 0) {
-		if (record_fd >= 0)
-			close(record_fd);
+	/* what can be checked first, then the file system */
+	if ((record != NULL && pe_rec_check(record, err, cap) != 0) ||
+	    check_terminal(err, cap, &c) != 0)
 		return -1;
-	}
 	size_env();
-	if (record_fd >= 0) {
-		if (pe_rec_open(record_fd, err, cap) != 0) {
-			close(record_fd);
+	if (record != NULL) {
+		if (pe_rec_open(record, err, cap) != 0)
 			return -1;
-		}
 		crt.recording = true;
 	}
 	enum pe_depth best = caps_depth(&c);
@@ -803,10 +865,13 @@ pe_crt_init(int depth, int record_fd, char *err, size_t cap)
 	/* Our handlers first, so curses installs none of its own for these
 	 * (it leaves SIGWINCH, which it turns into KEY_RESIZE). */
 	quit_sig = tstp_flag = cont_flag = 0;
+	if (wake[0] < 0 && pipe2(wake, O_NONBLOCK | O_CLOEXEC) != 0)
+		wake[0] = wake[1] = -1; /* waits then end by their timeout */
 	for (size_t i = 0; i < sizeof quit_sigs / sizeof quit_sigs[0]; i++)
 		catch_quit(quit_sigs[i]);
 	catch(SIGTSTP, on_tstp);
 	catch(SIGCONT, on_cont);
+	catch(SIGXFSZ, on_xfsz);
 
 	if (crt.depth < best) {
 		/* richer than the entry says: a forced --color, or COLORTERM */
@@ -877,8 +942,12 @@ pe_crt_done(void)
 	free(crt.slots);
 	crt.slots = NULL;
 	release_fatal();
+	/* from here a signal does what it did before the TUI (quit_sig keeps
+	 * one that came before: the loop's caller dies of it) */
+	release_quit();
 	signal(SIGTSTP, SIG_DFL);
 	signal(SIGCONT, SIG_DFL);
+	signal(SIGXFSZ, SIG_DFL);
 }
 
 /* Leave curses, stop, and come back when continued (the caller repaints). */

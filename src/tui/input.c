@@ -127,18 +127,23 @@ input_gone(void)
 }
 
 /* Wait up to ms (-1: forever) for the terminal to have input: 1 when it
- * has, 0 on timeout or a signal, -1 when it has gone. */
+ * has, 0 on timeout or a signal, -1 when it has gone. A signal handler
+ * writes to the self-pipe polled beside it, so a signal that came just
+ * before the wait ends it at once. */
 static int
 input_wait(int ms)
 {
-	struct pollfd p = {.fd = STDIN_FILENO, .events = POLLIN};
-	int r = poll(&p, 1, ms);
+	struct pollfd p[2] = {{.fd = STDIN_FILENO, .events = POLLIN},
+	    {.fd = pe_crt_wake_fd(), .events = POLLIN}};
+	int r = poll(p, p[1].fd >= 0 ? 2 : 1, ms);
 
 	if (r <= 0)
 		return 0;
-	if (p.revents & (POLLHUP | POLLERR | POLLNVAL))
+	if (p[1].fd >= 0 && p[1].revents != 0)
+		pe_crt_wake_drain();
+	if (p[0].revents & (POLLHUP | POLLERR | POLLNVAL))
 		return -1;
-	return 1;
+	return (p[0].revents & POLLIN) != 0;
 }
 
 /* The next character within ms: OK, KEY_CODE_YES or ERR, as get_wch. */

@@ -24,9 +24,9 @@
 /* While a frame is computed, look for keys and signals this often (the
  * kernel asks more often; the clock keeps that cheap). */
 #define WATCH_MS 10
-/* Events applied before a frame is drawn, at most (a key held down must
- * not keep the screen from ever being drawn). */
-#define BATCH_MAX 256
+/* Most time spent applying input that keeps coming before the loop looks
+ * at signals, its hooks and the clock again. */
+#define DRAIN_MS 50
 
 /* What the kernel's interrupt check (pe_field_set_interrupt) looks at
  * while a frame is computed. */
@@ -263,7 +263,7 @@ snapshot(struct loop *L)
 
 fail:
 	snprintf(L->st.status, sizeof L->st.status, "snapshot not saved in %s: "
-	    "%s", dir, strerror(e));
+	    "%s", dir, pe_io_why(e));
 }
 
 /* Handle a click: a tab chooses the encoding, the map moves the cursor. */
@@ -368,6 +368,50 @@ apply(struct loop *L, const struct pe_input *in)
 	return PE_ACT_NONE;
 }
 
+/* What drain() found. */
+enum drained { DRAIN_ON, DRAIN_QUIT, DRAIN_GONE };
+
+/* Wait up to timeout ms for input, then apply every event that is waiting
+ * (for DRAIN_MS at most, then again on the next turn of the loop): keys
+ * are cheap state changes, so a storm of them is one change of the state,
+ * and the panes whose config they changed are marked in need[] for one
+ * model build after them, not one per key. dirty: the frame must be drawn
+ * again. A quit signal stops the draining at once (the loop ends). */
+static enum drained
+drain(struct loop *L, int timeout, bool need[2], bool *dirty)
+{
+	struct pe_input in;
+	long long until = 0;
+
+	for (pe_input_read(&in, timeout); in.kind != PE_IN_NONE;
+	     pe_input_read(&in, 0)) {
+		if (in.kind == PE_IN_GONE)
+			return DRAIN_GONE;
+		if (pe_crt_quit_signal() != 0)
+			break;
+		int act = apply(L, &in);
+		if (act & PE_ACT_QUIT)
+			return DRAIN_QUIT;
+		if (act & PE_ACT_REBUILD) /* the focused pane's */
+			need[pe_state_focused(&L->st)] = true;
+		if (act & PE_ACT_SNAPSHOT) {
+			/* The frame of the state as it is now (a message the key
+			 * cleared is not part of it). */
+			rebuild_needed(L, need);
+			if (render(L, false) == 0)
+				snapshot(L);
+		}
+		if (act & (PE_ACT_REDRAW | PE_ACT_REBUILD | PE_ACT_SNAPSHOT))
+			*dirty = true;
+		long long now = pe_clock_ms();
+		if (until == 0)
+			until = now + DRAIN_MS;
+		else if (now >= until)
+			break;
+	}
+	return DRAIN_ON;
+}
+
 /* Run the interactive program from a ready state; see tui.h. */
 int
 pe_tui_run(const struct pe_state *start, const struct pe_tui_opts *opts)
@@ -381,7 +425,7 @@ pe_tui_run(const struct pe_state *start, const struct pe_tui_opts *opts)
 	L.st = *start;
 	const struct pe_tui_hooks *hooks = opts->hooks;
 	pe_crt_set_theme(opts->theme);
-	if (pe_crt_init(opts->depth, opts->record_fd, err, sizeof err) != 0) {
+	if (pe_crt_init(opts->depth, opts->record, err, sizeof err) != 0) {
 		pe_crt_fatal("%s", err);
 		return 2;
 	}
@@ -395,7 +439,8 @@ pe_tui_run(const struct pe_state *start, const struct pe_tui_opts *opts)
 	if (pe_crt_note() != NULL)
 		snprintf(L.st.status, sizeof L.st.status, "%s", pe_crt_note());
 
-	bool dirty = true, gone = false;
+	bool dirty = true, gone = false, rec_said = false;
+	bool need[2] = {false, false}; /* a model to build, by pane */
 	long long next_tick = 0;
 	L.full = true;
 	for (;;) {
@@ -407,7 +452,11 @@ pe_tui_run(const struct pe_state *start, const struct pe_tui_opts *opts)
 		}
 		if (pe_crt_take_continue())
 			dirty = L.full = true;
-		if (dirty) {
+		/* Input that waits is applied first: a model is built and a
+		 * frame drawn only for the state it leaves. */
+		bool waiting = pe_input_pending();
+		if (dirty && !waiting) {
+			rebuild_needed(&L, need);
 			int r = render(&L, true);
 			if (r < 0) {
 				int w, h;
@@ -422,8 +471,8 @@ pe_tui_run(const struct pe_state *start, const struct pe_tui_opts *opts)
 			}
 		}
 
-		/* Wait for input (not when a frame was cut short: its keys
-		 * are there), then apply everything that has arrived before
+		/* Wait for input (not when a frame is owed: its keys are
+		 * there), then apply everything that has arrived before
 		 * drawing again: keys never queue behind frames. */
 		int timeout = dirty ? 0 : IDLE_MS;
 		if (L.st.playing && !dirty) {
@@ -435,33 +484,9 @@ pe_tui_run(const struct pe_state *start, const struct pe_tui_opts *opts)
 		}
 		if (hooks != NULL && timeout > hooks->period_ms)
 			timeout = hooks->period_ms;
-		bool need[2] = {false, false}, quit = false; /* by pane */
-		struct pe_input in;
-		pe_input_read(&in, timeout);
-		for (int n = 0; in.kind != PE_IN_NONE && n < BATCH_MAX; n++) {
-			if (in.kind == PE_IN_GONE) {
-				gone = true;
-				break;
-			}
-			int act = apply(&L, &in);
-			if (act & PE_ACT_QUIT) {
-				quit = true;
-				break;
-			}
-			if (act & PE_ACT_REBUILD) /* the focused pane's */
-				need[pe_state_focused(&L.st)] = true;
-			if (act & PE_ACT_SNAPSHOT) {
-				/* The frame of the state as it is now (a message
-				 * the key cleared is not part of it). */
-				rebuild_needed(&L, need);
-				if (render(&L, false) == 0)
-					snapshot(&L);
-			}
-			if (act & (PE_ACT_REDRAW | PE_ACT_REBUILD |
-			    PE_ACT_SNAPSHOT))
-				dirty = true;
-			pe_input_read(&in, 0);
-		}
+		enum drained dr = drain(&L, timeout, need, &dirty);
+		bool quit = dr == DRAIN_QUIT;
+		gone = dr == DRAIN_GONE;
 		if (!quit && !gone && hooks != NULL) {
 			int act = hooks->poll(hooks->arg, &L.st);
 			quit = (act & PE_ACT_QUIT) != 0;
@@ -472,7 +497,14 @@ pe_tui_run(const struct pe_state *start, const struct pe_tui_opts *opts)
 		}
 		if (quit || gone)
 			break;
-		rebuild_needed(&L, need);
+		if (!rec_said && pe_rec_failed() != 0) {
+			/* the session goes on; the exit message says it again */
+			rec_said = true;
+			pe_state_status(&L.st, "recording stopped: %s; %s ends at "
+			    "the last whole event", pe_io_why(pe_rec_failed()),
+			    pe_rec_name());
+			dirty = true;
+		}
 		if (L.st.playing && next_tick != 0 &&
 		    pe_clock_ms() >= next_tick) {
 			next_tick += 1000 / L.st.speed;
@@ -485,14 +517,31 @@ pe_tui_run(const struct pe_state *start, const struct pe_tui_opts *opts)
 	}
 
 	loop_free(&L);
-	if (gone) {
+	/* a signal that came with the terminal's hangup (or while the loop
+	 * ended for another reason) is the way the program ends */
+	if (sig == 0)
+		sig = pe_crt_quit_signal();
+	if (gone && sig == 0) {
 		pe_crt_fatal("the terminal went away (end of input)");
 		rc = 1;
 	}
 	pe_crt_done();
-	if (pe_rec_error() != 0) {
-		pe_crt_fatal("--record: writing the recording failed (%s); it "
-		    "ends at the last whole event", strerror(pe_rec_error()));
+	if (sig == 0)
+		sig = pe_crt_quit_signal(); /* until the handlers were released */
+	struct sigaction hup;
+	if (gone && sig == 0 && sigaction(SIGHUP, NULL, &hup) == 0 &&
+	    !(hup.sa_flags & SA_SIGINFO) && hup.sa_handler == SIG_DFL) {
+		/* A hangup ends a program by SIGHUP (unless nohup said
+		 * otherwise), not by exit: its atexit work would run in a
+		 * session going away, and under LeakSanitizer the leak check
+		 * stops the whole process with ptrace, a stop that a SIGCONT
+		 * of the dying session cancels (its tracer then waits forever
+		 * and the process spins, orphaned). */
+		sig = SIGHUP;
+	}
+	char why[4600];
+	if (pe_rec_report(why, sizeof why)) {
+		pe_crt_fatal("%s", why);
 		if (rc == 0)
 			rc = 1;
 	}

@@ -8,11 +8,17 @@
  * curses' bytes; the relay cuts the stream there, so each frame is one
  * "o" event, and drops the marker. A resize is a marker too, so its "r"
  * event lands between the frames it separates. Each event is one write(2)
- * of a whole JSON line: a crash or a signal leaves a valid file. */
+ * of a whole JSON line, taken back when it is cut short (a full disk, a
+ * file size limit): a crash or a signal leaves a valid file. The file is
+ * written as -o writes (io's atomic files): under a temporary name beside
+ * its own, renamed into place when the session ends, so that what was at
+ * the name (an old recording, a link, and never its target) stays whole
+ * until then. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +38,10 @@
 
 static struct {
 	bool on;
-	int cast;		/* the recording's file */
+	struct pe_atomic file;	/* the recording: its temporary file */
+	char name[4096];	/* the name it is for (messages) */
+	int cast;		/* file's descriptor */
+	off_t end;		/* where its last whole line ends */
 	int master, slave;	/* the pseudo-terminal */
 	FILE *out;		/* the slave as a stream, for curses */
 	pthread_t relay;
@@ -42,8 +51,12 @@ static struct {
 	pthread_cond_t cv;
 	unsigned long sent, seen; /* markers written; markers the relay cut */
 	bool ended;		/* the relay has stopped */
-	int error;		/* the first write error of the recording */
+	atomic_int error;	/* the first write error of the recording (set
+				   by the relay, read by the loop) */
 	int closed_error;	/* error of the recording pe_rec_close ended */
+	char kept[4200];	/* its temporary file, when it could not be
+				   renamed into place */
+	int kept_error;		/* why not */
 	struct sigaction winch_prev; /* curses' SIGWINCH handler */
 	/* the relay's pending output: bytes since the last marker */
 	char *buf;
@@ -79,26 +92,35 @@ rec_time(void)
 	    (double)(ts.tv_nsec - rec.t0.tv_nsec) * 1e-9;
 }
 
-/* Write one event of data[0..len) as a single line; false when out of
- * memory or the write failed (the recording stops there, whole). */
+/* Note the error that stops the recording (the first one counts). */
+static void
+rec_fail(int e)
+{
+	int none = 0;
+	atomic_compare_exchange_strong(&rec.error, &none, e != 0 ? e : EIO);
+}
+
+/* Write one event of data[0..len) as a single line, whole or not at all;
+ * false when out of memory or the write failed (the recording stops
+ * there, at its last whole event). */
 static bool
 rec_event(char code, const char *data, size_t len)
 {
 	size_t need = pe_cast_event_max(len);
-	if (rec.error != 0)
+	if (atomic_load(&rec.error) != 0)
 		return false;
 	if (need > rec.line_cap) {
 		char *l = realloc(rec.line, need);
 		if (l == NULL) {
-			rec.error = ENOMEM;
+			rec_fail(ENOMEM);
 			return false;
 		}
 		rec.line = l;
 		rec.line_cap = need;
 	}
 	size_t n = pe_cast_event(rec.line, rec_time(), code, data, len);
-	if (write_all(rec.cast, rec.line, n) != 0) {
-		rec.error = errno != 0 ? errno : EIO;
+	if (pe_cast_write(rec.cast, rec.line, n, &rec.end) != 0) {
+		rec_fail(errno);
 		return false;
 	}
 	return true;
@@ -162,8 +184,8 @@ pass(const char *s, size_t len)
 {
 	memcpy(term_buf + term_n, s, len);
 	term_n += len;
-	if (!rec_append(s, len) && rec.error == 0)
-		rec.error = ENOMEM;
+	if (atomic_load(&rec.error) == 0 && !rec_append(s, len))
+		rec_fail(ENOMEM);
 }
 
 /* Send the gathered bytes to the terminal. */
@@ -296,13 +318,45 @@ on_winch(int sig)
 		rec.winch_prev.sa_handler(sig);
 }
 
-/* Start recording into the open file fd: see tui.h. */
+/* What the name given to --record can be told by looking (nothing is
+ * created): see tui.h. */
 int
-pe_rec_open(int fd, char *err, size_t cap)
+pe_rec_check(const char *path, char *err, size_t cap)
+{
+	errno = 0;
+	int rc = strcmp(path, "-") == 0 ? PE_EINVAL : pe_atomic_check(path);
+	if (rc == PE_OK)
+		return 0;
+	if (strcmp(path, "-") == 0)
+		snprintf(err, cap, "--record '-': standard output is the "
+		    "terminal; give the recording a file name");
+	else if (rc == PE_EINVAL && errno == EISDIR)
+		snprintf(err, cap, "--record '%s': is a folder; give the "
+		    "recording a file name", path);
+	else
+		snprintf(err, cap, "--record '%s': cannot create a file there: "
+		    "%s", path, strerror(errno));
+	return -1;
+}
+
+/* Start recording into path: see tui.h. */
+int
+pe_rec_open(const char *path, char *err, size_t cap)
 {
 	struct termios tio;
 	struct winsize ws;
 
+	if (pe_rec_check(path, err, cap) != 0)
+		return -1;
+	if (pe_atomic_open(&rec.file, path) != PE_OK) {
+		snprintf(err, cap, "--record '%s': cannot create a file there: "
+		    "%s", path, strerror(errno));
+		return -1;
+	}
+	snprintf(rec.name, sizeof rec.name, "%s", path);
+	rec.cast = fileno(rec.file.fp);
+	rec.end = 0;
+	rec.kept[0] = '\0';
 	rec.master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (rec.master < 0 || grantpt(rec.master) != 0 ||
 	    unlockpt(rec.master) != 0)
@@ -318,13 +372,14 @@ pe_rec_open(int fd, char *err, size_t cap)
 		ioctl(rec.slave, TIOCSWINSZ, &ws);
 	if ((rec.out = fdopen(rec.slave, "w")) == NULL)
 		goto fail;
-	rec.cast = fd;
 	rec.sent = rec.seen = 0;
 	rec.ended = false;
-	rec.error = 0;
+	atomic_store(&rec.error, 0);
+	rec.closed_error = 0;
 	rec.n = 0;
 
-	/* the relay takes no signals: they are the loop's */
+	/* the relay takes no signals: they are the loop's (a SIGXFSZ its
+	 * write causes stays pending on it: the write fails with EFBIG) */
 	sigset_t all, old;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -348,6 +403,8 @@ fail:
 		close(rec.master);
 	rec.out = NULL;
 	rec.slave = rec.master = -1;
+	pe_atomic_abort(&rec.file);
+	rec.cast = -1;
 	return -1;
 }
 
@@ -370,8 +427,18 @@ pe_rec_begin(int w, int h)
 	said_w = w, said_h = h;
 	size_t n = pe_cast_header(line, sizeof line, w, h,
 	    (long long)time(NULL), getenv("TERM"));
-	if (n == 0 || write_all(rec.cast, line, n) != 0)
-		rec.error = errno != 0 ? errno : EIO;
+	/* SIGXFSZ of a write past the file size limit is this write's
+	 * failure (EFBIG), not a signal to quit on: blocked, then taken */
+	sigset_t xfsz, old;
+	sigemptyset(&xfsz);
+	sigaddset(&xfsz, SIGXFSZ);
+	pthread_sigmask(SIG_BLOCK, &xfsz, &old);
+	errno = 0;
+	if (n == 0 || pe_cast_write(rec.cast, line, n, &rec.end) != 0)
+		rec_fail(errno);
+	struct timespec zero = {0, 0};
+	sigtimedwait(&xfsz, NULL, &zero);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	/* curses' SIGWINCH handler is in place now: ours goes first */
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_winch;
@@ -422,8 +489,8 @@ pe_rec_frame(bool wait)
 	rec_marker("F", wait);
 }
 
-/* Stop: the last bytes as an event, the relay joined, the file closed;
- * see tui.h. */
+/* Stop: the last bytes as an event, the relay joined, the file renamed
+ * into place; see tui.h. */
 int
 pe_rec_close(void)
 {
@@ -439,9 +506,17 @@ pe_rec_close(void)
 	rec.relay_up = false;
 	close(rec.master);
 	rec.master = -1;
-	int e = rec.error;
-	if (close(rec.cast) != 0 && e == 0)
-		e = errno;
+	int e = atomic_load(&rec.error);
+	/* the recording, whole events only, takes its name (kept under the
+	 * temporary one when that fails) */
+	errno = 0;
+	rec.kept_error = 0;
+	if (pe_atomic_commit_keep(&rec.file, rec.kept, sizeof rec.kept) !=
+	    PE_OK) {
+		rec.kept_error = errno != 0 ? errno : EIO;
+		if (e == 0)
+			e = rec.kept_error;
+	}
 	rec.cast = -1;
 	free(rec.buf);
 	free(rec.line);
@@ -457,4 +532,35 @@ int
 pe_rec_error(void)
 {
 	return rec.closed_error;
+}
+
+/* The error that stopped the recording in progress, or 0; see tui.h. */
+int
+pe_rec_failed(void)
+{
+	return rec.on ? atomic_load(&rec.error) : 0;
+}
+
+/* What the last recording's end was, in a sentence; see tui.h. */
+bool
+pe_rec_report(char *dest, size_t cap)
+{
+	int e = rec.closed_error;
+	if (e == 0)
+		return false;
+	if (rec.kept[0] != '\0')
+		snprintf(dest, cap, "--record '%s': the recording could not be "
+		    "given its name (%s); it is kept as '%s'", rec.name,
+		    pe_io_why(rec.kept_error), rec.kept);
+	else
+		snprintf(dest, cap, "--record '%s': recording stopped: %s; the "
+		    "file ends at the last whole event", rec.name, pe_io_why(e));
+	return true;
+}
+
+/* The name being recorded into. */
+const char *
+pe_rec_name(void)
+{
+	return rec.name;
 }

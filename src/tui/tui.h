@@ -14,8 +14,10 @@
 
 /* ---- crt.c ------------------------------------------------------------ */
 
-/* Start curses on the controlling terminal. record_fd: a file to record
- * the session into (record.c), or -1. depth: a forced enum pe_depth
+/* Start curses on the controlling terminal. record: the name of a file to
+ * record the session into (record.c), or NULL; what can be told of it by
+ * looking is checked first, the terminal next, and only then is the file
+ * created (a temporary file beside the name). depth: a forced enum pe_depth
  * (--color; a depth the terminfo entry lacks is described to curses with
  * an entry built by tic), or -1 to decide from NO_COLOR, the entry and
  * COLORTERM (truecolor or 24bit over a 256-color entry). The window size
@@ -24,7 +26,7 @@
  * first. Returns 0, or -1 with a one-line message in err[cap] when
  * standard input/output is not a terminal or TERM cannot address the
  * cursor; nothing has been written to the terminal then. */
-int pe_crt_init(int depth, int record_fd, char *err, size_t cap);
+int pe_crt_init(int depth, const char *record, char *err, size_t cap);
 /* The theme frames are drawn in (palette.h); set before pe_crt_init. The
  * light theme paints its background in every cell, blank or not. */
 void pe_crt_set_theme(enum pe_theme theme);
@@ -44,8 +46,14 @@ void pe_crt_size(int *w, int *h);
 /* Write a canvas to the screen and refresh. full: repaint every cell. */
 void pe_crt_draw(const struct pe_canvas *cv, bool full);
 /* The signal that asked to end the program (SIGINT, SIGTERM, SIGHUP,
- * SIGQUIT, SIGUSR1, ...), or 0. */
+ * SIGQUIT, SIGUSR1, ...), or 0; the first one counts. The handlers only
+ * set flags and write a byte to a self-pipe (async-signal-safe), and give
+ * the signals back their previous actions at pe_crt_done. */
 int pe_crt_quit_signal(void);
+/* The read end of that self-pipe, for a wait to poll beside the terminal
+ * (-1: none); pe_crt_wake_drain empties it. */
+int pe_crt_wake_fd(void);
+void pe_crt_wake_drain(void);
 /* Whether SIGTSTP arrived (then call pe_crt_suspend) or SIGCONT did (then
  * repaint everything). Each call clears the flag it reports. */
 bool pe_crt_take_suspend(void);
@@ -87,11 +95,18 @@ bool pe_input_pending(void);
 
 /* ---- record.c --------------------------------------------------------- */
 
-/* Record into fd, an open empty file (it is closed by pe_rec_close): a
- * pseudo-terminal of the real terminal's size and modes for curses to
- * write to, and a thread relaying it to the terminal and the file. Returns
- * 0, or -1 with a message in err[cap]. */
-int pe_rec_open(int fd, char *err, size_t cap);
+/* Whether path can be recorded into, by looking only (nothing is
+ * created): 0, or -1 with a message naming --record in err[cap] ("-", a
+ * folder, a folder that is missing or not writable). */
+int pe_rec_check(const char *path, char *err, size_t cap);
+/* Record into path (after pe_rec_check and the terminal's check): a
+ * temporary file beside it (io's atomic files: renamed into place by
+ * pe_rec_close, so what is at path stays whole until then and a link
+ * there is replaced, its target never written), a pseudo-terminal of the
+ * real terminal's size and modes for curses to write to, and a thread
+ * relaying it to the terminal and the file. Returns 0, or -1 with a
+ * message in err[cap] (nothing is left behind). */
+int pe_rec_open(const char *path, char *err, size_t cap);
 /* The stream curses is to write to while recording, else NULL. */
 FILE *pe_rec_output(void);
 /* Curses has started on a w x h screen: the header line; from now on a
@@ -107,11 +122,22 @@ void pe_rec_sync_modes(void);
  * file. */
 void pe_rec_frame(bool wait);
 /* Stop recording (after endwin): the last bytes as an event, the thread
- * joined, the file closed. Returns 0 or the errno of the first write that
- * failed (the file then ends at the last whole event). */
+ * joined, the file renamed into place. Returns 0 or the errno of the first
+ * write that failed (each event is written whole or not at all, so the
+ * file ends at the last whole event), or of the rename (the file is then
+ * kept under its temporary name). */
 int pe_rec_close(void);
 /* That error of the last recording, or 0. */
 int pe_rec_error(void);
+/* The error that stopped the recording in progress (the session goes on
+ * without it), or 0. */
+int pe_rec_failed(void);
+/* When the last recording ended on an error: a sentence for the exit
+ * message in dest[cap] (naming --record and the file, the reason in words:
+ * "file size limit exceeded") and true. */
+bool pe_rec_report(char *dest, size_t cap);
+/* The file name being recorded into (for the status line). */
+const char *pe_rec_name(void);
 
 /* ---- loop.c ----------------------------------------------------------- */
 
@@ -128,16 +154,18 @@ struct pe_tui_hooks {
 
 /* Run the interactive program from a ready state (the command line's,
  * which `pescope snapshot` would draw too) with color depth `depth` (-1:
- * from the terminal), in a theme, recorded into record_fd (an open empty
- * file, --record, closed either way; -1: none), with hooks (NULL: none).
- * Returns the process's exit status: 0, 1 when memory ran out or the
- * terminal went away, 2 when there is no terminal to run on; each failure
- * is said on standard error. A signal that ends the program is raised
- * again once the terminal is restored. */
+ * from the terminal), in a theme, recorded into the file named record
+ * (--record; NULL: none; see pe_crt_init: nothing is created when there is
+ * no terminal), with hooks (NULL: none).
+ * Returns the process's exit status: 0, 1 when memory ran out (or the
+ * terminal went away under nohup), 2 when there is no terminal to run on;
+ * each failure is said on standard error. A signal that ends the program
+ * is raised again once the terminal is restored, and a terminal that went
+ * away ends it by SIGHUP, as a hangup would. */
 struct pe_tui_opts {
 	int depth;
 	enum pe_theme theme;
-	int record_fd;
+	const char *record;
 	const struct pe_tui_hooks *hooks;
 };
 int pe_tui_run(const struct pe_state *start, const struct pe_tui_opts *opts);

@@ -131,11 +131,12 @@ haxis_line(struct pe_canvas *cv, int x, int y, int w, size_t c0, size_t c1,
 }
 
 /* A color bar's number, printed with fmt; one that prints as zero prints
- * without a sign (a rounded "-0" tells the reader nothing). */
+ * without a sign (a rounded "-0" tells the reader nothing), and NaN is
+ * "nan" whatever its sign bit (printf writes "-nan"). */
 static void
 bar_label(char *buf, size_t cap, const char *fmt, double v)
 {
-	snprintf(buf, cap, fmt, v);
+	snprintf(buf, cap, fmt, isnan(v) ? NAN : v);
 	if (buf[0] == '-' && buf[1] != '\0' &&
 	    strspn(buf + 1, "0.") == strlen(buf + 1))
 		memmove(buf, buf + 1, strlen(buf));

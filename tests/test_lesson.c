@@ -649,7 +649,8 @@ Test(lesson, placeholders_apply_where_they_should)
 			enum pe_encoding enc = (enum pe_encoding)e;
 			char list[128], word[32], why[300];
 			snprintf(list, sizeof list, " %s ", want[i].encs);
-			snprintf(word, sizeof word, " %s ", pe_encoding_name(enc));
+			snprintf(word, sizeof word, " %s ",
+			    pe_encoding_name(enc));
 			bool yes = strcmp(want[i].encs, "*") == 0 ||
 			    strstr(list, word) != NULL;
 			int rc = pe_lesson_placeholder_check(ph, "", enc, why,

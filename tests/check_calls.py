@@ -16,13 +16,15 @@ import sys
 # is reported, not failed (so breaking part of one is fine); a loop with a
 # file of none of them fails; one that is gone says to take it out.
 KNOWN = [
-    # render: writer.c dispatches to svg.c and pdf.c, which use its glyphs
-    ('render', {'paint.c', 'pdf.c', 'svg.c', 'writer.c'}),
+    # render: writer.c dispatches to svg.c, pdf.c and png.c, which use
+    # its glyphs through paint.c
+    ('render', {'paint.c', 'pdf.c', 'png.c', 'svg.c', 'writer.c'}),
     # kernel: field.c's modules call back for the interrupt check
     ('kernel', {'encoding.c', 'field.c', 'field_learned.c', 'field_scan.c',
                 'field_sim.c', 'field_wave.c', 'xpos.c'}),
-    # tui: crt.c starts the input, which polls crt.c's signal pipe
-    ('tui', {'crt.c', 'input.c'}),
+    # tui: crt.c starts the input and the pictures, which poll crt.c's
+    # signal pipe and the input
+    ('tui', {'crt.c', 'graphics.c', 'input.c'}),
     # app: the option parser asks commands.c for a command's label
     # (options_apply.c -> pe_command_label), and commands.c runs them all
     ('app', {'commands.c', 'lesson_build.c', 'lesson_export.c',

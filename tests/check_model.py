@@ -161,6 +161,47 @@ for fname in sorted(os.listdir(MODELS)):
             ok &= same("%s layers csv span" % fname, cells[6], w["span"])
     print(("ok   " if ok else "FAIL ") + "%s: dump --table layers" % fname)
 
+# the model view's strip (pescope model's, as the tab draws it) against the
+# config's layer list: a letter a layer, the same letter for layers the
+# reference reads alike (every field, inv_freq included), letters in order
+# of first appearance
+
+
+def canon(v):
+    if isinstance(v, np.ndarray):
+        return tuple(v.tolist())
+    if isinstance(v, (list, tuple)):
+        return tuple(canon(x) for x in v)
+    if isinstance(v, dict):
+        return tuple(sorted((k, canon(x)) for k, x in v.items()))
+    return v
+
+
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+for fname in sorted(os.listdir(MODELS)):
+    if not fname.endswith(".json"):
+        continue
+    path = os.path.join(MODELS, fname)
+    want, _ = hf_rope_ref.model_layers(path)
+    kinds, letters = [], ""
+    for w in want:
+        k = canon(w)
+        if k not in kinds:
+            kinds.append(k)
+        letters += LETTERS[kinds.index(k)] if kinds.index(k) < len(LETTERS) else "+"
+    r = run(["model", path])
+    lines = r.stdout.splitlines()
+    got = ""
+    start = next((k for k, line in enumerate(lines) if line.startswith("layers  ")), None)
+    for line in lines[start:] if start is not None else []:
+        if line == "":
+            break
+        if line.startswith(" " * 8) and line[8:] and line[8:].strip("+").isalpha():
+            got += line[8:]
+    if same("%s: pescope model's strip" % fname, got, letters):
+        print("ok   %s: strip of %d kinds" % (fname, len(kinds)))
+
+
 # a NoPE layer has no RoPE table, and says what it is
 r = run(["dump", "--config", os.path.join(MODELS, "llama-4-scout.json"), "--layer", "3",
          "--table", "cos"])

@@ -18,11 +18,11 @@ enum pe_wave_accuracy {
 	 * sin((double)p * w) is: within 1 ulp of libm's */
 	PE_WAVE_EXACT,
 	/* for float32 output: rows in blocks of wv->block = 64, each row
-	 * p = b + 8u + v reached from sin and cos of the block's first row
+	 * p = b + 16u + v reached from sin and cos of the block's first row
 	 * b (within 3.5 ulps) in two angle additions with tabulated sin and
-	 * cos of fl(8u w_j) and fl(v w_j), each corrected to the angle
+	 * cos of fl(16u w_j) and fl(v w_j), each corrected to the angle
 	 * fl(x w_j) it stands for (in r = fl(p w) - fl(q w) - fl(v w), which
-	 * is exact and below 2 ulps of p w; second order at q = b + 8u,
+	 * is exact and below 2 ulps of p w; second order at q = b + 16u,
 	 * first at p): within 1e-13 of sin(fl(p w)) in double, so its float
 	 * is within an ulp of float32's correctly rounded value (wave.c) */
 	PE_WAVE_F32,
@@ -36,8 +36,9 @@ struct pe_wave {
 	double wmax;	 /* max |w_j| */
 	size_t block;	 /* rows of an angle-addition block (an exact
 			    anchor); 1: every row exact */
-	double *tab;	 /* [2][8][2][nw]: sin, cos of fl(8 m w_j), then of
-			    fl(m w_j), m < 8 (wave.c) */
+	double *tab;	 /* per tile of frequencies, sin and cos of
+			    fl(16 m w_j), m < 4, then of fl(m w_j),
+			    m < 16 (wave.c) */
 };
 
 /* Where a row's values go: pair j is (first, second), each sin or cos of

@@ -2,16 +2,17 @@
  * the fast accuracy, the choice of instruction set, and the generic loops
  * (libm, as pe_sinusoidal_value computes one value).
  *
- * PE_WAVE_F32 walks every row p down three levels of 8: p = b + 8u + v
- * with b a multiple of 64. The block's anchor, sin and cos of fl(b w), is
- * exact (the instruction set's sincos); the anchor of q = b + 8u comes
- * from it by angle addition with the level-8 table (sin, cos of fl(8u w)),
- * corrected to fl(q w) to second order; row p from q's anchor with the
- * level-1 table (fl(v w)), corrected to fl(p w) to first order. Each
+ * PE_WAVE_F32 walks every row p down three levels: p = b + 16u + v with b
+ * a multiple of 64, u < 4, v < 16. The block's anchor, sin and cos of
+ * fl(b w), is exact (the instruction set's sincos); the anchor of
+ * q = b + 16u comes from it by angle addition with the step table (sin,
+ * cos of fl(16u w)), corrected to fl(q w) to second order; row p from q's
+ * anchor with the row table (fl(v w)), corrected to fl(p w) to first
+ * order. Each
  * correction r = fl(p w) - fl(q w) - fl(v w) is exact (Sterbenz: q >= v
  * or q = 0, and fl(p w) - fl(q w) is within a factor 2 of fl(v w)), and r
  * is below 2 ulps of p w. So a row's values depend on p alone, whatever
- * rows a call asks for; the tables a row reads stay small (two of 8 rows),
+ * rows a call asks for; the tables a row reads stay small (20 entries),
  * and the sincos is 1/64 of the work. */
 #include <math.h>
 #include <stdlib.h>
@@ -19,8 +20,8 @@
 
 #include "kernel/wave_impl.h"
 
-/* Bytes the two angle-addition tables may take (2 x 8 x 2 doubles a
- * frequency); past it (nw above 16,384) the rows are exact. */
+/* Bytes the two angle-addition tables may take (20 x 2 doubles a
+ * frequency); past it (nw above 13,056) the rows are exact. */
 #define WAVE_TABLE_BYTES ((size_t)4 << 20)
 /* Rows of a block (an exact anchor) and of a step (an anchor by angle
  * addition): the step table has WAVE_NSTEP entries, the row table
@@ -29,9 +30,9 @@
 #define WAVE_STEP 16
 #define WAVE_NSTEP (WAVE_BLOCK / WAVE_STEP)
 #define WAVE_ENTRIES (WAVE_NSTEP + WAVE_STEP)
-/* Frequencies a tile of pe_wave_rows covers: its part of the level-1
- * table (8 x 2 x 128 doubles) and of the anchors stays in the first-level
- * cache. */
+/* Frequencies a tile of pe_wave_rows covers: its part of the tables
+ * (20 x 2 x 128 doubles, 40 KiB) and of the anchors stays near the
+ * first-level cache. */
 #define WAVE_TILE 128
 
 /* Place pair j's values (a = first, b = second) as out says, as doubles
@@ -234,11 +235,11 @@ wave_alloc(size_t bytes)
 	return posix_memalign(&p, 64, bytes > 0 ? bytes : 64) == 0 ? p : NULL;
 }
 
-/* Entry e of tile t of a wave's tables: e < 8 is level 8's entry e (sin,
- * cos of fl(8e w_j)), e >= 8 level 1's entry e - 8: WAVE_TILE sines, then
- * WAVE_TILE cosines, of the tile's frequencies. A tile's entries are one
- * block of memory, so the rows of a tile read 16 KiB and no two entries
- * compete for a cache set. */
+/* Entry e of tile t of a wave's tables: e < 4 is the step table's entry
+ * e (sin, cos of fl(16e w_j)), e >= 4 the row table's entry e - 4 (of
+ * fl((e - 4) w_j)): WAVE_TILE sines, then WAVE_TILE cosines, of the
+ * tile's frequencies. A tile's entries are one block of memory, so the
+ * rows of a tile read 40 KiB and no two entries compete for a cache set. */
 static double *
 wave_entry(const struct pe_wave *wv, size_t t, size_t e)
 {
@@ -246,7 +247,8 @@ wave_entry(const struct pe_wave *wv, size_t t, size_t e)
 }
 
 /* Prepare the frequencies and, for PE_WAVE_F32, the two tables: entry m
- * of level L (8 or 1) is sin and cos of fl(L m w_j) (wave_entry). */
+ * of the step table is sin and cos of fl(16 m w_j), of the row table of
+ * fl(m w_j) (wave_entry). */
 int
 pe_wave_init(struct pe_wave *wv, const double *w, size_t nw,
              enum pe_wave_accuracy acc)

@@ -9,6 +9,8 @@
 #include "app/stream.h"
 #include "pescope/encoding.h"
 #include "pescope/toy.h"
+#include "render/writer.h"
+#include "tui/tui.h"
 
 #define R_SCALED (R(LINEAR) | R(DYNAMIC) | R(YARN) | R(LONGROPE) | R(LLAMA3))
 /* The options of the toy attention and worked examples: the TUI, snapshot
@@ -46,6 +48,12 @@ table_theme_name(int v)
 	return pe_theme_name((enum pe_theme)v);
 }
 
+static const char *
+table_gfx_name(int v)
+{
+	return pe_gfx_name((enum pe_gfx)v);
+}
+
 static const struct opt_choices encodings = {PE_ENC_COUNT, table_enc_name,
 	pe_encoding_parse, NULL, NULL};
 static const struct opt_choices scalings = {PE_ROPE_TYPE_COUNT,
@@ -56,6 +64,8 @@ static const struct opt_choices depths = {PE_DEPTH_MONO + 1,
 	table_depth_name, pe_depth_parse, NULL, NULL};
 static const struct opt_choices themes = {PE_THEME_COUNT, table_theme_name,
 	pe_theme_parse, NULL, NULL};
+static const struct opt_choices graphics = {PE_GFX_COUNT, table_gfx_name,
+	pe_gfx_parse, NULL, NULL};
 
 /* Values only the command line names (the kernel keeps none). */
 static const struct opt_choices layouts = {.names = (const struct opt_name[]){
@@ -77,6 +87,15 @@ static const struct opt_choices masks = {.names = (const struct opt_name[]){
 	{"causal", PE_TOY_MASK_CAUSAL}, {"none", PE_TOY_MASK_NONE}, {NULL, 0}}};
 static const struct opt_choices dtypes = {.names = (const struct opt_name[]){
 	{"f32", PE_F32}, {"f64", PE_F64}, {NULL, 0}}};
+
+static const char *
+table_task_name(int v)
+{
+	return pe_train_task_name((enum pe_train_task)v);
+}
+
+static const struct opt_choices train_tasks = {PE_TRAIN_TASK_COUNT,
+	table_task_name, pe_train_task_parse, NULL, NULL};
 
 const struct opt_row pe_opts[O_COUNT] = {
 	[O_ENCODING] = {"encoding", 'e', C_CONF, G_ENC, "E",
@@ -111,7 +130,8 @@ const struct opt_row pe_opts[O_COUNT] = {
 	[O_PAIRING] = {"pairing", 0, C_CONF, G_ENC, "P",
 	    "rope: half (HF rotate_half) or interleaved (GPT-J)",
 	    ENUM(cfg.pairing, pairings), .params = PE_PARAM_PAIRING},
-	[O_HEADS] = {"heads", 0, C_CONF, G_ENC, "H", "alibi heads; 8",
+	[O_HEADS] = {"heads", 0, C_CONF, G_ENC, "H",
+	    "alibi heads; 8 (with --train: the model's; 1)",
 	    SIZE(cfg.heads, 1, PE_MAX_HEADS),
 	    .params = PE_PARAM_HEADS},
 	[O_ALIBI_MODE] = {"alibi-mode", 0, C_CONF, G_ENC, "M",
@@ -170,8 +190,10 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "d/2] (else init_random_2d_freqs, torch seed 0)",
 	    HOOK(OPT_FILE, opt_freqs_file), .params = PE_PARAM_ROPE2D},
 	[O_LAYER] = {"layer", 0, C_CONF, G_ENC, "L",
-	    "rope2d mixed: the block of a [2, depth, ...] file;\n"
-	    "0", SIZE(cfg.rope2d.layer, 0, PE_MAX_N), .params = PE_PARAM_ROPE2D},
+	    "the layer shown: the model's (--config, any\n"
+	    "encoding); rope2d mixed: the block of a\n"
+	    "[2, depth, ...] file; 0", SIZE(cfg.rope2d.layer, 0, PE_MAX_N),
+	    .params = PE_PARAM_ROPE2D},
 	[O_TABLE_FILE] = {"table-file", 0, C_CONF, G_ENC, "F.npy",
 	    "learned: a [max_len, d] table (else untrained)",
 	    HOOK(OPT_FILE, opt_table_file), .params = PE_PARAM_TABLE},
@@ -280,12 +302,41 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    HOOK(OPT_SIZE, opt_shift), .caps = PE_CAP_SHIFT,
 	    .panels = PAN(SHIFT)},
 
+	[O_TRAIN] = {"train", 0, C_CONF, G_TRAIN, "TASK[:K]",
+	    "learned: train a one-layer model (train.h) and show\n"
+	    "its position table: offset:K (the token K back;\n"
+	    "K 3), reverse (the second half mirrors the first),\n"
+	    "first (the first token) or distance (P P^T fits a\n"
+	    "Gaussian of i - j); -d 32 -n 64 unless given,\n"
+	    "d <= 128, n <= 256; --heads: its heads (1)",
+	    HOOK(OPT_ENUM, opt_train), .choices = &train_tasks,
+	    .params = PE_PARAM_TABLE},
+	[O_TRAIN_STEPS] = {"train-steps", 0, C_CONF, G_TRAIN, "N",
+	    "--train: Adam steps taken before the first frame\n"
+	    "(dump, snapshot: the table after them); 0",
+	    SIZE(train_steps, 0, PE_TRAIN_MAX_STEPS), .params = PE_PARAM_TABLE},
+	[O_SEED] = {"seed", 0, C_CONF, G_TRAIN, "S",
+	    "--train: the seed of the init and the sequences;\n"
+	    "98943134 (the untrained table's)",
+	    SIZE(train.seed, 0, UINT64_MAX), .params = PE_PARAM_TABLE},
+	[O_LR] = {"lr", 0, C_CONF, G_TRAIN, "LR",
+	    "--train: Adam's learning rate (> 0); 0.01",
+	    FLOAT(train.lr), .lo = 0, .lo_bound = B_OPEN,
+	    .params = PE_PARAM_TABLE},
+	[O_VOCAB] = {"vocab", 0, C_CONF, G_TRAIN, "V",
+	    "--train (not distance): tokens in the sequences,\n"
+	    "2..64; 16",
+	    SIZE(train.vocab, 2, PE_TRAIN_MAX_VOCAB), .params = PE_PARAM_TABLE},
+
 	[O_PRESET] = {"preset", 0, C_CONF, G_ROPE, "NAME",
 	    "a real model's settings (--list-presets); other\n"
 	    "options override it wherever they stand",
 	    STRING(preset), .complete = COMPLETE_PRESETS},
 	[O_PRESET_FILE] = {"preset-file", 0, C_CONF, G_ROPE, "FILE",
 	    "settings from a file (lines: option = value)", PATH(preset)},
+	[O_CONFIG] = {"config", 0, C_CONF, G_ROPE, "FILE",
+	    "a model's config.json (Hugging Face's): the config\n"
+	    "is its layer --layer; other options override it", PATH(config)},
 
 	[O_CURSOR] = {"cursor", 0, C_TUI | C_SNAP, G_VIEW, "P,J",
 	    "cursor at position P, column J", HOOK(OPT_SIZE, opt_cursor)},
@@ -295,6 +346,9 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "(sinusoidal, learned, rope), shift (sinusoidal),\n"
 	    "decay (rope), recency (alibi), share (nope)",
 	    ENUM(panel, panels)},
+	[O_MODEL_VIEW] = {"model-view", 0, C_TUI | C_SNAP, G_VIEW, NULL,
+	    "the model of --config, every layer (the L key)",
+	    FLAG(model_view, true)},
 	[O_VALUES] = {"values", 0, C_TUI | C_SNAP, G_VIEW, NULL,
 	    "numbers over the colors where a cell shows one\n"
 	    "element and they fit (the v key)", FLAG(values, true)},
@@ -366,9 +420,20 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "(paints a white page, for projectors); txt and\n"
 	    "--color mono ansi have no colors to change",
 	    ENUM(theme, themes)},
+	[O_GRAPHICS] = {"graphics", 0, C_TUI | C_LESSON | C_BENCH, G_VIEW, "G",
+	    "the main maps as images: auto (default: asks the\n"
+	    "terminal; cells in tmux without allow-passthrough\n"
+	    "and in screen), kitty, iterm, sixel, or cells\n"
+	    "(text only); bench: time the frame with kitty's",
+	    ENUM(graphics, graphics)},
+	[O_SCALE] = {"scale", 0, C_SNAP, G_OUT, "N",
+	    "png, svg, pdf: a cell is N x 2N pixels, the main\n"
+	    "map drawn at that resolution (png: 8; svg and pdf\n"
+	    "draw cells as shapes unless it is given)",
+	    SIZE(scale, PE_SCALE_MIN, PE_SCALE_MAX), .given = OFF(scale_given)},
 	[O_FORMAT] = {"format", 'f', C_SNAP | C_DUMP, G_OUT, "F",
-	    "snapshot: ansi (default), txt (or text), html, svg\n"
-	    "or pdf; dump: csv (default) or npy",
+	    "snapshot: ansi (default), txt (or text), html, svg,\n"
+	    "pdf or png; dump: csv (default) or npy",
 	    HOOK(OPT_ENUM, opt_format), .choices = &opt_formats,
 	    .given = OFF(format_given)},
 	[O_OUTPUT] = {"output", 'o', C_SNAP | C_DUMP, G_OUT, "FILE",

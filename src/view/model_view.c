@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pescope/encoding.h"
 #include "render/canvas.h"
 #include "view/model_view.h"
 #include "view/panels.h"
@@ -185,8 +186,9 @@ pe_view_model_draw(struct pe_canvas *cv, int x, int y, int w, int h,
 	for (size_t k = 0; k < kinds && row < bottom; k++) {
 		const struct pe_layer_bands *b = &bands[k];
 		const struct pe_layer *l = first[k];
-		bool rope = l->cfg.enc == PE_ENC_ROPE ||
-		    l->cfg.enc == PE_ENC_MROPE || l->cfg.enc == PE_ENC_NOPE;
+		const struct pe_encoding_def *def = pe_config_def(&l->cfg);
+		bool rope = (def->caps & PE_CAP_ROPE) != 0 ||
+		    def->attention == PE_ATTN_NONE;
 		char line[256];
 		if (!rope)
 			continue; /* its kind's line says what it is */

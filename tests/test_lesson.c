@@ -108,6 +108,92 @@ Test(lesson, every_scene_renders_whole)
 	pe_app_lesson_free(&al);
 }
 
+/* Whether every word of caption appears, in order, in the text of the
+ * frame's caption band (the rows under its rule; a text-only scene's
+ * rows under the scene line): no word is cut, shortened or left out.
+ * The first missing word into miss[cap]. */
+static bool
+caption_uncut(const struct pe_canvas *cv, const char *caption, bool text_only,
+    char *miss, size_t cap)
+{
+	char *t = canvas_text(cv), *band = NULL;
+	for (char *line = t; line != NULL && *line != '\0';) {
+		char *nl = strchr(line, '\n');
+		if (text_only && line == t) {
+			band = nl + 1;
+			break;
+		}
+		if (strncmp(line, "────", strlen("────")) == 0) {
+			band = nl + 1;
+			break;
+		}
+		line = nl != NULL ? nl + 1 : NULL;
+	}
+	bool ok = band != NULL;
+	if (!ok)
+		snprintf(miss, cap, "(no caption band)");
+	for (char *p = band; p != NULL && *p != '\0'; p++)
+		if (*p == '\n')
+			*p = ' ';
+	char *words = strdup(caption), *save = NULL;
+	const char *at = band;
+	for (char *w = strtok_r(words, " \n", &save); ok && w != NULL;
+	     w = strtok_r(NULL, " \n", &save)) {
+		const char *f = strstr(at, w);
+		if (f == NULL) {
+			snprintf(miss, cap, "'%s'", w);
+			ok = false;
+			break;
+		}
+		at = f + strlen(w);
+	}
+	if (ok && (strchr(band, '{') != NULL || strstr(band, "more line")))
+		snprintf(miss, cap, "a placeholder or \"more lines\""), ok = false;
+	free(words);
+	free(t);
+	return ok;
+}
+
+/* Every step of every scene, at 80x24, 120x40 and 200x60, in the
+ * presenter view and without it, in both themes: the whole caption on
+ * screen, no word cut or left out, no placeholder unfilled. */
+Test(lesson, no_caption_is_cut)
+{
+	static const int sizes[][2] = {{80, 24}, {120, 40}, {200, 60}};
+	struct pe_app_lesson al;
+	load_intro(&al);
+	int bad = 0;
+	for (size_t k = 0; k < al.l.nscenes; k++)
+		for (size_t s = 0; s < al.l.scenes[k].nsteps; s++) {
+			struct pe_state st;
+			struct pe_model m;
+			char cap[16384], miss[600];
+			memset(&st, 0, sizeof st);
+			st.session.lesson = &al.l;
+			pe_lesson_goto(&st, k, s);
+			cr_assert_eq(pe_model_init(&m, &PANE(st).cfg), PE_OK);
+			cr_assert_eq(pe_lesson_caption(&st, &m, cap, sizeof cap), 0);
+			for (size_t z = 0; z < 3; z++)
+				for (int v = 0; v < 4; v++) {
+					struct pe_canvas cv;
+					st.session.present = v & 1;
+					pe_canvas_init(&cv, sizes[z][0], sizes[z][1]);
+					cv.theme = v >> 1;
+					cr_assert_eq(pe_view_render(&st, &m, &cv, NULL), PE_OK);
+					if (!caption_uncut(&cv, cap, al.l.scenes[k].text_only,
+					    miss, sizeof miss) && bad++ < 20)
+						cr_expect_fail("scene %zu.%zu at %dx%d%s%s: %s "
+						    "is not on screen", k + 1, s + 1, sizes[z][0],
+						    sizes[z][1], v & 1 ? ", presenter" : "",
+						    v >> 1 ? ", light" : "", miss);
+					pe_canvas_free(&cv);
+				}
+			pe_model_free(&m);
+		}
+	cr_expect_eq(bad, 0, "%d frames cut a caption", bad);
+	pe_app_lesson_free(&al);
+}
+
 /* "[a, b, c, d]" as captions write a vector (%.3g, no-break spaces). */
 static void
 vec(char *buf, size_t cap, const double *v, size_t n)

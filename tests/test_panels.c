@@ -76,17 +76,26 @@ find(const struct pe_canvas *cv, int x0, const char *s)
 	return -1;
 }
 
-/* Render st at w x h into cv (freed by the caller); the frame's status. */
+/* Render st at w x h into cv (freed by the caller) and where the frame's
+ * parts landed into hit (may be NULL); the frame's status. */
 static int
-render(const struct pe_state *st, int w, int h, struct pe_canvas *cv)
+render_hit(const struct pe_state *st, int w, int h, struct pe_canvas *cv,
+    struct pe_hit *hit)
 {
 	struct pe_model m;
 	cr_assert_eq(pe_model_init(&m, &st->pane[st->focus].cfg), PE_OK);
 	cr_assert_eq(pe_canvas_init(cv, w, h), PE_OK);
-	int rc = pe_view_render(st, &m, cv, NULL);
+	int rc = pe_view_render(st, &m, cv, hit);
 	pe_model_free(&m);
 	return rc;
 }
+/* The same without the hit. */
+static int
+render(const struct pe_state *st, int w, int h, struct pe_canvas *cv)
+{
+	return render_hit(st, w, h, cv, NULL);
+}
+
 
 /* A state of encoding enc on the defaults, showing panel p. */
 static void
@@ -623,6 +632,7 @@ Test(panels, every_panel_at_every_size_keeps_whole_words)
 			struct pe_config cfg;
 			struct pe_state st;
 			struct pe_canvas cv[3];
+			struct pe_hit hit[3];
 			pe_config_default(&cfg);
 			cfg.enc = (enum pe_encoding)e;
 			cfg.table = table;
@@ -633,15 +643,13 @@ Test(panels, every_panel_at_every_size_keeps_whole_words)
 			state(&st, &cfg, (enum pe_panel)p);
 			st.session.present = present;
 			for (int s = 0; s < 3; s++)
-				cr_assert_eq(render(&st, sizes[s][0], sizes[s][1], &cv[s]),
-				    PE_OK, "%s %s at %dx%d (presenter view %d)",
+				cr_assert_eq(render_hit(&st, sizes[s][0], sizes[s][1],
+				    &cv[s], &hit[s]), PE_OK, "%s %s at %dx%d (presenter view %d)",
 				    pe_encoding_name(cfg.enc),
 				    pe_panel_name((enum pe_panel)p), sizes[s][0],
 				    sizes[s][1], present);
 			for (int s = 0; s < 2 && check_words; s++) {
-				int rw = cv[s].w * 2 / 5;
-				rw = rw < 30 ? 30 : rw > 80 ? 80 : rw;
-				int rx = cv[s].w - rw;
+				int rx = hit[s].panel_x;
 				for (int y = present ? 1 : 2; y < cv[s].h - 3; y++) {
 					char l[4096];
 					snprintf(l, sizeof l, "%s", text_from(&cv[s], y, rx));

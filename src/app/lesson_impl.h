@@ -44,7 +44,7 @@ struct raw_step {
 struct raw_scene {
 	char *title;
 	int line;
-	bool text_only;
+	bool text_only, panel_only;
 	struct raw_step *steps;
 	size_t nsteps, steps_cap;
 	char *notes;

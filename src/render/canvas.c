@@ -38,6 +38,8 @@ pe_canvas_init(struct pe_canvas *cv, int w, int h)
 	cv->h = 0;
 	cv->cells = NULL;
 	cv->large = false;
+	cv->depth = 0; /* PE_DEPTH_TRUECOLOR */
+	cv->theme = 0; /* PE_THEME_DARK */
 	if (w < 1 || h < 1 ||
 	    (size_t)w > SIZE_MAX / sizeof *cv->cells / (size_t)h)
 		return PE_EINVAL;

@@ -48,6 +48,10 @@ struct pe_canvas {
 				  view): plot dots are quadrant blocks
 				  (pe_draw_dot), map columns 2 cells a
 				  sample; pe_canvas_init clears it */
+	int depth, theme;      /* what it will be written at (enum pe_depth,
+				  enum pe_theme; pe_canvas_init: truecolor,
+				  dark), for legends that name the colors
+				  drawn (pe_palette_color_name) */
 };
 
 /* Allocate a w x h canvas of blank cells (w, h >= 1). */

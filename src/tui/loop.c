@@ -168,6 +168,8 @@ render(struct loop *L, bool keys)
 		}
 		L->full = true;
 	}
+	L->cv.depth = pe_crt_depth(); /* legends name the colors on screen */
+	L->cv.theme = pe_crt_theme();
 	wt.next = wt.start + WATCH_MS;
 	pe_field_set_interrupt(watch_check, &wt);
 	int rc = pe_view_render(&L->st, focused_model(L), &L->cv, &L->hit);

@@ -65,6 +65,9 @@ struct pe_pane {
 				      encoding has it (pe_state_panel) */
 	const char *preset;	   /* preset name shown in the title, or NULL */
 	bool preset_modified;	   /* the config no longer is the preset's */
+	bool head_own_scale;	   /* alibi: the large head's colors on its
+				      own scale (o, --head-scale own), not
+				      the one every head shares */
 };
 
 /* What the session keeps whatever a key or a lesson's step changes: the
@@ -81,6 +84,9 @@ struct pe_session {
 	bool speaker;		   /* the speaker's view: notes, next scene,
 				      clock (lesson --speaker) */
 	bool notes;		   /* the notes over the frame (the i key) */
+	bool blank;		   /* the audience's screen is blank (b or .
+				      in a lesson, as a clicker's blank
+				      key); any key brings it back */
 	bool caption_below;	   /* the frame leaves the caption out (a
 				      handout page prints it below) */
 	double elapsed;		   /* seconds since the lesson started, for

@@ -328,9 +328,47 @@ int
 view_frame(const struct pe_state *st, const struct pe_model *m,
     struct pe_canvas *cv, struct pe_hit *hit)
 {
+	return view_frame_held(st, m, cv, hit, NULL);
+}
+
+/* The right column's width: its share of the frame, or what the chosen
+ * panel needs to draw its matrices whole, the main map keeping at least
+ * VIEW_MAP_MIN_W cells (it samples anyway); the whole body with
+ * panel_only. */
+#define VIEW_MAP_MIN_W 24
+static int
+right_width(struct ctx *c, bool panel_only)
+{
+	const struct pe_enc_view *v = pe_enc_view_of(c->cfg);
+	const struct pe_enc_panel *p = pe_enc_panel_of(v, pe_state_panel(c->st));
+	int rw = c->w * 2 / 5;
+
+	if (rw < 30)
+		rw = 30;
+	if (rw > 80)
+		rw = 80;
+	if (p != NULL && panel_only)
+		return c->w;
+	if (p != NULL && p->width != NULL) {
+		int want = p->width(c), most = c->w - VIEW_MAP_MIN_W - 2;
+		if (want > rw)
+			rw = want < most ? want : most > rw ? most : rw;
+	}
+	return rw;
+}
+
+/* One view's frame, with what a lesson's scene holds; see view_impl.h. */
+int
+view_frame_held(const struct pe_state *st, const struct pe_model *m,
+    struct pe_canvas *cv, struct pe_hit *hit, const struct view_hold *hold)
+{
 	struct ctx c;
 
 	view_ctx_init(&c, st, m, cv, hit);
+	if (hold != NULL) {
+		c.share = hold->scale;
+		c.sim_bound = hold->sim_bound;
+	}
 	cv->large = st->session.present; /* blocks for plots, wide samples */
 
 	/* The lines, top down: the tab bar (not in the presenter view,
@@ -345,13 +383,14 @@ view_frame(const struct pe_state *st, const struct pe_model *m,
 		draw_tabs(&c, top++);
 	/* the parameter line at top (a compare pane's: its first line) */
 	c.bx = 0, c.by = top + 1, c.bh = c.h - 3 - (top + 1);
-	c.rw = c.w * 2 / 5;
-	if (c.rw < 30)
-		c.rw = 30;
-	if (c.rw > 80)
-		c.rw = 80;
+	bool panel_only = hold != NULL && hold->panel_only &&
+	    !(st->compare && m->other != NULL);
+	c.rw = right_width(&c, panel_only);
 	c.lw = c.w - c.rw - 2;
 	c.rx = c.lw + 2;
+	if (c.rw == c.w) /* the panel alone */
+		c.lw = 0, c.rx = 0;
+	hit->panel_x = c.rx;
 
 	if (st->compare && m->other != NULL) {
 		view_compare(&c);

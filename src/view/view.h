@@ -50,6 +50,8 @@ struct pe_hit {
 					   the presenter view) */
 	size_t cell_rows, cell_cols;	/* elements the smallest sample covers:
 					   a cursor step */
+	int panel_x;			/* the right column's first cell (its
+					   width follows the panel's needs) */
 	/* compare mode: the fields above are the focused pane's map; this
 	 * is the other pane's (w == 0: not drawn) */
 	struct {

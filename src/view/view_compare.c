@@ -351,6 +351,11 @@ view_compare(struct ctx *c)
 		view_check(c, PE_ENOMEM, 0, y0, c->w);
 		goto end;
 	}
+	for (int i = 0; i < 2; i++) { /* drawn as the frame is */
+		p[i].cv.large = c->cv->large;
+		p[i].cv.depth = c->cv->depth;
+		p[i].cv.theme = c->cv->theme;
+	}
 
 	/* one color scale when the panes show the same kind of field; one
 	 * range for their dot products */

@@ -274,11 +274,11 @@ view_example_rotated(struct ctx *c)
 	double nx = pe_example_norm(xv, d), nr = NAN;
 	view_check(c, pe_example_rotated_norm(r, xv, m, &nr), x, y, w);
 	if (r->attention_scaling == 1.0)
-		snprintf(l, sizeof l, "|x| = %.6g · |R_%zu x| = %.6g = |x|: a "
+		snprintf(l, sizeof l, "|x| = %.6g;  |R_%zu x| = %.6g = |x|: a "
 		    "rotation keeps the length; only the direction moves, by the "
-		    "pairs' angles m·θ_j.", nx, m, nr);
+		    "pairs' angles θ_j = m·ω_j.", nx, m, nr);
 	else
-		snprintf(l, sizeof l, "|x| = %.6g · |R_%zu x| = %.6g: a rotation "
+		snprintf(l, sizeof l, "|x| = %.6g;  |R_%zu x| = %.6g: a rotation "
 		    "keeps the length, and HF scales cos and sin by %.4g (the "
 		    "rotating dims' length times it).", nx, m, nr,
 		    r->attention_scaling);
@@ -287,10 +287,10 @@ view_example_rotated(struct ctx *c)
 	double th = pe_rope_angle(r, (double)m, j), att = r->attention_scaling;
 	double co = att * cos(th), si = att * sin(th);
 	snprintf(c->panel_insp, sizeof c->panel_insp, " (R_%zu x)[%zu,%zu] = "
-	    "(x_a·c − x_b·s, x_b·c + x_a·s), c = %s%.6g, s = %s%.6g (θ = %zu·"
-	    "%.6g) = (%.6g·%.6g − %.6g·%.6g, %.6g·%.6g + %.6g·%.6g) = (%.9g, "
+	    "(x_a·c − x_b·s, x_b·c + x_a·s), c = %s%.6g, s = %s%.6g (θ = m·ω_%zu = "
+	    "%zu·%.6g) = (%.6g·%.6g − %.6g·%.6g, %.6g·%.6g + %.6g·%.6g) = (%.9g, "
 	    "%.9g)", m, da, db, att != 1.0 ? "att·cos θ = " : "cos θ = ", co,
-	    att != 1.0 ? "att·sin θ = " : "sin θ = ", si, m, r->inv_freq[j],
+	    att != 1.0 ? "att·sin θ = " : "sin θ = ", si, j, m, r->inv_freq[j],
 	    xv[da], co, xv[db], si, xv[db], co, xv[da], si, rx[da], rx[db]);
 	free(v);
 }

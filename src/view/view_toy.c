@@ -169,7 +169,8 @@ toy_map(struct ctx *c, int x, int y, int w, int h, const double *a, size_t t,
 }
 
 /* Lines for a toy map of t tokens: two a token when the room allows,
- * else one, plus its title, axis and bar (and legend). */
+ * else one, else two tokens a line (half blocks: still every token, none
+ * sampled), plus its title, axis and bar (and legend). */
 static int
 toy_map_h(size_t t, int room, bool legend)
 {
@@ -178,7 +179,36 @@ toy_map_h(size_t t, int room, bool legend)
 		return 2 * (int)t + chrome;
 	if ((int)t + chrome <= room)
 		return (int)t + chrome;
+	if (((int)t + 1) / 2 + chrome <= room)
+		return ((int)t + 1) / 2 + chrome;
 	return room;
+}
+
+/* The fewest lines a toy map of t tokens needs unsampled. */
+static int
+toy_map_min_h(size_t t, bool legend)
+{
+	return ((int)t + 1) / 2 + 3 + legend;
+}
+
+/* The width two toy maps of the frame's sentence need side by side with
+ * every token a column (a sample 2 cells wide in the presenter view):
+ * the right column is at least this wide when it shows them, the main
+ * map giving up the room (view.c). */
+int
+view_toy_width(const struct ctx *c)
+{
+	const struct pe_view_cache *k = toy_cache(c);
+	size_t t = k->toy_s.count;
+	int lab = 1;
+
+	if (k->toy_rc != PE_OK || t == 0)
+		return 0;
+	for (size_t i = 0; i < t; i++)
+		if ((int)k->toy_s.len[i] > lab && k->toy_s.len[i] < 32)
+			lab = (int)k->toy_s.len[i];
+	int one = lab + 2 + (int)t * panel_col_cells(c->cv) + 1;
+	return 2 * one + 2;
 }
 
 /* relative without --bias-file: the learned bias has no numbers here, so
@@ -270,11 +300,18 @@ view_toy_panel(struct ctx *c)
 	    "I, mask %s", c->cfg->d,
 	    rule != NULL && rule->term != NULL ? rule->term : "",
 	    causal ? "causal" : "none");
-	y += panel_text(c->cv, x, y, w, 2, t1, C_TEXT, PE_ATTR_BOLD);
+	/* the maps come first: every token a row; the title and the
+	 * sentences take what the maps leave, then the difference's words */
+	int room = h - toy_map_min_h(t, causal) - 1;
+	int tl = room >= 4 ? 2 : room >= 1 ? 1 : 0;
+	int sl = room - tl >= 2 ? 2 : room - tl >= 1 ? 1 : 0;
+	if (tl > 0)
+		y += panel_text(c->cv, x, y, w, tl, t1, C_TEXT, PE_ATTR_BOLD);
 	toy_text(&k->toy_s, s0, sizeof s0);
 	toy_text(&k->toy_p, s1, sizeof s1);
 	snprintf(l, sizeof l, "%s, permuted: %s", s0, s1);
-	y += panel_text(c->cv, x, y, w, 2, l, C_DIM, 0);
+	if (sl > 0)
+		y += panel_text(c->cv, x, y, w, sl, l, C_DIM, 0);
 	h = c->by + c->bh - y;
 
 	/* the two maps, masked keys hatched */
@@ -291,7 +328,8 @@ view_toy_panel(struct ctx *c)
 		}
 	struct pe_scale sc = {PE_CMAP_SEQUENTIAL, 0, 1, false};
 	int mw = (w - 2) / 2;
-	int mh = toy_map_h(t, h - 4, causal);
+	int mh = toy_map_h(t, h - 4 >= toy_map_min_h(t, causal) ? h - 4 : h,
+	    causal);
 	const char *legend = causal ? "masked: the key comes later" : NULL;
 	toy_map(c, x, y, mw, mh, a, t, labels, &sc, "A: the sentence", legend);
 	toy_map(c, x + mw + 2, y, w - mw - 2, mh, b, t, labels, &sc,

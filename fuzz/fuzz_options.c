@@ -1,11 +1,13 @@
 /* libFuzzer target: the command line. The input is split at NUL bytes into
  * arguments after "pescope"; the first may be a command. Any argv must give
- * 0 or 2 and leave nothing behind (ASan, LeakSanitizer). */
+ * 0 or 2 and leave nothing behind (ASan, LeakSanitizer); what parsed has a
+ * help text (the rows' generators run on it). */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/options.h"
+#include "app/app.h"
 #include "render/draw.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -33,6 +35,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort(); /* a refusal always explains itself */
 	char safe[4 * sizeof err];
 	pe_text_escape(err, safe, sizeof safe);
+	if (rc == 0) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *fp = open_memstream(&text, &len);
+		if (fp != NULL) {
+			pe_options_help(fp, pe_commands, o.named);
+			fclose(fp);
+			if (len == 0)
+				abort(); /* every command has a usage line */
+		}
+		free(text);
+	}
 	pe_options_free(&o);
 	free(buf);
 	return 0;

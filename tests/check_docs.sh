@@ -35,6 +35,20 @@ complete_words() { # complete_words WORD... : COMPREPLY for the last word
 [ "$(complete_words pescope --rope-scaling l)" = "linear longrope llama3" ] && ok "bash: --rope-scaling l" || bad "bash: --rope-scaling l"
 [ "$(complete_words pescope --preset gpt)" = "gpt-j-6b gpt-neox-20b gpt2" ] && ok "bash: --preset gpt" || bad "bash: --preset gpt -> $(complete_words pescope --preset gpt)"
 [ "$(complete_words pescope d)" = "dump" ] && ok "bash: command d" || bad "bash: command d"
+[ "$(complete_words pescope l)" = "lesson" ] && ok "bash: command l" || bad "bash: command l -> $(complete_words pescope l)"
+[ "$(complete_words pescope --color t)" = "truecolor" ] && ok "bash: --color t" || bad "bash: --color t"
+[ "$(complete_words pescope --lesson i)" = "intro" ] && ok "bash: --lesson i" || bad "bash: --lesson i"
+[ "$(complete_words pescope -t cos)" = "cosine cos" ] && ok "bash: -t cos (dump's tables)" || bad "bash: -t cos -> $(complete_words pescope -t cos)"
+
+# each command's --help lists only options the man page and completions have
+for c in snapshot dump lesson bench completion manpage; do
+	"$bin" "$c" --help >"$dir/help-$c" 2>&1 || { bad "$c --help"; continue; }
+	head -1 "$dir/help-$c" | grep -q "^Usage: pescope $c" || { bad "$c --help: no usage line"; continue; }
+	for o in $(grep -o -- '--[a-z][a-z0-9-]*[a-z0-9]' "$dir/help-$c" | sort -u); do
+		grep -q -- "$o" "$dir/bash" || bad "$c --help lists $o, bash lacks it"
+	done
+done
+ok "every command's --help"
 
 if command -v man >/dev/null 2>&1; then
 	w=$(MANWIDTH=80 man -l "$dir/pescope.1" 2>&1 >/dev/null)

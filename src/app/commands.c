@@ -2,11 +2,8 @@
  * it, its usage, what it does, the words it takes after its options and
  * the function that runs it. The parser, --help, the man page, the
  * completions and main read the rows. */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "app/app.h"
 #include "app/options_impl.h"

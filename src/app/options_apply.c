@@ -115,8 +115,8 @@ apply_typed(struct pe_options *o, const struct opt_row *r, const char *arg,
 	case OPT_STRING: {
 		char **s = dest;
 		if (r->nonempty && arg[0] == '\0')
-			return opt_fail(err, cap, "--%s: the file name is "
-			    "empty", r->name);
+			return opt_fail(err, cap, "--%s: the %s is empty",
+			    r->name, r->type == OPT_FILE ? "file name" : "value");
 		if (opt_own(s, arg, err, cap) != 0)
 			return 2;
 		if (r->alias != 0)

@@ -73,6 +73,14 @@ fi
 	| grep -q "With 16 heads the steepest slope is" && ok "the README's lesson renders" \
 	|| bad "the README's lesson renders"
 
+refused "--paper has no effect with -f txt: it sizes PDF pages" \
+	snapshot --lesson intro --all -f txt --paper a4 -o "$tmp/p"
+refused "--no-notes has no effect here" snapshot --lesson intro --scene 2 -f pdf \
+	--no-notes -o "$tmp/n.pdf"
+refused "--paper" snapshot -e rope -f pdf --paper a5 -o "$tmp/a5.pdf"
+refused "--duration" lesson --duration 0
+refused "--duration" lesson --duration soon
+refused "--head-scale" snapshot -e rope --head-scale own
 refused "--lesson 'nosuch': unknown lesson; the built-in lessons are intro" \
 	snapshot --lesson nosuch
 refused "--scene 99: lesson intro has" snapshot --lesson intro --scene 99

@@ -16,6 +16,7 @@
 #include "helpers.h"
 #include "pescope/alibi.h"
 #include "pescope/sinusoidal.h"
+#include "pescope/toy.h"
 #include "view/lesson.h"
 #include "view/view.h"
 
@@ -205,9 +206,10 @@ vec(char *buf, size_t cap, const double *v, size_t n)
 	snprintf(buf + o, cap - o, "]");
 }
 
-/* Scene 2: x + PE(0) and x + PE(5), d = 4, from sin and cos directly
- * (Vaswani et al. 2017, sec. 3.5: PE(p, 2i) = sin(p / 10000^(2i/d)),
- * PE(p, 2i+1) = cos(...)). */
+/* Scene 2: x + PE(0), then a step at p = 5 (the cursor there, so that
+ * the panel shows what the caption says) with x + PE(5), d = 4, from sin
+ * and cos directly (Vaswani et al. 2017, sec. 3.5: PE(p, 2i) = sin(p /
+ * 10000^(2i/d)), PE(p, 2i+1) = cos(...)). */
 Test(lesson, scene_2_adds_the_position)
 {
 	struct pe_app_lesson al;
@@ -217,6 +219,10 @@ Test(lesson, scene_2_adds_the_position)
 	double x[4] = {0.51, -0.22, 0.88, 0.14}, y[4];
 	cr_expect(strstr(cap, "[0.51,\u00a00.78,\u00a00.88,\u00a01.14]") != NULL,
 	    "%s", cap);
+	cr_expect(strstr(cap, "PE(5)") == NULL, "PE(5) comes with its step");
+	cr_assert_eq(al.l.scenes[1].nsteps, 2);
+	cr_expect_eq(al.l.scenes[1].steps[1].start.cur_r, 5, "the panel at 5");
+	caption(&al, 2, 2, cap, sizeof cap);
 	y[0] = x[0] + sin(5.0), y[1] = x[1] + cos(5.0);
 	y[2] = x[2] + sin(5.0 / 100.0), y[3] = x[3] + cos(5.0 / 100.0);
 	vec(want, sizeof want, y, 4);
@@ -257,8 +263,10 @@ Test(lesson, scene_5_shift_residual_is_the_kernels)
 	cr_assert_eq(pe_sinusoidal_shift_residual(64, 16, 10000, PE_LAYOUT_INTERLEAVED,
 	    3, 0, 64, &r), PE_OK);
 	cr_expect(r < 1e-12, "the residual is rounding: %g", r);
-	snprintf(want, sizeof want, "Here K = 3: over all 64 positions the "
-	    "largest |PE(p+K) − M_K·PE(p)| is %.2g", r);
+	/* the check runs over p = 0 .. 60: p + K within the 64 positions */
+	snprintf(want, sizeof want, "Here K = 3: for every p from 0 to 60 (p + "
+	    "K stays within the 64 positions) the largest |PE(p+K) − M_K·PE(p)| "
+	    "is %.2g", r);
 	cr_expect(strstr(cap, want) != NULL, "%s not in %s", want, cap);
 	pe_app_lesson_free(&al);
 }
@@ -270,8 +278,12 @@ Test(lesson, scene_7_names_both_numbers)
 	char cap[8192];
 	load_intro(&al);
 	caption(&al, 7, 1, cap, sizeof cap);
-	cr_expect(strstr(cap, "here 2048") != NULL, "%s", cap);
-	cr_expect(strstr(cap, "Positions 0 to 2047 have a row") != NULL, "%s", cap);
+	/* what is shown, not GPT-2's or BERT's sizes (1024, 512) */
+	cr_expect(strstr(cap, "The table shown has 2048 rows") != NULL, "%s",
+	    cap);
+	cr_expect(strstr(cap, "here 2048") == NULL, "%s", cap);
+	cr_expect(strstr(cap, "positions 0 to 2047 have a row") != NULL, "%s",
+	    cap);
 	cr_expect(strstr(cap, "The 2049th token, at position 2048, has no "
 	    "vector") != NULL, "%s", cap);
 	pe_app_lesson_free(&al);
@@ -364,6 +376,104 @@ Test(lesson, keys_step_scenes_and_steps)
 	/* a step without options of its own keeps what was explored */
 	pe_lesson_goto(&st, 9, 0); /* rope, example; step 2 sets decay */
 	pe_app_lesson_free(&al);
+}
+
+/* A clicker's keys: b (most clickers' blank-screen button) and . blank
+ * the audience's screen, and any key brings it back and does nothing
+ * else (b divided the base by 10, silently: scene 3's caption turned to
+ * "1000^(−2i/d)"); a parameter key still works, and the scene line names
+ * what the scene did not set ("changed: base") until r resets it; Home
+ * and End go to the first and the last scene; R restarts the clock. */
+Test(lesson, clicker_keys_blank_and_mark_changes)
+{
+	struct pe_app_lesson al;
+	struct pe_state st;
+	struct pe_model m;
+	char cap[8192], changed[160];
+	load_intro(&al);
+	memset(&st, 0, sizeof st);
+	st.session.lesson = &al.l;
+	pe_lesson_goto(&st, 2, 0); /* scene 3, the sinusoidal formula */
+	double base = PANE(st).cfg.base;
+	for (int k = 0; k < 2; k++) {
+		key(&st, k ? '.' : 'b');
+		cr_expect(st.session.blank, "'%c' blanks", k ? '.' : 'b');
+		cr_expect_float_eq(PANE(st).cfg.base, base, 0, "the base stays");
+		int a = key(&st, 'N'); /* any key: back, and nothing else */
+		cr_expect(!st.session.blank);
+		cr_expect_eq(a & PE_ACT_REBUILD, 0);
+		cr_expect_eq(PANE(st).cfg.n, al.l.scenes[2].steps[0].start.pane[0]
+		    .cfg.n, "the key that brought it back did nothing else");
+	}
+	/* the blank frame: nothing of the scene on it */
+	struct pe_canvas cv;
+	cr_assert_eq(pe_model_init(&m, &PANE(st).cfg), PE_OK);
+	pe_canvas_init(&cv, 80, 24);
+	st.session.blank = true;
+	pe_view_render(&st, &m, &cv, NULL);
+	char *t = canvas_text(&cv);
+	cr_expect(strstr(t, "sinusoidal") == NULL && strstr(t, "3/17") == NULL,
+	    "%s", t);
+	free(t);
+	st.session.blank = false;
+	pe_model_free(&m);
+	/* B doubles the base: said on the scene line, r puts it back */
+	pe_lesson_changes(&st, changed, sizeof changed);
+	cr_expect_str_eq(changed, "");
+	key(&st, 'B');
+	cr_expect_float_eq(PANE(st).cfg.base, 2 * base, 0);
+	pe_lesson_changes(&st, changed, sizeof changed);
+	cr_expect_str_eq(changed, "base");
+	cr_assert_eq(pe_model_init(&m, &PANE(st).cfg), PE_OK);
+	pe_view_render(&st, &m, &cv, NULL);
+	t = canvas_text(&cv);
+	cr_expect(strstr(t, "(changed: base") != NULL, "%.160s", t);
+	free(t);
+	cr_assert_eq(pe_lesson_caption(&st, &m, cap, sizeof cap), 0);
+	cr_expect(strstr(cap, "20000^(−2i/d)") != NULL, "%s", cap);
+	pe_model_free(&m);
+	key(&st, PE_KEY_PGDN); /* a step on: the next scene's own */
+	key(&st, PE_KEY_PGUP);
+	pe_lesson_changes(&st, changed, sizeof changed);
+	cr_expect_str_eq(changed, "");
+	key(&st, 'B');
+	key(&st, 'r');
+	cr_expect_float_eq(PANE(st).cfg.base, base, 0, "r resets");
+	pe_lesson_changes(&st, changed, sizeof changed);
+	cr_expect_str_eq(changed, "");
+	/* Home and End: the first and the last scene */
+	key(&st, PE_KEY_END);
+	cr_expect_eq(st.session.scene, al.l.nscenes - 1);
+	key(&st, PE_KEY_HOME);
+	cr_expect_eq(st.session.scene, 0);
+	cr_expect_eq(st.session.step, 0);
+	key(&st, 'R');
+	cr_expect(st.session.clock_reset, "R asks the session to restart the "
+	    "clock");
+	pe_canvas_free(&cv);
+	pe_app_lesson_free(&al);
+}
+
+/* b and B step the base by ×2 (Alt: ×10); in a lesson b is the blank key,
+ * so the base goes down by Alt+b. */
+Test(lesson, base_keys_step_by_two_and_ten)
+{
+	struct pe_state st;
+	struct pe_config cfg;
+	pe_config_default(&cfg);
+	pe_state_init(&st, &cfg);
+	key(&st, 'b');
+	cr_expect_float_eq(PANE(st).cfg.base, 5000, 0);
+	key(&st, 'B');
+	key(&st, 'B');
+	cr_expect_float_eq(PANE(st).cfg.base, 20000, 0);
+	key(&st, 'b' | PE_KEY_ALT);
+	cr_expect_float_eq(PANE(st).cfg.base, 2000, 0);
+	key(&st, 'B' | PE_KEY_ALT);
+	cr_expect_float_eq(PANE(st).cfg.base, 20000, 0);
+	key(&st, 'q' | PE_KEY_ALT);
+	cr_expect(strstr(st.status, "Alt+q does nothing") != NULL, "%s",
+	    st.status);
 }
 
 /* A lesson's text, parsed; 0 or 2 with err. */
@@ -699,4 +809,148 @@ Test(lesson, a_build_goes_a_step_at_a_time)
 	pe_app_lesson_free(&al);
 	pe_app_lesson_free(&whole);
 	free(text);
+}
+
+/* A restart goes on where the lesson was left: the presenting instance
+ * keeps its scene and step under $XDG_STATE_HOME/pescope, and a new one
+ * without --scene starts there (it went back to scene 1); --scene K
+ * starts elsewhere; --duration replaces the lesson's minutes. */
+Test(lesson, a_restart_resumes_where_the_lesson_was, .timeout = 30)
+{
+	char *dir = th_tmpdir(), err[1024];
+	struct pe_options o;
+	struct pe_state st;
+	struct pe_lesson_session *S;
+	cr_assert_not_null(dir);
+	setenv("XDG_STATE_HOME", dir, 1);
+	memset(&o, 0, sizeof o);
+	cr_assert_eq(pe_lesson_session_open(&S, &o, &st, err, sizeof err), 0,
+	    "%s", err);
+	cr_expect_eq(st.session.scene, 0, "no place kept: the first scene");
+	pe_lesson_goto(&st, 5, 0);
+	pe_lesson_session_poll(S, &st);
+	pe_lesson_session_close(S);
+
+	cr_assert_eq(pe_lesson_session_open(&S, &o, &st, err, sizeof err), 0,
+	    "%s", err);
+	cr_expect_eq(st.session.scene, 5, "resumed at scene 6");
+	cr_expect(strstr(st.status, "resumed at scene 6/") != NULL, "%s",
+	    st.status);
+	pe_lesson_goto(&st, 12, 2); /* 13.3 */
+	pe_lesson_session_poll(S, &st);
+	pe_lesson_session_close(S);
+	cr_assert_eq(pe_lesson_session_open(&S, &o, &st, err, sizeof err), 0,
+	    "%s", err);
+	cr_expect(st.session.scene == 12 && st.session.step == 2,
+	    "resumed at 13.3: %zu.%zu", st.session.scene + 1, st.session.step + 1);
+	pe_lesson_session_close(S);
+
+	o.scene_given = true, o.scene = 2, o.scene_step = 1;
+	o.duration_given = true, o.duration = 50;
+	cr_assert_eq(pe_lesson_session_open(&S, &o, &st, err, sizeof err), 0,
+	    "%s", err);
+	cr_expect_eq(st.session.scene, 1, "--scene 2 starts there");
+	cr_expect_float_eq(st.session.lesson->minutes, 50, 0, "--duration");
+	pe_lesson_session_close(S);
+	unsetenv("XDG_STATE_HOME");
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	cr_expect_eq(system(cmd), 0);
+	free(dir);
+}
+
+/* The speaker's clock: R starts it again; time over is in the warning
+ * color (the accent's while there is time left). */
+Test(lesson, the_clock_resets_and_warns_when_over, .timeout = 30)
+{
+	char *dir = th_tmpdir(), err[1024];
+	struct pe_options o;
+	struct pe_state st;
+	struct pe_lesson_session *S;
+	setenv("XDG_STATE_HOME", dir, 1);
+	memset(&o, 0, sizeof o);
+	o.speaker = true;
+	cr_assert_eq(pe_lesson_session_open(&S, &o, &st, err, sizeof err), 0,
+	    "%s", err);
+	nanosleep(&(struct timespec){1, 200 * 1000 * 1000}, NULL);
+	pe_lesson_session_poll(S, &st);
+	cr_expect_geq(st.session.elapsed, 1);
+	key(&st, 'R');
+	pe_lesson_session_poll(S, &st);
+	cr_expect_lt(st.session.elapsed, 1, "R: %g s", st.session.elapsed);
+	/* 46 minutes into a 45-minute lesson, and 10 minutes in */
+	for (int over = 0; over < 2; over++) {
+		struct pe_model m;
+		struct pe_canvas cv;
+		st.session.elapsed = over ? 46 * 60 : 10 * 60;
+		cr_assert_eq(pe_model_init(&m, &PANE(st).cfg), PE_OK);
+		pe_canvas_init(&cv, 100, 30);
+		pe_view_render(&st, &m, &cv, NULL);
+		char *t = canvas_text(&cv);
+		char *at = strstr(t, over ? "01:00 over" : "35:00 left");
+		cr_expect(at != NULL, "%.300s", t);
+		int y = 0;
+		for (char *p = t; p < at; p++)
+			y += *p == '\n';
+		const struct pe_cell *c = &cv.cells[y * cv.w + 1];
+		cr_expect_eq(c->fg, over ? PE_RGB(0xff, 0x87, 0x5f)
+		    : PE_RGB(0x5f, 0xaf, 0xff), "the clock's color %06x", c->fg);
+		free(t);
+		pe_canvas_free(&cv);
+		pe_model_free(&m);
+	}
+	pe_lesson_session_close(S);
+	unsetenv("XDG_STATE_HOME");
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	cr_expect_eq(system(cmd), 0);
+	free(dir);
+}
+
+/* Off the script: / toggles the toy attention's mask (NoPE's panel told
+ * the room to use --mask none, a flag); s goes forward from the scaling
+ * shown (from llama-2-7b's default the first press gave "llama3 ×4"), S
+ * back; dynamic NTK at seq_len ≤ max_pos says it is inactive there. */
+Test(lesson, off_script_keys)
+{
+	struct pe_app_lesson al;
+	struct pe_state st;
+	load_intro(&al);
+	memset(&st, 0, sizeof st);
+	st.session.lesson = &al.l;
+	pe_lesson_goto(&st, 0, 0); /* NoPE, attention panel, mask none */
+	cr_assert(!pe_toy_causal(&PANE(st).cfg));
+	key(&st, '/');
+	cr_expect(pe_toy_causal(&PANE(st).cfg), "/: causal");
+	key(&st, '/');
+	cr_expect(!pe_toy_causal(&PANE(st).cfg), "/ again: none");
+	pe_lesson_goto(&st, 12, 0); /* llama-2-7b, unscaled */
+	cr_assert_eq(PANE(st).cfg.rope.type, PE_ROPE_DEFAULT);
+	key(&st, 's');
+	cr_expect_eq(PANE(st).cfg.rope.type, PE_ROPE_LINEAR, "s: forward");
+	key(&st, 's');
+	cr_expect_eq(PANE(st).cfg.rope.type, PE_ROPE_DYNAMIC);
+	key(&st, 'S');
+	cr_expect_eq(PANE(st).cfg.rope.type, PE_ROPE_LINEAR, "S: back");
+	/* dynamic below max_pos */
+	struct pe_config cfg = PANE(st).cfg;
+	cfg.rope.type = PE_ROPE_DYNAMIC;
+	cfg.rope.max_pos = 4096;
+	for (int k = 0; k < 2; k++) {
+		struct pe_state s2;
+		struct pe_model m;
+		struct pe_canvas cv;
+		cfg.n = k ? 16384 : 4096;
+		pe_state_init(&s2, &cfg);
+		cr_assert_eq(pe_model_init(&m, &cfg), PE_OK);
+		pe_canvas_init(&cv, 200, 60);
+		pe_view_render(&s2, &m, &cv, NULL);
+		char *t = canvas_text(&cv);
+		bool said = strstr(t, "inactive: seq_len ≤ max_pos 4096") != NULL;
+		cr_expect(k ? !said : said, "seq_len %zu: %.400s", cfg.n, t);
+		free(t);
+		pe_canvas_free(&cv);
+		pe_model_free(&m);
+	}
+	pe_app_lesson_free(&al);
 }

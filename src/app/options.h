@@ -131,6 +131,10 @@ void pe_options_man(FILE *fp, const struct pe_command *cmds);
 void pe_options_completion(FILE *fp, const struct pe_command *cmds,
     int shell);
 void pe_options_list_presets(FILE *fp);
+/* The i-th preset --preset accepts (from 0): its name, and its one-line
+ * description into about[cap]; NULL past the last. The one list the TUI's
+ * preset picker shows. */
+const char *pe_options_preset_at(size_t i, char *about, size_t cap);
 
 /* Apply a preset's text (lines "option = value", '#' comments) to *o.
  * Returns 0 or 2 with a message. */

@@ -65,8 +65,11 @@ struct pe_lesson {
 int pe_lesson_goto(struct pe_state *st, size_t k, size_t step);
 
 /* The lesson keys: PgDn (next step, then next scene), PgUp (back a step,
- * then the previous scene's last step), r (the step's start again).
- * Returns -1 when key is none of them or no lesson runs. */
+ * then the previous scene's last step), Home and End (the first and the
+ * last scene), r (the step's start again), b and . (blank the screen, as
+ * a clicker's blank key; any key brings it back), R (the clock starts
+ * again), i (the notes). Returns -1 when key is none of them or no
+ * lesson runs. */
 int pe_lesson_key(struct pe_state *st, int key);
 
 /* A placeholder's name and argument ("sum", "5") is one a caption may use

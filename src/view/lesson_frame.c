@@ -252,9 +252,15 @@ speaker_frame(const struct pe_state *st, struct pe_canvas *cv,
 		} else {
 			snprintf(b, sizeof b, "%s elapsed", t1);
 		}
-		pe_canvas_text_fit(cv, 1, y++, w - 2, b, C_ACCENT, PE_COLOR_DEFAULT,
-		    PE_ATTR_BOLD);
+		/* time over: in the warning color */
+		bool over = l->minutes > 0 && se->elapsed > l->minutes * 60;
+		pe_canvas_text_fit(cv, 1, y++, w - 2, b, over ? C_WARN : C_ACCENT,
+		    PE_COLOR_DEFAULT, PE_ATTR_BOLD);
 	}
+	if (se->blank)
+		pe_canvas_text_fit(cv, 1, y++, w - 2, "the audience's screen is "
+		    "blank (b or .); any key brings it back", C_WARN,
+		    PE_COLOR_DEFAULT, PE_ATTR_BOLD);
 	if (se->step + 1 < s->nsteps) {
 		/* the next step's first line: what the next key reveals (its
 		 * numbers are its view's, so "…" stands for them) */

@@ -202,15 +202,15 @@ help_lines(char lines[][96], size_t cap)
 		"arrows               move the cursor by one (smallest) sample",
 		"+ / -   0            zoom in / out around the cursor; whole map",
 		"PgUp PgDn { } Home End  pan the map (in a lesson { } only)",
-		"PgDn PgUp  r  i      lesson: next, previous step; reset; notes",
-		"d/D  n/N  b/B        d_model, seq_len halve/double; base /10, x10",
-		"c / C  v  P          panel: next, previous; values; presenter view",
+		"PgDn PgUp Home End   lesson: step on, back; first, last scene",
+		"r i  b .  R          lesson: reset; notes; blank screen; clock",
+		"d/D  n/N  b/B        halve/double d_model, seq_len, base (Alt: ×10)",
+		"c/C v P  /  L        panel; values; presenter; toy mask; a preset",
 		"x / X                compare side by side; keys to the other pane",
 	};
 	static const char *const tail[] = {
 		"space [ ]  w         play, slower, faster; save the frame (.ansi)",
-		"mouse                click: tab or cursor; wheel: zoom",
-		"?  Esc  q            this help; close it; quit",
+		"?  Esc  q  mouse     help; close it; quit; click a tab, wheel zooms",
 		"",
 		"any key closes this help",
 	};

@@ -35,7 +35,8 @@ view_example_vector(const struct pe_config *cfg, double *x, char *src,
 	const struct pe_teach *t = &cfg->teach;
 	if (t->embedding != NULL && t->n_embedding == cfg->d) {
 		memcpy(x, t->embedding, cfg->d * sizeof *x);
-		snprintf(src, cap, "x = --embedding (%zu numbers)", cfg->d);
+		snprintf(src, cap, "x: the token's vector, %zu numbers given by "
+		    "--embedding", cfg->d);
 		return;
 	}
 	pe_toy_embedding(EX_WORD, strlen(EX_WORD), cfg->d, x);
@@ -225,8 +226,9 @@ view_example_sum(struct ctx *c)
 	if (rc == PE_OK)
 		rc = pe_example_sum_angle(cfg, xv, p, &ang);
 	view_check(c, rc, x, y, w);
-	snprintf(l, sizeof l, "|x| = %.4g · |PE(%zu)| = %.4g · |x + PE(%zu)| = "
-	    "%.4g · angle(x, x + PE(%zu)) = %.4g rad (%.3g°)", nx, p, np, p, ns,
+	/* "; " between them: "·" would read as a product */
+	snprintf(l, sizeof l, "|x| = %.4g;  |PE(%zu)| = %.4g;  |x + PE(%zu)| = "
+	    "%.4g;  angle(x, x + PE(%zu)) = %.4g rad (%.3g°)", nx, p, np, p, ns,
 	    p, ang, ang * 180 / M_PI);
 	used = panel_text(c->cv, x, y, w, h, l, C_TEXT, 0);
 	if (h - used >= 2)

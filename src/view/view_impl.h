@@ -140,6 +140,8 @@ struct view_hold {
 /* view.c: view_frame, held (hold may be NULL). */
 int view_frame_held(const struct pe_state *st, const struct pe_model *m,
     struct pe_canvas *cv, struct pe_hit *hit, const struct view_hold *hold);
+/* picker.c: the preset picker's list over the frame (view/picker.h). */
+void view_picker(const struct pe_state *st, struct pe_canvas *cv);
 /* view.c: the help overlay over the whole of cv. */
 void view_help(struct pe_canvas *cv);
 /* lesson_frame.c: the lesson's frame: the scene line, the view, the

@@ -399,7 +399,11 @@ rope_params(struct ctx *c, struct items *it)
 	} else if (k->rope.type != PE_ROPE_DEFAULT) {
 		view_item(it, 0, "%s ×%g", pe_rope_type_name(k->rope.type),
 		    k->rope.factor);
-		if (k->rope.type == PE_ROPE_DYNAMIC)
+		if (k->rope.type == PE_ROPE_DYNAMIC && k->n <= k->rope.max_pos)
+			/* HF: seq_len = max(seq_len, max_pos), the base unchanged */
+			view_item(it, 0, "inactive: seq_len ≤ max_pos %zu",
+			    k->rope.max_pos);
+		else if (k->rope.type == PE_ROPE_DYNAMIC)
 			view_item(it, 2, "max_pos %zu", k->rope.max_pos);
 		else if (k->rope.type != PE_ROPE_LINEAR)
 			view_item(it, 2, "orig %zu", k->rope.original_max_pos);
@@ -427,7 +431,8 @@ rope_pairing(struct pe_state *st, int key)
 	return pe_state_apply(st, &c);
 }
 
-/* Next or previous rope scaling type; longrope is skipped (with a word)
+/* s: the next rope scaling type, S: the previous (from the one shown:
+ * llama-2-7b's default, s gives linear); longrope is skipped (with a word)
  * when no factor lists were given. */
 static int
 rope_type(struct pe_state *st, int key)
@@ -437,7 +442,7 @@ rope_type(struct pe_state *st, int key)
 	int t = (int)cand.rope.type;
 
 	for (;;) {
-		t = (t + (key == 'S' ? 1 : -1) + PE_ROPE_TYPE_COUNT) % PE_ROPE_TYPE_COUNT;
+		t = (t + (key == 's' ? 1 : -1) + PE_ROPE_TYPE_COUNT) % PE_ROPE_TYPE_COUNT;
 		if (t == PE_ROPE_LONGROPE && (cand.rope.short_factor == NULL ||
 		    cand.rope.long_factor == NULL)) {
 			skipped = true;

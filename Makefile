@@ -3,7 +3,7 @@
 # and build; `make test` then runs the suite twice: a normal build and an
 # ASan+UBSan build.
 
-PACKAGES := gcc meson ninja-build pkg-config libncurses-dev libcglm-dev libsleef-dev \
+PACKAGES := gcc meson ninja-build pkg-config libncurses-dev libsleef-dev \
 	libcriterion-dev libvterm-dev python3 python3-numpy tmux locales \
 	libcairo2-dev fonts-dejavu-core poppler-utils libjansson-dev
 # Optional: `chromium` (not installed by deps; large) lets `make test` render

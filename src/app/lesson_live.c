@@ -259,6 +259,10 @@ link_line(struct pe_lesson_session *S, struct pe_state *st, const char *line)
 			return PE_ACT_NONE;
 		S->hello_due = false;
 		int act = PE_ACT_REDRAW;
+		/* a key moved the presenter since it started: it leads */
+		if (st->session.scene != S->start_scene ||
+		    st->session.step != S->start_step)
+			S->follow = false;
 		if (S->follow && (m.scene != st->session.scene ||
 		    m.step != st->session.step)) {
 			act |= pe_lesson_goto(st, m.scene, m.step);

@@ -296,3 +296,14 @@ view_example_rotated(struct ctx *c)
 	    xv[da], co, xv[db], si, xv[db], co, xv[da], si, rx[da], rx[db]);
 	free(v);
 }
+
+/* See view_impl.h: the right column the worked example needs for every
+ * dimension's number (a label, then columns of up to 7 cells: "-0.449 "),
+ * for a small d; 0 for a larger one (its numbers shorten to the first
+ * dimensions anyway). */
+int
+view_example_width(const struct ctx *c)
+{
+	size_t d = c->cfg->d;
+	return d <= 8 ? 10 + 7 * (int)d : 0;
+}

@@ -118,6 +118,8 @@ int view_toy_width(const struct ctx *c);
  * cursor's position. */
 void view_example_sum(struct ctx *c);
 void view_example_rotated(struct ctx *c);
+/* view_example.c: the width the example's numbers need (panel rows). */
+int view_example_width(const struct ctx *c);
 
 /* view_example.c: the worked example's x (--embedding when it has d
  * numbers, else a toy word's), and where it came from into src[cap]. */

@@ -496,7 +496,7 @@ static const struct pe_enc_key rope_keys[] = {
 
 static const struct pe_enc_panel rope_panels[] = {
 	{PE_PANEL_ATTENTION, view_toy_panel, view_toy_width},
-	{PE_PANEL_EXAMPLE, view_example_rotated, NULL},
+	{PE_PANEL_EXAMPLE, view_example_rotated, view_example_width},
 	{PE_PANEL_DECAY, rope_decay_panel, NULL},
 	{PE_PANEL_OVERVIEW, NULL, NULL},
 };

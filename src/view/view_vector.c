@@ -374,7 +374,7 @@ static const struct pe_enc_key sinusoidal_keys[] = {
 
 static const struct pe_enc_panel sinusoidal_panels[] = {
 	{PE_PANEL_ATTENTION, view_toy_panel, view_toy_width},
-	{PE_PANEL_EXAMPLE, view_example_sum, NULL},
+	{PE_PANEL_EXAMPLE, view_example_sum, view_example_width},
 	{PE_PANEL_SHIFT, sinusoidal_shift, NULL},
 	{PE_PANEL_OVERVIEW, NULL, NULL},
 };
@@ -407,7 +407,7 @@ static const struct pe_enc_key learned_keys[] = {
 
 static const struct pe_enc_panel learned_panels[] = {
 	{PE_PANEL_ATTENTION, view_toy_panel, view_toy_width},
-	{PE_PANEL_EXAMPLE, view_example_sum, NULL},
+	{PE_PANEL_EXAMPLE, view_example_sum, view_example_width},
 	{PE_PANEL_OVERVIEW, NULL, NULL},
 };
 

@@ -15,8 +15,10 @@
 #include "app/lesson.h"
 #include "helpers.h"
 #include "pescope/alibi.h"
+#include "pescope/learned.h"
 #include "pescope/sinusoidal.h"
 #include "pescope/toy.h"
+#include "view/encoding.h"
 #include "view/lesson.h"
 #include "view/view.h"
 
@@ -953,4 +955,196 @@ Test(lesson, off_script_keys)
 		pe_model_free(&m);
 	}
 	pe_app_lesson_free(&al);
+}
+
+/* Scene 13 (PI, NTK, YaRN) at 120x40 and 200x60: nothing on the frame is
+ * cut (the pairs' explanation ended in "…"), the body neither moves nor
+ * shrinks between its steps (the caption band is its last step's), and
+ * the score axis keeps one range (it went ±64 to ±82.975). */
+Test(lesson, scene_13_holds_its_layout)
+{
+	static const int sizes[][2] = {{80, 24}, {120, 40}, {200, 60}};
+	struct pe_app_lesson al;
+	load_intro(&al);
+	const struct pe_scene *s = &al.l.scenes[12];
+	cr_assert_eq(s->nsteps, 4);
+	for (size_t z = 0; z < 3; z++)
+		for (int present = 0; present < 2; present++) {
+			int rule = -1;
+			char top[32] = "";
+			for (size_t k = 0; k < s->nsteps; k++) {
+				struct pe_state st;
+				struct pe_model m;
+				struct pe_canvas cv;
+				memset(&st, 0, sizeof st);
+				st.session.lesson = &al.l;
+				st.session.present = present;
+				pe_lesson_goto(&st, 12, k);
+				cr_assert_eq(pe_model_init(&m, &PANE(st).cfg), PE_OK);
+				pe_canvas_init(&cv, sizes[z][0], sizes[z][1]);
+				pe_view_render(&st, &m, &cv, NULL);
+				char *t = canvas_text(&cv);
+				if (z > 0)
+					cr_expect(strstr(t, "…") == NULL, "13.%zu at %dx%d%s: "
+					    "%s", k + 1, sizes[z][0], sizes[z][1],
+					    present ? " (presenter)" : "", strstr(t, "…") -
+					    (strstr(t, "…") - t > 60 ? 60 : 0));
+				int y = 0, r = -1;
+				char score[32] = "";
+				for (char *l = t; *l != '\0'; y++) {
+					char *nl = strchr(l, '\n');
+					*nl = '\0'; /* a line at a time */
+					if (strncmp(l, "────", strlen("────")) == 0 && r < 0)
+						r = y;
+					/* the score plot's top label: "82.975│" */
+					char *bar = strstr(l, "│");
+					if (score[0] == '\0' && bar != NULL && bar - l > 8 &&
+					    strstr(l, "score") == NULL) {
+						char *p = bar;
+						while (p > l && p[-1] != ' ')
+							p--;
+						if (p < bar && (p[0] == '-' || (p[0] >= '0' &&
+						    p[0] <= '9')))
+							snprintf(score, sizeof score, "%.*s",
+							    (int)(bar - p), p);
+					}
+					*nl = '\n';
+					l = nl + 1;
+				}
+				if (k == 0) {
+					rule = r;
+					snprintf(top, sizeof top, "%s", score);
+				}
+				cr_expect_eq(r, rule, "13.%zu at %dx%d: the band moved "
+				    "(rule at %d, was %d)", k + 1, sizes[z][0],
+				    sizes[z][1], r, rule);
+				cr_expect_str_eq(score, top, "13.%zu at %dx%d: the score "
+				    "axis %s, was %s", k + 1, sizes[z][0], sizes[z][1],
+				    score, top);
+				free(t);
+				pe_canvas_free(&cv);
+				pe_model_free(&m);
+			}
+		}
+	pe_app_lesson_free(&al);
+}
+
+/* A panel that is the point of a scene gets its room at 80x24: scene 1's
+ * toy attention shows every token of "the dog bit the man" as a row of
+ * both matrices (it drew 2 of the 5), scene 17's decay bound is a plot
+ * of at least 6 rows (it was 2), in the presenter view and without. */
+Test(lesson, the_panel_of_a_scene_gets_its_room)
+{
+	struct pe_app_lesson al;
+	load_intro(&al);
+	for (int present = 0; present < 2; present++)
+		for (size_t step = 0; step < 2; step++) {
+			struct pe_state st;
+			struct pe_model m;
+			struct pe_canvas cv;
+			memset(&st, 0, sizeof st);
+			st.session.lesson = &al.l;
+			st.session.present = present;
+			pe_lesson_goto(&st, 0, step);
+			cr_assert_eq(pe_model_init(&m, &PANE(st).cfg), PE_OK);
+			pe_canvas_init(&cv, 80, 24);
+			pe_view_render(&st, &m, &cv, NULL);
+			char *t = canvas_text(&cv);
+			/* row labels start a line, or stand after a map's gap */
+			static const char *const words[] = {"the", "dog", "bit", "man"};
+			int want[] = {4, 2, 2, 2}; /* "the" twice in each map */
+			for (size_t w = 0; w < 4; w++) {
+				int n = 0;
+				char pat[16];
+				snprintf(pat, sizeof pat, "%s  ", words[w]);
+				for (char *p = t; (p = strstr(p, pat)) != NULL; p++)
+					n += p == t || p[-1] == '\n' || p[-1] == ' ';
+				cr_expect_geq(n, want[w], "1.%zu%s: '%s' labels %d rows, "
+				    "want %d:\n%s", step + 1, present ? " presenter" : "",
+				    words[w], n, want[w], t);
+			}
+			free(t);
+			pe_canvas_free(&cv);
+			pe_model_free(&m);
+		}
+	for (int present = 0; present < 2; present++) {
+		struct pe_state st;
+		struct pe_model m;
+		struct pe_canvas cv;
+		memset(&st, 0, sizeof st);
+		st.session.lesson = &al.l;
+		st.session.present = present;
+		pe_lesson_goto(&st, 16, 0);
+		cr_assert_eq(pe_model_init(&m, &PANE(st).cfg), PE_OK);
+		pe_canvas_init(&cv, 80, 24);
+		pe_view_render(&st, &m, &cv, NULL);
+		int top = -1, axis = -1;
+		for (int y = 0; y < cv.h; y++) {
+			char l[1024];
+			size_t o = 0;
+			for (int x = 0; x < cv.w; x++)
+				o += (size_t)pe_utf8_encode(cv.cells[y * cv.w + x].cp,
+				    l + o);
+			l[o] = '\0';
+			if (top < 0 && strstr(l, "bound (1/P)") != NULL)
+				top = y;
+			if (top >= 0 && axis < 0 && strstr(l, "r = 0") != NULL)
+				axis = y;
+		}
+		cr_expect(top >= 0 && axis - top - 1 >= 6, "scene 17%s: the bound's "
+		    "plot has %d rows", present ? " presenter" : "", axis - top - 1);
+		pe_canvas_free(&cv);
+		pe_model_free(&m);
+	}
+	pe_app_lesson_free(&al);
+}
+
+/* One notation on every frame: ω for a pair's frequency, θ = m·ω for an
+ * angle (the panels said "angles m·θ_j", "2π/θ_j"), the base as base
+ * ("theta" only as HF's rope_theta): every encoding's every panel at
+ * 120x40, each lesson step, and --help. */
+Test(lesson, one_notation)
+{
+	/* θ for a frequency: "m·θ_j", "2π/θ_j", "r·θ_k"; HF's names */
+	static const char *const bad[] = {"·θ", "/θ", "inv_freq", "theta"};
+	static double table[1024 * 64];
+	pe_learned_init(1024, 64, 1, table);
+	for (int e = 0; e < PE_ENC_COUNT; e++)
+		for (int p = 0; p < PE_PANEL_COUNT; p++) {
+			struct pe_config cfg;
+			struct pe_state st;
+			struct pe_model m;
+			struct pe_canvas cv;
+			pe_config_default(&cfg);
+			cfg.enc = (enum pe_encoding)e;
+			cfg.table = table;
+			cfg.teach.train_len = 40;
+			pe_config_encoding_defaults(&cfg, false, false);
+			if (pe_config_check(&cfg, NULL, 0) != PE_OK ||
+			    !pe_enc_has_panel(pe_enc_view_of(&cfg), (enum pe_panel)p))
+				continue;
+			pe_state_init(&st, &cfg);
+			st.pane[0].panel = (enum pe_panel)p;
+			cr_assert_eq(pe_model_init(&m, &cfg), PE_OK);
+			pe_canvas_init(&cv, 120, 40);
+			pe_view_render(&st, &m, &cv, NULL);
+			char *t = canvas_text(&cv);
+			for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++)
+				cr_expect(strstr(t, bad[b]) == NULL, "%s %s: '%s' in %s",
+				    pe_encoding_name(cfg.enc),
+				    pe_panel_name((enum pe_panel)p), bad[b],
+				    strstr(t, bad[b]));
+			free(t);
+			pe_canvas_free(&cv);
+			pe_model_free(&m);
+		}
+	const char *argv[] = {"pescope", "--help", NULL};
+	char *out = NULL, *err = NULL;
+	size_t len = 0;
+	cr_assert_eq(th_run(argv, NULL, &out, &len, &err), 0);
+	for (char *p = out; (p = strstr(p, "theta")) != NULL; p++)
+		cr_expect(p - out >= 5 && strncmp(p - 5, "rope_theta", 10) == 0,
+		    "--help: %.60s", p - (p - out > 20 ? 20 : 0));
+	free(out);
+	free(err);
 }

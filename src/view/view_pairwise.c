@@ -284,8 +284,16 @@ view_alibi(struct ctx *c)
 	 * cursor's query over the keys, on the maps' scale */
 	size_t H = k->heads;
 	struct pe_scale all = alibi_scale(c, false);
-	int tw = 10, th = 5; /* map 8x4 cells + label line */
-	int per_row = w / tw;
+	/* the largest tiles (a map of 8k x 4k cells and its label line) that
+	 * hold every head */
+	int tw = 10, th = 5, per_row = w / tw;
+	for (int z = 4; z >= 1; z--) {
+		int kw = 8 * z + 2, kh = 4 * z + 1;
+		if (h >= 1 + kh && (size_t)(w / kw) * (size_t)((h - 1) / kh) >= H) {
+			tw = kw, th = kh, per_row = w / kw;
+			break;
+		}
+	}
 	if (h >= 1 + th && (size_t)per_row * (size_t)((h - 1) / th) >= H) {
 		pe_canvas_text_fit(c->cv, x, y, w, "all heads: head:slope, one "
 		    "shared scale", C_TEXT, PE_COLOR_DEFAULT, PE_ATTR_BOLD);

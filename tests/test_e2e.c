@@ -813,7 +813,7 @@ Test(e2e, lesson_keys_with_a_modifier_act_as_the_key)
 	free(dir);
 }
 
-/* L opens a picker of the presets --preset takes (the list pescope
+/* e opens a picker of the presets --preset takes (the list pescope
  * --list-presets prints): arrows mark one, Enter takes it into the
  * focused pane, Esc closes the list and changes nothing. */
 Test(e2e, preset_picker)
@@ -838,13 +838,13 @@ Test(e2e, preset_picker)
 
 	struct term t;
 	start(&t, NULL, NULL);
-	term_send(&t, "L");
+	term_send(&t, "e");
 	cr_expect(term_wait_for(&t, "a preset: ↑↓ choose", WAIT_MS));
 	cr_expect(term_has(&t, first) && term_has(&t, second));
 	term_send(&t, "\033");
 	cr_expect(term_wait_gone(&t, "a preset: ↑↓ choose", WAIT_MS));
 	cr_expect(tab_is_current(&t, 0, "sinusoidal"), "Esc changes nothing");
-	term_send(&t, "L" K_DOWN "\r");
+	term_send(&t, "e" K_DOWN "\r");
 	char want[96];
 	snprintf(want, sizeof want, "preset %s", second);
 	cr_expect(term_wait_for(&t, want, WAIT_MS), "the second preset taken");

@@ -141,7 +141,7 @@ Test(encodings, every_row_is_complete)
 		/* c, C, v, P, x, X, r, i, { and } are every frame's keys
 		 * (state.c): no row takes them */
 		for (const struct pe_enc_key *k = v->keys; k->keys != NULL; k++)
-			cr_expect(strpbrk(k->keys, "cCvPxXri{}") == NULL, "%s: key '%s' is a "
+			cr_expect(strpbrk(k->keys, "cCvPxXri{}e/L,.") == NULL, "%s: key '%s' is a "
 			    "shared key of every frame", name, k->keys);
 		/* its panels: a main map of their own to sit beside, and each a
 		 * golden frame "-e NAME ... --panel PANEL" */

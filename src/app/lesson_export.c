@@ -59,6 +59,8 @@ handout(const struct pe_options *o, const struct pe_app_lesson *al)
 					    : PE_DEPTH_TRUECOLOR;
 	/* a handout is printed: on the light theme unless told */
 	enum pe_theme theme = o->theme_given ? o->theme : PE_THEME_LIGHT;
+	if (cv.cells != NULL)
+		pe_snapshot_pixels(o, &cv);
 	for (size_t i = 0; rc == PE_OK && i < al->l.nscenes; i++) {
 		const struct pe_scene *s = &al->l.scenes[i];
 		for (size_t j = 0; rc == PE_OK && j < s->nsteps; j++) {

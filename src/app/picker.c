@@ -1,6 +1,6 @@
 /* The preset picker's program side: the presets --preset takes (one
  * function, pe_options_preset_at, lists them), given to the state for its
- * list, and the TUI's hook that applies the one chosen (L, Enter) to the
+ * list, and the TUI's hook that applies the one chosen (e, Enter) to the
  * focused pane through the command line's own parser, as --preset NAME
  * would. */
 #include <stdio.h>
@@ -101,6 +101,6 @@ pe_app_picker_poll(void *arg, struct pe_state *st)
 	p->preset_modified = false;
 	p->head = o->head_given ? o->head : 0;
 	pe_state_clamp(st);
-	pe_state_status(st, "preset %s (L: another)", name);
+	pe_state_status(st, "preset %s (e: another)", name);
 	return act | PE_ACT_REDRAW;
 }

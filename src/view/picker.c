@@ -1,4 +1,4 @@
-/* The preset picker (L): a list of the presets --preset takes, over the
+/* The preset picker (e): a list of the presets --preset takes, over the
  * frame; arrows mark one, Enter asks for it (the TUI's hook applies it
  * to the focused pane, app/picker.c), any other key closes the list. */
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include "view/picker.h"
 #include "view/view_impl.h"
 
-/* See picker.h: L. */
+/* See picker.h: e. */
 int
 pe_picker_open(struct pe_state *st)
 {

@@ -1,4 +1,4 @@
-/* The preset picker (L, picker.c): its keys, for state_key.c. */
+/* The preset picker (e, picker.c): its keys, for state_key.c. */
 #ifndef PESCOPE_VIEW_PICKER_H
 #define PESCOPE_VIEW_PICKER_H
 

@@ -36,6 +36,18 @@ load_intro(struct pe_app_lesson *al)
 	cr_assert_eq(rc, 0, "%s", err);
 }
 
+/* The index (from 0) of the built-in lesson's scene whose title starts
+ * with title: the tests name scenes, so a scene added moves none. */
+static size_t
+scene_titled(const struct pe_lesson *l, const char *title)
+{
+	for (size_t k = 0; k < l->nscenes; k++)
+		if (strncmp(l->scenes[k].title, title, strlen(title)) == 0)
+			return k;
+	cr_assert_fail("no scene '%s' in the lesson", title);
+	return 0;
+}
+
 /* The caption of scene k (from 1), step s (from 1), as the frame fills
  * it, into buf. */
 static void
@@ -292,13 +304,13 @@ Test(lesson, scene_7_names_both_numbers)
 }
 
 /* Scene 12: the recency share is the kernel's, at 4096 positions. */
-Test(lesson, scene_12_recency_is_the_kernels)
+Test(lesson, scene_13_recency_is_the_kernels)
 {
 	struct pe_app_lesson al;
 	char cap[8192], want[256];
 	double s[8];
 	load_intro(&al);
-	caption(&al, 12, 1, cap, sizeof cap);
+	caption(&al, 13, 1, cap, sizeof cap);
 	cr_assert_eq(pe_alibi_slopes(8, s), PE_OK);
 	double r = pe_alibi_recency(s, 8, PE_ALIBI_CAUSAL, 4095, 4096, 4080,
 	    4096) * 16;
@@ -376,7 +388,7 @@ Test(lesson, keys_step_scenes_and_steps)
 	cr_expect_eq(st.session.scene, al.l.nscenes - 1);
 	cr_expect_neq(st.status[0], '\0');
 	/* a step without options of its own keeps what was explored */
-	pe_lesson_goto(&st, 9, 0); /* rope, example; step 2 sets decay */
+	pe_lesson_goto(&st, 10, 0); /* rope, example; step 2 sets decay */
 	pe_app_lesson_free(&al);
 }
 
@@ -414,7 +426,7 @@ Test(lesson, clicker_keys_blank_and_mark_changes)
 	st.session.blank = true;
 	pe_view_render(&st, &m, &cv, NULL);
 	char *t = canvas_text(&cv);
-	cr_expect(strstr(t, "sinusoidal") == NULL && strstr(t, "3/17") == NULL,
+	cr_expect(strstr(t, "sinusoidal") == NULL && strstr(t, "3/18") == NULL,
 	    "%s", t);
 	free(t);
 	st.session.blank = false;
@@ -838,13 +850,15 @@ Test(lesson, a_restart_resumes_where_the_lesson_was, .timeout = 30)
 	cr_expect_eq(st.session.scene, 5, "resumed at scene 6");
 	cr_expect(strstr(st.status, "resumed at scene 6/") != NULL, "%s",
 	    st.status);
-	pe_lesson_goto(&st, 12, 2); /* 13.3 */
+	size_t yarn = scene_titled(st.session.lesson, "Extending RoPE");
+	pe_lesson_goto(&st, yarn, 2); /* its third step */
 	pe_lesson_session_poll(S, &st);
 	pe_lesson_session_close(S);
 	cr_assert_eq(pe_lesson_session_open(&S, &o, &st, err, sizeof err), 0,
 	    "%s", err);
-	cr_expect(st.session.scene == 12 && st.session.step == 2,
-	    "resumed at 13.3: %zu.%zu", st.session.scene + 1, st.session.step + 1);
+	cr_expect(st.session.scene == yarn && st.session.step == 2,
+	    "resumed at %zu.3: %zu.%zu", yarn + 1, st.session.scene + 1,
+	    st.session.step + 1);
 	pe_lesson_session_close(S);
 
 	o.scene_given = true, o.scene = 2, o.scene_step = 1;
@@ -926,7 +940,8 @@ Test(lesson, off_script_keys)
 	cr_expect(pe_toy_causal(&PANE(st).cfg), "/: causal");
 	key(&st, '/');
 	cr_expect(!pe_toy_causal(&PANE(st).cfg), "/ again: none");
-	pe_lesson_goto(&st, 12, 0); /* llama-2-7b, unscaled */
+	/* llama-2-7b, unscaled */
+	pe_lesson_goto(&st, scene_titled(&al.l, "Extending RoPE"), 0);
 	cr_assert_eq(PANE(st).cfg.rope.type, PE_ROPE_DEFAULT);
 	key(&st, 's');
 	cr_expect_eq(PANE(st).cfg.rope.type, PE_ROPE_LINEAR, "s: forward");
@@ -957,16 +972,17 @@ Test(lesson, off_script_keys)
 	pe_app_lesson_free(&al);
 }
 
-/* Scene 13 (PI, NTK, YaRN) at 120x40 and 200x60: nothing on the frame is
+/* The scene on PI, NTK and YaRN at 120x40 and 200x60: nothing on the frame is
  * cut (the pairs' explanation ended in "…"), the body neither moves nor
  * shrinks between its steps (the caption band is its last step's), and
  * the score axis keeps one range (it went ±64 to ±82.975). */
-Test(lesson, scene_13_holds_its_layout)
+Test(lesson, the_scaling_scene_holds_its_layout)
 {
 	static const int sizes[][2] = {{80, 24}, {120, 40}, {200, 60}};
 	struct pe_app_lesson al;
 	load_intro(&al);
-	const struct pe_scene *s = &al.l.scenes[12];
+	size_t yarn = scene_titled(&al.l, "Extending RoPE");
+	const struct pe_scene *s = &al.l.scenes[yarn];
 	cr_assert_eq(s->nsteps, 4);
 	for (size_t z = 0; z < 3; z++)
 		for (int present = 0; present < 2; present++) {
@@ -979,14 +995,14 @@ Test(lesson, scene_13_holds_its_layout)
 				memset(&st, 0, sizeof st);
 				st.session.lesson = &al.l;
 				st.session.present = present;
-				pe_lesson_goto(&st, 12, k);
+				pe_lesson_goto(&st, yarn, k);
 				cr_assert_eq(pe_model_init(&m, &PANE(st).cfg), PE_OK);
 				pe_canvas_init(&cv, sizes[z][0], sizes[z][1]);
 				pe_view_render(&st, &m, &cv, NULL);
 				char *t = canvas_text(&cv);
 				if (z > 0)
-					cr_expect(strstr(t, "…") == NULL, "13.%zu at %dx%d%s: "
-					    "%s", k + 1, sizes[z][0], sizes[z][1],
+					cr_expect(strstr(t, "…") == NULL, "%zu.%zu at %dx%d%s: "
+					    "%s", yarn + 1, k + 1, sizes[z][0], sizes[z][1],
 					    present ? " (presenter)" : "", strstr(t, "…") -
 					    (strstr(t, "…") - t > 60 ? 60 : 0));
 				int y = 0, r = -1;
@@ -1015,11 +1031,11 @@ Test(lesson, scene_13_holds_its_layout)
 					rule = r;
 					snprintf(top, sizeof top, "%s", score);
 				}
-				cr_expect_eq(r, rule, "13.%zu at %dx%d: the band moved "
-				    "(rule at %d, was %d)", k + 1, sizes[z][0],
+				cr_expect_eq(r, rule, "%zu.%zu at %dx%d: the band moved "
+				    "(rule at %d, was %d)", yarn + 1, k + 1, sizes[z][0],
 				    sizes[z][1], r, rule);
-				cr_expect_str_eq(score, top, "13.%zu at %dx%d: the score "
-				    "axis %s, was %s", k + 1, sizes[z][0], sizes[z][1],
+				cr_expect_str_eq(score, top, "%zu.%zu at %dx%d: the score "
+				    "axis %s, was %s", yarn + 1, k + 1, sizes[z][0], sizes[z][1],
 				    score, top);
 				free(t);
 				pe_canvas_free(&cv);
@@ -1031,7 +1047,7 @@ Test(lesson, scene_13_holds_its_layout)
 
 /* A panel that is the point of a scene gets its room at 80x24: scene 1's
  * toy attention shows every token of "the dog bit the man" as a row of
- * both matrices (it drew 2 of the 5), scene 17's decay bound is a plot
+ * both matrices (it drew 2 of the 5), the last scene's decay bound is a plot
  * of at least 6 rows (it was 2), in the presenter view and without. */
 Test(lesson, the_panel_of_a_scene_gets_its_room)
 {
@@ -1074,7 +1090,7 @@ Test(lesson, the_panel_of_a_scene_gets_its_room)
 		memset(&st, 0, sizeof st);
 		st.session.lesson = &al.l;
 		st.session.present = present;
-		pe_lesson_goto(&st, 16, 0);
+		pe_lesson_goto(&st, scene_titled(&al.l, "Lost in the middle"), 0);
 		cr_assert_eq(pe_model_init(&m, &PANE(st).cfg), PE_OK);
 		pe_canvas_init(&cv, 80, 24);
 		pe_view_render(&st, &m, &cv, NULL);
@@ -1091,7 +1107,7 @@ Test(lesson, the_panel_of_a_scene_gets_its_room)
 			if (top >= 0 && axis < 0 && strstr(l, "r = 0") != NULL)
 				axis = y;
 		}
-		cr_expect(top >= 0 && axis - top - 1 >= 6, "scene 17%s: the bound's "
+		cr_expect(top >= 0 && axis - top - 1 >= 6, "the last scene%s: the bound's "
 		    "plot has %d rows", present ? " presenter" : "", axis - top - 1);
 		pe_canvas_free(&cv);
 		pe_model_free(&m);

@@ -247,6 +247,41 @@ Test(lesson, scene_2_adds_the_position)
 	pe_app_lesson_free(&al);
 }
 
+/* Scene 2's panel reads as sentences: x is the token's vector that
+ * --embedding gives (it printed "x = --embedding (4 numbers)", x equal to
+ * a flag), and the norms stand apart ("|x| = 1.05 · |PE(0)| = 1.414" read
+ * as a product). */
+Test(lesson, scene_2_panel_says_what_x_is)
+{
+	struct pe_app_lesson al;
+	load_intro(&al);
+	for (size_t step = 0; step < 2; step++) {
+		struct pe_state st;
+		struct pe_model m;
+		struct pe_canvas cv;
+		memset(&st, 0, sizeof st);
+		st.session.lesson = &al.l;
+		pe_lesson_goto(&st, 1, step);
+		cr_assert_eq(pe_model_init(&m, &PANE(st).cfg), PE_OK);
+		pe_canvas_init(&cv, 120, 40);
+		pe_view_render(&st, &m, &cv, NULL);
+		char *t = canvas_text(&cv);
+		cr_expect(strstr(t, "x = --embedding") == NULL, "2.%zu: %s",
+		    step + 1, t);
+		cr_expect(strstr(t, "--embedding") != NULL, "2.%zu names the "
+		    "flag: %s", step + 1, t);
+		const char *n = strstr(t, "|x| = ");
+		cr_expect(n != NULL, "2.%zu: %s", step + 1, t);
+		for (const char *p = n; p != NULL && *p != '\n'; p++)
+			cr_expect(strncmp(p, "· |", strlen("· |")) != 0, "2.%zu: a "
+			    "norm after a product sign: %.80s", step + 1, n);
+		free(t);
+		pe_canvas_free(&cv);
+		pe_model_free(&m);
+	}
+	pe_app_lesson_free(&al);
+}
+
 /* Scene 4: t = 5, d = 4; omega_1 = 10000^(-2/4) = 0.01. */
 Test(lesson, scene_4_the_table_by_hand)
 {
@@ -972,8 +1007,8 @@ Test(lesson, off_script_keys)
 	pe_app_lesson_free(&al);
 }
 
-/* The scene on PI, NTK and YaRN at 120x40 and 200x60: nothing on the frame is
- * cut (the pairs' explanation ended in "…"), the body neither moves nor
+/* The scene on PI, NTK and YaRN at 120x40 and 200x60: nothing on the
+ * frame is cut (the pairs' explanation ended in "…"), the body neither moves nor
  * shrinks between its steps (the caption band is its last step's), and
  * the score axis keeps one range (it went ±64 to ±82.975). */
 Test(lesson, the_scaling_scene_holds_its_layout)
@@ -1035,8 +1070,8 @@ Test(lesson, the_scaling_scene_holds_its_layout)
 				    "(rule at %d, was %d)", yarn + 1, k + 1, sizes[z][0],
 				    sizes[z][1], r, rule);
 				cr_expect_str_eq(score, top, "%zu.%zu at %dx%d: the score "
-				    "axis %s, was %s", yarn + 1, k + 1, sizes[z][0], sizes[z][1],
-				    score, top);
+				    "axis %s, was %s", yarn + 1, k + 1, sizes[z][0],
+				    sizes[z][1], score, top);
 				free(t);
 				pe_canvas_free(&cv);
 				pe_model_free(&m);
@@ -1047,8 +1082,8 @@ Test(lesson, the_scaling_scene_holds_its_layout)
 
 /* A panel that is the point of a scene gets its room at 80x24: scene 1's
  * toy attention shows every token of "the dog bit the man" as a row of
- * both matrices (it drew 2 of the 5), the last scene's decay bound is a plot
- * of at least 6 rows (it was 2), in the presenter view and without. */
+ * both matrices (it drew 2 of the 5), the last scene's decay bound is a
+ * plot of at least 6 rows (it was 2), in the presenter view and without. */
 Test(lesson, the_panel_of_a_scene_gets_its_room)
 {
 	struct pe_app_lesson al;
@@ -1090,7 +1125,8 @@ Test(lesson, the_panel_of_a_scene_gets_its_room)
 		memset(&st, 0, sizeof st);
 		st.session.lesson = &al.l;
 		st.session.present = present;
-		pe_lesson_goto(&st, scene_titled(&al.l, "Lost in the middle"), 0);
+		pe_lesson_goto(&st, scene_titled(&al.l, "Lost in the middle"),
+		    0);
 		cr_assert_eq(pe_model_init(&m, &PANE(st).cfg), PE_OK);
 		pe_canvas_init(&cv, 80, 24);
 		pe_view_render(&st, &m, &cv, NULL);
@@ -1107,11 +1143,44 @@ Test(lesson, the_panel_of_a_scene_gets_its_room)
 			if (top >= 0 && axis < 0 && strstr(l, "r = 0") != NULL)
 				axis = y;
 		}
-		cr_expect(top >= 0 && axis - top - 1 >= 6, "the last scene%s: the bound's "
-		    "plot has %d rows", present ? " presenter" : "", axis - top - 1);
+		cr_expect(top >= 0 && axis - top - 1 >= 6, "the last scene%s: the "
+		    "bound's plot has %d rows", present ? " presenter" : "", axis - top - 1);
 		pe_canvas_free(&cv);
 		pe_model_free(&m);
 	}
+	pe_app_lesson_free(&al);
+}
+
+/* A scene about its panel shows the panel alone: the last scene's main
+ * map was a RoPE angle map the scene never mentions, and scene 1's was
+ * NoPE's empty one; at every size the panel starts the line. */
+Test(lesson, a_panel_scene_draws_no_unrelated_map)
+{
+	static const int sizes[][2] = {{80, 24}, {120, 40}, {200, 60}};
+	static const char *const titles[] = {"Word order matters",
+	    "Lost in the middle"};
+	struct pe_app_lesson al;
+	load_intro(&al);
+	for (size_t k = 0; k < 2; k++)
+		for (size_t z = 0; z < 3; z++) {
+			struct pe_state st;
+			struct pe_model m;
+			struct pe_canvas cv;
+			struct pe_hit hit;
+			memset(&st, 0, sizeof st);
+			memset(&hit, 0, sizeof hit);
+			st.session.lesson = &al.l;
+			pe_lesson_goto(&st, scene_titled(&al.l, titles[k]), 0);
+			cr_assert_eq(pe_model_init(&m, &PANE(st).cfg), PE_OK);
+			pe_canvas_init(&cv, sizes[z][0], sizes[z][1]);
+			pe_view_render(&st, &m, &cv, &hit);
+			cr_expect(hit.map_w == 0 && hit.panel_x == 0, "%s at %dx%d: a "
+			    "map %dx%d beside the panel at x = %d", titles[k],
+			    sizes[z][0], sizes[z][1], hit.map_w, hit.map_h,
+			    hit.panel_x);
+			pe_canvas_free(&cv);
+			pe_model_free(&m);
+		}
 	pe_app_lesson_free(&al);
 }
 

@@ -81,6 +81,11 @@ refused "--paper" snapshot -e rope -f pdf --paper a5 -o "$tmp/a5.pdf"
 refused "--duration" lesson --duration 0
 refused "--duration" lesson --duration soon
 refused "--head-scale" snapshot -e rope --head-scale own
+# past a lesson's bounds: refused with the bound and the line
+{ echo "[scene] many"; i=0; while [ $i -lt 1000 ]; do echo "[pause]"; i=$((i + 1)); done; } \
+	>"$tmp/many.lesson"
+refused "many.lesson, line 1001: a lesson has at most 1000 steps" lesson --lesson-file \
+	"$tmp/many.lesson" --list
 refused "--lesson 'nosuch': unknown lesson; the built-in lessons are intro" \
 	snapshot --lesson nosuch
 refused "--scene 99: lesson intro has" snapshot --lesson intro --scene 99

@@ -537,8 +537,8 @@ pe_lesson_run(const struct pe_options *o)
 	}
 	/* The link is optional: only a --link that can never be one (too
 	 * long) is refused; when it cannot be made, the lesson runs and says
-	 * why. */
-	char path[256] = "", why[240] = "";
+	 * why (why has room for the path and a reason). */
+	char path[256] = "", why[sizeof path + 128] = "";
 	if (o->link != NULL && pe_link_check(o->link, err, sizeof err) != PE_OK) {
 		pe_app_error("%s", err);
 		pe_lesson_session_close(S);

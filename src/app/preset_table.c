@@ -101,3 +101,23 @@ pe_options_list_presets(FILE *fp)
 		pe_arch_free(&a);
 	}
 }
+
+/* See options.h: what --preset accepts, one at a time; the description is
+ * the config's own (_pescope.description), read through the loader. */
+const char *
+pe_options_preset_at(size_t i, char *about, size_t cap)
+{
+	const char *name = pe_preset_name(i);
+	if (name == NULL)
+		return NULL;
+	struct pe_arch a;
+	char err[512];
+	pe_arch_init(&a);
+	if (pe_preset_read(name, &a, err, sizeof err) == PE_OK)
+		snprintf(about, cap, "%s", a.description != NULL ?
+		    a.description : a.model_type);
+	else
+		snprintf(about, cap, "(does not load: %s)", err);
+	pe_arch_free(&a);
+	return name;
+}

@@ -67,7 +67,7 @@ static void
 rope_num(char *buf, size_t cap, double v, int sig, int width)
 {
 	char e[32];
-	snprintf(buf, cap, "%.*g", sig, v);
+	int n = snprintf(buf, cap, "%.*g", sig, v);
 	snprintf(e, sizeof e, "%.*e", sig - 1, v);
 	char *x = strchr(e, 'e');
 	if (x != NULL) { /* e-05 -> e-5, e+07 -> e7 */
@@ -79,8 +79,8 @@ rope_num(char *buf, size_t cap, double v, int sig, int width)
 		while (d[0] == '0' && d[1] != '\0')
 			memmove(d, d + 1, strlen(d));
 	}
-	if (strlen(e) < strlen(buf))
-		snprintf(buf, cap, "%s", e);
+	if (n < 0 || (size_t)n >= cap || strlen(e) < strlen(buf))
+		snprintf(buf, cap, "%s", e); /* a cut %g is never shown */
 	if ((int)strlen(buf) > width)
 		buf[0] = '\0';
 }

@@ -11,7 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PESCOPE_VERSION "0.1.0"
+/* PESCOPE_VERSION is meson.build's project version, given to the
+ * compiler by the build. */
+#ifndef PESCOPE_VERSION
+#error "PESCOPE_VERSION comes from meson.build (-DPESCOPE_VERSION=...)"
+#endif
 
 /* 2 pi, once for every layer (angles are formed in double). */
 #define PE_TWO_PI 6.283185307179586476925286766559

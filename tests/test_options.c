@@ -394,7 +394,7 @@ Test(options, aliases)
 		    cases[i].val, err);
 		cr_expect_eq(o.depth, cases[i].depth, "%s %s", cases[i].opt,
 		    cases[i].val);
-		cr_expect_eq(o.snap_format, cases[i].fmt, "%s %s", cases[i].opt,
+		cr_expect_eq((int)o.snap_format, cases[i].fmt, "%s %s", cases[i].opt,
 		    cases[i].val);
 		pe_options_free(&o);
 	}

@@ -7,7 +7,7 @@
 # runs from a scratch root and satisfies lintian; test-chroot: apt installs
 # it in a fresh Debian chroot).
 
-PACKAGES := gcc clang meson ninja-build pkg-config libncurses-dev libcglm-dev libsleef-dev \
+PACKAGES := gcc clang meson ninja-build pkg-config libncurses-dev libsleef-dev \
 	libcriterion-dev libvterm-dev python3 python3-numpy tmux locales \
 	libcairo2-dev fonts-dejavu-core poppler-utils libjansson-dev \
 	dpkg-dev debhelper lintian man-db debootstrap

@@ -11,6 +11,7 @@
 #include "io/hfconfig.h"
 #include "pescope/model.h"
 #include "pescope/rope.h"
+#include "kernel/testing.h"
 
 /* Print a double array as a JSON list. */
 static void

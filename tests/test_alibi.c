@@ -7,6 +7,7 @@
 #include "helpers.h"
 #include "kernel/diag.h"
 #include "pescope/alibi.h"
+#include "kernel/testing.h"
 
 /* Printed by: /usr/bin/python3 tests/ref/alibi_slopes.py (repr of each
  * slope, the authors' get_slopes transcribed). */

@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <math.h>
 #include <poll.h>
 #include <pty.h>
@@ -350,6 +351,22 @@ find_line(struct term *t, const char *needle, char *buf, size_t cap)
 			return y;
 	}
 	return -1;
+}
+
+/* nftw's callback: remove one entry. */
+static int
+remove_entry(const char *path, const struct stat *sb, int flag,
+    struct FTW *ftw)
+{
+	(void)sb, (void)flag, (void)ftw;
+	return remove(path);
+}
+
+/* Remove a folder and everything in it. */
+static void
+remove_tree(const char *dir)
+{
+	nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 /* Start at 120x40 and wait for the first frame. */
@@ -733,7 +750,6 @@ Test(e2e, escape_sequences_never_quit)
 	    {"\033[\033q", "Alt+q"},	   /* cut short by the next one */
 	    {"\033O5R", "ESC O5R"},	   /* SS3 with a modifier */
 	    {"\033]11;?\007", "ESC ]"},  /* a string, ended by BEL */
-	    {"\033\033[A", "Alt+"},	   /* Alt+Up from some terminals */
 	    {"\033[<0;500;500m", NULL}, /* a mouse release off screen */
 	};
 	struct term t;
@@ -762,6 +778,39 @@ Test(e2e, escape_sequences_never_quit)
 	cr_expect(term_wait_for(&t, "PE[63,0]", WAIT_MS), "ESC[4~ is End");
 	term_quit(&t);
 	term_free(&t);
+}
+
+/* A clicker's keys in a lesson: Esc arriving with PgDn (curses reads
+ * the pair as Alt+PgDn) and a modifier on a navigation key (xterm's
+ * ESC [6;3~ is Alt+PgDn, ESC [5;5~ Ctrl+PgUp, ESC [1;3B Alt+Down) act as
+ * the key, so no step is lost to a stray Esc or a held Alt. */
+Test(e2e, lesson_keys_with_a_modifier_act_as_the_key)
+{
+	struct term t;
+	char *dir = th_tmpdir(), state[300], run[300];
+	snprintf(state, sizeof state, "XDG_STATE_HOME=%s", dir);
+	snprintf(run, sizeof run, "XDG_RUNTIME_DIR=%s", dir);
+	const char *envs[] = {state, run, NULL};
+	const char *args[] = {"lesson", "--scene", "1", NULL};
+
+	term_start(&t, ROWS, COLS, args, envs);
+	cr_assert(term_wait_for(&t, "1/17 · Word order matters", WAIT_MS),
+	    "no first frame: %.300s", t.raw ? t.raw : "");
+	term_pump(&t, 200);
+	term_send(&t, "\033\033[6~"); /* Esc, then PgDn */
+	cr_expect(term_wait_for(&t, "step 2/2", WAIT_MS), "Esc+PgDn steps");
+	term_send(&t, "\033[6;3~"); /* Alt+PgDn */
+	cr_expect(term_wait_for(&t, "2/17 · Adding a position", WAIT_MS),
+	    "Alt+PgDn steps");
+	term_send(&t, "\033[5;5~"); /* Ctrl+PgUp */
+	cr_expect(term_wait_for(&t, "step 2/2", WAIT_MS), "Ctrl+PgUp goes back");
+	term_send(&t, "\033\033[5~"); /* Esc, then PgUp */
+	cr_expect(term_wait_for(&t, "step 1/2", WAIT_MS), "Esc+PgUp goes back");
+	cr_expect(!term_has(&t, "Alt+"), "no Alt+ note left");
+	term_quit(&t);
+	term_free(&t);
+	remove_tree(dir);
+	free(dir);
 }
 
 Test(e2e, sigterm_restores_terminal)

@@ -11,6 +11,7 @@
 #include "pescope/learned.h"
 #include "pescope/rope.h"
 #include "pescope/sinusoidal.h"
+#include "kernel/testing.h"
 
 #define TWO_PI 6.283185307179586476925286766559
 
@@ -320,19 +321,19 @@ Test(field, similarity_is_a_dot_product_of_position_vectors)
 		c.pairing = (enum pe_pairing)p;
 		cr_assert_eq(pe_field_init(&f, PE_FIELD_SIMILARITY, &c), PE_OK);
 		cr_expect_neq(f.rope.attention_scaling, 1.0);
-		float q[16] = {0}, a[16], b[16];
+		double q[16] = {0}, a[16], b[16];
 		for (size_t j = 0; j < 8; j++) { /* first dim of each pair */
 			size_t da, db;
 			if (j < 4)
 				pe_rope_pair_dims(j, 8, c.pairing, &da, &db);
 			else
 				da = 8 + 2 * (j - 4);
-			q[da] = 1.0f;
+			q[da] = 1.0;
 		}
 		for (size_t i = 0; i < 200; i += 17)
 			for (size_t j = 0; j < 200; j += 23) {
-				pe_rope_rotate(&f.rope, q, (double)i, a);
-				pe_rope_rotate(&f.rope, q, (double)j, b);
+				pe_rope_apply(&f.rope, q, (double)i, a);
+				pe_rope_apply(&f.rope, q, (double)j, b);
 				double dot = 0;
 				for (int k = 0; k < 16; k++)
 					dot += (double)a[k] * b[k];

@@ -5,6 +5,7 @@
 
 #include "helpers.h"
 #include "pescope/learned.h"
+#include "kernel/testing.h"
 
 /* tests/ref/learned_ref.py: splitmix64 + Box-Muller, seed 42, x 0.02. */
 static const float ref_seed42[] = {0.00829439517, 0.0130536249, -0.0178377237,

@@ -6,6 +6,7 @@
 #include "helpers.h"
 #include "kernel/diag.h"
 #include "pescope/nope.h"
+#include "kernel/testing.h"
 
 Test(nope, mask)
 {

@@ -8,6 +8,7 @@
 #include "helpers.h"
 #include "kernel/diag.h"
 #include "pescope/relative.h"
+#include "kernel/testing.h"
 
 /* Printed by: /usr/bin/python3 tests/ref/t5_buckets.py
  * (buckets of rel = -300 .. 300; names give mode, num_buckets,

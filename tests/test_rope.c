@@ -7,6 +7,7 @@
 
 #include "helpers.h"
 #include "pescope/rope.h"
+#include "kernel/testing.h"
 
 /* Printed by /usr/bin/python3 tests/ref/rope_ref.py (numpy float64
  * transcription of HF modeling_rope_utils.py). */
@@ -444,10 +445,10 @@ Test(rope, partial_rotary_passes_dims_through)
 	struct pe_rope r;
 	pe_rope_init(&r, &c);
 	cr_expect_eq(r.rot, 8);
-	float x[16], y[16];
+	double x[16], y[16];
 	for (int i = 0; i < 16; i++)
-		x[i] = (float)(i + 1) * 0.25f;
-	pe_rope_rotate(&r, x, 37.0, y);
+		x[i] = (double)(i + 1) * 0.25;
+	pe_rope_apply(&r, x, 37.0, y);
 	for (int i = 8; i < 16; i++)
 		cr_expect_eq(y[i], x[i]);
 	int moved = 0;
@@ -466,21 +467,22 @@ Test(rope, pair_dims)
 	cr_expect(a == 6 && b == 7);
 }
 
-/* A deterministic pseudo-random float in [-1, 1). */
-static float
+/* A deterministic pseudo-random number in [-1, 1) (a float's worth of
+ * bits). */
+static double
 frand(unsigned *s)
 {
 	*s = *s * 1103515245u + 12345u;
-	return (float)((*s >> 8) & 0xffff) / 32768.0f - 1.0f;
+	return (double)((*s >> 8) & 0xffff) / 32768.0 - 1.0;
 }
 
-/* Dot product of two float vectors, in double. */
+/* Dot product of two vectors. */
 static double
-dotf(const float *a, const float *b, size_t n)
+dotf(const double *a, const double *b, size_t n)
 {
 	double s = 0;
 	for (size_t i = 0; i < n; i++)
-		s += (double)a[i] * b[i];
+		s += a[i] * b[i];
 	return s;
 }
 
@@ -492,24 +494,24 @@ Test(rope, rotation_preserves_norm_and_relative_dot)
 		struct pe_rope r;
 		pe_rope_init(&r, &c);
 		unsigned s = 7;
-		float q[64], k[64], a[64], b[64];
+		double q[64], k[64], a[64], b[64];
 		for (int i = 0; i < 64; i++) {
 			q[i] = frand(&s);
 			k[i] = frand(&s);
 		}
 		for (double m = 0; m < 1e6; m = m * 3 + 1) {
-			pe_rope_rotate(&r, q, m, a);
+			pe_rope_apply(&r, q, m, a);
 			cr_expect(
 			    th_close(dotf(a, a, 64), dotf(q, q, 64), 0, 1e-5),
 			    "norm at %g", m);
 		}
 		/* (R_m q) . (R_n k) depends on m - n only. */
-		pe_rope_rotate(&r, q, 5, a);
-		pe_rope_rotate(&r, k, 2, b);
+		pe_rope_apply(&r, q, 5, a);
+		pe_rope_apply(&r, k, 2, b);
 		double ref = dotf(a, b, 64);
 		for (double base = 100; base < 1e5; base *= 7) {
-			pe_rope_rotate(&r, q, base + 5, a);
-			pe_rope_rotate(&r, k, base + 2, b);
+			pe_rope_apply(&r, q, base + 5, a);
+			pe_rope_apply(&r, k, base + 2, b);
 			cr_expect(th_close(dotf(a, b, 64), ref, 1e-4, 1e-5),
 			          "pairing %d offset %g: %g vs %g", pairing,
 			          base, dotf(a, b, 64), ref);
@@ -527,7 +529,7 @@ Test(rope, pairings_agree_after_permuting_dims)
 	pe_rope_init(&rh, &ch);
 	pe_rope_init(&ri, &ci);
 	unsigned s = 3;
-	float x[32], xi[32], yh[32], yi[32];
+	double x[32], xi[32], yh[32], yi[32];
 	for (int i = 0; i < 32; i++)
 		x[i] = frand(&s);
 	/* half pair (j, j+16) <-> interleaved pair (2j, 2j+1) */
@@ -535,8 +537,8 @@ Test(rope, pairings_agree_after_permuting_dims)
 		xi[2 * j] = x[j];
 		xi[2 * j + 1] = x[j + 16];
 	}
-	pe_rope_rotate(&rh, x, 777.0, yh);
-	pe_rope_rotate(&ri, xi, 777.0, yi);
+	pe_rope_apply(&rh, x, 777.0, yh);
+	pe_rope_apply(&ri, xi, 777.0, yi);
 	for (int j = 0; j < 16; j++) {
 		cr_expect_eq(yh[j], yi[2 * j]);
 		cr_expect_eq(yh[j + 16], yi[2 * j + 1]);
@@ -561,10 +563,10 @@ Test(rope, rotate_matches_hf_apply_rotary)
 	c.rope.original_max_pos = 64;
 	struct pe_rope r;
 	pe_rope_init(&r, &c);
-	float q[16], y[16];
+	double q[16], y[16];
 	for (int i = 0; i < 16; i++)
-		q[i] = 0.1f * (float)(i - 5);
-	pe_rope_rotate(&r, q, 1000.0, y);
+		q[i] = 0.1 * (double)(i - 5);
+	pe_rope_apply(&r, q, 1000.0, y);
 	for (int i = 0; i < 16; i++) {
 		double rh = i < 8 ? -q[i + 8] : q[i - 8];
 		double want = q[i] * cos_yarn_1000[i] + rh * sin_yarn_1000[i];

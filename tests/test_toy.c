@@ -18,6 +18,7 @@
 #include "pescope/rope.h"
 #include "pescope/sinusoidal.h"
 #include "pescope/toy.h"
+#include "kernel/testing.h"
 
 /* A config of encoding enc with width d, checked. */
 static struct pe_config

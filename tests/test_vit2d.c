@@ -5,6 +5,7 @@
 
 #include "helpers.h"
 #include "pescope/vit2d.h"
+#include "kernel/testing.h"
 
 /* 3 x 5 grid, d = 16: [15][16] */
 /* tests/ref/vit2d_ref.py (MAE, float32) */

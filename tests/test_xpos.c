@@ -10,6 +10,7 @@
 #include "helpers.h"
 #include "pescope/field.h"
 #include "pescope/xpos.h"
+#include "kernel/testing.h"
 
 /* /usr/bin/python3 tests/ref/xpos_ref.py */
 static const double ref_scale_7x8[28] = {

@@ -15,9 +15,6 @@ int pe_alibi_slopes(size_t heads, double *dest);
  * -INFINITY for j > i; symmetric -m |i-j|. */
 double pe_alibi_bias(double m, size_t i, size_t j, enum pe_alibi_mode mode);
 
-/* Fill dest[h*n*n + i*n + j] for every head. */
-int pe_alibi_fill(const struct pe_config *cfg, double *dest);
-
 /* Rows [r0, r1) of that bias seen as [heads * n, n]: row r is head r / n's
  * query r % n (slopes: pe_alibi_slopes of cfg->heads).
  * formula: dest[(r - r0) n + j] = pe_alibi_bias(slopes[r / n], r % n, j,
@@ -45,12 +42,5 @@ double pe_alibi_attention(double m, size_t i, size_t n, size_t j0, size_t j1,
  * Returns NaN for an empty range, i >= n or heads == 0. */
 double pe_alibi_recency(const double *slopes, size_t heads,
     enum pe_alibi_mode mode, size_t i, size_t n, size_t j0, size_t j1);
-
-/* pe_alibi_recency for each key of query i, with cfg's heads, mode and n.
- * formula: dest[j] = pe_alibi_recency(slopes, heads, mode, i, n, j, j + 1)
- * @param[out] dest  [cfg->n]
- * Returns PE_OK, or PE_EINVAL for i >= n or bad heads, PE_ENOMEM. */
-int pe_alibi_recency_fill(const struct pe_config *cfg, size_t i,
-    double *dest);
 
 #endif

@@ -9,15 +9,16 @@
 
 struct pe_rope;
 
-/* x + PE(p) for positions p0 .. p0+npos-1 (sinusoidal or learned). A
- * learned table has no row past max_len: those rows are NaN.
+/* x + PE(p) for positions p0 .. p0+npos-1, PE the vector of cfg's
+ * encoding (its row's `vector`: sinusoidal, learned). A learned table has
+ * no row past max_len: those rows are NaN.
  * formula: dest[(p - p0)*d + c] = x[c] + PE(p, c)
  * source: Vaswani et al. 2017, sec. 3.5 ("we add positional encodings to
  *         the input embeddings"); GPT-2 and BERT add wpe the same way.
- * @param[in]  cfg   sinusoidal or learned, checked
+ * @param[in]  cfg   an encoding with a vector, checked
  * @param[in]  x     [d]
  * @param[out] dest  [npos, d]
- * Returns PE_OK, or PE_EINVAL for another encoding. */
+ * Returns PE_OK, or PE_EINVAL for an encoding without a vector. */
 int pe_example_sum(const struct pe_config *cfg, const double *x, size_t p0,
     size_t npos, double *dest);
 
@@ -37,11 +38,11 @@ int pe_example_rotated(const struct pe_rope *r, const double *x, size_t p0,
  * formula: |x| = sqrt(sum_c x[c]^2) */
 double pe_example_norm(const double *x, size_t d);
 
-/* |x + PE(p)| (sinusoidal or learned).
+/* |x + PE(p)| (an encoding with a vector).
  * formula: dest = sqrt(sum_c (x[c] + PE(p, c))^2)
  * source: as pe_example_sum.
  * Returns PE_OK, PE_ERANGE past a learned table's max_len (dest NaN),
- * PE_EINVAL for another encoding, or PE_ENOMEM. */
+ * PE_EINVAL for an encoding without a vector, or PE_ENOMEM. */
 int pe_example_sum_norm(const struct pe_config *cfg, const double *x,
     size_t p, double *dest);
 

@@ -116,9 +116,4 @@ int pe_field_diff_grid(const struct pe_field *a, const struct pe_field *b,
 double pe_field_diff_value(const struct pe_field *a, const struct pe_field *b,
     size_t r, size_t c);
 
-/* Similarity profile: dest[k] = S(p, p + k) for k = 0 .. nk-1 (a
- * PE_FIELD_SIMILARITY field; NAN past the last position). */
-int pe_field_profile(const struct pe_field *f, size_t p, size_t nk,
-    double *dest);
-
 #endif

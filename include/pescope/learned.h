@@ -27,10 +27,4 @@ int pe_learned_untrained(size_t max_len, size_t d, double **dest);
 int pe_learned_table_check(const double *t, size_t rows, size_t cols,
     char *why, size_t cap);
 
-/* The embedding of position p: PE_OK and *dest = table[p, c], or PE_ERANGE
- * when p >= max_len (a model trained with max_len positions cannot place a
- * token at p: there is no row for it). */
-int pe_learned_value(const struct pe_config *cfg, size_t p, size_t c,
-    double *dest);
-
 #endif

@@ -8,9 +8,6 @@
 /* 0 for key j <= query i, -INFINITY above the diagonal. */
 double pe_nope_mask(size_t i, size_t j);
 
-/* Fill dest[i*n + j] with the causal mask. */
-int pe_nope_fill(size_t n, double *dest);
-
 /* Rows [r0, r1) of that mask: dest[(i - r0) n + j] = pe_nope_mask(i, j).
  * Returns PE_OK, or PE_EINVAL for a NULL buffer or rows past n. */
 int pe_nope_rows(size_t n, size_t r0, size_t r1, double *dest);

@@ -19,9 +19,6 @@ int64_t pe_t5_bucket(int64_t rel, bool bidirectional, size_t num_buckets,
  * logarithmic range: num_buckets/2 or /4 (the exact buckets). */
 size_t pe_t5_max_exact(bool bidirectional, size_t num_buckets);
 
-/* Fill dest[i*n + j] with the bucket (t5) or index (shaw) of query i, key j. */
-int pe_relative_fill(const struct pe_config *cfg, int64_t *dest);
-
 /* The same numbers by relative distance, once each: the table's row i is
  * dest[n - 1 - i .. 2n - 2 - i].
  * formula: dest[k] = bucket or index of rel = k - (n - 1), k < 2n - 1

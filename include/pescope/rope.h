@@ -41,16 +41,6 @@ double pe_rope_angle(const struct pe_rope *r, double m, size_t j);
 int pe_rope_angle_rows(const struct pe_rope *r, size_t p0, size_t npos,
     double *dest);
 
-/* Fill the cos and sin tables [npos, rot] for positions p0.., in the pairing's
- * column order, multiplied by attention_scaling (as HF does). */
-int pe_rope_fill_cos_sin(const struct pe_rope *r, size_t p0, size_t npos,
-    double *cos_dest, double *sin_dest);
-
-/* Rotate vector x[d] to position m: pairs rotate by theta[m, j], the dims past
- * rot pass through unchanged; cos and sin carry attention_scaling. */
-void pe_rope_rotate(const struct pe_rope *r, const float *x, double m,
-    float *dest);
-
 /* Rotate x[d] to position m in double: HF's apply_rotary_pos_emb on one
  * vector (modeling_llama.py: x cos + rotate_half(x) sin, cos and sin
  * multiplied by attention_scaling), in the pairing's dims; the dims past

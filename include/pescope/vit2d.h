@@ -14,10 +14,6 @@ void pe_vit2d_coords(size_t r, size_t grid_w, size_t *h, size_t *w);
  * [sin(pos omega) | cos(pos omega)] with omega_k = 1 / 10000^(k / (d/4)). */
 double pe_vit2d_value(size_t h, size_t w, size_t c, size_t d);
 
-/* Fill dest[(grid_h*grid_w) * d] in row-major patch order.
- * PE_EINVAL when d is not a positive multiple of 4 or the grid is empty. */
-int pe_vit2d_fill(size_t grid_h, size_t grid_w, size_t d, double *dest);
-
 /* Frequency k < d/4 of each half: omega_k = 1 / 10000^(k / (d/4)) (MAE's
  * get_1d_sincos_pos_embed_from_grid with embed_dim d/2). */
 double pe_vit2d_omega(size_t k, size_t d);

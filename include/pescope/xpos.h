@@ -50,13 +50,6 @@ int pe_xpos_fill_cos_sin(const struct pe_config *cfg, double *cos_dest,
 double pe_xpos_score(const struct pe_config *cfg, const double *inv_freq,
     size_t r, size_t c);
 
-/* The decay envelope at distance k = query - key (K = 0): sum_j
- * zeta_j^(k/gamma), the largest score at that distance (every cos 1); and
- * its exact mean over k = k0 .. k1-1 (geometric sums). */
-double pe_xpos_envelope(const struct pe_config *cfg, double k);
-double pe_xpos_envelope_mean(const struct pe_config *cfg, int64_t k0,
-    int64_t k1);
-
 /* The envelope's means over the ns blocks that tile k = 0 .. n-1 as
  * pe_field_span cuts them, into dest[ns] (each pe_xpos_envelope_mean's,
  * the powers stepped from block to block). PE_EINVAL, PE_ENOMEM. */

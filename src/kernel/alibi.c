@@ -6,6 +6,7 @@
 #include "pescope/alibi.h"
 #include "kernel/check.h"
 #include "kernel/encoding_impl.h"
+#include "kernel/testing.h"
 
 /* Slopes of a power-of-two head count h, as get_slopes_power_of_2 in
  * ofirpress/attention_with_linear_biases (fairseq/models/transformer.py):

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "pescope/alibi.h"
+#include "kernel/testing.h"
 
 /* sum_{t=a}^{b} exp(-m t) for 0 <= a <= b, without cancellation. */
 static double

@@ -16,6 +16,7 @@
 #include "kernel/field_impl.h"
 #include "pescope/alibi.h"
 #include "pescope/field.h"
+#include "kernel/testing.h"
 
 /* The modules' entry points in the shape of struct field_ops. */
 static int

@@ -8,6 +8,7 @@
 #include "pescope/learned.h"
 #include "kernel/check.h"
 #include "kernel/encoding_impl.h"
+#include "kernel/testing.h"
 
 
 /* splitmix64 (Steele, Lea & Flood 2014; Vigna's reference code): the next

@@ -4,6 +4,7 @@
 
 #include "pescope/nope.h"
 #include "kernel/encoding_impl.h"
+#include "kernel/testing.h"
 
 /* The causal mask of a decoder (Vaswani et al. 2017, sec. 3.2.3): 0 for
  * key j <= query i, -INFINITY above the diagonal. */

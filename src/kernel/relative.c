@@ -5,6 +5,7 @@
 #include "pescope/relative.h"
 #include "kernel/check.h"
 #include "kernel/encoding_impl.h"
+#include "kernel/testing.h"
 
 /* Shaw et al. 2018, eq. (3): clip(rel, -K, K) + K, in [0, 2K]. */
 int64_t

@@ -9,7 +9,6 @@
  * double, so inv_freq differs from HF's in its float32 rounding (relative
  * ~6e-8) and angles m * inv_freq at large m differ by m times that; the
  * places where HF rounds to float32 are marked "f32:" below. */
-#include <cglm/vec2.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,6 +17,7 @@
 #include "pescope/rope.h"
 #include "kernel/check.h"
 #include "kernel/encoding_impl.h"
+#include "kernel/testing.h"
 
 
 /* Rotary dimension: int(head_dim * partial_rotary_factor), as HF
@@ -356,29 +356,6 @@ pe_rope_fill_cos_sin(const struct pe_rope *r, size_t p0, size_t npos,
 		}
 	}
 	return PE_OK;
-}
-
-/* Rotate x to position m (HF apply_rotary_pos_emb: x cos + rotate_half(x)
- * sin, i.e. (a, b) -> (a cos - b sin, b cos + a sin) per pair, which is
- * glm_vec2_rotate), scaled by attention_scaling; dims past rot pass
- * through. The angle is reduced mod 2 pi in double before it becomes a
- * float. */
-void
-pe_rope_rotate(const struct pe_rope *r, const float *x, double m, float *dest)
-{
-	float s = (float)r->attention_scaling;
-
-	for (size_t c = r->rot; c < r->d; c++)
-		dest[c] = x[c];
-	for (size_t j = 0; j < r->npairs; j++) {
-		size_t a, b;
-		pe_rope_pair_dims(j, r->rot, r->pairing, &a, &b);
-		double t = fmod(m * r->inv_freq[j], PE_TWO_PI);
-		vec2 v = {x[a], x[b]}, out;
-		glm_vec2_rotate(v, (float)t, out);
-		dest[a] = out[0] * s;
-		dest[b] = out[1] * s;
-	}
 }
 
 /* Rotate x to position m in double, as HF's apply_rotary_pos_emb:

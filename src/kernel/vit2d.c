@@ -13,6 +13,7 @@
 #include "pescope/vit2d.h"
 #include "kernel/check.h"
 #include "kernel/encoding_impl.h"
+#include "kernel/testing.h"
 
 /* Grid coordinates of patch r: h = r / W, w = r % W. */
 void

@@ -23,6 +23,7 @@
 #include "pescope/xpos.h"
 #include "kernel/check.h"
 #include "kernel/encoding_impl.h"
+#include "kernel/testing.h"
 
 /* zeta_j = (2j + 0.4 d) / (1.4 d). */
 double

@@ -30,6 +30,39 @@ pe_input_init(void)
 	mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
 }
 
+/* A navigation key with a modifier as the terminfo entry names it
+ * (ncurses' extended caps: kNXT3 is Alt+PgDn, kUP5 Ctrl+Up): the key
+ * itself, so a clicker or a held Alt never loses a step. 0 for others. */
+static int
+modified_key(wint_t k)
+{
+	static const struct {
+		const char *prefix;
+		int key;
+	} nav[] = {
+		{"kNXT", PE_KEY_PGDN}, {"kPRV", PE_KEY_PGUP}, {"kUP", PE_KEY_UP},
+		{"kDN", PE_KEY_DOWN}, {"kLFT", PE_KEY_LEFT}, {"kRIT", PE_KEY_RIGHT},
+		{"kHOM", PE_KEY_HOME}, {"kEND", PE_KEY_END},
+	};
+	const char *name = keyname((int)k);
+
+	for (size_t i = 0; name != NULL && i < sizeof nav / sizeof nav[0]; i++) {
+		size_t l = strlen(nav[i].prefix);
+		if (strncmp(name, nav[i].prefix, l) == 0 && name[l] >= '2' &&
+		    name[l] <= '9' && name[l + 1] == '\0')
+			return nav[i].key;
+	}
+	return 0;
+}
+
+/* Whether key moves: arrows, pages, Home and End (what a modifier or an
+ * Esc before it leaves as it is). */
+static bool
+navigation_key(int key)
+{
+	return key >= PE_KEY_UP && key <= PE_KEY_END;
+}
+
 /* Translate a curses function key; 0 when it means nothing to us. */
 static int
 function_key(wint_t k)
@@ -56,7 +89,7 @@ function_key(wint_t k)
 	case KEY_ENTER:
 		return PE_KEY_ENTER;
 	}
-	return 0;
+	return modified_key(k);
 }
 
 /* A curses function key's name for the status line ("F5", "Insert"). */
@@ -202,6 +235,18 @@ known_sequence(bool ss3, const char *par, wint_t fin)
 		}
 		return 0;
 	}
+	/* a modifier (xterm's ctlseqs, "PC-Style Function Keys": ESC [1;3B
+	 * is Alt+Down, ESC [6;5~ Ctrl+PgDn) leaves the key as it is */
+	const char *semi = strchr(par, ';');
+	if (semi != NULL && !ss3) {
+		char base[32];
+		snprintf(base, sizeof base, "%.*s", (int)(semi - par), par);
+		if (strchr(semi + 1, ';') != NULL)
+			return 0;
+		if (fin != '~' && strcmp(base, "1") != 0)
+			return 0;
+		return known_sequence(false, fin == '~' ? base : "", fin);
+	}
 	if (ss3 || fin != '~')
 		return 0;
 	/* VT220 editing keys (xterm's ctlseqs, "PC-Style Function Keys") */
@@ -301,6 +346,13 @@ escape(struct pe_input *in, int depth)
 		return;
 	}
 	in->kind = PE_IN_UNKNOWN;
+	if (r == KEY_CODE_YES && navigation_key(function_key(c))) {
+		/* Esc and a navigation key together (a clicker's Esc, or Alt
+		 * held): the key, as if alone */
+		in->kind = PE_IN_KEY;
+		in->key = function_key(c);
+		return;
+	}
 	if (r == KEY_CODE_YES) {
 		char k[32];
 		if (c == KEY_MOUSE) {
@@ -316,6 +368,10 @@ escape(struct pe_input *in, int depth)
 		struct pe_input inner;
 		memset(&inner, 0, sizeof inner);
 		escape(&inner, 1);
+		if (inner.kind == PE_IN_KEY && navigation_key(inner.key)) {
+			*in = inner; /* Esc before a navigation key's sequence */
+			return;
+		}
 		snprintf(in->name, sizeof in->name, "Alt+%.40s", inner.name);
 		return;
 	}

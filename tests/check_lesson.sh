@@ -68,10 +68,10 @@ fi
 	&& [ -f "$tmp/all/01-word-order-matters-1.txt" ] \
 	&& ok "--all writes $(ls "$tmp/all" | wc -l) files" || bad "--all: $(ls "$tmp/all")"
 
-# the README's lesson
+# the guide's example lesson (docs/lessons.md)
 "$bin" snapshot --lesson-file "$PESCOPE_FIXTURES/readme.lesson" --scene 2.2 -f txt \
-	| grep -q "With 16 heads the steepest slope is" && ok "the README's lesson renders" \
-	|| bad "the README's lesson renders"
+	| grep -q "With 16 heads the steepest slope is" && ok "the guide's lesson renders" \
+	|| bad "the guide's lesson renders"
 
 refused "--lesson 'nosuch': unknown lesson; the built-in lessons are intro" \
 	snapshot --lesson nosuch

@@ -128,6 +128,11 @@ if command -v man >/dev/null 2>&1; then
 	w=$(MANWIDTH=80 man -l "$root/usr/share/man/man1/pescope.1.gz" 2>&1 >"$out/man.txt")
 	[ -z "$w" ] && grep -q "^NAME" "$out/man.txt" && grep -q "snapshot" "$out/man.txt" &&
 	    ok "scratch root: man -l pescope.1.gz renders, no warnings" || bad "scratch root: man -l: $w"
+	# the man page names the guide's folder, and the package put it there
+	g=$(tr -s ' \n' ' ' <"$out/man.txt" | grep -o '/usr/share/doc/pescope/docs/' | head -1)
+	[ -n "$g" ] && ls "$root$g" | grep -q '^encodings.md' &&
+	    ok "scratch root: the man page points to the guide, $g ($(ls "$root$g" | wc -l) pages)" ||
+	    bad "scratch root: the man page's guide: '$g'"
 else
 	zcat "$root/usr/share/man/man1/pescope.1.gz" | groff -man -Tutf8 -ww >"$out/man.txt" 2>"$out/man.err" &&
 	    [ ! -s "$out/man.err" ] && ok "scratch root: groff renders the man page" || bad "groff: $(cat "$out/man.err")"

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """pescope dump against the ten lines of PyTorch it replaces (issue 14),
-side by side in one run, printed as the Markdown the README keeps.
+side by side in one run, printed as the Markdown docs/dump.md keeps.
 
 Two tables:
   1. the 32768 x 4096 float32 sinusoidal table, against the PyTorch

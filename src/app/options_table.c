@@ -330,7 +330,7 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "pescope lesson NAME says it without --lesson",
 	    STRING(lesson), .complete = COMPLETE_LESSONS},
 	[O_LESSON_FILE] = {"lesson-file", 0, C_LESSON | C_SNAP, G_LESSON,
-	    "FILE", "a lesson from a file (the README's format)",
+	    "FILE", "a lesson from a file (docs/lessons.md)",
 	    PATH(lesson_file)},
 	[O_SCENE] = {"scene", 0, C_LESSON | C_SNAP, G_LESSON, "K[.S]",
 	    "start at scene K (from 1), step S (from 1)",

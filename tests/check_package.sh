@@ -68,17 +68,31 @@ else
 fi
 took "$t"
 t=$(now)
-if [ "$PKG_TESTS" = all ]; then set --; else set -- $PKG_TESTS; fi
-suites=
-for s in "$@"; do
-	case $s in unit | e2e) suites="$suites --suite $s" ;; *) suites="$suites $s" ;; esac
-done
-# shellcheck disable=SC2086
-if meson test -C "$out/dist-build" --num-processes 2 --print-errorlogs $suites >"$out/dist-test.log" 2>&1; then
-	ok "the tarball's tests pass: $(grep -c '^ *[0-9]*/[0-9]* .* OK ' "$out/dist-test.log") of them (${PKG_TESTS})"
+# meson test takes suites or names, not both at once: a run for each
+suites= names=
+if [ "$PKG_TESTS" != all ]; then
+	for s in $PKG_TESTS; do
+		case $s in unit | e2e) suites="$suites --suite $s" ;; *) names="$names $s" ;; esac
+	done
+fi
+: >"$out/dist-test.log"
+rc=0
+if [ "$PKG_TESTS" = all ] || [ -n "$suites" ]; then
+	# shellcheck disable=SC2086
+	meson test -C "$out/dist-build" --num-processes 2 --print-errorlogs $suites \
+	    >>"$out/dist-test.log" 2>&1 || rc=1
+fi
+if [ -n "$names" ]; then
+	# shellcheck disable=SC2086
+	meson test -C "$out/dist-build" --num-processes 2 --print-errorlogs $names \
+	    >>"$out/dist-test.log" 2>&1 || rc=1
+fi
+count=$(grep -c '^ *[0-9]*/[0-9]* .* OK ' "$out/dist-test.log")
+if [ $rc -eq 0 ] && [ "$count" -gt 0 ]; then
+	ok "the tarball's tests pass: $count of them ($PKG_TESTS)"
 else
-	bad "the tarball's tests (see $out/dist-test.log)"
-	grep -E "FAIL|TIMEOUT|ERROR" "$out/dist-test.log" | head -20
+	bad "the tarball's tests: $count passed (see $out/dist-test.log)"
+	grep -E "FAIL|TIMEOUT|ERROR|No suitable" "$out/dist-test.log" | head -20
 fi
 took "$t"
 v=$("$out/dist-build/pescope" --version | sed -n 2p)

@@ -3,7 +3,8 @@
 
 Every fenced block whose info string is `sh` is a list of commands (a line
 ending in a backslash goes on): each runs with bash in a scratch folder of
-its page, where `pescope` and `build/pescope` are $PESCOPE_BIN, within
+its page, where `pescope` and `build/pescope` are $PESCOPE_BIN and `assets`
+is the source tree's, within
 --timeout seconds, and must exit 0, or the status its `# exit N` comment
 says. A command that starts the TUI (pescope without a command, or
 `pescope lesson` without --list or --placeholders) runs in a tmux window of
@@ -173,6 +174,9 @@ def check(path, tmux):
     os.makedirs(os.path.join(cwd, "build"))
     os.symlink(BIN, os.path.join(bindir, "pescope"))
     os.symlink(BIN, os.path.join(cwd, "build", "pescope"))
+    # the shipped files, as a command run in the source tree sees them
+    os.symlink(os.path.join(os.path.abspath(SRC), "assets"),
+               os.path.join(cwd, "assets"))
     env = dict(os.environ, PATH=bindir + ":" + os.environ["PATH"],
                PESCOPE_SNAPSHOT_DIR=cwd, TERM="xterm-256color")
     env.pop("NO_COLOR", None)

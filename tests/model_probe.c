@@ -38,7 +38,8 @@ print_layer(const struct pe_arch *a, size_t i, int npos, char **pos)
 	    "\"rotary_dim\": %zu, \"softmax_scale\": %.17g, \"n\": %zu, "
 	    "\"kind\": \"%s\"",
 	    i, l->type, pe_encoding_name(c->enc),
-	    l->attn.rotates ? "true" : "false", l->attn.exact ? "true" : "false",
+	    l->attn.rotates ? "true" : "false",
+	        l->attn.exact ? "true" : "false",
 	    l->attn.causal ? "true" : "false", pe_attn_span_name(l->attn.span),
 	    l->attn.window, l->attn.chunk, l->attn.head_dim, l->attn.rotary_dim,
 	    l->attn.softmax_scale, c->n, kind);

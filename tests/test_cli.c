@@ -465,7 +465,7 @@ static const struct bad bads[] = {
 	{{"snapshot", "--theme", "blue"}, "--theme 'blue': must be dark or "
 	    "light"},
 	{{"dump", "--theme", "light"}, "--theme does not apply to dump"},
-	{{"snapshot", "-f", "png"}, "must be ansi, txt, html, svg or pdf"},
+	{{"snapshot", "-f", "gif"}, "must be ansi, txt, html, svg, pdf or png"},
 	/* issues 12 and 13: --present for the TUI and snapshot, --no-chrome
 	 * for snapshot, --record for the TUI */
 	{{"snapshot", "--record", "x.cast"}, "--record does not apply to "

@@ -477,7 +477,8 @@ Test(writer, formats_parse)
 {
 	cr_expect_eq(pe_format_parse("svg"), PE_FMT_SVG);
 	cr_expect_eq(pe_format_parse("pdf"), PE_FMT_PDF);
-	cr_expect_eq(pe_format_parse("png"), -1);
+	cr_expect_eq(pe_format_parse("png"), PE_FMT_PNG);
+	cr_expect_eq(pe_format_parse("gif"), -1);
 }
 
 /* An SVG document in every depth and theme: its size is 9 x 18 units a

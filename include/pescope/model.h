@@ -136,6 +136,46 @@ size_t pe_arch_kinds(const struct pe_arch *a, size_t *kind_of);
  * NUL-terminated. Returns the length it needed (as snprintf). */
 int pe_layer_describe(const struct pe_layer *l, char *dest, size_t cap);
 
+/* A layer's RoPE wavelengths against what its queries see. */
+struct pe_layer_bands {
+	size_t pairs;	     /* rotating pairs (0: the layer does not rotate) */
+	double shortest;     /* the shortest and longest wavelength */
+	double longest;	     /*   2 pi / w_j, in positions, after scaling */
+	size_t reach;	     /* the keys a query sees: the window, the chunk,
+				or (full attention) the config's n */
+	size_t turn_in_reach; /* pairs whose wavelength fits in reach */
+	size_t turn_in_train; /* pairs whose wavelength fits in train_len */
+};
+
+/* The bands of layer l (its rope built as pe_rope_init builds it):
+ * formula: lambda_j = 2 pi / w_j; turn_in_X = #{ j : lambda_j <= X }
+ * source: Peng et al. 2023 (YaRN), sec. 3.2 (r = L / lambda_j: a pair
+ * with r < 1 never turns within L). A layer that does not rotate (or is
+ * not exact) has pairs 0 and the rest 0; PE_OK, PE_ENOMEM, or PE_EINVAL
+ * for a rope pe_rope_init refuses. */
+int pe_layer_bands(const struct pe_layer *l, size_t train_len,
+    struct pe_layer_bands *dest);
+
+/* The layers of kind k as ranges, "0-4, 6-10, 12", into dest[cap]
+ * (always terminated, shortened with "..." when it does not fit);
+ * kind_of from pe_arch_kinds. Returns how many layers are of kind k. */
+size_t pe_arch_kind_ranges(const struct pe_arch *a, const size_t *kind_of,
+    size_t k, char *dest, size_t cap);
+
+/* Whether a query at position q sees the key at position k in a layer of
+ * this shape, as transformers' masks say (masking_utils.py):
+ * causal_mask_function k <= q; sliding_window_overlay k > q - window;
+ * chunked_overlay k // chunk == q // chunk; a bidirectional layer sees
+ * every key (then only the window or chunk limits it, symmetrically for
+ * the window: |q - k| < window). */
+bool pe_attn_sees(const struct pe_attn *t, size_t q, size_t k);
+
+/* Rows q0 .. q0+nq-1 of the additive mask over nk keys into dest[nq nk]:
+ * 0 where the query sees the key, -inf where it does not (what the model
+ * adds to its scores). PE_OK, or PE_EINVAL for a NULL argument. */
+int pe_attn_mask_rows(const struct pe_attn *t, size_t q0, size_t nq,
+    size_t nk, double *dest);
+
 /* The span's name: "full", "sliding" or "chunked". */
 const char *pe_attn_span_name(enum pe_attn_span span);
 

@@ -67,6 +67,11 @@ int pe_snapshot_run(const struct pe_options *o);
 int pe_lesson_run(const struct pe_options *o);
 int pe_snapshot_lesson(const struct pe_options *o);
 struct pe_state;
+/* The pixel layer a snapshot's format draws on cv: png always (--scale,
+ * else PE_SCALE_DEFAULT), svg and pdf with --scale; the cell formats
+ * never. */
+struct pe_canvas;
+void pe_snapshot_pixels(const struct pe_options *o, struct pe_canvas *cv);
 /* Write the frame of st at o's size and format to path ("-": standard
  * output), atomically; an exit status. */
 int pe_snapshot_write(const struct pe_options *o, const struct pe_state *st,

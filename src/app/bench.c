@@ -13,6 +13,7 @@
 #include "app/stream.h"
 #include "pescope/encoding.h"
 #include "pescope/wave.h"
+#include "tui/tui.h"
 #include "view/encoding.h"
 #include "view/view.h"
 
@@ -41,12 +42,33 @@ peak_mib(void)
 	return (double)ru.ru_maxrss / 1024.0;
 }
 
+/* A cell's pixels for bench --graphics (a 1080p screen's 10 x 20). */
+#define BENCH_CELL_W 10
+#define BENCH_CELL_H 20
+
+/* The protocol's bytes of every picture of a frame, made and dropped
+ * (what the TUI writes after each frame); -1 when one failed. */
+static int
+bench_encode(const struct pe_canvas *cv, enum pe_gfx g)
+{
+	for (int i = 0; i < cv->npix; i++) {
+		char *b;
+		size_t n;
+		if (pe_gfx_encode(g, &cv->pix[i], BENCH_CELL_W, BENCH_CELL_H, &b,
+		    &n) != 0)
+			return -1;
+		free(b);
+	}
+	return 0;
+}
+
 /* Time one configuration and panel: model build once, then `frames`
- * renders. */
+ * renders (with g an image protocol: each with its maps' pictures at
+ * pixel resolution and their bytes). */
 static int
 bench_one(const struct pe_config *cfg, enum pe_panel panel, int w, int h,
-    int frames, double *model_ms, double *median_ms, double *max_ms,
-    int *nframes)
+    int frames, enum pe_gfx g, double *model_ms, double *median_ms,
+    double *max_ms, int *nframes)
 {
 	struct pe_state st;
 	struct pe_model m;
@@ -59,6 +81,10 @@ bench_one(const struct pe_config *cfg, enum pe_panel panel, int w, int h,
 		pe_model_free(&m);
 		return -1;
 	}
+	bool pictures = g != PE_GFX_AUTO && g != PE_GFX_CELLS;
+	if (pictures)
+		pe_canvas_want_pixels(&cv, BENCH_CELL_W, BENCH_CELL_H,
+		    pe_gfx_name(g));
 	pe_state_init(&st, cfg);
 	st.pane[st.focus].panel = panel;
 	st.cur_r = cfg->n / 3;
@@ -70,7 +96,8 @@ bench_one(const struct pe_config *cfg, enum pe_panel panel, int w, int h,
 	for (; t != NULL && done < frames && (done < 5 || spent < 1500);
 	     done++) {
 		double a = now_ms();
-		if (pe_view_render(&st, &m, &cv, NULL) != PE_OK)
+		if (pe_view_render(&st, &m, &cv, NULL) != PE_OK ||
+		    (pictures && bench_encode(&cv, g) != 0))
 			rc = -1; /* a panel failed: the time is not a frame's */
 		t[done] = now_ms() - a;
 		spent += t[done];
@@ -214,8 +241,14 @@ pe_bench_run(const struct pe_options *o)
 	int frames = o->bench_quick ? 5 : 31;
 	if (o->width != 120 || o->height != 40)
 		w = o->width, h = o->height;
+	enum pe_gfx g = (enum pe_gfx)o->graphics;
 	printf("pescope bench: frame %dx%d, median of up to %d frames (1.5 s "
 	    "each at most), one core\n", w, h, frames);
+	if (g != PE_GFX_AUTO && g != PE_GFX_CELLS)
+		printf("graphics %s: the main map's picture at %dx%d-pixel cells "
+		    "and its %s bytes (chafa) in each frame; writing them to a "
+		    "terminal is not timed\n", pe_gfx_name(g), BENCH_CELL_W,
+		    BENCH_CELL_H, pe_gfx_name(g));
 	printf("%-21s %-26s %9s %9s %9s %7s\n", "view", "size", "model ms",
 	    "frame ms", "max ms", "frames");
 	int rc = PE_EXIT_OK;
@@ -246,8 +279,8 @@ pe_bench_run(const struct pe_options *o)
 				snprintf(view, sizeof view, "%s%s%s",
 				    pe_encoding_name(cfg.enc), p ? "/" : "",
 				    p ? pe_panel_name((enum pe_panel)p) : "");
-				if (bench_one(&cfg, (enum pe_panel)p, w, h, frames, &mm, &med,
-					&mx, &nf) != 0) {
+				if (bench_one(&cfg, (enum pe_panel)p, w, h, frames, g, &mm,
+					&med, &mx, &nf) != 0) {
 					printf("%-21s %-26s failed\n", view, size);
 					rc = PE_EXIT_FAIL;
 				} else {

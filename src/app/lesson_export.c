@@ -54,6 +54,8 @@ handout(const struct pe_options *o, const struct pe_app_lesson *al)
 	    pe_canvas_init(&cv, o->width, o->height) == PE_OK ? PE_OK : PE_ENOMEM;
 	enum pe_depth depth = o->depth >= 0 ? (enum pe_depth)o->depth
 					    : PE_DEPTH_TRUECOLOR;
+	if (cv.cells != NULL)
+		pe_snapshot_pixels(o, &cv);
 	for (size_t i = 0; rc == PE_OK && i < al->l.nscenes; i++) {
 		const struct pe_scene *s = &al->l.scenes[i];
 		for (size_t j = 0; rc == PE_OK && j < s->nsteps; j++) {

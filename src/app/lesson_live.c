@@ -466,7 +466,8 @@ pe_lesson_run(const struct pe_options *o)
 	}
 	struct pe_tui_hooks hooks = {pe_lesson_session_poll, S, 100};
 	/* --record: the TUI creates the file once it has a terminal */
-	struct pe_tui_opts to = {o->depth, o->theme, o->record, &hooks};
+	struct pe_tui_opts to = {o->depth, o->theme, o->record, &hooks,
+	    (enum pe_gfx)o->graphics};
 	int rc = pe_tui_run(&st, &to);
 	pe_lesson_session_close(S);
 	return rc;

@@ -9,6 +9,8 @@
 #include "app/stream.h"
 #include "pescope/encoding.h"
 #include "pescope/toy.h"
+#include "render/writer.h"
+#include "tui/tui.h"
 
 #define R_SCALED (R(LINEAR) | R(DYNAMIC) | R(YARN) | R(LONGROPE) | R(LLAMA3))
 /* The options of the toy attention and worked examples: the TUI, snapshot
@@ -46,6 +48,12 @@ table_theme_name(int v)
 	return pe_theme_name((enum pe_theme)v);
 }
 
+static const char *
+table_gfx_name(int v)
+{
+	return pe_gfx_name((enum pe_gfx)v);
+}
+
 static const struct opt_choices encodings = {PE_ENC_COUNT, table_enc_name,
 	pe_encoding_parse, NULL, NULL};
 static const struct opt_choices scalings = {PE_ROPE_TYPE_COUNT,
@@ -56,6 +64,8 @@ static const struct opt_choices depths = {PE_DEPTH_MONO + 1,
 	table_depth_name, pe_depth_parse, NULL, NULL};
 static const struct opt_choices themes = {PE_THEME_COUNT, table_theme_name,
 	pe_theme_parse, NULL, NULL};
+static const struct opt_choices graphics = {PE_GFX_COUNT, table_gfx_name,
+	pe_gfx_parse, NULL, NULL};
 
 /* Values only the command line names (the kernel keeps none). */
 static const struct opt_choices layouts = {.names = (const struct opt_name[]){
@@ -170,8 +180,10 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "d/2] (else init_random_2d_freqs, torch seed 0)",
 	    HOOK(OPT_FILE, opt_freqs_file), .params = PE_PARAM_ROPE2D},
 	[O_LAYER] = {"layer", 0, C_CONF, G_ENC, "L",
-	    "rope2d mixed: the block of a [2, depth, ...] file;\n"
-	    "0", SIZE(cfg.rope2d.layer, 0, PE_MAX_N), .params = PE_PARAM_ROPE2D},
+	    "the layer shown: the model's (--config, any\n"
+	    "encoding); rope2d mixed: the block of a\n"
+	    "[2, depth, ...] file; 0", SIZE(cfg.rope2d.layer, 0, PE_MAX_N),
+	    .params = PE_PARAM_ROPE2D},
 	[O_TABLE_FILE] = {"table-file", 0, C_CONF, G_ENC, "F.npy",
 	    "learned: a [max_len, d] table (else untrained)",
 	    HOOK(OPT_FILE, opt_table_file), .params = PE_PARAM_TABLE},
@@ -286,6 +298,9 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    STRING(preset), .complete = COMPLETE_PRESETS},
 	[O_PRESET_FILE] = {"preset-file", 0, C_CONF, G_ROPE, "FILE",
 	    "settings from a file (lines: option = value)", PATH(preset)},
+	[O_CONFIG] = {"config", 0, C_CONF, G_ROPE, "FILE",
+	    "a model's config.json (Hugging Face's): the config\n"
+	    "is its layer --layer; other options override it", PATH(config)},
 
 	[O_CURSOR] = {"cursor", 0, C_TUI | C_SNAP, G_VIEW, "P,J",
 	    "cursor at position P, column J", HOOK(OPT_SIZE, opt_cursor)},
@@ -295,6 +310,9 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "(sinusoidal, learned, rope), shift (sinusoidal),\n"
 	    "decay (rope), recency (alibi), share (nope)",
 	    ENUM(panel, panels)},
+	[O_MODEL_VIEW] = {"model-view", 0, C_TUI | C_SNAP, G_VIEW, NULL,
+	    "the model of --config, every layer (the L key)",
+	    FLAG(model_view, true)},
 	[O_VALUES] = {"values", 0, C_TUI | C_SNAP, G_VIEW, NULL,
 	    "numbers over the colors where a cell shows one\n"
 	    "element and they fit (the v key)", FLAG(values, true)},
@@ -366,9 +384,20 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "(paints a white page, for projectors); txt and\n"
 	    "--color mono ansi have no colors to change",
 	    ENUM(theme, themes)},
+	[O_GRAPHICS] = {"graphics", 0, C_TUI | C_LESSON | C_BENCH, G_VIEW, "G",
+	    "the main maps as images: auto (default: asks the\n"
+	    "terminal; cells in tmux without allow-passthrough\n"
+	    "and in screen), kitty, iterm, sixel, or cells\n"
+	    "(text only); bench: time the frame with kitty's",
+	    ENUM(graphics, graphics)},
+	[O_SCALE] = {"scale", 0, C_SNAP, G_OUT, "N",
+	    "png, svg, pdf: a cell is N x 2N pixels, the main\n"
+	    "map drawn at that resolution (png: 8; svg and pdf\n"
+	    "draw cells as shapes unless it is given)",
+	    SIZE(scale, PE_SCALE_MIN, PE_SCALE_MAX), .given = OFF(scale_given)},
 	[O_FORMAT] = {"format", 'f', C_SNAP | C_DUMP, G_OUT, "F",
-	    "snapshot: ansi (default), txt (or text), html, svg\n"
-	    "or pdf; dump: csv (default) or npy",
+	    "snapshot: ansi (default), txt (or text), html, svg,\n"
+	    "pdf or png; dump: csv (default) or npy",
 	    HOOK(OPT_ENUM, opt_format), .choices = &opt_formats,
 	    .given = OFF(format_given)},
 	[O_OUTPUT] = {"output", 'o', C_SNAP | C_DUMP, G_OUT, "FILE",

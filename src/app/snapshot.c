@@ -1,5 +1,5 @@
 /* pescope snapshot: exactly the frame the TUI shows for the same options
- * and size, written as ANSI, plain text, HTML, SVG or PDF. */
+ * and size, written as ANSI, plain text, HTML, SVG, PDF or PNG. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +21,17 @@ snapshot_depth(const struct pe_options *o)
 	if (nc != NULL && nc[0] != '\0')
 		return PE_DEPTH_MONO;
 	return PE_DEPTH_TRUECOLOR;
+}
+
+/* See app.h. */
+void
+pe_snapshot_pixels(const struct pe_options *o, struct pe_canvas *cv)
+{
+	const struct pe_format_row *f = &pe_formats[o->snap_format];
+	int n = o->scale_given ? (int)o->scale
+	    : f->pixels == 2 ? PE_SCALE_DEFAULT : 0;
+	if (f->pixels > 0 && n > 0)
+		pe_canvas_want_pixels(cv, n, 2 * n, f->name);
 }
 
 /* See app.h. */
@@ -68,6 +79,7 @@ pe_snapshot_write(const struct pe_options *o, const struct pe_state *st,
 		pe_app_error("out of memory");
 		goto end_b;
 	}
+	pe_snapshot_pixels(o, &cv);
 	int vs = pe_view_render(st, &m, &cv, NULL);
 	if (vs != PE_OK) { /* a panel is missing: write no half frame */
 		pe_app_error("the frame could not be drawn whole: %s; nothing was "

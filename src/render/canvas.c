@@ -38,6 +38,10 @@ pe_canvas_init(struct pe_canvas *cv, int w, int h)
 	cv->h = 0;
 	cv->cells = NULL;
 	cv->large = false;
+	cv->px_w = cv->px_h = 0;
+	cv->px_by = NULL;
+	cv->pix = NULL;
+	cv->npix = 0;
 	if (w < 1 || h < 1 ||
 	    (size_t)w > SIZE_MAX / sizeof *cv->cells / (size_t)h)
 		return PE_EINVAL;
@@ -56,6 +60,7 @@ pe_canvas_free(struct pe_canvas *cv)
 {
 	if (cv == NULL)
 		return;
+	pe_canvas_drop_pixels(cv);
 	free(cv->cells);
 	cv->cells = NULL;
 	cv->w = 0;
@@ -70,6 +75,120 @@ pe_canvas_clear(struct pe_canvas *cv)
 
 	for (size_t i = 0; i < n; i++)
 		canvas_blank(&cv->cells[i]);
+	pe_canvas_drop_pixels(cv);
+}
+
+/* Ask for a pixel layer; see canvas.h. */
+int
+pe_canvas_want_pixels(struct pe_canvas *cv, int px_w, int px_h,
+    const char *by)
+{
+	if (px_w < 0 || px_h < 0 || px_w > PE_PX_CELL_MAX ||
+	    px_h > PE_PX_CELL_MAX || (px_w == 0) != (px_h == 0))
+		return PE_EINVAL;
+	cv->px_w = px_w;
+	cv->px_h = px_h;
+	cv->px_by = px_w > 0 ? by : NULL;
+	return PE_OK;
+}
+
+/* The pixel layer request of src. */
+void
+pe_canvas_want_like(struct pe_canvas *dst, const struct pe_canvas *src)
+{
+	dst->px_w = src->px_w;
+	dst->px_h = src->px_h;
+	dst->px_by = src->px_by;
+}
+
+/* Append a picture slot; NULL out of memory. */
+static struct pe_pixmap *
+canvas_pix_add(struct pe_canvas *cv)
+{
+	struct pe_pixmap *v = realloc(cv->pix, (size_t)(cv->npix + 1) *
+	    sizeof *v);
+	if (v == NULL)
+		return NULL;
+	cv->pix = v;
+	memset(&v[cv->npix], 0, sizeof *v);
+	return &v[cv->npix++];
+}
+
+/* A new picture over a rectangle of cells; see canvas.h. */
+struct pe_pixmap *
+pe_canvas_pixmap(struct pe_canvas *cv, int x, int y, int w, int h)
+{
+	if (cv->px_w <= 0 || cv->px_h <= 0 || w < 1 || h < 1 || x < 0 ||
+	    y < 0 || x + w > cv->w || y + h > cv->h)
+		return NULL;
+	size_t pw = (size_t)w * (size_t)cv->px_w;
+	size_t ph = (size_t)h * (size_t)cv->px_h;
+	if (pw > INT32_MAX || ph > INT32_MAX ||
+	    pw > SIZE_MAX / sizeof(uint32_t) / ph)
+		return NULL;
+	uint32_t *rgb = calloc(pw * ph, sizeof *rgb);
+	if (rgb == NULL)
+		return NULL;
+	struct pe_pixmap *pm = canvas_pix_add(cv);
+	if (pm == NULL) {
+		free(rgb);
+		return NULL;
+	}
+	pm->x = x, pm->y = y, pm->w = w, pm->h = h;
+	pm->pw = (int)pw, pm->ph = (int)ph;
+	pm->rgb = rgb;
+	return pm;
+}
+
+/* The picture covering a cell, or NULL. */
+const struct pe_pixmap *
+pe_canvas_pixmap_at(const struct pe_canvas *cv, int x, int y)
+{
+	for (int i = cv->npix - 1; i >= 0; i--) {
+		const struct pe_pixmap *pm = &cv->pix[i];
+		if (x >= pm->x && x < pm->x + pm->w && y >= pm->y &&
+		    y < pm->y + pm->h)
+			return pm;
+	}
+	return NULL;
+}
+
+/* Drop the pictures. */
+void
+pe_canvas_drop_pixels(struct pe_canvas *cv)
+{
+	for (int i = 0; i < cv->npix; i++)
+		free(cv->pix[i].rgb);
+	free(cv->pix);
+	cv->pix = NULL;
+	cv->npix = 0;
+}
+
+/* The sample pixel p of n shows: floor(ns p / n), pe_field_span's cut of
+ * [0, ns) into n blocks (each sample over a run of pixels when ns < n). */
+size_t
+pe_pixmap_sample(size_t ns, size_t n, size_t p)
+{
+	size_t s;
+	if (n == 0 || ns == 0)
+		return 0;
+	s = (size_t)((unsigned __int128)ns * p / n);
+	return s < ns ? s : ns - 1;
+}
+
+/* The pixels that show sample s: the p with floor(ns p / n) == s, that
+ * is [ceil(s n / ns), ceil((s + 1) n / ns)). */
+void
+pe_pixmap_pixels(size_t ns, size_t n, size_t s, int *a, int *b)
+{
+	if (ns == 0) {
+		*a = *b = 0;
+		return;
+	}
+	*a = (int)(((unsigned __int128)s * n + ns - 1) / ns);
+	*b = (int)(((unsigned __int128)(s + 1) * n + ns - 1) / ns);
+	if (*b > (int)n)
+		*b = (int)n;
 }
 
 /* Cell at (x, y), or NULL when outside. */
@@ -272,10 +391,12 @@ pe_canvas_box(struct pe_canvas *cv, int x, int y, int w, int h,
 }
 
 /* Copy src's cells into dst at (x, y), clipped. */
-void
+int
 pe_canvas_blit(struct pe_canvas *dst, int x, int y,
     const struct pe_canvas *src)
 {
+	int rc = PE_OK;
+
 	for (int r = 0; r < src->h; r++)
 		for (int c = 0; c < src->w; c++) {
 			struct pe_cell *d = pe_canvas_at(dst, x + c, y + r);
@@ -283,4 +404,23 @@ pe_canvas_blit(struct pe_canvas *dst, int x, int y,
 			if (d != NULL)
 				*d = src->cells[k];
 		}
+	for (int i = 0; i < src->npix; i++) {
+		const struct pe_pixmap *s = &src->pix[i];
+		if (dst->px_w != src->px_w || dst->px_h != src->px_h)
+			break; /* drawn at another size: not this frame's */
+		struct pe_pixmap *d = pe_canvas_pixmap(dst, x + s->x, y + s->y,
+		    s->w, s->h);
+		if (d == NULL) {
+			if (x + s->x >= 0 && y + s->y >= 0 &&
+			    x + s->x + s->w <= dst->w && y + s->y + s->h <= dst->h)
+				rc = PE_ENOMEM;
+			continue;
+		}
+		uint32_t *rgb = d->rgb;
+		*d = *s;
+		d->x += x, d->y += y;
+		d->rgb = rgb;
+		memcpy(rgb, s->rgb, (size_t)s->pw * (size_t)s->ph * sizeof *rgb);
+	}
+	return rc;
 }

@@ -41,6 +41,26 @@ struct pe_cell {
 	uint8_t lvok;	/* bit 0: lv[0] is a value's level; bit 1: lv[1] */
 };
 
+/* The pixel layer: a picture over a rectangle of cells, at pixel
+ * resolution (a map's samples at one per pixel: exact elements, or exact
+ * block means where the elements outnumber the pixels). The cells under
+ * it stay what they are, for the writers that print cells; the writers
+ * that draw (PNG, SVG, PDF) and the terminal image protocols draw it over
+ * them. Its samples tile rows [r0, r1) and columns [c0, c1) as
+ * pe_field_span cuts them into nr x nc; pixel row y shows sample row
+ * nr * y / ph (and likewise for columns), so a sample is one pixel, or,
+ * where there are fewer samples than pixels, a run of as equal runs of
+ * pixels as integers allow. */
+struct pe_pixmap {
+	int x, y, w, h;	       /* the cells it covers */
+	int pw, ph;	       /* its pixels: w, h times the cell's */
+	uint32_t *rgb;	       /* [ph * pw] 0xFFRRGGBB (opaque), row-major */
+	size_t r0, r1, c0, c1; /* the elements its samples tile */
+	size_t nr, nc;	       /* samples: nr <= ph, nc <= pw */
+	int cur_x, cur_y, cur_w, cur_h; /* the cursor's sample's pixels,
+				  framed over the picture; cur_w 0: none */
+};
+
 struct pe_canvas {
 	int w, h;
 	struct pe_cell *cells; /* [h * w] row-major */
@@ -48,7 +68,18 @@ struct pe_canvas {
 				  view): plot dots are quadrant blocks
 				  (pe_draw_dot), map columns 2 cells a
 				  sample; pe_canvas_init clears it */
+	/* The pixel layer wanted: a cell is px_w x px_h pixels (0: none,
+	 * what pe_canvas_init sets; then no map makes one and the frame is
+	 * the cells alone); px_by names what shows it, for the status line
+	 * ("kitty", "png"), or NULL. */
+	int px_w, px_h;
+	const char *px_by;
+	struct pe_pixmap *pix; /* [npix], owned; pe_canvas_clear drops them */
+	int npix;
 };
+
+/* The most pixels a cell may be for a pixel layer, each way. */
+#define PE_PX_CELL_MAX 256
 
 /* Allocate a w x h canvas of blank cells (w, h >= 1). */
 int pe_canvas_init(struct pe_canvas *cv, int w, int h);
@@ -69,9 +100,35 @@ int pe_canvas_printf(struct pe_canvas *cv, int x, int y, int max_w,
     pe_color fg, pe_color bg, uint8_t attr, const char *fmt, ...)
     __attribute__((format(printf, 8, 9)));
 /* Copy every cell of src into dst with src's (0, 0) at (x, y) (clipped):
- * a part of a frame drawn on a canvas of its own. */
-void pe_canvas_blit(struct pe_canvas *dst, int x, int y,
+ * a part of a frame drawn on a canvas of its own. Its pictures come
+ * along, moved (one not wholly inside dst is left out); PE_ENOMEM when
+ * one could not be copied (the cells are copied all the same). */
+int pe_canvas_blit(struct pe_canvas *dst, int x, int y,
     const struct pe_canvas *src);
+/* Ask for a pixel layer at px_w x px_h pixels a cell (0 x 0: none),
+ * shown by `by` (a static name, or NULL); PE_EINVAL past
+ * PE_PX_CELL_MAX. */
+int pe_canvas_want_pixels(struct pe_canvas *cv, int px_w, int px_h,
+    const char *by);
+/* Give dst the pixel layer request of src (a part of a frame drawn on a
+ * canvas of its own). */
+void pe_canvas_want_like(struct pe_canvas *dst, const struct pe_canvas *src);
+/* A new picture over cells [x, x + w) x [y, y + h), all of them inside
+ * the canvas, at the wanted pixels a cell, black, its tiling and cursor
+ * unset; NULL when no pixel layer is wanted, the rectangle is empty or
+ * out of the canvas, or memory ran out. */
+struct pe_pixmap *pe_canvas_pixmap(struct pe_canvas *cv, int x, int y,
+    int w, int h);
+/* The picture covering cell (x, y), or NULL. */
+const struct pe_pixmap *pe_canvas_pixmap_at(const struct pe_canvas *cv,
+    int x, int y);
+/* Drop the pictures (the cells stay). */
+void pe_canvas_drop_pixels(struct pe_canvas *cv);
+/* The sample a pixel row (or column) p of n shows, of ns samples. */
+size_t pe_pixmap_sample(size_t ns, size_t n, size_t p);
+/* The pixels [*a, *b) of n that show sample s of ns. */
+void pe_pixmap_pixels(size_t ns, size_t n, size_t s, int *a, int *b);
+
 /* Fill a rectangle with one glyph and colors (clipped). */
 void pe_canvas_fill(struct pe_canvas *cv, int x, int y, int w, int h,
     uint32_t cp, pe_color fg, pe_color bg);

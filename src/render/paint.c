@@ -391,5 +391,8 @@ pe_paint_canvas(const struct pe_canvas *cv, enum pe_depth depth,
 			merger_flush(&m);
 		}
 		p->end(p->arg, (enum pe_paint_layer)layer);
+		if (layer == PE_PAINT_BG && p->image != NULL)
+			for (int i = 0; i < cv->npix; i++)
+				p->image(p->arg, &cv->pix[i]);
 	}
 }

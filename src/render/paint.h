@@ -39,6 +39,10 @@ struct pe_painter {
 	void (*dot)(void *arg, pe_color rgb, double cx, double cy, double r);
 	void (*text)(void *arg, const struct pe_paint_text *t);
 	void (*end)(void *arg, enum pe_paint_layer layer);
+	/* The canvas's pixel layer, drawn over the background layer (after
+	 * its end, before the lines): a picture at pixels pm->pw x pm->ph over the cells
+	 * pm->x, pm->y, pm->w, pm->h. NULL: the writer draws cells alone. */
+	void (*image)(void *arg, const struct pe_pixmap *pm);
 };
 
 /* Paint cv at a depth in a theme, layer by layer. The page's own color

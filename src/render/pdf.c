@@ -165,6 +165,30 @@ pdf_end(void *arg, enum pe_paint_layer layer)
 	(void)layer;
 }
 
+/* A picture of the pixel layer over its cells, each of its pixels a
+ * rectangle of the page (no smoothing between them). */
+static void
+pdf_image(void *arg, const struct pe_pixmap *pm)
+{
+	struct pe_pdf *pdf = arg;
+	cairo_t *cr = pdf->cr;
+	int stride = cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, pm->pw);
+
+	if (stride != pm->pw * 4) /* RGB24 is 4 bytes a pixel, unpadded */
+		return;
+	cairo_surface_t *img = cairo_image_surface_create_for_data(
+	    (unsigned char *)pm->rgb, CAIRO_FORMAT_RGB24, pm->pw, pm->ph, stride);
+	cairo_save(cr);
+	cairo_translate(cr, pdf->ox + PDF_CW * pm->x, pdf->oy + PDF_CH * pm->y);
+	cairo_scale(cr, PDF_CW * pm->w / pm->pw, PDF_CH * pm->h / pm->ph);
+	cairo_set_source_surface(cr, img, 0, 0);
+	cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST);
+	cairo_rectangle(cr, 0, 0, pm->pw, pm->ph);
+	cairo_fill(cr);
+	cairo_restore(cr);
+	cairo_surface_destroy(img);
+}
+
 /* Lines of wrapped text, growing. */
 struct pdf_lines {
 	char **v;
@@ -274,7 +298,7 @@ pe_pdf_page(struct pe_pdf *pdf, const struct pe_canvas *cv,
             enum pe_depth depth, enum pe_theme theme, const char *below)
 {
 	struct pe_painter p = {PDF_CW, PDF_CH, pdf, pdf_rect, pdf_dot, pdf_text,
-	    pdf_end};
+	    pdf_end, pdf_image};
 	char **lines = NULL;
 	int nl;
 	double fw, fh, pw, ph;

@@ -4,6 +4,7 @@
  * rectangles, braille as circles, text as <text> runs in a monospace font
  * stack, each stretched to its cells (textLength). A viewBox and
  * crispEdges let it scale without blur. */
+#include <cairo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,6 +177,81 @@ svg_text(void *arg, const struct pe_paint_text *t)
 	fputs("</text>\n", s->fp);
 }
 
+/* Bytes gathered for a data: URI. */
+struct svg_bytes {
+	unsigned char *b;
+	size_t len, cap;
+};
+
+/* cairo's write function: append to the buffer. */
+static cairo_status_t
+svg_bytes_write(void *closure, const unsigned char *data, unsigned int length)
+{
+	struct svg_bytes *o = closure;
+
+	if (o->len + length > o->cap) {
+		size_t cap = o->cap ? o->cap : 65536;
+		while (cap < o->len + length)
+			cap *= 2;
+		unsigned char *b = realloc(o->b, cap);
+		if (b == NULL)
+			return CAIRO_STATUS_NO_MEMORY;
+		o->b = b;
+		o->cap = cap;
+	}
+	memcpy(o->b + o->len, data, length);
+	o->len += length;
+	return CAIRO_STATUS_SUCCESS;
+}
+
+/* Base64 (RFC 4648 sec. 4) of b[n] onto fp. */
+static void
+svg_base64(FILE *fp, const unsigned char *b, size_t n)
+{
+	static const char al[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789+/";
+	for (size_t i = 0; i < n; i += 3) {
+		unsigned v = (unsigned)b[i] << 16;
+		if (i + 1 < n)
+			v |= (unsigned)b[i + 1] << 8;
+		if (i + 2 < n)
+			v |= b[i + 2];
+		char q[4] = {al[v >> 18 & 63], al[v >> 12 & 63],
+		    i + 1 < n ? al[v >> 6 & 63] : '=', i + 2 < n ? al[v & 63] : '='};
+		fwrite(q, 1, 4, fp);
+	}
+}
+
+/* A picture of the pixel layer: an <image> of a PNG (cairo's) over its
+ * cells, its pixels kept sharp (image-rendering). */
+static void
+svg_image(void *arg, const struct pe_pixmap *pm)
+{
+	struct svg *s = arg;
+	struct svg_bytes o = {0};
+	int stride = cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, pm->pw);
+
+	if (stride != pm->pw * 4) /* RGB24 is 4 bytes a pixel, unpadded */
+		return;
+	cairo_surface_t *img = cairo_image_surface_create_for_data(
+	    (unsigned char *)pm->rgb, CAIRO_FORMAT_RGB24, pm->pw, pm->ph, stride);
+	if (cairo_surface_write_to_png_stream(img, svg_bytes_write, &o) !=
+	    CAIRO_STATUS_SUCCESS) {
+		s->oom = true;
+	} else {
+		fprintf(s->fp, "<image xmlns:xlink=\"http://www.w3.org/1999/xlink\" "
+		    "x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" "
+		    "preserveAspectRatio=\"none\" image-rendering=\"optimizeSpeed\" "
+		    "style=\"image-rendering:pixelated\" data-pixels=\"%dx%d\" "
+		    "xlink:href=\"data:image/png;base64,", SVG_CW * pm->x,
+		    SVG_CH * pm->y, SVG_CW * pm->w, SVG_CH * pm->h, pm->pw, pm->ph);
+		svg_base64(s->fp, o.b, o.len);
+		fputs("\"/>\n", s->fp);
+	}
+	free(o.b);
+	cairo_surface_destroy(img);
+}
+
 /* End of a layer: one <path> per color, then the next layer's group. */
 static void
 svg_end(void *arg, enum pe_paint_layer layer)
@@ -218,7 +294,7 @@ pe_write_svg(FILE *fp, const struct pe_canvas *cv,
 {
 	struct svg s = {.fp = fp};
 	struct pe_painter p = {SVG_CW, SVG_CH, &s, svg_rect, svg_dot, svg_text,
-	    svg_end};
+	    svg_end, svg_image};
 	double w = SVG_CW * cv->w, h = SVG_CH * cv->h;
 	const char *title = wo->title != NULL && wo->title[0] != '\0'
 	    ? wo->title : "pescope";

@@ -383,11 +383,14 @@ writer_pdf_doc(FILE *fp, const struct pe_canvas *cv,
 
 /* The formats, one row each (writer.h). */
 const struct pe_format_row pe_formats[PE_FMT_COUNT] = {
-	[PE_FMT_ANSI] = {"ansi", NULL, "ansi", false, false, writer_ansi_doc},
-	[PE_FMT_TXT] = {"txt", "text", "txt", false, false, writer_txt_doc},
-	[PE_FMT_HTML] = {"html", NULL, "html", false, false, writer_html_doc},
-	[PE_FMT_SVG] = {"svg", NULL, "svg", false, false, pe_write_svg},
-	[PE_FMT_PDF] = {"pdf", NULL, "pdf", true, true, writer_pdf_doc},
+	[PE_FMT_ANSI] = {"ansi", NULL, "ansi", false, false, 0,
+	    writer_ansi_doc},
+	[PE_FMT_TXT] = {"txt", "text", "txt", false, false, 0, writer_txt_doc},
+	[PE_FMT_HTML] = {"html", NULL, "html", false, false, 0,
+	    writer_html_doc},
+	[PE_FMT_SVG] = {"svg", NULL, "svg", false, false, 1, pe_write_svg},
+	[PE_FMT_PDF] = {"pdf", NULL, "pdf", true, true, 1, writer_pdf_doc},
+	[PE_FMT_PNG] = {"png", NULL, "png", true, false, 2, pe_write_png},
 };
 
 /* Whether s is one of the space-separated words of list. */

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 
 enum pe_format { PE_FMT_ANSI, PE_FMT_TXT, PE_FMT_HTML, PE_FMT_SVG,
-    PE_FMT_PDF, PE_FMT_COUNT };
+    PE_FMT_PDF, PE_FMT_PNG, PE_FMT_COUNT };
 
 /* The glyph a cell shows at a depth: mono turns shade cells into the ramp
  * and masked/undefined cells into their mono glyphs. */
@@ -34,6 +34,9 @@ struct pe_format_row {
 	bool binary;	     /* never written onto a terminal */
 	bool paged;	     /* a document of pages (pdf.h): a handout of many
 				frames is one file, a page per frame */
+	int pixels;	     /* draws the canvas's pixel layer: 0 never (the
+				cell writers), 1 when asked (--scale: SVG,
+				PDF), 2 always (PNG: an image) */
 	/* cv as one document (wo normalised by pe_write) */
 	int (*write)(FILE *fp, const struct pe_canvas *cv,
 	    const struct pe_write_opts *wo);
@@ -57,6 +60,18 @@ int pe_write_canvas(FILE *fp, const struct pe_canvas *cv,
 
 /* Write text with &, <, >, " and ' escaped (HTML and XML). */
 void pe_writer_escape(FILE *fp, const char *s);
+
+/* png.c: cv as one PNG image, a cell pe_png_cell(cv) x twice as many
+ * pixels (the pixel layer's cell, else 8 x 16); PE_EINVAL past cairo's
+ * 32767 pixels a side. */
+int pe_write_png(FILE *fp, const struct pe_canvas *cv,
+    const struct pe_write_opts *wo);
+int pe_png_cell(const struct pe_canvas *cv);
+/* The pixels a cell is for the writers that draw, at --scale N: N x 2N,
+ * N in PE_SCALE_MIN..PE_SCALE_MAX (PNG's default 8). */
+#define PE_SCALE_MIN 2
+#define PE_SCALE_MAX 32
+#define PE_SCALE_DEFAULT 8
 
 /* svg.c: cv as one standalone SVG document (see writer.c's pe_write). */
 int pe_write_svg(FILE *fp, const struct pe_canvas *cv,

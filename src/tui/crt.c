@@ -417,9 +417,17 @@ put_canvas(const struct pe_canvas *cv, bool last_try)
 	int h = cv->h < LINES ? cv->h : LINES;
 	int w = cv->w < COLS ? cv->w : COLS;
 
+	static const struct pe_cell blank = {.cp = ' ', .fg = PE_COLOR_DEFAULT,
+	    .bg = PE_COLOR_DEFAULT};
+	bool pictures = cv->npix > 0 && pe_gfx_mode() != PE_GFX_CELLS;
+
 	for (int y = 0; y < h; y++) {
 		for (int x = 0; x < w; x++) {
 			const struct pe_cell *c = &cv->cells[(size_t)y * cv->w + x];
+			/* under a picture: blanks, which never change while it
+			 * is up (curses then never writes over it) */
+			if (pictures && pe_canvas_pixmap_at(cv, x, y) != NULL)
+				c = &blank;
 			wchar_t wc[2] = {(wchar_t)pe_writer_glyph(c, crt.depth), 0};
 			struct pe_look lk = pe_palette_look(c, crt.depth,
 			    crt.theme);
@@ -485,10 +493,13 @@ pe_crt_draw(const struct pe_canvas *cv, bool full)
 	}
 	if (full)
 		clearok(curscr, TRUE);
+	pe_gfx_before(cv, full);
 	refresh();
+	pe_gfx_after(cv);
 	if (crt.recording)
 		pe_rec_frame(false);
 }
+
 
 /* The terminal's size in cells. */
 void
@@ -926,6 +937,7 @@ pe_crt_done(void)
 		return;
 	crt_up = 0;
 	crt.active = false;
+	pe_gfx_stop(); /* no picture stays behind */
 	curs_set(1);
 	endwin();
 	fflush(stdout);
@@ -957,6 +969,7 @@ pe_crt_suspend(void)
 	if (!crt.active)
 		return;
 	crt_up = 0;
+	pe_gfx_stop();
 	curs_set(1);
 	endwin();
 	fflush(stdout);
@@ -1006,4 +1019,19 @@ pe_crt_fatal(const char *fmt, ...)
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "pescope: %s\n", pe_text_escape(msg, safe, sizeof safe));
+}
+
+/* Choose how pictures are shown; see tui.h. */
+enum pe_gfx
+pe_crt_graphics(enum pe_gfx want, char *why, size_t cap)
+{
+	if (!crt.active || crt.depth == PE_DEPTH_MONO) {
+		snprintf(why, cap, "%s", want == PE_GFX_CELLS || want ==
+		    PE_GFX_AUTO ? "" : "graphics: cells (--color mono)");
+		return PE_GFX_CELLS;
+	}
+	enum pe_gfx g = pe_gfx_start(want, crt_out(), why, cap);
+	if (g == PE_GFX_KITTY) /* a fatal signal takes the pictures too */
+		restore_add("\033_Ga=d,d=A,q=2\033\\");
+	return g;
 }

@@ -298,6 +298,16 @@ control_sequence(struct pe_input *in, bool ss3)
 			in->kind = PE_IN_KEY;
 			return;
 		}
+		/* a late answer to graphics.c's queries, never a key:
+		 * device attributes (CSI ? ... c), XTWINOPS (CSI 4 or 6 ; h
+		 * ; w t) */
+		if (!ss3 && ((par[0] == '?' && c == 'c') || (c == 't' &&
+		    (strncmp(par, "4;", 2) == 0 || strncmp(par, "6;", 2) == 0)))) {
+			snprintf(in->name, sizeof in->name, "\033[%s%c", par,
+			    (char)c);
+			in->kind = PE_IN_REPLY;
+			return;
+		}
 		break; /* the final byte */
 	}
 	in->kind = PE_IN_UNKNOWN;
@@ -311,15 +321,18 @@ control_string(struct pe_input *in, wint_t intro)
 	wint_t c;
 	bool esc = false;
 
+	bool kitty = false; /* APC G: an answer of kitty's graphics */
 	name_add(in->name, sizeof in->name, intro);
 	for (int n = 0; n < SEQ_MAX && next_char(&c, SEQ_BYTE_MS) == OK; n++) {
 		if (c == 7 || (esc && c == '\\'))
 			break;
 		esc = c == 27;
+		if (n == 0 && intro == '_' && c == 'G')
+			kitty = true;
 		if (n < 8)
 			name_add(in->name, sizeof in->name, c);
 	}
-	in->kind = PE_IN_UNKNOWN;
+	in->kind = kitty ? PE_IN_REPLY : PE_IN_UNKNOWN;
 }
 
 /* After an ESC curses handed over: nothing more is Esc; [ or O start a

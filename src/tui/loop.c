@@ -168,6 +168,14 @@ render(struct loop *L, bool keys)
 		}
 		L->full = true;
 	}
+	/* the pixels of a cell now (a font size may have changed with the
+	 * size): the maps' pictures at that resolution, or none */
+	int pw, ph;
+	pe_gfx_cell(&pw, &ph);
+	if (pw != L->cv.px_w || ph != L->cv.px_h)
+		L->full = true;
+	pe_canvas_want_pixels(&L->cv, pw, ph, pw > 0
+	    ? pe_gfx_name(pe_gfx_mode()) : NULL);
 	wt.next = wt.start + WATCH_MS;
 	pe_field_set_interrupt(watch_check, &wt);
 	int rc = pe_view_render(&L->st, focused_model(L), &L->cv, &L->hit);
@@ -361,6 +369,12 @@ apply(struct loop *L, const struct pe_input *in)
 	case PE_IN_RESIZE:
 		L->full = true;
 		return PE_ACT_REDRAW;
+	case PE_IN_REPLY: /* a late answer to a query: a cell's pixels */
+		if (pe_gfx_reply(in->name)) {
+			L->full = true;
+			return PE_ACT_REDRAW;
+		}
+		return PE_ACT_NONE;
 	case PE_IN_NONE:
 	case PE_IN_GONE:
 		break;
@@ -436,8 +450,12 @@ pe_tui_run(const struct pe_state *start, const struct pe_tui_opts *opts)
 		    pe_encoding_name(L.st.pane[L.st.focus].cfg.enc));
 		return 1;
 	}
+	char gfx_why[160];
+	pe_crt_graphics(opts->graphics, gfx_why, sizeof gfx_why);
 	if (pe_crt_note() != NULL)
 		snprintf(L.st.status, sizeof L.st.status, "%s", pe_crt_note());
+	else if (gfx_why[0] != '\0')
+		snprintf(L.st.status, sizeof L.st.status, "%s", gfx_why);
 
 	bool dirty = true, gone = false, rec_said = false;
 	bool need[2] = {false, false}; /* a model to build, by pane */

@@ -1,7 +1,8 @@
 /* The terminal front end: the only code that talks to curses.
  *   crt.c    init / teardown, colors, drawing a canvas, signals (htop's CRT)
  *   input.c  curses keys and mouse -> enum pe_key / clicks / wheel
- *   loop.c   the event loop (pe_tui_run) */
+ *   loop.c   the event loop (pe_tui_run)
+ *   graphics.c  pictures in the terminal: protocol detection, chafa */
 #ifndef PESCOPE_TUI_TUI_H
 #define PESCOPE_TUI_TUI_H
 
@@ -11,6 +12,14 @@
 
 #include "render/canvas.h"
 #include "render/palette.h"
+
+/* How the maps' pixel layers reach the terminal: auto (ask it), one of
+ * the image protocols (kitty's graphics protocol, iTerm2's inline
+ * images, DEC sixel), or cells (text only: the frame is the cells). */
+enum pe_gfx { PE_GFX_AUTO, PE_GFX_KITTY, PE_GFX_ITERM, PE_GFX_SIXEL,
+    PE_GFX_CELLS, PE_GFX_COUNT };
+const char *pe_gfx_name(enum pe_gfx g);
+int pe_gfx_parse(const char *s); /* -1 when unknown */
 
 /* ---- crt.c ------------------------------------------------------------ */
 
@@ -43,7 +52,11 @@ enum pe_depth pe_crt_depth(void);
 const char *pe_crt_note(void);
 /* The terminal's size in cells (each at least 1). */
 void pe_crt_size(int *w, int *h);
-/* Write a canvas to the screen and refresh. full: repaint every cell. */
+/* How the maps' pictures are shown (pe_gfx_start on curses' stream):
+ * cells at mono. why[cap]: a note for the status line, or "". */
+enum pe_gfx pe_crt_graphics(enum pe_gfx want, char *why, size_t cap);
+/* Write a canvas to the screen and refresh (its pictures through
+ * graphics.c, the cells under them blank). full: repaint every cell. */
 void pe_crt_draw(const struct pe_canvas *cv, bool full);
 /* The signal that asked to end the program (SIGINT, SIGTERM, SIGHUP,
  * SIGQUIT, SIGUSR1, ...), or 0; the first one counts. The handlers only
@@ -72,6 +85,8 @@ enum pe_input_kind {
 	PE_IN_WHEEL,  /* wheel at (x, y): wheel +1 up (zoom in), -1 down */
 	PE_IN_RESIZE, /* the terminal changed size */
 	PE_IN_UNKNOWN, /* a key or sequence we have no use for: name says */
+	PE_IN_REPLY,  /* the terminal's answer to a query (name: the
+			 sequence), never a key */
 	PE_IN_GONE,   /* the terminal hung up or its input ended */
 };
 
@@ -92,6 +107,47 @@ void pe_input_init(void);
 void pe_input_read(struct pe_input *in, int timeout_ms);
 /* Whether input is waiting (or the terminal has gone), without reading. */
 bool pe_input_pending(void);
+
+/* ---- graphics.c ------------------------------------------------------- */
+
+/* After curses started, before the first frame: the protocol in use,
+ * want's or for auto the terminal's answers to queries written to out
+ * (the stream curses writes to) and read from standard input within
+ * PE_GFX_QUERY_MS: kitty's graphics query, primary device attributes
+ * (4: sixel), XTWINOPS 16 t (a cell's pixels); then TERM and
+ * TERM_PROGRAM. Cells in screen, and in tmux unless allow-passthrough is
+ * on. Bytes that are no reply (keys typed meanwhile) go back to curses.
+ * why[cap] says what is in use and why, for the status line ("" when
+ * auto found cells: the frame is then today's). */
+#define PE_GFX_QUERY_MS 250
+enum pe_gfx pe_gfx_start(enum pe_gfx want, FILE *out, char *why,
+    size_t cap);
+/* The protocol in use (PE_GFX_CELLS before pe_gfx_start). */
+enum pe_gfx pe_gfx_mode(void);
+/* A cell's pixels now (the terminal's size in pixels, else its answer
+ * to XTWINOPS), 0 x 0 when cells are in use. */
+void pe_gfx_cell(int *pw, int *ph);
+/* A frame: before curses' refresh, with the canvas written to it (the
+ * cells under its pictures blank), mark for repainting the lines a
+ * picture that is gone or moved covered (sixel and iTerm2 pictures are
+ * the terminal's cells: curses must write them again). full: the whole
+ * screen is repainted. */
+void pe_gfx_before(const struct pe_canvas *cv, bool full);
+/* After the refresh: the pictures that changed, or that curses wrote
+ * over, each at its cells (kitty's are deleted and placed again, never
+ * stacked). Writing stops at the next chunk when a key comes (the picture
+ * is then drawn again with the next frame). */
+void pe_gfx_after(const struct pe_canvas *cv);
+/* A reply to a query that came later than the start (input.c reads it
+ * as PE_IN_REPLY): XTWINOPS's cell size is taken; true when it changed. */
+bool pe_gfx_reply(const char *seq);
+/* Take every picture off the screen (quitting, suspending). */
+void pe_gfx_stop(void);
+/* A picture as protocol g's bytes (bench): a malloc'd string in *out of
+ * *len bytes, drawn over cells of cw x ch pixels; 0, or -1 out of
+ * memory or for a protocol that has none. */
+int pe_gfx_encode(enum pe_gfx g, const struct pe_pixmap *pm, int cw, int ch,
+    char **out, size_t *len);
 
 /* ---- record.c --------------------------------------------------------- */
 
@@ -167,6 +223,7 @@ struct pe_tui_opts {
 	enum pe_theme theme;
 	const char *record;
 	const struct pe_tui_hooks *hooks;
+	enum pe_gfx graphics;	/* --graphics (0: auto) */
 };
 int pe_tui_run(const struct pe_state *start, const struct pe_tui_opts *opts);
 

@@ -192,9 +192,11 @@ view_lesson_frame(const struct pe_state *st, const struct pe_model *m,
 	}
 	/* the view without a tab bar (view_frame leaves it out in a lesson),
 	 * a row down: the scene line stands above it */
+	pe_canvas_want_like(&pane, cv); /* its map's pixels come along */
 	rc = view_frame(st, m, &pane, hit);
-	memcpy(&cv->cells[(size_t)w], pane.cells,
-	    (size_t)pane_h * (size_t)w * sizeof *cv->cells);
+	int bs = pe_canvas_blit(cv, 0, 1, &pane);
+	if (rc == PE_OK)
+		rc = bs;
 	pe_canvas_free(&pane);
 	hit->map_y += 1;
 	hit->tab_y = -1; /* no tabs to click */

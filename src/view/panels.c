@@ -352,15 +352,16 @@ values_decimals(const struct map_spec *s, size_t nsc, int cw)
 /* Each element's number over its color, on the middle line of those it
  * fills alone, centred; only when every sample is one element (a
  * magnified map) and the numbers fit. The cursor's number is underlined. */
-static void
+static bool
 draw_values(struct pe_canvas *cv, int mx, int y, const struct map_spec *s,
     size_t nsr, size_t nsc, int cw, bool cur)
 {
+	bool drew = false;
 	if (nsr < s->r1 - s->r0 || nsc < s->c1 - s->c0)
-		return;
+		return false;
 	int dec = values_decimals(s, nsc, cw);
 	if (dec < 0)
-		return;
+		return false;
 	for (size_t r = s->r0; r < s->r1; r++) {
 		size_t ra, rb;
 		samples_of(s->r0, s->r1, nsr, r, &ra, &rb);
@@ -394,8 +395,10 @@ draw_values(struct pe_canvas *cv, int mx, int y, const struct map_spec *s,
 				pe_canvas_set(cv, mx + (int)k, y + line, ' ', fg, bg, 0);
 			pe_canvas_text(cv, at, y + line, len, buf, fg, bg,
 			    here ? PE_ATTR_BOLD | PE_ATTR_UNDERLINE : 0);
+			drew = true;
 		}
 	}
+	return drew;
 }
 
 /* Draw a map panel into the rectangle; when the kernel fails, say so in
@@ -416,6 +419,136 @@ map_tiling(const struct map_spec *s, int w, int h, int cw, int *axw,
 	*nsr = fit_samples(s->r1 - s->r0, (size_t)avail_h * 2);
 	*nsc = fit_samples(s->c1 - s->c0, (size_t)(avail_w / cw));
 	return *nsc > 0;
+}
+
+/* Greatest common divisor. */
+static size_t
+gcd(size_t a, size_t b)
+{
+	while (b != 0) {
+		size_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* The sample rows [k0, k1) of the tiling of [r0, r1) into nr as one
+ * grid call: rows [a, b) cut into nb blocks. The band's own cut is the
+ * whole tiling's where n k0 / nr and n k1 / nr are whole (the caller's
+ * bands start at multiples of nr / gcd(n, nr)); a band of one sample row
+ * is always its block. */
+static void
+band_rows(size_t r0, size_t r1, size_t nr, size_t k0, size_t k1, size_t *a,
+    size_t *b)
+{
+	size_t n = r1 - r0, e;
+	if (k1 - k0 == 1) {
+		pe_field_span(r0, r1, nr, k0, a, b);
+		return;
+	}
+	*a = r0 + (size_t)((unsigned __int128)n * k0 / nr);
+	pe_field_span(r0, r1, nr, k1 - 1, &e, b);
+}
+
+/* Drop the canvas's last picture (the one being made). */
+static void
+drop_last(struct pe_canvas *cv)
+{
+	if (cv->npix > 0)
+		free(cv->pix[--cv->npix].rgb);
+}
+
+/* The frame of the cursor's sample: two rings of pixels around it (black
+ * inside, white outside, so that it reads on every color), the sample's
+ * own pixels left as they are. */
+static void
+pixels_cursor(struct pe_pixmap *pm, int x0, int x1, int y0, int y1)
+{
+	for (int ring = 1; ring <= 2; ring++) {
+		uint32_t col = ring == 1 ? 0xff000000u : 0xffffffffu;
+		int a = x0 - ring, b = x1 + ring - 1, t = y0 - ring,
+		    u = y1 + ring - 1;
+		for (int yy = t; yy <= u; yy++)
+			for (int xx = a; xx <= b; xx++) {
+				if (yy != t && yy != u && xx != a && xx != b)
+					continue;
+				if (xx >= 0 && yy >= 0 && xx < pm->pw && yy < pm->ph)
+					pm->rgb[(size_t)yy * (size_t)pm->pw +
+					    (size_t)xx] = col;
+			}
+	}
+}
+
+/* The map's pixel layer over its mw x mh cells at (mx, y): one sample per
+ * pixel (exact block means where the elements outnumber the pixels, else
+ * each element over a run of pixels), from the kernel's grid in bands of
+ * rows that cut as the whole grid would, so memory stays bounded; the
+ * cursor's sample framed. Memory running out leaves the cells alone. */
+static int
+map_pixels(struct pe_canvas *cv, const struct map_spec *s, int mx, int y,
+    int mw, int mh, bool cur, struct map_geom *g)
+{
+	struct pe_pixmap *pm = pe_canvas_pixmap(cv, mx, y, mw, mh);
+	if (pm == NULL)
+		return PE_OK;
+	size_t n = s->r1 - s->r0, m = s->c1 - s->c0;
+	size_t pw = (size_t)pm->pw, ph = (size_t)pm->ph;
+	size_t nr = n < ph ? n : ph, nc = m < pw ? m : pw;
+	size_t step = nr / gcd(n, nr), most = ((size_t)1 << 24) /
+	    (nc * sizeof(struct pe_stats));
+	if (most < 1)
+		most = 1;
+	size_t band = step <= most ? step * (most / step) : 1;
+	struct pe_stats *st = malloc(band * nc * sizeof *st);
+	uint32_t *line = malloc(pw * sizeof *line);
+	size_t *colof = malloc(pw * sizeof *colof);
+	int rc = PE_OK;
+	if (st == NULL || line == NULL || colof == NULL) {
+		free(st), free(line), free(colof);
+		drop_last(cv); /* the cells are the picture */
+		return PE_OK;
+	}
+	for (size_t p = 0; p < pw; p++)
+		colof[p] = pe_pixmap_sample(nc, pw, p);
+	for (size_t k0 = 0; k0 < nr && rc == PE_OK; k0 += band) {
+		size_t k1 = k0 + band < nr ? k0 + band : nr, a, b;
+		band_rows(s->r0, s->r1, nr, k0, k1, &a, &b);
+		rc = s->f != NULL ? pe_field_grid(s->f, a, b, k1 - k0, s->c0, s->c1,
+		    nc, st) : s->src.grid(s->src.arg, a, b, k1 - k0, s->c0, s->c1,
+		    nc, st);
+		for (size_t k = k0; k < k1 && rc == PE_OK; k++) {
+			const struct pe_stats *row = st + (k - k0) * nc;
+			for (size_t p = 0; p < pw; p++)
+				line[p] = 0xff000000u | (uint32_t)pe_scale_color(
+				    &s->scale, &row[colof[p]]);
+			int ya, yb;
+			pe_pixmap_pixels(nr, ph, k, &ya, &yb);
+			for (int yy = ya; yy < yb; yy++)
+				memcpy(pm->rgb + (size_t)yy * pw, line,
+				    pw * sizeof *line);
+		}
+	}
+	free(st), free(line), free(colof);
+	if (rc != PE_OK) {
+		drop_last(cv);
+		return rc;
+	}
+	pm->r0 = s->r0, pm->r1 = s->r1, pm->c0 = s->c0, pm->c1 = s->c1;
+	pm->nr = nr, pm->nc = nc;
+	if (cur) {
+		size_t sr = panel_sample_of(s->r0, s->r1, nr, s->cur_r);
+		size_t sc = panel_sample_of(s->c0, s->c1, nc, s->cur_c);
+		int x0, x1, y0, y1;
+		pe_pixmap_pixels(nr, ph, sr, &y0, &y1);
+		pe_pixmap_pixels(nc, pw, sc, &x0, &x1);
+		pm->cur_x = x0, pm->cur_y = y0;
+		pm->cur_w = x1 - x0, pm->cur_h = y1 - y0;
+		pixels_cursor(pm, x0, x1, y0, y1);
+	}
+	g->pnr = nr, g->pnc = nc;
+	g->pw = (int)pw, g->ph = (int)ph;
+	return PE_OK;
 }
 
 /* The samples panel_map would draw spec s with in w x h cells of cv (0 x
@@ -499,8 +632,16 @@ panel_map(struct pe_canvas *cv, int x, int y, int w, int h,
 			mark_rows(cv, x + axw - 1, y, mh, s, nsr);
 		yy += 1;
 	}
-	if (s->values)
-		draw_values(cv, mx, y, s, nsr, nsc, cw, cur);
+	bool numbers = s->values && draw_values(cv, mx, y, s, nsr, nsc, cw, cur);
+	/* the pixel layer, unless numbers stand over the colors (text, which
+	 * a picture would hide) */
+	if (s->pixels && !numbers && cv->px_w > 0) {
+		rc = map_pixels(cv, s, mx, y, mw, mh, cur, g);
+		if (rc != PE_OK) {
+			panel_failed(cv, x, y, w, rc);
+			return rc;
+		}
+	}
 	if (cur) {
 		size_t sr = panel_sample_of(s->r0, s->r1, nsr, s->cur_r);
 		size_t sc = panel_sample_of(s->c0, s->c1, nsc, s->cur_c);

@@ -54,6 +54,10 @@ struct map_spec {
 					  axis instead of numbers (tokens) */
 	const char *const *col_labels; /* [cols]: words under the columns
 					  when every one fits, else numbers */
+	bool pixels;	       /* also a pixel layer where the canvas wants
+				  one (the main map): the same kernel calls
+				  at pixel resolution, the cursor's sample
+				  framed */
 };
 
 /* Where a map landed. */
@@ -63,6 +67,9 @@ struct map_geom {
 	size_t nsr, nsc;  /* samples */
 	int cw;		  /* cells a column sample is wide: 1, or 2 on a
 			     large canvas (the presenter view) */
+	/* its pixel layer (canvas.h's tiling), pnr == 0: none */
+	size_t pnr, pnc;  /* samples */
+	int pw, ph;	  /* pixels */
 };
 
 /* Cells a map's column sample is wide on cv: 2 on a large canvas, else 1. */

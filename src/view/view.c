@@ -118,6 +118,9 @@ draw_tabs(struct ctx *c, int y)
 		tab_label(t, sizeof t, e, false);
 		full += pe_text_cells(t);
 	}
+	bool model = pane->arch != NULL;
+	if (model)
+		full += 9; /* " L model " */
 	if (c->st->compare)
 		pl = compare_presets(c->st, p, sizeof p);
 	else if (pane->preset != NULL)
@@ -134,6 +137,15 @@ draw_tabs(struct ctx *c, int y)
 						  : PE_COLOR_DEFAULT,
 		    on ? PE_ATTR_BOLD : 0);
 		c->hit->tab_x1[e] = x;
+	}
+	if (model) {
+		/* the model view's tab (L), on while it shows */
+		bool on = c->st->model_view;
+		x += pe_canvas_text(c->cv, x, y, c->w - x,
+		    compact && !on ? " L " : " L model ",
+		    on ? PE_RGB(0, 0, 0) : C_TEXT,
+		    on ? PE_RGB(0xd0, 0xd0, 0xd0) : PE_COLOR_DEFAULT,
+		    on ? PE_ATTR_BOLD : 0);
 	}
 	if (pl > 0 && x + pl + 1 <= c->w)
 		pe_canvas_text(c->cv, c->w - pl, y, pl, p, C_DIM,
@@ -176,6 +188,8 @@ draw_status(struct ctx *c, bool chrome)
 
 	view_item(&it, 3, "space %s", c->st->playing ? "pause" : "play");
 	view_item(&it, 3, "w save");
+	if (c->cv->px_by != NULL) /* what shows the maps' pictures */
+		view_item(&it, 2, "pixels: %s", c->cv->px_by);
 	pe_text_pick(b, sizeof b, it.ptr, it.prio, it.n, "  ", c->w);
 	pe_canvas_text(c->cv, 0, y, c->w, b, C_DIM, PE_COLOR_DEFAULT, 0);
 }
@@ -193,7 +207,7 @@ draw_inspector(struct ctx *c)
 /* The help overlay's lines: the keys every encoding has, then one line
  * per encoding with its own keys (from its row), then the rest. */
 static size_t
-help_lines(char lines[][96], size_t cap)
+help_lines(char lines[][96], size_t cap, bool model)
 {
 	static const char *const head[] = {
 		"pescope keys",
@@ -235,6 +249,9 @@ help_lines(char lines[][96], size_t cap)
 			snprintf(lines[n++], 96, "%-11s%s",
 			    pe_encoding_name((enum pe_encoding)e), keys);
 	}
+	if (model && n < cap)
+		snprintf(lines[n++], 96, "%s", "L  , .               the model "
+		    "(--config): its view; previous, next layer");
 	for (size_t i = 0; i < sizeof tail / sizeof tail[0] && n < cap; i++)
 		snprintf(lines[n++], 96, "%s", tail[i]);
 	return n;
@@ -245,7 +262,8 @@ static void
 draw_help(struct ctx *c)
 {
 	char lines[40][96];
-	int n = (int)help_lines(lines, 40);
+	int n = (int)help_lines(lines, 40, c->pane != NULL &&
+	    c->pane->arch != NULL);
 	int bw = 70 < c->w - 2 ? 70 : c->w - 2, bh = n + 2;
 	int x = (c->w - bw) / 2, y = (c->h - bh) / 2;
 	if (y < 0)
@@ -294,6 +312,20 @@ pe_view_hit_map(const struct pe_hit *hit, int x, int y, size_t *r, size_t *c)
 	if (hit->too_small || hit->nsr == 0 || x < hit->map_x || y < hit->map_y ||
 	    x >= hit->map_x + hit->map_w || y >= hit->map_y + hit->map_h)
 		return false;
+	if (hit->pnr > 0 && hit->px_w > 0) {
+		/* the pixel layer: the sample at the cell's middle pixel */
+		size_t pw = (size_t)hit->map_w * (size_t)hit->px_w;
+		size_t ph = (size_t)hit->map_h * (size_t)hit->px_h;
+		size_t px = (size_t)(x - hit->map_x) * (size_t)hit->px_w +
+		    (size_t)hit->px_w / 2;
+		size_t py = (size_t)(y - hit->map_y) * (size_t)hit->px_h +
+		    (size_t)hit->px_h / 2;
+		pe_field_span(hit->r0, hit->r1, hit->pnr,
+		    pe_pixmap_sample(hit->pnr, ph, py), r, &b1);
+		pe_field_span(hit->c0, hit->c1, hit->pnc,
+		    pe_pixmap_sample(hit->pnc, pw, px), c, &b1);
+		return true;
+	}
 	size_t sr = (size_t)(y - hit->map_y) * 2;
 	size_t sc = (size_t)(x - hit->map_x) / (size_t)(hit->map_cw > 1
 	    ? hit->map_cw : 1);
@@ -320,6 +352,7 @@ pe_view_hit_other(const struct pe_hit *hit, int x, int y, size_t *r,
 	h.c0 = hit->other.c0, h.c1 = hit->other.c1;
 	h.nsr = hit->other.nsr, h.nsc = hit->other.nsc;
 	h.map_cw = hit->other.cw;
+	h.pnr = hit->other.pnr, h.pnc = hit->other.pnc;
 	return pe_view_hit_map(&h, x, y, r, c);
 }
 
@@ -357,7 +390,10 @@ view_frame(const struct pe_state *st, const struct pe_model *m,
 		view_compare(&c);
 	} else {
 		view_params(&c, 0, top, c.w);
-		view_body(&c);
+		if (st->model_view && c.pane->arch != NULL)
+			view_model_body(&c);
+		else
+			view_body(&c);
 	}
 	draw_inspector(&c);
 	draw_status(&c, chrome);

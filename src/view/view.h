@@ -50,11 +50,14 @@ struct pe_hit {
 					   the presenter view) */
 	size_t cell_rows, cell_cols;	/* elements the smallest sample covers:
 					   a cursor step */
+	size_t pnr, pnc;		/* the map's pixel layer's samples
+					   (0: none; then nsr, nsc count) */
+	int px_w, px_h;			/* its pixels a cell */
 	/* compare mode: the fields above are the focused pane's map; this
 	 * is the other pane's (w == 0: not drawn) */
 	struct {
 		int x, y, w, h, cw;
-		size_t r0, r1, c0, c1, nsr, nsc;
+		size_t r0, r1, c0, c1, nsr, nsc, pnr, pnc;
 	} other;
 };
 

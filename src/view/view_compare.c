@@ -310,6 +310,8 @@ pane_hit(const struct pane *p, struct pe_hit *frame, int y0, bool focused)
 		frame->nsr = h->nsr, frame->nsc = h->nsc;
 		frame->cell_rows = h->cell_rows;
 		frame->cell_cols = h->cell_cols;
+		frame->pnr = h->pnr, frame->pnc = h->pnc;
+		frame->px_w = h->px_w, frame->px_h = h->px_h;
 		return;
 	}
 	frame->other.x = h->map_x + p->x, frame->other.y = h->map_y + y0;
@@ -318,6 +320,8 @@ pane_hit(const struct pane *p, struct pe_hit *frame, int y0, bool focused)
 	frame->other.r0 = h->r0, frame->other.r1 = h->r1;
 	frame->other.c0 = h->c0, frame->other.c1 = h->c1;
 	frame->other.nsr = h->nsr, frame->other.nsc = h->nsc;
+	frame->other.pnr = h->pnr, frame->other.pnc = h->pnc;
+	frame->px_w = h->px_w, frame->px_h = h->px_h;
 }
 
 /* The body of a compare frame: lines c->by - 1 .. h - 4 (the tabs, when
@@ -351,6 +355,8 @@ view_compare(struct ctx *c)
 		view_check(c, PE_ENOMEM, 0, y0, c->w);
 		goto end;
 	}
+	pe_canvas_want_like(&p[0].cv, c->cv); /* each pane's map: pixels too */
+	pe_canvas_want_like(&p[1].cv, c->cv);
 
 	/* one color scale when the panes show the same kind of field; one
 	 * range for their dot products */

@@ -73,6 +73,7 @@ view_map_main(struct ctx *c, const struct pe_scale *sc, const char *title,
 		    both[0] ? " · " : "", L);
 	}
 	s.legend = both[0] != '\0' ? both : NULL;
+	s.pixels = true;
 	view_check(c, panel_map(c->cv, c->bx, c->by, c->lw, c->bh, &s, &c->g), 0,
 	    0, 0);
 
@@ -88,22 +89,33 @@ view_map_main(struct ctx *c, const struct pe_scale *sc, const char *title,
 	 * reachable); rounding up skipped rows at sizes like 64 in 42. */
 	h->cell_rows = c->g.nsr ? R / c->g.nsr : 1;
 	h->cell_cols = c->g.nsc ? C / c->g.nsc : 1;
+	/* a pixel layer: its samples are the cursor's steps and what a click
+	 * picks */
+	h->pnr = c->g.pnr, h->pnc = c->g.pnc;
+	h->px_w = c->cv->px_w, h->px_h = c->cv->px_h;
+	if (c->g.pnr > 0) {
+		h->cell_rows = R / c->g.pnr;
+		h->cell_cols = C / c->g.pnc;
+	}
 	if (h->cell_rows < 1)
 		h->cell_rows = 1;
 	if (h->cell_cols < 1)
 		h->cell_cols = 1;
 }
 
-/* The block of elements that the cursor's sample (half a cell) covers. */
+/* The block of elements that the cursor's sample (half a cell, or a
+ * pixel's sample) covers. */
 static void
 cursor_block(const struct ctx *c, size_t *r0, size_t *r1, size_t *c0,
     size_t *c1)
 {
 	const struct map_geom *g = &c->g;
-	size_t sr = panel_sample_of(g->r0, g->r1, g->nsr, c->st->cur_r);
-	size_t sc = panel_sample_of(g->c0, g->c1, g->nsc, c->st->cur_c);
-	pe_field_span(g->r0, g->r1, g->nsr, sr, r0, r1);
-	pe_field_span(g->c0, g->c1, g->nsc, sc, c0, c1);
+	size_t nr = g->pnr > 0 ? g->pnr : g->nsr; /* pixels, or half cells */
+	size_t nc = g->pnr > 0 ? g->pnc : g->nsc;
+	size_t sr = panel_sample_of(g->r0, g->r1, nr, c->st->cur_r);
+	size_t sc = panel_sample_of(g->c0, g->c1, nc, c->st->cur_c);
+	pe_field_span(g->r0, g->r1, nr, sr, r0, r1);
+	pe_field_span(g->c0, g->c1, nc, sc, c0, c1);
 }
 
 /* Second inspector line: the cursor cell's block, when it has several. */

@@ -30,7 +30,9 @@ BIN = os.environ.get("PESCOPE_BIN")
 SRC = os.environ.get("PESCOPE_SRCDIR", ".")
 TIMEOUT = 60
 NOT_RUN = {"make", "meson", "ninja", "apt", "apt-get", "sudo", "dpkg", "git"}
-COMMANDS = {"snapshot", "dump", "bench", "completion", "manpage"}
+# the commands that are not the TUI, from the usage lines of --help (lesson
+# is the TUI too); these are the fallback
+COMMANDS = {"snapshot", "dump", "bench", "completion", "manpage", "model"}
 ONE_SHOT = {"--help", "-h", "--version", "-V", "--list-presets", "--list",
             "--placeholders"}
 
@@ -254,6 +256,13 @@ def main():
     if not BIN:
         print("PESCOPE_BIN is not set")
         return 2
+    usage = subprocess.run([BIN, "--help"], capture_output=True,
+                           text=True).stdout
+    found = set(re.findall(r"^(?:Usage:|  or:)\s+pescope ([a-z]+)", usage,
+                           re.M)) - {"lesson"}
+    if found:
+        COMMANDS.clear()
+        COMMANDS.update(found)
     tmux = None
     if shutil.which("tmux"):
         sock = "pescope-guide-%d" % os.getpid()

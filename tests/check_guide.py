@@ -14,8 +14,9 @@ says. A command that starts the TUI (pescope without a command, or
   ```text output       the previous command's standard output, exactly
 Commands that build, install or fetch (make, meson, ninja, apt, apt-get,
 sudo, dpkg, git) and programs that are not installed (asciinema) are listed
-as skipped, never run. Usage: check_guide.py FILE.md...; prints one line per
-command and "N passed, N failed, N skipped".
+as skipped, never run. Usage: check_guide.py [FILE.md...] (by default the
+README and every page of docs/, so a new page is checked without being
+listed); prints one line per command and "N passed, N failed, N skipped".
 """
 import os
 import re
@@ -23,6 +24,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import glob
 import tempfile
 import time
 
@@ -263,6 +265,10 @@ def main():
     if found:
         COMMANDS.clear()
         COMMANDS.update(found)
+    if not args:
+        args = ["README.md"] + sorted(
+            os.path.relpath(p, SRC)
+            for p in glob.glob(os.path.join(SRC, "docs", "*.md")))
     tmux = None
     if shutil.which("tmux"):
         sock = "pescope-guide-%d" % os.getpid()

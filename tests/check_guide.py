@@ -116,9 +116,17 @@ def run_tui(cmd, cwd, env, tmux, where):
     if os.path.exists(done):
         os.remove(done)
     script = "%s\necho $? > %s" % (cmd, shlex.quote(done))
-    subprocess.run(tmux + ["new-session", "-d", "-s", name, "-x", "100",
-                           "-y", "30", "-c", cwd, "bash", "-c", script],
-                   env=env, check=True)
+    for attempt in range(3):  # a busy server may fail a new session once
+        p = subprocess.run(tmux + ["new-session", "-d", "-s", name, "-x",
+                                   "100", "-y", "30", "-c", cwd, "bash",
+                                   "-c", script],
+                           env=env, capture_output=True, text=True)
+        if p.returncode == 0:
+            break
+        time.sleep(1)
+    else:
+        say("FAIL", where, cmd, "tmux new-session: " + p.stderr.strip())
+        return
     screen = ""
     for _ in range(60):  # a frame within 15 s
         time.sleep(0.25)
@@ -273,6 +281,11 @@ def main():
     if shutil.which("tmux"):
         sock = "pescope-guide-%d" % os.getpid()
         tmux = ["tmux", "-L", sock, "-f", "/dev/null"]
+        # a session that lives as long as the check, so that the server
+        # does not exit between two commands' sessions (a new session sent
+        # while it exits fails: "server exited unexpectedly")
+        subprocess.run(tmux + ["new-session", "-d", "-s", "keep", "cat"],
+                       check=True)
     try:
         for path in args:
             check(os.path.join(SRC, path) if not os.path.isabs(path) else path,

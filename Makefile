@@ -8,7 +8,7 @@
 # it in a fresh Debian chroot).
 
 PACKAGES := gcc clang meson ninja-build pkg-config libncurses-dev libsleef-dev \
-	libcriterion-dev libvterm-dev python3 python3-numpy tmux locales \
+	libcglm-dev libcriterion-dev libvterm-dev python3 python3-numpy tmux locales \
 	libcairo2-dev fonts-dejavu-core poppler-utils libjansson-dev libchafa-dev \
 	dpkg-dev debhelper lintian man-db debootstrap
 # Optional: `chromium` (not installed by deps; large) lets `make test` render

@@ -310,6 +310,10 @@ accepted_somewhere(const struct opt_row *r, const char *value, char *why)
 				a[n++] = "-t";
 				a[n++] = "pe";
 			}
+			if (r == &pe_opts[O_PAPER]) { /* PDF pages */
+				a[n++] = "-f";
+				a[n++] = "pdf";
+			}
 			a[n] = NULL;
 			struct pe_options o;
 			int rc = parse(&o, why, a);

@@ -572,9 +572,9 @@ layer_shape(struct reader *r, struct pe_layer *l, bool rotates)
 	int span = span_of(l->type);
 	int rc;
 
-	l->attn.rotates = rotates;
-	l->attn.causal = true;
-	l->attn.head_dim = r->head_dim;
+	l->cfg.attn.rotates = rotates;
+	l->cfg.attn.causal = true;
+	l->cfg.attn.head_dim = r->head_dim;
 	if (span < 0) {
 		/* Qwen3-Next's "linear_attention", ...: not attention pescope
 		 * models */
@@ -586,7 +586,7 @@ layer_shape(struct reader *r, struct pe_layer *l, bool rotates)
 			return rc;
 		span = PE_SPAN_FULL;
 	}
-	l->attn.span = (enum pe_attn_span)span;
+	l->cfg.attn.span = (enum pe_attn_span)span;
 	if (span == PE_SPAN_SLIDING) {
 		/* sliding_window: the window of the layers whose type is
 		 * sliding_attention (modeling_gemma2.py, modeling_gemma3.py,
@@ -602,7 +602,7 @@ layer_shape(struct reader *r, struct pe_layer *l, bool rotates)
 			return hfjson_fail(r, "%ssliding_window: missing, and "
 			    "layer %s "
 			    "is sliding_attention", r->pre, l->type);
-		l->attn.window = w;
+		l->cfg.attn.window = w;
 	} else if (span == PE_SPAN_CHUNKED) {
 		/* attention_chunk_size (configuration_llama4.py, default
 		 * 8192; modeling_llama4.py's chunked mask) */
@@ -610,7 +610,7 @@ layer_shape(struct reader *r, struct pe_layer *l, bool rotates)
 		if ((rc = hfjson_size(r, t, r->pre, "attention_chunk_size", 1,
 		    PE_MAX_N, &c, NULL)) != PE_OK)
 			return rc;
-		l->attn.chunk = c;
+		l->cfg.attn.chunk = c;
 	}
 	return PE_OK;
 }
@@ -836,6 +836,15 @@ hfrope_read(struct reader *r, size_t n)
 			dict = empty = json_object();
 		c->enc = r->fam->kind == FAM_MROPE ? PE_ENC_MROPE : PE_ENC_ROPE;
 		c->d = r->head_dim;
+		if (qk_rope > 0) {
+			/* MLA's head is qk_nope_head_dim + qk_rope_head_dim,
+			 * its rope the last qk_rope_head_dim
+			 * (modeling_deepseek_v3.py: qk_head_dim, the split of
+			 * q into q_nope and q_pe) */
+			c->d = qk_rope + qk_nope;
+			c->attn.qk_rope_dim = qk_rope;
+			c->attn.qk_nope_dim = qk_nope;
+		}
 		c->pairing = pairing;
 		rc = read_rope_dict(r, dict, pre, nested, th, c, &exact);
 		if (rc == PE_OK && !isnan(prf_top))
@@ -871,18 +880,18 @@ hfrope_read(struct reader *r, size_t n)
 		c->n = r->max_pos > 0 ? r->max_pos : c->n;
 		if ((rc = layer_shape(r, l, use_rope[i])) != PE_OK)
 			goto end;
-		l->attn.rotary_dim = use_rope[i] ? pe_rope_rotary_dim(c) : 0;
-		l->attn.qk_rope_dim = qk_rope;
-		l->attn.qk_nope_dim = qk_nope;
+		l->cfg.attn.rotary_dim = use_rope[i] ? pe_rope_rotary_dim(c) : 0;
+		l->cfg.attn.qk_rope_dim = qk_rope;
+		l->cfg.attn.qk_nope_dim = qk_nope;
 		if (qk_rope > 0)
-			l->attn.head_dim = qk_rope + qk_nope;
+			l->cfg.attn.head_dim = qk_rope + qk_nope;
 		if (!exact)
-			l->attn.rotates = false;
-		l->attn.exact = exact;
+			l->cfg.attn.rotates = false;
+		l->cfg.attn.exact = exact;
 		if (!use_rope[i])
 			c->enc = PE_ENC_NOPE;
 		if ((rc = softmax_scale(r, l, qk_rope + qk_nope > 0 ?
-		    qk_rope + qk_nope : r->head_dim, &l->attn.softmax_scale)) !=
+		    qk_rope + qk_nope : r->head_dim, &l->cfg.attn.softmax_scale)) !=
 		    PE_OK)
 			goto end;
 	}

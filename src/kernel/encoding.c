@@ -238,5 +238,7 @@ pe_config_check(const struct pe_config *cfg, char *why, size_t cap)
 		FAIL("encoding: unknown encoding");
 	if ((rc = pe_config_check_shared(cfg, why, cap)) != PE_OK)
 		return rc;
+	if ((rc = pe_attn_check(cfg, why, cap)) != PE_OK)
+		return rc;
 	return e->check != NULL ? e->check(cfg, why, cap) : PE_OK;
 }

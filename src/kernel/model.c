@@ -43,9 +43,9 @@ pe_arch_set_layers(struct pe_arch *a, size_t n)
 		return PE_ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		pe_config_default(&l[i].cfg);
-		l[i].attn.exact = true;
-		l[i].attn.causal = true;
-		l[i].attn.span = PE_SPAN_FULL;
+		l[i].cfg.attn.exact = true;
+		l[i].cfg.attn.causal = true;
+		l[i].cfg.attn.span = PE_SPAN_FULL;
 		snprintf(l[i].type, sizeof l[i].type, "full_attention");
 	}
 	free(a->layers);
@@ -124,9 +124,11 @@ pe_arch_check(const struct pe_arch *a, char *why, size_t cap)
 		if (pe_config_check(&l->cfg, sentence, sizeof sentence) !=
 		    PE_OK)
 			bad = sentence;
-		else if (l->attn.span == PE_SPAN_SLIDING && l->attn.window == 0)
+		else if (l->cfg.attn.span == PE_SPAN_SLIDING &&
+		    l->cfg.attn.window == 0)
 			bad = "a sliding window of 0 keys sees nothing";
-		else if (l->attn.span == PE_SPAN_CHUNKED && l->attn.chunk == 0)
+		else if (l->cfg.attn.span == PE_SPAN_CHUNKED &&
+		    l->cfg.attn.chunk == 0)
 			bad = "a chunk of 0 positions holds nothing";
 		if (bad != NULL) {
 			if (why != NULL && cap > 0)
@@ -186,16 +188,20 @@ pe_layer_same_kind(const struct pe_layer *x, const struct pe_layer *y)
 {
 	const struct pe_config *a = &x->cfg, *b = &y->cfg;
 
-	if (strcmp(x->type, y->type) != 0 || x->attn.exact != y->attn.exact ||
-	    x->attn.rotates != y->attn.rotates ||
-	    x->attn.causal != y->attn.causal || x->attn.span != y->attn.span ||
-	    x->attn.window != y->attn.window ||
-	    x->attn.chunk != y->attn.chunk ||
-	    x->attn.head_dim != y->attn.head_dim ||
-	    x->attn.rotary_dim != y->attn.rotary_dim ||
-	    x->attn.qk_rope_dim != y->attn.qk_rope_dim ||
-	    x->attn.qk_nope_dim != y->attn.qk_nope_dim ||
-	    !same_number(x->attn.softmax_scale, y->attn.softmax_scale))
+	const struct pe_attn *s = &a->attn, *t = &b->attn;
+	if (strcmp(x->type, y->type) != 0 || s->exact != t->exact ||
+	    s->rotates != t->rotates || s->causal != t->causal ||
+	    s->span != t->span || s->window != t->window ||
+	    s->chunk != t->chunk || s->head_dim != t->head_dim ||
+	    s->rotary_dim != t->rotary_dim ||
+	    s->qk_rope_dim != t->qk_rope_dim ||
+	    s->qk_nope_dim != t->qk_nope_dim ||
+	    !same_number(s->softmax_scale, t->softmax_scale) ||
+	    s->heads != t->heads ||
+	    !same_list(s->sinks, s->n_sinks, t->sinks, t->n_sinks) ||
+	    s->temperature != t->temperature ||
+	    (s->temperature && (!same_number(s->floor_scale, t->floor_scale) ||
+	    !same_number(s->attn_scale, t->attn_scale))))
 		return false;
 	if (a->enc != b->enc || a->d != b->d || a->n != b->n ||
 	    !same_number(a->base, b->base) || a->pairing != b->pairing ||
@@ -207,7 +213,12 @@ pe_layer_same_kind(const struct pe_layer *x, const struct pe_layer *y)
 		return false;
 	return same_scaling(&a->rope, &b->rope) &&
 	       memcmp(a->mrope.mrope_section, b->mrope.mrope_section,
-	              sizeof a->mrope.mrope_section) == 0;
+	              sizeof a->mrope.mrope_section) == 0 &&
+	       a->mrope.layout == b->mrope.layout &&
+	       same_number(a->mrope.tokens_per_second,
+	                   b->mrope.tokens_per_second) &&
+	       same_number(a->mrope.seconds_per_frame,
+	                   b->mrope.seconds_per_frame);
 }
 
 /* Group layers into kinds in order of first appearance. */
@@ -228,21 +239,6 @@ pe_arch_kinds(const struct pe_arch *a, size_t *kind_of)
 			kinds++;
 	}
 	return kinds;
-}
-
-/* The span's name. */
-const char *
-pe_attn_span_name(enum pe_attn_span span)
-{
-	switch (span) {
-	case PE_SPAN_FULL:
-		return "full";
-	case PE_SPAN_SLIDING:
-		return "sliding";
-	case PE_SPAN_CHUNKED:
-		return "chunked";
-	}
-	return "?";
 }
 
 /* Append printf text to dest[cap] at *len (len keeps counting past cap,
@@ -270,7 +266,7 @@ int
 pe_layer_describe(const struct pe_layer *l, char *dest, size_t cap)
 {
 	const struct pe_config *c = &l->cfg;
-	const struct pe_attn *t = &l->attn;
+	const struct pe_attn *t = &l->cfg.attn;
 	int len = 0;
 
 	if (cap > 0)

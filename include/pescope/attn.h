@@ -104,13 +104,13 @@ uint64_t pe_attn_seen_rect(const struct pe_attn *t, size_t r0, size_t r1,
 int pe_attn_mask_rows(const struct pe_attn *t, size_t q0, size_t nq,
     size_t nk, double *dest);
 
-/* The attention shape cfg's toy attention, mask field and mask table use:
- * cfg->attn, causal when --mask says causal, or when --mask is left to
- * its default and the encoding's row says so (NoPE, ALiBi's causal mode),
- * the layer is a decoder's (attn.causal) or it has a window or chunks
- * (HF's sliding_window_causal_mask_function and chunked_causal_mask_
- * function: a window is a decoder's); --mask none makes any of them
- * bidirectional. */
+/* The attention shape cfg's mask field and mask table use, and the toy
+ * attention with its --mask (pe_toy_attn): cfg->attn, as much of it as
+ * the encoding's row reads (PE_PARAM_SPAN, SINKS, TEMPERATURE, DECOUPLED:
+ * the rest is full, none, off), causal when the encoding's row says so
+ * (NoPE, ALiBi's causal mode), the layer is a decoder's (attn.causal) or
+ * it has a window or chunks (HF's sliding_window_causal_mask_function and
+ * chunked_causal_mask_function: a window is a decoder's). */
 void pe_config_attn(const struct pe_config *cfg, struct pe_attn *dest);
 
 /* Llama 4's temperature of a query at position p (modeling_llama4.py,

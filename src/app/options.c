@@ -130,6 +130,8 @@ pe_options_free(struct pe_options *o)
 	free(o->permute);
 	free(o->bias_data);
 	free(o->embedding);
+	free(o->sinks);
+	o->sinks = NULL;
 	free(o->compare);
 	o->compare = NULL;
 	if (o->cmp != NULL) {

@@ -178,14 +178,25 @@ pe_attn_mask_rows(const struct pe_attn *t, size_t q0, size_t nq, size_t nk,
 	return PE_OK;
 }
 
-/* The layer's shape: causal for a decoder's layer, the encoding's own
- * default (NoPE, ALiBi causal) and any window or chunk. */
+/* The layer's shape: what the encoding's row reads of cfg->attn; causal
+ * for a decoder's layer, the encoding's own default (NoPE, ALiBi causal)
+ * and any window or chunk. */
 void
 pe_config_attn(const struct pe_config *cfg, struct pe_attn *dest)
 {
 	const struct pe_encoding_def *e = pe_config_def(cfg);
 
 	*dest = cfg->attn;
+	if (!(e->params & PE_PARAM_SPAN))
+		dest->span = PE_SPAN_FULL;
+	if (!(e->params & PE_PARAM_SINKS)) {
+		dest->sinks = NULL;
+		dest->n_sinks = 0;
+	}
+	if (!(e->params & PE_PARAM_TEMPERATURE))
+		dest->temperature = false;
+	if (!(e->params & PE_PARAM_DECOUPLED))
+		dest->qk_rope_dim = dest->qk_nope_dim = 0;
 	if (dest->span != PE_SPAN_FULL ||
 	    (e->causal != NULL && e->causal(cfg)))
 		dest->causal = true;
@@ -222,7 +233,9 @@ pe_attn_scale(const struct pe_config *cfg, double *mscale)
 	const struct pe_rope_scaling *s = &cfg->rope;
 	double m = 1.0;
 
-	if (cfg->attn.qk_rope_dim > 0 && s->type != PE_ROPE_DEFAULT &&
+	if (cfg->attn.qk_rope_dim > 0 &&
+	    (pe_config_def(cfg)->params & PE_PARAM_DECOUPLED) &&
+	    s->type != PE_ROPE_DEFAULT &&
 	    !isnan(s->mscale_all_dim) && s->mscale_all_dim != 0.0)
 		m = attn_yarn_mscale(s->factor, s->mscale_all_dim);
 	if (mscale != NULL)

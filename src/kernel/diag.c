@@ -237,7 +237,7 @@ diag_slope(const struct pe_field *f)
 static void
 diag_mask_attn(const struct pe_config *cfg, struct pe_attn *dest)
 {
-	*dest = cfg->attn;
+	pe_config_attn(cfg, dest);
 	dest->causal = true;
 }
 
@@ -293,6 +293,7 @@ pe_diag_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 {
 	const struct pe_config *cfg = f->cfg;
 	struct diag_acc acc = {0};
+	struct pe_attn shape;
 	double scale = 1.0;
 
 	if (cfg == NULL || dest == NULL || r0 >= r1 || c0 >= c1)
@@ -320,11 +321,12 @@ pe_diag_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	case PE_FIELD_MASK:
 		/* causal_mask_function: k = key - query <= 0 is seen;
 		 * sliding_window_overlay keeps k > -window of those */
-		if (cfg->attn.span == PE_SPAN_CHUNKED)
+		diag_mask_attn(cfg, &shape);
+		if (shape.span == PE_SPAN_CHUNKED)
 			return diag_chunk_block(cfg, r0, r1, c0, c1, minmax,
 			    dest);
-		if (cfg->attn.span == PE_SPAN_SLIDING) {
-			int64_t w = (int64_t)cfg->attn.window;
+		if (shape.span == PE_SPAN_SLIDING) {
+			int64_t w = (int64_t)shape.window;
 			diag_segment(&acc, -DIAG_FAR, -w, 0, 0, true);
 			diag_segment(&acc, -w + 1, 0, 0, 0, false);
 		} else {

@@ -63,7 +63,7 @@ static const struct pe_encoding_def defs[PE_ENC_COUNT] = {
 	[PE_ENC_ROPE] = {
 		.name = "rope",
 		.params = P_(D_MODEL) | P_(SEQ_LEN) | P_(BASE) | P_(PAIRING) |
-		    P_(ROPE_SCALING),
+		    P_(ROPE_SCALING) | P_(SPAN) | P_(SINKS) | P_(DECOUPLED),
 		.caps = C_(TOY) | C_(EXAMPLE),
 		.attention = PE_ATTN_ROTATE,
 		.check = pe_rope_config_check,
@@ -82,7 +82,7 @@ static const struct pe_encoding_def defs[PE_ENC_COUNT] = {
 	},
 	[PE_ENC_NOPE] = {
 		.name = "nope",
-		.params = P_(SEQ_LEN),
+		.params = P_(SEQ_LEN) | P_(SPAN) | P_(SINKS) | P_(TEMPERATURE),
 		.caps = C_(TOY),
 		.attention = PE_ATTN_NONE,
 		.causal = pe_nope_causal,
@@ -201,7 +201,13 @@ pe_config_heads(const struct pe_config *cfg)
 {
 	const struct pe_encoding_def *e = pe_encoding_def(cfg->enc);
 
-	return e != NULL && e->heads != NULL ? e->heads(cfg) : cfg->heads;
+	if (e != NULL && e->heads != NULL)
+		return e->heads(cfg);
+	/* a sink logit a head (attn.h) */
+	if (e != NULL && (e->params & PE_PARAM_SINKS) &&
+	    cfg->attn.sinks != NULL && cfg->attn.n_sinks > 0)
+		return cfg->attn.n_sinks;
+	return cfg->heads;
 }
 
 /* cfg's pair frequencies, and how many. */

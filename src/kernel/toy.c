@@ -269,10 +269,12 @@ pe_toy_check(const struct pe_config *cfg, const struct pe_toy_sentence *s,
 		return toy_refuse(why, cap, "-e %s: the toy attention is over a "
 		    "sentence, and %s has no rule for one; use %s", e->name,
 		    e->name, toy_encodings(names, sizeof names));
-	if (cfg->attn.sinks != NULL && head >= cfg->attn.n_sinks)
+	struct pe_attn at;
+	pe_toy_attn(cfg, &at);
+	if (at.sinks != NULL && head >= at.n_sinks)
 		return toy_refuse(why, cap, "head %zu: the sinks are one logit "
-		    "a head for %zu heads (0..%zu)", head, cfg->attn.n_sinks,
-		    cfg->attn.n_sinks - 1);
+		    "a head for %zu heads (0..%zu)", head, at.n_sinks,
+		    at.n_sinks - 1);
 	if (e->toy->check != NULL)
 		return e->toy->check(cfg, s, head, why, cap);
 	return PE_OK;
@@ -307,9 +309,9 @@ toy_positions(const struct pe_config *cfg, size_t t, double *q)
  * that does not rotate (modeling_llama4.py: attn_temperature_tuning and
  * not use_rope). */
 static bool
-toy_temperature(const struct pe_config *cfg)
+toy_temperature(const struct pe_attn *t, const struct pe_config *cfg)
 {
-	return cfg->attn.temperature &&
+	return t->temperature &&
 	    pe_config_def(cfg)->attention != PE_ATTN_ROTATE;
 }
 
@@ -354,11 +356,12 @@ toy_scores(const struct pe_config *cfg, const struct pe_toy_sentence *s,
 	pe_attn_scale(cfg, &m2);
 	m2 *= m2;
 	toy_rotated(cfg, &k0, &k1);
+	pe_toy_attn(cfg, &mask);
 	if (rc == PE_OK) {
 		double scale = sqrt((double)d);
 		for (size_t i = 0; i < t; i++) {
-			double temp = toy_temperature(cfg)
-			    ? pe_attn_temperature(&cfg->attn, i) : 1.0;
+			double temp = toy_temperature(&mask, cfg)
+			    ? pe_attn_temperature(&mask, i) : 1.0;
 			for (size_t j = 0; j < t; j++) {
 				double dot = 0.0, in = 0.0;
 				for (size_t k = 0; k < d; k++) {
@@ -384,7 +387,6 @@ toy_scores(const struct pe_config *cfg, const struct pe_toy_sentence *s,
 	}
 	if (rc == PE_OK && rule->bias != NULL)
 		rc = rule->bias(cfg, head, t, dest);
-	pe_toy_attn(cfg, &mask);
 	for (size_t i = 0; rc == PE_OK && i < t; i++)
 		for (size_t j = 0; j < t; j++)
 			if (!pe_attn_sees(&mask, i, j)) {
@@ -460,12 +462,14 @@ pe_toy_attention(const struct pe_config *cfg, const struct pe_toy_sentence *s,
     size_t head, double *dest)
 {
 	int rc = pe_toy_scores(cfg, s, head, dest);
+	struct pe_attn t;
 
 	if (rc != PE_OK)
 		return rc;
-	if (cfg->attn.sinks != NULL)
-		return pe_attn_softmax_sink(s->count, dest,
-		    cfg->attn.sinks[head], dest, NULL);
+	pe_toy_attn(cfg, &t);
+	if (t.sinks != NULL)
+		return pe_attn_softmax_sink(s->count, dest, t.sinks[head], dest,
+		    NULL);
 	return pe_toy_softmax(s->count, dest, dest);
 }
 
@@ -474,18 +478,19 @@ int
 pe_toy_sink_share(const struct pe_config *cfg,
     const struct pe_toy_sentence *s, size_t head, double *dest)
 {
+	struct pe_attn t;
 	double *a;
 	int rc;
 
-	if (dest == NULL || cfg->attn.sinks == NULL || s == NULL ||
+	pe_toy_attn(cfg, &t);
+	if (dest == NULL || t.sinks == NULL || s == NULL ||
 	    s->count == 0 || s->count > PE_TOY_MAX_TOKENS)
 		return PE_EINVAL;
 	if ((a = malloc(s->count * s->count * sizeof *a)) == NULL)
 		return PE_ENOMEM;
 	rc = pe_toy_scores(cfg, s, head, a);
 	if (rc == PE_OK)
-		rc = pe_attn_softmax_sink(s->count, a, cfg->attn.sinks[head], a,
-		    dest);
+		rc = pe_attn_softmax_sink(s->count, a, t.sinks[head], a, dest);
 	free(a);
 	return rc;
 }

@@ -112,6 +112,21 @@ void view_compare(struct ctx *c);
 /* view_toy.c: the toy attention panel (every encoding but vit2d). */
 void view_toy_panel(struct ctx *c);
 
+/* view_attn.c: the attention shape's panels (rope, nope: the mask, the
+ * sinks; nope: the temperature; rope: the score split) and its keys (o the
+ * span, k/K its size, </> the sinks' head, u/U a decoupled head's rotated
+ * part, e the temperature). */
+void view_attn_mask(struct ctx *c);
+void view_attn_params(struct ctx *c, struct items *it);
+void view_attn_sinks(struct ctx *c);
+void view_attn_temperature(struct ctx *c);
+void view_attn_split(struct ctx *c);
+int view_attn_span_key(struct pe_state *st, int key);
+int view_attn_size_key(struct pe_state *st, int key);
+int view_attn_head_key(struct pe_state *st, int key);
+int view_attn_rope_dim_key(struct pe_state *st, int key);
+int view_attn_temperature_key(struct pe_state *st, int key);
+
 /* view_example.c: the worked example, x + PE(p) or R_p x, at the
  * cursor's position. */
 void view_example_sum(struct ctx *c);

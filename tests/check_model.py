@@ -26,6 +26,7 @@ sys.path.insert(0, os.path.join(HERE, "ref"))
 import hf_rope_ref  # noqa: E402
 
 PROBE = os.environ.get("PESCOPE_MODEL_PROBE", "./build/tests/model_probe")
+BIN = os.environ.get("PESCOPE_BIN", "./build/pescope")
 SRC = os.environ.get("PESCOPE_SRCDIR", os.path.dirname(HERE))
 MODELS = os.path.join(SRC, "assets", "models")
 failures = 0
@@ -108,6 +109,90 @@ for fname in sorted(os.listdir(MODELS)):
                 ok &= close("%s cos[%d]" % (tag, p), g["cos"][str(p)], ref, 0,
                             4e-16 * max(p, 1) * 8)
     print(("ok   " if ok else "FAIL ") + "%s: %d layers" % (fname, len(got)))
+
+
+# ---- the command line: dump --config F --layer L, dump --table layers,
+# pescope model ---------------------------------------------------------------
+
+def run(args):
+    return subprocess.run([BIN] + args, capture_output=True, text=True)
+
+
+def dump_npy(args):
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "t.npy")
+        r = run(["dump", "--format", "npy", "--dtype", "f64", "-o", out] + args)
+        if r.returncode != 0:
+            raise RuntimeError("%s: %s" % (" ".join(args), r.stderr))
+        return np.load(out, allow_pickle=False)
+
+
+for fname in sorted(os.listdir(MODELS)):
+    if not fname.endswith(".json"):
+        continue
+    path = os.path.join(MODELS, fname)
+    want, facts = hf_rope_ref.model_layers(path)
+    seen = set()
+    for i, w in enumerate(want):
+        if "inv_freq" not in w or w["enc"] != "rope":
+            continue  # M-RoPE's tables are by token (check_numpy.py)
+        key = (w["type"], w["rope_type"], w["base"])
+        if key in seen:
+            continue
+        seen.add(key)
+        tag = "%s dump --layer %d" % (fname, i)
+        close(tag + " inv_freq", dump_npy(["--config", path, "--layer", str(i),
+                                           "--table", "inv_freq"]), w["inv_freq"], 1e-13, 0)
+        if w["rope_type"] in ("longrope", "dynamic"):
+            continue  # their frequencies follow -n; the probe checks them
+        cos = dump_npy(["--config", path, "--layer", str(i), "--table", "cos", "-n", "8"])
+        ref = np.array([hf_rope_ref.cos_row(w["inv_freq"], w["attention_scaling"],
+                                            w["pairing"], p) for p in range(8)])
+        close(tag + " cos", cos, ref, 0, 1e-14)
+    # the strip as CSV: a line per layer, types and spans as the config's
+    r = run(["dump", "--config", path, "--table", "layers"])
+    rows = r.stdout.splitlines()
+    ok = same("%s dump --table layers: exit" % fname, r.returncode, 0)
+    ok &= same("%s dump --table layers: lines" % fname, len(rows), len(want) + 1)
+    for line, w in zip(rows[1:], want):
+        cells = line.split(",")
+        ok &= same("%s layers csv type" % fname, cells[1], w["type"])
+        if "span" in w:
+            ok &= same("%s layers csv span" % fname, cells[6], w["span"])
+    print(("ok   " if ok else "FAIL ") + "%s: dump --table layers" % fname)
+
+# a NoPE layer has no RoPE table, and says what it is
+r = run(["dump", "--config", os.path.join(MODELS, "llama-4-scout.json"), "--layer", "3",
+         "--table", "cos"])
+checks += 1
+if r.returncode != 2 or "--layer 3 of" not in r.stderr or "NoPE" not in r.stderr:
+    fail("NoPE layer's cos: exit %d %r" % (r.returncode, r.stderr))
+else:
+    print("ok   refused: " + r.stderr.splitlines()[0])
+r = run(["dump", "--config", os.path.join(MODELS, "gemma-3-4b.json"), "--layer", "34",
+         "--table", "cos"])
+checks += 1
+if r.returncode != 2 or "has 34 layers (0 to 33)" not in r.stderr:
+    fail("--layer past the layers: exit %d %r" % (r.returncode, r.stderr))
+else:
+    print("ok   refused: " + r.stderr.splitlines()[0])
+# the unmodelled keys are warned about
+r = run(["dump", "--config", os.path.join(MODELS, "llama-4-scout.json"), "--table",
+         "inv_freq"])
+checks += 1
+if r.returncode != 0 or "warning:" not in r.stderr or "attn_temperature_tuning" not in r.stderr:
+    fail("a note's warning: exit %d %r" % (r.returncode, r.stderr))
+else:
+    print("ok   warned: " + r.stderr.splitlines()[0][:90])
+# pescope model prints the strip in 80 columns
+r = run(["model", os.path.join(MODELS, "gemma-3-4b.json")])
+checks += 1
+strip = "".join("B" if (i + 1) % 6 == 0 else "A" for i in range(34))
+if r.returncode != 0 or strip not in r.stdout or max(len(x) for x in r.stdout.splitlines()) > 80:
+    fail("pescope model: exit %d %r" % (r.returncode, r.stdout[:200]))
+else:
+    print("ok   pescope model gemma-3-4b.json: %d lines, at most 80 columns"
+          % len(r.stdout.splitlines()))
 
 
 # ---- refusals ----------------------------------------------------------------

@@ -38,9 +38,11 @@ print_layer(const struct pe_arch *a, size_t i, int npos, char **pos)
 	    "\"rotary_dim\": %zu, \"softmax_scale\": %.17g, \"n\": %zu, "
 	    "\"kind\": \"%s\"",
 	    i, l->type, pe_encoding_name(c->enc),
-	    l->cfg.attn.rotates ? "true" : "false", l->cfg.attn.exact ? "true" : "false",
-	    l->cfg.attn.causal ? "true" : "false", pe_attn_span_name(l->cfg.attn.span),
-	    l->cfg.attn.window, l->cfg.attn.chunk, l->cfg.attn.head_dim, l->cfg.attn.rotary_dim,
+	    l->cfg.attn.rotates ? "true" : "false",
+	    l->cfg.attn.exact ? "true" : "false",
+	    l->cfg.attn.causal ? "true" : "false",
+	    pe_attn_span_name(l->cfg.attn.span), l->cfg.attn.window,
+	    l->cfg.attn.chunk, l->cfg.attn.head_dim, l->cfg.attn.rotary_dim,
 	    l->cfg.attn.softmax_scale, c->n, kind);
 	if (c->enc == PE_ENC_ALIBI)
 		printf(", \"heads\": %zu", c->heads);

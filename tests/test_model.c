@@ -8,10 +8,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "app/model.h"
 #include "helpers.h"
 #include "io/hfconfig.h"
 #include "pescope/model.h"
 #include "pescope/rope.h"
+#include "render/canvas.h"
+#include "view/model_view.h"
 
 /* Read text as a config, asserting success. */
 static void
@@ -20,7 +23,8 @@ read_ok(const char *text, struct pe_arch *a)
 	char err[512];
 
 	pe_arch_init(a);
-	int rc = pe_hf_read_buf(text, strlen(text), "t.json", a, err, sizeof err);
+	int rc = pe_hf_read_buf(text, strlen(text), "t.json", a, err,
+	    sizeof err);
 	cr_assert_eq(rc, PE_OK, "%s", err);
 }
 
@@ -107,7 +111,8 @@ Test(model, kinds_group_in_order_of_appearance)
 	cr_assert_eq(a.nlayers, 12);
 	cr_expect_eq(pe_arch_kinds(&a, kind), 2);
 	for (size_t i = 0; i < 12; i++)
-		cr_expect_eq(kind[i], (i + 1) % 6 == 0 ? 1u : 0u, "layer %zu", i);
+		cr_expect_eq(kind[i], (i + 1) % 6 == 0 ? 1u : 0u, "layer %zu",
+		    i);
 	pe_layer_describe(&a.layers[0], d, sizeof d);
 	cr_expect_str_eq(d, "sliding 1024 · base 10000");
 	pe_layer_describe(&a.layers[5], d, sizeof d);
@@ -131,13 +136,16 @@ Test(model, v5_rope_parameters_by_layer_type)
 	 * it from the top level only) */
 	static const char text[] =
 	    "{\"model_type\": \"gpt_oss\", \"num_hidden_layers\": 4,"
-	    " \"head_dim\": 64, \"hidden_size\": 2880, \"num_attention_heads\": 64,"
+	    " \"head_dim\": 64, \"hidden_size\": 2880, "
+	        "\"num_attention_heads\": 64,"
 	    " \"max_position_embeddings\": 131072, \"sliding_window\": 128,"
 	    " \"layer_types\": [\"sliding_attention\", \"full_attention\","
 	    "   \"sliding_attention\", \"full_attention\"],"
 	    " \"rope_parameters\": {"
-	    "  \"sliding_attention\": {\"rope_type\": \"default\", \"rope_theta\": 10000},"
-	    "  \"full_attention\": {\"rope_type\": \"yarn\", \"rope_theta\": 150000,"
+	    "  \"sliding_attention\": {\"rope_type\": \"default\", "
+	        "\"rope_theta\": 10000},"
+	    "  \"full_attention\": {\"rope_type\": \"yarn\", \"rope_theta\": "
+	        "150000,"
 	    "   \"factor\": 32.0, \"original_max_position_embeddings\": 4096,"
 	    "   \"truncate\": false}}}";
 	struct pe_arch a;
@@ -165,7 +173,8 @@ Test(model, v4_flat_truncate_is_read)
 	    " \"head_dim\": 64, \"max_position_embeddings\": 131072,"
 	    " \"sliding_window\": 128, \"rope_theta\": 150000,"
 	    " \"rope_scaling\": {\"rope_type\": \"yarn\", \"factor\": 32.0,"
-	    "  \"original_max_position_embeddings\": 4096, \"truncate\": false}}";
+	    "  \"original_max_position_embeddings\": 4096, \"truncate\": "
+	        "false}}";
 	struct pe_arch a;
 
 	read_ok(text, &a);
@@ -240,7 +249,8 @@ Test(model, unknown_rope_type_is_named_not_drawn)
 	static const char text[] =
 	    "{\"model_type\": \"llama\", \"num_hidden_layers\": 2,"
 	    " \"head_dim\": 64, \"max_position_embeddings\": 4096,"
-	    " \"rope_scaling\": {\"rope_type\": \"proportional\", \"factor\": 2.0,"
+	    " \"rope_scaling\": {\"rope_type\": \"proportional\", \"factor\": "
+	        "2.0,"
 	    "  \"wiggle\": 3}}";
 	struct pe_arch a;
 
@@ -261,7 +271,8 @@ Test(model, partial_rotary_and_head_dim)
 	static const char text[] =
 	    "{\"model_type\": \"llama\", \"num_hidden_layers\": 1,"
 	    " \"hidden_size\": 4096, \"num_attention_heads\": 32,"
-	    " \"max_position_embeddings\": 4096, \"partial_rotary_factor\": 0.5,"
+	    " \"max_position_embeddings\": 4096, \"partial_rotary_factor\": "
+	        "0.5,"
 	    " \"rope_parameters\": {\"rope_type\": \"default\","
 	    "  \"partial_rotary_factor\": 0.25, \"rope_theta\": 10000}}";
 	struct pe_arch a;
@@ -337,4 +348,153 @@ Test(model, shipped_configs_read)
 		    names[i]);
 		pe_arch_free(&a);
 	}
+}
+
+/* Display columns of a UTF-8 line (each character one column). */
+static size_t
+columns(const char *s, size_t n)
+{
+	size_t c = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			c++;
+	return c;
+}
+
+Test(model, bands_and_ranges)
+{
+	struct pe_arch a;
+	char err[512], buf[64];
+
+	pe_arch_init(&a);
+	cr_assert_eq(pe_hf_read_file(th_src("assets/models/gemma-3-4b.json"),
+	    &a, err, sizeof err), PE_OK, "%s", err);
+	size_t kind[34];
+	cr_assert_eq(pe_arch_kinds(&a, kind), 2);
+	cr_expect_eq(pe_arch_kind_ranges(&a, kind, 1, buf, sizeof buf), 5);
+	cr_expect_str_eq(buf, "5, 11, 17, 23, 29");
+	cr_expect_eq(pe_arch_kind_ranges(&a, kind, 0, buf, sizeof buf), 29);
+	cr_expect_str_eq(buf, "0-4, 6-10, 12-16, 18-22, 24-28, 30-33");
+	cr_expect_eq(pe_arch_kind_ranges(&a, kind, 0, buf, 12), 29);
+	cr_expect_str_eq(buf, "0-4, 6-1...");
+	/* sliding layers: base 10000, 128 pairs, window 1024: pair j turns
+	 * within it when 2 pi 10000^(2j/256) <= 1024, i.e. j <= 128
+	 * ln(1024 / 2 pi) / ln 10000 */
+	struct pe_layer_bands b;
+	cr_assert_eq(pe_layer_bands(&a.layers[0], a.train_len, &b), PE_OK);
+	size_t want = (size_t)floor(128.0 * log(1024.0 / (2.0 * M_PI)) /
+	    log(10000.0)) + 1;
+	cr_expect_eq(b.pairs, 128);
+	cr_expect_eq(b.reach, 1024);
+	cr_expect_eq(b.turn_in_reach, want, "%zu vs %zu", b.turn_in_reach,
+	    want);
+	cr_expect(th_close(b.shortest, 2.0 * M_PI, 0, 1e-15));
+	cr_expect(th_close(b.longest,
+	    2.0 * M_PI * pow(10000.0, 254.0 / 256.0), 0, 1e-12));
+	cr_expect_eq(b.turn_in_train, 128);
+	pe_arch_free(&a);
+}
+
+Test(model, text_strip_at_80_columns)
+{
+	struct pe_arch a;
+	char err[512], *text = NULL;
+	size_t len = 0;
+
+	pe_arch_init(&a);
+	cr_assert_eq(pe_hf_read_file(th_src("assets/models/gemma-3-4b.json"),
+	    &a, err, sizeof err), PE_OK, "%s", err);
+	FILE *fp = open_memstream(&text, &len);
+	cr_assert(fp != NULL);
+	cr_expect_eq(pe_app_model_print(fp, &a, 80), PE_OK);
+	fclose(fp);
+	/* every line fits in 80 columns */
+	for (char *p = text, *e; *p != '\0'; p = e + 1) {
+		e = strchr(p, '\n');
+		cr_assert(e != NULL, "the text ends with a newline");
+		cr_expect_leq(columns(p, (size_t)(e - p)), 80, "%.*s",
+		    (int)(e - p), p);
+	}
+	/* the strip: a letter per layer, B every 6th (Gemma 3's pattern) */
+	char strip[35];
+	for (size_t i = 0; i < 34; i++)
+		strip[i] = (i + 1) % 6 == 0 ? 'B' : 'A';
+	strip[34] = '\0';
+	cr_expect(strstr(text, strip) != NULL, "%s", text);
+	cr_expect(strstr(text, "A  29 layers  sliding 1024 · base 10000\n") !=
+	    NULL, "%s", text);
+	cr_expect(strstr(text, "B  5 layers  full · base 1000000 · linear "
+	    "×8") !=
+	    NULL, "%s", text);
+	free(text);
+	pe_arch_free(&a);
+}
+
+Test(model, masks_at_a_window_edge_and_a_chunk_boundary)
+{
+	/* transformers' masking_utils.py: sliding k > q - W (and k <= q);
+	 * chunked q // C == k // C (and k <= q) */
+	struct pe_attn sl = {.exact = true, .causal = true,
+	    .span = PE_SPAN_SLIDING, .window = 4};
+	struct pe_attn ch = {.exact = true, .causal = true,
+	    .span = PE_SPAN_CHUNKED, .chunk = 4};
+	struct pe_attn full = {.exact = true, .causal = true};
+	double m[8 * 8];
+
+	cr_assert_eq(pe_attn_mask_rows(&sl, 0, 8, 8, m), PE_OK);
+	for (int q = 0; q < 8; q++)
+		for (int k = 0; k < 8; k++) {
+			bool seen = k <= q && k > q - 4;
+			cr_expect_eq(m[q * 8 + k], seen ? 0.0 : -INFINITY,
+			    "sliding q %d k %d", q, k);
+		}
+	/* query 5 sees 2..5 in the window, 4..5 in its chunk */
+	cr_expect(pe_attn_sees(&sl, 5, 2) && !pe_attn_sees(&sl, 5, 1));
+	cr_expect(pe_attn_sees(&ch, 5, 4) && !pe_attn_sees(&ch, 5, 3));
+	cr_expect(pe_attn_sees(&ch, 3, 0) && !pe_attn_sees(&ch, 3, 4));
+	cr_expect(pe_attn_sees(&full, 7, 0) && !pe_attn_sees(&full, 0, 1));
+	full.causal = false;
+	cr_expect(pe_attn_sees(&full, 0, 7));
+	cr_expect_eq(pe_attn_mask_rows(&full, 0, 1, 1, NULL), PE_EINVAL);
+}
+
+Test(model, view_strip_kinds_and_bands_fit)
+{
+	struct pe_arch a;
+	struct pe_canvas cv;
+	char err[512];
+
+	pe_arch_init(&a);
+	cr_assert_eq(pe_hf_read_file(th_src("assets/models/gpt-oss-20b.json"),
+	    &a, err, sizeof err), PE_OK, "%s", err);
+	cr_assert_eq(pe_canvas_init(&cv, 80, 24), PE_OK);
+	/* drawn into a 60 x 10 rectangle at (10, 5) */
+	cr_expect_eq(pe_view_model_draw(&cv, 10, 5, 60, 10, &a, 3), PE_OK);
+	for (int y = 0; y < 24; y++)
+		for (int x = 0; x < 80; x++) {
+			const struct pe_cell *c = pe_canvas_at(&cv, x, y);
+			bool inside = x >= 10 && x < 70 && y >= 5 && y < 15;
+			if (!inside)
+				cr_expect(c->cp == ' ', "drawn outside at "
+				    "%d,%d",
+				    x, y);
+		}
+	/* the strip (row 6, from column 17): sliding A, full B alternate;
+	 * the current layer (3) reversed, the others on their kind's color */
+	for (int i = 0; i < 24; i++) {
+		const struct pe_cell *c = pe_canvas_at(&cv, 17 + i, 6);
+		cr_expect_eq(c->cp, i % 2 == 0 ? 'A' : 'B', "layer %d", i);
+		if (i == 3)
+			cr_expect(c->attr & PE_ATTR_REVERSE);
+		else
+			cr_expect_neq(c->bg, PE_COLOR_DEFAULT, "layer %d", i);
+	}
+	cr_expect_eq(pe_canvas_at(&cv, 17, 6)->bg,
+	    pe_canvas_at(&cv, 19, 6)->bg, "one color a kind");
+	cr_expect_neq(pe_canvas_at(&cv, 17, 6)->bg,
+	    pe_canvas_at(&cv, 18, 6)->bg, "kinds differ");
+	cr_expect_eq(pe_view_model_draw(&cv, 0, 0, 10, 2, &a, 0), PE_EINVAL);
+	pe_canvas_free(&cv);
+	pe_arch_free(&a);
 }

@@ -102,4 +102,30 @@ size_t pe_arch_kinds(const struct pe_arch *a, size_t *kind_of);
  * NUL-terminated. Returns the length it needed (as snprintf). */
 int pe_layer_describe(const struct pe_layer *l, char *dest, size_t cap);
 
+/* A layer's RoPE wavelengths against what its queries see. */
+struct pe_layer_bands {
+	size_t pairs;	     /* rotating pairs (0: the layer does not rotate) */
+	double shortest;     /* the shortest and longest wavelength */
+	double longest;	     /*   2 pi / w_j, in positions, after scaling */
+	size_t reach;	     /* the keys a query sees: the window, the chunk,
+				or (full attention) the config's n */
+	size_t turn_in_reach; /* pairs whose wavelength fits in reach */
+	size_t turn_in_train; /* pairs whose wavelength fits in train_len */
+};
+
+/* The bands of layer l (its rope built as pe_rope_init builds it):
+ * formula: lambda_j = 2 pi / w_j; turn_in_X = #{ j : lambda_j <= X }
+ * source: Peng et al. 2023 (YaRN), sec. 3.2 (r = L / lambda_j: a pair
+ * with r < 1 never turns within L). A layer that does not rotate (or is
+ * not exact) has pairs 0 and the rest 0; PE_OK, PE_ENOMEM, or PE_EINVAL
+ * for a rope pe_rope_init refuses. */
+int pe_layer_bands(const struct pe_layer *l, size_t train_len,
+    struct pe_layer_bands *dest);
+
+/* The layers of kind k as ranges, "0-4, 6-10, 12", into dest[cap]
+ * (always terminated, shortened with "..." when it does not fit);
+ * kind_of from pe_arch_kinds. Returns how many layers are of kind k. */
+size_t pe_arch_kind_ranges(const struct pe_arch *a, const size_t *kind_of,
+    size_t k, char *dest, size_t cap);
+
 #endif

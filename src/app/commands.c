@@ -2,11 +2,14 @@
  * it, its usage, what it does, the words it takes after its options and
  * the function that runs it. The parser, --help, the man page, the
  * completions and main read the rows. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "app/app.h"
+#include "app/model.h"
 #include "app/options_impl.h"
+#include "io/hfconfig.h"
 #include "tui/tui.h"
 #include "view/state.h"
 
@@ -23,10 +26,66 @@ commands_tui(const struct pe_options *o)
 	return pe_tui_run(&st, &to);
 }
 
+/* What a --config model has that is not drawn: one warning a key, on
+ * standard error (snapshot, dump). */
+static void
+commands_model_warn(const struct pe_options *o)
+{
+	for (size_t i = 0; o->arch != NULL && i < o->arch->nnotes; i++) {
+		const struct pe_model_note *m = &o->arch->notes[i];
+		pe_app_error("warning: %s: %s%s%s: %s", o->config, m->key,
+		    m->value[0] ? " = " : "", m->value, m->why);
+	}
+}
+
+/* dump: the model's strip as CSV (--table layers), or a table. */
+static int
+commands_dump(const struct pe_options *o)
+{
+	commands_model_warn(o);
+	if (o->arch != NULL && strcmp(o->table, "layers") == 0)
+		return pe_app_model_csv(o);
+	return pe_dump_run(o);
+}
+
+/* model FILE: the model's layers as text. */
+static int
+commands_model(const struct pe_options *o)
+{
+	struct pe_arch a;
+	char err[768];
+
+	pe_arch_init(&a);
+	if (pe_hf_read_file(o->config, &a, err, sizeof err) != PE_OK) {
+		pe_app_error("%s", err);
+		pe_arch_free(&a);
+		return PE_EXIT_USAGE;
+	}
+	int rc = pe_app_model_print(stdout, &a, 80);
+	pe_arch_free(&a);
+	if (fflush(stdout) != 0 || rc != PE_OK) {
+		pe_app_error("model: cannot write: %s", strerror(errno));
+		return PE_EXIT_FAIL;
+	}
+	return PE_EXIT_OK;
+}
+
+/* model FILE: the config to read. */
+static int
+commands_model_file(struct pe_options *o, int n, char **word, char *err,
+    size_t cap)
+{
+	if (n != 1)
+		return opt_fail(err, cap, "model takes one FILE (a "
+		    "config.json); see `pescope model --help`");
+	return opt_own(&o->config, word[0], err, cap);
+}
+
 /* snapshot: a lesson's steps (app/lesson.c) or the frame of the options. */
 static int
 commands_snapshot(const struct pe_options *o)
 {
+	commands_model_warn(o);
 	if (o->lesson != NULL || o->lesson_file != NULL)
 		return pe_snapshot_lesson(o);
 	return pe_snapshot_run(o);
@@ -114,7 +173,7 @@ const struct pe_command pe_commands[PE_CMD_COUNT] = {
 	    .run = commands_snapshot},
 	[PE_CMD_DUMP] = {"dump", "--table T [OPTION]...",
 	    "the raw numbers (CSV or NPY)", .strict = true,
-	    .run = pe_dump_run},
+	    .run = commands_dump},
 	[PE_CMD_LESSON] = {"lesson", "[NAME] [OPTION]...",
 	    "a guided tour, scene by scene", .words = commands_lesson_name,
 	    .run = pe_lesson_run},
@@ -125,6 +184,8 @@ const struct pe_command pe_commands[PE_CMD_COUNT] = {
 	    .run = commands_completion},
 	[PE_CMD_MANPAGE] = {"manpage", "", "this program's man page (troff)",
 	    .run = commands_manpage},
+	[PE_CMD_MODEL] = {"model", "FILE", "a config.json's layers",
+	    .words = commands_model_file, .run = commands_model},
 	[PE_CMD_HELP] = {NULL, NULL, "this text", .run = commands_help},
 	[PE_CMD_VERSION] = {NULL, NULL, "the version", .run = commands_version},
 	[PE_CMD_LIST_PRESETS] = {NULL, NULL, "the presets",

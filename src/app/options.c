@@ -119,6 +119,10 @@ pe_options_free(struct pe_options *o)
 	free(o->long_factor);
 	free(o->preset_source);
 	free(o->preset);
+	free(o->config);
+	if (o->arch != NULL)
+		pe_arch_free(o->arch);
+	free(o->arch);
 	free(o->lesson);
 	free(o->lesson_file);
 	free(o->link);

@@ -12,6 +12,7 @@
 
 #include "io/io.h"
 #include "render/palette.h"
+#include "pescope/model.h"
 #include "pescope/pescope.h"
 #include "render/writer.h"
 
@@ -25,6 +26,7 @@ enum pe_cmd {
 	PE_CMD_BENCH,
 	PE_CMD_COMPLETION, /* pescope completion bash|zsh */
 	PE_CMD_MANPAGE,	   /* pescope manpage: troff for pescope.1 */
+	PE_CMD_MODEL,	   /* pescope model FILE: a model's layers as text */
 	PE_CMD_HELP,	   /* --help (of o->named) */
 	PE_CMD_VERSION,
 	PE_CMD_LIST_PRESETS,
@@ -89,6 +91,12 @@ struct pe_options {
 
 	/* completion */
 	int shell;		/* 0 bash, 1 zsh */
+
+	/* --config FILE: a model (its layers), and the one shown */
+	char *config;		/* the file */
+	struct pe_arch *arch;	/* its layers (owned), or NULL */
+	size_t layer;		/* --layer: the layer cfg is */
+	bool model_view;	/* --model-view: start in the model view */
 
 	/* where the config's buffers live */
 	char *preset;		/* name or file the config started from */

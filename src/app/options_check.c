@@ -105,6 +105,8 @@ check_applies(const struct pe_options *o, const bool *given, char *err,
 		unsigned applies = opt_encs(r);
 		if (!given[i] || applies == 0)
 			continue;
+		if (i == O_LAYER && o->arch != NULL)
+			continue; /* a model's layer, whatever its encoding */
 		enum pe_dump_scope scope = o->cmd == PE_CMD_DUMP
 		    ? pe_dump_option_scope(o->table, r->name, list, sizeof list)
 		    : PE_DUMP_OPT_USUAL;
@@ -268,9 +270,26 @@ opt_finish(struct pe_options *o, const bool *given, char *err, size_t cap)
 		return 2;
 	if (pe_config_check(c, why, sizeof why) != PE_OK)
 		return pe_options_flags(why, err, cap);
+	if (o->model_view && o->arch == NULL)
+		return opt_fail(err, cap, "--model-view has no effect without "
+		    "--config FILE (it shows a model's layers)");
+	if (o->cmd == PE_CMD_DUMP && o->arch != NULL &&
+	    strcmp(o->table, "layers") == 0)
+		return check_applies(o, given, err, cap); /* the model's strip */
 	if (o->cmd == PE_CMD_DUMP &&
-	    pe_dump_check_table(c, o->table, err, cap) != 0)
+	    pe_dump_check_table(c, o->table, err, cap) != 0) {
+		if (o->arch != NULL) {
+			/* say which layer, and what it is */
+			char kind[128], had[512];
+			pe_layer_describe(&o->arch->layers[o->layer], kind,
+			    sizeof kind);
+			snprintf(had, sizeof had, "%s", err);
+			opt_fail(err, cap, "--layer %zu of %s is %s (%s): %s",
+			    o->layer, o->config, kind,
+			    o->arch->layers[o->layer].type, had);
+		}
 		return 2;
+	}
 	int rc = check_applies(o, given, err, cap);
 	if (rc != 0)
 		return rc;

@@ -1,11 +1,13 @@
 /* Presets: option files ("option = value" lines) compiled in or read from
  * a file, applied before the command line's other options so that those
  * override a preset wherever they stand. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app/options_impl.h"
+#include "io/hfconfig.h"
 
 extern const struct pe_embedded {
 	const char *name;
@@ -142,6 +144,51 @@ preset_apply_opt(struct pe_options *o, bool is_file, const char *arg,
 	return rc;
 }
 
+/* --config FILE (a model's config.json, through the loader) and its
+ * layer: --layer's value (the last given) when there is one, else 0. The
+ * layer's config becomes the config, as a preset's would: the options
+ * given after override it. */
+static int
+config_apply_opt(struct pe_options *o, const char *arg,
+    const struct opt_hit *hits, int n, char *err, size_t cap)
+{
+	size_t layer = 0;
+	const char *given = NULL;
+	for (int i = 0; i < n; i++)
+		if (hits[i].id == O_LAYER)
+			given = hits[i].arg;
+	if (given != NULL) {
+		char *end;
+		errno = 0;
+		unsigned long long v = strtoull(given, &end, 10);
+		if (given[0] < '0' || given[0] > '9' || *end != '\0' ||
+		    errno != 0)
+			return opt_fail(err, cap, "--layer '%s': a layer number "
+			    "(from 0)", given);
+		layer = (size_t)v;
+	}
+	if (o->arch != NULL)
+		return opt_fail(err, cap, "--config '%s': one model at a time "
+		    "(--config %s came first)", arg, o->config);
+	o->arch = calloc(1, sizeof *o->arch);
+	if (o->arch == NULL || opt_own(&o->config, arg, err, cap) != 0)
+		return opt_fail(err, cap, "out of memory");
+	pe_arch_init(o->arch);
+	if (pe_hf_read_file(arg, o->arch, err, cap) != PE_OK)
+		return 2; /* the loader's message names the file */
+	if (layer >= o->arch->nlayers)
+		return opt_fail(err, cap, "--layer %zu: the model of %s has %zu "
+		    "layers (0 to %zu)", layer, arg, o->arch->nlayers,
+		    o->arch->nlayers - 1);
+	o->layer = layer;
+	o->cfg = o->arch->layers[layer].cfg;
+	o->cfg.rope2d.layer = layer;
+	o->cfg.teach.train_len = o->arch->train_len;
+	/* the config's sizes are given: no encoding default replaces them */
+	o->d_given = o->base_given = true;
+	return 0;
+}
+
 /* See options_impl.h. */
 int
 opt_apply_hits(struct pe_options *o, const struct opt_hit *hits, int n,
@@ -150,9 +197,14 @@ opt_apply_hits(struct pe_options *o, const struct opt_hit *hits, int n,
 	int rc = 0;
 	for (int i = 0; rc == 0 && i < n; i++) {
 		enum opt_id id = hits[i].id;
-		bool is_preset = id == O_PRESET || id == O_PRESET_FILE;
+		bool is_preset = id == O_PRESET || id == O_PRESET_FILE ||
+		    id == O_CONFIG;
 		if (is_preset != presets)
 			continue;
+		if (id == O_CONFIG) {
+			rc = config_apply_opt(o, hits[i].arg, hits, n, err, cap);
+			continue;
+		}
 		if (is_preset) {
 			rc = preset_apply_opt(o, id == O_PRESET_FILE,
 			    hits[i].arg, err, cap);

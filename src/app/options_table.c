@@ -202,8 +202,10 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "d/2] (else init_random_2d_freqs, torch seed 0)",
 	    HOOK(OPT_FILE, opt_freqs_file), .params = PE_PARAM_ROPE2D},
 	[O_LAYER] = {"layer", 0, C_CONF, G_ENC, "L",
-	    "rope2d mixed: the block of a [2, depth, ...] file;\n"
-	    "0", SIZE(cfg.rope2d.layer, 0, PE_MAX_N), .params = PE_PARAM_ROPE2D},
+	    "the layer shown: the model's (--config, any\n"
+	    "encoding); rope2d mixed: the block of a\n"
+	    "[2, depth, ...] file; 0", SIZE(cfg.rope2d.layer, 0, PE_MAX_N),
+	    .params = PE_PARAM_ROPE2D},
 	[O_TABLE_FILE] = {"table-file", 0, C_CONF, G_ENC, "F.npy",
 	    "learned: a [max_len, d] table (else untrained)",
 	    HOOK(OPT_FILE, opt_table_file), .params = PE_PARAM_TABLE},
@@ -359,6 +361,9 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    STRING(preset), .complete = COMPLETE_PRESETS},
 	[O_PRESET_FILE] = {"preset-file", 0, C_CONF, G_ROPE, "FILE",
 	    "settings from a file (lines: option = value)", PATH(preset)},
+	[O_CONFIG] = {"config", 0, C_CONF, G_ROPE, "FILE",
+	    "a model's config.json (Hugging Face's): the config\n"
+	    "is its layer --layer; other options override it", PATH(config)},
 
 	[O_CURSOR] = {"cursor", 0, C_TUI | C_SNAP, G_VIEW, "P,J",
 	    "cursor at position P, column J", HOOK(OPT_SIZE, opt_cursor)},
@@ -370,6 +375,9 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "and sinks (rope, nope), temperature (nope), split\n"
 	    "(rope)",
 	    ENUM(panel, panels)},
+	[O_MODEL_VIEW] = {"model-view", 0, C_TUI | C_SNAP, G_VIEW, NULL,
+	    "the model of --config, every layer (the L key)",
+	    FLAG(model_view, true)},
 	[O_VALUES] = {"values", 0, C_TUI | C_SNAP, G_VIEW, NULL,
 	    "numbers over the colors where a cell shows one\n"
 	    "element and they fit (the v key)", FLAG(values, true)},

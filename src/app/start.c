@@ -14,6 +14,9 @@ pe_app_state_from_options(const struct pe_options *o, struct pe_state *st)
 	pe_state_init(st, &o->cfg);
 	a->preset = o->preset;
 	a->preset_modified = o->preset_modified;
+	a->arch = o->arch; /* --config: the model, and its layer shown */
+	a->layer = o->layer;
+	st->model_view = o->model_view && o->arch != NULL;
 	if (o->head_given) /* alibi's head, relative's bias row: clamped */
 		a->head = o->head;
 	a->panel = (enum pe_panel)o->panel;
@@ -30,6 +33,6 @@ pe_app_state_from_options(const struct pe_options *o, struct pe_state *st)
 		st->compare = true;
 		st->pane[PE_PANE_B] = (struct pe_pane){b->cfg,
 			b->head_given ? b->head : 0, a->panel, b->preset,
-			b->preset_modified};
+			b->preset_modified, b->arch, b->layer};
 	}
 }

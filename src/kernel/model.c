@@ -320,3 +320,66 @@ pe_layer_describe(const struct pe_layer *l, char *dest, size_t cap)
 	}
 	return len;
 }
+
+/* A layer's wavelengths against its reach and the trained context. */
+int
+pe_layer_bands(const struct pe_layer *l, size_t train_len,
+               struct pe_layer_bands *dest)
+{
+	memset(dest, 0, sizeof *dest);
+	const struct pe_config *c = &l->cfg;
+	dest->reach = l->cfg.attn.span == PE_SPAN_SLIDING ? l->cfg.attn.window :
+	    l->cfg.attn.span == PE_SPAN_CHUNKED ? l->cfg.attn.chunk : c->n;
+	if (!l->cfg.attn.rotates || !l->cfg.attn.exact ||
+	    (c->enc != PE_ENC_ROPE && c->enc != PE_ENC_MROPE))
+		return PE_OK;
+	struct pe_rope r;
+	int rc = pe_rope_init(&r, c);
+	if (rc != PE_OK)
+		return rc;
+	dest->pairs = r.npairs;
+	dest->shortest = INFINITY;
+	dest->longest = 0.0;
+	for (size_t j = 0; j < r.npairs; j++) {
+		double w = pe_rope_wavelength(&r, j, false);
+		dest->shortest = fmin(dest->shortest, w);
+		dest->longest = fmax(dest->longest, w);
+		if (w <= (double)dest->reach)
+			dest->turn_in_reach++;
+		if (w <= (double)train_len)
+			dest->turn_in_train++;
+	}
+	pe_rope_free(&r);
+	return PE_OK;
+}
+
+/* The layers of kind k as ranges. */
+size_t
+pe_arch_kind_ranges(const struct pe_arch *a, const size_t *kind_of, size_t k,
+                    char *dest, size_t cap)
+{
+	size_t count = 0;
+	int len = 0;
+
+	if (cap > 0)
+		dest[0] = '\0';
+	for (size_t i = 0; i < a->nlayers; i++) {
+		if (kind_of[i] != k)
+			continue;
+		size_t j = i;
+		while (j + 1 < a->nlayers && kind_of[j + 1] == k)
+			j++;
+		count += j - i + 1;
+		if (j == i)
+			describe_add(dest, cap, &len, "%s%zu", len ? ", "
+			    "" : "", i);
+		else
+			describe_add(dest, cap, &len, "%s%zu-%zu", len ? ", "
+			    "" : "",
+			             i, j);
+		i = j;
+	}
+	if ((size_t)len >= cap && cap >= 4)
+		memcpy(dest + cap - 4, "...", 4);
+	return count;
+}

@@ -59,6 +59,21 @@ view_params(struct ctx *c, int x, int y, int w)
 	char b[1024];
 
 	it.n = 0;
+	if (c->pane != NULL && c->pane->arch != NULL) {
+		/* a model's layer: which, its span, what is not modelled */
+		const struct pe_arch *a = c->pane->arch;
+		const struct pe_attn *t = &a->layers[c->pane->layer].cfg.attn;
+		view_item(&it, 0, "layer %zu/%zu", c->pane->layer, a->nlayers);
+		if (t->span == PE_SPAN_SLIDING)
+			view_item(&it, 0, "sliding %zu", t->window);
+		else if (t->span == PE_SPAN_CHUNKED)
+			view_item(&it, 0, "chunked %zu", t->chunk);
+		if (!t->rotates && c->cfg->enc == PE_ENC_NOPE)
+			view_item(&it, 0, "NoPE");
+		if (a->nnotes > 0)
+			view_item(&it, 1, "%zu key%s not modelled", a->nnotes,
+			    a->nnotes == 1 ? "" : "s");
+	}
 	pe_enc_view_of(c->cfg)->params(c, &it);
 	b[0] = ' ';
 	pe_text_pick(b + 1, sizeof b - 1, it.ptr, it.prio, it.n, " · ", w - 1);

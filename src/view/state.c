@@ -463,3 +463,46 @@ pe_state_zoom(struct pe_state *st, int steps, size_t r, size_t c)
 	pe_state_clamp(st);
 	return PE_ACT_REDRAW;
 }
+
+/* Show layer `layer` of the focused pane's model. */
+int
+pe_state_layer(struct pe_state *st, size_t layer)
+{
+	struct pe_pane *p = &st->pane[st->focus];
+	char kind[128];
+
+	if (p->arch == NULL) {
+		pe_state_status(st, "no model: --config FILE reads one "
+		    "(its layers are then , and .)");
+		return PE_ACT_REDRAW;
+	}
+	if (layer >= p->arch->nlayers) {
+		pe_state_status(st, "layer %zu: the model has %zu layers "
+		    "(0 to %zu)", layer, p->arch->nlayers,
+		    p->arch->nlayers - 1);
+		return PE_ACT_REDRAW;
+	}
+	const struct pe_layer *l = &p->arch->layers[layer];
+	struct pe_config c = l->cfg;
+	c.n = p->cfg.n;
+	c.teach = p->cfg.teach;
+	if (c.enc == PE_ENC_LEARNED && c.table == NULL) {
+		/* the untrained table the pane has, when it fits (else the
+		 * caller regenerates it: pe_state_apply) */
+		c.table = p->cfg.table;
+		c.table_untrained = true;
+	}
+	int act = pe_state_apply(st, &c);
+	if (!(act & PE_ACT_REBUILD)) {
+		char why[sizeof st->status];
+		snprintf(why, sizeof why, "%s", st->status);
+		pe_state_status(st, "layer %zu: %s", layer, why);
+		return act;
+	}
+	p->layer = layer;
+	p->preset_modified = false;
+	pe_layer_describe(l, kind, sizeof kind);
+	pe_state_status(st, "layer %zu/%zu: %s", layer, p->arch->nlayers,
+	    kind);
+	return act;
+}

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "render/palette.h"
+#include "pescope/model.h"
 #include "pescope/pescope.h"
 
 struct pe_lesson;
@@ -69,6 +70,10 @@ struct pe_pane {
 				      encoding has it (pe_state_panel) */
 	const char *preset;	   /* preset name shown in the title, or NULL */
 	bool preset_modified;	   /* the config no longer is the preset's */
+	const struct pe_arch *arch; /* the model (--config) cfg is a layer
+				      of, or NULL; its owner outlives the
+				      state */
+	size_t layer;		   /* that layer */
 };
 
 /* What the session keeps whatever a key or a lesson's step changes: the
@@ -109,6 +114,8 @@ struct pe_state {
 	bool values;		   /* numbers over the colors where a sample
 				      is one element and they fit */
 	char status[200];	   /* a message for the status line, or "" */
+	bool model_view;	   /* the body shows the focused pane's model,
+				      every layer (L; needs a model) */
 	struct pe_session session;
 };
 
@@ -126,6 +133,13 @@ void pe_state_init(struct pe_state *st, const struct pe_config *cfg);
  *   relative, alibi, nope: n x n      vit2d: grid_h x grid_w (patches) */
 void pe_state_main_dims(const struct pe_config *cfg, size_t *rows,
     size_t *cols);
+
+/* Show layer `layer` of the focused pane's model: its config replaces
+ * the pane's (the sequence length and the teaching inputs stay), checked
+ * first. Returns PE_ACT_REBUILD, or PE_ACT_REDRAW with the reason in the
+ * status (no model; past its layers, naming the count; a config the
+ * kernel refuses). */
+int pe_state_layer(struct pe_state *st, size_t layer);
 
 /* Bring cursor and viewport inside the map after any change. */
 void pe_state_clamp(struct pe_state *st);

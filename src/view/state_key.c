@@ -204,6 +204,24 @@ pe_state_key(struct pe_state *st, int key, size_t cell_rows,
 	case 'c':
 	case 'C':
 		return cycle_panel(st, key == 'c' ? 1 : -1);
+	case ',': /* a model's layers (--config): previous, next; its view */
+	case '.': {
+		const struct pe_pane *p = &st->pane[st->focus];
+		if (p->arch == NULL)
+			break;
+		if (key == ',' && p->layer == 0) {
+			pe_state_status(st, "layer 0 is the first of %zu",
+			    p->arch->nlayers);
+			return PE_ACT_REDRAW;
+		}
+		return pe_state_layer(st, key == ',' ? p->layer - 1 :
+		    p->layer + 1);
+	}
+	case 'L':
+		if (st->pane[st->focus].arch == NULL)
+			break;
+		st->model_view = !st->model_view;
+		return PE_ACT_REDRAW;
 	case 'r':
 		if (st->session.lesson == NULL) {
 			pe_state_status(st, "r resets a lesson's scene; no lesson "

@@ -118,6 +118,9 @@ draw_tabs(struct ctx *c, int y)
 		tab_label(t, sizeof t, e, false);
 		full += pe_text_cells(t);
 	}
+	bool model = pane->arch != NULL;
+	if (model)
+		full += 9; /* " L model " */
 	if (c->st->compare)
 		pl = compare_presets(c->st, p, sizeof p);
 	else if (pane->preset != NULL)
@@ -134,6 +137,15 @@ draw_tabs(struct ctx *c, int y)
 						  : PE_COLOR_DEFAULT,
 		    on ? PE_ATTR_BOLD : 0);
 		c->hit->tab_x1[e] = x;
+	}
+	if (model) {
+		/* the model view's tab (L), on while it shows */
+		bool on = c->st->model_view;
+		x += pe_canvas_text(c->cv, x, y, c->w - x,
+		    compact && !on ? " L " : " L model ",
+		    on ? PE_RGB(0, 0, 0) : C_TEXT,
+		    on ? PE_RGB(0xd0, 0xd0, 0xd0) : PE_COLOR_DEFAULT,
+		    on ? PE_ATTR_BOLD : 0);
 	}
 	if (pl > 0 && x + pl + 1 <= c->w)
 		pe_canvas_text(c->cv, c->w - pl, y, pl, p, C_DIM,
@@ -195,7 +207,7 @@ draw_inspector(struct ctx *c)
 /* The help overlay's lines: the keys every encoding has, then one line
  * per encoding with its own keys (from its row), then the rest. */
 static size_t
-help_lines(char lines[][96], size_t cap)
+help_lines(char lines[][96], size_t cap, bool model)
 {
 	static const char *const head[] = {
 		"pescope keys",
@@ -237,6 +249,9 @@ help_lines(char lines[][96], size_t cap)
 			snprintf(lines[n++], 96, "%-11s%s",
 			    pe_encoding_name((enum pe_encoding)e), keys);
 	}
+	if (model && n < cap)
+		snprintf(lines[n++], 96, "%s", "L  , .               the model "
+		    "(--config): its view; previous, next layer");
 	for (size_t i = 0; i < sizeof tail / sizeof tail[0] && n < cap; i++)
 		snprintf(lines[n++], 96, "%s", tail[i]);
 	return n;
@@ -247,7 +262,8 @@ static void
 draw_help(struct ctx *c)
 {
 	char lines[40][96];
-	int n = (int)help_lines(lines, 40);
+	int n = (int)help_lines(lines, 40, c->pane != NULL &&
+	    c->pane->arch != NULL);
 	int bw = 70 < c->w - 2 ? 70 : c->w - 2, bh = n + 2;
 	int x = (c->w - bw) / 2, y = (c->h - bh) / 2;
 	if (y < 0)
@@ -374,7 +390,10 @@ view_frame(const struct pe_state *st, const struct pe_model *m,
 		view_compare(&c);
 	} else {
 		view_params(&c, 0, top, c.w);
-		view_body(&c);
+		if (st->model_view && c.pane->arch != NULL)
+			view_model_body(&c);
+		else
+			view_body(&c);
 	}
 	draw_inspector(&c);
 	draw_status(&c, chrome);

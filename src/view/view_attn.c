@@ -517,7 +517,10 @@ view_attn_params(struct ctx *c, struct items *it)
 	struct pe_attn t;
 
 	pe_config_attn(c->cfg, &t);
-	if (t.span == PE_SPAN_SLIDING)
+	bool layer = c->pane != NULL && c->pane->arch != NULL;
+	if (layer)
+		; /* a model's layer: its span is the model's item (pane.c) */
+	else if (t.span == PE_SPAN_SLIDING)
 		view_item(it, 0, "window %zu", t.window);
 	else if (t.span == PE_SPAN_CHUNKED)
 		view_item(it, 0, "chunks of %zu", t.chunk);

@@ -103,6 +103,9 @@ size_t view_map_train_len(const struct ctx *c);
 void view_ctx_init(struct ctx *c, const struct pe_state *st,
     const struct pe_model *m, struct pe_canvas *cv, struct pe_hit *hit);
 void view_params(struct ctx *c, int x, int y, int w);
+/* model_view.c: the body as the model view (every layer of the focused
+ * pane's model), its inspector lines the layer shown and the notes. */
+void view_model_body(struct ctx *c);
 void view_body(struct ctx *c);
 /* view_compare.c: the body of a compare frame (two panes, each drawn on
  * a canvas of its own, and the difference strip) and its inspector

@@ -166,9 +166,9 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "Qwen2-VL's 16,24,24 (scaled to d/2)",
 	    HOOK(OPT_SIZE, opt_mrope_section), .params = PE_PARAM_MROPE},
 	[O_MROPE_LAYOUT] = {"mrope-layout", 0, C_CONF, G_ENC, "L",
-	    "mrope: contiguous (Qwen2-VL, Qwen2.5-VL: t's pairs,\n"
-	    "then h's, then w's) or interleaved (Qwen3-VL's\n"
-	    "apply_interleaved_mrope: t h w t h w ... t)",
+	    "mrope: contiguous (Qwen2-VL, Qwen2.5-VL: t's\n"
+	    "pairs, then h's, then w's) or interleaved\n"
+	    "(Qwen3-VL's apply_interleaved_mrope: t h w ...)",
 	    ENUM(cfg.mrope.layout, mrope_layouts), .params = PE_PARAM_MROPE},
 	[O_TOKENS_PER_SECOND] = {"tokens-per-second", 0, C_CONF, G_ENC, "R",
 	    "mrope: a frame's temporal id follows time,\n"
@@ -179,8 +179,8 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    .hi = 1e6, .hi_bound = B_CLOSED, .params = PE_PARAM_MROPE},
 	[O_SECONDS_PER_FRAME] = {"seconds-per-frame", 0, C_CONF, G_ENC, "S",
 	    "mrope: seconds a frame of the grid spans\n"
-	    "(Qwen2.5-VL's second_per_grid_t, temporal_patch_size\n"
-	    "/ fps); 1 (needs --tokens-per-second)",
+	    "(Qwen2.5-VL's second_per_grid_t: temporal patch\n"
+	    "size / fps); 1 (needs --tokens-per-second)",
 	    FLOAT(cfg.mrope.seconds_per_frame), .lo = 0, .lo_bound = B_OPEN,
 	    .hi = 1e6, .hi_bound = B_CLOSED,
 	    .given = OFF(seconds_per_frame_given), .params = PE_PARAM_MROPE},
@@ -275,9 +275,9 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    FLOAT(cfg.rope.partial_rotary), .lo = 0, .lo_bound = B_OPEN,
 	    .hi = 1, .hi_bound = B_CLOSED, .params = PE_PARAM_ROPE_SCALING},
 	[O_ROPE_DIM] = {"rope-dim", 0, C_CONF, G_ROPE, "R",
-	    "rope: a decoupled head (DeepSeek's MLA): only its last\n"
-	    "R dims rotate (qk_rope_head_dim, 64), R even;\n"
-	    "--nope-dim is d - R unless given",
+	    "rope: a decoupled head (DeepSeek's MLA): only\n"
+	    "its last R dims rotate (qk_rope_head_dim, 64),\n"
+	    "R even; --nope-dim is d - R unless given",
 	    SIZE(cfg.attn.qk_rope_dim, 1, PE_MAX_D),
 	    .given = OFF(rope_dim_given), .params = PE_PARAM_DECOUPLED},
 	[O_NOPE_DIM] = {"nope-dim", 0, C_CONF, G_ROPE, "N",
@@ -286,22 +286,23 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    SIZE(cfg.attn.qk_nope_dim, 1, PE_MAX_D),
 	    .given = OFF(nope_dim_given), .params = PE_PARAM_DECOUPLED},
 	[O_WINDOW] = {"window", 0, C_CONF, G_ROPE, "W",
-	    "rope, nope: a sliding window, a query sees the W\n"
-	    "most recent keys, itself included (HF's\n"
-	    "sliding_window: Mistral, Gemma, GPT-OSS); 1 to n-1",
+	    "rope, nope: a sliding window, a query sees the\n"
+	    "W most recent keys, itself included (HF's\n"
+	    "sliding_window: Mistral, Gemma, GPT-OSS); 1..n-1",
 	    HOOK(OPT_SIZE, opt_window), .params = PE_PARAM_SPAN},
 	[O_CHUNK] = {"chunk", 0, C_CONF, G_ROPE, "C",
-	    "rope, nope: chunks of C positions, a query sees its\n"
-	    "own chunk's keys (Llama 4's attention_chunk_size,\n"
-	    "8192); 1 to n-1",
+	    "rope, nope: chunks of C positions, a query sees\n"
+	    "its own chunk's keys (Llama 4's\n"
+	    "attention_chunk_size, 8192); 1..n-1",
 	    HOOK(OPT_SIZE, opt_chunk), .params = PE_PARAM_SPAN},
 	[O_SINKS] = {"sinks", 0, C_CONF, G_ROPE, "LIST|@FILE",
-	    "rope, nope: a learned sink logit a head (GPT-OSS's\n"
-	    "sinks): each softmax is over the keys and the sink,\n"
-	    "whose column is dropped; --head picks the head",
+	    "rope, nope: a learned sink logit a head\n"
+	    "(GPT-OSS's sinks): each softmax is over the keys\n"
+	    "and the sink, whose column is dropped; --head\n"
+	    "picks the head",
 	    LIST(sinks, cfg.attn.n_sinks, cfg.attn.sinks),
 	    .params = PE_PARAM_SINKS},
-	[O_TEMPERATURE_TUNING] = {"temperature-tuning", 0, C_CONF, G_ROPE, NULL,
+	[O_TEMPERATURE_TUNING] = {"temperature", 0, C_CONF, G_ROPE, NULL,
 	    "nope: Llama 4's attn_temperature_tuning, queries\n"
 	    "times log(floor((p+1)/F)+1) S + 1",
 	    FLAG(cfg.attn.temperature, true), .params = PE_PARAM_TEMPERATURE},
@@ -371,9 +372,9 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "the right column (the c key): overview (default),\n"
 	    "attention (toy attention, not vit2d), example\n"
 	    "(sinusoidal, learned, rope), shift (sinusoidal),\n"
-	    "decay (rope), recency (alibi), share (nope), mask\n"
-	    "and sinks (rope, nope), temperature (nope), split\n"
-	    "(rope)",
+	    "decay (rope), recency (alibi), share (nope),\n"
+	    "mask and sinks (rope, nope), temperature (nope),\n"
+	    "split (rope)",
 	    ENUM(panel, panels)},
 	[O_MODEL_VIEW] = {"model-view", 0, C_TUI | C_SNAP, G_VIEW, NULL,
 	    "the model of --config, every layer (the L key)",

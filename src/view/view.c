@@ -238,16 +238,28 @@ help_lines(char lines[][96], size_t cap, bool model)
 			    numbers);
 		else
 			snprintf(lines[n++], 96, "%s", head[i]);
+	/* an encoding's own keys, on lines of at most 55 cells (the box's
+	 * 66 less the name's column), more lines when they need them */
 	for (int e = 0; e < PE_ENC_COUNT && n < cap; e++) {
-		char keys[80] = "";
+		char keys[96] = "";
+		const char *name = pe_encoding_name((enum pe_encoding)e);
 		for (const struct pe_enc_key *k = pe_enc_views[e]->keys;
-		     k->keys != NULL; k++)
-			if (k->press != NULL)
-				view_cat(keys, sizeof keys, "%s%s %s", keys[0] ? " · " : "",
-				    k->label, k->what);
-		if (keys[0] != '\0')
-			snprintf(lines[n++], 96, "%-11s%s",
-			    pe_encoding_name((enum pe_encoding)e), keys);
+		     k->keys != NULL && n < cap; k++) {
+			char item[48];
+			if (k->press == NULL)
+				continue;
+			snprintf(item, sizeof item, "%s %s", k->label, k->what);
+			if (keys[0] != '\0' && pe_text_cells(keys) + 3 +
+			    pe_text_cells(item) > 55) {
+				snprintf(lines[n++], 96, "%-11s%s", name, keys);
+				name = "";
+				keys[0] = '\0';
+			}
+			view_cat(keys, sizeof keys, "%s%s", keys[0] ? " · " : "",
+			    item);
+		}
+		if (keys[0] != '\0' && n < cap)
+			snprintf(lines[n++], 96, "%-11s%s", name, keys);
 	}
 	if (model && n < cap)
 		snprintf(lines[n++], 96, "%s", "L  , .               the model "

@@ -394,7 +394,7 @@ view_attn_temperature(struct ctx *c)
 	      "(modeling_llama4.py: attn_temperature_tuning and not use_rope): "
 	      "far from every key, their softmax would flatten as the context "
 	      "grows, and the scale sharpens it again (Nakanishi 2025)."
-	    : "--temperature-tuning turns it on for this NoPE layer, as "
+	    : "--temperature turns it on for this NoPE layer, as "
 	      "--config llama-4-scout's NoPE layers have it.");
 	if (h >= 2)
 		panel_text(c->cv, x, y, w, h, l, C_TEXT, 0);

@@ -67,9 +67,9 @@ mrope_strip(struct ctx *c, int x, int y, int w, size_t cur)
 	}
 }
 
-/* The pairs' axes on one line: a cell a pair (or a sample of pairs, the
- * axis of its first), t orange, h green, w blue as the positions' curves,
- * after "pairs". */
+/* The pairs' axes on one line, a cell a pair (t orange, h green, w blue
+ * as the positions' curves), after "pairs"; when they do not all fit, the
+ * first ones and "…". */
 static void
 mrope_pair_strip(struct ctx *c, int x, int y, int w)
 {
@@ -84,14 +84,16 @@ mrope_pair_strip(struct ctx *c, int x, int y, int w)
 		return;
 	pe_mrope_sections(k, sec);
 	pe_canvas_text(c->cv, x, y, lw, lead, C_DIM, PE_COLOR_DEFAULT, 0);
-	size_t cells = (size_t)(w - lw) < P ? (size_t)(w - lw) : P;
-	for (size_t s = 0; s < cells; s++) {
-		size_t j0, j1;
-		pe_field_span(0, P, cells, s, &j0, &j1);
-		enum pe_mrope_axis a = pe_mrope_pair_axis(k, sec, j0);
-		pe_canvas_text(c->cv, x + lw + (int)s, y, 1, axis_names[a],
-		    ink[a], PE_COLOR_DEFAULT, j1 - j0 == 1 ? 0 : PE_ATTR_BOLD);
+	size_t room = (size_t)(w - lw);
+	size_t cells = room >= P ? P : room - 1;
+	for (size_t j = 0; j < cells; j++) {
+		enum pe_mrope_axis a = pe_mrope_pair_axis(k, sec, j);
+		pe_canvas_text(c->cv, x + lw + (int)j, y, 1, axis_names[a],
+		    ink[a], PE_COLOR_DEFAULT, 0);
 	}
+	if (cells < P)
+		pe_canvas_text(c->cv, x + lw + (int)cells, y, 1, "…", C_DIM,
+		    PE_COLOR_DEFAULT, 0);
 }
 
 /* Mean position of axis a over tokens [i0, i1) (exact, from the runs). */

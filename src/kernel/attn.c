@@ -139,14 +139,15 @@ pe_attn_seen_rect(const struct pe_attn *t, size_t r0, size_t r1, size_t c0,
 	}
 	if (t->chunk == 0)
 		return 0;
-	/* a chunk meets both ranges only within [lo, hi); the chunks wholly
-	 * inside both count whole, the (at most four) cut ones piece by
-	 * piece */
+	/* the chunks meeting both ranges are lo / C .. (hi - 1) / C (the
+	 * ranges need not overlap: rows [12, 14) and keys [14, 16) meet in
+	 * a chunk of 5); those wholly inside both count whole, the (at most
+	 * two) cut ones piece by piece */
 	uint64_t C = t->chunk;
 	uint64_t lo = r0 > c0 ? r0 : c0, hi = r1 < c1 ? r1 : c1;
-	if (lo >= hi)
-		return 0;
 	uint64_t k0 = lo / C, k1 = (hi - 1) / C; /* chunks meeting both */
+	if (k0 > k1)
+		return 0;
 	uint64_t f0 = (lo + C - 1) / C, f1 = hi / C; /* wholly inside */
 	uint64_t whole = t->causal ? C * (C + 1) / 2 : C * C;
 	if (f0 < f1)

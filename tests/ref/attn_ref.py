@@ -242,3 +242,7 @@ if __name__ == "__main__":
         mscale_all_dim=1.0))
     print(c_array("split_content_row4", c[4]))
     print(c_array("split_position_row4", p[4]))
+    # Qwen2.5-VL's time ids: 7 frames at 3 fps (second_per_grid_t 2 / 3),
+    # tokens_per_second 2
+    print("/* qwen25vl t_index */ {%s}," % ", ".join(
+        str(v) for v in qwen25vl_t_index(7, 1, 2.0 / 3.0, 2)))

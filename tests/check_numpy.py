@@ -710,6 +710,27 @@ if r.returncode != 2 or "[3, 4]" not in r.stderr:
 else:
     print("ok   rope2d mixed refuses a [3, 4] freqs file")
 
+# ---- --train (tests/ref/train.py: train.h transcribed, complex-step
+# gradients): the table and the losses after three Adam steps ----
+import train as train_ref  # noqa: E402
+# the command line's run: batch 32, sigma 2 (the defaults); n 6, d 4, V 5
+for task, opts, cfg in [
+        ("offset:2", ["--heads", "2", "--vocab", "5"],
+         train_ref.base("offset", k=2, heads=2, batch=32)),
+        ("reverse", ["-n", "7", "--vocab", "5"],
+         train_ref.base("reverse", n=7, heads=1, batch=32)),
+        ("distance", [], train_ref.base("distance", sigma=2.0))]:
+    n, d = cfg["n"], cfg["d"]
+    args = ["-e", "learned", "--train", task, "-n", str(n), "-d", str(d),
+            "--seed", str(cfg["seed"]), "--train-steps", "3"] + opts
+    ref = train_ref.run(cfg)
+    check("train %s: the table after 3 steps" % task,
+          dump(args + ["--table", "pe"]),
+          ref["params"][2][:n * d].reshape(n, d), atol=1e-9, rtol=0)
+    check("train %s: the losses of steps 1..3" % task,
+          dump(args + ["--table", "loss"])[1:, 1], np.array(ref["loss"]),
+          atol=0, rtol=1e-12)
+
 for f in os.listdir(TMP):
     os.unlink(os.path.join(TMP, f))
 os.rmdir(TMP)

@@ -471,6 +471,49 @@ static const struct bad bads[] = {
 	{{"snapshot", "--present", "--no-chrome"}, "--no-chrome has no effect "
 	    "with --present"},
 	{{"--record", ""}, "--record: the file name is empty"},
+	/* --train (train.h): each bound named with its range */
+	{{"dump", "-e", "learned", "--train", "sideways", "-t", "pe"},
+	    "--train 'sideways': the task must be offset[:K], reverse, first "
+	    "or distance"},
+	{{"dump", "-e", "learned", "--train", "offset:64", "-t", "pe"},
+	    "--train offset:64: K must be 1..63 (below --seq-len 64)"},
+	{{"dump", "-e", "learned", "--train", "offset:0", "-t", "pe"},
+	    "--train 'offset:0': K must be an integer in 1..255"},
+	{{"dump", "-e", "learned", "--train", "first:2", "-t", "pe"},
+	    "only offset takes :K"},
+	{{"dump", "-e", "learned", "--train", "offset", "--train-steps",
+	     "1000001", "-t", "pe"}, "--train-steps '1000001': must be an "
+	    "integer in 0..1000000"},
+	{{"dump", "-e", "learned", "--train", "offset", "--lr", "0", "-t",
+	     "pe"}, "--lr '0': must be a finite number > 0"},
+	{{"dump", "-e", "learned", "--train", "offset", "--lr", "-1e-3", "-t",
+	     "pe"}, "--lr '-1e-3': must be a finite number > 0"},
+	{{"dump", "-e", "learned", "--train", "offset", "--lr", "inf", "-t",
+	     "pe"}, "--lr 'inf': must be a finite decimal number"},
+	{{"dump", "-e", "learned", "--train", "offset", "--lr", "nan", "-t",
+	     "pe"}, "--lr 'nan': must be a finite decimal number"},
+	{{"dump", "-e", "learned", "--train", "offset", "-d", "129", "-t",
+	     "pe"}, "--d-model 129: training needs 1..128"},
+	{{"dump", "-e", "learned", "--train", "offset", "-n", "257", "-t",
+	     "pe"}, "--seq-len 257: training needs 2..256"},
+	{{"dump", "-e", "learned", "--train", "offset", "--vocab", "65", "-t",
+	     "pe"}, "--vocab '65': must be an integer in 2..64"},
+	{{"dump", "-e", "learned", "--train", "offset", "--heads", "3", "-t",
+	     "pe"}, "--heads 3: must divide --d-model 32 (1..32)"},
+	{{"dump", "-e", "learned", "--lr", "0.1", "-t", "pe"},
+	    "--lr: needs --train TASK"},
+	{{"dump", "-e", "learned", "--train-steps", "5", "-t", "pe"},
+	    "--train-steps: needs --train TASK"},
+	{{"dump", "-e", "learned", "--train", "distance", "--vocab", "8", "-t",
+	     "pe"}, "--vocab has no effect with --train distance"},
+	{{"dump", "-e", "learned", "--train", "offset", "--max-len", "10",
+	     "-t", "pe"}, "--max-len has no effect with --train"},
+	{{"dump", "-e", "rope", "--train", "offset", "-t", "angles"},
+	    "--train has no effect with -e rope: it applies to learned"},
+	{{"dump", "-e", "learned", "-t", "loss"},
+	    "--table loss needs --train TASK"},
+	{{"snapshot", "-e", "learned", "--train", "offset", "-d", "768"},
+	    "--d-model 768: training needs 1..128"},
 	{{"--record", "/nonexistent/x.cast"}, "--record '/nonexistent/x.cast': "
 	    "cannot create a file there: No such file or directory"},
 };
@@ -501,6 +544,46 @@ Test(cli, bad_input_exits_2_and_names_the_option)
 		cr_expect_str_empty(out, "case %zu wrote to stdout", i);
 		free(out), free(err);
 	}
+}
+
+/* --train: the table after N steps is the same bytes on every run; the
+ * loss table has a row per step, the held-out columns every 10 steps; a
+ * step count above the run's shows a different table. */
+Test(cli, train_dump_is_reproducible)
+{
+	const char *a[] = {"pescope", "dump", "-e", "learned", "--train",
+	    "offset:3", "--train-steps", "12", "-t", "pe", "--dtype", "f64",
+	    NULL};
+	char *out1, *out2, *out3, *err;
+	cr_assert_eq(run(a, &out1, &err), 0, "%s", err);
+	free(err);
+	cr_assert_eq(run(a, &out2, &err), 0, "%s", err);
+	free(err);
+	cr_expect_str_eq(out1, out2);
+	a[7] = "11";
+	cr_assert_eq(run(a, &out3, &err), 0, "%s", err);
+	free(err);
+	cr_expect_str_neq(out1, out3);
+	double v[40];
+	cr_expect_eq(csv_row(out1, v, 40), 32, "d 32 columns by default");
+	free(out1), free(out2), free(out3);
+
+	const char *l[] = {"pescope", "dump", "-e", "learned", "--train",
+	    "first", "--train-steps", "12", "-t", "loss", NULL};
+	char *out;
+	cr_assert_eq(run(l, &out, &err), 0, "%s", err);
+	const char *line = out;
+	for (int s = 0; s <= 12; s++) {
+		cr_assert_eq(csv_row(line, v, 8), 4, "row %d", s);
+		cr_expect_eq(v[0], s);
+		cr_expect_eq(isnan(v[1]), s == 0, "step %d's loss", s);
+		cr_expect_eq(isnan(v[3]), s % 10 != 0, "step %d's accuracy", s);
+		if (s % 10 == 0)
+			cr_expect(v[3] >= 0 && v[3] <= 1);
+		line = strchr(line, '\n') + 1;
+	}
+	cr_expect_str_empty(line);
+	free(out), free(err);
 }
 
 /* The fixture table copied into a buffer of the caller's (th_fixture's

@@ -794,13 +794,13 @@ Test(e2e, lesson_keys_with_a_modifier_act_as_the_key)
 	const char *args[] = {"lesson", "--scene", "1", NULL};
 
 	term_start(&t, ROWS, COLS, args, envs);
-	cr_assert(term_wait_for(&t, "1/17 · Word order matters", WAIT_MS),
+	cr_assert(term_wait_for(&t, "1/18 · Word order matters", WAIT_MS),
 	    "no first frame: %.300s", t.raw ? t.raw : "");
 	term_pump(&t, 200);
 	term_send(&t, "\033\033[6~"); /* Esc, then PgDn */
 	cr_expect(term_wait_for(&t, "step 2/2", WAIT_MS), "Esc+PgDn steps");
 	term_send(&t, "\033[6;3~"); /* Alt+PgDn */
-	cr_expect(term_wait_for(&t, "2/17 · Adding a position", WAIT_MS),
+	cr_expect(term_wait_for(&t, "2/18 · Adding a position", WAIT_MS),
 	    "Alt+PgDn steps");
 	term_send(&t, "\033[5;5~"); /* Ctrl+PgUp */
 	cr_expect(term_wait_for(&t, "step 2/2", WAIT_MS), "Ctrl+PgUp goes back");
@@ -840,6 +840,56 @@ Test(e2e, animation_moves_cursor)
 	cr_assert(inspector_pe(&t, &p, &j, &v));
 	cr_expect_gt(p, 3, "the sweep moved the cursor (at %zu)", p);
 	term_quit(&t);
+	term_free(&t);
+}
+
+/* The step the parameter line shows ("step N"), or -1. */
+static long
+train_step(struct term *t)
+{
+	char line[COLS * 8 + 64];
+	if (find_line(t, "trained on", line, sizeof line) < 0)
+		return -1;
+	const char *s = strstr(line, "step ");
+	return s != NULL ? strtol(s + 5, NULL, 10) : -1;
+}
+
+/* --train: the run trains between frames (the step goes up while keys
+ * are answered), space pauses it, s takes one step, r starts it again
+ * from the seed, and q quits at once while it trains. */
+Test(e2e, training_live)
+{
+	struct term t;
+	const char *args[] = {"-e", "learned", "--train", "offset:3", NULL};
+	long a, b;
+
+	start(&t, args, NULL);
+	cr_assert(term_wait_for(&t, "trained on offset:3", WAIT_MS));
+	term_pump(&t, 1000);
+	a = train_step(&t);
+	term_pump(&t, 1500);
+	b = train_step(&t);
+	cr_expect_gt(b, a, "training goes on between frames (%ld, %ld)", a, b);
+	term_send(&t, " ");
+	cr_expect(term_wait_for(&t, "training paused", WAIT_MS));
+	term_pump(&t, 300);
+	a = train_step(&t);
+	term_pump(&t, 800);
+	cr_expect_eq(train_step(&t), a, "paused: no step");
+	term_send(&t, "s");
+	for (long long end = now_ms() + WAIT_MS; train_step(&t) == a &&
+	     now_ms() < end;)
+		term_pump(&t, 100);
+	term_pump(&t, 500);
+	b = train_step(&t);
+	cr_expect_eq(b, a + 1, "s takes one step (%ld, %ld)", a, b);
+	term_send(&t, "r");
+	cr_expect(term_wait_for(&t, "training again from seed", WAIT_MS));
+	cr_expect_eq(train_step(&t), 0, "r starts again");
+	term_send(&t, " ");
+	long long t0 = now_ms();
+	term_quit(&t);
+	cr_expect_lt(now_ms() - t0, 2000, "q quits while it trains");
 	term_free(&t);
 }
 
@@ -2138,14 +2188,14 @@ Test(e2e, lesson_link_refuses_messages_out_of_bounds)
 	term_start(&t, 30, 100, args, NULL);
 	int peer = accept_within(&t, lfd, WAIT_MS);
 	cr_assert_geq(peer, 0, "the speaker did not connect");
-	cr_assert(term_wait_for(&t, "1/17", WAIT_MS));
+	cr_assert(term_wait_for(&t, "1/18", WAIT_MS));
 	static const struct {
 		const char *msg, *said;
 	} bad[] = {
 		{"hello -9223372036854775808 3 0\n", "not a plain number"},
 		{"hello 9223372036854775807 3 0\n", "not within a day"},
 		{"hello 0 12 0\n", "not within a day"},
-		{"goto 99 0\n", "scene 100 is not in the lesson (1..17)"},
+		{"goto 99 0\n", "scene 100 is not in the lesson (1..18)"},
 		{"goto 0 7\n", "step 8 is not in scene 1 (1..2)"},
 		{"goto 3\n", "not a plain number"},
 		{"\033]0;PWNED\007\n", "no message"},
@@ -2154,7 +2204,7 @@ Test(e2e, lesson_link_refuses_messages_out_of_bounds)
 		peer_says(&t, peer, bad[i].msg);
 		cr_expect(term_wait_for(&t, bad[i].said, 2000), "%.20s: the status "
 		    "line does not say '%s'", bad[i].msg, bad[i].said);
-		cr_expect(strncmp(scene_line(&t, line, sizeof line), " 1/17", 5) ==
+		cr_expect(strncmp(scene_line(&t, line, sizeof line), " 1/18", 5) ==
 		    0, "%.20s moved the speaker: %s", bad[i].msg, line);
 		cr_expect(!term_has(&t, "-153722867280912930") &&
 		    !term_has(&t, "498919"), "%.20s: the clock took it", bad[i].msg);
@@ -2164,7 +2214,7 @@ Test(e2e, lesson_link_refuses_messages_out_of_bounds)
 	char ok[64];
 	snprintf(ok, sizeof ok, "hello %lld 2 0\n", (long long)time(NULL) - 600);
 	peer_says(&t, peer, ok);
-	cr_expect(term_wait_for(&t, " 3/17", 3000), "a sound hello is refused: "
+	cr_expect(term_wait_for(&t, " 3/18", 3000), "a sound hello is refused: "
 	    "%s", scene_line(&t, line, sizeof line));
 	cr_expect(term_wait_for(&t, "10:0", 3000), "the clock does not count "
 	    "from the presenter's start");
@@ -2205,7 +2255,7 @@ Test(e2e, lesson_runs_when_the_link_cannot_be_made)
 		const char *spk[] = {"lesson", "--speaker", NULL};
 		struct term t;
 		term_start(&t, 30, 100, speaker ? spk : pre, envs);
-		cr_expect(term_wait_for(&t, "1/17", WAIT_MS), "%s: the lesson did "
+		cr_expect(term_wait_for(&t, "1/18", WAIT_MS), "%s: the lesson did "
 		    "not start: %.300s", speaker ? "speaker" : "presenter",
 		    t.raw ? t.raw : "");
 		cr_expect(term_wait_for(&t, "speaker's view is unavailable", 3000),
@@ -2293,12 +2343,12 @@ Test(e2e, lesson_speaker_never_follows_another_users_socket)
 		pid_t pid = before ? start_nobody(dir) : 0;
 		struct term t;
 		term_start(&t, 30, COLS, args, envs);
-		cr_assert(term_wait_for(&t, "1/17", WAIT_MS), "%.300s",
+		cr_assert(term_wait_for(&t, "1/18", WAIT_MS), "%.300s",
 		    t.raw ? t.raw : "");
 		if (!before)
 			pid = start_nobody(dir);
 		term_pump(&t, 2500); /* the speaker tries every 500 ms */
-		cr_expect(strncmp(scene_line(&t, line, sizeof line), " 1/17", 5) ==
+		cr_expect(strncmp(scene_line(&t, line, sizeof line), " 1/18", 5) ==
 		    0, "the speaker followed another user: %s", line);
 		cr_expect(!term_has(&t, "498919") && !term_has(&t, "linked to "
 		    "the presenting"), "the speaker linked to another user's "

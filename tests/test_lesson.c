@@ -192,13 +192,13 @@ Test(lesson, scene_7_names_both_numbers)
 }
 
 /* Scene 12: the recency share is the kernel's, at 4096 positions. */
-Test(lesson, scene_12_recency_is_the_kernels)
+Test(lesson, scene_13_recency_is_the_kernels)
 {
 	struct pe_app_lesson al;
 	char cap[8192], want[256];
 	double s[8];
 	load_intro(&al);
-	caption(&al, 12, 1, cap, sizeof cap);
+	caption(&al, 13, 1, cap, sizeof cap);
 	cr_assert_eq(pe_alibi_slopes(8, s), PE_OK);
 	double r = pe_alibi_recency(s, 8, PE_ALIBI_CAUSAL, 4095, 4096, 4080,
 	    4096) * 16;
@@ -276,7 +276,7 @@ Test(lesson, keys_step_scenes_and_steps)
 	cr_expect_eq(st.session.scene, al.l.nscenes - 1);
 	cr_expect_neq(st.status[0], '\0');
 	/* a step without options of its own keeps what was explored */
-	pe_lesson_goto(&st, 9, 0); /* rope, example; step 2 sets decay */
+	pe_lesson_goto(&st, 10, 0); /* rope, example; step 2 sets decay */
 	pe_app_lesson_free(&al);
 }
 

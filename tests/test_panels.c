@@ -15,6 +15,7 @@
 #include "pescope/learned.h"
 #include "pescope/relative.h"
 #include "pescope/toy.h"
+#include "pescope/train.h"
 #include "view/encoding.h"
 #include "view/view.h"
 
@@ -766,4 +767,43 @@ Test(panels, values_of_angles_are_mod_two_pi)
 	cr_expect(find(&cv, 0, want) >= 0, "no %s", want);
 	cr_expect(find(&cv, 0, "7.000") < 0);
 	pe_canvas_free(&cv);
+}
+
+/* --train: the learned view of a run shows its similarity, both curves
+ * and what it is and is not; the footer and the help name its keys, and
+ * the help still fits 80x24. */
+Test(panels, training_view)
+{
+	struct pe_train_config tc;
+	struct pe_trainer *tr;
+	struct pe_config cfg;
+	struct pe_state st;
+	struct pe_canvas cv;
+
+	pe_train_default(&tc);
+	cr_assert_eq(pe_train_new(&tc, &tr), PE_OK);
+	cr_assert_eq(pe_train_run(tr, 20, 0, NULL), PE_OK);
+	pe_config_default(&cfg);
+	cfg.enc = PE_ENC_LEARNED;
+	cfg.d = tc.d;
+	cfg.n = cfg.max_len = tc.n;
+	cfg.table = pe_train_table(tr);
+	cfg.table_untrained = false;
+	cfg.trainer = tr;
+	pe_state_init(&st, &cfg);
+	cr_assert_eq(render(&st, 200, 60, &cv), PE_OK);
+	cr_expect(find(&cv, 0, "(trained 20 steps on offset:3)") >= 0);
+	cr_expect(find(&cv, 0, "similarity P·Pᵀ") >= 0);
+	cr_expect(find(&cv, 0, "training loss") >= 0);
+	cr_expect(find(&cv, 0, "held-out accuracy (") >= 0);
+	cr_expect(find(&cv, 0, "trained for 20 steps on offset:3") >= 0);
+	cr_expect(find(&cv, 0, "GPT-2's table") >= 0);
+	cr_expect(find(&cv, 0, "s step") >= 0, "the footer's keys");
+	pe_canvas_free(&cv);
+	st.help = true;
+	cr_assert_eq(render(&st, 80, 24, &cv), PE_OK);
+	cr_expect(find(&cv, 0, "training: pause; one step; restart") >= 0);
+	cr_expect(find(&cv, 0, "any key closes this help") >= 0);
+	pe_canvas_free(&cv);
+	pe_train_free(tr);
 }

@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "pescope/train.h"
 #include "view/encoding.h"
 #include "view/state.h"
 
@@ -825,4 +826,56 @@ Test(state, compare_copies_no_untrained_table)
 	key(&st, 'x');
 	cr_assert_null(pe_state_pane_cfg(&st, PE_PANE_B)->table);
 	cr_assert_eq(pe_state_pane_cfg(&st, PE_PANE_A)->table, table);
+}
+
+/* --train's keys, on a learned pane whose table a run trains: space
+ * pauses and resumes, s asks for one step and pauses, r for a restart;
+ * d/D and n/N are the run's and refused; the requests are the loop's to
+ * do. Without a run, space is the animation's again. */
+Test(state, training_keys)
+{
+	struct pe_train_config tc;
+	struct pe_trainer *tr;
+	struct pe_state st;
+	struct pe_config c;
+
+	pe_train_default(&tc);
+	cr_assert_eq(pe_train_new(&tc, &tr), PE_OK);
+	pe_config_default(&c);
+	c.enc = PE_ENC_LEARNED;
+	c.d = tc.d;
+	c.n = c.max_len = tc.n;
+	c.table = pe_train_table(tr);
+	c.table_untrained = false;
+	c.trainer = tr;
+	pe_state_init(&st, &c);
+	cr_expect_not(st.train_paused);
+	cr_expect_eq(key(&st, ' ') & PE_ACT_REDRAW, PE_ACT_REDRAW);
+	cr_expect(st.train_paused);
+	cr_expect_not(st.playing, "space is the training's here");
+	cr_expect(strstr(st.status, "training paused") != NULL, "%s",
+	    st.status);
+	key(&st, ' ');
+	cr_expect_not(st.train_paused);
+	key(&st, 's');
+	cr_expect(st.train_paused);
+	cr_expect_eq(st.train_req, PE_TRAIN_REQ_STEP);
+	st.train_req = PE_TRAIN_REQ_NONE;
+	key(&st, 'r');
+	cr_expect_eq(st.train_req, PE_TRAIN_REQ_RESTART);
+	cr_expect(strstr(st.status, "seed 98943134") != NULL, "%s",
+	    st.status);
+	key(&st, 'D');
+	cr_expect_eq(PANE(st).cfg.d, 32, "d_model is the run's");
+	cr_expect(strstr(st.status, "d_model 32 is the training run's") !=
+	    NULL, "%s", st.status);
+	key(&st, 'n');
+	cr_expect_eq(PANE(st).cfg.n, 64, "seq_len is the run's");
+	/* on another tab the keys are that encoding's */
+	PANE(st).cfg.enc = PE_ENC_SINUSOIDAL;
+	st.train_paused = false;
+	key(&st, ' ');
+	cr_expect(st.playing);
+	cr_expect_not(st.train_paused);
+	pe_train_free(tr);
 }

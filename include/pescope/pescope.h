@@ -183,6 +183,8 @@ struct pe_teach {
 	size_t train_len;	  /* the model's training context; 0: unknown */
 };
 
+struct pe_trainer; /* train.h */
+
 /* Everything that determines an encoding's numbers. */
 struct pe_config {
 	enum pe_encoding enc;
@@ -204,6 +206,10 @@ struct pe_config {
 	const double *table;   /* learned: [max_len, d], row-major, in double
 				  (an f8 table's own values); NULL = none yet */
 	bool table_untrained;  /* learned: table is the N(0, 0.02^2) init */
+	struct pe_trainer *trainer; /* learned: the training run (train.h)
+				  whose position table `table` is (max_len
+				  = n), or NULL; the TUI trains it between
+				  frames, the views only read it */
 	struct pe_rope_scaling rope;
 	struct pe_mrope mrope;
 	struct pe_xpos xpos;

@@ -12,6 +12,7 @@
 #include "app/app.h"
 #include "app/stream.h"
 #include "pescope/encoding.h"
+#include "pescope/train.h"
 #include "pescope/wave.h"
 #include "tui/tui.h"
 #include "view/encoding.h"
@@ -199,6 +200,142 @@ bench_table_rate(const struct pe_options *o, const struct bench_table *b,
 	return bytes / best / 1e9;
 }
 
+/* The trainer (train.h): at the defaults, each task trained until it is
+ * learned (at most 1000 steps; --quick: 20 steps), its steps per second
+ * and the seconds it took; then offset:3 at the training bounds (d 128,
+ * n 256, V 64) for a second. One thread, as the trainer always is. */
+static int
+bench_train(const struct pe_options *o)
+{
+	printf("training (train.h; one thread): at the defaults d 32, n 64, "
+	    "V 16, batch 32,\nlr 0.01, each task to %.0f%% held-out accuracy "
+	    "(at most 1000 steps)\n", 100 * PE_TRAIN_LEARNED);
+	printf("%-21s %-26s %9s %9s %9s\n", "task", "size", "steps/s",
+	    "learned", "seconds");
+	for (int b = 0; b <= PE_TRAIN_TASK_COUNT; b++) {
+		struct pe_train_config cfg;
+		struct pe_trainer *tr;
+		struct pe_train_stats st;
+		char task[32], size[64];
+		bool bounds = b == PE_TRAIN_TASK_COUNT;
+		pe_train_default(&cfg);
+		cfg.task = bounds ? PE_TRAIN_OFFSET : (enum pe_train_task)b;
+		if (bounds) {
+			cfg.d = PE_TRAIN_MAX_D;
+			cfg.n = PE_TRAIN_MAX_N;
+			cfg.vocab = PE_TRAIN_MAX_VOCAB;
+		}
+		if (pe_train_new(&cfg, &tr) != PE_OK)
+			return PE_EXIT_FAIL;
+		pe_train_label(&cfg, task, sizeof task);
+		snprintf(size, sizeof size, "n %zu d %zu V %zu", cfg.n, cfg.d,
+		    cfg.vocab);
+		double t0 = now_ms();
+		do {
+			if (pe_train_run(tr, bounds ? 1 : 10, 0, NULL) != PE_OK)
+				break;
+			pe_train_stats(tr, &st);
+		} while (st.step < (o->bench_quick ? 20 : 1000) &&
+		    (bounds ? now_ms() - t0 < 1000 :
+		    st.learned_step == PE_TRAIN_NOT_YET));
+		double s = (now_ms() - t0) / 1e3;
+		pe_train_stats(tr, &st);
+		char learned[32] = "-";
+		if (st.learned_step != PE_TRAIN_NOT_YET)
+			snprintf(learned, sizeof learned, "%zu",
+			    st.learned_step);
+		printf("%-21s %-26s %9.1f %9s %9.2f\n", task, size,
+		    (double)st.step / s, learned, s);
+		fflush(stdout);
+		pe_train_free(tr);
+	}
+	return PE_EXIT_OK;
+}
+
+/* CPU time of this process in milliseconds (what a loaded machine's
+ * other work does not add). */
+static double
+cpu_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* The TUI's frames while it trains (--train offset:3 at the defaults):
+ * each frame a slice of training (the loop's budget, 8 ms), then the model
+ * rebuilt from the changed table and the frame drawn at w x h; the
+ * medians and the worst of the rebuild, the frame and the whole turn (on
+ * the clock, and in CPU time). */
+static int
+bench_train_frames(int w, int h, int frames)
+{
+	struct pe_train_config tc;
+	struct pe_trainer *tr;
+	struct pe_canvas cv;
+	struct pe_state st;
+	struct pe_config cfg;
+
+	pe_train_default(&tc);
+	if (pe_train_new(&tc, &tr) != PE_OK)
+		return PE_EXIT_FAIL;
+	if (pe_canvas_init(&cv, w, h) != PE_OK) {
+		pe_train_free(tr);
+		return PE_EXIT_FAIL;
+	}
+	pe_config_default(&cfg);
+	cfg.enc = PE_ENC_LEARNED;
+	cfg.d = tc.d;
+	cfg.n = cfg.max_len = tc.n;
+	cfg.table = pe_train_table(tr);
+	cfg.table_untrained = false;
+	cfg.trainer = tr;
+	pe_state_init(&st, &cfg);
+	double *t = malloc(4 * (size_t)frames * sizeof *t);
+	int rc = t != NULL ? PE_EXIT_OK : PE_EXIT_FAIL;
+	double *model = t, *draw = t + frames, *turn = t + 2 * frames;
+	double *cpu = t + 3 * frames;
+	for (int f = 0; rc == PE_EXIT_OK && f < frames; f++) {
+		struct pe_model m;
+		double a = now_ms(), ca = cpu_ms();
+		pe_train_run(tr, PE_TRAIN_MAX_STEPS, 0.008, NULL);
+		double b = now_ms();
+		if (pe_model_init(&m, &cfg) != PE_OK)
+			rc = PE_EXIT_FAIL;
+		double c = now_ms();
+		if (rc == PE_EXIT_OK && pe_view_render(&st, &m, &cv, NULL) !=
+		    PE_OK)
+			rc = PE_EXIT_FAIL;
+		if (rc == PE_EXIT_OK || c > b)
+			pe_model_free(&m);
+		model[f] = c - b;
+		draw[f] = now_ms() - c;
+		turn[f] = now_ms() - a;
+		cpu[f] = cpu_ms() - ca;
+	}
+	if (rc == PE_EXIT_OK) {
+		struct pe_train_stats ts;
+		pe_train_stats(tr, &ts);
+		for (int k = 0; k < 4; k++)
+			qsort(t + k * frames, (size_t)frames, sizeof *t,
+			    cmp_double);
+		printf("%-21s %-26s %9.2f %9.2f %9.2f %7d\n",
+		    "learned --train", "n 64 d 32: model, frame",
+		    model[frames / 2], draw[frames / 2], draw[frames - 1],
+		    frames);
+		printf("%-21s %-26s %9.2f %9.2f %9.2f %7d\n",
+		    "learned --train", "turn: 8 ms training + both",
+		    cpu[frames / 2], turn[frames / 2], turn[frames - 1],
+		    frames);
+		printf("(the turn's first column is its CPU time; %zu steps "
+		    "trained in those turns)\n", ts.step);
+	}
+	free(t);
+	pe_canvas_free(&cv);
+	pe_train_free(tr);
+	return rc;
+}
+
 /* pescope bench --tables. */
 static int
 bench_tables_run(const struct pe_options *o)
@@ -290,6 +427,9 @@ pe_bench_run(const struct pe_options *o)
 				fflush(stdout);
 				free(table);
 			}
+	if (bench_train_frames(w, h, o->bench_quick ? 20 : 200) != PE_EXIT_OK ||
+	    bench_train(o) != PE_EXIT_OK)
+		rc = PE_EXIT_FAIL;
 	printf("peak memory: %.1f MiB\n", peak_mib());
 	return rc;
 }

@@ -12,6 +12,7 @@ static const char *const group_titles[G_COUNT] = {
 	"Encoding and sizes (the TUI, snapshot and dump):",
 	"RoPE scaling (names as in Hugging Face transformers' rope_scaling):",
 	"Toy attention and worked examples (the TUI and dump):",
+	"Training a learned table (-e learned; the TUI, snapshot and dump):",
 	"snapshot and the TUI:",
 	"Lessons (pescope lesson; snapshot --lesson):",
 	"Files (snapshot, dump; --size: snapshot, bench; --record: the TUI):",

@@ -12,6 +12,7 @@
 #include "app/dump_impl.h"
 #include "app/stream.h"
 #include "pescope/encoding.h"
+#include "pescope/train.h"
 #include "io/io.h"
 
 /* Largest output dump writes. */
@@ -142,6 +143,18 @@ npos(const struct pe_config *c)
 	return pe_config_positions(c);
 }
 
+/* The steps the config's training run took (0: none). */
+static size_t
+train_steps(const struct pe_config *c)
+{
+	struct pe_train_stats st;
+
+	if (c->trainer == NULL)
+		return 0;
+	pe_train_stats(c->trainer, &st);
+	return st.step;
+}
+
 /* Shape of table t for config c (r: the rope, rope only). */
 static void
 table_shape(const struct pe_config *c, const struct pe_rope *r,
@@ -166,6 +179,8 @@ table_shape(const struct pe_config *c, const struct pe_rope *r,
 		case AX_BEYOND: len = r != NULL ? dump_beyond(c, r, NULL) : 0; break;
 		case AX_HALF: len = c->d / 2; break;
 		case AX_THREE: len = 3; break;
+		case AX_STEPS: len = train_steps(c) + 1; break;
+		case AX_CURVE: len = 4; break;
 		case AX_ONE:
 		case AX_NONE: len = 1; break;
 		}

@@ -26,6 +26,8 @@ enum axis {
 	AX_BEYOND, /* rope: the pairs whose wavelength exceeds --train-len */
 	AX_HALF,  /* d_model / 2: the pairs of a head whose every pair turns */
 	AX_THREE, /* mrope: the position triple (t, h, w) */
+	AX_STEPS, /* --train: the run's steps 0..N */
+	AX_CURVE, /* --train: step, loss, held-out loss, held-out accuracy */
 };
 
 struct dump_ctx;

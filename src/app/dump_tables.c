@@ -17,6 +17,7 @@
 #include "pescope/relative.h"
 #include "pescope/rope2d.h"
 #include "pescope/sinusoidal.h"
+#include "pescope/train.h"
 #include "pescope/vit2d.h"
 #include "pescope/xpos.h"
 
@@ -58,6 +59,8 @@ static int prep_rope2d(struct dump_ctx *x);
 static int check_toy(const struct dump_ctx *x, char *why, size_t cap);
 static int check_embedding(const struct dump_ctx *x, char *why, size_t cap);
 static int check_train_len(const struct dump_ctx *x, char *why, size_t cap);
+static int check_trained(const struct dump_ctx *x, char *why, size_t cap);
+static int fill_loss(FILL_ARGS);
 static int prep_sinusoid(struct dump_ctx *x);
 static int prep_vit2d(struct dump_ctx *x);
 static int prep_sim_sinusoid(struct dump_ctx *x);
@@ -146,6 +149,9 @@ const struct dump_table dump_tables[] = {
 	{"recency", E(ALIBI), 0, {AX_POS}, false, fill_recency, NULL, NULL, NULL,
 	    prep_slopes},
 	{"start_share", E(NOPE), 0, {AX_POS}, false, fill_share},
+	/* --train (train.h): the run's curves */
+	{"loss", E(LEARNED), 0, {AX_STEPS, AX_CURVE}, false, fill_loss,
+	    check_trained},
 	/* mrope (mrope.h); similarity and profile above */
 	{"positions", E(MROPE), 0, {AX_POS, AX_THREE}, true, fill_whole, NULL, NULL,
 	    NULL, prep_mrope},
@@ -831,6 +837,41 @@ check_embedding(const struct dump_ctx *x, char *why, size_t cap)
 	snprintf(why, cap, "--table %s needs --embedding LIST: x, d_model (%zu) "
 	    "numbers", x->t->name, x->c->d);
 	return PE_EINVAL;
+}
+
+/* loss needs a training run. */
+static int
+check_trained(const struct dump_ctx *x, char *why, size_t cap)
+{
+	if (x->c->trainer != NULL)
+		return PE_OK;
+	snprintf(why, cap, "table loss needs train TASK: it is a training "
+	    "run's curves");
+	return PE_EINVAL;
+}
+
+/* The training run's curves, a row per step s = 0..N: s, the training
+ * loss of step s (its batch before its update; nan at 0, where no step
+ * was taken), and the held-out loss and accuracy measured after it (nan
+ * between evaluations, which come every 10 steps; train.h). */
+static int
+fill_loss(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
+{
+	const struct pe_trainer *tr = x->c->trainer;
+	size_t nl, ne, every = pe_train_config(tr)->eval_every;
+	const double *loss = pe_train_losses(tr, &nl);
+	const struct pe_train_eval *ev = pe_train_evals(tr, &ne);
+	double *v = dest;
+
+	for (size_t s = r0; s < r1; s++, v += 4) {
+		size_t e = s / every;
+		bool has = s % every == 0 && e < ne && ev[e].step == s;
+		v[0] = (double)s;
+		v[1] = s >= 1 && s <= nl ? loss[s - 1] : NAN;
+		v[2] = has ? ev[e].loss : NAN;
+		v[3] = has ? ev[e].accuracy : NAN;
+	}
+	return PE_OK;
 }
 
 /* beyond needs a training length. */

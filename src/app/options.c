@@ -136,6 +136,8 @@ pe_options_free(struct pe_options *o)
 	free(o->embedding);
 	free(o->sinks);
 	o->sinks = NULL;
+	pe_train_free(o->trainer);
+	o->trainer = NULL;
 	free(o->compare);
 	o->compare = NULL;
 	if (o->cmp != NULL) {

@@ -14,6 +14,7 @@
 #include "render/palette.h"
 #include "pescope/model.h"
 #include "pescope/pescope.h"
+#include "pescope/train.h"
 #include "render/writer.h"
 
 /* The commands, in the order --help lists them (rows of pe_commands,
@@ -117,6 +118,14 @@ struct pe_options {
 	 * temperature's constants) */
 	bool window_given, chunk_given, rope_dim_given, nope_dim_given;
 	bool floor_scale_given, attn_scale_given, seconds_per_frame_given;
+
+	/* --train: the run, made and trained --train-steps steps by the
+	   parse; the config's learned table is its position table */
+	bool train_given;
+	struct pe_train_config train; /* task, K, seed, lr, vocab; d, n and
+				   heads from the config */
+	size_t train_steps;	/* --train-steps */
+	struct pe_trainer *trainer;
 };
 
 /* Parse argv into *o. Returns 0, or 2 with a one-line message in err[cap]

@@ -155,6 +155,8 @@ opt_init(struct pe_options *o, enum pe_cmd cmd)
 	o->theme = PE_THEME_DARK;
 	o->dump_format = PE_DUMP_CSV;
 	o->dtype = PE_F32;
+	pe_train_default(&o->train);
+	o->train.n = o->cfg.n;
 }
 
 /* Explain a long option getopt_long refused: unknown, or the start of

@@ -116,6 +116,9 @@ check_applies(const struct pe_options *o, const bool *given, char *err,
 			    list);
 		if (scope == PE_DUMP_OPT_ALSO)
 			continue; /* the table takes it for all its encodings */
+		if (i == O_HEADS && o->train_given &&
+		    (reads & PE_PARAM_TABLE))
+			continue; /* the trained model's heads */
 		bool snap = o->cmd == PE_CMD_SNAPSHOT;
 		if (snap && (r->also_panels & (1u << o->panel)) &&
 		    (opt_also_encs(r) & (1u << c->enc)))
@@ -231,6 +234,90 @@ check_attn(struct pe_options *o, const bool *given, char *err, size_t cap)
 	return 0;
 }
 
+/* --train: what it needs and what it makes meaningless, then the run's
+ * config from the config's (d 32 unless given, n, heads 1 unless given)
+ * with the learned table's rows at seq_len. The options of the run need
+ * --train in every command: without it they change nothing anywhere. */
+static int
+check_train(struct pe_options *o, const bool *given, char *err, size_t cap)
+{
+	static const enum opt_id run_opts[] = {O_TRAIN_STEPS, O_SEED, O_LR,
+	    O_VOCAB};
+	struct pe_config *c = &o->cfg;
+	struct pe_train_config *t = &o->train;
+	char why[512];
+
+	if (!o->train_given) {
+		for (size_t i = 0; i < sizeof run_opts / sizeof *run_opts; i++)
+			if (given[run_opts[i]])
+				return opt_fail(err, cap, "--%s: needs --train "
+				    "TASK (it sets the training run)",
+				    pe_opts[run_opts[i]].name);
+		return 0;
+	}
+	if (o->table_data != NULL)
+		return opt_fail(err, cap, "--train and --table-file: --train "
+		    "makes the table; give one of them");
+	if (o->max_len_given)
+		return opt_fail(err, cap, "--max-len has no effect with "
+		    "--train: the trained table has --seq-len rows");
+	if (t->task == PE_TRAIN_DISTANCE && (given[O_VOCAB] || given[O_HEADS]))
+		return opt_fail(err, cap, "--%s has no effect with --train "
+		    "distance: it fits the table alone (no tokens, no "
+		    "attention)", given[O_VOCAB] ? "vocab" : "heads");
+	if (o->d_given)
+		t->d = c->d;
+	c->d = t->d;
+	t->n = c->n;
+	t->heads = given[O_HEADS] ? c->heads : 1;
+	c->max_len = t->n;
+	if (pe_train_check(t, why, sizeof why) != PE_OK)
+		return pe_options_flags(why, err, cap);
+	return 0;
+}
+
+/* --train: make the run; its position table is the learned table from
+ * now on. */
+static int
+check_train_make(struct pe_options *o, char *err, size_t cap)
+{
+	struct pe_config *c = &o->cfg;
+	int rc;
+
+	if (!o->train_given)
+		return 0;
+	if ((rc = pe_train_new(&o->train, &o->trainer)) != PE_OK)
+		return opt_fail(err, cap, "--train: %s", pe_strerror(rc));
+	c->table = pe_train_table(o->trainer);
+	c->table_untrained = false;
+	c->trainer = o->trainer;
+	return 0;
+}
+
+/* --train: take --train-steps steps, the last of the checks (a refusal
+ * costs no training). A run that diverged stops where its loss stopped
+ * being finite: dump refuses to write its table, the frames say so. */
+static int
+check_train_run(struct pe_options *o, char *err, size_t cap)
+{
+	struct pe_train_stats st;
+	int rc;
+
+	if (!o->train_given)
+		return 0;
+	rc = pe_train_run(o->trainer, o->train_steps, 0, NULL);
+	pe_train_stats(o->trainer, &st);
+	if (rc == PE_ENOMEM)
+		return opt_fail(err, cap, "--train-steps %zu: %s",
+		    o->train_steps, pe_strerror(rc));
+	if (st.diverged && o->cmd == PE_CMD_DUMP)
+		return opt_fail(err, cap, "--train-steps %zu: the run diverged "
+		    "at step %zu (a loss or gradient that is not finite); a "
+		    "smaller --lr than %g may train", o->train_steps,
+		    st.step + 1, o->train.lr);
+	return 0;
+}
+
 /* See options_impl.h: the table width, the config, what applies where. */
 int
 opt_finish(struct pe_options *o, const bool *given, char *err, size_t cap)
@@ -266,6 +353,8 @@ opt_finish(struct pe_options *o, const bool *given, char *err, size_t cap)
 		c->table = o->table_data;
 		c->table_untrained = false;
 	}
+	if (check_train(o, given, err, cap) != 0)
+		return 2;
 	if (check_attn(o, given, err, cap) != 0)
 		return 2;
 	if (pe_config_check(c, why, sizeof why) != PE_OK)
@@ -301,8 +390,8 @@ opt_finish(struct pe_options *o, const bool *given, char *err, size_t cap)
 		    "%lld..%lld (-n < K < n, seq_len %zu)",
 		    (long long)c->teach.shift, 1 - (long long)c->n,
 		    (long long)c->n - 1, c->n);
-	if (o->table_data == NULL) { /* what the config needs (learned's
-					untrained table), made once */
+	if (o->table_data == NULL && !o->train_given) { /* what the config
+			needs (learned's untrained table), made once */
 		if (pe_config_prepare(c, &o->table_data, why, sizeof why) != PE_OK)
 			return pe_options_flags(why, err, cap);
 	}
@@ -332,9 +421,12 @@ opt_finish(struct pe_options *o, const bool *given, char *err, size_t cap)
 		return opt_fail(err, cap, "--no-chrome has no effect with "
 		    "--present: the presenter view has no tab bar or key "
 		    "hints");
+	if (check_train_make(o, err, cap) != 0)
+		return 2;
 	/* pane B shows the panel when it has it, else its overview */
-	if ((o->cmd == PE_CMD_SNAPSHOT || o->cmd == PE_CMD_TUI) && !o->pane_b)
-		return check_panel(o, err, cap);
-	return 0;
+	if ((o->cmd == PE_CMD_SNAPSHOT || o->cmd == PE_CMD_TUI) && !o->pane_b &&
+	    check_panel(o, err, cap) != 0)
+		return 2;
+	return check_train_run(o, err, cap);
 }
 

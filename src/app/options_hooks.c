@@ -28,6 +28,42 @@ static const struct opt_choices dump_formats = {.names =
 const struct opt_choices opt_formats = {PE_FMT_COUNT, hooks_format_name,
 	pe_format_parse, NULL, &dump_formats};
 
+/* --train TASK[:K]: a task of train.h, K (offset's distance back) after
+ * a colon; offset alone is offset:3. K's range (below seq_len) is
+ * checked with the config. */
+int
+opt_train(struct pe_options *o, const struct opt_row *r, const char *arg,
+    char *err, size_t cap)
+{
+	const char *colon = strchr(arg, ':');
+	size_t len = colon != NULL ? (size_t)(colon - arg) : strlen(arg);
+	char name[32];
+	int task = -1;
+
+	if (len < sizeof name) {
+		memcpy(name, arg, len);
+		name[len] = '\0';
+		task = pe_train_task_parse(name);
+	}
+	if (task < 0)
+		return opt_fail(err, cap, "--%s '%s': the task must be "
+		    "offset[:K], reverse, first or distance", r->name, arg);
+	o->train.task = (enum pe_train_task)task;
+	o->train.k = 3;
+	o->train_given = true;
+	if (colon == NULL)
+		return 0;
+	if (o->train.task != PE_TRAIN_OFFSET)
+		return opt_fail(err, cap, "--%s '%s': only offset takes :K "
+		    "(the distance back)", r->name, arg);
+	if (opt_size(r->name, colon + 1, 1, PE_TRAIN_MAX_N - 1, &o->train.k,
+	    NULL, 0) != 0)
+		return opt_fail(err, cap, "--%s '%s': K must be an integer in "
+		    "1..%d, below --seq-len", r->name, arg,
+		    PE_TRAIN_MAX_N - 1);
+	return 0;
+}
+
 /* --grid HxW. */
 int
 opt_grid(struct pe_options *o, const struct opt_row *r, const char *arg,

@@ -91,6 +91,15 @@ static const struct opt_choices mrope_layouts = {
 static const struct opt_choices dtypes = {.names = (const struct opt_name[]){
 	{"f32", PE_F32}, {"f64", PE_F64}, {NULL, 0}}};
 
+static const char *
+table_task_name(int v)
+{
+	return pe_train_task_name((enum pe_train_task)v);
+}
+
+static const struct opt_choices train_tasks = {PE_TRAIN_TASK_COUNT,
+	table_task_name, pe_train_task_parse, NULL, NULL};
+
 const struct opt_row pe_opts[O_COUNT] = {
 	[O_ENCODING] = {"encoding", 'e', C_CONF, G_ENC, "E",
 	    "sinusoidal (default), learned, relative, rope,\n"
@@ -124,7 +133,8 @@ const struct opt_row pe_opts[O_COUNT] = {
 	[O_PAIRING] = {"pairing", 0, C_CONF, G_ENC, "P",
 	    "rope: half (HF rotate_half) or interleaved (GPT-J)",
 	    ENUM(cfg.pairing, pairings), .params = PE_PARAM_PAIRING},
-	[O_HEADS] = {"heads", 0, C_CONF, G_ENC, "H", "alibi heads; 8",
+	[O_HEADS] = {"heads", 0, C_CONF, G_ENC, "H",
+	    "alibi heads; 8 (with --train: the model's; 1)",
 	    SIZE(cfg.heads, 1, PE_MAX_HEADS),
 	    .params = PE_PARAM_HEADS},
 	[O_ALIBI_MODE] = {"alibi-mode", 0, C_CONF, G_ENC, "M",
@@ -355,6 +365,32 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "M_K with PE(p+K) = M_K PE(p), -n < K < n; 1",
 	    HOOK(OPT_SIZE, opt_shift), .caps = PE_CAP_SHIFT,
 	    .panels = PAN(SHIFT)},
+
+	[O_TRAIN] = {"train", 0, C_CONF, G_TRAIN, "TASK[:K]",
+	    "learned: train a one-layer model (train.h) and show\n"
+	    "its position table: offset:K (the token K back;\n"
+	    "K 3), reverse (the second half mirrors the first),\n"
+	    "first (the first token) or distance (P P^T fits a\n"
+	    "Gaussian of i - j); -d 32 -n 64 unless given,\n"
+	    "d <= 128, n <= 256; --heads: its heads (1)",
+	    HOOK(OPT_ENUM, opt_train), .choices = &train_tasks,
+	    .params = PE_PARAM_TABLE},
+	[O_TRAIN_STEPS] = {"train-steps", 0, C_CONF, G_TRAIN, "N",
+	    "--train: Adam steps taken before the first frame\n"
+	    "(dump, snapshot: the table after them); 0",
+	    SIZE(train_steps, 0, PE_TRAIN_MAX_STEPS), .params = PE_PARAM_TABLE},
+	[O_SEED] = {"seed", 0, C_CONF, G_TRAIN, "S",
+	    "--train: the seed of the init and the sequences;\n"
+	    "98943134 (the untrained table's)",
+	    SIZE(train.seed, 0, UINT64_MAX), .params = PE_PARAM_TABLE},
+	[O_LR] = {"lr", 0, C_CONF, G_TRAIN, "LR",
+	    "--train: Adam's learning rate (> 0); 0.01",
+	    FLOAT(train.lr), .lo = 0, .lo_bound = B_OPEN,
+	    .params = PE_PARAM_TABLE},
+	[O_VOCAB] = {"vocab", 0, C_CONF, G_TRAIN, "V",
+	    "--train (not distance): tokens in the sequences,\n"
+	    "2..64; 16",
+	    SIZE(train.vocab, 2, PE_TRAIN_MAX_VOCAB), .params = PE_PARAM_TABLE},
 
 	[O_PRESET] = {"preset", 0, C_CONF, G_ROPE, "NAME",
 	    "a real model's settings (--list-presets); other\n"

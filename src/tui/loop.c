@@ -12,6 +12,7 @@
 
 #include "pescope/encoding.h"
 #include "pescope/field.h"
+#include "pescope/train.h"
 #include "io/io.h"
 #include "render/writer.h"
 #include "tui/tui.h"
@@ -27,6 +28,16 @@
 /* Most time spent applying input that keeps coming before the loop looks
  * at signals, its hooks and the clock again. */
 #define DRAIN_MS 50
+/* --train: the training between two frames takes at most about this long
+ * (the trainer stops within a unit of its work: a block of positions of
+ * one sequence, well under a millisecond at the defaults, about two at
+ * the training bounds), so a key never waits long behind it. */
+#define TRAIN_MS 8
+/* --train: a frame shows the training at most this often (a key's frame
+ * comes at once): each is a new table, every cell of the map redrawn,
+ * which a terminal (or a link to it) need not get a hundred times a
+ * second, and the time goes to training instead. */
+#define TRAIN_FRAME_MS 40
 
 /* What the kernel's interrupt check (pe_field_set_interrupt) looks at
  * while a frame is computed. */
@@ -51,6 +62,9 @@ struct loop {
 	struct pe_canvas cv;	   /* the last frame */
 	struct pe_hit hit;	   /* where its parts landed */
 	bool full;		   /* repaint every cell next frame */
+	size_t owed;		   /* steps asked for (s) while paused */
+	bool train_moved;	   /* a table changed since the last frame */
+	long long train_drawn;	   /* when a frame last showed training */
 };
 
 /* Build pane `id`'s model for its config (after the state asked for a
@@ -212,18 +226,44 @@ write_kept(struct pe_atomic *a, const char *dir, const char *name,
 	return 0;
 }
 
+/* Write the training run's position table [n, d] as NPY (f8: the
+ * numbers --table-file reads back exactly) into a kept temporary file
+ * beside dir/name. Returns 0 or an errno value. */
+static int
+write_table_kept(struct pe_atomic *a, const char *dir, const char *name,
+    const struct pe_trainer *tr)
+{
+	const struct pe_train_config *tc = pe_train_config(tr);
+	struct pe_table t = {2, {tc->n, tc->d, 0}, pe_train_table(tr), NULL};
+	char path[4200];
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	errno = 0;
+	if (pe_atomic_open(a, path) != PE_OK)
+		return errno != 0 ? errno : EIO;
+	if (pe_npy_write(a->fp, &t, PE_F64) != PE_OK ||
+	    pe_atomic_finish(a) != PE_OK) {
+		int e = errno != 0 ? errno : EIO;
+		pe_atomic_abort(a);
+		return e;
+	}
+	return 0;
+}
+
 /* Write the frame as .ansi (at the depth on screen) and .txt into
  * $PESCOPE_SNAPSHOT_DIR or the current folder, named after the encoding
  * and the time, never overwriting: each file is written under a temporary
  * name and linked to its final name, adding -1, -2 ... while that name
- * exists. The status line says where, or why not. */
+ * exists. A pane being trained (--train) adds its table as .npy, for
+ * --table-file. The status line says where, or why not. */
 static void
 snapshot(struct loop *L)
 {
 	const char *dir = getenv("PESCOPE_SNAPSHOT_DIR");
 	const char *enc = pe_encoding_name(L->st.pane[L->st.focus].cfg.enc);
-	char fa[4200], ft[4200], stamp[32], title[64];
-	struct pe_atomic ansi, txt;
+	const struct pe_trainer *tr = L->st.pane[L->st.focus].cfg.trainer;
+	char fa[4200], ft[4200], fn[4200], stamp[32], title[64];
+	struct pe_atomic ansi, txt, npy;
 	time_t t = time(NULL);
 	struct tm tm;
 	int e;
@@ -242,6 +282,12 @@ snapshot(struct loop *L)
 		pe_atomic_abort(&ansi);
 		goto fail;
 	}
+	if (tr != NULL && (e = write_table_kept(&npy, dir, "snapshot.npy",
+	    tr)) != 0) {
+		pe_atomic_abort(&ansi);
+		pe_atomic_abort(&txt);
+		goto fail;
+	}
 	/* both names free, with the same suffix: -1, -2 ... */
 	e = EEXIST;
 	for (int k = 0; k < 1000 && e == EEXIST; k++) {
@@ -252,6 +298,8 @@ snapshot(struct loop *L)
 		    sfx);
 		snprintf(ft, sizeof ft, "%s/pescope-%s-%s%s.txt", dir, enc, stamp,
 		    sfx);
+		snprintf(fn, sizeof fn, "%s/pescope-%s-%s%s.npy", dir, enc,
+		    stamp, sfx);
 		e = 0;
 		if (pe_atomic_link(&ansi, fa) != PE_OK) {
 			e = errno;
@@ -260,18 +308,119 @@ snapshot(struct loop *L)
 		if (pe_atomic_link(&txt, ft) != PE_OK) {
 			e = errno;
 			unlink(fa);
+			continue;
+		}
+		if (tr != NULL && pe_atomic_link(&npy, fn) != PE_OK) {
+			e = errno;
+			unlink(fa);
+			unlink(ft);
 		}
 	}
 	pe_atomic_abort(&ansi); /* the temporary names go */
 	pe_atomic_abort(&txt);
+	if (tr != NULL)
+		pe_atomic_abort(&npy);
 	if (e != 0)
 		goto fail;
-	snprintf(L->st.status, sizeof L->st.status, "saved %.170s and .txt", fa);
+	if (tr != NULL)
+		snprintf(L->st.status, sizeof L->st.status, "saved %.150s, "
+		    ".txt and the table .npy (--table-file)", fa);
+	else
+		snprintf(L->st.status, sizeof L->st.status, "saved %.170s and "
+		    ".txt", fa);
 	return;
 
 fail:
 	snprintf(L->st.status, sizeof L->st.status, "snapshot not saved in %s: "
 	    "%s", dir, pe_io_why(e));
+}
+
+/* Mark for a rebuild the panes that show run tr. */
+static void
+train_moved(struct loop *L, const struct pe_trainer *tr, bool need[2])
+{
+	for (int p = 0; p < 2; p++) {
+		enum pe_pane_id id = (enum pe_pane_id)p;
+		if (pe_state_pane_cfg(&L->st, id)->trainer == tr &&
+		    (id == PE_PANE_A || L->st.compare))
+			need[p] = true;
+	}
+}
+
+/* --train: do what a key asked of the focused pane's run (a restart, a
+ * step), then train each pane's run for its share of TRAIN_MS, unless
+ * training is paused (a step asked for is still taken). A pane whose
+ * table changed is marked for a rebuild; a run that diverged or reached
+ * the step bound stops and says so. Returns whether a run is training
+ * (the loop does not wait for input then). */
+static bool
+train(struct loop *L, bool need[2], bool *dirty)
+{
+	struct pe_state *st = &L->st;
+	struct pe_trainer *mine = pe_state_pane_cfg(st, st->focus)->trainer;
+	struct pe_trainer *runs[2] = {NULL, NULL};
+	int nruns = 0;
+	bool active = false;
+
+	for (int p = 0; p < (st->compare ? 2 : 1); p++) {
+		const struct pe_config *c = pe_state_pane_cfg(st,
+		    (enum pe_pane_id)p);
+		/* a run trains while its pane shows it */
+		if (c->trainer != NULL &&
+		    (pe_config_def(c)->params & PE_PARAM_TABLE) &&
+		    (nruns == 0 || runs[0] != c->trainer))
+			runs[nruns++] = c->trainer;
+	}
+	if (st->train_req == PE_TRAIN_REQ_RESTART && mine != NULL) {
+		pe_train_restart(mine);
+		L->owed = 0;
+		train_moved(L, mine, need);
+		*dirty = true;
+	} else if (st->train_req == PE_TRAIN_REQ_STEP && mine != NULL) {
+		L->owed++;
+	}
+	st->train_req = PE_TRAIN_REQ_NONE;
+	for (int i = 0; i < nruns; i++) {
+		struct pe_train_stats a, b;
+		pe_train_stats(runs[i], &a);
+		size_t want = !st->train_paused ? PE_TRAIN_MAX_STEPS - a.step
+		    : runs[i] == mine ? L->owed : 0;
+		if (a.diverged || a.step >= PE_TRAIN_MAX_STEPS || want == 0)
+			continue;
+		size_t done = 0;
+		int rc = pe_train_run(runs[i], want, TRAIN_MS / 1e3 / nruns,
+		    &done);
+		if (st->train_paused && runs[i] == mine)
+			L->owed -= done < L->owed ? done : L->owed;
+		pe_train_stats(runs[i], &b);
+		if (rc == PE_ERANGE)
+			pe_state_status(st, "training diverged at step %zu: "
+			    "the loss stopped being finite (a smaller --lr "
+			    "may train); r starts again", b.step + 1);
+		else if (rc != PE_OK)
+			pe_state_status(st, "training stopped: %s",
+			    pe_strerror(rc));
+		else if (b.step >= PE_TRAIN_MAX_STEPS)
+			pe_state_status(st, "training stopped at %d steps, the "
+			    "bound; r starts again", PE_TRAIN_MAX_STEPS);
+		else
+			active = true;
+		if (b.step != a.step || b.eval_step != a.eval_step ||
+		    rc != PE_OK) {
+			train_moved(L, runs[i], need);
+			L->train_moved = true;
+		}
+		if (rc != PE_OK || (st->train_paused && runs[i] == mine))
+			*dirty = true; /* a message, a step asked for: now */
+	}
+	long long now = pe_clock_ms();
+	if (L->train_moved && (*dirty || now - L->train_drawn >=
+	    TRAIN_FRAME_MS)) {
+		*dirty = true;
+		L->train_moved = false;
+		L->train_drawn = now;
+	}
+	return active || L->train_moved;
 }
 
 /* Handle a click: a tab chooses the encoding, the map moves the cursor. */
@@ -489,10 +638,13 @@ pe_tui_run(const struct pe_state *start, const struct pe_tui_opts *opts)
 			}
 		}
 
+		/* --train: a slice of training, then the frame of what it
+		 * did on the next turn */
+		bool training = train(&L, need, &dirty);
 		/* Wait for input (not when a frame is owed: its keys are
 		 * there), then apply everything that has arrived before
 		 * drawing again: keys never queue behind frames. */
-		int timeout = dirty ? 0 : IDLE_MS;
+		int timeout = dirty || training ? 0 : IDLE_MS;
 		if (L.st.playing && !dirty) {
 			long long now = pe_clock_ms();
 			long long period = 1000 / L.st.speed;

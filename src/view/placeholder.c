@@ -17,6 +17,7 @@
 #include "pescope/rope.h"
 #include "pescope/sinusoidal.h"
 #include "pescope/toy.h"
+#include "pescope/train.h"
 
 #include "view/lesson.h"
 #include "view/view_impl.h"
@@ -341,6 +342,86 @@ fill_past_token(const struct fillctx *f, char *buf, size_t cap)
 	return put(buf, cap, "%zu%s", k, suf);
 }
 
+/* The training run's statistics (--train), false without one. */
+static bool
+train_stats(const struct fillctx *f, struct pe_train_stats *st)
+{
+	if (f->cfg->trainer == NULL)
+		return false;
+	pe_train_stats(f->cfg->trainer, st);
+	return true;
+}
+
+/* The run's step. */
+static int
+fill_train_step(const struct fillctx *f, char *buf, size_t cap)
+{
+	struct pe_train_stats st;
+	if (!train_stats(f, &st))
+		return put(buf, cap, "(no --train)");
+	return put(buf, cap, "%zu", st.step);
+}
+
+/* The held-out accuracy of the run's last evaluation, in percent. */
+static int
+fill_train_accuracy(const struct fillctx *f, char *buf, size_t cap)
+{
+	struct pe_train_stats st;
+	if (!train_stats(f, &st))
+		return put(buf, cap, "(no --train)");
+	if (isnan(st.accuracy))
+		return put(buf, cap, "(not measured yet)");
+	return put(buf, cap, "%.1f%%", 100 * st.accuracy);
+}
+
+/* The run's task, "offset:3". */
+static int
+fill_train_task(const struct fillctx *f, char *buf, size_t cap)
+{
+	if (f->cfg->trainer == NULL)
+		return put(buf, cap, "(no --train)");
+	pe_train_label(pe_train_config(f->cfg->trainer), buf, cap);
+	return 0;
+}
+
+/* When the run reached PE_TRAIN_LEARNED held out. */
+static int
+fill_train_learned(const struct fillctx *f, char *buf, size_t cap)
+{
+	struct pe_train_stats st;
+	if (!train_stats(f, &st))
+		return put(buf, cap, "(no --train)");
+	if (st.learned_step == PE_TRAIN_NOT_YET)
+		return put(buf, cap, "not yet learned (%.0f%% held out)",
+		    100 * PE_TRAIN_LEARNED);
+	return put(buf, cap, "learned at step %zu", st.learned_step);
+}
+
+/* The mean of P P^T on its K-th sub-diagonal (K: offset's, else 1). */
+static int
+fill_band(const struct fillctx *f, char *buf, size_t cap)
+{
+	const struct pe_config *c = f->cfg;
+	if (c->table == NULL)
+		return put(buf, cap, "(no table)");
+	const struct pe_train_config *tc = c->trainer != NULL
+	    ? pe_train_config(c->trainer) : NULL;
+	long long k = arg(f, 0, tc != NULL && tc->task == PE_TRAIN_OFFSET
+	    ? (long long)tc->k : 1);
+	size_t rows = c->n < c->max_len ? c->n : c->max_len;
+	if ((size_t)k >= rows)
+		return put(buf, cap, "(past the table)");
+	double s = 0;
+	for (size_t i = (size_t)k; i < rows; i++) {
+		double dot = 0;
+		for (size_t j = 0; j < c->d; j++)
+			dot += c->table[i * c->d + j] *
+			    c->table[(i - (size_t)k) * c->d + j];
+		s += dot;
+	}
+	return put_num(buf, cap, s / (double)(rows - (size_t)k));
+}
+
 /* T5's bucket or Shaw's clipped index of relative distance REL. */
 static int
 fill_bucket(const struct fillctx *f, char *buf, size_t cap)
@@ -554,6 +635,19 @@ static const struct placeholder placeholders[] = {
 	{"past_token", "", E(LEARNED),
 	    "the first token with no row, counting from one (\"2049th\")",
 	    fill_past_token},
+	{"train_step", "", E(LEARNED), "--train: the run's step",
+	    fill_train_step},
+	{"train_accuracy", "", E(LEARNED),
+	    "--train: the last held-out accuracy (\"96.5%\")",
+	    fill_train_accuracy},
+	{"train_task", "", E(LEARNED), "--train: the task (\"offset:3\")",
+	    fill_train_task},
+	{"train_learned", "", E(LEARNED),
+	    "--train: \"learned at step N\" (95% held out), or not yet",
+	    fill_train_learned},
+	{"band", "K", E(LEARNED),
+	    "the mean of P·Pᵀ on its K-th sub-diagonal (offset's K)",
+	    fill_band},
 	{"max_relative", "", E(RELATIVE), "Shaw's clipping distance K",
 	    FIELD(max_relative)},
 	{"bucket", "REL", E(RELATIVE),

@@ -98,6 +98,14 @@ struct pe_session {
 				      stands, or "" (no link) */
 };
 
+/* What a key asks of a pane's training run (--train), which the TUI's
+ * loop does and clears. */
+enum pe_train_req {
+	PE_TRAIN_REQ_NONE,
+	PE_TRAIN_REQ_STEP,    /* one more step (s) */
+	PE_TRAIN_REQ_RESTART, /* start again from the seed (r) */
+};
+
 struct pe_state {
 	/* pane[PE_PANE_A], and with compare (--compare; x, X) pane B beside
 	 * it; the keys change pane[focus] (A without compare) */
@@ -116,6 +124,9 @@ struct pe_state {
 	char status[200];	   /* a message for the status line, or "" */
 	bool model_view;	   /* the body shows the focused pane's model,
 				      every layer (L; needs a model) */
+	bool train_paused;	   /* --train: the runs do not train between
+				      frames (space) */
+	enum pe_train_req train_req; /* for the focused pane's run */
 	struct pe_session session;
 };
 

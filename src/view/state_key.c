@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pescope/encoding.h"
+#include "pescope/train.h"
 #include "view/encoding.h"
 #include "view/lesson.h"
 #include "view/state.h"
@@ -173,6 +175,50 @@ config_key(struct pe_state *st, int key)
 	return other_encodings_key(st, key);
 }
 
+/* --train's keys, when the focused pane shows a learned table being
+ * trained: space pauses and resumes the training between frames, s asks
+ * for one step (and pauses), r for a restart from the seed (in a lesson
+ * r also resets the scene: the lesson's key runs after). The TUI's loop
+ * does what train_req asks. -1: not one of them here. */
+static int
+train_key(struct pe_state *st, int key)
+{
+	const struct pe_config *c = &cur(st)->cfg;
+	struct pe_trainer *tr = c->trainer;
+
+	if (tr == NULL || !(pe_config_def(c)->params & PE_PARAM_TABLE))
+		return -1;
+	switch (key) {
+	case ' ':
+		st->train_paused = !st->train_paused;
+		pe_state_status(st, st->train_paused ? "training paused: space "
+		    "goes on, s takes one step, r starts again"
+		    : "training between frames: space pauses");
+		return PE_ACT_REDRAW;
+	case 's':
+		st->train_paused = true;
+		st->train_req = PE_TRAIN_REQ_STEP;
+		pe_state_status(st, "one training step (paused: space goes "
+		    "on)");
+		return PE_ACT_REDRAW;
+	case 'r':
+		st->train_req = PE_TRAIN_REQ_RESTART;
+		pe_state_status(st, "training again from seed %llu",
+		    (unsigned long long)pe_train_config(tr)->seed);
+		return st->session.lesson != NULL ? -1 : PE_ACT_REDRAW;
+	case 'd':
+	case 'D':
+	case 'n':
+	case 'N':
+		pe_state_status(st, "%s %zu is the training run's (--train); "
+		    "start pescope again with -%c to train another",
+		    key == 'd' || key == 'D' ? "d_model" : "seq_len",
+		    key == 'd' || key == 'D' ? c->d : c->n, key | 0x20);
+		return PE_ACT_REDRAW;
+	}
+	return -1;
+}
+
 /* Apply one key; see state.h. */
 int
 pe_state_key(struct pe_state *st, int key, size_t cell_rows,
@@ -197,6 +243,8 @@ pe_state_key(struct pe_state *st, int key, size_t cell_rows,
 		st->help = false;
 		return PE_ACT_REDRAW;
 	}
+	if ((act = train_key(st, key)) >= 0)
+		return act;
 	/* the keys of every encoding's frame (no row may take them: see
 	 * tests/test_encodings.c): panels, compare mode and its focus,
 	 * values */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pescope/encoding.h"
 #include "pescope/rope.h"
 #include "view/lesson.h"
 #include "view/view_impl.h"
@@ -186,8 +187,18 @@ draw_status(struct ctx *c, bool chrome)
 		view_item(&it, 1, "c/C panel");
 	view_item(&it, 2, "v values");
 
-	view_item(&it, 3, "space %s", c->st->playing ? "pause" : "play");
-	view_item(&it, 3, "w save");
+	if (c->cfg->trainer != NULL &&
+	    (pe_config_def(c->cfg)->params & PE_PARAM_TABLE)) {
+		view_item(&it, 1, "space %s", c->st->train_paused ? "train"
+		    : "pause");
+		view_item(&it, 1, "s step");
+		view_item(&it, 2, "r restart");
+		view_item(&it, 3, "w save (+ table .npy)");
+	} else {
+		view_item(&it, 3, "space %s", c->st->playing ? "pause"
+		    : "play");
+		view_item(&it, 3, "w save");
+	}
 	if (c->cv->px_by != NULL) /* what shows the maps' pictures */
 		view_item(&it, 2, "pixels: %s", c->cv->px_by);
 	pe_text_pick(b, sizeof b, it.ptr, it.prio, it.n, "  ", c->w);
@@ -205,9 +216,11 @@ draw_inspector(struct ctx *c)
 }
 
 /* The help overlay's lines: the keys every encoding has, then one line
- * per encoding with its own keys (from its row), then the rest. */
+ * per encoding with its own keys (from its row), then the rest; with a
+ * run training the table on screen (--train), its keys instead of the
+ * animation's. */
 static size_t
-help_lines(char lines[][96], size_t cap, bool model)
+help_lines(char lines[][96], size_t cap, bool model, bool training)
 {
 	static const char *const head[] = {
 		"pescope keys",
@@ -265,7 +278,9 @@ help_lines(char lines[][96], size_t cap, bool model)
 		snprintf(lines[n++], 96, "%s", "L  , .               the model "
 		    "(--config): its view; previous, next layer");
 	for (size_t i = 0; i < sizeof tail / sizeof tail[0] && n < cap; i++)
-		snprintf(lines[n++], 96, "%s", tail[i]);
+		snprintf(lines[n++], 96, "%s", i == 0 && training
+		    ? "space s r  w         training: pause; one step; "
+		      "restart; + .npy" : tail[i]);
 	return n;
 }
 
@@ -274,8 +289,10 @@ static void
 draw_help(struct ctx *c)
 {
 	char lines[40][96];
+	bool training = c->cfg != NULL && c->cfg->trainer != NULL &&
+	    (pe_config_def(c->cfg)->params & PE_PARAM_TABLE);
 	int n = (int)help_lines(lines, 40, c->pane != NULL &&
-	    c->pane->arch != NULL);
+	    c->pane->arch != NULL, training);
 	int bw = 70 < c->w - 2 ? 70 : c->w - 2, bh = n + 2;
 	int x = (c->w - bw) / 2, y = (c->h - bh) / 2;
 	if (y < 0)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "pescope/sinusoidal.h"
+#include "pescope/train.h"
 
 #include "view/view_impl.h"
 
@@ -67,14 +68,22 @@ learned_map(struct ctx *c)
 	const struct pe_config *k = c->cfg;
 	double a = c->m->learned_absmax > 0 ? c->m->learned_absmax : 1;
 	struct pe_scale sc = {PE_CMAP_DIVERGING, -a, a, false};
-	char legend[128] = "";
+	char legend[128] = "", title[128];
 	if (k->n > k->max_len)
 		snprintf(legend, sizeof legend, "no embedding: positions ≥ "
 		    "max_len %zu cannot be placed", k->max_len);
-	view_map_main(c, &sc, k->table_untrained
-			      ? "PE[position ↓, dimension →]  (untrained init)"
-			      : "PE[position ↓, dimension →]  (table)",
-	    "%.3g", legend[0] ? legend : NULL);
+	if (k->trainer != NULL) {
+		struct pe_train_stats st;
+		char task[32];
+		pe_train_stats(k->trainer, &st);
+		pe_train_label(pe_train_config(k->trainer), task, sizeof task);
+		snprintf(title, sizeof title, "PE[position ↓, dimension →]  "
+		    "(trained %zu steps on %s)", st.step, task);
+	} else {
+		snprintf(title, sizeof title, "PE[position ↓, dimension →]  %s",
+		    k->table_untrained ? "(untrained init)" : "(table)");
+	}
+	view_map_main(c, &sc, title, "%.3g", legend[0] ? legend : NULL);
 
 	size_t p = c->st->cur_r, col = c->st->cur_c;
 	if (p >= k->max_len)
@@ -88,13 +97,129 @@ learned_map(struct ctx *c)
 	view_map_inspect(c, "pos", "dim");
 }
 
-/* learned: the table, with positions past max_len undefined. */
+/* ns samples of a curve of n values: the mean of each sample's block of
+ * values (pe_field_span's tiling), so a long run is drawn whole. */
+static void
+train_samples(const double *v, size_t n, size_t ns, double *dest)
+{
+	for (size_t k = 0; k < ns; k++) {
+		size_t b0, b1;
+		double s = 0;
+		pe_field_span(0, n, ns, k, &b0, &b1);
+		for (size_t i = b0; i < b1; i++)
+			s += v[i];
+		dest[k] = b1 > b0 ? s / (double)(b1 - b0) : 0;
+	}
+}
+
+/* A curve of a training run in a braille plot: the values v[n] of steps
+ * first .. last, from lo to hi, a faint line at the value `mark` (the
+ * accuracy at which a task is learned; NAN: none). */
+static void
+train_plot(struct ctx *c, int x, int y, int w, int h, const char *title,
+    const double *v, size_t n, size_t first, size_t last, double lo,
+    double hi)
+{
+	char xlo[32], xhi[32];
+	int pw = w - 7;
+
+	if (n == 0 || pw < 4 || h < 4) {
+		pe_canvas_text_fit(c->cv, x, y, w, title, C_TEXT,
+		    PE_COLOR_DEFAULT, PE_ATTR_BOLD);
+		if (h >= 2)
+			pe_canvas_text_fit(c->cv, x, y + 1, w, "no step yet",
+			    C_DIM, PE_COLOR_DEFAULT, 0);
+		return;
+	}
+	size_t ns = n < (size_t)pw * 2 ? n : (size_t)pw * 2;
+	double *ys = malloc(ns * sizeof *ys);
+	if (view_check(c, ys == NULL ? PE_ENOMEM : PE_OK, x, y, w) != PE_OK)
+		return;
+	train_samples(v, n, ns, ys);
+	snprintf(xlo, sizeof xlo, "step %zu", first);
+	snprintf(xhi, sizeof xhi, "%zu", last);
+	panel_plot(c->cv, x, y, w, h, title, ys, ns, lo, hi, xlo, xhi, -1);
+	free(ys);
+}
+
+/* learned with --train: the run's similarity P P^T, its training loss
+ * and held-out accuracy by step, and what this is (and is not). */
+static void
+right_training(struct ctx *c)
+{
+	const struct pe_trainer *tr = c->cfg->trainer;
+	const struct pe_train_config *tc = pe_train_config(tr);
+	int x = c->rx, y = c->by, w = c->rw, h = c->bh;
+	struct pe_train_stats st;
+	char task[32], what[320];
+	size_t nl, ne;
+
+	pe_train_stats(tr, &st);
+	pe_train_label(tc, task, sizeof task);
+	const double *loss = pe_train_losses(tr, &nl);
+	const struct pe_train_eval *ev = pe_train_evals(tr, &ne);
+	const char *stop = st.diverged ? ", then its loss stopped being "
+	    "finite: stopped" : "";
+	bool tight = h < 16; /* the short caption, the similarity first */
+	if (tight)
+		snprintf(what, sizeof what, "%s, %zu steps on %s%s; not "
+		    "GPT-2's (learned on text).", tc->task == PE_TRAIN_DISTANCE
+		    ? "No model: P·Pᵀ fitted" : "One layer", st.step, task,
+		    st.diverged ? ", diverged" : "");
+	else if (tc->task == PE_TRAIN_DISTANCE)
+		snprintf(what, sizeof what, "No model: the table alone fitted "
+		    "for %zu steps so that P·Pᵀ is exp(−(i−j)²/(2·%g²)) "
+		    "(train.h)%s; GPT-2's table was learned on text and "
+		    "differs.", st.step, tc->sigma, stop);
+	else
+		snprintf(what, sizeof what, "A one-layer model trained for %zu "
+		    "steps on %s (train.h)%s; GPT-2's table was learned on "
+		    "text and differs.", st.step, task, stop);
+	int ht = tight ? (w >= 60 ? 1 : 2) : (w >= 60 ? 2 : 3); /* caption */
+	int hp = h >= 30 ? 8 : 6;     /* the plots */
+	int hs = h - hp - ht - 2;     /* the similarity map */
+	if (hs < 8) { /* little room: the similarity first, then the plots */
+		hs = h - ht - 1 >= 8 ? h - ht - 1 : 0;
+		hp = hs > 0 ? 0 : h - ht - 1;
+	}
+	if (hs >= 8) {
+		view_map_simmap(c, x, y, w, hs, "similarity P·Pᵀ (query ↓, "
+		    "key →)");
+		y += hs + 1;
+	}
+	if (hp >= 4) {
+		double hi = 0, *acc = malloc((ne > 0 ? ne : 1) * sizeof *acc);
+		for (size_t i = 0; i < nl; i++)
+			hi = loss[i] > hi ? loss[i] : hi;
+		for (size_t i = 0; acc != NULL && i < ne; i++)
+			acc[i] = ev[i].accuracy;
+		int wl = w >= 50 ? (w - 1) / 2 : w;
+		train_plot(c, x, y, wl, hp, "training loss", loss, nl, 1,
+		    st.step, 0, hi > 0 ? hi : 1);
+		char title[64];
+		snprintf(title, sizeof title, "held-out accuracy (%s%.0f%%)",
+		    tc->task == PE_TRAIN_DISTANCE ? "pairs; " : "",
+		    ne > 0 ? 100 * ev[ne - 1].accuracy : 0.0);
+		if (w >= 50 && acc != NULL)
+			train_plot(c, x + wl + 1, y, w - wl - 1, hp, title, acc,
+			    ne, 0, ne > 0 ? ev[ne - 1].step : 0, 0, 1);
+		free(acc);
+		y += hp + 1;
+	}
+	panel_text(c->cv, x, y, w, ht, what, C_DIM, 0);
+}
+
+/* learned: the table, with positions past max_len undefined; with
+ * --train, the run beside it. */
 static void
 view_learned(struct ctx *c)
 {
 	double a = c->m->learned_absmax > 0 ? c->m->learned_absmax : 1;
 	learned_map(c);
-	right_vector(c, "PE[p, :] across dimensions", -a, a);
+	if (c->cfg->trainer != NULL)
+		right_training(c);
+	else
+		right_vector(c, "PE[p, :] across dimensions", -a, a);
 }
 
 /* ---- the shift panel: PE(p + K) = M_K PE(p) -------------------------- */
@@ -395,8 +520,25 @@ learned_params(struct ctx *c, struct items *it)
 	view_item(it, 0, "d_model %zu", k->d);
 	view_item(it, 0, "seq_len %zu", k->n);
 	view_item(it, 1, "max_len %zu", k->max_len);
-	view_item(it, 2, "%s", k->table_untrained ? "untrained: N(0, 0.02²) init"
-						  : "table from file");
+	if (k->trainer == NULL) {
+		view_item(it, 2, "%s", k->table_untrained
+		    ? "untrained: N(0, 0.02²) init" : "table from file");
+		return;
+	}
+	struct pe_train_stats st;
+	char task[32];
+	pe_train_stats(k->trainer, &st);
+	pe_train_label(pe_train_config(k->trainer), task, sizeof task);
+	view_item(it, 0, "trained on %s", task);
+	view_item(it, 1, "step %zu", st.step);
+	if (st.diverged)
+		view_item(it, 0, "diverged at step %zu: stopped", st.step + 1);
+	else if (st.eval_step == st.step && isfinite(st.accuracy))
+		view_item(it, 1, "held-out accuracy %.1f%%",
+		    100 * st.accuracy);
+	else if (isfinite(st.accuracy))
+		view_item(it, 1, "held-out accuracy %.1f%% at step %zu",
+		    100 * st.accuracy, st.eval_step);
 }
 
 static const struct pe_enc_key learned_keys[] = {

@@ -168,10 +168,11 @@ view_attn_mask(struct ctx *c)
 		    "and lets its NoPE layers, every fourth, see the whole "
 		    "context.", C_DIM, 0);
 	size_t qi = c->st->cur_r < n ? c->st->cur_r : n - 1;
+	size_t seen = pe_attn_seen(&t, qi, 0, n);
 	snprintf(c->panel_insp, sizeof c->panel_insp, " query %zu sees %zu "
-	    "keys here (%s %zu%s); a window of %zu: %zu keys, chunks of %zu: "
-	    "%zu", qi, pe_attn_seen(&t, qi, 0, n), sliding ? "window" : "chunks",
-	    S, t.causal ? ", causal" : "", S, pe_attn_seen(&win, qi, 0, n), S,
+	    "key%s here (%s %zu%s); a window of %zu: %zu, chunks of %zu: %zu",
+	    qi, seen, seen == 1 ? "" : "s", sliding ? "window" : "chunks", S,
+	    t.causal ? ", causal" : "", S, pe_attn_seen(&win, qi, 0, n), S,
 	    pe_attn_seen(&chk, qi, 0, n));
 }
 
@@ -465,6 +466,14 @@ view_attn_split(struct ctx *c)
 	snprintf(l, sizeof l, "query %zu \"%s\" (rounded to add up):", q,
 	    tw.label[q]);
 	pe_canvas_text_fit(c->cv, x, y++, w, l, C_TEXT, PE_COLOR_DEFAULT, 0);
+	/* the columns' names over the rows, each over its numbers */
+	if (w >= 38)
+		snprintf(l, sizeof l, " %-10s%7s  %8s   %7s", "key", "content",
+		    "position", "score");
+	else
+		snprintf(l, sizeof l, "%-2s%7s %8s  %7s", "k", "content",
+		    "position", "score");
+	pe_canvas_text_fit(c->cv, x, y++, w, l, C_DIM, PE_COLOR_DEFAULT, 0);
 	int room = c->by + c->bh - y - 5;
 	for (size_t k = 0; k < T && (int)k < room; k++) {
 		double s = sc[q * T + k];
@@ -486,9 +495,6 @@ view_attn_split(struct ctx *c)
 		pe_canvas_text_fit(c->cv, x, y++, w, l, C_TEXT, PE_COLOR_DEFAULT,
 		    0);
 	}
-	pe_canvas_text_fit(c->cv, x, y++, w, w >= 38 ? " key         content "
-	    "  position     score" : "k  content position   score", C_DIM,
-	    PE_COLOR_DEFAULT, 0);
 	y++;
 	snprintf(l, sizeof l, "The content part (q_nope·k_nope) is the same at "
 	    "any distance; only the %zu rotated dims see position. DeepSeek "
@@ -542,6 +548,15 @@ view_attn_params(struct ctx *c, struct items *it)
 }
 
 /* ---- keys --------------------------------------------------------------- */
+
+/* One of the attention shape's keys. */
+bool
+view_attn_key(const struct pe_enc_key *k)
+{
+	return k->press == view_attn_span_key || k->press == view_attn_size_key
+	    || k->press == view_attn_head_key || k->press ==
+	    view_attn_rope_dim_key || k->press == view_attn_temperature_key;
+}
 
 /* o: the span cycles full → window → chunks → full, at the size it had
  * (or a quarter of the sequence). */

@@ -64,9 +64,9 @@ int view_check(struct ctx *c, int rc, int x, int y, int w);
 /* A line of items, each with a priority (0 most important), for
  * pe_text_pick: the parameter line and the footer's key hints. */
 struct items {
-	char text[16][160];
-	const char *ptr[16];
-	int prio[16];
+	char text[24][160];
+	const char *ptr[24];
+	int prio[24];
 	size_t n;
 };
 
@@ -129,6 +129,9 @@ int view_attn_size_key(struct pe_state *st, int key);
 int view_attn_head_key(struct pe_state *st, int key);
 int view_attn_rope_dim_key(struct pe_state *st, int key);
 int view_attn_temperature_key(struct pe_state *st, int key);
+/* Whether k is one of the keys above (the footer drops them first: they
+ * are in the help, and c/C reaches their panels). */
+bool view_attn_key(const struct pe_enc_key *k);
 
 /* view_example.c: the worked example, x + PE(p) or R_p x, at the
  * cursor's position. */

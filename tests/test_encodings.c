@@ -14,6 +14,7 @@
 #include "pescope/toy.h"
 #include "view/encoding.h"
 #include "view/view.h"
+#include "view/view_impl.h"
 
 /* The text of canvas line y as UTF-8 (static buffer). */
 static const char *
@@ -87,8 +88,12 @@ Test(encodings, every_row_is_complete)
 			snprintf(tab, sizeof tab, " %s ", name);
 		cr_expect(strstr(line(&cv, 0), tab) != NULL, "tab '%s' missing",
 		    tab);
+		/* the attention shape's keys may give way at 200 columns (the
+		 * help lists them: panels' help_names_the_panel_keys) */
 		const char *foot = line(&cv, cv.h - 1);
 		for (const struct pe_enc_key *k = v->keys; k->keys != NULL; k++) {
+			if (view_attn_key(k))
+				continue;
 			char hint[64];
 			snprintf(hint, sizeof hint, "%s %s", k->label, k->what);
 			cr_expect(strstr(foot, hint) != NULL, "%s: footer lacks '%s': %s",

@@ -73,6 +73,11 @@ fi
 	| grep -q "With 16 heads the steepest slope is" && ok "the README's lesson renders" \
 	|| bad "the README's lesson renders"
 
+# past a lesson's bounds: refused with the bound and the line
+{ echo "[scene] many"; i=0; while [ $i -lt 1000 ]; do echo "[pause]"; i=$((i + 1)); done; } \
+	>"$tmp/many.lesson"
+refused "many.lesson, line 1001: a lesson has at most 1000 steps" lesson --lesson-file \
+	"$tmp/many.lesson" --list
 refused "--lesson 'nosuch': unknown lesson; the built-in lessons are intro" \
 	snapshot --lesson nosuch
 refused "--scene 99: lesson intro has" snapshot --lesson intro --scene 99

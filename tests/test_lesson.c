@@ -614,3 +614,49 @@ Test(lesson, a_build_goes_a_step_at_a_time)
 	pe_app_lesson_free(&whole);
 	free(text);
 }
+
+/* The encodings each placeholder applies to, pinned as they were when each
+ * named its encodings (most now follow the kernel rows: a new encoding
+ * with a worked example gets {x}, one with pairs {freq}). */
+Test(lesson, placeholders_apply_where_they_should)
+{
+	static const struct {
+		const char *name, *encs;
+	} want[] = {
+		{"n", "*"}, {"d", "*"}, {"value", "*"}, {"train_len", "*"},
+		{"base", "sinusoidal rope mrope xpos"},
+		{"x", "sinusoidal learned rope"},
+		{"x_norm", "sinusoidal learned rope"},
+		{"pe", "sinusoidal learned"}, {"sum", "sinusoidal learned"},
+		{"sum_norm", "sinusoidal learned"},
+		{"sum_angle", "sinusoidal learned"}, {"rot_norm", "rope"},
+		{"pairs", "sinusoidal rope"}, {"freq", "sinusoidal rope"},
+		{"wavelength", "sinusoidal rope"},
+		{"dot", "sinusoidal learned rope xpos"},
+		{"shift", "sinusoidal"}, {"residual", "sinusoidal"},
+		{"max_len", "learned"}, {"last_pos", "learned"},
+		{"past_token", "learned"}, {"max_relative", "relative"},
+		{"bucket", "relative"}, {"max_exact", "relative"},
+		{"heads", "alibi"}, {"slope", "alibi"}, {"recency", "alibi"},
+		{"beyond", "rope"}, {"factor", "rope"}, {"scaling", "rope"},
+		{"attention_factor", "rope"}, {"share", "nope"},
+		{"gap", "sinusoidal learned relative rope alibi nope"},
+		{"grid", "vit2d rope2d"},
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		const char *ph = want[i].name;
+		for (int e = 0; e < PE_ENC_COUNT; e++) {
+			enum pe_encoding enc = (enum pe_encoding)e;
+			char list[128], word[32], why[300];
+			snprintf(list, sizeof list, " %s ", want[i].encs);
+			snprintf(word, sizeof word, " %s ",
+			    pe_encoding_name(enc));
+			bool yes = strcmp(want[i].encs, "*") == 0 ||
+			    strstr(list, word) != NULL;
+			int rc = pe_lesson_placeholder_check(ph, "", enc, why,
+			    sizeof why);
+			cr_expect_eq(rc == 0, yes, "{%s} with %s: %s", ph, word,
+			    rc == 0 ? "taken" : why);
+		}
+	}
+}

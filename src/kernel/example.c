@@ -1,4 +1,4 @@
-/* The worked example (issue 11): a token's vector x plus PE(p) (Vaswani
+/* The worked example: a token's vector x plus PE(p) (Vaswani
  * et al. 2017, sec. 3.5), or rotated to p (Su et al. 2021; HF). */
 #include <math.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* Toy attention over a sentence (issue 11). The definition, with every
+/* Toy attention over a sentence. The definition, with every
  * constant, is in include/pescope/toy.h; tests/ref/toy_ref.py transcribes
  * it independently. Scores are scaled dot-product attention (Vaswani et
  * al. 2017, eq. 1) with W_q = W_k = I; the biases are those of alibi.h and

@@ -34,14 +34,31 @@ struct fillctx {
 
 typedef int (*fill_fn)(const struct fillctx *f, char *buf, size_t cap);
 
+/* What a placeholder needs of an encoding's kernel row (pescope/
+ * encoding.h), as a bit above the encodings' own (E). */
+enum need {
+	N_EXAMPLE,  /* the worked example's x (PE_CAP_EXAMPLE) */
+	N_ADDED,    /* ... and a vector added to it (PE_ATTN_ADD) */
+	N_ROTATED,  /* ... and a rotation of it (PE_ATTN_ROTATE) */
+	N_PAIRS,    /* pair frequencies (the row's freqs) */
+	N_SHIFT,    /* the shift matrix M_K (PE_CAP_SHIFT) */
+	N_TOY,	    /* a toy attention (PE_CAP_TOY) */
+	N_TABLE,    /* a learned table (PE_PARAM_TABLE) */
+	N_RELATIVE, /* relative's parameters (PE_PARAM_RELATIVE) */
+	N_SCALING,  /* a rope scaling (PE_PARAM_ROPE_SCALING) */
+};
 #define E(x) (1u << PE_ENC_##x)
+#define NEED(x) (1u << (16 + N_##x))
 #define ALL 0u
+_Static_assert(PE_ENC_COUNT <= 16, "encodings and needs share a mask");
 
 /* A placeholder: {name} or {name:args}. */
 struct placeholder {
 	const char *name;
 	const char *args;  /* "" none, "P" one optional, "P,Q" two */
-	unsigned encs;	   /* the encodings it applies to; ALL: every one */
+	unsigned encs;	   /* the encodings it applies to: ALL, every one;
+			      its E() bits, and those whose row has what its
+			      NEED() bits say (what no row says is named) */
 	const char *what;
 	fill_fn fill;	   /* NULL: the config's size_t at field - 1 */
 	size_t field;
@@ -606,53 +623,52 @@ static const struct placeholder placeholders[] = {
 	{"value", "", ALL, "the main map's element at the cursor", fill_value},
 	{"row", "", ALL, "the cursor's row (position, query)", fill_row},
 	{"col", "", ALL, "the cursor's column", fill_col},
-	{"x", "", E(SINUSOIDAL) | E(LEARNED) | E(ROPE),
+	{"x", "", NEED(EXAMPLE),
 	    "the worked example's token vector x", fill_x},
-	{"pe", "P", E(SINUSOIDAL) | E(LEARNED), "the vector PE(P)", fill_pe},
-	{"sum", "P", E(SINUSOIDAL) | E(LEARNED), "x + PE(P)", fill_sum},
-	{"x_norm", "", E(SINUSOIDAL) | E(LEARNED) | E(ROPE), "|x|",
-	    fill_x_norm},
-	{"sum_norm", "P", E(SINUSOIDAL) | E(LEARNED), "|x + PE(P)|",
-	    fill_sum_norm},
-	{"sum_angle", "P", E(SINUSOIDAL) | E(LEARNED),
+	{"pe", "P", NEED(ADDED), "the vector PE(P)", fill_pe},
+	{"sum", "P", NEED(ADDED), "x + PE(P)", fill_sum},
+	{"x_norm", "", NEED(EXAMPLE), "|x|", fill_x_norm},
+	{"sum_norm", "P", NEED(ADDED), "|x + PE(P)|", fill_sum_norm},
+	{"sum_angle", "P", NEED(ADDED),
 	    "the angle between x and x + PE(P), degrees", fill_sum_angle},
-	{"rot_norm", "P", E(ROPE), "|R_P x|", fill_rot_norm},
-	{"pairs", "", E(SINUSOIDAL) | E(ROPE), "frequency pairs", fill_pairs},
-	{"freq", "J", E(SINUSOIDAL) | E(ROPE),
+	{"rot_norm", "P", NEED(ROTATED), "|R_P x|", fill_rot_norm},
+	{"pairs", "", NEED(PAIRS), "frequency pairs", fill_pairs},
+	{"freq", "J", NEED(PAIRS),
 	    "pair J's frequency (default: the last pair)", fill_freq},
-	{"wavelength", "J", E(SINUSOIDAL) | E(ROPE),
+	{"wavelength", "J", NEED(PAIRS),
 	    "pair J's wavelength 2π/ω_J (default: the last pair)",
 	    fill_wavelength},
 	{"dot", "P,Q", E(SINUSOIDAL) | E(LEARNED) | E(ROPE) | E(XPOS),
 	    "the dot-product panel's value for positions P and Q", fill_dot},
-	{"shift", "", E(SINUSOIDAL), "K of PE(p+K) = M_K·PE(p)", fill_shift},
-	{"residual", "", E(SINUSOIDAL),
+	{"shift", "", NEED(SHIFT), "K of PE(p+K) = M_K·PE(p)", fill_shift},
+	{"residual", "", NEED(SHIFT),
 	    "the largest |PE(p+K) − M_K·PE(p)| over the sequence",
 	    fill_residual},
-	{"max_len", "", E(LEARNED), "the learned table's rows", FIELD(max_len)},
-	{"last_pos", "", E(LEARNED), "the last position with a row (max_len − 1)",
-	    fill_last_pos},
-	{"past_token", "", E(LEARNED),
+	{"max_len", "", NEED(TABLE), "the learned table's rows",
+	    FIELD(max_len)},
+	{"last_pos", "", NEED(TABLE),
+	    "the last position with a row (max_len − 1)", fill_last_pos},
+	{"past_token", "", NEED(TABLE),
 	    "the first token with no row, counting from one (\"2049th\")",
 	    fill_past_token},
-	{"train_step", "", E(LEARNED), "--train: the run's step",
+	{"train_step", "", NEED(TABLE), "--train: the run's step",
 	    fill_train_step},
-	{"train_accuracy", "", E(LEARNED),
+	{"train_accuracy", "", NEED(TABLE),
 	    "--train: the last held-out accuracy (\"96.5%\")",
 	    fill_train_accuracy},
-	{"train_task", "", E(LEARNED), "--train: the task (\"offset:3\")",
+	{"train_task", "", NEED(TABLE), "--train: the task (\"offset:3\")",
 	    fill_train_task},
-	{"train_learned", "", E(LEARNED),
+	{"train_learned", "", NEED(TABLE),
 	    "--train: \"learned at step N\" (95% held out), or not yet",
 	    fill_train_learned},
-	{"band", "K", E(LEARNED),
+	{"band", "K", NEED(TABLE),
 	    "the mean of P·Pᵀ on its K-th sub-diagonal (offset's K)",
 	    fill_band},
-	{"max_relative", "", E(RELATIVE), "Shaw's clipping distance K",
+	{"max_relative", "", NEED(RELATIVE), "Shaw's clipping distance K",
 	    FIELD(max_relative)},
-	{"bucket", "REL", E(RELATIVE),
+	{"bucket", "REL", NEED(RELATIVE),
 	    "T5's bucket or Shaw's index of key − query = REL", fill_bucket},
-	{"max_exact", "", E(RELATIVE), "T5's distances with a bucket each",
+	{"max_exact", "", NEED(RELATIVE), "T5's distances with a bucket each",
 	    fill_max_exact},
 	{"heads", "", E(ALIBI), "the number of heads", FIELD(heads)},
 	{"head", "", E(ALIBI), "the head drawn large", fill_head},
@@ -664,18 +680,18 @@ static const struct placeholder placeholders[] = {
 	{"recency", "W", E(ALIBI),
 	    "the last query's attention share of its nearest W keys (16)",
 	    fill_recency},
-	{"beyond", "", E(ROPE),
+	{"beyond", "", NEED(SCALING),
 	    "pairs with a wavelength over --train-len, unscaled", fill_beyond},
-	{"beyond_scaled", "", E(ROPE), "the same, with the scaling",
+	{"beyond_scaled", "", NEED(SCALING), "the same, with the scaling",
 	    fill_beyond_scaled},
-	{"factor", "", E(ROPE), "the scaling factor (1 unscaled)",
+	{"factor", "", NEED(SCALING), "the scaling factor (1 unscaled)",
 	    fill_factor},
-	{"scaling", "", E(ROPE), "the scaling's name", fill_scaling},
-	{"attention_factor", "", E(ROPE), "the scaling's attention factor",
+	{"scaling", "", NEED(SCALING), "the scaling's name", fill_scaling},
+	{"attention_factor", "", NEED(SCALING),
+	    "the scaling's attention factor",
 	    fill_attention_factor},
 	{"share", "I", E(NOPE), "the start token's share of query I", fill_share},
-	{"gap", "", E(SINUSOIDAL) | E(LEARNED) | E(RELATIVE) | E(ROPE) | E(ALIBI) |
-	    E(NOPE),
+	{"gap", "", NEED(TOY),
 	    "the toy attention's largest change under the permutation",
 	    fill_gap},
 	{"grid", "", E(VIT2D) | E(ROPE2D), "the patch grid", fill_grid},
@@ -716,11 +732,35 @@ parse_args(const char *s, long long *a, size_t *n)
 	return false;
 }
 
-/* Whether a placeholder applies to enc. */
+/* The NEED() bits of what encoding enc's kernel row has. */
+static unsigned
+row_needs(enum pe_encoding enc)
+{
+	const struct pe_encoding_def *d = pe_encoding_def(enc);
+	bool ex = d != NULL && (d->caps & PE_CAP_EXAMPLE) != 0;
+	unsigned n = 0;
+
+	if (d == NULL)
+		return 0;
+	n |= ex ? NEED(EXAMPLE) : 0;
+	n |= ex && d->attention == PE_ATTN_ADD ? NEED(ADDED) : 0;
+	n |= ex && d->attention == PE_ATTN_ROTATE ? NEED(ROTATED) : 0;
+	n |= d->freqs != NULL ? NEED(PAIRS) : 0;
+	n |= d->caps & PE_CAP_SHIFT ? NEED(SHIFT) : 0;
+	n |= d->caps & PE_CAP_TOY ? NEED(TOY) : 0;
+	n |= d->params & PE_PARAM_TABLE ? NEED(TABLE) : 0;
+	n |= d->params & PE_PARAM_RELATIVE ? NEED(RELATIVE) : 0;
+	n |= d->params & PE_PARAM_ROPE_SCALING ? NEED(SCALING) : 0;
+	return n;
+}
+
+/* Whether a placeholder applies to enc: every encoding, one it names, or
+ * one whose row has what it needs. */
 static bool
 applies(const struct placeholder *p, enum pe_encoding enc)
 {
-	return p->encs == ALL || (p->encs & (1u << enc));
+	return p->encs == ALL || (p->encs & (1u << enc)) ||
+	    (p->encs & row_needs(enc));
 }
 
 /* See lesson.h. */

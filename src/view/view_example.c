@@ -1,4 +1,4 @@
-/* The worked example panel (issue 11): a token's vector x and the position
+/* The worked example panel: a token's vector x and the position
  * added to it at the cursor's position p (sinusoidal, learned: x + PE(p)),
  * or x rotated there (rope: R_p x), as rows of numbers over signed bars,
  * then the norms and the angle: addition changes length and direction,

@@ -1,4 +1,4 @@
-/* The toy attention panel (issue 11): the sentence's attention (toy.h) and
+/* The toy attention panel: the sentence's attention (toy.h) and
  * its permutation's, mapped back, side by side, with their largest
  * difference. Self-attention without positions is permutation invariant;
  * a positional encoding (or a causal mask) is what tells the orders apart.

@@ -83,7 +83,7 @@ Test(attn, masks_at_a_window_edge_and_a_chunk_boundary)
 	cr_expect_eq(pe_attn_seen(&l4, 8192, 0, 20000), 1);
 	cr_expect(!pe_attn_sees(&l4, 8192, 8191) && pe_attn_sees(&l4, 8193,
 	    8192));
-	/* a window or chunk of 0 sees nothing (pe_attn_check refuses it) */
+	/* a window or chunk of 0 sees nothing (pe_config_check refuses it) */
 	struct pe_attn z = shape(true, PE_SPAN_SLIDING, 0);
 	cr_expect(!pe_attn_sees(&z, 3, 3));
 }

@@ -7,7 +7,9 @@
  * --chunk, --sinks, --rope-dim, --floor-scale, ..., and the toy attention
  * (toy.h), the mask field and dump read it.
  *
- * Sources, each transcribed where it is used (src/kernel/attn.c):
+ * Sources, each transcribed where it is used (src/kernel/attn.c; the two
+ * functions that read the encoding's row, pe_config_attn and
+ * pe_attn_scale, in src/kernel/encoding.c beside the rows):
  *   masks        transformers' masking_utils.py (causal_mask_function,
  *                sliding_window_overlay, sliding_window_bidirectional_
  *                overlay, chunked_overlay);
@@ -152,12 +154,5 @@ double pe_attn_scale(const struct pe_config *cfg, double *mscale);
  * that is not finite. */
 int pe_attn_softmax_sink(size_t t, const double *scores, double sink,
     double *dest, double *share);
-
-/* Check cfg->attn (pe_config_check calls it for every encoding): a window
- * or a chunk of at least 1, sinks that are finite and one a head, a
- * temperature with floor_scale > 0. PE_EINVAL with a sentence naming the
- * parameter (window, chunk, sinks, floor_scale, attn_scale) in why[cap],
- * or PE_OK. The decoupled dims are rope's (its check). */
-int pe_attn_check(const struct pe_config *cfg, char *why, size_t cap);
 
 #endif

@@ -26,7 +26,7 @@ pe_attn_span_name(enum pe_attn_span span)
 
 /* The keys query q sees, an interval [*lo, *hi] (inclusive; masking_utils'
  * mask functions each keep one side of it); false when it sees none (a
- * window or chunk of 0, which pe_attn_check refuses). */
+ * window or chunk of 0, which pe_config_check refuses). */
 static bool
 attn_interval(const struct pe_attn *t, size_t q, size_t *lo, size_t *hi)
 {
@@ -179,30 +179,6 @@ pe_attn_mask_rows(const struct pe_attn *t, size_t q0, size_t nq, size_t nk,
 	return PE_OK;
 }
 
-/* The layer's shape: what the encoding's row reads of cfg->attn; causal
- * for a decoder's layer, the encoding's own default (NoPE, ALiBi causal)
- * and any window or chunk. */
-void
-pe_config_attn(const struct pe_config *cfg, struct pe_attn *dest)
-{
-	const struct pe_encoding_def *e = pe_config_def(cfg);
-
-	*dest = cfg->attn;
-	if (!(e->params & PE_PARAM_SPAN))
-		dest->span = PE_SPAN_FULL;
-	if (!(e->params & PE_PARAM_SINKS)) {
-		dest->sinks = NULL;
-		dest->n_sinks = 0;
-	}
-	if (!(e->params & PE_PARAM_TEMPERATURE))
-		dest->temperature = false;
-	if (!(e->params & PE_PARAM_DECOUPLED))
-		dest->qk_rope_dim = dest->qk_nope_dim = 0;
-	if (dest->span != PE_SPAN_FULL ||
-	    (e->causal != NULL && e->causal(cfg)))
-		dest->causal = true;
-}
-
 /* Llama 4's query temperature at position p (float32 floor as HF's). */
 double
 pe_attn_temperature(const struct pe_attn *t, size_t p)
@@ -216,32 +192,6 @@ pe_attn_temperature(const struct pe_attn *t, size_t p)
 	volatile float r = q / (float)t->floor_scale;
 	double steps = floor((double)r);
 	return log1p(steps) * t->attn_scale + 1.0;
-}
-
-/* YaRN's get_mscale as modeling_deepseek_v3.py has it (yarn_get_mscale). */
-static double
-attn_yarn_mscale(double scale, double mscale)
-{
-	if (scale <= 1.0)
-		return 1.0;
-	return 0.1 * mscale * log(scale) + 1.0;
-}
-
-/* head_dim^-0.5, times DeepSeek-V3's mscale^2 for a decoupled head. */
-double
-pe_attn_scale(const struct pe_config *cfg, double *mscale)
-{
-	const struct pe_rope_scaling *s = &cfg->rope;
-	double m = 1.0;
-
-	if (cfg->attn.qk_rope_dim > 0 &&
-	    (pe_config_def(cfg)->params & PE_PARAM_DECOUPLED) &&
-	    s->type != PE_ROPE_DEFAULT &&
-	    !isnan(s->mscale_all_dim) && s->mscale_all_dim != 0.0)
-		m = attn_yarn_mscale(s->factor, s->mscale_all_dim);
-	if (mscale != NULL)
-		*mscale = m;
-	return m * m / sqrt((double)cfg->d);
 }
 
 /* Softmax over the keys and the sink, the sink's column dropped. */
@@ -272,45 +222,6 @@ pe_attn_softmax_sink(size_t t, const double *scores, double sink,
 			dest[i * t + j] /= sum;
 		if (share != NULL)
 			share[i] = es / sum;
-	}
-	return PE_OK;
-}
-
-/* The shape's own rules. */
-int
-pe_attn_check(const struct pe_config *cfg, char *why, size_t cap)
-{
-	const struct pe_attn *t = &cfg->attn;
-
-	if (t->span == PE_SPAN_SLIDING && (t->window < 1 ||
-	    t->window > PE_MAX_N))
-		FAIL("window %zu: a sliding window sees 1..%zu keys (the query "
-		    "and the window - 1 before it)", t->window, PE_MAX_N);
-	if (t->span == PE_SPAN_CHUNKED && (t->chunk < 1 || t->chunk > PE_MAX_N))
-		FAIL("chunk %zu: a chunk holds 1..%zu positions", t->chunk,
-		    PE_MAX_N);
-	if (t->sinks != NULL) {
-		if (t->n_sinks < 1 || t->n_sinks > PE_MAX_HEADS)
-			FAIL("sinks: %zu numbers; one sink logit a head, 1..%zu "
-			    "heads", t->n_sinks, PE_MAX_HEADS);
-		if (t->heads > 0 && t->n_sinks != t->heads)
-			FAIL("sinks: %zu numbers, and the model has %zu attention "
-			    "heads (num_attention_heads); give exactly %zu, one "
-			    "sink logit a head", t->n_sinks, t->heads, t->heads);
-		for (size_t h = 0; h < t->n_sinks; h++)
-			if (!isfinite(t->sinks[h]) || fabs(t->sinks[h]) > 1e300)
-				FAIL("sinks: entry %zu (%g) is not a finite number",
-				    h, t->sinks[h]);
-	}
-	if (t->temperature) {
-		if (!isfinite(t->floor_scale) || t->floor_scale < 1.0 ||
-		    t->floor_scale > (double)PE_MAX_N)
-			FAIL("floor_scale %g: Llama 4's temperature steps every "
-			    "floor_scale positions; must be in 1..%zu",
-			    t->floor_scale, PE_MAX_N);
-		if (!isfinite(t->attn_scale) || fabs(t->attn_scale) > 1e6)
-			FAIL("attn_scale %g: must be a finite number of at most "
-			    "1e6 in size", t->attn_scale);
 	}
 	return PE_OK;
 }

@@ -233,11 +233,13 @@ diag_slope(const struct pe_field *f)
 }
 
 /* The mask field's shape: NoPE's causal mask, with the layer's window
- * or chunks (attn.h). */
+ * or chunks (attn.h). The mask field is NoPE's alone, whose row reads
+ * the span: this is pe_config_attn's shape for it, read here so that
+ * the field's code does not call back into the rows (encoding.c). */
 static void
 diag_mask_attn(const struct pe_config *cfg, struct pe_attn *dest)
 {
-	pe_config_attn(cfg, dest);
+	*dest = cfg->attn;
 	dest->causal = true;
 }
 

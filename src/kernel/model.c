@@ -295,7 +295,8 @@ pe_layer_describe(const struct pe_layer *l, char *dest, size_t cap)
 				describe_add(dest, cap, &len, " ×%.15g",
 				             c->rope.factor);
 		}
-		if (t->rotary_dim != 0 && t->rotary_dim != t->head_dim)
+		if (t->rotary_dim != 0 && t->rotary_dim != t->head_dim &&
+		    t->qk_rope_dim == 0) /* a decoupled head says so below */
 			describe_add(dest, cap, &len, " · rotary %zu of %zu",
 			             t->rotary_dim, t->head_dim);
 		break;
@@ -318,6 +319,15 @@ pe_layer_describe(const struct pe_layer *l, char *dest, size_t cap)
 		             pe_encoding_name(c->enc));
 		break;
 	}
+	/* what the layer's softmax does besides (attn.h) */
+	if (t->qk_rope_dim > 0)
+		describe_add(dest, cap, &len, " · nope %zu + rope %zu",
+		             t->qk_nope_dim, t->qk_rope_dim);
+	if (t->temperature)
+		describe_add(dest, cap, &len, " · temperature ⌊(p+1)/%.15g⌋ "
+		             "×%.15g", t->floor_scale, t->attn_scale);
+	if (t->sinks != NULL)
+		describe_add(dest, cap, &len, " · sinks ×%zu", t->n_sinks);
 	return len;
 }
 

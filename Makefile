@@ -4,7 +4,7 @@
 # ASan+UBSan build.
 
 PACKAGES := gcc meson ninja-build pkg-config libncurses-dev libsleef-dev \
-	libcriterion-dev libvterm-dev python3 python3-numpy tmux locales \
+	libcglm-dev libcriterion-dev libvterm-dev python3 python3-numpy tmux locales \
 	libcairo2-dev fonts-dejavu-core poppler-utils libjansson-dev libchafa-dev
 # Optional: `chromium` (not installed by deps; large) lets `make test` render
 # the HTML and SVG snapshots in headless Chromium (tests/check_browser.py).

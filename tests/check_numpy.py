@@ -710,6 +710,78 @@ if r.returncode != 2 or "[3, 4]" not in r.stderr:
 else:
     print("ok   rope2d mixed refuses a [3, 4] freqs file")
 
+# float32 dumps: NPY's rows are written as floats with no double in between
+# (and sines and cosines by angle addition, wave.h); they are the floats of
+# the values CSV prints (%.9g, which a float32 reads back exactly), and
+# within an ulp of the correctly rounded float32 of a float64 reference.
+
+
+def dump_csv(args):
+    r = subprocess.run([BIN, "dump", "--format", "csv", "--dtype", "f32"] +
+                       args, capture_output=True, text=True, check=True)
+    return np.loadtxt(r.stdout.splitlines(), delimiter=",", ndmin=2)
+
+
+def check_same32(name, npy, csv):
+    global failures, checks
+    checks += 1
+    a = np.asarray(npy, dtype=np.float32).reshape(csv.shape)
+    b = csv.astype(np.float32)
+    same = a.view(np.uint32) == b.view(np.uint32)
+    if not same.all():
+        failures += 1
+        i = np.unravel_index(np.argmin(same), a.shape)
+        print("FAIL %s: NPY %r vs CSV %r at %s" % (name, a[i], b[i], i))
+    else:
+        print("ok   %s" % name)
+
+
+def check_ulp32(name, got, want):
+    global failures, checks
+    checks += 1
+    w32 = np.asarray(want, dtype=np.float32)
+    ulp = np.spacing(np.abs(w32)).astype(np.float64)
+    err = np.abs(got.astype(np.float64) - w32.astype(np.float64)) / ulp
+    if got.shape != w32.shape or np.max(err) > 1.0:
+        failures += 1
+        print("FAIL %s: %g float32 ulps" % (name, np.max(err)))
+    else:
+        print("ok   %s (%d of %d not the correctly rounded float)"
+              % (name, int(np.count_nonzero(err)), err.size))
+
+
+n32, d32 = 700, 96
+for args in (["-e", "sinusoidal", "-n", str(n32), "-d", str(d32), "-t", "pe"],
+             ["-e", "sinusoidal", "-n", str(n32), "-d", str(d32), "--layout",
+              "split", "-t", "pe"],
+             ["-e", "rope", "-n", str(n32), "-d", str(d32), "-t", "cos"],
+             ["-e", "rope", "-n", str(n32), "-d", str(d32), "--pairing",
+              "interleaved", "--partial-rotary", "0.5", "-t", "sin"],
+             ["-e", "rope", "-n", str(n32), "-d", str(d32), "-t", "angles"],
+             ["-e", "sinusoidal", "-n", "300", "-d", "32", "-t",
+              "similarity"],
+             ["-e", "vit2d", "--grid", "12x9", "-d", "64", "-t", "pe"],
+             ["-e", "nope", "-n", "300", "-t", "mask"],
+             ["-e", "alibi", "-n", "200", "--heads", "6", "-t", "bias"],
+             ["-e", "alibi", "-n", "200", "--heads", "6", "--alibi-mode",
+              "symmetric", "-t", "bias"]):
+    a = dump(args, "f32")
+    assert a.dtype == np.dtype("<f4")
+    if a.ndim == 3:
+        for h in (0, a.shape[0] - 1):
+            check_same32(" ".join(args[1::2]) + " head %d: NPY = CSV" % h,
+                         a[h], dump_csv(args + ["--head", str(h)]))
+    else:
+        check_same32(" ".join(args[1::2]) + ": NPY = CSV", a, dump_csv(args))
+check_ulp32("sinusoidal pe f32", dump(["-e", "sinusoidal", "-n", str(n32),
+            "-d", str(d32), "-t", "pe"], "f32"), sinusoid(n32, d32))
+inv32 = 1.0 / (10000.0 ** (np.arange(0, d32, 2, dtype=np.float64) / d32))
+f32 = np.outer(np.arange(n32, dtype=np.float64), inv32)
+check_ulp32("rope cos f32", dump(["-e", "rope", "-n", str(n32), "-d",
+            str(d32), "-t", "cos"], "f32"), np.cos(np.concatenate([f32, f32], 1)))
+check_ulp32("rope angles f32", dump(["-e", "rope", "-n", str(n32), "-d",
+            str(d32), "-t", "angles"], "f32"), f32)
+
 # ---- --train (tests/ref/train.py: train.h transcribed, complex-step
 # gradients): the table and the losses after three Adam steps ----
 import train as train_ref  # noqa: E402

@@ -274,6 +274,144 @@ Test(draw, wheel_hands)
 	pe_canvas_free(&cv);
 }
 
+/* Whether two canvases show the same glyphs and colors. */
+static bool
+same_cells(const struct pe_canvas *a, const struct pe_canvas *b)
+{
+	for (int i = 0; i < a->w * a->h; i++)
+		if (a->cells[i].cp != b->cells[i].cp ||
+		    a->cells[i].fg != b->cells[i].fg)
+			return false;
+	return true;
+}
+
+/* Whether a w x h wheel with one hand at q quarter turns draws as its rim
+ * with the segment from the centre (cx, cy) = ((2w - 1) / 2, (4h - 1) / 2)
+ * to the exact tip, r = (min side - 1) / 2 along an axis, halves rounded
+ * up (away from zero). */
+static bool
+wheel_quarter_ok(struct pe_canvas *got, struct pe_canvas *want, int w, int h,
+    int q)
+{
+	static const int dir[4][2] = {{1, 0}, {0, -1}, {-1, 0}, {0, 1}};
+	const pe_color col = 0x00ff00;
+	int cols = 2 * w, rows = 4 * h;
+	double cx = (cols - 1) / 2.0, cy = (rows - 1) / 2.0;
+	double r = (cols < rows ? cols - 1 : rows - 1) / 2.0;
+	double a = q * M_PI / 2;
+
+	pe_canvas_clear(got);
+	pe_canvas_clear(want);
+	pe_draw_wheel(got, 0, 0, w, h, &a, 1, &col);
+	pe_draw_wheel(want, 0, 0, w, h, NULL, 0, NULL);
+	pe_draw_segment(want, 0, 0, w, h, (int)floor(cx + 0.5),
+	    (int)floor(cy + 0.5), (int)floor(cx + r * dir[q][0] + 0.5),
+	    (int)floor(cy + r * dir[q][1] + 0.5), col);
+	return same_cells(got, want);
+}
+
+/* A hand at a quarter turn ends where exact arithmetic puts it, so the 3
+ * and 9 o'clock hands lie on one dot row and 12 and 6 o'clock on one
+ * column, however float rounds cos and sin there (cos pi/2 is 6e-17 in
+ * double, sin pi 1.2e-16, float's cosf(pi/2) -4.4e-8), in every box up to
+ * 60 x 30 cells. */
+Test(draw, wheel_quarter_turns_are_exact)
+{
+	struct pe_canvas got, want;
+	int bad = 0;
+
+	cr_assert_eq(pe_canvas_init(&got, 60, 30), 0);
+	cr_assert_eq(pe_canvas_init(&want, 60, 30), 0);
+	for (int w = 1; w <= 60; w++)
+		for (int h = 1; h <= 30; h++)
+			for (int q = 0; q < 4; q++)
+				if (!wheel_quarter_ok(&got, &want, w, h, q) &&
+				    bad++ < 5)
+					cr_expect(false, "%d x %d cells, %d "
+					    "pi/2", w, h, q);
+	cr_expect_eq(bad, 0, "%d wheels with a quarter-turn hand off", bad);
+	pe_canvas_free(&got);
+	pe_canvas_free(&want);
+}
+
+/* A hand's direction keeps the angle's double precision: m theta for RoPE's
+ * first pairs (theta_j = 10000^(-2j/64)) at m near 10^6 draws as its
+ * remainder mod 2 pi does (a float angle of 10^6 rad is off by up to 0.03
+ * rad, 1.8 dots at the rim of a wheel 120 dots across). */
+Test(draw, wheel_hands_keep_large_angles)
+{
+	struct pe_canvas big, red;
+	int bad = 0;
+
+	cr_assert_eq(pe_canvas_init(&big, 60, 30), 0);
+	cr_assert_eq(pe_canvas_init(&red, 60, 30), 0);
+	for (int j = 0; j < 4; j++)
+		for (int k = 0; k < 50; k++) {
+			double m = 1e6 - 1237.0 * k;
+			double a = m * pow(10000.0, -2.0 * j / 64.0);
+			double b = fmod(a, 2 * M_PI);
+
+			pe_canvas_clear(&big);
+			pe_canvas_clear(&red);
+			pe_draw_wheel(&big, 0, 0, 60, 30, &a, 1, NULL);
+			pe_draw_wheel(&red, 0, 0, 60, 30, &b, 1, NULL);
+			bad += !same_cells(&big, &red);
+		}
+	cr_expect_eq(bad, 0, "%d hands moved by their angle's size", bad);
+	pe_canvas_free(&big);
+	pe_canvas_free(&red);
+}
+
+/* Whether the samples i = parity, parity + 2, ... of a plot of n samples
+ * in a w x 1 box (each alone between gaps: one dot) sit, on its top dot
+ * row, at dot column i (cols - 1) / (n - 1) rounded half up in exact
+ * integer arithmetic: (2 i (cols - 1) + n - 1) div 2 (n - 1). */
+static bool
+plot_columns_ok(struct pe_canvas *cv, double *ys, int w, int n, int parity)
+{
+	bool want[400] = {false}, have[400] = {false};
+	long cols = 2 * w;
+
+	for (int i = 0; i < n; i++) {
+		ys[i] = i % 2 == parity ? 1.0 : NAN;
+		if (i % 2 == parity)
+			want[(2 * i * (cols - 1) + n - 1) / (2 * (n - 1))] =
+			    true;
+	}
+	pe_canvas_clear(cv);
+	pe_draw_plot(cv, 0, 0, w, 1, ys, (size_t)n, 0.0, 1.0, 0xffffff);
+	for (int c = 0; c < cols; c++) {
+		uint32_t cp = cv->cells[c / 2].cp, bit = c % 2 ? 0x08 : 0x01;
+
+		have[c] = cp >= 0x2800 && cp <= 0x28ff &&
+		    ((cp - 0x2800) & bit) != 0;
+	}
+	return memcmp(want, have, sizeof want) == 0;
+}
+
+/* Every sample of a plot sits at its exact column, for every n <= cols
+ * and every box up to 200 cells (the middle sample of an odd n is a tie:
+ * float must not move it). */
+Test(draw, plot_columns_are_exact)
+{
+	struct pe_canvas cv;
+	double *ys = malloc(400 * sizeof *ys);
+	int bad = 0;
+
+	cr_assert_not_null(ys);
+	cr_assert_eq(pe_canvas_init(&cv, 200, 1), 0);
+	for (int w = 1; w <= 200; w++)
+		for (int n = 2; n <= 2 * w; n++)
+			for (int parity = 0; parity < 2; parity++)
+				if (!plot_columns_ok(&cv, ys, w, n, parity) &&
+				    bad++ < 5)
+					cr_expect(false, "%d dots, n %d", 2 * w,
+					    n);
+	cr_expect_eq(bad, 0, "%d plots with a sample off its column", bad);
+	pe_canvas_free(&cv);
+	free(ys);
+}
+
 Test(draw, fmt_num_fits)
 {
 	char buf[64];

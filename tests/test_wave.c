@@ -113,6 +113,98 @@ ParameterizedTest(int *isa, wave, f32_rows_are_within_a_few_ulps)
 	free(rows);
 }
 
+ParameterizedTestParameters(wave, f32_rows_are_the_floats_of_the_rows)
+{
+	return cr_make_param_array(int, isa_ids, 3);
+}
+
+/* float32 rows are the floats of the double rows, bit for bit, in every
+ * layout, with a scale, from rows inside a block and across blocks. */
+ParameterizedTest(int *isa, wave, f32_rows_are_the_floats_of_the_rows)
+{
+	if (!pe_wave_force_isa(isas[*isa]))
+		cr_skip_test("no %s on this CPU", isas[*isa]);
+	size_t d = 270, nw = d / 2, n = 150; /* tiles and a tail */
+	double *w = wave_freqs(d), *rows = malloc(n * d * sizeof *rows);
+	float *rows32 = malloc(n * d * sizeof *rows32);
+	const struct pe_wave_out outs[] = {{true, false, true, 1.0},
+		{false, true, true, 1.0}, {false, false, false, 0.75},
+		{true, true, false, 1.25}};
+	size_t starts[] = {0, 37, 64 * 1000 + 13, ((size_t)1 << 30) - 77};
+	struct pe_wave wv;
+	cr_assert_eq(pe_wave_init(&wv, w, nw, PE_WAVE_F32), PE_OK);
+	for (size_t o = 0; o < sizeof outs / sizeof outs[0]; o++)
+		for (size_t q = 0; q < 4; q++) {
+			cr_assert_eq(pe_wave_rows(&wv, starts[q], n, &outs[o], rows, d),
+			    PE_OK);
+			cr_assert_eq(pe_wave_rows_f32(&wv, starts[q], n, &outs[o],
+			    rows32, d), PE_OK);
+			size_t bad = 0;
+			for (size_t k = 0; k < n * d; k++)
+				bad += memcmp(&(float){(float)rows[k]}, &rows32[k], 4) != 0;
+			cr_expect_eq(bad, 0, "%s: layout %zu from %zu: %zu differ",
+			    isas[*isa], o, starts[q], bad);
+		}
+	pe_wave_free(&wv);
+	free(w);
+	free(rows);
+	free(rows32);
+}
+
+/* The float of x in units of the last place of float y (0 when equal). */
+static double
+ulps32(float x, float y)
+{
+	if (x == y)
+		return 0.0;
+	float u = nextafterf(fabsf(y), INFINITY) - fabsf(y);
+	return fabs((double)x - (double)y) / (double)u;
+}
+
+ParameterizedTestParameters(wave, f32_rows_are_correctly_rounded_to_an_ulp)
+{
+	return cr_make_param_array(int, isa_ids, 3);
+}
+
+/* Every float32 value is within one ulp of the correctly rounded float of
+ * sin or cos of the angle fl(p w), that float taken from long double's
+ * sinl and cosl (64 bits: a tie of float32's 24 could round either way,
+ * which the ulp allows). */
+ParameterizedTest(int *isa, wave, f32_rows_are_correctly_rounded_to_an_ulp)
+{
+	if (!pe_wave_force_isa(isas[*isa]))
+		cr_skip_test("no %s on this CPU", isas[*isa]);
+	size_t d = 128, nw = d / 2, n = 200;
+	double *w = wave_freqs(d);
+	float *rows = malloc(n * d * sizeof *rows);
+	struct pe_wave wv;
+	struct pe_wave_out out = {true, false, true, 1.0};
+	size_t starts[] = {0, 4093, (size_t)1 << 24, ((size_t)1 << 30) - n};
+	cr_assert_eq(pe_wave_init(&wv, w, nw, PE_WAVE_F32), PE_OK);
+	double worst = 0.0;
+	size_t off = 0;
+	for (size_t q = 0; q < 4; q++) {
+		cr_assert_eq(pe_wave_rows_f32(&wv, starts[q], n, &out, rows, d),
+		    PE_OK);
+		for (size_t k = 0; k < n; k++)
+			for (size_t j = 0; j < nw; j++) {
+				long double t = (double)(starts[q] + k) * w[j];
+				double e = fmax(ulps32(rows[k * d + 2 * j], (float)sinl(t)),
+				    ulps32(rows[k * d + 2 * j + 1], (float)cosl(t)));
+				if (e > 0.0)
+					off++;
+				worst = fmax(worst, e);
+			}
+	}
+	cr_expect_leq(worst, 1.0, "%s: %g float ulps", isas[*isa], worst);
+	/* and nearly all are the correctly rounded float itself */
+	cr_expect_lt(off, n * nw * 4 / 1000, "%s: %zu of %zu off by an ulp",
+	    isas[*isa], off, n * nw * 8);
+	pe_wave_free(&wv);
+	free(w);
+	free(rows);
+}
+
 /* A row's bits depend on p alone: one call for 200 rows equals rows asked
  * one at a time, and from the middle of a block. */
 Test(wave, rows_do_not_depend_on_the_call)

@@ -23,6 +23,13 @@ double pe_alibi_bias(double m, size_t i, size_t j, enum pe_alibi_mode mode);
 int pe_alibi_bias_rows(const struct pe_config *cfg, const double *slopes,
     size_t r0, size_t r1, double *dest);
 
+/* The bias by query - key of one head, as a line the rows are windows of:
+ * row i of the [n, n] bias is dest[n - 1 - i .. 2n - 1 - i).
+ * formula: dest[t] = pe_alibi_bias(m, n - 1, t, mode), t < 2n - 1
+ * Returns PE_OK, or PE_EINVAL for n == 0 or a NULL buffer. */
+int pe_alibi_bias_line(double m, size_t n, enum pe_alibi_mode mode,
+    double *dest);
+
 /* Mean attention weight that query i (of n) gives keys [j0, j1) after a
  * softmax over the ALiBi biases alone (all content scores equal): weights
  * exp(-m (i-j)) over j <= i (causal) or exp(-m |i-j|) over all j

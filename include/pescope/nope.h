@@ -12,6 +12,13 @@ double pe_nope_mask(size_t i, size_t j);
  * Returns PE_OK, or PE_EINVAL for a NULL buffer or rows past n. */
 int pe_nope_rows(size_t n, size_t r0, size_t r1, double *dest);
 
+/* The mask by query - key as a line the rows are windows of: row i of the
+ * [n, n] mask is dest[n - 1 - i .. 2n - 1 - i).
+ * formula: dest[t] = pe_nope_mask(n - 1, t), t < 2n - 1 (0 for t < n,
+ *          -INFINITY after)
+ * Returns PE_OK, or PE_EINVAL for n == 0 or a NULL buffer. */
+int pe_nope_line(size_t n, double *dest);
+
 /* The order signal a causal mask leaks: under uniform causal attention,
  * query i averages i + 1 values, so the first token's share is 1/(i+1)
  * and falls with position; a model without positional encoding can read

@@ -53,6 +53,10 @@ double pe_rope_angle(const struct pe_rope *r, double m, size_t j);
 int pe_rope_angle_rows(const struct pe_rope *r, size_t p0, size_t npos,
     double *dest);
 
+/* The same rows as float32, each the float of pe_rope_angle's double. */
+int pe_rope_angle_rows_f32(const struct pe_rope *r, size_t p0, size_t npos,
+    float *dest);
+
 /* Rotate x[d] to position m in double: HF's apply_rotary_pos_emb on one
  * vector (modeling_llama.py: x cos + rotate_half(x) sin, cos and sin
  * multiplied by attention_scaling), in the pairing's dims; the dims past

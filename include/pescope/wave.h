@@ -17,12 +17,14 @@ enum pe_wave_accuracy {
 	/* each value is sin or cos of its own angle fl(p w_j), as
 	 * sin((double)p * w) is: within 1 ulp of libm's */
 	PE_WAVE_EXACT,
-	/* for float32 output: rows in blocks of wv->block; sin and cos of
-	 * the block's first row b and of k = p - b (exact, tabulated) are
-	 * combined by the angle-addition formulas and corrected to the
-	 * angle fl(p w_j) (first order in r = fl(p w) - fl(b w) - fl(k w),
-	 * which is exact and below 2 ulps of p w): within a few ulps of
-	 * double, 2^-29 of float32's */
+	/* for float32 output: rows in blocks of wv->block = 64, each row
+	 * p = b + 16u + v reached from sin and cos of the block's first row
+	 * b (within 3.5 ulps) in two angle additions with tabulated sin and
+	 * cos of fl(16u w_j) and fl(v w_j), each corrected to the angle
+	 * fl(x w_j) it stands for (in r = fl(p w) - fl(q w) - fl(v w), which
+	 * is exact and below 2 ulps of p w; second order at q = b + 16u,
+	 * first at p): within 1e-13 of sin(fl(p w)) in double, so its float
+	 * is within an ulp of float32's correctly rounded value (wave.c) */
 	PE_WAVE_F32,
 };
 
@@ -31,8 +33,12 @@ enum pe_wave_accuracy {
 struct pe_wave {
 	size_t nw;	 /* frequencies */
 	double *w;	 /* [nw] */
-	size_t block;	 /* rows of an angle-addition block; 1: exact */
-	double *tab;	 /* [block][2][nw]: sin, cos of fl(k w_j), k < block */
+	double wmax;	 /* max |w_j| */
+	size_t block;	 /* rows of an angle-addition block (an exact
+			    anchor); 1: every row exact */
+	double *tab;	 /* per tile of frequencies, sin and cos of
+			    fl(16 m w_j), m < 4, then of fl(m w_j),
+			    m < 16 (wave.c) */
 };
 
 /* Where a row's values go: pair j is (first, second), each sin or cos of
@@ -58,6 +64,12 @@ void pe_wave_free(struct pe_wave *wv);
  * Returns PE_OK, PE_EINVAL for a bad argument, PE_ENOMEM. */
 int pe_wave_rows(const struct pe_wave *wv, size_t p0, size_t npos,
     const struct pe_wave_out *out, double *dest, size_t stride);
+
+/* The same rows as float32: each value the float of pe_wave_rows's double
+ * (so the same bytes as converting those rows), written with no double in
+ * between; stride in floats. */
+int pe_wave_rows_f32(const struct pe_wave *wv, size_t p0, size_t npos,
+    const struct pe_wave_out *out, float *dest, size_t stride);
 
 /* Sums of the cosines of rows p0 .. p0+npos-1, in frequency order:
  * formula: dest[k] = sum_{j=0}^{nw-1} cos((p0 + k) w_j)

@@ -53,9 +53,10 @@ int pe_dump_check_table(const struct pe_config *c, const char *name,
     char *err, size_t cap);
 /* Fill o's dump table as dump does (prepared, encoded as NPY, written
  * nowhere) with threads threads, or memset as many bytes (memset_only);
- * the wall time and bytes into *seconds and *bytes. An exit status. */
+ * the wall time, the process's CPU time and the bytes into *seconds,
+ * *cpu and *bytes. An exit status. */
 int pe_dump_bench(const struct pe_options *o, size_t threads,
-    bool memset_only, double *seconds, double *bytes);
+    bool memset_only, double *seconds, double *cpu, double *bytes);
 /* pescope snapshot without a lesson (snapshot.c). */
 int pe_snapshot_run(const struct pe_options *o);
 /* pescope lesson (app/lesson_live.c); snapshot --lesson

@@ -163,14 +163,17 @@ static const struct bench_table bench_tables[] = {
 	{"nope mask", "nope", "mask", 8192, 0, 0, 0, PE_F32},
 };
 
-/* GB/s of table k filled with threads threads (memset_only: memset). */
+/* GB/s of table k filled with threads threads (memset_only: memset):
+ * per second of the process's CPU time on one thread (other work on the
+ * machine takes the core away, not the CPU time), of wall time on
+ * more. */
 static double
 bench_table_rate(const struct pe_options *o, const struct bench_table *b,
     size_t threads, bool memset_only, double *mib)
 {
 	struct pe_options x = *o;
 	char name[32];
-	double s = 0, bytes = 0;
+	double s = 0, cpu = 0, bytes = 0;
 
 	pe_config_default(&x.cfg);
 	x.cfg.enc = (enum pe_encoding)pe_encoding_parse(b->enc);
@@ -191,13 +194,24 @@ bench_table_rate(const struct pe_options *o, const struct bench_table *b,
 	 * ever slows a run down */
 	double best = 0.0;
 	for (int run = 0; run < (o->bench_quick ? 1 : 3); run++) {
-		if (pe_dump_bench(&x, threads, memset_only, &s, &bytes) != PE_EXIT_OK)
+		if (pe_dump_bench(&x, threads, memset_only, &s, &cpu, &bytes) !=
+		    PE_EXIT_OK)
 			return -1.0;
+		if (threads == 1)
+			s = cpu;
 		if (best == 0.0 || s < best)
 			best = s;
 	}
 	*mib = bytes / (1024.0 * 1024.0);
 	return bytes / best / 1e9;
+}
+
+/* The load average over the last minute (-1 when unknown). */
+static double
+bench_load(void)
+{
+	double l[1];
+	return getloadavg(l, 1) == 1 ? l[0] : -1.0;
 }
 
 /* The trainer (train.h): at the defaults, each task trained until it is
@@ -345,8 +359,9 @@ bench_tables_run(const struct pe_options *o)
 
 	printf("pescope bench --tables: dump's fill (prepare, fill, encode as "
 	    "NPY, write nowhere)\nbeside memset of as many bytes through the "
-	    "same chunks; GB/s (best of 3),\n1 thread and %zu; wave loops: %s\n", cpus,
-	    pe_wave_isa());
+	    "same chunks; GB/s (best of 3): 1 thread\nper CPU second, %zu per "
+	    "wall second; wave loops: %s; load average %.1f\n", cpus,
+	    pe_wave_isa(), bench_load());
 	printf("%-18s %8s %9s %9s %9s %9s\n", "table", "MiB", "fill 1",
 	    "memset 1", "fill N", "memset N");
 	for (size_t k = 0; k < sizeof bench_tables / sizeof bench_tables[0]; k++) {

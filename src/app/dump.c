@@ -221,6 +221,14 @@ dump_fill(const void *arg, size_t r0, size_t r1, void *dest)
 	return x->t->fill(x, r0, r1, dest);
 }
 
+/* The stream's float32 fill: rows of x's table as floats. */
+static int
+dump_fill32(const void *arg, size_t r0, size_t r1, void *dest)
+{
+	const struct dump_ctx *x = arg;
+	return x->t->fill32(x, r0, r1, dest);
+}
+
 /* What a dump of o's table is: its shape, dtype, the checks before any
  * work. Fills *x (its rope in *rope) and *tab; returns PE_EXIT_OK or the
  * exit status after saying why. */
@@ -301,7 +309,10 @@ dump_stream(const struct pe_options *o, const struct dump_ctx *x,
 	size_t lead = tab->ndim == 3 ? tab->shape[0] * tab->shape[1]
 	    : tab->ndim == 1 ? tab->shape[0] : tab->shape[0];
 	struct pe_stream s = {0, lead, x->rowlen, x->t->ints, dt, csv, dump_fill,
-		x, o->threads > 0 ? o->threads : pe_stream_cpus(), false};
+		NULL, x, o->threads > 0 ? o->threads : pe_stream_cpus(), false};
+
+	if (dt == PE_F32 && x->t->fill32 != NULL)
+		s.fill_bytes = dump_fill32;
 
 	if (csv && tab->ndim == 3) {
 		s.row0 = o->head * tab->shape[1];
@@ -399,36 +410,44 @@ end:
 	return rc;
 }
 
+/* Seconds of clock c. */
+static double
+dump_clock(clockid_t c)
+{
+	struct timespec ts;
+	clock_gettime(c, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 /* Fill o's table as dump would, encoded as NPY but written nowhere, with
- * threads threads (memset: the same bytes memset instead); the seconds and
- * bytes into *seconds, *bytes. Returns PE_EXIT_OK or an exit status. */
+ * threads threads (memset: the same bytes memset instead); the wall and
+ * CPU seconds and the bytes into *seconds, *cpu, *bytes. Returns
+ * PE_EXIT_OK or an exit status. */
 int
 pe_dump_bench(const struct pe_options *o, size_t threads, bool memset_only,
-    double *seconds, double *bytes)
+    double *seconds, double *cpu, double *bytes)
 {
 	struct dump_ctx x;
 	struct pe_rope rope;
 	struct pe_table tab;
 	enum pe_dtype dt;
 	struct pe_stream_result res;
-	double t0;
 
 	memset(&rope, 0, sizeof rope);
 	memset(&x, 0, sizeof x);
 	int rc = dump_plan(o, &x, &rope, &tab, &dt);
 	if (rc == PE_EXIT_OK) {
 		struct pe_stream s = dump_stream(o, &x, &tab, dt);
-		struct timespec ts;
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		t0 = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+		double t0 = dump_clock(CLOCK_MONOTONIC);
+		double c0 = dump_clock(CLOCK_PROCESS_CPUTIME_ID);
 		int st = x.t->prep != NULL && !memset_only ? x.t->prep(&x) : PE_OK;
 		s.threads = threads;
 		if (memset_only)
 			s.fill = NULL;
 		if (st == PE_OK)
 			st = pe_stream_run(&s, NULL, &res);
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		*seconds = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 - t0;
+		*seconds = dump_clock(CLOCK_MONOTONIC) - t0;
+		*cpu = dump_clock(CLOCK_PROCESS_CPUTIME_ID) - c0;
 		*bytes = res.bytes;
 		rc = st == PE_OK ? PE_EXIT_OK : PE_EXIT_FAIL;
 	}

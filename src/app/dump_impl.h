@@ -62,6 +62,12 @@ struct dump_table {
 	unsigned caps;	    /* enum pe_enc_cap: every encoding with them */
 	unsigned attns;	    /* 1 << enum pe_enc_attention with caps; 0: any */
 	bool rope;	    /* x->r is the config's rope (pe_rope_init) */
+	/* NULL, or the same rows as float32 values, each the float of
+	 * fill's double (NPY's <f4 bytes, with no double in between), for
+	 * tables whose values are finite in float32 or infinite in double
+	 * too: no float32 overflow is looked for. Same threads rule. */
+	int (*fill32)(const struct dump_ctx *x, size_t r0, size_t r1,
+	    float *dest);
 };
 
 /* What a table's prep makes; dump_prep_free releases it. */
@@ -74,6 +80,14 @@ struct dump_prep {
 	int64_t *iv;
 	size_t nv;
 	double scale, offset;	/* rope similarity: att^2 sum + pass */
+	/* a table whose rows are windows of a line (a function of query -
+	 * key: alibi's bias, the mask, a wave's similarity): nlines lines
+	 * of 2n - 1 values, row i of line h is line[h][n - 1 - i ..]; line32
+	 * the same as floats (float32 dumps); NULL: too large, the fill
+	 * makes each row itself */
+	double *line;
+	float *line32;
+	size_t nlines;
 };
 
 /* What a fill function gets. */

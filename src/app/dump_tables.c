@@ -72,17 +72,26 @@ static int prep_slopes(struct dump_ctx *x);
 static int prep_relative(struct dump_ctx *x);
 static int prep_toy(struct dump_ctx *x);
 static int prep_beyond(struct dump_ctx *x);
+static int prep_bias(struct dump_ctx *x);
+static int prep_mask(struct dump_ctx *x);
+#define FILL32_ARGS const struct dump_ctx *x, size_t r0, size_t r1, float *dest
+static int fill32_pe_wave(FILL32_ARGS);
+static int fill32_pe_vit2d(FILL32_ARGS);
+static int fill32_rope(FILL32_ARGS);
+static int fill32_lines(FILL32_ARGS);
 
 const struct dump_table dump_tables[] = {
 	{"pe", E(SINUSOIDAL), 0, {AX_POS, AX_D}, false, fill_pe_wave, NULL, NULL,
-	    NULL, prep_sinusoid},
+	    NULL, prep_sinusoid, .fill32 = fill32_pe_wave},
 	{"pe", E(LEARNED), 0, {AX_POS, AX_D}, false, fill_pe_learned},
 	{"pe", E(VIT2D), 0, {AX_POS, AX_D}, false, fill_pe_vit2d, NULL, NULL,
-	    NULL, prep_vit2d},
+	    NULL, prep_vit2d, .fill32 = fill32_pe_vit2d},
 	{"similarity", E(SINUSOIDAL), 0, {AX_POS, AX_POS}, false,
-	    fill_similarity, NULL, NULL, NULL, prep_sim_sinusoid},
+	    fill_similarity, NULL, NULL, NULL, prep_sim_sinusoid,
+	    .fill32 = fill32_lines},
 	{"similarity", E(ROPE), 0, {AX_POS, AX_POS}, false, fill_similarity,
-	    NULL, NULL, NULL, prep_sim_rope, .rope = true},
+	    NULL, NULL, NULL, prep_sim_rope, .rope = true,
+	    .fill32 = fill32_lines},
 	{"similarity", E(VIT2D), 0, {AX_POS, AX_POS}, false,
 	    fill_vit2d_similarity, NULL, NULL, NULL, prep_sim_vit2d},
 	{"similarity", E_SIM_FIELD, 0, {AX_POS, AX_POS}, false, fill_similarity,
@@ -99,24 +108,25 @@ const struct dump_table dump_tables[] = {
 	    NULL, NULL, NULL, prep_sim_vit2d},
 	{"inv_freq", E(ROPE), 0, {AX_PAIRS}, false, fill_rope, .rope = true},
 	{"angles", E(ROPE), 0, {AX_POS, AX_PAIRS}, false, fill_rope,
-	    .rope = true},
+	    .rope = true, .fill32 = fill32_rope},
 	{"cos", E(ROPE), 0, {AX_POS, AX_ROT}, false, fill_rope, NULL, NULL, NULL,
-	    prep_rope, .rope = true},
+	    prep_rope, .rope = true, .fill32 = fill32_rope},
 	{"sin", E(ROPE), 0, {AX_POS, AX_ROT}, false, fill_rope, NULL, NULL, NULL,
-	    prep_rope, .rope = true},
+	    prep_rope, .rope = true, .fill32 = fill32_rope},
 	{"wavelength", E(ROPE), 0, {AX_PAIRS}, false, fill_rope, .rope = true},
 	{"attention_scaling", E(ROPE), 0, {AX_ONE}, false, fill_rope,
 	    .rope = true},
 	{"slopes", E(ALIBI), 0, {AX_HEADS}, false, fill_alibi, NULL, NULL, NULL,
 	    prep_slopes},
 	{"bias", E(ALIBI), 0, {AX_HEADS, AX_POS, AX_POS}, false, fill_alibi,
-	    NULL, NULL, NULL, prep_slopes},
+	    NULL, NULL, NULL, prep_bias, .fill32 = fill32_lines},
 	{"buckets", E(RELATIVE), 1u << PE_REL_T5, {AX_POS, AX_POS}, true,
 	    fill_relative, NULL, NULL, NULL, prep_relative},
 	{"index", E(RELATIVE), 1u << PE_REL_SHAW, {AX_POS, AX_POS}, true,
 	    fill_relative, NULL, NULL, NULL, prep_relative},
 	/* the layer's mask (attn.h: causal, a window, chunks), 0 or -inf */
-	{"mask", E(NOPE) | E(ROPE), 0, {AX_POS, AX_POS}, false, fill_mask},
+	{"mask", E(NOPE) | E(ROPE), 0, {AX_POS, AX_POS}, false, fill_mask,
+	    NULL, NULL, NULL, prep_mask, .fill32 = fill32_lines},
 	/* Llama 4's query temperature of a NoPE layer, by position */
 	{"temperature", E(NOPE), 0, {AX_POS}, false, fill_temperature,
 	    check_temperature},
@@ -274,7 +284,96 @@ dump_prep_free(struct dump_prep *p)
 		pe_field_free(&p->field);
 	free(p->v);
 	free(p->iv);
+	free(p->line);
+	free(p->line32);
 	memset(p, 0, sizeof *p);
+}
+
+/* |a - b|. */
+static size_t
+dist(size_t a, size_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/* Most bytes a table's lines may take (dump_prep's line, line32); past it
+ * each fill makes its rows itself. */
+#define DUMP_LINES_BYTES ((size_t)16 << 20)
+
+/* Make x->p's nlines lines of 2n - 1 values, line h by line(x, h, dest),
+ * and for a float32 dump their floats, when they fit in DUMP_LINES_BYTES
+ * (PE_OK either way). */
+static int
+prep_lines(struct dump_ctx *x, size_t nlines,
+    int (*line)(const struct dump_ctx *x, size_t h, double *dest))
+{
+	size_t len = 2 * x->n - 1, per = x->dtype == PE_F32 ? 12 : 8;
+
+	if (nlines > DUMP_LINES_BYTES / per / len)
+		return PE_OK;
+	x->p.line = malloc(nlines * len * sizeof *x->p.line);
+	if (x->p.line == NULL)
+		return PE_ENOMEM;
+	for (size_t h = 0; h < nlines; h++) {
+		int st = line(x, h, x->p.line + h * len);
+		if (st != PE_OK)
+			return st;
+	}
+	if (x->dtype == PE_F32) {
+		x->p.line32 = malloc(nlines * len * sizeof *x->p.line32);
+		if (x->p.line32 == NULL)
+			return PE_ENOMEM;
+		for (size_t k = 0; k < nlines * len; k++)
+			x->p.line32[k] = (float)x->p.line[k];
+	}
+	x->p.nlines = nlines;
+	return PE_OK;
+}
+
+/* Rows [r0, r1) from the lines (row r: line r / n, query r % n), as
+ * doubles or (f32) floats: each a copy of the row's window. */
+static void
+lines_rows(const struct dump_ctx *x, size_t r0, size_t r1, void *dest,
+    bool f32)
+{
+	size_t n = x->n, len = 2 * n - 1;
+
+	for (size_t r = r0; r < r1; r++) {
+		size_t at = (r / n) * len + (n - 1 - r % n);
+		if (f32)
+			memcpy((float *)dest + (r - r0) * n, x->p.line32 + at,
+			    n * sizeof(float));
+		else
+			memcpy((double *)dest + (r - r0) * n, x->p.line + at,
+			    n * sizeof(double));
+	}
+}
+
+/* Rows [r0, r1) as floats of fill's doubles, a row at a time: a table
+ * whose lines did not fit. */
+static int
+fill32_by_rows(const struct dump_ctx *x, size_t r0, size_t r1, float *dest)
+{
+	double *row = malloc(x->rowlen * sizeof *row);
+	int st = row == NULL ? PE_ENOMEM : PE_OK;
+
+	for (size_t r = r0; st == PE_OK && r < r1; r++) {
+		st = x->t->fill(x, r, r + 1, row);
+		for (size_t k = 0; st == PE_OK && k < x->rowlen; k++)
+			dest[(r - r0) * x->rowlen + k] = (float)row[k];
+	}
+	free(row);
+	return st;
+}
+
+/* A table of lines as floats: copies of windows, or row by row. */
+static int
+fill32_lines(const struct dump_ctx *x, size_t r0, size_t r1, float *dest)
+{
+	if (x->p.line32 == NULL)
+		return fill32_by_rows(x, r0, r1, dest);
+	lines_rows(x, r0, r1, dest, true);
+	return PE_OK;
 }
 
 /* Rows of vit2d's pe: patch r = h W + w is [sin w om | cos w om | sin h om
@@ -302,15 +401,55 @@ fill_pe_vit2d(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
 	return PE_OK;
 }
 
+/* vit2d's pe as floats (fill_pe_vit2d's rows). */
+static int
+fill32_pe_vit2d(const struct dump_ctx *x, size_t r0, size_t r1, float *dest)
+{
+	static const struct pe_wave_out halves = {false, false, true, 1.0};
+	size_t d = x->c->d, gw = x->c->grid_w;
+
+	for (size_t r = r0; r < r1;) {
+		size_t h = r / gw, w = r % gw;
+		size_t cnt = gw - w < r1 - r ? gw - w : r1 - r;
+		float *row = dest + (r - r0) * d;
+		int st = pe_wave_rows_f32(&x->p.wave, w, cnt, &halves, row, d);
+		if (st == PE_OK)
+			st = pe_wave_rows_f32(&x->p.wave, h, 1, &halves, row + d / 2,
+			    d);
+		if (st != PE_OK)
+			return st;
+		for (size_t k = 1; k < cnt; k++)
+			memcpy(row + k * d + d / 2, row + d / 2, d / 2 * sizeof *row);
+		r += cnt;
+	}
+	return PE_OK;
+}
+
+/* The sinusoid's output layout: pairs, or halves for split and t2t. */
+static struct pe_wave_out
+pe_wave_layout(const struct pe_config *c)
+{
+	bool halves = c->layout == PE_LAYOUT_SPLIT || c->layout == PE_LAYOUT_T2T;
+	struct pe_wave_out out = {!halves, false, true, 1.0};
+	return out;
+}
+
 /* The sinusoid's pe, in its layout. */
 static int
 fill_pe_wave(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
 {
-	const struct pe_config *c = x->c;
-	bool halves = c->layout == PE_LAYOUT_SPLIT || c->layout == PE_LAYOUT_T2T;
-	struct pe_wave_out out = {!halves, false, true, 1.0};
+	struct pe_wave_out out = pe_wave_layout(x->c);
 
-	return pe_wave_rows(&x->p.wave, r0, r1 - r0, &out, dest, c->d);
+	return pe_wave_rows(&x->p.wave, r0, r1 - r0, &out, dest, x->c->d);
+}
+
+/* The sinusoid's pe as floats. */
+static int
+fill32_pe_wave(const struct dump_ctx *x, size_t r0, size_t r1, float *dest)
+{
+	struct pe_wave_out out = pe_wave_layout(x->c);
+
+	return pe_wave_rows_f32(&x->p.wave, r0, r1 - r0, &out, dest, x->c->d);
 }
 
 /* The learned table's pe (NaN past its rows). */
@@ -334,8 +473,20 @@ fill_pe_learned(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
  * and every row's squared norm is C_W(0) + C_H(0) = d/2 (pe_vit2d_cosine).
  * Learned, nope and the rest: their field's values. */
 
+/* The line of a wave's similarity: the profile mirrored, t standing for
+ * distance |n - 1 - t|. */
+static int
+line_sim(const struct dump_ctx *x, size_t h, double *dest)
+{
+	(void)h;
+	for (size_t t = 0; t < 2 * x->n - 1; t++)
+		dest[t] = x->p.v[dist(x->n - 1, t)];
+	return PE_OK;
+}
+
 /* A wave's similarity (x->p.wave, scale, offset set): the matrix reads a
- * profile of every distance; the profile's rows are distances. */
+ * profile of every distance, as its line; the profile's rows are
+ * distances. */
 static int
 prep_sim_profile(struct dump_ctx *x)
 {
@@ -349,7 +500,7 @@ prep_sim_profile(struct dump_ctx *x)
 	st = pe_wave_cos_sums(&x->p.wave, 0, x->n, x->p.v);
 	for (size_t k = 0; st == PE_OK && k < x->n; k++)
 		x->p.v[k] = x->p.scale * x->p.v[k] + x->p.offset;
-	return st;
+	return st == PE_OK ? prep_lines(x, 1, line_sim) : st;
 }
 
 /* The sinusoid's similarity: its frequencies. */
@@ -407,13 +558,6 @@ prep_sim_field(struct dump_ctx *x)
 	return st;
 }
 
-/* |a - b|. */
-static size_t
-dist(size_t a, size_t b)
-{
-	return a > b ? a - b : b - a;
-}
-
 /* vit2d's similarity of patches i and j (cosine: divided by the norms). */
 static double
 vit2d_similarity(const struct dump_ctx *x, size_t i, size_t j, bool cosine)
@@ -437,6 +581,10 @@ fill_similarity(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
 		for (size_t k = 0; st == PE_OK && k < r1 - r0; k++)
 			v[k] = x->p.scale * v[k] + x->p.offset;
 		return st;
+	}
+	if (!profile && x->p.line != NULL) {
+		lines_rows(x, r0, r1, v, false);
+		return PE_OK;
 	}
 	for (size_t r = r0; r < r1; r++) {
 		double *row = v + (r - r0) * cols;
@@ -501,6 +649,20 @@ fill_rope(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
 	return PE_OK;
 }
 
+/* rope's angles, cos and sin as floats. */
+static int
+fill32_rope(const struct dump_ctx *x, size_t r0, size_t r1, float *dest)
+{
+	const struct pe_rope *r = x->r;
+	bool cos = strcmp(x->t->name, "cos") == 0;
+	struct pe_wave_out out = {r->pairing == PE_PAIR_INTERLEAVED, cos, cos,
+		r->attention_scaling};
+
+	if (strcmp(x->t->name, "angles") == 0)
+		return pe_rope_angle_rows_f32(r, r0, r1 - r0, dest);
+	return pe_wave_rows_f32(&x->p.wave, r0, r1 - r0, &out, dest, r->rot);
+}
+
 /* alibi's slopes, for its bias and recency. */
 static int
 prep_slopes(struct dump_ctx *x)
@@ -511,6 +673,21 @@ prep_slopes(struct dump_ctx *x)
 	return pe_alibi_slopes(x->c->heads, x->p.v);
 }
 
+/* Head h's bias by query - key. */
+static int
+line_bias(const struct dump_ctx *x, size_t h, double *dest)
+{
+	return pe_alibi_bias_line(x->p.v[h], x->n, x->c->alibi_mode, dest);
+}
+
+/* alibi's bias: the slopes and each head's line. */
+static int
+prep_bias(struct dump_ctx *x)
+{
+	int st = prep_slopes(x);
+	return st == PE_OK ? prep_lines(x, x->c->heads, line_bias) : st;
+}
+
 /* alibi's slopes and bias (rows by head, then query). */
 static int
 fill_alibi(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
@@ -519,6 +696,10 @@ fill_alibi(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
 
 	if (strcmp(x->t->name, "slopes") == 0) {
 		memcpy(v, x->p.v + r0, (r1 - r0) * sizeof *v);
+		return PE_OK;
+	}
+	if (x->p.line != NULL) {
+		lines_rows(x, r0, r1, v, false);
 		return PE_OK;
 	}
 	return pe_alibi_bias_rows(x->c, x->p.v, r0, r1, v);
@@ -546,12 +727,44 @@ fill_relative(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
 	return PE_OK;
 }
 
+/* The mask by query - key. */
+static int
+line_mask(const struct dump_ctx *x, size_t h, double *dest)
+{
+	struct pe_attn t;
+
+	(void)h;
+	pe_config_attn(x->c, &t);
+	/* element j of the line is key - query = j - (n - 1): the last
+	 * query's row, continued past the last key */
+	for (size_t j = 0; j < 2 * x->n - 1; j++)
+		dest[j] = pe_attn_sees(&t, x->n - 1, j) ? 0.0 : -INFINITY;
+	return PE_OK;
+}
+
+/* The layer's mask: one line when it depends on key - query alone (full,
+ * a window); chunks are not (each fill asks the shape). */
+static int
+prep_mask(struct dump_ctx *x)
+{
+	struct pe_attn t;
+
+	pe_config_attn(x->c, &t);
+	if (t.span == PE_SPAN_CHUNKED)
+		return PE_OK;
+	return prep_lines(x, 1, line_mask);
+}
+
 /* nope's causal mask. */
 static int
 fill_mask(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
 {
 	struct pe_attn t;
 
+	if (x->p.line != NULL) {
+		lines_rows(x, r0, r1, dest, false);
+		return PE_OK;
+	}
 	pe_config_attn(x->c, &t);
 	return pe_attn_mask_rows(&t, r0, r1 - r0, x->n, dest);
 }

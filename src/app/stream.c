@@ -49,6 +49,7 @@ struct stream_run {
 	const struct pe_stream *s;
 	size_t chunk_rows, nchunks, nslots;
 	bool direct;		/* NPY bytes are the values themselves */
+	bool bytes;		/* fill_bytes writes them (no values) */
 	struct stream_slot *slots;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;	/* a slot became ready or free, or stop */
@@ -130,6 +131,11 @@ stream_chunk(const struct stream_run *run, size_t c, struct stream_slot *sl)
 		size_t es = s->dtype == PE_F32 ? 4 : 8;
 		sl->len = count * es;
 		memset(sl->out, (int)(c & 0x7f), sl->len);
+		return;
+	}
+	if (run->bytes) {
+		sl->len = count * (s->dtype == PE_F32 ? 4 : 8);
+		sl->st = s->fill_bytes(s->arg, r0, r1, sl->out);
 		return;
 	}
 	sl->st = s->fill(s->arg, r0, r1, sl->vals);
@@ -216,7 +222,8 @@ stream_ring(struct stream_run *run)
 	size_t vals = run->chunk_rows * s->rowlen * 8;
 	size_t out = s->csv ? run->chunk_rows * pe_csv_line_max(s->rowlen)
 			    : run->chunk_rows * s->rowlen * 8;
-	size_t per = (s->fill != NULL ? vals : 0) + (run->direct ? 0 : out);
+	size_t per = (s->fill != NULL && !run->bytes ? vals : 0) +
+	    (run->direct ? 0 : out);
 	size_t fit = STREAM_RING_BYTES / (per > 0 ? per : 1);
 	size_t want = s->threads > 1 ? 2 * s->threads : 1;
 
@@ -227,7 +234,8 @@ stream_ring(struct stream_run *run)
 		return PE_ENOMEM;
 	for (size_t k = 0; k < run->nslots; k++) {
 		struct stream_slot *sl = &run->slots[k];
-		if (s->fill != NULL && (sl->vals = malloc(vals ? vals : 1)) == NULL)
+		if (s->fill != NULL && !run->bytes &&
+		    (sl->vals = malloc(vals ? vals : 1)) == NULL)
 			return PE_ENOMEM;
 		if (run->direct)
 			sl->out = sl->vals;
@@ -296,12 +304,17 @@ pe_stream_run(const struct pe_stream *s, FILE *fp,
 	size_t target = s->csv ? STREAM_CHUNK_CSV : STREAM_CHUNK_NPY;
 	run.chunk_rows = s->rowlen > 0 && s->rowlen < target ? target / s->rowlen
 							     : 1;
+	/* whole wave blocks (64 rows share an exact anchor, pescope/wave.h):
+	 * a chunk of 32 to 63 rows grows to 64 */
 	if (run.chunk_rows >= 64)
-		run.chunk_rows -= run.chunk_rows % 64; /* whole wave blocks */
+		run.chunk_rows -= run.chunk_rows % 64;
+	else if (run.chunk_rows >= 32)
+		run.chunk_rows = 64;
 	run.nchunks = s->rowlen == 0 ? 0
 	    : (s->rows + run.chunk_rows - 1) / run.chunk_rows;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	run.direct = !s->csv && s->fill != NULL &&
+	run.bytes = !s->csv && s->fill != NULL && s->fill_bytes != NULL;
+	run.direct = !s->csv && s->fill != NULL && !run.bytes &&
 	    (s->ints ? s->dtype == PE_I64 : s->dtype == PE_F64);
 #endif
 	if ((res->st = stream_ring(&run)) != PE_OK) {

@@ -23,6 +23,12 @@ struct pe_stream {
 	/* rows [r0, r1) into dest ((r1 - r0) * rowlen values); NULL: no
 	 * values, the chunks are memset (the bench's yardstick) */
 	int (*fill)(const void *arg, size_t r0, size_t r1, void *dest);
+	/* NULL, or rows [r0, r1) straight into NPY data of dtype (the host's
+	 * order, little-endian): the bytes fill and the encoding would make,
+	 * with no double in between. Its values are within dtype's range (a
+	 * float32 overflow is not looked for). Used for NPY on a
+	 * little-endian host. */
+	int (*fill_bytes)(const void *arg, size_t r0, size_t r1, void *dest);
 	const void *arg;
 	size_t threads;		/* 1 .. PE_STREAM_MAX_THREADS */
 	bool progress;		/* a progress bar on stderr past a second */

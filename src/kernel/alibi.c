@@ -82,6 +82,20 @@ pe_alibi_bias_rows(const struct pe_config *cfg, const double *slopes,
 	return PE_OK;
 }
 
+/* One head's bias by query - key, t = 0 .. 2n-2 standing for query - key
+ * = n - 1 - t: the value pe_alibi_bias gives query n - 1 and key t, the
+ * same double operations on the same distance as any (i, j) of that
+ * distance, so row i's window of it is row i bit for bit. */
+int
+pe_alibi_bias_line(double m, size_t n, enum pe_alibi_mode mode, double *dest)
+{
+	if (dest == NULL || n == 0 || n > SIZE_MAX / 2)
+		return PE_EINVAL;
+	for (size_t t = 0; t < 2 * n - 1; t++)
+		dest[t] = pe_alibi_bias(m, n - 1, t, mode);
+	return PE_OK;
+}
+
 /* Fill dest[h*n*n + i*n + j] for every head. Returns PE_EINVAL for a bad
  * head count or a size that overflows. */
 int

@@ -31,6 +31,17 @@ pe_nope_rows(size_t n, size_t r0, size_t r1, double *dest)
 	return PE_OK;
 }
 
+/* The mask by query - key: t stands for query - key = n - 1 - t. */
+int
+pe_nope_line(size_t n, double *dest)
+{
+	if (dest == NULL || n == 0 || n > SIZE_MAX / 2)
+		return PE_EINVAL;
+	for (size_t t = 0; t < 2 * n - 1; t++)
+		dest[t] = pe_nope_mask(n - 1, t);
+	return PE_OK;
+}
+
 /* Fill dest[i*n + j] with the causal mask. Returns PE_EINVAL for an empty
  * or overflowing size. */
 int

@@ -16,6 +16,7 @@
 
 #include "pescope/rope.h"
 #include "kernel/check.h"
+#include "kernel/clones.h"
 #include "kernel/encoding_impl.h"
 #include "kernel/testing.h"
 
@@ -335,6 +336,25 @@ pe_rope_angle_rows(const struct pe_rope *r, size_t p0, size_t npos,
 		double m = (double)(p0 + k);
 		for (size_t j = 0; j < r->npairs; j++)
 			dest[k * r->npairs + j] = m * r->inv_freq[j];
+	}
+	return PE_OK;
+}
+
+/* The angle rows as floats (dump's float32 table): one multiply and one
+ * rounding per value, in the vector units. */
+PE_CLONES int
+pe_rope_angle_rows_f32(const struct pe_rope *r, size_t p0, size_t npos,
+                       float *dest)
+{
+	if (r == NULL || r->inv_freq == NULL || (npos > 0 && dest == NULL))
+		return PE_EINVAL;
+	const double *w = r->inv_freq;
+	size_t np = r->npairs;
+	for (size_t k = 0; k < npos; k++) {
+		double m = (double)(p0 + k);
+		float *row = dest + k * np;
+		for (size_t j = 0; j < np; j++)
+			row[j] = (float)(m * w[j]);
 	}
 	return PE_OK;
 }

@@ -1,68 +1,156 @@
-/* Rows of sines and cosines (pescope/wave.h): the blocks of the fast
- * accuracy, the choice of instruction set, and the generic loops (libm,
- * as pe_sinusoidal_value computes one value). */
+/* Rows of sines and cosines (pescope/wave.h): the anchors and tables of
+ * the fast accuracy, the choice of instruction set, and the generic loops
+ * (libm, as pe_sinusoidal_value computes one value).
+ *
+ * PE_WAVE_F32 walks every row p down three levels: p = b + 16u + v with b
+ * a multiple of 64, u < 4, v < 16. The block's anchor, sin and cos of
+ * fl(b w), is exact (the instruction set's sincos); the anchor of
+ * q = b + 16u comes from it by angle addition with the step table (sin,
+ * cos of fl(16u w)), corrected to fl(q w) to second order; row p from q's
+ * anchor with the row table (fl(v w)), corrected to fl(p w) to first
+ * order. Each
+ * correction r = fl(p w) - fl(q w) - fl(v w) is exact (Sterbenz: q >= v
+ * or q = 0, and fl(p w) - fl(q w) is within a factor 2 of fl(v w)), and r
+ * is below 2 ulps of p w. So a row's values depend on p alone, whatever
+ * rows a call asks for; the tables a row reads stay small (20 entries),
+ * and the sincos is 1/64 of the work. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernel/wave_impl.h"
 
-/* Bytes the angle-addition table may take (rows read it a tile at a time). */
+/* Bytes the two angle-addition tables may take (20 x 2 doubles a
+ * frequency); past it (nw above 13,056) the rows are exact. */
 #define WAVE_TABLE_BYTES ((size_t)4 << 20)
-/* Most rows in a block: the exact sines are then 1/64 of the work. */
-#define WAVE_MAX_BLOCK 64
-/* Frequencies a tile of pe_wave_rows covers. */
-#define WAVE_TILE 256
+/* Rows of a block (an exact anchor) and of a step (an anchor by angle
+ * addition): the step table has WAVE_NSTEP entries, the row table
+ * WAVE_STEP. */
+#define WAVE_BLOCK 64
+#define WAVE_STEP 16
+#define WAVE_NSTEP (WAVE_BLOCK / WAVE_STEP)
+#define WAVE_ENTRIES (WAVE_NSTEP + WAVE_STEP)
+/* Frequencies a tile of pe_wave_rows covers: its part of the tables
+ * (20 x 2 x 128 doubles, 40 KiB) and of the anchors stays near the
+ * first-level cache. */
+#define WAVE_TILE 128
 
-/* Place pair j's values (a = first, b = second) as out says. */
-static void
+/* Place pair j's values (a = first, b = second) as out says, as doubles
+ * or (f32) as floats. */
+static inline void
 wave_put(const struct pe_wave_out *out, size_t half, size_t j, double s,
-         double c, double *dest)
+         double c, void *dest, bool f32)
 {
 	double a = (out->cos1 ? c : s) * out->scale;
 	double b = (out->cos2 ? c : s) * out->scale;
-	if (out->pairs) {
-		dest[2 * j] = a;
-		dest[2 * j + 1] = b;
+	size_t ia = out->pairs ? 2 * j : j;
+	size_t ib = out->pairs ? 2 * j + 1 : half + j;
+	if (f32) {
+		((float *)dest)[ia] = (float)a;
+		((float *)dest)[ib] = (float)b;
 	} else {
-		dest[j] = a;
-		dest[half + j] = b;
+		((double *)dest)[ia] = a;
+		((double *)dest)[ib] = b;
 	}
 }
 
 /* Generic exact loop: libm's sin and cos of fl(p w_j). */
+static inline void
+wave_exact_body(const double *w, size_t nw, size_t half, double p,
+                const struct pe_wave_out *out, void *dest, bool f32)
+{
+	for (size_t j = 0; j < nw; j++) {
+		double t = p * w[j];
+		wave_put(out, half, j, sin(t), cos(t), dest, f32);
+	}
+}
+
 static void
 wave_exact_generic(const double *w, size_t nw, size_t half, double p,
                    const struct pe_wave_out *out, double *dest)
 {
+	wave_exact_body(w, nw, half, p, out, dest, false);
+}
+
+static void
+wave_exact32_generic(const double *w, size_t nw, size_t half, double p,
+                     const struct pe_wave_out *out, float *dest)
+{
+	wave_exact_body(w, nw, half, p, out, dest, true);
+}
+
+/* Generic step, the angle addition to second order:
+ * sin(a0 + am) = s0 cm + c0 sm = S, cos(a0 + am) = c0 cm - s0 sm = C, and
+ * with r = fl(q w) - a0 - am (exact; a0 = fl(b w), am = fl(m w)),
+ * sin(a0 + am + r) = S (1 - r^2/2) + C r, cos = C (1 - r^2/2) - S r. */
+static void
+wave_step_generic(const double *w, size_t nw, double q, double m,
+                  const double *s0, const double *c0, const double *sm,
+                  const double *cm, double *s, double *c)
+{
+	double b = q - m;
+
 	for (size_t j = 0; j < nw; j++) {
-		double t = p * w[j];
-		wave_put(out, half, j, sin(t), cos(t), dest);
+		double r = (q * w[j] - b * w[j]) - m * w[j], h = 0.5 * r * r;
+		double S = s0[j] * cm[j] + c0[j] * sm[j];
+		double C = c0[j] * cm[j] - s0[j] * sm[j];
+		s[j] = (S - S * h) + C * r;
+		c[j] = (C - C * h) - S * r;
 	}
 }
 
-/* Generic angle addition, corrected to fl(p w_j):
- * sin(a0 + ak) = s0 ck + c0 sk, cos(a0 + ak) = c0 ck - s0 sk, and with
- * r = fl(p w) - a0 - ak (exact: Sterbenz, since b >= k or b = 0),
- * sin(a0 + ak + r) = S + C r, cos = C - S r to first order. */
-static void
-wave_add_generic(const double *w, size_t nw, size_t half, double p, double b,
-                 double k,
-                 const double *s0, const double *c0, const double *sk,
-                 const double *ck, const struct pe_wave_out *out,
-                 double *dest)
+/* Generic rows, the angle addition to first order: row q + v for v = v0
+ * .. v0 + nrows - 1 from q's anchor (s0, c0) and the level-1 table's
+ * entry v (sines at t1 + v tstride, cosines nw1 after). */
+static inline void
+wave_rows_body(const double *w, size_t nw, size_t half, double q, size_t v0,
+               size_t nrows, const double *s0, const double *c0,
+               const double *t1, size_t nw1, size_t tstride,
+               const struct pe_wave_out *out, void *dest, size_t stride,
+               bool f32)
 {
-	for (size_t j = 0; j < nw; j++) {
-		double a0 = b * w[j], ak = k * w[j], t = p * w[j];
-		double r = (t - a0) - ak;
-		double S = s0[j] * ck[j] + c0[j] * sk[j];
-		double C = c0[j] * ck[j] - s0[j] * sk[j];
-		wave_put(out, half, j, S + C * r, C - S * r, dest);
+	size_t es = f32 ? sizeof(float) : sizeof(double);
+
+	for (size_t i = 0; i < nrows; i++) {
+		const double *sv = t1 + (v0 + i) * tstride, *cv = sv + nw1;
+		double v = (double)(v0 + i), p = q + v;
+		void *row = (char *)dest + i * stride * es;
+		for (size_t j = 0; j < nw; j++) {
+			double r = (p * w[j] - q * w[j]) - v * w[j];
+			double S = s0[j] * cv[j] + c0[j] * sv[j];
+			double C = c0[j] * cv[j] - s0[j] * sv[j];
+			wave_put(out, half, j, S + C * r, C - S * r, row, f32);
+		}
 	}
+}
+
+static void
+wave_rows_generic(const double *w, size_t nw, size_t half, double q,
+                  size_t v0, size_t nrows, const double *s0, const double *c0,
+                  const double *t1, size_t nw1, size_t tstride,
+                  const struct pe_wave_out *out, void *dest, size_t stride,
+                  bool f32)
+{
+	if (f32)
+		wave_rows_body(w, nw, half, q, v0, nrows, s0, c0, t1, nw1,
+		    tstride, out, dest, stride, true);
+	else
+		wave_rows_body(w, nw, half, q, v0, nrows, s0, c0, t1, nw1,
+		    tstride, out, dest, stride, false);
+}
+
+/* Generic anchor: libm's sin and cos. */
+static void
+wave_anchor_generic(const double *w, size_t nw, size_t half, double p,
+                    double *s)
+{
+	for (size_t j = 0; j < nw; j++)
+		sincos(p * w[j], &s[j], &s[half + j]);
 }
 
 static const struct wave_isa wave_generic = {"generic", wave_exact_generic,
-	wave_add_generic};
+	wave_exact32_generic, wave_anchor_generic, wave_step_generic,
+	wave_rows_generic};
 
 /* The loops in use, chosen at the first wave (no thread fills before its
  * wave is made). */
@@ -119,40 +207,87 @@ pe_wave_force_isa(const char *name)
 	return isa != NULL;
 }
 
-/* Prepare the frequencies and, for PE_WAVE_F32, the table of sin and cos
- * of fl(k w_j) for k < block. */
+/* Largest |p w| the anchors' sincos holds to its bound (SLEEF's u35:
+ * 1e14); past it the exact loop's. */
+#define WAVE_ANCHOR_MAX 1e14
+
+/* sin and cos of fl(p w_j) of nw frequencies (of largest |w| wmax): the
+ * sines at s, the cosines at s + half; the anchors' sincos where it holds,
+ * else the exact one. */
+static void
+wave_anchor(const struct wave_isa *isa, const double *w, size_t nw,
+            double wmax, double p, size_t half, double *s)
+{
+	static const struct pe_wave_out halves = {false, false, true, 1.0};
+
+	if (p * wmax < WAVE_ANCHOR_MAX)
+		isa->anchor(w, nw, half, p, s);
+	else
+		isa->exact(w, nw, half, p, &halves, s);
+}
+
+/* Bytes on a cache line's start: the loops' vector loads then never
+ * straddle two lines. NULL when out of memory. */
+static void *
+wave_alloc(size_t bytes)
+{
+	void *p = NULL;
+	return posix_memalign(&p, 64, bytes > 0 ? bytes : 64) == 0 ? p : NULL;
+}
+
+/* Entry e of tile t of a wave's tables: e < 4 is the step table's entry
+ * e (sin, cos of fl(16e w_j)), e >= 4 the row table's entry e - 4 (of
+ * fl((e - 4) w_j)): WAVE_TILE sines, then WAVE_TILE cosines, of the
+ * tile's frequencies. A tile's entries are one block of memory, so the
+ * rows of a tile read 40 KiB and no two entries compete for a cache set. */
+static double *
+wave_entry(const struct pe_wave *wv, size_t t, size_t e)
+{
+	return wv->tab + (t * WAVE_ENTRIES + e) * 2 * WAVE_TILE;
+}
+
+/* Prepare the frequencies and, for PE_WAVE_F32, the two tables: entry m
+ * of the step table is sin and cos of fl(16 m w_j), of the row table of
+ * fl(m w_j) (wave_entry). */
 int
 pe_wave_init(struct pe_wave *wv, const double *w, size_t nw,
              enum pe_wave_accuracy acc)
 {
-	static const struct pe_wave_out halves = {false, false, true, 1.0};
 	const struct wave_isa *isa = wave_isa();
+	size_t per = WAVE_ENTRIES * 2 * sizeof(double);
 
 	memset(wv, 0, sizeof *wv);
-	if (nw == 0 || w == NULL || nw > SIZE_MAX / 2 / WAVE_MAX_BLOCK /
-	    sizeof(double))
+	if (nw == 0 || w == NULL || nw > SIZE_MAX / per)
 		return PE_EINVAL;
 	for (size_t j = 0; j < nw; j++)
 		if (!isfinite(w[j]))
 			return PE_EINVAL;
-	if ((wv->w = malloc(nw * sizeof *wv->w)) == NULL)
+	if ((wv->w = wave_alloc(nw * sizeof *wv->w)) == NULL)
 		return PE_ENOMEM;
 	memcpy(wv->w, w, nw * sizeof *wv->w);
 	wv->nw = nw;
+	for (size_t j = 0; j < nw; j++)
+		wv->wmax = fmax(wv->wmax, fabs(w[j]));
 	wv->block = 1;
-	if (acc == PE_WAVE_F32)
-		while (wv->block < WAVE_MAX_BLOCK &&
-		    2 * wv->block * 2 * nw * sizeof(double) <= WAVE_TABLE_BYTES)
-			wv->block *= 2;
-	if (wv->block == 1)
+	size_t ntile = (nw + WAVE_TILE - 1) / WAVE_TILE;
+	if (acc != PE_WAVE_F32 || ntile * WAVE_TILE * per > WAVE_TABLE_BYTES)
 		return PE_OK;
-	if ((wv->tab = malloc(wv->block * 2 * nw * sizeof *wv->tab)) == NULL) {
+	if ((wv->tab = wave_alloc(ntile * WAVE_TILE * per)) == NULL) {
 		pe_wave_free(wv);
 		return PE_ENOMEM;
 	}
-	for (size_t k = 0; k < wv->block; k++)
-		isa->exact(wv->w, nw, nw, (double)k, &halves,
-		           wv->tab + k * 2 * nw);
+	wv->block = WAVE_BLOCK;
+	for (size_t t = 0; t < ntile; t++) {
+		size_t j0 = t * WAVE_TILE;
+		size_t nj = nw - j0 < WAVE_TILE ? nw - j0 : WAVE_TILE;
+		for (size_t e = 0; e < WAVE_ENTRIES; e++) {
+			double m = (double)(e < WAVE_NSTEP ? e * WAVE_STEP
+			    : e - WAVE_NSTEP);
+			double *at = wave_entry(wv, t, e);
+			memset(at, 0, 2 * WAVE_TILE * sizeof *at);
+			wave_anchor(isa, wv->w + j0, nj, wv->wmax, m, WAVE_TILE, at);
+		}
+	}
 	return PE_OK;
 }
 
@@ -165,81 +300,131 @@ pe_wave_free(struct pe_wave *wv)
 	memset(wv, 0, sizeof *wv);
 }
 
-/* Frequencies j0 .. j0+nj-1 of row p into dest (the row's start); base
- * holds sin, cos of fl(*b w_j) for the block *b (SIZE_MAX: none yet) in
- * those columns of [2 nw], updated when p leaves the block. */
+/* Rows p0 .. p0+npos-1 of tile j0 .. j0+nj-1, angle addition, into dest
+ * (the first row's start); anc holds 4 WAVE_TILE doubles (the block's
+ * anchor, then the step's). */
 static void
-wave_tile(const struct wave_isa *isa, const struct pe_wave *wv, size_t j0,
-          size_t nj, size_t p, const struct pe_wave_out *out, double *base,
-          size_t *b, double *dest)
+wave_tile_add(const struct wave_isa *isa, const struct pe_wave *wv,
+              size_t j0, size_t nj, size_t p0, size_t npos,
+              const struct pe_wave_out *out, double *anc, void *dest,
+              size_t stride, bool f32)
 {
-	static const struct pe_wave_out halves = {false, false, true, 1.0};
-	size_t nw = wv->nw;
-	double *at = dest + (out->pairs ? 2 * j0 : j0);
+	size_t nw = wv->nw, es = f32 ? sizeof(float) : sizeof(double);
+	size_t ts = 2 * WAVE_TILE, bcur = SIZE_MAX, ucur = SIZE_MAX;
+	const double *w = wv->w + j0, *t8 = wave_entry(wv, j0 / WAVE_TILE, 0);
+	const double *t1 = wave_entry(wv, j0 / WAVE_TILE, WAVE_NSTEP);
+	double *bs = anc, *bc = anc + WAVE_TILE;
+	double *us = anc + 2 * WAVE_TILE, *uc = us + WAVE_TILE;
+	const double *s0 = bs, *c0 = bc;
+	char *at = (char *)dest + (out->pairs ? 2 * j0 : j0) * es;
 
-	if (wv->block == 1) {
-		isa->exact(wv->w + j0, nj, nw, (double)p, out, at);
-		return;
+	for (size_t k = 0; k < npos;) {
+		size_t p = p0 + k, b = p - p % WAVE_BLOCK;
+		size_t u = (p - b) / WAVE_STEP, q = b + u * WAVE_STEP;
+		if (b != bcur) {
+			wave_anchor(isa, w, nj, wv->wmax, (double)b, WAVE_TILE, bs);
+			bcur = b;
+			ucur = SIZE_MAX;
+		}
+		if (u != ucur) {
+			const double *e = t8 + u * ts;
+			if (u == 0) {
+				s0 = bs, c0 = bc;
+			} else {
+				isa->step(w, nj, (double)q, (double)(q - b), bs, bc, e,
+				    e + WAVE_TILE, us, uc);
+				s0 = us, c0 = uc;
+			}
+			ucur = u;
+		}
+		size_t v0 = p - q, nrows = WAVE_STEP - v0;
+		if (nrows > npos - k)
+			nrows = npos - k;
+		isa->rows(w, nj, nw, (double)q, v0, nrows, s0, c0, t1, WAVE_TILE,
+		    ts, out, at + k * stride * es, stride, f32);
+		k += nrows;
 	}
-	size_t first = p - p % wv->block, k = p - first;
-	if (first != *b) {
-		isa->exact(wv->w + j0, nj, nw, (double)first, &halves, base + j0);
-		*b = first;
-	}
-	const double *t = wv->tab + k * 2 * nw;
-	isa->add(wv->w + j0, nj, nw, (double)p, (double)first, (double)k,
-	         base + j0, base + nw + j0, t + j0, t + nw + j0, out, at);
 }
 
-/* Rows p0 .. p0+npos-1 as out says, a tile of WAVE_TILE frequencies at a
- * time over all the rows, so that the tile's part of the table, of the
- * block's sines and of the rows stays in cache. */
-int
-pe_wave_rows(const struct pe_wave *wv, size_t p0, size_t npos,
-             const struct pe_wave_out *out, double *dest, size_t stride)
+/* Rows p0 .. p0+npos-1 as out says, as doubles or (f32) floats, a tile
+ * of WAVE_TILE frequencies at a time over all the rows, so that the tile's
+ * part of the tables and anchors stays in cache. */
+static int
+wave_rows(const struct pe_wave *wv, size_t p0, size_t npos,
+          const struct pe_wave_out *out, void *dest, size_t stride, bool f32)
 {
 	const struct wave_isa *isa = wave_isa();
-	double *base = NULL;
+	size_t es = f32 ? sizeof(float) : sizeof(double);
+	_Alignas(64) double anc[4 * WAVE_TILE];
 
 	if (wv == NULL || wv->w == NULL || out == NULL ||
 	    (npos > 0 && dest == NULL) || stride < 2 * wv->nw)
 		return PE_EINVAL;
-	if (wv->block > 1 &&
-	    (base = malloc(2 * wv->nw * sizeof *base)) == NULL)
-		return PE_ENOMEM;
 	for (size_t j0 = 0; j0 < wv->nw; j0 += WAVE_TILE) {
 		size_t nj = wv->nw - j0 < WAVE_TILE ? wv->nw - j0 : WAVE_TILE;
-		size_t b = SIZE_MAX;
-		for (size_t k = 0; k < npos; k++)
-			wave_tile(isa, wv, j0, nj, p0 + k, out, base, &b,
-			          dest + k * stride);
+		if (wv->block > 1) {
+			wave_tile_add(isa, wv, j0, nj, p0, npos, out, anc, dest,
+			    stride, f32);
+			continue;
+		}
+		size_t at = out->pairs ? 2 * j0 : j0;
+		for (size_t k = 0; k < npos; k++) {
+			char *row = (char *)dest + (k * stride + at) * es;
+			if (f32)
+				isa->exact32(wv->w + j0, nj, wv->nw,
+				    (double)(p0 + k), out, (float *)row);
+			else
+				isa->exact(wv->w + j0, nj, wv->nw, (double)(p0 + k),
+				    out, (double *)row);
+		}
 	}
-	free(base);
 	return PE_OK;
 }
 
-/* Sums of the cosines of rows p0 .. p0+npos-1, in frequency order. */
+/* Rows p0 .. p0+npos-1 as out says (doubles). */
+int
+pe_wave_rows(const struct pe_wave *wv, size_t p0, size_t npos,
+             const struct pe_wave_out *out, double *dest, size_t stride)
+{
+	return wave_rows(wv, p0, npos, out, dest, stride, false);
+}
+
+/* The same rows as floats. */
+int
+pe_wave_rows_f32(const struct pe_wave *wv, size_t p0, size_t npos,
+                 const struct pe_wave_out *out, float *dest, size_t stride)
+{
+	return wave_rows(wv, p0, npos, out, dest, stride, true);
+}
+
+/* Sums of the cosines of rows p0 .. p0+npos-1, in frequency order: the
+ * rows WAVE_STEP at a time, each summed on its own. */
 int
 pe_wave_cos_sums(const struct pe_wave *wv, size_t p0, size_t npos,
                  double *dest)
 {
 	static const struct pe_wave_out halves = {false, false, true, 1.0};
-	const struct wave_isa *isa = wave_isa();
-	size_t nw, b = SIZE_MAX;
 
 	if (wv == NULL || wv->w == NULL || (npos > 0 && dest == NULL))
 		return PE_EINVAL;
-	nw = wv->nw;
-	double *row = malloc((wv->block > 1 ? 4 : 2) * nw * sizeof *row);
-	if (row == NULL)
+	size_t nw = wv->nw;
+	double *rows = malloc(WAVE_STEP * 2 * nw * sizeof *rows);
+	if (rows == NULL)
 		return PE_ENOMEM;
-	for (size_t k = 0; k < npos; k++) {
-		double sum = 0.0;
-		wave_tile(isa, wv, 0, nw, p0 + k, &halves, row + 2 * nw, &b, row);
-		for (size_t j = 0; j < nw; j++)
-			sum += row[nw + j];
-		dest[k] = sum;
+	for (size_t k = 0; k < npos; k += WAVE_STEP) {
+		size_t n = npos - k < WAVE_STEP ? npos - k : WAVE_STEP;
+		int st = wave_rows(wv, p0 + k, n, &halves, rows, 2 * nw, false);
+		if (st != PE_OK) {
+			free(rows);
+			return st;
+		}
+		for (size_t i = 0; i < n; i++) {
+			double sum = 0.0;
+			for (size_t j = 0; j < nw; j++)
+				sum += rows[i * 2 * nw + nw + j];
+			dest[k + i] = sum;
+		}
 	}
-	free(row);
+	free(rows);
 	return PE_OK;
 }

@@ -6,21 +6,39 @@
 
 #include "pescope/wave.h"
 
-/* One instruction set's loops over nw frequencies of one row (a tile of
- * the row: in halves, a pair's second value is half columns after its
- * first):
- * exact:  dest as out says, from sin and cos of fl(p w_j);
- * add:    the same from the angle-addition block: s0, c0 = sin, cos of
- *         fl(b w_j), sk, ck = sin, cos of fl(k w_j), p = b + k, corrected
- *         to fl(p w_j) (pe_wave_accuracy, PE_WAVE_F32). */
+/* One instruction set's loops over nw frequencies of one row or a few (a
+ * tile of the rows: in halves, a pair's second value is half columns
+ * after its first):
+ * exact:   dest as out says, from sin and cos of fl(p w_j);
+ * exact32: the same values as floats;
+ * anchor:  sin and cos of fl(p w_j) into s[j] and s[half + j] within 3.5
+ *          ulps (SLEEF's u35: for |p w_j| up to 1e14, which the caller
+ *          checks), the angle addition's anchors;
+ * step:    the anchor of q = b + m from b's (s0, c0: sin, cos of fl(b
+ *          w_j)) and a table's entry m (sm, cm: of fl(m w_j)) by angle
+ *          addition, corrected to fl(q w_j) to second order: into s, c;
+ * rows:    rows q + v, v = v0 .. v0 + nrows - 1, as out says (doubles, or
+ *          f32 floats of the same doubles), from q's anchor and the
+ *          level-1 table (entry v: sines at t1 + v tstride, cosines nw1
+ *          after), corrected to first order; row i at dest + i stride
+ *          values.
+ * Every angle fl(x w_j) is the product (double)x * w_j, computed where it
+ * is needed. The formulas are wave.c's. */
 struct wave_isa {
 	const char *name;
 	void (*exact)(const double *w, size_t nw, size_t half, double p,
 	    const struct pe_wave_out *out, double *dest);
-	void (*add)(const double *w, size_t nw, size_t half, double p,
-	    double b, double k,
-	    const double *s0, const double *c0, const double *sk,
-	    const double *ck, const struct pe_wave_out *out, double *dest);
+	void (*exact32)(const double *w, size_t nw, size_t half, double p,
+	    const struct pe_wave_out *out, float *dest);
+	void (*anchor)(const double *w, size_t nw, size_t half, double p,
+	    double *s);
+	void (*step)(const double *w, size_t nw, double q, double m,
+	    const double *s0, const double *c0, const double *sm,
+	    const double *cm, double *s, double *c);
+	void (*rows)(const double *w, size_t nw, size_t half, double q,
+	    size_t v0, size_t nrows, const double *s0, const double *c0,
+	    const double *t1, size_t nw1, size_t tstride,
+	    const struct pe_wave_out *out, void *dest, size_t stride, bool f32);
 };
 
 extern const struct wave_isa pe_wave_avx2;

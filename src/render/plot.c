@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "render/draw.h"
+#include "render/geom.h"
 
 #define BRAILLE_BASE 0x2800u
 
@@ -99,17 +100,33 @@ pe_draw_segment(struct pe_canvas *cv, int x, int y, int w, int h, int x0,
 	}
 }
 
-/* Dot row of value v: ylo -> bottom row, yhi -> top row, clamped. */
-static int
-plot_row(double v, double ylo, double yhi, int rows)
+/* A plot's placement in a box of cols x rows dots: drawing point (i, f)
+ * of sample i, f its depth below yhi as a fraction of the range, goes to
+ * dot (i (cols - 1) / (n - 1), f (rows - 1)): ylo to the bottom row, yhi
+ * to the top. */
+static void
+plot_geom(struct pe_geom *g, int cols, int rows, size_t n)
+{
+	float sx = n > 1 ? (float)((double)(cols - 1) / (double)(n - 1)) : 0.0f;
+
+	pe_geom_init(g, cols, rows);
+	glm_scale2d(g->place, (vec2){sx, (float)(rows - 1)});
+}
+
+/* The dot of sample i, value v: f = (yhi - v) / (yhi - ylo) (0.5 when
+ * yhi = ylo), taken in double where the data's digits are (a range of 1
+ * around 10^6 has none left in float), clamped to [0, 1], then placed. */
+static void
+plot_dot(struct pe_geom *g, size_t i, double v, double ylo, double yhi,
+         int *px, int *py)
 {
 	double f = yhi != ylo ? (yhi - v) / (yhi - ylo) : 0.5;
 
-	if (f < 0.0)
+	if (!(f >= 0.0))
 		f = 0.0;
 	if (f > 1.0)
 		f = 1.0;
-	return (int)lround(f * (double)(rows - 1));
+	pe_geom_dot(g, (vec2){(float)i, (float)f}, px, py);
 }
 
 /* Plot ys[0..n) across the box: sample i at dot column round(i (2w - 1) /
@@ -121,9 +138,11 @@ pe_draw_plot(struct pe_canvas *cv, int x, int y, int w, int h, const double *ys,
 {
 	int cols = 2 * w, rows = 4 * h, px_prev = 0, py_prev = 0;
 	bool have_prev = false;
+	struct pe_geom g;
 
 	if (w < 1 || h < 1 || n == 0)
 		return;
+	plot_geom(&g, cols, rows, n);
 	for (size_t i = 0; i < n; i++) {
 		int px, py;
 
@@ -131,10 +150,7 @@ pe_draw_plot(struct pe_canvas *cv, int x, int y, int w, int h, const double *ys,
 			have_prev = false;
 			continue;
 		}
-		px = n > 1 ? (int)lround((double)i * (double)(cols - 1) /
-		                         (double)(n - 1))
-		           : 0;
-		py = plot_row(ys[i], ylo, yhi, rows);
+		plot_dot(&g, i, ys[i], ylo, yhi, &px, &py);
 		if (have_prev)
 			pe_draw_segment(cv, x, y, w, h, px_prev, py_prev, px, py,
 			             fg);

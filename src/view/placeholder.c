@@ -12,6 +12,7 @@
 #include "pescope/alibi.h"
 #include "pescope/attn.h"
 #include "pescope/model.h"
+#include "pescope/mrope.h"
 #include "pescope/encoding.h"
 #include "pescope/example.h"
 #include "pescope/nope.h"
@@ -751,6 +752,33 @@ fill_mscale(const struct fillctx *f, char *buf, size_t cap)
 	return put(buf, cap, "%.4g", m);
 }
 
+/* M-RoPE: frame F's temporal id (Qwen2.5-VL's time, or F). */
+static int
+fill_frame_time(const struct fillctx *f, char *buf, size_t cap)
+{
+	long long fr = arg(f, 0, 0);
+	if (fr < 0 || (size_t)fr >= f->cfg->mrope.frames)
+		return put(buf, cap, "(frame %lld: the video has %zu)", fr,
+		    f->cfg->mrope.frames);
+	return put(buf, cap, "%lld",
+	    (long long)pe_mrope_frame_time(f->cfg, (size_t)fr));
+}
+
+/* M-RoPE: the axis pair J follows, t, h or w. */
+static int
+fill_pair_axis(const struct fillctx *f, char *buf, size_t cap)
+{
+	static const char *const name[] = {"t", "h", "w"};
+	size_t sec[3];
+	long long j = arg(f, 0, 0);
+	if (j < 0 || (size_t)j >= f->cfg->d / 2)
+		return put(buf, cap, "(pair %lld: there are %zu)", j,
+		    f->cfg->d / 2);
+	pe_mrope_sections(f->cfg, sec);
+	return put(buf, cap, "%s", name[pe_mrope_pair_axis(f->cfg, sec,
+	    (size_t)j)]);
+}
+
 /* Every placeholder a caption may use. */
 static const struct placeholder placeholders[] = {
 	{"n", "", ALL, "seq_len", FIELD(n)},
@@ -832,6 +860,11 @@ static const struct placeholder placeholders[] = {
 	    "the toy attention's largest change under the permutation",
 	    fill_gap},
 	{"grid", "", E(VIT2D) | E(ROPE2D), "the patch grid", fill_grid},
+	{"frame_time", "F", E(MROPE),
+	    "frame F's temporal id (Qwen2.5-VL: seconds x tokens_per_second)",
+	    fill_frame_time},
+	{"pair_axis", "J", E(MROPE), "the axis pair J follows: t, h or w",
+	    fill_pair_axis},
 	{"layer", "", ALL, "the model's layer on screen (a preset, --config)",
 	    fill_layer},
 	{"layers", "", ALL, "the model's layers", fill_layers},

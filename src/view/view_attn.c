@@ -474,7 +474,8 @@ view_attn_split(struct ctx *c)
 		snprintf(l, sizeof l, "%-2s%7s %8s  %7s", "k", "content",
 		    "position", "score");
 	pe_canvas_text_fit(c->cv, x, y++, w, l, C_DIM, PE_COLOR_DEFAULT, 0);
-	int room = c->by + c->bh - y - 5;
+	/* the rows before the text: a short panel (80x24) keeps them */
+	int room = c->by + c->bh - y;
 	for (size_t k = 0; k < T && (int)k < room; k++) {
 		double s = sc[q * T + k];
 		if (!isfinite(s)) {

@@ -22,9 +22,6 @@ KNOWN = [
     # kernel: field.c's modules call back for the interrupt check
     ('kernel', {'encoding.c', 'field.c', 'field_learned.c', 'field_scan.c',
                 'field_sim.c', 'field_wave.c', 'xpos.c'}),
-    # tui: crt.c starts the input and the pictures, which poll crt.c's
-    # signal pipe and the input
-    ('tui', {'crt.c', 'graphics.c', 'input.c'}),
     # app: the option parser asks commands.c for a command's label
     # (options_apply.c -> pe_command_label), and commands.c runs them all
     ('app', {'commands.c', 'lesson_build.c', 'lesson_export.c',

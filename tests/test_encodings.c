@@ -11,6 +11,7 @@
 #include "helpers.h"
 #include "pescope/encoding.h"
 #include "pescope/learned.h"
+#include "pescope/rope.h"
 #include "pescope/toy.h"
 #include "view/encoding.h"
 #include "view/view.h"
@@ -306,5 +307,26 @@ Test(encodings, capabilities_have_what_they_promise)
 		/* heads: --head has some to pick from */
 		if (d->caps & PE_CAP_HEADS)
 			cr_expect_geq(pe_config_heads(&cfg), 1, "%s", name);
+
+		/* rope's pairs: a rotation pe_rope_init takes */
+		if (d->caps & PE_CAP_ROPE) {
+			struct pe_rope r;
+			cr_expect_eq(d->attention, PE_ATTN_ROTATE, "%s", name);
+			cr_expect_eq(pe_rope_init(&r, &cfg), PE_OK,
+			    "%s: PE_CAP_ROPE but pe_rope_init refuses it", name);
+			pe_rope_free(&r);
+		}
+
+		/* its words for a model's layer: whole, or cut and ended */
+		if (d->describe != NULL) {
+			char full[128], cut[6];
+			int n = d->describe(&cfg, full, sizeof full);
+			cr_expect(n > 0 && (size_t)n == strlen(full), "%s", name);
+			cr_expect_eq(d->describe(&cfg, NULL, 0), n, "%s", name);
+			cr_expect_eq(d->describe(&cfg, cut, sizeof cut), n, "%s",
+			    name);
+			cr_expect(strncmp(cut, full, sizeof cut - 1) == 0 &&
+			    cut[sizeof cut - 1] == '\0', "%s: %s", name, cut);
+		}
 	}
 }

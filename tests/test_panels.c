@@ -368,7 +368,8 @@ Test(panels, values_table_t5_d4)
 		int lw = cv.w - cv.w * 2 / 5 - 2, rows = 0;
 		for (int y = 2; y < cv.h - 3 && rows < 5; y++) {
 			char l[1024];
-			snprintf(l, sizeof l, "%s", text_from(&cv, y, 0));
+			cr_assert_lt(snprintf(l, sizeof l, "%s",
+			    text_from(&cv, y, 0)), (int)sizeof l);
 			l[lw * 3 < (int)sizeof l ? lw * 3 : 0] = '\0';
 			double v[8];
 			int n = 0;

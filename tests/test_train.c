@@ -259,7 +259,6 @@ Test(train_learns, reverse)
 {
 	task_learned_within(PE_TRAIN_REVERSE, 300);
 }
-#endif
 
 /* The mean of m[i n + i - delta] over i >= delta. */
 static double
@@ -272,7 +271,6 @@ subdiagonal_mean(const double *m, size_t n, size_t delta)
 	return s / (double)(n - delta);
 }
 
-#if !defined(__SANITIZE_ADDRESS__)
 /* offset:3 learned by step 200; then the band training made. In the
  * scores attention gives positions, (P W_q)(P W_k)^T: the 3rd
  * sub-diagonal's mean exceeds the mean of the rest of the causal triangle,

@@ -67,6 +67,9 @@ enum pe_enc_cap {
 				     `heads` says how many */
 	PE_CAP_SHIFT = 1u << 3,	  /* PE(p + K) = M_K PE(p) for a fixed
 				     matrix M_K (sinusoidal.h) */
+	PE_CAP_ROPE = 1u << 4,	  /* its rotation's pairs are rope.h's:
+				     pe_rope_init takes its config (d, base,
+				     pairing, the scaling in cfg->rope) */
 };
 
 /* An encoding's part of the toy attention (toy.h): scores are
@@ -141,6 +144,11 @@ struct pe_encoding_def {
 	    size_t cap);
 	/* Its part of the toy attention (PE_CAP_TOY); NULL: none. */
 	const struct pe_toy_rule *toy;
+	/* Its parameters in a few words into dest[cap] (a model's layer,
+	 * pe_layer_describe: "ALiBi 8 heads", "base 10000 · yarn ×4"),
+	 * NUL-terminated when cap > 0; the length it needed (as snprintf).
+	 * NULL: its name says it. */
+	int (*describe)(const struct pe_config *cfg, char *dest, size_t cap);
 };
 
 /* The row of encoding enc, or NULL when enc is not one. */

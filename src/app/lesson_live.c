@@ -235,7 +235,10 @@ static int
 link_unavailable(struct pe_state *st, const char *why)
 {
 	char note[sizeof st->session.link];
-	snprintf(note, sizeof note, "the speaker's view is unavailable: %s", why);
+	int len = snprintf(note, sizeof note,
+	    "the speaker's view is unavailable: %s", why);
+	if (len >= (int)sizeof note) /* a long reason is cut, and says so */
+		memcpy(note + sizeof note - sizeof "…", "…", sizeof "…");
 	if (strcmp(note, st->session.link) == 0)
 		return PE_ACT_NONE;
 	snprintf(st->session.link, sizeof st->session.link, "%s", note);

@@ -11,6 +11,7 @@
 #include "app/app.h"
 #include "app/model.h"
 #include "io/io.h"
+#include "pescope/encoding.h"
 #include "pescope/rope.h"
 #include "pescope/model.h"
 
@@ -194,7 +195,7 @@ model_csv_layer(FILE *fp, const struct pe_arch *a, size_t i)
 {
 	const struct pe_layer *l = &a->layers[i];
 	const struct pe_config *c = &l->cfg;
-	bool rope = (c->enc == PE_ENC_ROPE || c->enc == PE_ENC_MROPE) &&
+	bool rope = (pe_config_def(c)->caps & PE_CAP_ROPE) &&
 	    l->cfg.attn.rotates;
 	char kind[160];
 	double att = NAN;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "io/hfread.h"
+#include "pescope/encoding.h"
 #include "pescope/rope.h"
 
 /* The head dimension, as modeling_rope_utils.py's
@@ -957,7 +958,8 @@ hfrope_read(struct reader *r, size_t n)
 	r->arch->train_len = r->max_pos;
 	for (size_t i = 0; i < n; i++) {
 		const struct pe_rope_scaling *s = &r->arch->layers[i].cfg.rope;
-		if (r->arch->layers[i].cfg.enc != PE_ENC_NOPE &&
+		if (pe_config_def(&r->arch->layers[i].cfg)->attention !=
+		    PE_ATTN_NONE &&
 		    (s->type == PE_ROPE_YARN || s->type == PE_ROPE_LLAMA3 ||
 		     s->type == PE_ROPE_LONGROPE))
 			r->arch->train_len = s->original_max_pos;

@@ -1,6 +1,7 @@
 /* ALiBi (Press et al. 2022, "Train Short, Test Long"): a linear bias by
  * distance, one slope per head. Distance is query - key. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "pescope/alibi.h"
@@ -165,4 +166,11 @@ pe_alibi_toy_bias(const struct pe_config *cfg, size_t head, size_t t,
 				    cfg->alibi_mode);
 	free(m);
 	return rc;
+}
+
+/* The heads: "ALiBi 8 heads". */
+int
+pe_alibi_describe(const struct pe_config *cfg, char *dest, size_t cap)
+{
+	return snprintf(dest, cap, "ALiBi %zu heads", cfg->heads);
 }

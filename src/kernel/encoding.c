@@ -50,6 +50,7 @@ static const struct pe_encoding_def defs[PE_ENC_COUNT] = {
 		.vector = pe_learned_vector,
 		.prepare = pe_learned_prepare,
 		.toy = &toy_learned,
+		.describe = pe_learned_describe,
 	},
 	[PE_ENC_RELATIVE] = {
 		.name = "relative",
@@ -60,17 +61,19 @@ static const struct pe_encoding_def defs[PE_ENC_COUNT] = {
 		.heads = pe_relative_heads,
 		.variant = pe_relative_variant,
 		.toy = &toy_relative,
+		.describe = pe_relative_describe,
 	},
 	[PE_ENC_ROPE] = {
 		.name = "rope",
 		.params = P_(D_MODEL) | P_(SEQ_LEN) | P_(BASE) | P_(PAIRING) |
 		    P_(ROPE_SCALING) | P_(SPAN) | P_(SINKS) | P_(DECOUPLED),
-		.caps = C_(TOY) | C_(EXAMPLE),
+		.caps = C_(TOY) | C_(EXAMPLE) | C_(ROPE),
 		.attention = PE_ATTN_ROTATE,
 		.check = pe_rope_config_check,
 		.freqs = pe_rope_freqs,
 		.rotate = pe_rope_rotate_rows,
 		.toy = &toy_plain,
+		.describe = pe_rope_describe,
 	},
 	[PE_ENC_ALIBI] = {
 		.name = "alibi",
@@ -80,6 +83,7 @@ static const struct pe_encoding_def defs[PE_ENC_COUNT] = {
 		.check = pe_alibi_check,
 		.causal = pe_alibi_causal,
 		.toy = &toy_alibi,
+		.describe = pe_alibi_describe,
 	},
 	[PE_ENC_NOPE] = {
 		.name = "nope",
@@ -99,10 +103,12 @@ static const struct pe_encoding_def defs[PE_ENC_COUNT] = {
 	[PE_ENC_MROPE] = {
 		.name = "mrope",
 		.params = P_(D_MODEL) | P_(BASE) | P_(GRID) | P_(MROPE),
+		.caps = C_(ROPE),
 		.attention = PE_ATTN_ROTATE,
 		.check = pe_mrope_check,
 		.positions = pe_mrope_length,
 		.defaults = pe_mrope_defaults,
+		.describe = pe_mrope_describe,
 	},
 	[PE_ENC_XPOS] = {
 		.name = "xpos",

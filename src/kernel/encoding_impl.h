@@ -21,7 +21,7 @@ int pe_sinusoidal_vector(const struct pe_config *cfg, size_t p0,
     size_t npos, double *dest);
 
 /* learned.c: max_len's range; the table's rows (NaN past it); the toy's
- * rule (a row for every token); the untrained table. */
+ * rule (a row for every token); the untrained table; its size in words. */
 int pe_learned_check(const struct pe_config *cfg, char *why, size_t cap);
 int pe_learned_vector(const struct pe_config *cfg, size_t p0, size_t npos,
     double *dest);
@@ -29,6 +29,7 @@ int pe_learned_toy_check(const struct pe_config *cfg,
     const struct pe_toy_sentence *s, size_t head, char *why, size_t cap);
 int pe_learned_prepare(struct pe_config *cfg, double **owned, char *why,
     size_t cap);
+int pe_learned_describe(const struct pe_config *cfg, char *dest, size_t cap);
 
 /* relative.c: shaw's K or t5's buckets; "t5" or "shaw"; the heads of the
  * learned bias; the toy's bias b(i, j) = bias[head, index of j - i]. */
@@ -41,13 +42,17 @@ int pe_relative_toy_bias(const struct pe_config *cfg, size_t head, size_t t,
     double *scores);
 int pe_relative_bias_check(const struct pe_config *cfg, char *why,
     size_t cap);
+int pe_relative_describe(const struct pe_config *cfg, char *dest,
+    size_t cap);
 
-/* rope.c: an even d_model, the scaling, finite tables; inv_freq; R_p x. */
+/* rope.c: an even d_model, the scaling, finite tables; inv_freq; R_p x;
+ * its base and scaling in words. */
 int pe_rope_config_check(const struct pe_config *cfg, char *why,
     size_t cap);
 size_t pe_rope_freqs(const struct pe_config *cfg, double *dest);
 int pe_rope_rotate_rows(const struct pe_config *cfg, size_t p0, size_t npos,
     const double *x, size_t stride, double *dest);
+int pe_rope_describe(const struct pe_config *cfg, char *dest, size_t cap);
 
 /* alibi.c: the heads; causal by its mode; the toy's bias of a head. */
 int pe_alibi_check(const struct pe_config *cfg, char *why, size_t cap);
@@ -56,6 +61,7 @@ int pe_alibi_toy_check(const struct pe_config *cfg,
     const struct pe_toy_sentence *s, size_t head, char *why, size_t cap);
 int pe_alibi_toy_bias(const struct pe_config *cfg, size_t head, size_t t,
     double *scores);
+int pe_alibi_describe(const struct pe_config *cfg, char *dest, size_t cap);
 
 /* nope.c: a decoder's mask. */
 bool pe_nope_causal(const struct pe_config *cfg);
@@ -67,6 +73,7 @@ int pe_vit2d_check(const struct pe_config *cfg, char *why, size_t cap);
 int pe_mrope_check(const struct pe_config *cfg, char *why, size_t cap);
 void pe_mrope_defaults(struct pe_config *cfg, bool d_given,
     bool base_given);
+int pe_mrope_describe(const struct pe_config *cfg, char *dest, size_t cap);
 int pe_xpos_check(const struct pe_config *cfg, char *why, size_t cap);
 int pe_rope2d_check(const struct pe_config *cfg, char *why, size_t cap);
 

@@ -3,6 +3,7 @@
  * standard deviation 0.02 (openai/gpt-2 model.py: wpe initializer stddev
  * 0.01; HF GPT2PreTrainedModel._init_weights: initializer_range 0.02). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "pescope/learned.h"
@@ -186,4 +187,11 @@ pe_learned_prepare(struct pe_config *cfg, double **owned, char *why,
 	cfg->table = t;
 	cfg->table_untrained = true;
 	return PE_OK;
+}
+
+/* The table's size: "learned 2048 × 768". */
+int
+pe_learned_describe(const struct pe_config *cfg, char *dest, size_t cap)
+{
+	return snprintf(dest, cap, "learned %zu × %zu", cfg->max_len, cfg->d);
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pescope/encoding.h"
 #include "pescope/model.h"
 #include "pescope/rope.h"
 
@@ -278,46 +279,24 @@ pe_layer_describe(const struct pe_layer *l, char *dest, size_t cap)
 	else
 		describe_add(dest, cap, &len, "%s",
 		             t->causal ? "full" : "bidirectional");
-	switch (c->enc) {
-	case PE_ENC_ROPE:
-	case PE_ENC_MROPE:
-		if (!t->rotates) {
-			describe_add(dest, cap, &len, " · NoPE");
-			break;
-		}
-		describe_add(dest, cap, &len, " · %sbase %.15g",
-		             c->enc == PE_ENC_MROPE ? "M-RoPE " : "", c->base);
-		if (c->rope.type != PE_ROPE_DEFAULT) {
-			describe_add(dest, cap, &len, " · %s",
-			             pe_rope_type_name(c->rope.type));
-			if (c->rope.type != PE_ROPE_LONGROPE ||
-			    c->rope.factor_given)
-				describe_add(dest, cap, &len, " ×%.15g",
-				             c->rope.factor);
-		}
-		if (t->rotary_dim != 0 && t->rotary_dim != t->head_dim &&
-		    t->qk_rope_dim == 0) /* a decoupled head says so below */
+	const struct pe_encoding_def *def = pe_config_def(c);
+	bool rope = (def->caps & PE_CAP_ROPE) != 0;
+	if (def->attention == PE_ATTN_NONE || (rope && !t->rotates)) {
+		describe_add(dest, cap, &len, " · NoPE");
+	} else if (def->describe == NULL) {
+		describe_add(dest, cap, &len, " · %s", def->name);
+	} else {
+		describe_add(dest, cap, &len, " · ");
+		size_t at = (size_t)len;
+		int n = def->describe(c, at < cap ? dest + at : NULL,
+		                      at < cap ? cap - at : 0);
+		if (n > 0)
+			len += n;
+		/* a decoupled head says so below */
+		if (rope && t->rotary_dim != 0 && t->rotary_dim != t->head_dim &&
+		    t->qk_rope_dim == 0)
 			describe_add(dest, cap, &len, " · rotary %zu of %zu",
 			             t->rotary_dim, t->head_dim);
-		break;
-	case PE_ENC_NOPE:
-		describe_add(dest, cap, &len, " · NoPE");
-		break;
-	case PE_ENC_ALIBI:
-		describe_add(dest, cap, &len, " · ALiBi %zu heads", c->heads);
-		break;
-	case PE_ENC_RELATIVE:
-		describe_add(dest, cap, &len, " · T5 buckets %zu, max %zu",
-		             c->buckets, c->max_distance);
-		break;
-	case PE_ENC_LEARNED:
-		describe_add(dest, cap, &len, " · learned %zu × %zu",
-		             c->max_len, c->d);
-		break;
-	default:
-		describe_add(dest, cap, &len, " · %s",
-		             pe_encoding_name(c->enc));
-		break;
 	}
 	/* what the layer's softmax does besides (attn.h) */
 	if (t->qk_rope_dim > 0)
@@ -341,7 +320,7 @@ pe_layer_bands(const struct pe_layer *l, size_t train_len,
 	dest->reach = l->cfg.attn.span == PE_SPAN_SLIDING ? l->cfg.attn.window :
 	    l->cfg.attn.span == PE_SPAN_CHUNKED ? l->cfg.attn.chunk : c->n;
 	if (!l->cfg.attn.rotates || !l->cfg.attn.exact ||
-	    (c->enc != PE_ENC_ROPE && c->enc != PE_ENC_MROPE))
+	    !(pe_config_def(c)->caps & PE_CAP_ROPE))
 		return PE_OK;
 	struct pe_rope r;
 	int rc = pe_rope_init(&r, c);

@@ -498,3 +498,15 @@ pe_mrope_defaults(struct pe_config *cfg, bool d_given, bool base_given)
 	if (!base_given)
 		cfg->base = 1000000.0;
 }
+
+/* rope's words after "M-RoPE ": "M-RoPE base 1000000". */
+int
+pe_mrope_describe(const struct pe_config *cfg, char *dest, size_t cap)
+{
+	static const char pre[] = "M-RoPE ";
+	int n = snprintf(dest, cap, "%s", pre);
+	size_t at = (size_t)n;
+	int m = pe_rope_describe(cfg, at < cap ? dest + at : NULL,
+	    at < cap ? cap - at : 0);
+	return m < 0 ? m : n + m;
+}

@@ -1,6 +1,7 @@
 /* Relative positions: Shaw et al. 2018 clipped distances and T5 buckets.
  * Relative position is key - query throughout. */
 #include <math.h>
+#include <stdio.h>
 
 #include "pescope/relative.h"
 #include "kernel/check.h"
@@ -224,4 +225,12 @@ pe_relative_toy_bias(const struct pe_config *cfg, size_t head, size_t t,
 			scores[i * t + j] += b->bias[head * b->bias_len + (size_t)k];
 		}
 	return PE_OK;
+}
+
+/* T5's buckets: "T5 buckets 32, max 128". */
+int
+pe_relative_describe(const struct pe_config *cfg, char *dest, size_t cap)
+{
+	return snprintf(dest, cap, "T5 buckets %zu, max %zu", cfg->buckets,
+	    cfg->max_distance);
 }

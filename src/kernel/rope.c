@@ -737,3 +737,19 @@ pe_rope_freqs(const struct pe_config *cfg, double *dest)
 	pe_rope_free(&r);
 	return np;
 }
+
+/* The base and the scaling: "base 500000 · llama3 ×8" (longrope's factor
+ * only when the config gave one). */
+int
+pe_rope_describe(const struct pe_config *cfg, char *dest, size_t cap)
+{
+	const struct pe_rope_scaling *s = &cfg->rope;
+
+	if (s->type == PE_ROPE_DEFAULT)
+		return snprintf(dest, cap, "base %.15g", cfg->base);
+	if (s->type == PE_ROPE_LONGROPE && !s->factor_given)
+		return snprintf(dest, cap, "base %.15g · %s", cfg->base,
+		    pe_rope_type_name(s->type));
+	return snprintf(dest, cap, "base %.15g · %s ×%.15g", cfg->base,
+	    pe_rope_type_name(s->type), s->factor);
+}

@@ -1,10 +1,10 @@
 /* The CRT, as htop calls it: curses init and teardown, colors, writing a
- * canvas to the screen, and the signals that must restore the terminal.
- * The only file that sets curses up; nothing else knows about pairs. */
+ * canvas to the screen (the signals that must restore the terminal are
+ * crt_signal.c's). The only file that sets curses up; nothing else knows
+ * about pairs. */
 #include <curses.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -20,6 +20,7 @@
 
 #include "render/writer.h"
 #include "render/draw.h"
+#include "tui/crt_signal.h"
 #include "tui/tui.h"
 
 /* The most LINES or COLUMNS may ask for when the terminal does not say
@@ -53,250 +54,8 @@ static struct {
 	char note[400];
 	struct termios saved; /* the terminal's modes before curses */
 	bool saved_ok;
-	char restore[512]; /* bytes that give the terminal back (fatal
-			      signals write them: nothing else is safe there) */
-	size_t nrestore;
 	bool recording;	   /* curses writes through record.c's relay */
 } crt;
-
-static volatile sig_atomic_t quit_sig, tstp_flag, cont_flag, crt_up;
-/* The self-pipe (a handler writes a byte, the input wait polls the other
- * end): a signal that comes just before the loop waits ends the wait at
- * once instead of when it times out. -1 when there is none. */
-static int wake[2] = {-1, -1};
-
-/* Signals whose default is to end the program: caught (unless ignored or
- * handled already when we start: nohup, profilers), the loop restores the
- * terminal, then the program dies of the signal. */
-static const int quit_sigs[] = {
-	SIGHUP, SIGINT, SIGTERM, SIGQUIT, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM,
-	SIGVTALRM, SIGXCPU, SIGIO,
-#ifdef SIGPWR
-	SIGPWR,
-#endif
-#ifdef SIGSTKFLT
-	SIGSTKFLT,
-#endif
-};
-
-/* Faults, and signals that say the program is broken: the terminal is
- * given back from the handler, then the previous action (the default, or
- * a sanitizer's report) takes over. */
-static const int fatal_sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
-	SIGTRAP, SIGSYS};
-static struct sigaction fatal_prev[NSIG];
-
-/* Wake the loop from a handler: write(2) is async-signal-safe, the pipe
- * is non-blocking (a full pipe is awake already), errno is kept. */
-static void
-wake_loop(void)
-{
-	int e = errno;
-	if (wake[1] >= 0 && write(wake[1], "s", 1) < 0) {
-		/* full: a wakeup is pending already */
-	}
-	errno = e;
-}
-
-/* Record a quit signal; the loop restores the terminal and exits. */
-static void
-on_quit(int sig)
-{
-	if (quit_sig == 0)
-		quit_sig = sig;
-	wake_loop();
-}
-
-/* SIGXFSZ: a write of ours passed the file size limit (ulimit -f); the
- * write fails with EFBIG and says so (a snapshot, the recording). The
- * session goes on. */
-static void
-on_xfsz(int sig)
-{
-	(void)sig;
-}
-
-/* Record a suspend request; the loop leaves curses and stops. */
-static void
-on_tstp(int sig)
-{
-	(void)sig;
-	tstp_flag = 1;
-	wake_loop();
-}
-
-/* Record a continue: the screen must be repainted. */
-static void
-on_cont(int sig)
-{
-	(void)sig;
-	cont_flag = 1;
-	wake_loop();
-}
-
-/* Give the terminal back from a signal handler: the saved bytes (leave
- * the alternate screen, mouse and keypad modes off, cursor on) and the
- * saved modes; write and tcsetattr are async-signal-safe. */
-static void
-crt_restore_now(void)
-{
-	if (!crt_up)
-		return;
-	crt_up = 0;
-	if (write(STDOUT_FILENO, crt.restore, crt.nrestore) < 0) {
-		/* nothing more can be done */
-	}
-	if (crt.saved_ok)
-		tcsetattr(STDIN_FILENO, TCSANOW, &crt.saved);
-}
-
-/* A fatal signal: restore the terminal, then let the previous action have
- * the signal (it is blocked until we return; a fault happens again). */
-static void
-on_fatal(int sig)
-{
-	crt_restore_now();
-	sigaction(sig, &fatal_prev[sig], NULL);
-	raise(sig);
-}
-
-/* Install a handler without SA_RESTART, so a blocked read returns. */
-static void
-catch(int sig, void (*fn)(int))
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = fn;
-	sigemptyset(&sa.sa_mask);
-	sigaction(sig, &sa, NULL);
-}
-
-/* The quit signals caught, with the actions they had (given back when
- * the TUI ends: a signal after it is not swallowed by on_quit). */
-static bool quit_caught[NSIG];
-static struct sigaction quit_prev[NSIG];
-
-/* Catch a signal that ends the program, unless something else already
- * decided what it does (ignored under nohup, a profiler's handler). */
-static void
-catch_quit(int sig)
-{
-	struct sigaction old;
-
-	if (sigaction(sig, NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
-	    old.sa_handler == SIG_DFL) {
-		quit_prev[sig] = old;
-		quit_caught[sig] = true;
-		catch(sig, on_quit);
-	}
-}
-
-/* Give the quit signals back their previous actions. */
-static void
-release_quit(void)
-{
-	for (int sig = 1; sig < NSIG; sig++)
-		if (quit_caught[sig]) {
-			sigaction(sig, &quit_prev[sig], NULL);
-			quit_caught[sig] = false;
-		}
-}
-
-/* The read end of the self-pipe the signal handlers write to, or -1: see
- * tui.h. */
-int
-pe_crt_wake_fd(void)
-{
-	return wake[0];
-}
-
-/* Empty the self-pipe (after a wakeup). */
-void
-pe_crt_wake_drain(void)
-{
-	char b[64];
-	while (wake[0] >= 0 && read(wake[0], b, sizeof b) > 0)
-		;
-}
-
-/* Catch the fatal signals, keeping their previous actions to pass on. */
-static void
-catch_fatal(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_fatal;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof fatal_sigs / sizeof fatal_sigs[0]; i++)
-		sigaction(fatal_sigs[i], &sa, &fatal_prev[fatal_sigs[i]]);
-}
-
-/* Put back the fatal signals' previous actions. */
-static void
-release_fatal(void)
-{
-	for (size_t i = 0; i < sizeof fatal_sigs / sizeof fatal_sigs[0]; i++)
-		sigaction(fatal_sigs[i], &fatal_prev[fatal_sigs[i]], NULL);
-}
-
-/* Append a terminfo string (when the entry has it) to the restore bytes. */
-static void
-restore_add(const char *s)
-{
-	if (s == NULL || s == (char *)-1)
-		return;
-	size_t n = strlen(s);
-	if (crt.nrestore + n <= sizeof crt.restore) {
-		memcpy(crt.restore + crt.nrestore, s, n);
-		crt.nrestore += n;
-	}
-}
-
-/* The bytes that undo what curses did to the terminal: attributes off,
- * mouse reporting off (ncurses' XM, else xterm's 1000 mode), keypad
- * local, cursor visible, the normal screen. */
-static void
-restore_prepare(void)
-{
-	char *xm = tigetstr("XM");
-
-	crt.nrestore = 0;
-	restore_add(exit_attribute_mode);
-	if (xm != NULL && xm != (char *)-1)
-		restore_add(tiparm(xm, 0));
-	else if (key_mouse != NULL)
-		restore_add("\033[?1000l");
-	restore_add(keypad_local);
-	restore_add(cursor_normal);
-	restore_add(exit_ca_mode);
-}
-
-/* The signal that asked to end the program, or 0. */
-int
-pe_crt_quit_signal(void)
-{
-	return (int)quit_sig;
-}
-
-/* Whether SIGTSTP arrived; clears the flag. */
-bool
-pe_crt_take_suspend(void)
-{
-	bool r = tstp_flag != 0;
-	tstp_flag = 0;
-	return r;
-}
-
-/* Whether SIGCONT arrived; clears the flag. */
-bool
-pe_crt_take_continue(void)
-{
-	bool r = cont_flag != 0;
-	cont_flag = 0;
-	return r;
-}
 
 /* Forget every pair (the screen is about to be repainted in full). */
 static void
@@ -875,14 +634,7 @@ pe_crt_init(int depth, const char *record, char *err, size_t cap)
 
 	/* Our handlers first, so curses installs none of its own for these
 	 * (it leaves SIGWINCH, which it turns into KEY_RESIZE). */
-	quit_sig = tstp_flag = cont_flag = 0;
-	if (wake[0] < 0 && pipe2(wake, O_NONBLOCK | O_CLOEXEC) != 0)
-		wake[0] = wake[1] = -1; /* waits then end by their timeout */
-	for (size_t i = 0; i < sizeof quit_sigs / sizeof quit_sigs[0]; i++)
-		catch_quit(quit_sigs[i]);
-	catch(SIGTSTP, on_tstp);
-	catch(SIGCONT, on_cont);
-	catch(SIGXFSZ, on_xfsz);
+	pe_crt_sig_catch();
 
 	if (crt.depth < best) {
 		/* richer than the entry says: a forced --color, or COLORTERM */
@@ -918,14 +670,13 @@ pe_crt_init(int depth, const char *record, char *err, size_t cap)
 	colors_init();
 	theme_background();
 	pe_input_init();
-	restore_prepare();
-	catch_fatal();
+	pe_crt_sig_fatal();
 	if (crt.recording) {
 		/* the real terminal in curses' modes; the header */
 		pe_rec_sync_modes();
 		pe_rec_begin(COLS, LINES);
 	}
-	crt_up = 1;
+	pe_crt_sig_up(crt.saved_ok ? &crt.saved : NULL);
 	return 0;
 }
 
@@ -935,7 +686,7 @@ pe_crt_done(void)
 {
 	if (!crt.active)
 		return;
-	crt_up = 0;
+	pe_crt_sig_down();
 	crt.active = false;
 	pe_gfx_stop(); /* no picture stays behind */
 	curs_set(1);
@@ -953,13 +704,7 @@ pe_crt_done(void)
 	}
 	free(crt.slots);
 	crt.slots = NULL;
-	release_fatal();
-	/* from here a signal does what it did before the TUI (quit_sig keeps
-	 * one that came before: the loop's caller dies of it) */
-	release_quit();
-	signal(SIGTSTP, SIG_DFL);
-	signal(SIGCONT, SIG_DFL);
-	signal(SIGXFSZ, SIG_DFL);
+	pe_crt_sig_release();
 }
 
 /* Leave curses, stop, and come back when continued (the caller repaints). */
@@ -968,7 +713,7 @@ pe_crt_suspend(void)
 {
 	if (!crt.active)
 		return;
-	crt_up = 0;
+	pe_crt_sig_down();
 	pe_gfx_stop();
 	curs_set(1);
 	endwin();
@@ -978,9 +723,7 @@ pe_crt_suspend(void)
 		if (crt.saved_ok)
 			tcsetattr(STDIN_FILENO, TCSADRAIN, &crt.saved);
 	}
-	signal(SIGTSTP, SIG_DFL);
-	raise(SIGTSTP); /* stops here until SIGCONT */
-	catch(SIGTSTP, on_tstp);
+	pe_crt_sig_stop();
 	curs_set(0);
 	clearok(curscr, TRUE);
 	refresh();
@@ -988,7 +731,7 @@ pe_crt_suspend(void)
 		pe_rec_sync_modes();
 		pe_rec_frame(false);
 	}
-	crt_up = 1;
+	pe_crt_sig_up(crt.saved_ok ? &crt.saved : NULL);
 }
 
 /* Say on the bottom line that a frame is being computed. */
@@ -1032,6 +775,6 @@ pe_crt_graphics(enum pe_gfx want, char *why, size_t cap)
 	}
 	enum pe_gfx g = pe_gfx_start(want, crt_out(), why, cap);
 	if (g == PE_GFX_KITTY) /* a fatal signal takes the pictures too */
-		restore_add("\033_Ga=d,d=A,q=2\033\\");
+		pe_crt_sig_restore_add("\033_Ga=d,d=A,q=2\033\\");
 	return g;
 }

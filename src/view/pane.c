@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pescope/encoding.h"
 #include "view/view_impl.h"
 
 /* printf into a bounded buffer, appending. */
@@ -68,7 +69,8 @@ view_params(struct ctx *c, int x, int y, int w)
 			view_item(&it, 0, "sliding %zu", t->window);
 		else if (t->span == PE_SPAN_CHUNKED)
 			view_item(&it, 0, "chunked %zu", t->chunk);
-		if (!t->rotates && c->cfg->enc == PE_ENC_NOPE)
+		if (!t->rotates &&
+		    pe_config_def(c->cfg)->attention == PE_ATTN_NONE)
 			view_item(&it, 0, "NoPE");
 		if (a->nnotes > 0)
 			view_item(&it, 1, "%zu key%s not modelled", a->nnotes,

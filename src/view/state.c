@@ -486,7 +486,7 @@ pe_state_layer(struct pe_state *st, size_t layer)
 	struct pe_config c = l->cfg;
 	c.n = p->cfg.n;
 	c.teach = p->cfg.teach;
-	if (c.enc == PE_ENC_LEARNED && c.table == NULL) {
+	if ((pe_config_def(&c)->params & PE_PARAM_TABLE) && c.table == NULL) {
 		/* the untrained table the pane has, when it fits (else the
 		 * caller regenerates it: pe_state_apply) */
 		c.table = p->cfg.table;

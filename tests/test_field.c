@@ -11,6 +11,7 @@
 #include "pescope/learned.h"
 #include "pescope/rope.h"
 #include "pescope/sinusoidal.h"
+#include "kernel/field_impl.h"
 #include "kernel/testing.h"
 
 #define TWO_PI 6.283185307179586476925286766559
@@ -674,4 +675,83 @@ Test(field, wave_minmax_counts_frequencies_not_columns)
 	cr_expect(s.min == lo && s.max == hi, "min %.17g vs %.17g, max %.17g vs "
 	    "%.17g", s.min, lo, s.max, hi);
 	pe_field_free(&f);
+}
+
+/* The sum pe_field_gemm documents for one cell, transcribed: lane l adds
+ * the terms k = l mod 8 in order, then the lanes add in the tree
+ * ((0 + 1) + (2 + 3)) + ((4 + 5) + (6 + 7)). */
+static double
+dots_lanes(const double *x, const double *y, size_t kl)
+{
+	double lane[8] = {0};
+	for (size_t k = 0; k < kl; k++)
+		lane[k % 8] += x[k] * y[k];
+	return ((lane[0] + lane[1]) + (lane[2] + lane[3])) +
+	    ((lane[4] + lane[5]) + (lane[6] + lane[7]));
+}
+
+/* A dot-product grid's cells (pe_field_gemm), in whole tiles of 4 x 3 and
+ * the tails of both, rows a stride apart: each cell adds to what acc held
+ * the lanes' sum of its row and column, bit for bit; pe_field_dot8 is that
+ * sum; both within rounding of a long-double sum. */
+Test(field, gemm_cells_are_the_lanes_sums)
+{
+	size_t shapes[][2] = {{11, 7}, {4, 3}, {1, 1}, {8, 2}, {3, 13}};
+	size_t kl = 40, ks = 48;
+	unsigned seed = 12345;
+	for (size_t q = 0; q < sizeof shapes / sizeof shapes[0]; q++) {
+		size_t nr = shapes[q][0], nc = shapes[q][1];
+		double *x = malloc(nr * ks * sizeof *x);
+		double *y = malloc(nc * ks * sizeof *y);
+		double *acc = malloc(nr * nc * sizeof *acc);
+		cr_assert(x != NULL && y != NULL && acc != NULL);
+		for (size_t k = 0; k < nr * ks; k++) {
+			seed = seed * 1103515245u + 12345u;
+			x[k] = (double)(seed >> 8) / (1 << 24) - 0.5;
+		}
+		for (size_t k = 0; k < nc * ks; k++) {
+			seed = seed * 1103515245u + 12345u;
+			y[k] = ((double)(seed >> 8) / (1 << 24) - 0.5) * 1e3;
+		}
+		for (size_t c = 0; c < nr * nc; c++)
+			acc[c] = (double)c * 0.25;
+		pe_field_gemm(x, nr, y, nc, kl, ks, acc);
+		size_t bad = 0;
+		double worst = 0.0;
+		for (size_t a = 0; a < nr; a++)
+			for (size_t b = 0; b < nc; b++) {
+				const double *xr = x + a * ks, *yr = y + b * ks;
+				double want = (double)(a * nc + b) * 0.25 +
+				    dots_lanes(xr, yr, kl);
+				bad += acc[a * nc + b] != want;
+				bad += pe_field_dot8(xr, yr, kl) !=
+				    dots_lanes(xr, yr, kl);
+				long double s = 0, mag = 0;
+				for (size_t k = 0; k < kl; k++) {
+					s += (long double)xr[k] * yr[k];
+					mag += fabsl((long double)xr[k] * yr[k]);
+				}
+				worst = fmax(worst, (double)(fabsl(
+				    dots_lanes(xr, yr, kl) - s) / mag));
+			}
+		cr_expect_eq(bad, 0, "%zu x %zu: %zu cells off", nr, nc, bad);
+		cr_expect_leq(worst, 1e-14, "%zu x %zu: %g", nr, nc, worst);
+		free(x);
+		free(y);
+		free(acc);
+	}
+}
+
+/* A chunk of a dot-product grid: a multiple of 4 pairs, all the pairs when
+ * they fit (rounded up to 4), within the bytes and the cap, at least 4. */
+Test(field, dots_chunk_is_whole_vectors_within_its_bytes)
+{
+	cr_expect_eq(pe_field_dots_chunk(10, 5), 8);
+	cr_expect_eq(pe_field_dots_chunk(10, 64), 64);
+	cr_expect_eq(pe_field_dots_chunk(1, (size_t)1 << 20),
+	    FIELD_DOTS_MAX_PAIRS);
+	size_t k = pe_field_dots_chunk(2000, (size_t)1 << 19);
+	cr_expect(k % 4 == 0 && k >= 4 &&
+	    2000 * 2 * k * sizeof(double) <= FIELD_DOTS_BYTES, "%zu", k);
+	cr_expect_eq(pe_field_dots_chunk((size_t)1 << 20, 1000), 4);
 }

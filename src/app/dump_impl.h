@@ -118,4 +118,18 @@ size_t dump_beyond(const struct pe_config *c, const struct pe_rope *r,
 /* Release what a prep made. */
 void dump_prep_free(struct dump_prep *p);
 
+/* dump_lines.c: make x->p's nlines lines of 2n - 1 values, line h by
+ * line(x, h, dest), and for a float32 dump their floats, when they fit in
+ * DUMP_LINES_BYTES (PE_OK either way: past it each fill makes its rows). */
+int dump_prep_lines(struct dump_ctx *x, size_t nlines,
+    int (*line)(const struct dump_ctx *x, size_t h, double *dest));
+/* Rows [r0, r1) from the lines (row r: line r / n, query r % n), as
+ * doubles or (f32) floats. */
+void dump_lines_rows(const struct dump_ctx *x, size_t r0, size_t r1,
+    void *dest, bool f32);
+/* A table of lines as floats (a row's .fill32): copies of windows, or
+ * the row's fill a row at a time when the lines did not fit. */
+int dump_fill32_lines(const struct dump_ctx *x, size_t r0, size_t r1,
+    float *dest);
+
 #endif

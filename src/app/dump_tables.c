@@ -78,7 +78,6 @@ static int prep_mask(struct dump_ctx *x);
 static int fill32_pe_wave(FILL32_ARGS);
 static int fill32_pe_vit2d(FILL32_ARGS);
 static int fill32_rope(FILL32_ARGS);
-static int fill32_lines(FILL32_ARGS);
 
 const struct dump_table dump_tables[] = {
 	{"pe", E(SINUSOIDAL), 0, {AX_POS, AX_D}, false, fill_pe_wave, NULL, NULL,
@@ -88,10 +87,10 @@ const struct dump_table dump_tables[] = {
 	    NULL, prep_vit2d, .fill32 = fill32_pe_vit2d},
 	{"similarity", E(SINUSOIDAL), 0, {AX_POS, AX_POS}, false,
 	    fill_similarity, NULL, NULL, NULL, prep_sim_sinusoid,
-	    .fill32 = fill32_lines},
+	    .fill32 = dump_fill32_lines},
 	{"similarity", E(ROPE), 0, {AX_POS, AX_POS}, false, fill_similarity,
 	    NULL, NULL, NULL, prep_sim_rope, .rope = true,
-	    .fill32 = fill32_lines},
+	    .fill32 = dump_fill32_lines},
 	{"similarity", E(VIT2D), 0, {AX_POS, AX_POS}, false,
 	    fill_vit2d_similarity, NULL, NULL, NULL, prep_sim_vit2d},
 	{"similarity", E_SIM_FIELD, 0, {AX_POS, AX_POS}, false, fill_similarity,
@@ -119,14 +118,14 @@ const struct dump_table dump_tables[] = {
 	{"slopes", E(ALIBI), 0, {AX_HEADS}, false, fill_alibi, NULL, NULL, NULL,
 	    prep_slopes},
 	{"bias", E(ALIBI), 0, {AX_HEADS, AX_POS, AX_POS}, false, fill_alibi,
-	    NULL, NULL, NULL, prep_bias, .fill32 = fill32_lines},
+	    NULL, NULL, NULL, prep_bias, .fill32 = dump_fill32_lines},
 	{"buckets", E(RELATIVE), 1u << PE_REL_T5, {AX_POS, AX_POS}, true,
 	    fill_relative, NULL, NULL, NULL, prep_relative},
 	{"index", E(RELATIVE), 1u << PE_REL_SHAW, {AX_POS, AX_POS}, true,
 	    fill_relative, NULL, NULL, NULL, prep_relative},
 	/* the layer's mask (attn.h: causal, a window, chunks), 0 or -inf */
 	{"mask", E(NOPE) | E(ROPE), 0, {AX_POS, AX_POS}, false, fill_mask,
-	    NULL, NULL, NULL, prep_mask, .fill32 = fill32_lines},
+	    NULL, NULL, NULL, prep_mask, .fill32 = dump_fill32_lines},
 	/* Llama 4's query temperature of a NoPE layer, by position */
 	{"temperature", E(NOPE), 0, {AX_POS}, false, fill_temperature,
 	    check_temperature},
@@ -296,86 +295,6 @@ dist(size_t a, size_t b)
 	return a > b ? a - b : b - a;
 }
 
-/* Most bytes a table's lines may take (dump_prep's line, line32); past it
- * each fill makes its rows itself. */
-#define DUMP_LINES_BYTES ((size_t)16 << 20)
-
-/* Make x->p's nlines lines of 2n - 1 values, line h by line(x, h, dest),
- * and for a float32 dump their floats, when they fit in DUMP_LINES_BYTES
- * (PE_OK either way). */
-static int
-prep_lines(struct dump_ctx *x, size_t nlines,
-    int (*line)(const struct dump_ctx *x, size_t h, double *dest))
-{
-	size_t len = 2 * x->n - 1, per = x->dtype == PE_F32 ? 12 : 8;
-
-	if (nlines > DUMP_LINES_BYTES / per / len)
-		return PE_OK;
-	x->p.line = malloc(nlines * len * sizeof *x->p.line);
-	if (x->p.line == NULL)
-		return PE_ENOMEM;
-	for (size_t h = 0; h < nlines; h++) {
-		int st = line(x, h, x->p.line + h * len);
-		if (st != PE_OK)
-			return st;
-	}
-	if (x->dtype == PE_F32) {
-		x->p.line32 = malloc(nlines * len * sizeof *x->p.line32);
-		if (x->p.line32 == NULL)
-			return PE_ENOMEM;
-		for (size_t k = 0; k < nlines * len; k++)
-			x->p.line32[k] = (float)x->p.line[k];
-	}
-	x->p.nlines = nlines;
-	return PE_OK;
-}
-
-/* Rows [r0, r1) from the lines (row r: line r / n, query r % n), as
- * doubles or (f32) floats: each a copy of the row's window. */
-static void
-lines_rows(const struct dump_ctx *x, size_t r0, size_t r1, void *dest,
-    bool f32)
-{
-	size_t n = x->n, len = 2 * n - 1;
-
-	for (size_t r = r0; r < r1; r++) {
-		size_t at = (r / n) * len + (n - 1 - r % n);
-		if (f32)
-			memcpy((float *)dest + (r - r0) * n, x->p.line32 + at,
-			    n * sizeof(float));
-		else
-			memcpy((double *)dest + (r - r0) * n, x->p.line + at,
-			    n * sizeof(double));
-	}
-}
-
-/* Rows [r0, r1) as floats of fill's doubles, a row at a time: a table
- * whose lines did not fit. */
-static int
-fill32_by_rows(const struct dump_ctx *x, size_t r0, size_t r1, float *dest)
-{
-	double *row = malloc(x->rowlen * sizeof *row);
-	int st = row == NULL ? PE_ENOMEM : PE_OK;
-
-	for (size_t r = r0; st == PE_OK && r < r1; r++) {
-		st = x->t->fill(x, r, r + 1, row);
-		for (size_t k = 0; st == PE_OK && k < x->rowlen; k++)
-			dest[(r - r0) * x->rowlen + k] = (float)row[k];
-	}
-	free(row);
-	return st;
-}
-
-/* A table of lines as floats: copies of windows, or row by row. */
-static int
-fill32_lines(const struct dump_ctx *x, size_t r0, size_t r1, float *dest)
-{
-	if (x->p.line32 == NULL)
-		return fill32_by_rows(x, r0, r1, dest);
-	lines_rows(x, r0, r1, dest, true);
-	return PE_OK;
-}
-
 /* Rows of vit2d's pe: patch r = h W + w is [sin w om | cos w om | sin h om
  * | cos h om] (MAE); the patches of one grid row share the h half. */
 static int
@@ -500,7 +419,7 @@ prep_sim_profile(struct dump_ctx *x)
 	st = pe_wave_cos_sums(&x->p.wave, 0, x->n, x->p.v);
 	for (size_t k = 0; st == PE_OK && k < x->n; k++)
 		x->p.v[k] = x->p.scale * x->p.v[k] + x->p.offset;
-	return st == PE_OK ? prep_lines(x, 1, line_sim) : st;
+	return st == PE_OK ? dump_prep_lines(x, 1, line_sim) : st;
 }
 
 /* The sinusoid's similarity: its frequencies. */
@@ -583,7 +502,7 @@ fill_similarity(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
 		return st;
 	}
 	if (!profile && x->p.line != NULL) {
-		lines_rows(x, r0, r1, v, false);
+		dump_lines_rows(x, r0, r1, v, false);
 		return PE_OK;
 	}
 	for (size_t r = r0; r < r1; r++) {
@@ -685,7 +604,7 @@ static int
 prep_bias(struct dump_ctx *x)
 {
 	int st = prep_slopes(x);
-	return st == PE_OK ? prep_lines(x, x->c->heads, line_bias) : st;
+	return st == PE_OK ? dump_prep_lines(x, x->c->heads, line_bias) : st;
 }
 
 /* alibi's slopes and bias (rows by head, then query). */
@@ -699,7 +618,7 @@ fill_alibi(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
 		return PE_OK;
 	}
 	if (x->p.line != NULL) {
-		lines_rows(x, r0, r1, v, false);
+		dump_lines_rows(x, r0, r1, v, false);
 		return PE_OK;
 	}
 	return pe_alibi_bias_rows(x->c, x->p.v, r0, r1, v);
@@ -752,7 +671,7 @@ prep_mask(struct dump_ctx *x)
 	pe_config_attn(x->c, &t);
 	if (t.span == PE_SPAN_CHUNKED)
 		return PE_OK;
-	return prep_lines(x, 1, line_mask);
+	return dump_prep_lines(x, 1, line_mask);
 }
 
 /* nope's causal mask. */
@@ -762,7 +681,7 @@ fill_mask(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
 	struct pe_attn t;
 
 	if (x->p.line != NULL) {
-		lines_rows(x, r0, r1, dest, false);
+		dump_lines_rows(x, r0, r1, dest, false);
 		return PE_OK;
 	}
 	pe_config_attn(x->c, &t);

@@ -26,9 +26,14 @@
 /* Work limit of an exact min/max scan (entries times the cost of one). */
 #define FIELD_SCAN_BUDGET ((uint64_t)1 << 25)
 
-/* Doubles of a similarity grid's per-pass sums: small enough to stay in
- * cache and to come from the heap rather than fresh pages. */
+/* Doubles of a learned similarity grid's per-pass sums: small enough to
+ * stay in cache and to come from the heap rather than fresh pages. */
 #define FIELD_SIM_SCRATCH 16384
+
+/* Bytes of a dot-product grid's factors per chunk of pairs (field_dots.c)
+ * and the most pairs a chunk takes. */
+#define FIELD_DOTS_BYTES ((size_t)4 << 20)
+#define FIELD_DOTS_MAX_PAIRS 8192
 
 /* What a module does for one kind of field of one encoding: field.c's
  * field_modules has a row per (encoding, kind) pointing at one, instead of
@@ -239,6 +244,23 @@ bool pe_field_sim_minmax(const struct pe_field *f, size_t r0, size_t r1,
  * im[k] for pair k0 + k (pe_field_dots). */
 typedef void (*pe_field_factor_fn)(const struct pe_field *f, size_t i0,
     size_t i1, size_t k0, size_t kn, double *re, double *im);
+
+/* field_dots.c */
+
+/* acc[a nc + b] += sum_{k < kl} x[a ks + k] y[b ks + k] for a < nr, b < nc:
+ * kl a multiple of 8, each cell's sum in a fixed order (field_dots.c). */
+void pe_field_gemm(const double *x, size_t nr, const double *y, size_t nc,
+    size_t kl, size_t ks, double *acc);
+
+/* The dot product of x and y over kl doubles (a multiple of 8), the sum
+ * pe_field_gemm gives that cell. */
+double pe_field_dot8(const double *x, const double *y, size_t kl);
+
+/* Pairs a chunk of a grid over nblocks row and column blocks takes
+ * (kpad: a multiple of 4), and zeroed memory on a cache line for nblocks
+ * rows of [re kpad | im kpad] (NULL when out of memory; free()). */
+size_t pe_field_dots_chunk(size_t nblocks, size_t npairs);
+double *pe_field_dots_alloc(size_t nblocks, size_t kpad);
 
 /* dest[cell].mean = scale sum_j Re(X_j(rows) conj(Y_j(cols))) / count for
  * every cell of an nr x nc grid of blocks over npairs pairs, X from xf

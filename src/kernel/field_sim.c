@@ -66,11 +66,12 @@ pe_field_sim_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 }
 
 /* Per-block geometric sums D(n, w) e^{i mid w/2} for every frequency of nb
- * blocks tiling [lo, hi): block b's real parts at dest[b * 2F + i], its
- * imaginary parts at dest[b * 2F + F + i]. */
+ * blocks tiling [lo, hi): block b's real parts at dest[b * 2 kpad + i], its
+ * imaginary parts at dest[b * 2 kpad + kpad + i] (pe_field_dots' rows). */
 static int
 field_sim_geo_blocks(const double *wr, const double *hc, const double *hs,
-                     size_t nf, size_t lo, size_t hi, size_t nb, double *dest)
+                     size_t nf, size_t lo, size_t hi, size_t nb, size_t kpad,
+                     double *dest)
 {
 	struct field_tiling ti;
 
@@ -78,38 +79,11 @@ field_sim_geo_blocks(const double *wr, const double *hc, const double *hs,
 		return PE_ENOMEM;
 	for (size_t b = 0; b < nb; b++) {
 		pe_field_tiling_next(&ti);
-		double *row = dest + b * 2 * nf;
-		pe_field_tiling_sums(&ti, row, row + nf);
+		double *row = dest + b * 2 * kpad;
+		pe_field_tiling_sums(&ti, row, row + kpad);
 	}
 	pe_field_tiling_free(&ti);
 	return PE_OK;
-}
-
-/* Doubles of a similarity grid's dot products done per pass (cache tile). */
-#define FIELD_DOT_TILE 256
-
-/* Dot product of a[n] and b[n] with eight accumulators (the additions are
- * independent, so they pipeline and vectorise). */
-static double
-field_sim_dot(const double *a, const double *b, size_t n)
-{
-	double s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;
-	size_t k = 0;
-
-	for (; k + 8 <= n; k += 8) {
-		s0 += a[k] * b[k];
-		s1 += a[k + 1] * b[k + 1];
-		s2 += a[k + 2] * b[k + 2];
-		s3 += a[k + 3] * b[k + 3];
-		s4 += a[k + 4] * b[k + 4];
-		s5 += a[k + 5] * b[k + 5];
-		s6 += a[k + 6] * b[k + 6];
-		s7 += a[k + 7] * b[k + 7];
-	}
-	double sum = ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7));
-	for (; k < n; k++)
-		sum += a[k] * b[k];
-	return sum;
 }
 
 /* Grids whose distinct blocks are worth finding (field_sim_unique): at
@@ -190,8 +164,8 @@ field_sim_unique(size_t r0, size_t r1, size_t nr, size_t c0, size_t c1,
 }
 
 /* Finish a similarity grid: each cell's mean is s^2 sum / count + pass,
- * with sum from acc[uid[cell]] (distinct blocks), or parked in the cell's
- * mean when acc is NULL. */
+ * with sum from acc[uid[cell]] (distinct blocks), acc[cell] when uid is
+ * NULL, or parked in the cell's mean when acc is NULL. */
 static void
 field_sim_finish(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
                  size_t c0, size_t c1, size_t nc, const double *acc,
@@ -204,16 +178,18 @@ field_sim_finish(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 	field_cells_start(&it, r0, r1, nr, c0, c1, nc);
 	while (field_cells_next(&it)) {
 		struct pe_stats *st = &dest[it.k];
-		double sum = acc != NULL ? acc[uid[it.k]] : st->mean;
+		double sum = acc == NULL ? st->mean
+		    : acc[uid != NULL ? uid[it.k] : it.k];
 		field_stats_init(st, it.count);
 		st->mean = s2 * sum / (double)st->count + pass;
 	}
 }
 
 /* Grid of a wave similarity: mean(i, j) = Re(G_i . conj(H_j)) / (np nq)
- * with the per-block geometric sums G and H (field_sim_geo_blocks), once per
- * distinct block (field_sim_unique), a chunk of frequencies at a time:
- * memory O(FIELD_SIM_SCRATCH + nr nc) at any d. */
+ * with the per-block geometric sums G and H (field_sim_geo_blocks), a chunk
+ * of frequencies at a time: for every cell, their product (pe_field_gemm),
+ * or when few cells, once per distinct block (field_sim_unique). Memory
+ * O(FIELD_DOTS_BYTES + nr nc) at any d. */
 static int
 field_sim_dots_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
                     size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
@@ -222,64 +198,51 @@ field_sim_dots_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 	int rc = PE_ENOMEM;
 
 	pe_field_wave_freqs(f, &nf);
-	/* G and H of a pass within FIELD_SIM_SCRATCH doubles, in whole dot
-	 * tiles (FIELD_DOT_TILE / 2 frequencies) when they fit */
-	size_t chunk = FIELD_SIM_SCRATCH / (2 * (nr + nc));
-	if (chunk >= FIELD_DOT_TILE / 2)
-		chunk -= chunk % (FIELD_DOT_TILE / 2);
-	chunk = chunk < 8 ? 8 : chunk;
-	chunk = chunk > nf ? nf : chunk;
-
+	size_t kpad = pe_field_dots_chunk(nr + nc, nf);
 	const double *wr, *hc, *hs;
 	pe_field_wave_pre(f, &wr, &hc, &hs);
 	bool dedup =
 	    ncell <= FIELD_SIM_DEDUP_CELLS && nf >= FIELD_SIM_DEDUP_FREQS;
-	double *G = malloc((nr + nc) * 2 * (chunk ? chunk : 1) * sizeof *G);
+	double *G = pe_field_dots_alloc(nr + nc, kpad);
+	double *acc = calloc(ncell ? ncell : 1, sizeof *acc);
 	uint32_t *uid = NULL, *rep = NULL;
-	double *acc = NULL;
 	size_t nu = ncell;
-	if (G == NULL)
+	if (G == NULL || acc == NULL)
 		goto end;
-	double *H = G + nr * 2 * chunk;
+	double *H = G + nr * 2 * kpad;
 	if (dedup) {
 		uid = malloc(2 * ncell * sizeof *uid);
-		acc = calloc(ncell, sizeof *acc);
-		if (uid == NULL || acc == NULL)
+		if (uid == NULL)
 			goto end;
 		rep = uid + ncell;
 		nu = field_sim_unique(r0, r1, nr, c0, c1, nc, uid, rep);
 		if (nu == 0)
 			goto end;
-	} else {
-		for (size_t i = 0; i < ncell; i++)
-			dest[i].mean = 0.0;
 	}
-	for (size_t k0 = 0; k0 < nf; k0 += chunk) {
-		size_t kn = nf - k0 < chunk ? nf - k0 : chunk;
+	for (size_t k0 = 0; k0 < nf; k0 += kpad) {
+		size_t kn = nf - k0 < kpad ? nf - k0 : kpad;
 		if (pe_field_interrupted()) {
 			rc = PE_EINTR;
 			goto end;
 		}
+		if (kn < kpad) /* the last chunk: zeros past its frequencies */
+			memset(G, 0, (nr + nc) * 2 * kpad * sizeof *G);
 		if (field_sim_geo_blocks(wr + k0, hc + k0, hs + k0, kn, r0, r1,
-		                         nr, G) != PE_OK ||
+		                         nr, kpad, G) != PE_OK ||
 		    field_sim_geo_blocks(wr + k0, hc + k0, hs + k0, kn, c0, c1,
-		                         nc, H) != PE_OK)
+		                         nc, kpad, H) != PE_OK)
 			goto end;
-		/* tiles of FIELD_DOT_TILE doubles, added in frequency order */
-		for (size_t t0 = 0; t0 < 2 * kn; t0 += FIELD_DOT_TILE) {
-			size_t tn = 2 * kn - t0 < FIELD_DOT_TILE
-			                ? 2 * kn - t0
-			                : FIELD_DOT_TILE;
-			for (size_t u = 0; u < nu; u++) {
-				size_t cell = dedup ? rep[u] : u;
-				size_t bi = cell / nc, bj = cell % nc;
-				double *a = dedup ? &acc[u] : &dest[u].mean;
-				*a += field_sim_dot(G + bi * 2 * kn + t0,
-				                    H + bj * 2 * kn + t0, tn);
-			}
+		if (!dedup) {
+			pe_field_gemm(G, nr, H, nc, 2 * kpad, 2 * kpad, acc);
+			continue;
+		}
+		for (size_t u = 0; u < nu; u++) {
+			size_t bi = rep[u] / nc, bj = rep[u] % nc;
+			acc[u] += pe_field_dot8(G + bi * 2 * kpad, H + bj * 2 * kpad,
+			    2 * kpad);
 		}
 	}
-	field_sim_finish(f, r0, r1, nr, c0, c1, nc, dedup ? acc : NULL, uid,
+	field_sim_finish(f, r0, r1, nr, c0, c1, nc, acc, dedup ? uid : NULL,
 	                 dest);
 	rc = PE_OK;
 end:
@@ -392,56 +355,53 @@ pe_field_sim_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 }
 
 /* Products of per-block sums over pairs (pe_field_dots): the factors of a
- * chunk of pairs for every row block and column block, then one dot
- * product per cell, FIELD_SIM_SCRATCH doubles at a time. */
+ * chunk of pairs for every row block and column block (rows of [re kpad |
+ * im kpad], zero past the chunk's pairs), then their product
+ * (pe_field_gemm), FIELD_DOTS_BYTES at a time. */
 int
 pe_field_dots(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
     size_t c0, size_t c1, size_t nc, size_t npairs, pe_field_factor_fn xf,
     pe_field_factor_fn yf, double scale, struct pe_stats *dest)
 {
-	size_t P = npairs, ncell = nr * nc;
-	size_t chunk = FIELD_SIM_SCRATCH / (2 * (nr + nc));
+	size_t ncell = nr * nc, kpad = pe_field_dots_chunk(nr + nc, npairs);
 	struct field_cells it;
+	int rc = PE_ENOMEM;
 
-	chunk = chunk < 8 ? 8 : chunk;
-	chunk = chunk > P ? P : chunk;
-	double *X = malloc(2 * (nr + nc) * (chunk ? chunk : 1) * sizeof *X);
-	if (X == NULL)
-		return PE_ENOMEM;
-	double *Y = X + 2 * nr * chunk;
-	for (size_t i = 0; i < ncell; i++)
-		dest[i].mean = 0.0;
-	for (size_t k0 = 0; k0 < P; k0 += chunk) {
-		size_t kn = P - k0 < chunk ? P - k0 : chunk;
+	double *X = pe_field_dots_alloc(nr + nc, kpad);
+	double *acc = calloc(ncell ? ncell : 1, sizeof *acc);
+	if (X == NULL || acc == NULL)
+		goto end;
+	double *Y = X + nr * 2 * kpad;
+	for (size_t k0 = 0; k0 < npairs; k0 += kpad) {
+		size_t kn = npairs - k0 < kpad ? npairs - k0 : kpad;
 		if (pe_field_interrupted()) {
-			free(X);
-			return PE_EINTR;
+			rc = PE_EINTR;
+			goto end;
 		}
+		if (kn < kpad) /* the last chunk: zeros past its pairs */
+			memset(X, 0, (nr + nc) * 2 * kpad * sizeof *X);
 		for (size_t bi = 0; bi < nr; bi++) {
 			size_t p0, p1;
 			field_span(r0, r1, nr, bi, &p0, &p1);
-			xf(f, p0, p1, k0, kn, X + 2 * bi * kn, X + (2 * bi + 1) * kn);
+			double *row = X + bi * 2 * kpad;
+			xf(f, p0, p1, k0, kn, row, row + kpad);
 		}
 		for (size_t bj = 0; bj < nc; bj++) {
 			size_t q0, q1;
 			field_span(c0, c1, nc, bj, &q0, &q1);
-			yf(f, q0, q1, k0, kn, Y + 2 * bj * kn, Y + (2 * bj + 1) * kn);
+			double *row = Y + bj * 2 * kpad;
+			yf(f, q0, q1, k0, kn, row, row + kpad);
 		}
-		for (size_t cell = 0; cell < ncell; cell++) {
-			const double *x = X + 2 * (cell / nc) * kn;
-			const double *y = Y + 2 * (cell % nc) * kn;
-			double s = 0.0;
-			for (size_t k = 0; k < kn; k++)
-				s += x[k] * y[k] + x[kn + k] * y[kn + k];
-			dest[cell].mean += s;
-		}
+		pe_field_gemm(X, nr, Y, nc, 2 * kpad, 2 * kpad, acc);
 	}
-	free(X);
 	field_cells_start(&it, r0, r1, nr, c0, c1, nc);
 	while (field_cells_next(&it)) {
-		double s = dest[it.k].mean;
 		field_stats_init(&dest[it.k], it.count);
-		dest[it.k].mean = scale * s / (double)it.count;
+		dest[it.k].mean = scale * acc[it.k] / (double)it.count;
 	}
-	return PE_OK;
+	rc = PE_OK;
+end:
+	free(X);
+	free(acc);
+	return rc;
 }

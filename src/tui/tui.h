@@ -1,5 +1,6 @@
 /* The terminal front end: the only code that talks to curses.
- *   crt.c    init / teardown, colors, drawing a canvas, signals (htop's CRT)
+ *   crt.c    init / teardown, colors, drawing a canvas (htop's CRT)
+ *   crt_signal.c  the signals that must give the terminal back
  *   input.c  curses keys and mouse -> enum pe_key / clicks / wheel
  *   loop.c   the event loop (pe_tui_run)
  *   graphics.c  pictures in the terminal: protocol detection, chafa */

@@ -153,9 +153,11 @@ def main():
                     os.remove(shot)
                 what = "%s %s" % (" ".join(args), fmt)
                 if fmt == "svg":
-                    w, h, pixel = shoot(chrome, "file://" + f, cols * 9,
-                                        rows * 18, shot, tmp)
-                    errs, n = check_grid(pixel, cells, theme, 0, 0, 9, 18,
+                    # the cells inside an 18-unit margin
+                    w, h, pixel = shoot(chrome, "file://" + f,
+                                        cols * 9 + 36, rows * 18 + 36, shot,
+                                        tmp)
+                    errs, n = check_grid(pixel, cells, theme, 18, 18, 9, 18,
                                          what)
                 else:
                     w, h, pixel = shoot(chrome, "file://" + f,

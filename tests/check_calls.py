@@ -24,9 +24,10 @@ KNOWN = [
                 'field_sim.c', 'field_wave.c', 'xpos.c'}),
     # app: the option parser asks commands.c for a command's label
     # (options_apply.c -> pe_command_label), and commands.c runs them all
+    # (the preset picker too: the TUI's hook parses --preset NAME)
     ('app', {'commands.c', 'lesson_build.c', 'lesson_export.c',
              'lesson_live.c', 'lesson_read.c', 'options.c', 'options_apply.c',
-             'options_compare.c', 'options_preset.c'}),
+             'options_compare.c', 'options_preset.c', 'picker.c'}),
 ]
 
 

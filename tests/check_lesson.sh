@@ -83,6 +83,14 @@ steps=$("$bin" lesson intro --list | awk '/^[0-9]/ { k = $1; s = 1; if (match($0
 	| grep -q "With 16 heads the steepest slope is" && ok "the README's lesson renders" \
 	|| bad "the README's lesson renders"
 
+refused "--paper has no effect with -f txt: it sizes PDF pages" \
+	snapshot --lesson intro --all -f txt --paper a4 -o "$tmp/p"
+refused "--no-notes has no effect here" snapshot --lesson intro --scene 2 -f pdf \
+	--no-notes -o "$tmp/n.pdf"
+refused "--paper" snapshot -e rope -f pdf --paper a5 -o "$tmp/a5.pdf"
+refused "--duration" lesson --duration 0
+refused "--duration" lesson --duration soon
+refused "--head-scale" snapshot -e rope --head-scale own
 # past a lesson's bounds: refused with the bound and the line
 { echo "[scene] many"; i=0; while [ $i -lt 1000 ]; do echo "[pause]"; i=$((i + 1)); done; } \
 	>"$tmp/many.lesson"

@@ -105,7 +105,8 @@ def handout(exe):
             "truecolor", "--theme", "light"]
     with tempfile.TemporaryDirectory() as tmp:
         pdf = os.path.join(tmp, "h.pdf")
-        subprocess.run([exe, "snapshot"] + base + ["--all", "-f", "pdf", "-o",
+        subprocess.run([exe, "snapshot"] + base + ["--all", "-f", "pdf",
+                                                   "--paper", "fit", "-o",
                                                    pdf], check=True)
         info = subprocess.run(["pdfinfo", pdf], capture_output=True, text=True,
                               check=True).stdout
@@ -142,6 +143,68 @@ def handout(exe):
                 print("handout: %s" % e, file=sys.stderr)
             ok = ok and not errs
         print("handout: %d pages%s" % (pages, ", ok" if ok else ""))
+    return paper(exe, fixture) and ok
+
+
+def page_sizes(pdf):
+    """Every page's size in points, as pdfinfo reads them."""
+    info = subprocess.run(["pdfinfo", "-f", "1", "-l", "999", pdf],
+                          capture_output=True, text=True, check=True).stdout
+    return [(float(a), float(b)) for a, b in
+            re.findall(r"^Page\s+\d+ size:\s+([0-9.]+) x ([0-9.]+) pts",
+                       info, re.M)]
+
+
+def paper(exe, fixture):
+    """--paper: the handout on A4 unless told (595.276 x 841.89 pt),
+    letter (612 x 792), a 16:9 slide (960 x 540), each page that size;
+    a single frame fits its page unless told; --no-notes leaves the notes
+    out and keeps the captions."""
+    ok = True
+    cases = [([], (595.276, 841.89)), (["--paper", "a4"], (595.276, 841.89)),
+             (["--paper", "letter"], (612.0, 792.0)),
+             (["--paper", "16:9"], (960.0, 540.0))]
+    with tempfile.TemporaryDirectory() as tmp:
+        pdf = os.path.join(tmp, "h.pdf")
+        for extra, want in cases:
+            for lesson in (["--lesson-file", fixture], ["--lesson", "intro"]):
+                subprocess.run([exe, "snapshot"] + lesson + ["--all", "-f",
+                               "pdf", "-o", pdf] + extra, check=True)
+                sizes = page_sizes(pdf)
+                bad = [s for s in sizes if abs(s[0] - want[0]) > 0.01 or
+                       abs(s[1] - want[1]) > 0.01]
+                if not sizes or bad:
+                    print("paper %s %s: pages %s, want %s" % (
+                        " ".join(extra) or "(default)", lesson[-1],
+                        sorted(set(sizes)), want), file=sys.stderr)
+                    ok = False
+        # a single frame: its own size unless told
+        subprocess.run([exe, "snapshot", "-e", "rope", "--size", "80x24",
+                        "-f", "pdf", "-o", pdf], check=True)
+        if page_sizes(pdf) != [(80 * CW + 2 * MARGIN, 24 * CH + 2 * MARGIN)]:
+            print("a frame's page: %s" % page_sizes(pdf), file=sys.stderr)
+            ok = False
+        subprocess.run([exe, "snapshot", "-e", "rope", "-f", "pdf", "--paper",
+                        "16:9", "-o", pdf], check=True)
+        if page_sizes(pdf) != [(960.0, 540.0)]:
+            print("a frame on 16:9: %s" % page_sizes(pdf), file=sys.stderr)
+            ok = False
+        # --no-notes: the captions stay, the notes go
+        for extra, notes in (([], True), (["--no-notes"], False)):
+            subprocess.run([exe, "snapshot", "--lesson-file", fixture,
+                            "--all", "-f", "pdf", "-o", pdf] + extra,
+                           check=True)
+            text = " ".join(subprocess.run(
+                ["pdftotext", pdf, "-"], capture_output=True, text=True,
+                check=True).stdout.split())
+            if ("Notes: Ask which head" in text) != notes or \
+                    "With 16 heads the steepest slope is" not in text:
+                print("handout %s: notes %s, caption %s" % (
+                    " ".join(extra) or "with notes",
+                    "Notes: Ask which head" in text,
+                    "With 16 heads" in text), file=sys.stderr)
+                ok = False
+    print("paper sizes and --no-notes%s" % (", ok" if ok else ""))
     return ok
 
 

@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ansi_cells  # noqa: E402
 
 NS = "{http://www.w3.org/2000/svg}"
-CW, CH, BASE = 9.0, 18.0, 14.2
+CW, CH, BASE, MARGIN = 9.0, 18.0, 14.2, 18.0
 RECT = re.compile(r"M([-0-9.]+) ([-0-9.]+)h([-0-9.]+)v([-0-9.]+)h-[-0-9.]+z")
 DOT = re.compile(r"M([-0-9.]+) ([-0-9.]+)a([-0-9.]+) ")
 
@@ -36,14 +36,21 @@ def check(path, cells, theme, size_limit=None):
         errs.append("%d bytes > %d" % (len(data), size_limit))
     root = ET.fromstring(data)
     rows, cols = len(cells), len(cells[0])
-    w, h = cols * CW, rows * CH
+    w, h = cols * CW + 2 * MARGIN, rows * CH + 2 * MARGIN
     if root.tag != NS + "svg":
         errs.append("root is %s" % root.tag)
     if float(root.get("width")) != w or float(root.get("height")) != h:
         errs.append("size %sx%s, want %gx%g" % (root.get("width"),
                                                 root.get("height"), w, h))
-    if [float(v) for v in root.get("viewBox").split()] != [0, 0, w, h]:
+    # a margin around the cells, which keep their coordinates
+    if [float(v) for v in root.get("viewBox").split()] != \
+            [-MARGIN, -MARGIN, w, h]:
         errs.append("viewBox %s" % root.get("viewBox"))
+    margin = [r for r in root.iter(NS + "rect") if r.get("class") == "margin"]
+    page = ansi_cells.PAGE[theme][1]
+    if not margin or margin[0].get("fill") != ansi_cells.hexc(page):
+        errs.append("margin %s, want the page %s" % (
+            margin[0].get("fill") if margin else None, ansi_cells.hexc(page)))
     g = groups(root)
     for k in ("cells", "lines", "dots", "text"):
         if k not in g:

@@ -125,6 +125,68 @@ t send-keys -t pre q
 shows pre "exited 0" && ok "q ends the presenter with 0" || bad "exit" pre
 [ ! -e "$link" ] && ok "the socket is removed" || bad "socket left behind" pre
 
+# a restart mid-class goes on where the class is: the presenter keeps its
+# place (XDG_STATE_HOME), and one restarted while a speaker's view is
+# linked takes the speaker's scene (it went back to scene 1 and dragged the
+# speaker with it)
+st="XDG_STATE_HOME=$dir/state"
+rl=$dir/r.sock
+t new-session -d -x 100 -y 30 -s rp "$st $bin lesson --link $rl; sleep 30"
+top rp "1/18 · Word order matters" || bad "intro starts at its first scene" rp
+t new-session -d -x 100 -y 30 -s rs "$st $bin lesson --speaker --link $rl; sleep 30"
+shows rs "linked to the presenting instance" || bad "speaker links" rs
+t send-keys -t rp NPage NPage NPage NPage NPage NPage
+top rp "5/18 · PE(p+K)" && top rs "5/18 · PE(p+K)" \
+	&& ok "six PgDn: both at 5/18" || bad "six PgDn" rs
+t send-keys -t rp q
+shows rs "the presenting instance quit" || bad "presenter quit" rs
+t send-keys -t rs NPage NPage
+top rs "7/18 · Learned" || bad "the speaker steps alone" rs
+t kill-session -t rp
+t new-session -d -x 100 -y 30 -s rp "$st $bin lesson --link $rl; sleep 30"
+shows rs "linked to the presenting instance" && top rp "7/18 · Learned" \
+	&& top rs "7/18 · Learned" \
+	&& ok "a restarted presenter takes the linked speaker's scene" \
+	|| bad "restart with a speaker" rp
+t send-keys -t rs q
+t send-keys -t rp q
+sleep 0.5
+t kill-session -t rp
+t kill-session -t rs
+t new-session -d -x 100 -y 30 -s rp "$st $bin lesson --link $rl; sleep 30"
+top rp "7/18 · Learned" && shows rp "resumed at scene 7/18" \
+	&& ok "alone, a restarted presenter resumes where the lesson was left" \
+	|| bad "resume alone" rp
+t send-keys -t rp Home
+top rp "1/18 · Word order matters" && ok "Home: the first scene" \
+	|| bad "Home" rp
+t send-keys -t rp End
+top rp "18/18" && ok "End: the last scene" || bad "End" rp
+t send-keys -t rp q
+sleep 0.5
+t kill-session -t rp
+t new-session -d -x 100 -y 30 -s rp "$st $bin lesson --link $rl --scene 3; sleep 30"
+top rp "3/18 · The sinusoidal formula" && ok "--scene K starts elsewhere" \
+	|| bad "--scene" rp
+# a clicker's blank key: b blanks the projector, any key brings it back
+# and does nothing else
+t send-keys -t rp b
+i=0
+while [ $i -lt 50 ] && t capture-pane -p -t rp | grep -q "3/18"; do
+	sleep 0.1
+	i=$((i + 1))
+done
+t capture-pane -p -t rp | grep -q "3/18" && bad "b blanks the screen" rp \
+	|| ok "b blanks the screen"
+t send-keys -t rp N
+top rp "3/18 · The sinusoidal formula" &&
+	! t capture-pane -p -t rp | grep -q "seq_len 100" \
+	&& ok "any key brings it back and does nothing else" \
+	|| bad "unblank" rp
+t send-keys -t rp q
+sleep 0.5
+t kill-session -t rp
+
 # a link path that is not a socket: the link is optional, the lesson runs
 # and says why the speaker's view is unavailable; the file stays
 : >"$dir/file"

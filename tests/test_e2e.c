@@ -813,6 +813,45 @@ Test(e2e, lesson_keys_with_a_modifier_act_as_the_key)
 	free(dir);
 }
 
+/* e opens a picker of the presets --preset takes (the list pescope
+ * --list-presets prints): arrows mark one, Enter takes it into the
+ * focused pane, Esc closes the list and changes nothing. */
+Test(e2e, preset_picker)
+{
+	const char *argv[] = {"pescope", "--list-presets", NULL};
+	char *out = NULL, *err = NULL, first[64] = "", second[64] = "";
+	size_t len = 0;
+	cr_assert_eq(th_run(argv, NULL, &out, &len, &err), 0);
+	/* the names: the lines that do not start with a blank */
+	for (char *l = out; l != NULL && *l != '\0'; l = strchr(l, '\n')) {
+		if (*l == '\n')
+			l++;
+		if (*l == ' ' || *l == '\0')
+			continue;
+		sscanf(l, "%63s", first[0] == '\0' ? first : second);
+		if (second[0] != '\0')
+			break;
+	}
+	free(out);
+	free(err);
+	cr_assert(first[0] != '\0' && second[0] != '\0');
+
+	struct term t;
+	start(&t, NULL, NULL);
+	term_send(&t, "e");
+	cr_expect(term_wait_for(&t, "a preset: ↑↓ choose", WAIT_MS));
+	cr_expect(term_has(&t, first) && term_has(&t, second));
+	term_send(&t, "\033");
+	cr_expect(term_wait_gone(&t, "a preset: ↑↓ choose", WAIT_MS));
+	cr_expect(tab_is_current(&t, 0, "sinusoidal"), "Esc changes nothing");
+	term_send(&t, "e" K_DOWN "\r");
+	char want[96];
+	snprintf(want, sizeof want, "preset %s", second);
+	cr_expect(term_wait_for(&t, want, WAIT_MS), "the second preset taken");
+	term_quit(&t);
+	term_free(&t);
+}
+
 Test(e2e, sigterm_restores_terminal)
 {
 	struct term t;

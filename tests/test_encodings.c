@@ -152,11 +152,11 @@ Test(encodings, every_row_is_complete)
 		cr_expect(strstr(manifest, opt) != NULL, "%s has no golden frame",
 		    name);
 
-		/* c, C, v, P, x, X, r, i, { and } are every frame's keys
-		 * (state.c): no row takes them */
+		/* c, C, v, P, x, X, r, i, {, }, e, /, L, "," and "." are every
+		 * frame's keys (state_key.c): no row takes them */
 		for (const struct pe_enc_key *k = v->keys; k->keys != NULL; k++)
-			cr_expect(strpbrk(k->keys, "cCvPxXri{}") == NULL, "%s: key '%s' is a "
-			    "shared key of every frame", name, k->keys);
+			cr_expect(strpbrk(k->keys, "cCvPxXri{}e/L,.") == NULL, "%s: "
+			    "key '%s' is a shared key of every frame", name, k->keys);
 		/* its panels: a main map of their own to sit beside, and each a
 		 * golden frame "-e NAME ... --panel PANEL" */
 		cr_expect(v->panels == NULL || v->map != NULL, "%s: panels but no "

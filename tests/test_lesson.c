@@ -15,7 +15,10 @@
 #include "app/lesson.h"
 #include "helpers.h"
 #include "pescope/alibi.h"
+#include "pescope/learned.h"
 #include "pescope/sinusoidal.h"
+#include "pescope/toy.h"
+#include "view/encoding.h"
 #include "view/lesson.h"
 #include "view/view.h"
 
@@ -31,6 +34,18 @@ load_intro(struct pe_app_lesson *al)
 	memset(&o, 0, sizeof o);
 	int rc = pe_app_lesson_load(al, &o, err, sizeof err);
 	cr_assert_eq(rc, 0, "%s", err);
+}
+
+/* The index (from 0) of the built-in lesson's scene whose title starts
+ * with title: the tests name scenes, so a scene added moves none. */
+static size_t
+scene_titled(const struct pe_lesson *l, const char *title)
+{
+	for (size_t k = 0; k < l->nscenes; k++)
+		if (strncmp(l->scenes[k].title, title, strlen(title)) == 0)
+			return k;
+	cr_assert_fail("no scene '%s' in the lesson", title);
+	return 0;
 }
 
 /* The caption of scene k (from 1), step s (from 1), as the frame fills
@@ -108,6 +123,92 @@ Test(lesson, every_scene_renders_whole)
 	pe_app_lesson_free(&al);
 }
 
+/* Whether every word of caption appears, in order, in the text of the
+ * frame's caption band (the rows under its rule; a text-only scene's
+ * rows under the scene line): no word is cut, shortened or left out.
+ * The first missing word into miss[cap]. */
+static bool
+caption_uncut(const struct pe_canvas *cv, const char *caption, bool text_only,
+    char *miss, size_t cap)
+{
+	char *t = canvas_text(cv), *band = NULL;
+	for (char *line = t; line != NULL && *line != '\0';) {
+		char *nl = strchr(line, '\n');
+		if (text_only && line == t) {
+			band = nl + 1;
+			break;
+		}
+		if (strncmp(line, "────", strlen("────")) == 0) {
+			band = nl + 1;
+			break;
+		}
+		line = nl != NULL ? nl + 1 : NULL;
+	}
+	bool ok = band != NULL;
+	if (!ok)
+		snprintf(miss, cap, "(no caption band)");
+	for (char *p = band; p != NULL && *p != '\0'; p++)
+		if (*p == '\n')
+			*p = ' ';
+	char *words = strdup(caption), *save = NULL;
+	const char *at = band;
+	for (char *w = strtok_r(words, " \n", &save); ok && w != NULL;
+	     w = strtok_r(NULL, " \n", &save)) {
+		const char *f = strstr(at, w);
+		if (f == NULL) {
+			snprintf(miss, cap, "'%s'", w);
+			ok = false;
+			break;
+		}
+		at = f + strlen(w);
+	}
+	if (ok && (strchr(band, '{') != NULL || strstr(band, "more line")))
+		snprintf(miss, cap, "a placeholder or \"more lines\""), ok = false;
+	free(words);
+	free(t);
+	return ok;
+}
+
+/* Every step of every scene, at 80x24, 120x40 and 200x60, in the
+ * presenter view and without it, in both themes: the whole caption on
+ * screen, no word cut or left out, no placeholder unfilled. */
+Test(lesson, no_caption_is_cut)
+{
+	static const int sizes[][2] = {{80, 24}, {120, 40}, {200, 60}};
+	struct pe_app_lesson al;
+	load_intro(&al);
+	int bad = 0;
+	for (size_t k = 0; k < al.l.nscenes; k++)
+		for (size_t s = 0; s < al.l.scenes[k].nsteps; s++) {
+			struct pe_state st;
+			struct pe_model m;
+			char cap[16384], miss[600];
+			memset(&st, 0, sizeof st);
+			st.session.lesson = &al.l;
+			pe_lesson_goto(&st, k, s);
+			cr_assert_eq(pe_model_init(&m, &PANE(st).cfg), PE_OK);
+			cr_assert_eq(pe_lesson_caption(&st, &m, cap, sizeof cap), 0);
+			for (size_t z = 0; z < 3; z++)
+				for (int v = 0; v < 4; v++) {
+					struct pe_canvas cv;
+					st.session.present = v & 1;
+					pe_canvas_init(&cv, sizes[z][0], sizes[z][1]);
+					cv.theme = v >> 1;
+					cr_assert_eq(pe_view_render(&st, &m, &cv, NULL), PE_OK);
+					if (!caption_uncut(&cv, cap, al.l.scenes[k].text_only,
+					    miss, sizeof miss) && bad++ < 20)
+						cr_expect_fail("scene %zu.%zu at %dx%d%s%s: %s "
+						    "is not on screen", k + 1, s + 1, sizes[z][0],
+						    sizes[z][1], v & 1 ? ", presenter" : "",
+						    v >> 1 ? ", light" : "", miss);
+					pe_canvas_free(&cv);
+				}
+			pe_model_free(&m);
+		}
+	cr_expect_eq(bad, 0, "%d frames cut a caption", bad);
+	pe_app_lesson_free(&al);
+}
+
 /* "[a, b, c, d]" as captions write a vector (%.3g, no-break spaces). */
 static void
 vec(char *buf, size_t cap, const double *v, size_t n)
@@ -119,9 +220,10 @@ vec(char *buf, size_t cap, const double *v, size_t n)
 	snprintf(buf + o, cap - o, "]");
 }
 
-/* Scene 2: x + PE(0) and x + PE(5), d = 4, from sin and cos directly
- * (Vaswani et al. 2017, sec. 3.5: PE(p, 2i) = sin(p / 10000^(2i/d)),
- * PE(p, 2i+1) = cos(...)). */
+/* Scene 2: x + PE(0), then a step at p = 5 (the cursor there, so that
+ * the panel shows what the caption says) with x + PE(5), d = 4, from sin
+ * and cos directly (Vaswani et al. 2017, sec. 3.5: PE(p, 2i) = sin(p /
+ * 10000^(2i/d)), PE(p, 2i+1) = cos(...)). */
 Test(lesson, scene_2_adds_the_position)
 {
 	struct pe_app_lesson al;
@@ -131,6 +233,10 @@ Test(lesson, scene_2_adds_the_position)
 	double x[4] = {0.51, -0.22, 0.88, 0.14}, y[4];
 	cr_expect(strstr(cap, "[0.51,\u00a00.78,\u00a00.88,\u00a01.14]") != NULL,
 	    "%s", cap);
+	cr_expect(strstr(cap, "PE(5)") == NULL, "PE(5) comes with its step");
+	cr_assert_eq(al.l.scenes[1].nsteps, 2);
+	cr_expect_eq(al.l.scenes[1].steps[1].start.cur_r, 5, "the panel at 5");
+	caption(&al, 2, 2, cap, sizeof cap);
 	y[0] = x[0] + sin(5.0), y[1] = x[1] + cos(5.0);
 	y[2] = x[2] + sin(5.0 / 100.0), y[3] = x[3] + cos(5.0 / 100.0);
 	vec(want, sizeof want, y, 4);
@@ -138,6 +244,41 @@ Test(lesson, scene_2_adds_the_position)
 	double n = sqrt(y[0] * y[0] + y[1] * y[1] + y[2] * y[2] + y[3] * y[3]);
 	snprintf(want, sizeof want, "|x + PE(5)| = %.4g", n);
 	cr_expect(strstr(cap, want) != NULL, "%s not in %s", want, cap);
+	pe_app_lesson_free(&al);
+}
+
+/* Scene 2's panel reads as sentences: x is the token's vector that
+ * --embedding gives (it printed "x = --embedding (4 numbers)", x equal to
+ * a flag), and the norms stand apart ("|x| = 1.05 · |PE(0)| = 1.414" read
+ * as a product). */
+Test(lesson, scene_2_panel_says_what_x_is)
+{
+	struct pe_app_lesson al;
+	load_intro(&al);
+	for (size_t step = 0; step < 2; step++) {
+		struct pe_state st;
+		struct pe_model m;
+		struct pe_canvas cv;
+		memset(&st, 0, sizeof st);
+		st.session.lesson = &al.l;
+		pe_lesson_goto(&st, 1, step);
+		cr_assert_eq(pe_model_init(&m, &PANE(st).cfg), PE_OK);
+		pe_canvas_init(&cv, 120, 40);
+		pe_view_render(&st, &m, &cv, NULL);
+		char *t = canvas_text(&cv);
+		cr_expect(strstr(t, "x = --embedding") == NULL, "2.%zu: %s",
+		    step + 1, t);
+		cr_expect(strstr(t, "--embedding") != NULL, "2.%zu names the "
+		    "flag: %s", step + 1, t);
+		const char *n = strstr(t, "|x| = ");
+		cr_expect(n != NULL, "2.%zu: %s", step + 1, t);
+		for (const char *p = n; p != NULL && *p != '\n'; p++)
+			cr_expect(strncmp(p, "· |", strlen("· |")) != 0, "2.%zu: a "
+			    "norm after a product sign: %.80s", step + 1, n);
+		free(t);
+		pe_canvas_free(&cv);
+		pe_model_free(&m);
+	}
 	pe_app_lesson_free(&al);
 }
 
@@ -171,8 +312,10 @@ Test(lesson, scene_5_shift_residual_is_the_kernels)
 	cr_assert_eq(pe_sinusoidal_shift_residual(64, 16, 10000, PE_LAYOUT_INTERLEAVED,
 	    3, 0, 64, &r), PE_OK);
 	cr_expect(r < 1e-12, "the residual is rounding: %g", r);
-	snprintf(want, sizeof want, "Here K = 3: over all 64 positions the "
-	    "largest |PE(p+K) − M_K·PE(p)| is %.2g", r);
+	/* the check runs over p = 0 .. 60: p + K within the 64 positions */
+	snprintf(want, sizeof want, "Here K = 3: for every p from 0 to 60 (p + "
+	    "K stays within the 64 positions) the largest |PE(p+K) − M_K·PE(p)| "
+	    "is %.2g", r);
 	cr_expect(strstr(cap, want) != NULL, "%s not in %s", want, cap);
 	pe_app_lesson_free(&al);
 }
@@ -184,8 +327,12 @@ Test(lesson, scene_7_names_both_numbers)
 	char cap[8192];
 	load_intro(&al);
 	caption(&al, 7, 1, cap, sizeof cap);
-	cr_expect(strstr(cap, "here 2048") != NULL, "%s", cap);
-	cr_expect(strstr(cap, "Positions 0 to 2047 have a row") != NULL, "%s", cap);
+	/* what is shown, not GPT-2's or BERT's sizes (1024, 512) */
+	cr_expect(strstr(cap, "The table shown has 2048 rows") != NULL, "%s",
+	    cap);
+	cr_expect(strstr(cap, "here 2048") == NULL, "%s", cap);
+	cr_expect(strstr(cap, "positions 0 to 2047 have a row") != NULL, "%s",
+	    cap);
 	cr_expect(strstr(cap, "The 2049th token, at position 2048, has no "
 	    "vector") != NULL, "%s", cap);
 	pe_app_lesson_free(&al);
@@ -278,6 +425,104 @@ Test(lesson, keys_step_scenes_and_steps)
 	/* a step without options of its own keeps what was explored */
 	pe_lesson_goto(&st, 10, 0); /* rope, example; step 2 sets decay */
 	pe_app_lesson_free(&al);
+}
+
+/* A clicker's keys: b (most clickers' blank-screen button) and . blank
+ * the audience's screen, and any key brings it back and does nothing
+ * else (b divided the base by 10, silently: scene 3's caption turned to
+ * "1000^(−2i/d)"); a parameter key still works, and the scene line names
+ * what the scene did not set ("changed: base") until r resets it; Home
+ * and End go to the first and the last scene; R restarts the clock. */
+Test(lesson, clicker_keys_blank_and_mark_changes)
+{
+	struct pe_app_lesson al;
+	struct pe_state st;
+	struct pe_model m;
+	char cap[8192], changed[160];
+	load_intro(&al);
+	memset(&st, 0, sizeof st);
+	st.session.lesson = &al.l;
+	pe_lesson_goto(&st, 2, 0); /* scene 3, the sinusoidal formula */
+	double base = PANE(st).cfg.base;
+	for (int k = 0; k < 2; k++) {
+		key(&st, k ? '.' : 'b');
+		cr_expect(st.session.blank, "'%c' blanks", k ? '.' : 'b');
+		cr_expect_float_eq(PANE(st).cfg.base, base, 0, "the base stays");
+		int a = key(&st, 'N'); /* any key: back, and nothing else */
+		cr_expect(!st.session.blank);
+		cr_expect_eq(a & PE_ACT_REBUILD, 0);
+		cr_expect_eq(PANE(st).cfg.n, al.l.scenes[2].steps[0].start.pane[0]
+		    .cfg.n, "the key that brought it back did nothing else");
+	}
+	/* the blank frame: nothing of the scene on it */
+	struct pe_canvas cv;
+	cr_assert_eq(pe_model_init(&m, &PANE(st).cfg), PE_OK);
+	pe_canvas_init(&cv, 80, 24);
+	st.session.blank = true;
+	pe_view_render(&st, &m, &cv, NULL);
+	char *t = canvas_text(&cv);
+	cr_expect(strstr(t, "sinusoidal") == NULL && strstr(t, "3/18") == NULL,
+	    "%s", t);
+	free(t);
+	st.session.blank = false;
+	pe_model_free(&m);
+	/* B doubles the base: said on the scene line, r puts it back */
+	pe_lesson_changes(&st, changed, sizeof changed);
+	cr_expect_str_eq(changed, "");
+	key(&st, 'B');
+	cr_expect_float_eq(PANE(st).cfg.base, 2 * base, 0);
+	pe_lesson_changes(&st, changed, sizeof changed);
+	cr_expect_str_eq(changed, "base");
+	cr_assert_eq(pe_model_init(&m, &PANE(st).cfg), PE_OK);
+	pe_view_render(&st, &m, &cv, NULL);
+	t = canvas_text(&cv);
+	cr_expect(strstr(t, "(changed: base") != NULL, "%.160s", t);
+	free(t);
+	cr_assert_eq(pe_lesson_caption(&st, &m, cap, sizeof cap), 0);
+	cr_expect(strstr(cap, "20000^(−2i/d)") != NULL, "%s", cap);
+	pe_model_free(&m);
+	key(&st, PE_KEY_PGDN); /* a step on: the next scene's own */
+	key(&st, PE_KEY_PGUP);
+	pe_lesson_changes(&st, changed, sizeof changed);
+	cr_expect_str_eq(changed, "");
+	key(&st, 'B');
+	key(&st, 'r');
+	cr_expect_float_eq(PANE(st).cfg.base, base, 0, "r resets");
+	pe_lesson_changes(&st, changed, sizeof changed);
+	cr_expect_str_eq(changed, "");
+	/* Home and End: the first and the last scene */
+	key(&st, PE_KEY_END);
+	cr_expect_eq(st.session.scene, al.l.nscenes - 1);
+	key(&st, PE_KEY_HOME);
+	cr_expect_eq(st.session.scene, 0);
+	cr_expect_eq(st.session.step, 0);
+	key(&st, 'R');
+	cr_expect(st.session.clock_reset, "R asks the session to restart the "
+	    "clock");
+	pe_canvas_free(&cv);
+	pe_app_lesson_free(&al);
+}
+
+/* b and B step the base by ×2 (Alt: ×10); in a lesson b is the blank key,
+ * so the base goes down by Alt+b. */
+Test(lesson, base_keys_step_by_two_and_ten)
+{
+	struct pe_state st;
+	struct pe_config cfg;
+	pe_config_default(&cfg);
+	pe_state_init(&st, &cfg);
+	key(&st, 'b');
+	cr_expect_float_eq(PANE(st).cfg.base, 5000, 0);
+	key(&st, 'B');
+	key(&st, 'B');
+	cr_expect_float_eq(PANE(st).cfg.base, 20000, 0);
+	key(&st, 'b' | PE_KEY_ALT);
+	cr_expect_float_eq(PANE(st).cfg.base, 2000, 0);
+	key(&st, 'B' | PE_KEY_ALT);
+	cr_expect_float_eq(PANE(st).cfg.base, 20000, 0);
+	key(&st, 'q' | PE_KEY_ALT);
+	cr_expect(strstr(st.status, "Alt+q does nothing") != NULL, "%s",
+	    st.status);
 }
 
 /* A lesson's text, parsed; 0 or 2 with err. */
@@ -615,6 +860,380 @@ Test(lesson, a_build_goes_a_step_at_a_time)
 	free(text);
 }
 
+/* A restart goes on where the lesson was left: the presenting instance
+ * keeps its scene and step under $XDG_STATE_HOME/pescope, and a new one
+ * without --scene starts there (it went back to scene 1); --scene K
+ * starts elsewhere; --duration replaces the lesson's minutes. */
+Test(lesson, a_restart_resumes_where_the_lesson_was, .timeout = 30)
+{
+	char *dir = th_tmpdir(), err[1024];
+	struct pe_options o;
+	struct pe_state st;
+	struct pe_lesson_session *S;
+	cr_assert_not_null(dir);
+	setenv("XDG_STATE_HOME", dir, 1);
+	memset(&o, 0, sizeof o);
+	cr_assert_eq(pe_lesson_session_open(&S, &o, &st, err, sizeof err), 0,
+	    "%s", err);
+	cr_expect_eq(st.session.scene, 0, "no place kept: the first scene");
+	pe_lesson_goto(&st, 5, 0);
+	pe_lesson_session_poll(S, &st);
+	pe_lesson_session_close(S);
+
+	cr_assert_eq(pe_lesson_session_open(&S, &o, &st, err, sizeof err), 0,
+	    "%s", err);
+	cr_expect_eq(st.session.scene, 5, "resumed at scene 6");
+	cr_expect(strstr(st.status, "resumed at scene 6/") != NULL, "%s",
+	    st.status);
+	size_t yarn = scene_titled(st.session.lesson, "Extending RoPE");
+	pe_lesson_goto(&st, yarn, 2); /* its third step */
+	pe_lesson_session_poll(S, &st);
+	pe_lesson_session_close(S);
+	cr_assert_eq(pe_lesson_session_open(&S, &o, &st, err, sizeof err), 0,
+	    "%s", err);
+	cr_expect(st.session.scene == yarn && st.session.step == 2,
+	    "resumed at %zu.3: %zu.%zu", yarn + 1, st.session.scene + 1,
+	    st.session.step + 1);
+	pe_lesson_session_close(S);
+
+	o.scene_given = true, o.scene = 2, o.scene_step = 1;
+	o.duration_given = true, o.duration = 50;
+	cr_assert_eq(pe_lesson_session_open(&S, &o, &st, err, sizeof err), 0,
+	    "%s", err);
+	cr_expect_eq(st.session.scene, 1, "--scene 2 starts there");
+	cr_expect_float_eq(st.session.lesson->minutes, 50, 0, "--duration");
+	pe_lesson_session_close(S);
+	unsetenv("XDG_STATE_HOME");
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	cr_expect_eq(system(cmd), 0);
+	free(dir);
+}
+
+/* The speaker's clock: R starts it again; time over is in the warning
+ * color (the accent's while there is time left). */
+Test(lesson, the_clock_resets_and_warns_when_over, .timeout = 30)
+{
+	char *dir = th_tmpdir(), err[1024];
+	struct pe_options o;
+	struct pe_state st;
+	struct pe_lesson_session *S;
+	setenv("XDG_STATE_HOME", dir, 1);
+	memset(&o, 0, sizeof o);
+	o.speaker = true;
+	cr_assert_eq(pe_lesson_session_open(&S, &o, &st, err, sizeof err), 0,
+	    "%s", err);
+	nanosleep(&(struct timespec){1, 200 * 1000 * 1000}, NULL);
+	pe_lesson_session_poll(S, &st);
+	cr_expect_geq(st.session.elapsed, 1);
+	key(&st, 'R');
+	pe_lesson_session_poll(S, &st);
+	cr_expect_lt(st.session.elapsed, 1, "R: %g s", st.session.elapsed);
+	/* 46 minutes into a 45-minute lesson, and 10 minutes in */
+	for (int over = 0; over < 2; over++) {
+		struct pe_model m;
+		struct pe_canvas cv;
+		st.session.elapsed = over ? 46 * 60 : 10 * 60;
+		cr_assert_eq(pe_model_init(&m, &PANE(st).cfg), PE_OK);
+		pe_canvas_init(&cv, 100, 30);
+		pe_view_render(&st, &m, &cv, NULL);
+		char *t = canvas_text(&cv);
+		char *at = strstr(t, over ? "01:00 over" : "35:00 left");
+		cr_expect(at != NULL, "%.300s", t);
+		int y = 0;
+		for (char *p = t; p < at; p++)
+			y += *p == '\n';
+		const struct pe_cell *c = &cv.cells[y * cv.w + 1];
+		cr_expect_eq(c->fg, over ? PE_RGB(0xff, 0x87, 0x5f)
+		    : PE_RGB(0x5f, 0xaf, 0xff), "the clock's color %06x", c->fg);
+		free(t);
+		pe_canvas_free(&cv);
+		pe_model_free(&m);
+	}
+	pe_lesson_session_close(S);
+	unsetenv("XDG_STATE_HOME");
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	cr_expect_eq(system(cmd), 0);
+	free(dir);
+}
+
+/* Off the script: / toggles the toy attention's mask (NoPE's panel told
+ * the room to use --mask none, a flag); s goes forward from the scaling
+ * shown (from llama-2-7b's default the first press gave "llama3 ×4"), S
+ * back; dynamic NTK at seq_len ≤ max_pos says it is inactive there. */
+Test(lesson, off_script_keys)
+{
+	struct pe_app_lesson al;
+	struct pe_state st;
+	load_intro(&al);
+	memset(&st, 0, sizeof st);
+	st.session.lesson = &al.l;
+	pe_lesson_goto(&st, 0, 0); /* NoPE, attention panel, mask none */
+	cr_assert(!pe_toy_causal(&PANE(st).cfg));
+	key(&st, '/');
+	cr_expect(pe_toy_causal(&PANE(st).cfg), "/: causal");
+	key(&st, '/');
+	cr_expect(!pe_toy_causal(&PANE(st).cfg), "/ again: none");
+	/* llama-2-7b, unscaled */
+	pe_lesson_goto(&st, scene_titled(&al.l, "Extending RoPE"), 0);
+	cr_assert_eq(PANE(st).cfg.rope.type, PE_ROPE_DEFAULT);
+	key(&st, 's');
+	cr_expect_eq(PANE(st).cfg.rope.type, PE_ROPE_LINEAR, "s: forward");
+	key(&st, 's');
+	cr_expect_eq(PANE(st).cfg.rope.type, PE_ROPE_DYNAMIC);
+	key(&st, 'S');
+	cr_expect_eq(PANE(st).cfg.rope.type, PE_ROPE_LINEAR, "S: back");
+	/* dynamic below max_pos */
+	struct pe_config cfg = PANE(st).cfg;
+	cfg.rope.type = PE_ROPE_DYNAMIC;
+	cfg.rope.max_pos = 4096;
+	for (int k = 0; k < 2; k++) {
+		struct pe_state s2;
+		struct pe_model m;
+		struct pe_canvas cv;
+		cfg.n = k ? 16384 : 4096;
+		pe_state_init(&s2, &cfg);
+		cr_assert_eq(pe_model_init(&m, &cfg), PE_OK);
+		pe_canvas_init(&cv, 200, 60);
+		pe_view_render(&s2, &m, &cv, NULL);
+		char *t = canvas_text(&cv);
+		bool said = strstr(t, "inactive: seq_len ≤ max_pos 4096") != NULL;
+		cr_expect(k ? !said : said, "seq_len %zu: %.400s", cfg.n, t);
+		free(t);
+		pe_canvas_free(&cv);
+		pe_model_free(&m);
+	}
+	pe_app_lesson_free(&al);
+}
+
+/* The scene on PI, NTK and YaRN at 120x40 and 200x60: nothing on the
+ * frame is cut (the pairs' explanation ended in "…"), the body neither moves nor
+ * shrinks between its steps (the caption band is its last step's), and
+ * the score axis keeps one range (it went ±64 to ±82.975). */
+Test(lesson, the_scaling_scene_holds_its_layout)
+{
+	static const int sizes[][2] = {{80, 24}, {120, 40}, {200, 60}};
+	struct pe_app_lesson al;
+	load_intro(&al);
+	size_t yarn = scene_titled(&al.l, "Extending RoPE");
+	const struct pe_scene *s = &al.l.scenes[yarn];
+	cr_assert_eq(s->nsteps, 4);
+	for (size_t z = 0; z < 3; z++)
+		for (int present = 0; present < 2; present++) {
+			int rule = -1;
+			char top[32] = "";
+			for (size_t k = 0; k < s->nsteps; k++) {
+				struct pe_state st;
+				struct pe_model m;
+				struct pe_canvas cv;
+				memset(&st, 0, sizeof st);
+				st.session.lesson = &al.l;
+				st.session.present = present;
+				pe_lesson_goto(&st, yarn, k);
+				cr_assert_eq(pe_model_init(&m, &PANE(st).cfg), PE_OK);
+				pe_canvas_init(&cv, sizes[z][0], sizes[z][1]);
+				pe_view_render(&st, &m, &cv, NULL);
+				char *t = canvas_text(&cv);
+				if (z > 0)
+					cr_expect(strstr(t, "…") == NULL, "%zu.%zu at %dx%d%s: "
+					    "%s", yarn + 1, k + 1, sizes[z][0], sizes[z][1],
+					    present ? " (presenter)" : "", strstr(t, "…") -
+					    (strstr(t, "…") - t > 60 ? 60 : 0));
+				int y = 0, r = -1;
+				char score[32] = "";
+				for (char *l = t; *l != '\0'; y++) {
+					char *nl = strchr(l, '\n');
+					*nl = '\0'; /* a line at a time */
+					if (strncmp(l, "────", strlen("────")) == 0 && r < 0)
+						r = y;
+					/* the score plot's top label: "82.975│" */
+					char *bar = strstr(l, "│");
+					if (score[0] == '\0' && bar != NULL && bar - l > 8 &&
+					    strstr(l, "score") == NULL) {
+						char *p = bar;
+						while (p > l && p[-1] != ' ')
+							p--;
+						if (p < bar && (p[0] == '-' || (p[0] >= '0' &&
+						    p[0] <= '9')))
+							snprintf(score, sizeof score, "%.*s",
+							    (int)(bar - p), p);
+					}
+					*nl = '\n';
+					l = nl + 1;
+				}
+				if (k == 0) {
+					rule = r;
+					snprintf(top, sizeof top, "%s", score);
+				}
+				cr_expect_eq(r, rule, "%zu.%zu at %dx%d: the band moved "
+				    "(rule at %d, was %d)", yarn + 1, k + 1, sizes[z][0],
+				    sizes[z][1], r, rule);
+				cr_expect_str_eq(score, top, "%zu.%zu at %dx%d: the score "
+				    "axis %s, was %s", yarn + 1, k + 1, sizes[z][0],
+				    sizes[z][1], score, top);
+				free(t);
+				pe_canvas_free(&cv);
+				pe_model_free(&m);
+			}
+		}
+	pe_app_lesson_free(&al);
+}
+
+/* A panel that is the point of a scene gets its room at 80x24: scene 1's
+ * toy attention shows every token of "the dog bit the man" as a row of
+ * both matrices (it drew 2 of the 5), the last scene's decay bound is a
+ * plot of at least 6 rows (it was 2), in the presenter view and without. */
+Test(lesson, the_panel_of_a_scene_gets_its_room)
+{
+	struct pe_app_lesson al;
+	load_intro(&al);
+	for (int present = 0; present < 2; present++)
+		for (size_t step = 0; step < 2; step++) {
+			struct pe_state st;
+			struct pe_model m;
+			struct pe_canvas cv;
+			memset(&st, 0, sizeof st);
+			st.session.lesson = &al.l;
+			st.session.present = present;
+			pe_lesson_goto(&st, 0, step);
+			cr_assert_eq(pe_model_init(&m, &PANE(st).cfg), PE_OK);
+			pe_canvas_init(&cv, 80, 24);
+			pe_view_render(&st, &m, &cv, NULL);
+			char *t = canvas_text(&cv);
+			/* row labels start a line, or stand after a map's gap */
+			static const char *const words[] = {"the", "dog", "bit", "man"};
+			int want[] = {4, 2, 2, 2}; /* "the" twice in each map */
+			for (size_t w = 0; w < 4; w++) {
+				int n = 0;
+				char pat[16];
+				snprintf(pat, sizeof pat, "%s  ", words[w]);
+				for (char *p = t; (p = strstr(p, pat)) != NULL; p++)
+					n += p == t || p[-1] == '\n' || p[-1] == ' ';
+				cr_expect_geq(n, want[w], "1.%zu%s: '%s' labels %d rows, "
+				    "want %d:\n%s", step + 1, present ? " presenter" : "",
+				    words[w], n, want[w], t);
+			}
+			free(t);
+			pe_canvas_free(&cv);
+			pe_model_free(&m);
+		}
+	for (int present = 0; present < 2; present++) {
+		struct pe_state st;
+		struct pe_model m;
+		struct pe_canvas cv;
+		memset(&st, 0, sizeof st);
+		st.session.lesson = &al.l;
+		st.session.present = present;
+		pe_lesson_goto(&st, scene_titled(&al.l, "Lost in the middle"),
+		    0);
+		cr_assert_eq(pe_model_init(&m, &PANE(st).cfg), PE_OK);
+		pe_canvas_init(&cv, 80, 24);
+		pe_view_render(&st, &m, &cv, NULL);
+		int top = -1, axis = -1;
+		for (int y = 0; y < cv.h; y++) {
+			char l[1024];
+			size_t o = 0;
+			for (int x = 0; x < cv.w; x++)
+				o += (size_t)pe_utf8_encode(cv.cells[y * cv.w + x].cp,
+				    l + o);
+			l[o] = '\0';
+			if (top < 0 && strstr(l, "bound (1/P)") != NULL)
+				top = y;
+			if (top >= 0 && axis < 0 && strstr(l, "r = 0") != NULL)
+				axis = y;
+		}
+		cr_expect(top >= 0 && axis - top - 1 >= 6, "the last scene%s: the "
+		    "bound's plot has %d rows", present ? " presenter" : "", axis - top - 1);
+		pe_canvas_free(&cv);
+		pe_model_free(&m);
+	}
+	pe_app_lesson_free(&al);
+}
+
+/* A scene about its panel shows the panel alone: the last scene's main
+ * map was a RoPE angle map the scene never mentions, and scene 1's was
+ * NoPE's empty one; at every size the panel starts the line. */
+Test(lesson, a_panel_scene_draws_no_unrelated_map)
+{
+	static const int sizes[][2] = {{80, 24}, {120, 40}, {200, 60}};
+	static const char *const titles[] = {"Word order matters",
+	    "Lost in the middle"};
+	struct pe_app_lesson al;
+	load_intro(&al);
+	for (size_t k = 0; k < 2; k++)
+		for (size_t z = 0; z < 3; z++) {
+			struct pe_state st;
+			struct pe_model m;
+			struct pe_canvas cv;
+			struct pe_hit hit;
+			memset(&st, 0, sizeof st);
+			memset(&hit, 0, sizeof hit);
+			st.session.lesson = &al.l;
+			pe_lesson_goto(&st, scene_titled(&al.l, titles[k]), 0);
+			cr_assert_eq(pe_model_init(&m, &PANE(st).cfg), PE_OK);
+			pe_canvas_init(&cv, sizes[z][0], sizes[z][1]);
+			pe_view_render(&st, &m, &cv, &hit);
+			cr_expect(hit.map_w == 0 && hit.panel_x == 0, "%s at %dx%d: a "
+			    "map %dx%d beside the panel at x = %d", titles[k],
+			    sizes[z][0], sizes[z][1], hit.map_w, hit.map_h,
+			    hit.panel_x);
+			pe_canvas_free(&cv);
+			pe_model_free(&m);
+		}
+	pe_app_lesson_free(&al);
+}
+
+/* One notation on every frame: ω for a pair's frequency, θ = m·ω for an
+ * angle (the panels said "angles m·θ_j", "2π/θ_j"), the base as base
+ * ("theta" only as HF's rope_theta): every encoding's every panel at
+ * 120x40, each lesson step, and --help. */
+Test(lesson, one_notation)
+{
+	/* θ for a frequency: "m·θ_j", "2π/θ_j", "r·θ_k"; HF's names */
+	static const char *const bad[] = {"·θ", "/θ", "inv_freq", "theta"};
+	static double table[1024 * 64];
+	pe_learned_init(1024, 64, 1, table);
+	for (int e = 0; e < PE_ENC_COUNT; e++)
+		for (int p = 0; p < PE_PANEL_COUNT; p++) {
+			struct pe_config cfg;
+			struct pe_state st;
+			struct pe_model m;
+			struct pe_canvas cv;
+			pe_config_default(&cfg);
+			cfg.enc = (enum pe_encoding)e;
+			cfg.table = table;
+			cfg.teach.train_len = 40;
+			pe_config_encoding_defaults(&cfg, false, false);
+			if (pe_config_check(&cfg, NULL, 0) != PE_OK ||
+			    !pe_enc_has_panel(pe_enc_view_of(&cfg), (enum pe_panel)p))
+				continue;
+			pe_state_init(&st, &cfg);
+			st.pane[0].panel = (enum pe_panel)p;
+			cr_assert_eq(pe_model_init(&m, &cfg), PE_OK);
+			pe_canvas_init(&cv, 120, 40);
+			pe_view_render(&st, &m, &cv, NULL);
+			char *t = canvas_text(&cv);
+			for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++)
+				cr_expect(strstr(t, bad[b]) == NULL, "%s %s: '%s' in %s",
+				    pe_encoding_name(cfg.enc),
+				    pe_panel_name((enum pe_panel)p), bad[b],
+				    strstr(t, bad[b]));
+			free(t);
+			pe_canvas_free(&cv);
+			pe_model_free(&m);
+		}
+	const char *argv[] = {"pescope", "--help", NULL};
+	char *out = NULL, *err = NULL;
+	size_t len = 0;
+	cr_assert_eq(th_run(argv, NULL, &out, &len, &err), 0);
+	for (char *p = out; (p = strstr(p, "theta")) != NULL; p++)
+		cr_expect(p - out >= 5 && strncmp(p - 5, "rope_theta", 10) == 0,
+		    "--help: %.60s", p - (p - out > 20 ? 20 : 0));
+	free(out);
+	free(err);
+}
+
 /* The encodings each placeholder applies to, pinned as they were when each
  * named its encodings (most now follow the kernel rows: a new encoding
  * with a worked example gets {x}, one with pairs {freq}). */
@@ -634,6 +1253,7 @@ Test(lesson, placeholders_apply_where_they_should)
 		{"wavelength", "sinusoidal rope"},
 		{"dot", "sinusoidal learned rope xpos"},
 		{"shift", "sinusoidal"}, {"residual", "sinusoidal"},
+		{"shift_range", "sinusoidal"},
 		{"max_len", "learned"}, {"last_pos", "learned"},
 		{"past_token", "learned"}, {"max_relative", "relative"},
 		{"bucket", "relative"}, {"max_exact", "relative"},

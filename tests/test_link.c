@@ -386,7 +386,18 @@ Test(link, every_field_of_a_message_is_bounded)
 	cr_assert_eq(pe_link_parse("goto 16 0", now, 17, steps_of, NULL, &m,
 	    why, sizeof why), PE_OK, "%s", why);
 	cr_expect(m.kind == PE_LINK_GOTO && m.scene == 16 && m.step == 0);
+	cr_assert_eq(pe_link_parse("here 3 1", now, 17, steps_of, NULL, &m,
+	    why, sizeof why), PE_OK, "%s", why);
+	cr_expect(m.kind == PE_LINK_HERE && m.scene == 3 && m.step == 1);
+	cr_assert_eq(pe_link_parse("blank 1", now, 17, steps_of, NULL, &m,
+	    why, sizeof why), PE_OK, "%s", why);
+	cr_expect(m.kind == PE_LINK_BLANK && m.blank);
+	cr_assert_eq(pe_link_parse("blank 0", now, 17, steps_of, NULL, &m,
+	    why, sizeof why), PE_OK, "%s", why);
+	cr_expect(m.kind == PE_LINK_BLANK && !m.blank);
 	static const char *const bad[] = {
+		"here 17 0", "here 3 2", "here 3", "blank 2", "blank", "blank 1 0",
+		"blank -1", "blank 01x",
 		"hello -9223372036854775808 3 0", "hello 0 3 0",
 		"hello 1750200000 3 0", "hello 99999999999999999999999 3 0",
 		"goto 17 0", "goto 3 2", "goto 2 1", "goto -1 0", "goto +3 0",

@@ -310,6 +310,10 @@ accepted_somewhere(const struct opt_row *r, const char *value, char *why)
 				a[n++] = "-t";
 				a[n++] = "pe";
 			}
+			if (r == &pe_opts[O_PAPER]) { /* PDF pages */
+				a[n++] = "-f";
+				a[n++] = "pdf";
+			}
 			a[n] = NULL;
 			struct pe_options o;
 			int rc = parse(&o, why, a);
@@ -394,7 +398,7 @@ Test(options, aliases)
 		    cases[i].val, err);
 		cr_expect_eq(o.depth, cases[i].depth, "%s %s", cases[i].opt,
 		    cases[i].val);
-		cr_expect_eq(o.snap_format, cases[i].fmt, "%s %s", cases[i].opt,
+		cr_expect_eq((int)o.snap_format, cases[i].fmt, "%s %s", cases[i].opt,
 		    cases[i].val);
 		pe_options_free(&o);
 	}

@@ -320,3 +320,44 @@ Test(palette, eight_colors_many_turns_is_not_an_angle)
 	cr_expect_gt(yellow, 0, "the ramp's yellow is an angle's color");
 	pe_canvas_free(&cv);
 }
+
+/* Masked samples on the light theme are light and quiet (a white slide):
+ * a pale background (WCAG luminance above 0.6, where the dark theme's
+ * #262626 is 0.019) under a hatch that still tells them from the page; a
+ * masked half of a value cell too. The dark theme keeps its dark grey. */
+Test(palette, light_masks_are_light)
+{
+	for (int d = PE_DEPTH_TRUECOLOR; d <= PE_DEPTH_8; d++) {
+		struct pe_cell c;
+		memset(&c, 0, sizeof c);
+		c.cp = 0x2571;
+		c.fg = PE_RGB(0x76, 0x76, 0x76);
+		c.bg = PE_COLOR_MASKED;
+		c.kind = PE_CELL_MASKED;
+		struct pe_look lk = pe_palette_look(&c, (enum pe_depth)d,
+		    PE_THEME_LIGHT);
+		pe_color bg = pe_look_rgb(lk.bg, (enum pe_depth)d, PE_THEME_LIGHT,
+		    false);
+		pe_color fg = pe_look_rgb(lk.fg, (enum pe_depth)d, PE_THEME_LIGHT,
+		    true);
+		cr_expect_gt(pe_palette_luminance(bg), 0.6, "depth %d: masked "
+		    "background %06x", d, bg);
+		cr_expect_gt(pe_palette_contrast(fg, bg), 1.3, "depth %d: the "
+		    "hatch %06x on %06x", d, fg, bg);
+		/* half masked, half a value */
+		c.cp = 0x2580;
+		c.kind = PE_CELL_SHADE;
+		c.fg = PE_RGB(0xfd, 0xe7, 0x25);
+		lk = pe_palette_look(&c, (enum pe_depth)d, PE_THEME_LIGHT);
+		bg = pe_look_rgb(lk.bg, (enum pe_depth)d, PE_THEME_LIGHT, false);
+		cr_expect_gt(pe_palette_luminance(bg), 0.6, "depth %d: a masked "
+		    "half %06x", d, bg);
+		/* the dark theme: as it was */
+		c.cp = 0x2571;
+		c.kind = PE_CELL_MASKED;
+		lk = pe_palette_look(&c, (enum pe_depth)d, PE_THEME_DARK);
+		bg = pe_look_rgb(lk.bg, (enum pe_depth)d, PE_THEME_DARK, false);
+		cr_expect_lt(pe_palette_luminance(bg), 0.05, "depth %d dark: %06x",
+		    d, bg);
+	}
+}

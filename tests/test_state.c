@@ -155,7 +155,7 @@ Test(state, defaults_follow_the_encoding)
 	cr_expect_eq(st.status[0], '\0', "%s", st.status);
 	key(&st, '4');
 	cr_expect(PANE(st).cfg.d == 64 && PANE(st).cfg.base == 10000.0);
-	key(&st, 'b'); /* base 1000: the user's */
+	key(&st, 'b' | PE_KEY_ALT); /* base 1000: the user's */
 	key(&st, 'D'); /* d 128 */
 	key(&st, '8');
 	cr_expect(PANE(st).cfg.d == 128 && PANE(st).cfg.base == 1000.0);
@@ -296,17 +296,20 @@ Test(state, parameters_change)
 	key(&st, 'l');
 	cr_assert_eq(PANE(st).cfg.layout, PE_LAYOUT_INTERLEAVED);
 	key(&st, 'l');
-	key(&st, 'b');
-	cr_assert_float_eq(PANE(st).cfg.base, 1000.0, 1e-9);
-	key(&st, 'B');
+	key(&st, 'b'); /* ÷2; Alt+b ÷10 */
+	cr_assert_float_eq(PANE(st).cfg.base, 5000.0, 1e-9);
+	key(&st, 'b' | PE_KEY_ALT);
+	cr_assert_float_eq(PANE(st).cfg.base, 500.0, 1e-9);
+	key(&st, 'B' | PE_KEY_ALT);
+	key(&st, 'B' | PE_KEY_ALT);
 	key(&st, 'B');
 	cr_assert_float_eq(PANE(st).cfg.base, 100000.0, 1e-6);
 	/* base 10 / 10 = 1 is not > 1. */
 	start(&st, PE_ENC_SINUSOIDAL);
 	for (int i = 0; i < 3; i++)
-		key(&st, 'b');
+		key(&st, 'b' | PE_KEY_ALT);
 	cr_assert_float_eq(PANE(st).cfg.base, 10.0, 1e-9);
-	cr_assert_eq(key(&st, 'b') & PE_ACT_REBUILD, 0);
+	cr_assert_eq(key(&st, 'b' | PE_KEY_ALT) & PE_ACT_REBUILD, 0);
 	cr_assert_float_eq(PANE(st).cfg.base, 10.0, 1e-9);
 	cr_assert(strstr(st.status, "base 1:") != NULL, "%s", st.status);
 
@@ -317,7 +320,7 @@ Test(state, parameters_change)
 	key(&st, 'f'); /* default scaling has no factor */
 	cr_assert_float_eq(PANE(st).cfg.rope.factor, 4.0, 0);
 	cr_assert_neq(st.status[0], '\0');
-	key(&st, 'S');
+	key(&st, 's');
 	cr_assert_eq(PANE(st).cfg.rope.type, PE_ROPE_LINEAR);
 	key(&st, 'f');
 	key(&st, 'f');
@@ -409,15 +412,15 @@ Test(state, rope_scaling_cycle_skips_longrope)
 
 	start(&st, PE_ENC_ROPE);
 	for (size_t i = 0; i < 5; i++) {
-		key(&st, 'S');
+		key(&st, 's'); /* forward from the one shown */
 		cr_assert_eq(PANE(st).cfg.rope.type, next[i], "step %zu", i);
 		if (next[i] == PE_ROPE_LLAMA3)
 			cr_assert(strstr(st.status, "longrope") != NULL, "%s",
 			    st.status);
 	}
-	key(&st, 's');
+	key(&st, 'S');
 	cr_assert_eq(PANE(st).cfg.rope.type, PE_ROPE_LLAMA3);
-	key(&st, 's');
+	key(&st, 'S');
 	cr_assert_eq(PANE(st).cfg.rope.type, PE_ROPE_YARN, "skips longrope "
 	    "backwards");
 
@@ -430,7 +433,7 @@ Test(state, rope_scaling_cycle_skips_longrope)
 	PANE(st).cfg.rope.long_factor = lf;
 	PANE(st).cfg.rope.n_short = PANE(st).cfg.rope.n_long = 32;
 	PANE(st).cfg.rope.type = PE_ROPE_YARN;
-	key(&st, 'S');
+	key(&st, 's');
 	cr_assert_eq(PANE(st).cfg.rope.type, PE_ROPE_LONGROPE);
 	/* d_model 32 would need 16 factors: refused by the check. */
 	cr_assert_eq(key(&st, 'd') & PE_ACT_REBUILD, 0);

@@ -177,6 +177,7 @@ Test(view, alibi_uses_the_selected_head)
 		cfg.alibi_mode = t % 2 ? PE_ALIBI_SYMMETRIC : PE_ALIBI_CAUSAL;
 		pe_state_init(&st, &cfg);
 		st.pane[st.focus].head = heads[t][1];
+		st.pane[st.focus].head_own_scale = true; /* o */
 		st.cur_r = 61234, st.cur_c = 40000;
 		pe_state_clamp(&st);
 		cr_assert_eq(st.pane[st.focus].head, heads[t][1]);
@@ -231,6 +232,93 @@ Test(view, alibi_uses_the_selected_head)
 		pe_canvas_free(&cv);
 		pe_model_free(&m);
 	}
+}
+
+/* ALiBi's heads share one color scale by default, the steepest head's
+ * -m_max (n - 1) to 0 (Press et al.: head 0 of 8 has slope 1/2, so -31.5
+ * at n = 64): the steep head and the shallow one draw different pictures
+ * (head 7, slope 1/256, is nearly flat). With o (own scale) each head
+ * spans its own range again. At 80x24 every head keeps a line of the
+ * strip. */
+Test(view, alibi_heads_share_one_scale)
+{
+	struct pe_config cfg;
+	pe_config_default(&cfg);
+	cfg.enc = PE_ENC_ALIBI;
+	cfg.n = 64;
+	cfg.heads = 8;
+	for (int own = 0; own < 2; own++) {
+		pe_color got[2][6];
+		for (size_t h = 0; h < 2; h++) {
+			struct pe_state st;
+			struct pe_model m;
+			struct pe_canvas cv;
+			struct pe_hit hit;
+			size_t head = h ? 7 : 0;
+			pe_state_init(&st, &cfg);
+			st.pane[st.focus].head = head;
+			st.pane[st.focus].head_own_scale = own;
+			cr_assert_eq(pe_model_init(&m, &cfg), PE_OK);
+			cr_assert_eq(pe_canvas_init(&cv, 120, 40), PE_OK);
+			pe_view_render(&st, &m, &cv, &hit);
+			cr_expect(contains(&cv, own ? "scale: this head (o)"
+						    : "scale: all heads (o)"),
+			    "the legend says which scale");
+			double slope = 1.0 / (double)(1u << (head + 1));
+			double lo = own ? -slope * 63 : -31.5;
+			struct pe_scale sc = {PE_CMAP_SEQUENTIAL, lo, 0, false};
+			struct pe_field f = m.main;
+			f.head = head;
+			/* samples below the diagonal (keys before the query),
+			 * as fractions of the map's samples */
+			static const double at[][2] = {{0.94, 0.03}, {0.62, 0.15},
+			    {0.78, 0.46}, {0.46, 0.08}, {0.96, 0.62}, {0.32, 0.03}};
+			size_t cells[6][2];
+			for (size_t k = 0; k < 6; k++) {
+				cells[k][0] = (size_t)(at[k][0] * (double)hit.nsr) & ~1u;
+				cells[k][1] = (size_t)(at[k][1] * (double)hit.nsc);
+			}
+			for (size_t k = 0; k < 6; k++) {
+				size_t b0, b1, q0, q1;
+				struct pe_stats want;
+				struct pe_cell *cell = pe_canvas_at(&cv, hit.map_x +
+				    (int)cells[k][1] * hit.map_cw, hit.map_y +
+				    (int)cells[k][0] / 2);
+				cr_assert(cell != NULL && cell->cp == 0x2580);
+				pe_field_span(hit.r0, hit.r1, hit.nsr, cells[k][0], &b0, &b1);
+				pe_field_span(hit.c0, hit.c1, hit.nsc, cells[k][1], &q0, &q1);
+				th_diag_brute(&f, b0, b1, q0, q1, &want);
+				pe_color c = pe_scale_color(&sc, &want);
+				cr_expect(color_near(cell->fg, c), "own %d head %zu sample "
+				    "%zu: %06x, want %06x", own, head, k, cell->fg, c);
+				got[h][k] = cell->fg;
+			}
+			pe_canvas_free(&cv);
+			pe_model_free(&m);
+		}
+		int differ = 0;
+		for (size_t k = 0; k < 6; k++)
+			differ += !color_near(got[0][k], got[1][k]);
+		if (own)
+			cr_expect_lt(differ, 6, "own scales: the heads look alike");
+		else
+			cr_expect_eq(differ, 6, "one scale: head 0 and head 7 "
+			    "differ (%d of 6 samples)", differ);
+	}
+	/* 80x24: a line of the strip for every head, nothing left out */
+	struct pe_canvas cv;
+	struct pe_hit hit;
+	render(&cfg, 40, 10, 80, 24, &cv, &hit);
+	cr_expect(!contains(&cv, "more heads"));
+	for (int h = 0; h < 8; h += 2) { /* a line each, or two a line */
+		char pair[16], a[16], b[16];
+		snprintf(pair, sizeof pair, "h%d/%d ", h, h + 1);
+		snprintf(a, sizeof a, "h%d ", h);
+		snprintf(b, sizeof b, "h%d ", h + 1);
+		cr_expect(contains(&cv, pair) || (contains(&cv, a) &&
+		    contains(&cv, b)), "no line for heads %d, %d", h, h + 1);
+	}
+	pe_canvas_free(&cv);
 }
 
 /* A block too large for an exact min/max scan says so; it never prints
@@ -306,24 +394,29 @@ Test(view, alibi_header_says_the_modes_formula)
 	pe_canvas_free(&cv);
 }
 
-/* NoPE's color bar: -1, its midpoint -0.5, 0; never "-0". */
-Test(view, nope_color_bar_has_no_negative_zero)
+/* NoPE's mask holds 0 and −∞ only: no color bar (it read -1 … -0.5 …
+ * 0), a legend of the two values instead; never "-0". */
+Test(view, nope_mask_legend_names_its_two_values)
 {
 	struct pe_config cfg;
 	struct pe_canvas cv;
 	struct pe_hit hit;
 	pe_config_default(&cfg);
 	cfg.enc = PE_ENC_NOPE;
-	render(&cfg, 0, 0, 120, 40, &cv, &hit);
-	bool bar = false;
-	for (int y = 0; y < cv.h; y++) {
-		const char *l = line(&cv, y);
-		cr_expect(strstr(l, "-0 ") == NULL && strstr(l, "-0+") == NULL &&
-		    strstr(l, "−0") == NULL, "line %d: %s", y, l);
-		bar = bar || strstr(l, "-0.5") != NULL;
+	for (int z = 0; z < 2; z++) {
+		render(&cfg, 0, 0, z ? 80 : 120, z ? 24 : 40, &cv, &hit);
+		bool legend = false;
+		for (int y = 0; y < cv.h; y++) {
+			const char *l = line(&cv, y);
+			cr_expect(strstr(l, "-0 ") == NULL && strstr(l, "-0+") ==
+			    NULL && strstr(l, "−0") == NULL && strstr(l, "-0.5") ==
+			    NULL, "line %d: %s", y, l);
+			legend = legend || strstr(l, "0: visible, ") != NULL;
+		}
+		cr_expect(legend, "no legend \"0: visible, −∞: masked\"");
+		cr_expect(contains(&cv, "−∞: masked"));
+		pe_canvas_free(&cv);
 	}
-	cr_expect(bar, "no color bar with -0.5");
-	pe_canvas_free(&cv);
 }
 
 /* vit2d's maps are cosines, and say so: "similarity" is the raw dot
@@ -624,6 +717,8 @@ Test(view, wheel_labels_keep_whole_numbers)
 	pe_config_default(&cfgs[0]);
 	cfgs[0].enc = PE_ENC_ROPE;
 	llama(&cfgs[1]);
+	/* unscaled: with a scaling its plots come before the wheel */
+	cfgs[1].rope.type = PE_ROPE_DEFAULT;
 	int sizes[][2] = {{80, 24}, {120, 40}, {200, 60}};
 	for (int k = 0; k < 2; k++)
 		for (size_t i = 0; i < 3; i++) {
@@ -739,6 +834,7 @@ Test(view, titles_keep_the_position_at_80x24)
 	struct pe_canvas cv;
 	struct pe_hit hit;
 	llama(&cfg);
+	cfg.rope.type = PE_ROPE_DEFAULT; /* the wheel: unscaled */
 	render(&cfg, 65536, 0, 80, 24, &cv, &hit);
 	cr_expect(contains(&cv, "m = 65536"), "%s", line(&cv, 2));
 	cr_expect(contains(&cv, "query 65536"), "%s", line(&cv, 11));
@@ -992,5 +1088,94 @@ Test(view, compare_every_pair_every_size)
 			pe_model_free(&mb);
 			free(ta);
 			free(tb);
+		}
+}
+
+/* The name xterm gives palette index i of the 16 (8: the first eight). */
+static const char *
+ansi_name(int i)
+{
+	static const char *const names[16] = {"black", "red", "green",
+		"yellow", "blue", "magenta", "cyan", "white", "grey", "red",
+		"green", "yellow", "blue", "magenta", "cyan", "white"};
+	return i >= 0 && i < 16 ? names[i] : "?";
+}
+
+/* A legend names the colors its curves show at the depth the frame is
+ * written at (the canvas's), and different curves different colors: at 8
+ * and 16 colors, in both themes, each legend item's name is xterm's name
+ * of the palette entry its swatch and its curve's dots become, and the
+ * three curves of YaRN's wavelength plot are three colors (the legend
+ * said "green: unscaled, blue: 4096" while both were cyan at 8 colors,
+ * and named no color for the scaled curve). */
+Test(view, legends_name_the_colors_drawn)
+{
+	struct pe_config cfg;
+	pe_config_default(&cfg);
+	cfg.enc = PE_ENC_ROPE;
+	cfg.d = 128;
+	cfg.n = 16384;
+	cfg.rope.type = PE_ROPE_YARN;
+	cfg.rope.factor = 4;
+	cfg.rope.original_max_pos = 4096;
+	cfg.teach.train_len = 4096;
+	for (int d = PE_DEPTH_16; d <= PE_DEPTH_8; d++)
+		for (int t = 0; t < 2; t++) {
+			struct pe_state st;
+			struct pe_model m;
+			struct pe_canvas cv;
+			const char *scaled = NULL, *unscaled = NULL, *orig = NULL;
+			pe_state_init(&st, &cfg);
+			cr_assert_eq(pe_model_init(&m, &cfg), PE_OK);
+			cr_assert_eq(pe_canvas_init(&cv, 120, 40), PE_OK);
+			cv.depth = d, cv.theme = t;
+			pe_view_render(&st, &m, &cv, NULL);
+			int items = 0;
+			for (int y = 0; y < cv.h; y++)
+				for (int x = 0; x + 2 < cv.w; x++) {
+					const struct pe_cell *sw = &cv.cells[y * cv.w + x];
+					if (sw->cp != 0x2501)
+						continue;
+					/* "━ label (name)": the text after the swatch */
+					char text[128];
+					size_t o = 0;
+					for (int k = x + 2; k < cv.w && o + 4 < sizeof text; k++)
+						o += (size_t)pe_utf8_encode(cv.cells[y * cv.w +
+						    k].cp, text + o);
+					text[o] = '\0';
+					char label[32] = "", name[32] = "";
+					cr_assert_eq(sscanf(text, "%31s (%31[a-z])", label,
+					    name), 2, "'%s'", text);
+					struct pe_look lk = pe_palette_look(sw,
+					    (enum pe_depth)d, (enum pe_theme)t);
+					cr_expect_str_eq(name, ansi_name(lk.fg), "depth %d "
+					    "theme %d: '%s': the swatch shows %s", d, t, text,
+					    ansi_name(lk.fg));
+					/* its curve: plot dots of the swatch's color */
+					bool drawn = false;
+					for (int i = 0; i < cv.w * cv.h && !drawn; i++) {
+						uint32_t cp = cv.cells[i].cp;
+						drawn = cp >= 0x2801 && cp <= 0x28ff &&
+						    cv.cells[i].fg == sw->fg;
+					}
+					cr_expect(drawn, "no curve drawn for '%s'", text);
+					const char *nm = ansi_name(lk.fg);
+					if (strcmp(label, "scaled") == 0)
+						scaled = nm;
+					else if (strcmp(label, "unscaled") == 0)
+						unscaled = nm;
+					else if (strcmp(label, "4096") == 0)
+						orig = nm;
+					items++;
+				}
+			cr_expect_geq(items, 5, "depth %d theme %d: %d legend items",
+			    d, t, items);
+			cr_assert(scaled && unscaled && orig, "depth %d theme %d",
+			    d, t);
+			cr_expect(strcmp(scaled, unscaled) != 0 && strcmp(scaled, orig)
+			    != 0 && strcmp(unscaled, orig) != 0, "depth %d theme %d: "
+			    "%s, %s, %s", d, t, scaled, unscaled, orig);
+			pe_canvas_free(&cv);
+			pe_model_free(&m);
 		}
 }

@@ -493,8 +493,10 @@ Test(writer, svg_document)
 			char *out = write_opts(&cv, PE_FMT_SVG, depths[d],
 			    (enum pe_theme)t, NULL);
 			cr_expect_eq(strncmp(out, "<?xml version=\"1.0\"", 19), 0);
-			cr_expect_not_null(strstr(out, "width=\"117\" height=\"90\" "
-			    "viewBox=\"0 0 117 90\""));
+			/* 13 x 5 cells of 9 x 18, inside a margin of 18 */
+			cr_expect_not_null(strstr(out, "width=\"153\" height=\"126\" "
+			    "viewBox=\"-18 -18 153 126\""));
+			cr_expect_not_null(strstr(out, "<rect class=\"margin\""));
 			cr_expect_not_null(strstr(out, "<title>a &amp; b</title>"));
 			cr_expect_not_null(strstr(out, "crispEdges"));
 			/* the blank cell at 12,4 is the page */

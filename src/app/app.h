@@ -63,6 +63,13 @@ int pe_snapshot_run(const struct pe_options *o);
  * (app/lesson_export.c). */
 int pe_lesson_run(const struct pe_options *o);
 int pe_snapshot_lesson(const struct pe_options *o);
+
+/* The TUI's preset picker (picker.c): give st the presets --preset takes
+ * (its list), and the hook between frames (struct pe_tui_hooks' poll;
+ * arg unused) that applies the one chosen to the focused pane. */
+struct pe_state;
+void pe_app_picker_init(struct pe_state *st);
+int pe_app_picker_poll(void *arg, struct pe_state *st);
 struct pe_state;
 /* The pixel layer a snapshot's format draws on cv: png always (--scale,
  * else PE_SCALE_DEFAULT), svg and pdf with --scale; the cell formats

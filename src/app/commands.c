@@ -20,8 +20,10 @@ commands_tui(const struct pe_options *o)
 {
 	struct pe_state st;
 	pe_app_state_from_options(o, &st);
+	pe_app_picker_init(&st); /* L: a preset by name */
+	struct pe_tui_hooks hooks = {pe_app_picker_poll, NULL, 100};
 	/* --record: the TUI creates the file once it has a terminal */
-	struct pe_tui_opts to = {o->depth, o->theme, o->record, NULL,
+	struct pe_tui_opts to = {o->depth, o->theme, o->record, &hooks,
 	    (enum pe_gfx)o->graphics};
 	return pe_tui_run(&st, &to);
 }

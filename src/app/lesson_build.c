@@ -326,6 +326,7 @@ scene_begin(struct pe_lesson_build *B, size_t i, char *err, size_t cap)
 	s->title = strdup(r->title);
 	s->line = r->line;
 	s->text_only = r->text_only;
+	s->panel_only = r->panel_only;
 	s->notes = r->notes != NULL ? r->notes : strdup("");
 	r->notes = NULL;
 	s->steps = calloc(r->nsteps, sizeof *s->steps);
@@ -385,6 +386,10 @@ next_step(struct pe_lesson_build *B, char *err, size_t cap)
 	}
 	if (rc == 0 && k < B->last_sets && *t->caption != '\0' &&
 	    pe_lesson_freeze_step(t) != PE_OK)
+		rc = lesson_fail(err, cap, B->name, 0, "out of memory");
+	/* what the scene holds across its steps: the ranges each view
+	 * draws, the last step's whole caption */
+	if (rc == 0 && pe_lesson_measure_step(&B->al.l, B->scene, k) != PE_OK)
 		rc = lesson_fail(err, cap, B->name, 0, "out of memory");
 	if (rc != 0)
 		return rc;
@@ -569,7 +574,8 @@ pe_app_lesson_free(struct pe_app_lesson *al)
 	for (size_t i = 0; i < al->l.nscenes; i++) {
 		struct pe_scene *s = &al->l.scenes[i];
 		for (size_t k = 0; s->steps != NULL && k < s->nsteps; k++)
-			free(s->steps[k].caption), free(s->steps[k].frozen);
+			free(s->steps[k].caption), free(s->steps[k].frozen),
+			    free(s->steps[k].shown);
 		free(s->steps);
 		free(s->title);
 		free(s->notes);

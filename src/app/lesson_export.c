@@ -48,12 +48,17 @@ handout(const struct pe_options *o, const struct pe_app_lesson *al)
 		return PE_EXIT_USAGE;
 	}
 	struct pe_pdf *pdf = pe_pdf_open(out.fp, al->l.title);
+	/* a handout is printed: a4 unless told */
+	pe_pdf_paper(pdf, o->paper_given ? (enum pe_paper)o->paper
+					 : PE_PAPER_A4);
 	struct pe_canvas cv = {0};
 	char *below = malloc(32768), *cap = malloc(16384);
 	int rc = pdf != NULL && below != NULL && cap != NULL &&
 	    pe_canvas_init(&cv, o->width, o->height) == PE_OK ? PE_OK : PE_ENOMEM;
 	enum pe_depth depth = o->depth >= 0 ? (enum pe_depth)o->depth
 					    : PE_DEPTH_TRUECOLOR;
+	/* a handout is printed: on the light theme unless told */
+	enum pe_theme theme = o->theme_given ? o->theme : PE_THEME_LIGHT;
 	if (cv.cells != NULL)
 		pe_snapshot_pixels(o, &cv);
 	for (size_t i = 0; rc == PE_OK && i < al->l.nscenes; i++) {
@@ -67,13 +72,16 @@ handout(const struct pe_options *o, const struct pe_app_lesson *al)
 			rc = pe_model_init(&m, &st.pane[st.focus].cfg);
 			if (rc != PE_OK)
 				break;
+			cv.depth = depth;
+			cv.theme = theme;
 			rc = pe_view_render(&st, &m, &cv, NULL);
 			if (rc == PE_OK) {
 				pe_lesson_caption(&st, &m, cap, 16384);
+				const char *notes = o->no_notes ? "" : s->notes;
 				snprintf(below, 32768, "%s%s%s%s", s->text_only ? "" : cap,
-				    s->notes[0] != '\0' && !s->text_only ? "\n\n" : "",
-				    s->notes[0] != '\0' ? "Notes: " : "", s->notes);
-				rc = pe_pdf_page(pdf, &cv, depth, o->theme, below);
+				    notes[0] != '\0' && !s->text_only ? "\n\n" : "",
+				    notes[0] != '\0' ? "Notes: " : "", notes);
+				rc = pe_pdf_page(pdf, &cv, depth, theme, below);
 			}
 			pe_model_free(&m);
 		}

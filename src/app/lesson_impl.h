@@ -44,7 +44,7 @@ struct raw_step {
 struct raw_scene {
 	char *title;
 	int line;
-	bool text_only;
+	bool text_only, panel_only;
 	struct raw_step *steps;
 	size_t nsteps, steps_cap;
 	char *notes;
@@ -66,5 +66,17 @@ int lesson_option_id(const char *name);
 int lesson_read(const char *name, const char *text, struct pe_lesson *l,
     struct raw_scene **out, size_t *nout, char *err, size_t cap);
 void lesson_raw_free(struct raw_scene *sc, size_t n);
+
+/* Where a lesson was left (lesson_place.c): the scene and step kept for
+ * the lesson called key (a built-in's name, a lesson file's path) in the
+ * user's state folder ($XDG_STATE_HOME/pescope, else
+ * ~/.local/state/pescope). load: true with them in *scene, *step when one
+ * is kept and the lesson l still has it (the scene found by its title
+ * when scenes moved); save: PE_OK, or why not (no state folder: PE_EINVAL,
+ * PE_EIO). */
+bool lesson_place_load(const struct pe_lesson *l, const char *key,
+    size_t *scene, size_t *step);
+int lesson_place_save(const struct pe_lesson *l, const char *key,
+    size_t scene, size_t step);
 
 #endif

@@ -57,6 +57,9 @@ list_lesson(FILE *fp, const struct pe_lesson *l)
 #define RELOAD_SLICE_MS 30
 /* A speaker's instance tries to reach the presenter this often. */
 #define CONNECT_MS 500
+/* A presenter that resumed waits this long for a joining speaker's
+ * "here" before its hello. */
+#define HERE_MS 500
 
 /* What pe_tui_run's hook keeps between frames. */
 struct pe_lesson_session {
@@ -79,6 +82,16 @@ struct pe_lesson_session {
 	char broken[200];	    /* why the file on disk is not shown, or ""
 				       (a status line's room) */
 	long long next_reload, next_connect;
+	const char *key;	    /* the lesson's name for its kept place */
+	size_t saved_scene, saved_step; /* the place kept (SIZE_MAX: none) */
+	size_t start_scene, start_step; /* where it started */
+	bool follow;		    /* a presenter that resumed: the first
+				       speaker to link says where the class
+				       is (its "here"), until a key moves */
+	bool hello_due;		    /* a speaker joined: the hello waits for
+				       its "here", until hello_at */
+	long long hello_at;
+	bool sent_blank;	    /* the blank the other side has */
 };
 
 /* Whether a file changed since sb was taken. */
@@ -138,6 +151,8 @@ install(struct pe_lesson_session *S, struct pe_state *st,
 		}
 	S->old = S->al;
 	S->al = nl;
+	if (S->o->duration_given)
+		nl->l.minutes = S->o->duration;
 	st->session.lesson = &nl->l;
 	int act = pe_lesson_goto(st, k, step);
 	pe_state_status(st, "reloaded %s", S->o->lesson_file);
@@ -203,6 +218,19 @@ lesson_steps(const void *arg, size_t k)
 	return k < l->nscenes ? l->scenes[k].nsteps : 0;
 }
 
+/* The presenter's hello to a speaker that joined: its start and where
+ * the lesson is. */
+static void
+send_hello(struct pe_lesson_session *S, const struct pe_state *st)
+{
+	char msg[64];
+	snprintf(msg, sizeof msg, "hello %lld %zu %zu", (long long)S->t0,
+	    st->session.scene, st->session.step);
+	pe_link_send(&S->link, msg);
+	S->sent_scene = st->session.scene, S->sent_step = st->session.step;
+	S->sent_blank = false;
+}
+
 /* Apply a line from the other instance: "hello T0 K S" or "goto K S",
  * every field bounded (pe_link_parse); anything else is refused and the
  * status line says why (quoting none of the peer's bytes). */
@@ -216,6 +244,35 @@ link_line(struct pe_lesson_session *S, struct pe_state *st, const char *line)
 	    l, &m, why, sizeof why) != PE_OK) {
 		pe_state_status(st, "the other instance sent %s: ignored", why);
 		return PE_ACT_REDRAW;
+	}
+	if (m.kind == PE_LINK_BLANK) {
+		/* the other side's blank key: the audience's screen */
+		S->sent_blank = m.blank; /* no echo */
+		st->session.blank = m.blank;
+		return PE_ACT_REDRAW;
+	}
+	if (m.kind == PE_LINK_HERE) {
+		/* where a speaker's view is as it links: a presenter that
+		 * resumed goes there (the speaker followed the class); one that
+		 * was told a scene keeps it (its hello is on the way) */
+		if (!S->link.server || !S->hello_due)
+			return PE_ACT_NONE;
+		S->hello_due = false;
+		int act = PE_ACT_REDRAW;
+		/* a key moved the presenter since it started: it leads */
+		if (st->session.scene != S->start_scene ||
+		    st->session.step != S->start_step)
+			S->follow = false;
+		if (S->follow && (m.scene != st->session.scene ||
+		    m.step != st->session.step)) {
+			act |= pe_lesson_goto(st, m.scene, m.step);
+			pe_state_status(st, "at the speaker's scene %zu/%zu (Home: "
+			    "the first scene)", m.scene + 1,
+			    st->session.lesson->nscenes);
+		}
+		S->follow = false;
+		send_hello(S, st);
+		return act;
 	}
 	if (m.kind == PE_LINK_HELLO) {
 		/* a presenter restarted mid-lesson: the clock goes on */
@@ -263,6 +320,10 @@ link_poll(struct pe_lesson_session *S, struct pe_state *st)
 		if (cr == PE_OK) {
 			link_note(S, st, "linked to the presenting instance at %s");
 			S->synced = false; /* the audience's scene comes first */
+			/* where this view is: a presenter that resumed takes it */
+			snprintf(msg, sizeof msg, "here %zu %zu", se->scene,
+			    se->step);
+			pe_link_send(&S->link, msg);
 			act |= PE_ACT_REDRAW;
 		} else if (cr == PE_LINK_UNSAFE) {
 			/* looked at again on the next try */
@@ -285,10 +346,9 @@ link_poll(struct pe_lesson_session *S, struct pe_state *st)
 			act |= PE_ACT_REDRAW;
 		} else if (ev == PE_LINK_JOINED) {
 			link_note(S, st, "the speaker's view is linked at %s");
-			snprintf(msg, sizeof msg, "hello %lld %zu %zu", (long long)S->t0,
-			    se->scene, se->step);
-			pe_link_send(&S->link, msg);
-			S->sent_scene = se->scene, S->sent_step = se->step;
+			/* the hello waits a moment for the speaker's "here" */
+			S->hello_due = true;
+			S->hello_at = pe_clock_ms() + HERE_MS;
 			act |= PE_ACT_REDRAW;
 		} else if (ev == PE_LINK_LEFT) {
 			if (S->link.server) {
@@ -304,11 +364,22 @@ link_poll(struct pe_lesson_session *S, struct pe_state *st)
 			act |= link_line(S, st, line);
 		}
 	}
-	if (pe_link_connected(&S->link) && (S->link.server || S->synced) &&
-	    (se->scene != S->sent_scene || se->step != S->sent_step)) {
+	if (S->hello_due && pe_clock_ms() >= S->hello_at) {
+		/* no "here" came: the presenter's place */
+		S->hello_due = S->follow = false;
+		send_hello(S, st);
+	}
+	bool leads = pe_link_connected(&S->link) && !S->hello_due &&
+	    (S->link.server || S->synced);
+	if (leads && (se->scene != S->sent_scene || se->step != S->sent_step)) {
 		snprintf(msg, sizeof msg, "goto %zu %zu", se->scene, se->step);
 		if (pe_link_send(&S->link, msg) == PE_OK)
 			S->sent_scene = se->scene, S->sent_step = se->step;
+	}
+	if (leads && se->blank != S->sent_blank) {
+		snprintf(msg, sizeof msg, "blank %d", se->blank ? 1 : 0);
+		if (pe_link_send(&S->link, msg) == PE_OK)
+			S->sent_blank = se->blank;
 	}
 	return act;
 }
@@ -331,6 +402,23 @@ pe_lesson_session_poll(void *arg, struct pe_state *st)
 		pe_state_status(st, "%s", S->broken);
 		act |= PE_ACT_REDRAW;
 	}
+	if (st->session.clock_reset) { /* R */
+		st->session.clock_reset = false;
+		S->t0 = time(NULL);
+		S->have_t0 = true; /* a presenter's hello no longer sets it */
+		S->shown_s = -1;
+	}
+	/* the presenter keeps where the lesson is, for a restart; a key
+	 * that moved it ends following a speaker's place */
+	const struct pe_session *se = &st->session;
+	if (se->scene != S->start_scene || se->step != S->start_step)
+		S->follow = false;
+	if (!se->speaker && (se->scene != S->saved_scene ||
+	    se->step != S->saved_step)) {
+		lesson_place_save(se->lesson, S->key, se->scene, se->step);
+		S->saved_scene = se->scene, S->saved_step = se->step;
+	}
+	act |= pe_app_picker_poll(NULL, st); /* L: a preset, off the script */
 	st->session.elapsed = difftime(time(NULL), S->t0);
 	if (st->session.speaker && (long)st->session.elapsed != S->shown_s) {
 		S->shown_s = (long)st->session.elapsed;
@@ -364,10 +452,26 @@ pe_lesson_session_open(struct pe_lesson_session **out,
 		pe_lesson_session_close(S);
 		return 2;
 	}
+	if (o->duration_given) /* --duration: over the lesson's own */
+		S->al->l.minutes = o->duration;
+	/* --scene, else where the lesson was left (a restart mid-class),
+	 * else its first scene */
+	S->key = o->lesson_file != NULL ? o->lesson_file
+	    : o->lesson != NULL ? o->lesson : "intro";
+	bool resumed = !o->scene_given && lesson_place_load(&S->al->l, S->key,
+	    &k, &step) && (k > 0 || step > 0);
 	pe_app_lesson_state(S->al, k, step, o, st);
 	st->session.speaker = o->speaker;
+	pe_app_picker_init(st);
+	if (resumed && !o->speaker) /* a speaker's line says the link */
+		pe_state_status(st, "resumed at scene %zu/%zu, where the lesson was "
+		    "left (Home: the first scene; --scene K starts there)", k + 1,
+		    S->al->l.nscenes);
 	S->t0 = time(NULL);
 	S->sent_scene = st->session.scene, S->sent_step = st->session.step;
+	S->saved_scene = S->start_scene = st->session.scene;
+	S->saved_step = S->start_step = st->session.step;
+	S->follow = !o->scene_given && !o->speaker;
 	*out = S;
 	return 0;
 }
@@ -433,8 +537,8 @@ pe_lesson_run(const struct pe_options *o)
 	}
 	/* The link is optional: only a --link that can never be one (too
 	 * long) is refused; when it cannot be made, the lesson runs and says
-	 * why. */
-	char path[256] = "", why[240] = "";
+	 * why (why has room for the path and a reason). */
+	char path[256] = "", why[sizeof path + 128] = "";
 	if (o->link != NULL && pe_link_check(o->link, err, sizeof err) != PE_OK) {
 		pe_app_error("%s", err);
 		pe_lesson_session_close(S);

@@ -9,7 +9,7 @@
  *   [pause]                      a new step: its option lines, [caption]
  *   [notes]                      for the speaker
  * Scene keys besides the options: zoom = K, play, speed = N,
- * text-only. */
+ * text-only, panel-only. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,7 +168,7 @@ step_line(struct raw_step *t, const char *key, const char *val, int line,
 	if (id < 0)
 		return lesson_fail(err, cap, name, line, "'%s' is not an option; a scene "
 		    "sets options (as in a preset: name = value), zoom, play, "
-		    "speed and text-only", key);
+		    "speed, text-only and panel-only", key);
 	if (!scene_option(id))
 		return lesson_fail(err, cap, name, line, "'%s' is not an option a scene "
 		    "sets (it says where the frame goes: give it on the command "
@@ -357,11 +357,14 @@ option_line(struct reader *R, const char *key, const char *val)
 {
 	struct raw_scene *c = cur_scene(R);
 	struct raw_step *st = cur_step(R);
-	if (strcmp(key, "text-only") == 0) {
+	if (strcmp(key, "text-only") == 0 || strcmp(key, "panel-only") == 0) {
 		if (c->nsteps > 1 || val != NULL)
-			return lesson_fail(R->err, R->cap, R->name, R->line, "text-only "
-			    "takes no value and stands in a scene's first step");
-		c->text_only = true;
+			return lesson_fail(R->err, R->cap, R->name, R->line, "%s "
+			    "takes no value and stands in a scene's first step", key);
+		if (key[0] == 't')
+			c->text_only = true;
+		else
+			c->panel_only = true;
 		return 0;
 	}
 	if (st->has_caption)

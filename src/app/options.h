@@ -59,6 +59,7 @@ struct pe_options {
 	int depth;		/* --color; -1 = decide from the environment */
 	enum pe_format snap_format;
 	enum pe_theme theme;	/* --theme (TUI and snapshot) */
+	bool theme_given;	/* (a handout's default is light) */
 	bool cursor_given;
 	size_t cursor_p, cursor_j;
 	int panel;		/* --panel: enum pe_panel (view/state.h) */
@@ -81,6 +82,15 @@ struct pe_options {
 	bool lesson_placeholders; /* lesson --placeholders */
 	bool speaker;		/* lesson --speaker */
 	char *link;		/* lesson --link PATH */
+	bool duration_given;
+	double duration;	/* lesson --duration MIN: the lesson's
+				   planned minutes, over its own */
+	int paper;		/* snapshot -f pdf --paper: enum pe_paper */
+	bool paper_given;	/* (the handout's default is a4) */
+	bool no_notes;		/* snapshot --all -f pdf --no-notes: the
+				   handout without the speaker's notes */
+	bool head_own_scale;	/* --head-scale own: alibi's large head on
+				   its own colors */
 	char *compare;		/* --compare's words, as given */
 	struct pe_options *cmp;	/* --compare: pane B's options (this one's
 				   with the words applied on top), owned */
@@ -148,6 +158,10 @@ void pe_options_man(FILE *fp, const struct pe_command *cmds);
 void pe_options_completion(FILE *fp, const struct pe_command *cmds,
     int shell);
 void pe_options_list_presets(FILE *fp);
+/* The i-th preset --preset accepts (from 0): its name, and its one-line
+ * description into about[cap]; NULL past the last. The one list the TUI's
+ * preset picker shows. */
+const char *pe_options_preset_at(size_t i, char *about, size_t cap);
 
 /* Apply a preset's text (lines "option = value", '#' comments) to *o.
  * Returns 0 or 2 with a message. */

@@ -173,6 +173,13 @@ check_lesson(const struct pe_options *o, const bool *given, char *err,
 	if (given[O_ALL] && o->output == NULL)
 		return opt_fail(err, cap, "--all: needs -o DIR, the folder for "
 		    "the files (with -f pdf: -o FILE.pdf, the handout)");
+	if (given[O_PAPER] && o->snap_format != PE_FMT_PDF)
+		return opt_fail(err, cap, "--paper has no effect with -f %s: it "
+		    "sizes PDF pages (-f pdf)", pe_formats[o->snap_format].name);
+	if (given[O_NO_NOTES] && !(given[O_ALL] && o->snap_format == PE_FMT_PDF))
+		return opt_fail(err, cap, "--no-notes has no effect here: it "
+		    "leaves the notes out of the handout (--lesson NAME --all -f "
+		    "pdf)");
 	if (!lesson)
 		return 0;
 	for (int i = 0; i < O_COUNT; i++)

@@ -305,3 +305,19 @@ pe_options_list_presets(FILE *fp)
 		}
 	}
 }
+
+/* See options.h: what --preset accepts, one at a time. */
+const char *
+pe_options_preset_at(size_t i, char *about, size_t cap)
+{
+	for (size_t k = 0; pe_presets[k].name != NULL; k++) {
+		if (k != i)
+			continue;
+		int dl;
+		const char *d = preset_field(pe_presets[k].text, "description",
+		    &dl);
+		snprintf(about, cap, "%.*s", dl, d != NULL ? d : "");
+		return pe_presets[k].name;
+	}
+	return NULL;
+}

@@ -9,6 +9,7 @@
 #include "app/stream.h"
 #include "pescope/encoding.h"
 #include "pescope/toy.h"
+#include "render/pdf.h"
 #include "render/writer.h"
 #include "tui/tui.h"
 
@@ -88,6 +89,12 @@ static const struct opt_choices masks = {.names = (const struct opt_name[]){
 static const struct opt_choices mrope_layouts = {
 	.names = (const struct opt_name[]){{"contiguous", PE_MROPE_CONTIGUOUS},
 	{"interleaved", PE_MROPE_INTERLEAVED}, {NULL, 0}}};
+static const struct opt_choices head_scales = {
+	.names = (const struct opt_name[]){{"shared", 0}, {"own", 1},
+	{NULL, 0}}};
+static const struct opt_choices papers = {.names = (const struct opt_name[]){
+	{"fit", PE_PAPER_FIT}, {"a4", PE_PAPER_A4}, {"letter", PE_PAPER_LETTER},
+	{"16:9", PE_PAPER_16_9}, {NULL, 0}}};
 static const struct opt_choices dtypes = {.names = (const struct opt_name[]){
 	{"f32", PE_F32}, {"f64", PE_F64}, {NULL, 0}}};
 
@@ -118,7 +125,8 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    SIZE(cfg.n, 1, PE_MAX_N),
 	    .params = PE_PARAM_SEQ_LEN},
 	[O_BASE] = {"base", 0, C_CONF, G_ENC, "B",
-	    "sinusoidal / rope base theta; 10000 (mrope:\n"
+	    "the base of the frequencies ω_i = base^(−2i/d)\n"
+	    "(HF's rope_theta); 10000 (mrope:\n"
 	    "1000000; xpos: torchscale's fixed 10000; rope2d:\n"
 	    "RoPE-ViT's 100 axial, 10 mixed)",
 	    FLOAT(cfg.base), .lo = 1, .lo_bound = B_OPEN,
@@ -446,6 +454,12 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    .alias = OFF(cfg.rope2d.head), /* rope2d mixed's head */
 	    .caps = PE_CAP_HEADS, .also_panels = PAN(ATTENTION) | PAN(SINKS),
 	    .also_params = PE_PARAM_BIAS | PE_PARAM_SINKS},
+	[O_HEAD_SCALE] = {"head-scale", 0, C_TUI | C_SNAP, G_VIEW, "S",
+	    "alibi: the colors of the head drawn large, shared\n"
+	    "(default: every head on one scale, so a shallow\n"
+	    "head looks as flat as it is) or own (its own\n"
+	    "range; the o key)", ENUM(head_own_scale, head_scales),
+	    .params = PE_PARAM_ALIBI_MODE},
 	[O_LESSON] = {"lesson", 0, C_LESSON | C_SNAP, G_LESSON, "NAME",
 	    "a built-in lesson (default intro; lesson --list);\n"
 	    "pescope lesson NAME says it without --lesson",
@@ -475,6 +489,21 @@ const struct opt_row pe_opts[O_COUNT] = {
 	[O_LINK] = {"link", 0, C_LESSON, G_LESSON, "PATH",
 	    "lesson: the socket the two instances share\n"
 	    "(default: $XDG_RUNTIME_DIR or /tmp, per lesson)", PATH(link)},
+	[O_DURATION] = {"duration", 0, C_LESSON, G_LESSON, "MIN",
+	    "lesson: the minutes planned, over the lesson's own\n"
+	    "duration (the speaker's clock counts down from it)",
+	    FLOAT(duration), .lo = 0, .lo_bound = B_OPEN, .hi = 1440,
+	    .hi_bound = B_CLOSED, .given = OFF(duration_given)},
+	[O_PAPER] = {"paper", 0, C_SNAP, G_LESSON, "P",
+	    "-f pdf: the page, a4 or letter (portrait: the\n"
+	    "frame over its caption and notes) or 16:9 (a\n"
+	    "slide); fit (a frame's default): each page as\n"
+	    "large as its frame and text; a handout's: a4",
+	    ENUM(paper, papers), .given = OFF(paper_given)},
+	[O_NO_NOTES] = {"no-notes", 0, C_SNAP, G_LESSON, NULL,
+	    "the handout (--all -f pdf) without the speaker's\n"
+	    "notes: each page its frame and caption",
+	    FLAG(no_notes, true)},
 	[O_SIZE] = {"size", 0, C_SNAP | C_BENCH, G_OUT, "WxH",
 	    "frame size in cells, 80x24 to 1000x1000; 120x40\n"
 	    "(bench: 200x60)", HOOK(OPT_SIZE, opt_frame_size)},
@@ -485,8 +514,9 @@ const struct opt_row pe_opts[O_COUNT] = {
 	[O_THEME] = {"theme", 0, C_TUI | C_SNAP | C_LESSON, G_VIEW, "T",
 	    "dark (default: the terminal's colors) or light\n"
 	    "(paints a white page, for projectors); txt and\n"
-	    "--color mono ansi have no colors to change",
-	    ENUM(theme, themes)},
+	    "--color mono ansi have no colors to change; a\n"
+	    "lesson's PDF handout: light unless told, for paper",
+	    ENUM(theme, themes), .given = OFF(theme_given)},
 	[O_GRAPHICS] = {"graphics", 0, C_TUI | C_LESSON | C_BENCH, G_VIEW, "G",
 	    "the main maps as images: auto (default: asks the\n"
 	    "terminal; cells in tmux without allow-passthrough\n"

@@ -79,6 +79,11 @@ pe_snapshot_write(const struct pe_options *o, const struct pe_state *st,
 		pe_app_error("out of memory");
 		goto end_b;
 	}
+	/* what it is written at: a legend names the colors drawn there
+	 * (txt has none) */
+	cv.depth = o->snap_format == PE_FMT_TXT ? PE_DEPTH_MONO
+	    : snapshot_depth(o);
+	cv.theme = o->theme;
 	pe_snapshot_pixels(o, &cv);
 	int vs = pe_view_render(st, &m, &cv, NULL);
 	if (vs != PE_OK) { /* a panel is missing: write no half frame */
@@ -91,7 +96,8 @@ pe_snapshot_write(const struct pe_options *o, const struct pe_state *st,
 	if (st->compare)
 		snprintf(title, sizeof title, "pescope %s vs %s",
 		    pe_encoding_name(ca->enc), pe_encoding_name(cb->enc));
-	struct pe_write_opts wo = {snapshot_depth(o), o->theme, title};
+	struct pe_write_opts wo = {snapshot_depth(o), o->theme, title,
+	    o->paper};
 	int st2 = pe_write(out.fp, &cv, o->snap_format, &wo);
 	if (st2 == PE_OK)
 		st2 = pe_atomic_commit(&out);

@@ -20,6 +20,7 @@ pe_app_state_from_options(const struct pe_options *o, struct pe_state *st)
 	if (o->head_given) /* alibi's head, relative's bias row: clamped */
 		a->head = o->head;
 	a->panel = (enum pe_panel)o->panel;
+	a->head_own_scale = o->head_own_scale;
 	st->values = o->values;
 	st->session.present = o->present;
 	st->session.no_chrome = o->no_chrome;
@@ -33,6 +34,6 @@ pe_app_state_from_options(const struct pe_options *o, struct pe_state *st)
 		st->compare = true;
 		st->pane[PE_PANE_B] = (struct pe_pane){b->cfg,
 			b->head_given ? b->head : 0, a->panel, b->preset,
-			b->preset_modified, b->arch, b->layer};
+			b->preset_modified, b->arch, b->layer, b->head_own_scale};
 	}
 }

@@ -183,12 +183,16 @@ bool pe_link_connected(const struct pe_link *l);
 void pe_link_close(struct pe_link *l);
 
 /* A message of the link: "hello T0 K S" (the presenter's start time in
- * seconds since the epoch, its scene and step) or "goto K S". */
-enum { PE_LINK_HELLO, PE_LINK_GOTO };
+ * seconds since the epoch, its scene and step), "goto K S", "here K S"
+ * (where a speaker's view is when it links: a presenter that resumed
+ * takes it) or "blank B" (the audience's screen blanked, 1, or back,
+ * 0). */
+enum { PE_LINK_HELLO, PE_LINK_GOTO, PE_LINK_HERE, PE_LINK_BLANK };
 struct pe_link_msg {
 	int kind;
 	long long t0;
 	size_t scene, step; /* from 0 */
+	bool blank;
 };
 /* Most seconds a start time may be from now. */
 #define PE_LINK_DAY 86400

@@ -401,33 +401,52 @@ pe_link_parse(const char *line, long long now, size_t nscenes,
 	unsigned long long v[3];
 	int want;
 	memset(m, 0, sizeof *m);
-	if (strncmp(p, "hello ", 6) == 0) {
-		m->kind = PE_LINK_HELLO;
-		want = 3;
-		p += 6;
-	} else if (strncmp(p, "goto ", 5) == 0) {
-		m->kind = PE_LINK_GOTO;
-		want = 2;
-		p += 5;
-	} else {
-		snprintf(why, cap, "a line that is no message (neither hello "
-		    "nor goto)");
+	static const struct {
+		const char *word, *form;
+		int kind, fields;
+	} kinds[] = {
+		{"hello ", "hello T0 SCENE STEP", PE_LINK_HELLO, 3},
+		{"goto ", "goto SCENE STEP", PE_LINK_GOTO, 2},
+		{"here ", "here SCENE STEP", PE_LINK_HERE, 2},
+		{"blank ", "blank 0|1", PE_LINK_BLANK, 1},
+	};
+	const char *name = NULL, *form = NULL;
+	want = 0;
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		if (strncmp(p, kinds[i].word, strlen(kinds[i].word)) == 0) {
+			m->kind = kinds[i].kind;
+			want = kinds[i].fields;
+			name = kinds[i].word;
+			form = kinds[i].form;
+			p += strlen(kinds[i].word);
+			break;
+		}
+	if (want == 0) {
+		snprintf(why, cap, "a line that is no message (hello, goto, here "
+		    "or blank)");
 		return PE_EFORMAT;
 	}
+	int nl = (int)strlen(name) - 1; /* the word without its space */
 	for (int i = 0; i < want; i++) {
 		if ((i > 0 && *p++ != ' ') ||
 		    !msg_number(&p, 9223372036854775807ULL, &v[i])) {
-			snprintf(why, cap, "a %s message whose field %d is not a "
-			    "plain number (%s)", want == 3 ? "hello" : "goto",
-			    i + 1, want == 3 ? "hello T0 SCENE STEP"
-					     : "goto SCENE STEP");
+			snprintf(why, cap, "a %.*s message whose field %d is not a "
+			    "plain number (%s)", nl, name, i + 1, form);
 			return PE_EFORMAT;
 		}
 	}
 	if (*p != '\0') {
-		snprintf(why, cap, "a %s message with more than %d fields",
-		    want == 3 ? "hello" : "goto", want);
+		snprintf(why, cap, "a %.*s message with more than %d field%s", nl,
+		    name, want, want == 1 ? "" : "s");
 		return PE_EFORMAT;
+	}
+	if (m->kind == PE_LINK_BLANK) {
+		if (v[0] > 1) {
+			snprintf(why, cap, "a blank message of %llu (0 or 1)", v[0]);
+			return PE_EFORMAT;
+		}
+		m->blank = v[0] == 1;
+		return PE_OK;
 	}
 	if (want == 3) {
 		long long t0 = (long long)v[0];

@@ -38,6 +38,8 @@ pe_canvas_init(struct pe_canvas *cv, int w, int h)
 	cv->h = 0;
 	cv->cells = NULL;
 	cv->large = false;
+	cv->depth = 0; /* PE_DEPTH_TRUECOLOR */
+	cv->theme = 0; /* PE_THEME_DARK */
 	cv->px_w = cv->px_h = 0;
 	cv->px_by = NULL;
 	cv->pix = NULL;
@@ -99,6 +101,8 @@ pe_canvas_want_like(struct pe_canvas *dst, const struct pe_canvas *src)
 	dst->px_w = src->px_w;
 	dst->px_h = src->px_h;
 	dst->px_by = src->px_by;
+	dst->depth = src->depth; /* a legend names what src's writer shows */
+	dst->theme = src->theme;
 }
 
 /* Append a picture slot; NULL out of memory. */

@@ -68,6 +68,10 @@ struct pe_canvas {
 				  view): plot dots are quadrant blocks
 				  (pe_draw_dot), map columns 2 cells a
 				  sample; pe_canvas_init clears it */
+	int depth, theme;      /* what it will be written at (enum pe_depth,
+				  enum pe_theme; pe_canvas_init: truecolor,
+				  dark), for legends that name the colors
+				  drawn (pe_palette_color_name) */
 	/* The pixel layer wanted: a cell is px_w x px_h pixels (0: none,
 	 * what pe_canvas_init sets; then no map makes one and the frame is
 	 * the cells alone); px_by names what shows it, for the status line

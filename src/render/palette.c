@@ -558,6 +558,45 @@ palette_fit(pe_color orig, pe_color q, enum pe_depth depth,
 	return light ? 0 : PE_COLOR_DEFAULT;
 }
 
+/* The light theme's masked samples: a pale grey under a mid-grey hatch,
+ * light and quiet on a white page, where the dark theme's near-black
+ * (PE_COLOR_MASKED) would be the loudest thing on a slide; still apart
+ * from the page and from every value. At 8 colors the page is already
+ * the palest grey there is (white, #e5e5e5): the hatch is black on it. */
+#define PALETTE_LIGHT_MASKED PE_RGB(0xec, 0xec, 0xec)
+#define PALETTE_LIGHT_HATCH PE_RGB(0xb2, 0xb2, 0xb2)
+static void
+palette_light_masks(const struct pe_cell *c, enum pe_depth depth,
+    struct pe_look *lk)
+{
+	pe_color bg, hatch;
+
+	switch (depth) {
+	case PE_DEPTH_TRUECOLOR:
+		bg = PALETTE_LIGHT_MASKED, hatch = PALETTE_LIGHT_HATCH;
+		break;
+	case PE_DEPTH_256:
+		bg = pe_palette_256(PALETTE_LIGHT_MASKED);
+		hatch = pe_palette_256(PALETTE_LIGHT_HATCH);
+		break;
+	case PE_DEPTH_16:
+		bg = 7, hatch = 8;
+		break;
+	default:
+		bg = 7, hatch = 0;
+		break;
+	}
+	if (c->kind == PE_CELL_MASKED) {
+		lk->bg = bg;
+		lk->fg = hatch;
+		return;
+	}
+	if (c->fg == PE_COLOR_MASKED)
+		lk->fg = bg;
+	if (c->bg == PE_COLOR_MASKED)
+		lk->bg = bg;
+}
+
 /* The look of a cell at a depth in a theme; see palette.h. */
 struct pe_look
 pe_palette_look(const struct pe_cell *c, enum pe_depth depth,
@@ -594,6 +633,8 @@ pe_palette_look(const struct pe_cell *c, enum pe_depth depth,
 	default:
 		return lk;
 	}
+	if (c->kind != PE_CELL_TEXT && light)
+		palette_light_masks(c, depth, &lk);
 	if (c->kind != PE_CELL_TEXT) {
 		/* heatmap samples keep their colors; a half left to the
 		 * default shows the page */
@@ -640,4 +681,57 @@ pe_palette_look(const struct pe_cell *c, enum pe_depth depth,
 	    !(c->attr & PE_ATTR_REVERSE))
 		lk.attr |= PE_ATTR_DIM;
 	return lk;
+}
+
+/* A color's name from its RGB: black, white or grey when it has little
+ * saturation, else its hue's band (HSV hue, degrees). */
+static const char *
+palette_hue_name(pe_color rgb)
+{
+	double r = ((rgb >> 16) & 0xff) / 255.0, g = ((rgb >> 8) & 0xff) / 255.0,
+	    b = (rgb & 0xff) / 255.0;
+	double hi = fmax(r, fmax(g, b)), lo = fmin(r, fmin(g, b)), d = hi - lo;
+	double h;
+
+	if (hi < 0.15)
+		return "black";
+	if (d < 0.2 * hi || d < 0.08)
+		return hi > 0.85 ? "white" : "grey";
+	if (hi == r)
+		h = 60 * fmod((g - b) / d + 6, 6);
+	else if (hi == g)
+		h = 60 * ((b - r) / d + 2);
+	else
+		h = 60 * ((r - g) / d + 4);
+	static const struct {
+		double upto;
+		const char *name;
+	} bands[] = {
+		{15, "red"}, {45, "orange"}, {70, "yellow"}, {170, "green"},
+		{200, "cyan"}, {255, "blue"}, {290, "purple"}, {340, "magenta"},
+		{361, "red"},
+	};
+	for (size_t i = 0; i < sizeof bands / sizeof bands[0]; i++)
+		if (h < bands[i].upto)
+			return bands[i].name;
+	return "red";
+}
+
+/* The name of the color a text or graphic cell of color c shows; see
+ * palette.h. */
+const char *
+pe_palette_color_name(pe_color c, enum pe_depth depth, enum pe_theme theme,
+    bool graphic)
+{
+	struct pe_cell cell;
+
+	if (depth == PE_DEPTH_MONO)
+		return NULL;
+	memset(&cell, 0, sizeof cell);
+	cell.cp = graphic ? 0x2800 : 'x';
+	cell.fg = c;
+	cell.bg = PE_COLOR_DEFAULT;
+	cell.kind = PE_CELL_TEXT;
+	struct pe_look lk = pe_palette_look(&cell, depth, theme);
+	return palette_hue_name(pe_look_rgb(lk.fg, depth, theme, true));
 }

@@ -112,6 +112,14 @@ struct pe_look pe_palette_look(const struct pe_cell *c, enum pe_depth depth,
 pe_color pe_look_rgb(pe_color q, enum pe_depth depth, enum pe_theme theme,
     bool fg);
 
+/* The name of the color that text (graphic: a line or plot dots) in
+ * color c shows at a depth in a theme, read off the look's RGB (its hue,
+ * or grey, black, white): "orange", "green", "blue", ...; what a legend
+ * says, so that it names what is drawn at every depth (at 8 colors a
+ * green and a blue may both be cyan). NULL at mono, which has none. */
+const char *pe_palette_color_name(pe_color c, enum pe_depth depth,
+    enum pe_theme theme, bool graphic);
+
 /* The mono ramp: glyph for a shade level 0..255 (" .:-=+*#%@"). */
 uint32_t pe_palette_ramp(uint8_t shade);
 /* Mono glyphs of special cells. */

@@ -39,7 +39,37 @@ struct pe_pdf {
 	cairo_t *measure;
 	int status;
 	double ox, oy;		  /* the frame's top left on the page */
+	enum pe_paper paper;	  /* the pages' size */
 };
+
+/* A paper's size in points (0 x 0: fit) and its margin. */
+static void
+pdf_paper_size(enum pe_paper paper, double *w, double *h)
+{
+	switch (paper) {
+	case PE_PAPER_A4: /* ISO 216: 210 x 297 mm */
+		*w = 595.276, *h = 841.890;
+		break;
+	case PE_PAPER_LETTER: /* 8.5 x 11 in */
+		*w = 612, *h = 792;
+		break;
+	case PE_PAPER_16_9: /* a widescreen slide, 13.333 x 7.5 in */
+		*w = 960, *h = 540;
+		break;
+	default:
+		*w = *h = 0;
+	}
+}
+#define PDF_PAPER_MARGIN 36.0
+#define PDF_MAX_SCALE 2.0
+
+/* The page size from now on; see pdf.h. */
+void
+pe_pdf_paper(struct pe_pdf *pdf, enum pe_paper paper)
+{
+	if (pdf != NULL && (unsigned)paper < PE_PAPER_COUNT)
+		pdf->paper = paper;
+}
 
 /* cairo's write function: the caller's stream. */
 static cairo_status_t
@@ -306,11 +336,33 @@ pe_pdf_page(struct pe_pdf *pdf, const struct pe_canvas *cv,
 		return pdf->status;
 	fw = PDF_CW * cv->w;
 	fh = PDF_CH * cv->h;
-	nl = pdf_wrap(pdf->measure, below, fw, &lines);
+	double margin = PDF_MARGIN, scale = 1, tw = fw;
+	pdf_paper_size(pdf->paper, &pw, &ph);
+	if (pw > 0)
+		margin = PDF_PAPER_MARGIN, tw = pw - 2 * margin;
+	nl = pdf_wrap(pdf->measure, below, tw, &lines);
 	if (nl < 0)
 		return pdf->status = PE_ENOMEM;
-	pw = fw + 2 * PDF_MARGIN;
-	ph = fh + 2 * PDF_MARGIN + (nl > 0 ? PDF_GAP + PDF_NOTE_LINE * nl : 0);
+	int first = nl; /* the lines on the frame's page */
+	if (pw > 0) {
+		/* the frame as wide as the page allows, smaller when the text
+		 * needs the room, at least half that; the rest of the text on
+		 * pages of its own */
+		double room = ph - 2 * margin, text = nl > 0 ? PDF_GAP +
+		    PDF_NOTE_LINE * nl : 0;
+		scale = tw / fw < PDF_MAX_SCALE ? tw / fw : PDF_MAX_SCALE;
+		if (fh * scale > room)
+			scale = room / fh;
+		if (fh * scale + text > room) {
+			double fit = (room - text) / fh;
+			scale = fit > scale / 2 ? fit : scale / 2;
+		}
+		first = (int)((room - fh * scale - PDF_GAP) / PDF_NOTE_LINE);
+		first = first < 0 ? 0 : first > nl ? nl : first;
+	} else {
+		pw = fw + 2 * margin;
+		ph = fh + 2 * margin + (nl > 0 ? PDF_GAP + PDF_NOTE_LINE * nl : 0);
+	}
 	if (pdf->surface == NULL) {
 		pdf->surface = cairo_pdf_surface_create_for_stream(pdf_write,
 		    pdf->fp, pw, ph);
@@ -325,22 +377,34 @@ pe_pdf_page(struct pe_pdf *pdf, const struct pe_canvas *cv,
 	cairo_t *cr = pdf->cr;
 	pdf_rgb(cr, pe_look_rgb(-1, depth, theme, false));
 	cairo_paint(cr);
-	pdf->ox = PDF_MARGIN;
-	pdf->oy = PDF_MARGIN;
+	/* the frame, centred across the page at its scale */
+	double fx = margin + (pw - 2 * margin - fw * scale) / 2;
+	cairo_save(cr);
+	cairo_translate(cr, fx, margin);
+	cairo_scale(cr, scale, scale);
+	pdf->ox = 0;
+	pdf->oy = 0;
 	pe_paint_canvas(cv, depth, theme, &p);
-	if (nl > 0) {
+	cairo_restore(cr);
+	double y0 = margin + fh * scale + PDF_GAP;
+	for (int i = 0; i < nl; i++) {
+		if (i == first && i > 0) { /* the rest on a page of its own */
+			cairo_show_page(cr);
+			pdf_rgb(cr, pe_look_rgb(-1, depth, theme, false));
+			cairo_paint(cr);
+			y0 = margin - PDF_NOTE_LINE * i;
+			first = i + (int)((ph - 2 * margin) / PDF_NOTE_LINE);
+		}
 		pdf_rgb(cr, pe_look_rgb(-1, depth, theme, true));
 		cairo_select_font_face(cr, PDF_SANS, CAIRO_FONT_SLANT_NORMAL,
 		    CAIRO_FONT_WEIGHT_NORMAL);
 		cairo_set_font_size(cr, PDF_NOTE_FONT);
-		for (int i = 0; i < nl; i++) {
-			double y = PDF_MARGIN + fh + PDF_GAP + PDF_NOTE_LINE * i;
-			cairo_move_to(cr, PDF_MARGIN, y + PDF_NOTE_FONT);
-			cairo_show_text(cr, lines[i]);
-			free(lines[i]);
-		}
-		free(lines);
+		cairo_move_to(cr, margin, y0 + PDF_NOTE_LINE * i + PDF_NOTE_FONT);
+		cairo_show_text(cr, lines[i]);
 	}
+	for (int i = 0; i < nl; i++)
+		free(lines[i]);
+	free(lines);
 	cairo_show_page(cr);
 	pdf->status = pdf_status(cairo_status(cr));
 	if (pdf->status == PE_OK)

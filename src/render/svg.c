@@ -18,6 +18,7 @@
  * and its descent 0.236 em, centred in the 18-unit line. */
 #define SVG_CW 9.0
 #define SVG_CH 18.0
+#define SVG_MARGIN 18.0 /* around the cells, in the page's color */
 #define SVG_FONT 15
 #define SVG_BASELINE 14.2
 
@@ -295,19 +296,25 @@ pe_write_svg(FILE *fp, const struct pe_canvas *cv,
 	struct svg s = {.fp = fp};
 	struct pe_painter p = {SVG_CW, SVG_CH, &s, svg_rect, svg_dot, svg_text,
 	    svg_end, svg_image};
-	double w = SVG_CW * cv->w, h = SVG_CH * cv->h;
+	double w = SVG_CW * cv->w, h = SVG_CH * cv->h, m = SVG_MARGIN;
 	const char *title = wo->title != NULL && wo->title[0] != '\0'
 	    ? wo->title : "pescope";
+	pe_color page = pe_look_rgb(-1, wo->depth, wo->theme, false);
 
+	/* a margin of the page's color around the cells (a slide's frame
+	 * does not touch its edge); the cells keep their coordinates */
 	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	    "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
-	    "width=\"%g\" height=\"%g\" viewBox=\"0 0 %g %g\" "
-	    "data-cols=\"%d\" data-rows=\"%d\" data-theme=\"%s\" "
-	    "data-depth=\"%s\">\n<title>", w, h, w, h, cv->w, cv->h,
+	    "width=\"%g\" height=\"%g\" viewBox=\"%g %g %g %g\" "
+	    "data-cols=\"%d\" data-rows=\"%d\" data-margin=\"%g\" "
+	    "data-theme=\"%s\" data-depth=\"%s\">\n<title>", w + 2 * m,
+	    h + 2 * m, -m, -m, w + 2 * m, h + 2 * m, cv->w, cv->h, m,
 	    pe_theme_name(wo->theme), pe_depth_name(wo->depth));
 	pe_writer_escape(fp, title);
-	fputs("</title>\n<g class=\"cells\" shape-rendering=\"crispEdges\">\n",
-	    fp);
+	fprintf(fp, "</title>\n<rect class=\"margin\" x=\"%g\" y=\"%g\" "
+	    "width=\"%g\" height=\"%g\" fill=\"#%06x\"/>\n", -m, -m,
+	    w + 2 * m, h + 2 * m, (unsigned)page);
+	fputs("<g class=\"cells\" shape-rendering=\"crispEdges\">\n", fp);
 	pe_paint_canvas(cv, wo->depth, wo->theme, &p);
 	fputs("</svg>\n", fp);
 	for (size_t i = 0; i < s.ncols; i++)

@@ -376,6 +376,7 @@ writer_pdf_doc(FILE *fp, const struct pe_canvas *cv,
 	struct pe_pdf *pdf = pe_pdf_open(fp, wo->title);
 	if (pdf == NULL)
 		return PE_ENOMEM;
+	pe_pdf_paper(pdf, (enum pe_paper)wo->paper);
 	int st = pe_pdf_page(pdf, cv, wo->depth, wo->theme, NULL);
 	int cs = pe_pdf_close(pdf);
 	return st != PE_OK ? st : cs;

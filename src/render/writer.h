@@ -23,6 +23,7 @@ struct pe_write_opts {
 	enum pe_depth depth;
 	enum pe_theme theme;
 	const char *title;
+	int paper;	/* pdf: enum pe_paper (pdf.h); 0 fits the frame */
 };
 
 /* A format: one row of pe_formats, which the command line's -f, the

@@ -404,6 +404,10 @@ escape(struct pe_input *in, int depth)
 	}
 	snprintf(in->name, sizeof in->name, "Alt+");
 	name_add(in->name, sizeof in->name, c);
+	if (c > ' ' && c < 0x7f) { /* Alt with a printable key: a key */
+		in->kind = PE_IN_KEY;
+		in->key = (int)c | PE_KEY_ALT;
+	}
 }
 
 /* Wait at most timeout_ms (-1: forever) for one event; see tui.h. */

@@ -182,6 +182,8 @@ render(struct loop *L, bool keys)
 		}
 		L->full = true;
 	}
+	L->cv.depth = pe_crt_depth(); /* legends name the colors on screen */
+	L->cv.theme = pe_crt_theme();
 	/* the pixels of a cell now (a font size may have changed with the
 	 * size): the maps' pictures at that resolution, or none */
 	int pw, ph;

@@ -42,6 +42,9 @@ struct pe_enc_panel {
 	/* Draws the right column (c->rx, c->by, c->rw, c->bh) and its
 	 * inspector line (c->panel_insp); NULL ends a row's list. */
 	void (*draw)(struct ctx *c);
+	/* The right column's width it needs to draw its matrices whole (the
+	 * main map then gives up the room), or 0; NULL: the usual share. */
+	int (*width)(const struct ctx *c);
 };
 
 struct pe_enc_view {

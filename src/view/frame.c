@@ -71,7 +71,9 @@ pe_view_render(const struct pe_state *st, const struct pe_model *m,
 		draw_too_small(&c);
 		return PE_OK;
 	}
-	if (st->session.lesson != NULL)
-		return view_lesson_frame(st, m, cv, hit);
-	return view_frame(st, m, cv, hit);
+	int rc = st->session.lesson != NULL ? view_lesson_frame(st, m, cv, hit)
+	    : view_frame(st, m, cv, hit);
+	if (st->session.picker)
+		view_picker(st, cv);
+	return rc;
 }

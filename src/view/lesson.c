@@ -77,6 +77,18 @@ pe_lesson_key(struct pe_state *st, int key)
 		pe_state_status(st, "scene %zu reset", se->scene + 1);
 		return act;
 	}
+	case PE_KEY_HOME: /* the first scene, the last */
+	case PE_KEY_END:
+		return pe_lesson_goto(st, key == PE_KEY_HOME ? 0
+		    : l->nscenes - 1, 0);
+	case 'b': /* a clicker's blank key (and PowerPoint's) */
+	case '.':
+		se->blank = true;
+		return PE_ACT_REDRAW;
+	case 'R':
+		se->clock_reset = true;
+		pe_state_status(st, "the clock starts again");
+		return PE_ACT_REDRAW;
 	case 'i':
 		se->notes = !se->notes;
 		if (se->notes && s->notes[0] == '\0')

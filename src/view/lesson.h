@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "render/draw.h"
 #include "view/state.h"
 
 /* One step of a scene: what the next-scene key reveals before it moves
@@ -24,12 +25,23 @@ struct pe_step {
 	char *frozen;	       /* the caption filled for `start`, when a
 				  later step changes the view; or NULL */
 	int line;	       /* where the step starts in the file */
+	/* what the scene holds across its steps (pe_lesson_measure_step) */
+	char *shown;	       /* the last step of a scene of several: its
+				  whole caption as it reads when the step is
+				  reached, which the caption band is sized
+				  for from the first step on; else NULL */
+	bool measured;	       /* the ranges below are known */
+	int kind;	       /* the main map's field (enum pe_field_kind) */
+	struct pe_scale scale; /* the main map's scale */
+	double sim_bound;      /* the score axis's range, 0: no score */
 };
 
 struct pe_scene {
 	char *title;
 	int line;	  /* the scene's first line in the file */
 	bool text_only;	  /* layout = text: the caption fills the frame */
+	bool panel_only;  /* the chosen panel fills the body: the scene is
+			     about it, not about the main map */
 	struct pe_step *steps;
 	size_t nsteps;	  /* >= 1 */
 	char *notes;	  /* for the speaker, or "" */
@@ -53,8 +65,11 @@ struct pe_lesson {
 int pe_lesson_goto(struct pe_state *st, size_t k, size_t step);
 
 /* The lesson keys: PgDn (next step, then next scene), PgUp (back a step,
- * then the previous scene's last step), r (the step's start again).
- * Returns -1 when key is none of them or no lesson runs. */
+ * then the previous scene's last step), Home and End (the first and the
+ * last scene), r (the step's start again), b and . (blank the screen, as
+ * a clicker's blank key; any key brings it back), R (the clock starts
+ * again), i (the notes). Returns -1 when key is none of them or no
+ * lesson runs. */
 int pe_lesson_key(struct pe_state *st, int key);
 
 /* A placeholder's name and argument ("sum", "5") is one a caption may use
@@ -70,6 +85,17 @@ void pe_lesson_placeholders(char *buf, size_t cap);
  * when a later step of its scene changes the view, whose numbers the
  * caption would then contradict. PE_OK or PE_ENOMEM. */
 int pe_lesson_freeze_step(struct pe_step *t);
+
+/* Measure step `step` of scene k of a lesson being built (its steps up
+ * to this one are): the ranges its view draws, and for a scene's last
+ * step its whole caption (pe_step.shown), so that the frame holds them
+ * across the scene. PE_OK or PE_ENOMEM. */
+int pe_lesson_measure_step(struct pe_lesson *l, size_t k, size_t step);
+
+/* The parameters of the view on screen that its scene's step did not
+ * set (the keys changed them), by name, ", " between ("base, seq_len"),
+ * into buf[cap]; "" when none. */
+void pe_lesson_changes(const struct pe_state *st, char *buf, size_t cap);
 
 struct pe_model;
 /* The caption text of st's scene up to its current step, with every

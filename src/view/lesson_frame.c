@@ -1,6 +1,7 @@
 /* The lesson's frames: the audience's (a scene line, the view drawn one
  * row taller with its tab bar left out, the caption band) and the
  * speaker's (notes, what comes next, the clock). */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,163 @@
 #include "view/caption.h"
 #include "view/lesson.h"
 #include "view/view_impl.h"
+
+/* ---- what a scene holds across its steps ------------------------------ */
+
+/* See lesson.h. */
+int
+pe_lesson_measure_step(struct pe_lesson *l, size_t k, size_t step)
+{
+	struct pe_scene *s = &l->scenes[k];
+	struct pe_step *t = &s->steps[step];
+	const struct pe_config *cfg = &t->start.pane[t->start.focus].cfg;
+	struct pe_model m;
+	struct pe_canvas cv;
+	struct pe_hit hit;
+	struct ctx c;
+	int rc;
+
+	if (s->nsteps < 2 || s->text_only)
+		return PE_OK; /* nothing moves between steps */
+	if ((rc = pe_model_init(&m, cfg)) != PE_OK)
+		return rc;
+	if ((rc = pe_canvas_init(&cv, 1, 1)) != PE_OK) {
+		pe_model_free(&m);
+		return rc;
+	}
+	/* the main map's scale as its row's map computes it, nothing drawn
+	 * (compare mode's probe) */
+	struct pe_state st = t->start;
+	st.session.lesson = l;
+	st.session.scene = k;
+	st.session.step = step;
+	view_ctx_init(&c, &st, &m, &cv, &hit);
+	c.probe = true;
+	const struct pe_enc_view *v = pe_enc_view_of(cfg);
+	v->map(&c);
+	t->kind = (int)v->main;
+	t->scale = c.scale;
+	t->sim_bound = m.has_sim ? view_map_sim_bound(&m) : 0;
+	t->measured = true;
+	if (step + 1 == s->nsteps) {
+		/* the whole caption, each step's text for its own view */
+		char *buf = malloc(16384);
+		if (buf != NULL && pe_lesson_caption(&st, &m, buf, 16384) == 0)
+			t->shown = buf;
+		else
+			free(buf);
+	}
+	pe_canvas_free(&cv);
+	pe_model_free(&m);
+	return PE_OK;
+}
+
+/* What a scene's steps hold for its frame, into *h (and *sc, which h
+ * points at): the union of the main maps' scales when every step's main
+ * map is one kind on one colormap, the largest score range, and whether
+ * the panel fills the body. Only while the view is the step's: once a key
+ * changed it, the view's own ranges. */
+static void
+scene_hold(const struct pe_state *st, struct view_hold *h,
+    struct pe_scale *sc)
+{
+	const struct pe_scene *s =
+	    &st->session.lesson->scenes[st->session.scene];
+	char changed[8];
+
+	memset(h, 0, sizeof *h);
+	h->panel_only = s->panel_only;
+	pe_lesson_changes(st, changed, sizeof changed);
+	if (changed[0] != '\0' || s->nsteps < 2)
+		return;
+	bool same = true;
+	for (size_t i = 0; i < s->nsteps; i++) {
+		const struct pe_step *t = &s->steps[i];
+		const struct pe_step *t0 = &s->steps[0];
+		if (!t->measured)
+			return;
+		if (t->sim_bound > h->sim_bound)
+			h->sim_bound = t->sim_bound;
+		if (t->kind != t0->kind || t->scale.cmap != t0->scale.cmap ||
+		    t->scale.cyclic != t0->scale.cyclic)
+			same = false;
+		if (i == 0) {
+			*sc = t->scale;
+		} else {
+			sc->lo = t->scale.lo < sc->lo ? t->scale.lo : sc->lo;
+			sc->hi = t->scale.hi > sc->hi ? t->scale.hi : sc->hi;
+		}
+	}
+	if (same)
+		h->scale = sc;
+}
+
+/* A parameter a lesson's step sets: its name and where it is. */
+struct changed_field {
+	const char *name;
+	size_t off, size;
+	bool in_cfg;	/* in the pane's config, else in the pane */
+};
+#define CFG_FIELD(name, f) {name, offsetof(struct pe_config, f), \
+    sizeof(((struct pe_config *)0)->f), true}
+#define PANE_FIELD(name, f) {name, offsetof(struct pe_pane, f), \
+    sizeof(((struct pe_pane *)0)->f), false}
+
+/* See lesson.h. Whole fields compared byte for byte: a key sets a value
+ * the step's option set, or leaves it (the pointers a config holds are
+ * compared as pointers: a key never makes a new table). */
+void
+pe_lesson_changes(const struct pe_state *st, char *buf, size_t cap)
+{
+	static const struct changed_field fields[] = {
+		CFG_FIELD("encoding", enc), CFG_FIELD("d_model", d),
+		CFG_FIELD("seq_len", n), CFG_FIELD("base", base),
+		CFG_FIELD("layout", layout), CFG_FIELD("pairing", pairing),
+		CFG_FIELD("heads", heads), CFG_FIELD("mode", alibi_mode),
+		CFG_FIELD("relative", relative), CFG_FIELD("buckets", buckets),
+		CFG_FIELD("max_distance", max_distance),
+		CFG_FIELD("direction", bidirectional),
+		CFG_FIELD("K", max_relative), CFG_FIELD("grid", grid_h),
+		CFG_FIELD("grid", grid_w), CFG_FIELD("max_len", max_len),
+		CFG_FIELD("scaling", rope.type), CFG_FIELD("factor", rope.factor),
+		CFG_FIELD("original_max_pos", rope.original_max_pos),
+		CFG_FIELD("max_pos", rope.max_pos), CFG_FIELD("mrope", mrope),
+		CFG_FIELD("xpos", xpos), CFG_FIELD("rope2d", rope2d),
+		CFG_FIELD("mask", teach.mask), CFG_FIELD("shift", teach.shift),
+		CFG_FIELD("train_len", teach.train_len),
+		PANE_FIELD("head", head), PANE_FIELD("panel", panel),
+		PANE_FIELD("head scale", head_own_scale),
+	};
+	const struct pe_session *se = &st->session;
+	const struct pe_scene *s = &se->lesson->scenes[se->scene];
+	const struct pe_step *t = &s->steps[se->step < s->nsteps ? se->step
+					      : s->nsteps - 1];
+	const struct pe_pane *a = &st->pane[st->focus];
+	const struct pe_pane *b = &t->start.pane[t->start.focus];
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+		const struct changed_field *f = &fields[i];
+		const char *pa = f->in_cfg ? (const char *)&a->cfg
+					   : (const char *)a;
+		const char *pb = f->in_cfg ? (const char *)&b->cfg
+					   : (const char *)b;
+		if (memcmp(pa + f->off, pb + f->off, f->size) == 0)
+			continue;
+		if (o > 0 && i > 0 && strcmp(fields[i - 1].name, f->name) == 0)
+			continue; /* grid's two fields: named once */
+		int n = snprintf(buf + o, cap - o, "%s%s", o > 0 ? ", " : "",
+		    f->name);
+		if (n < 0 || (size_t)n >= cap - o) {
+			buf[o] = '\0';
+			return;
+		}
+		o += (size_t)n;
+	}
+}
+
+/* ---- frames ------------------------------------------------------------ */
 
 /* The scene shown. */
 static const struct pe_scene *
@@ -28,10 +186,21 @@ draw_scene_line(const struct pe_state *st, struct pe_canvas *cv, int y)
 	int prio[4];
 	size_t n = 0;
 
+	char changed[160];
 	snprintf(head, sizeof head, " %zu/%zu · %s ", se->scene + 1,
 	    l->nscenes, s->title);
 	int x = pe_canvas_text_fit(cv, 0, y, cv->w, head, PE_RGB(0, 0, 0),
 	    C_ACCENT, PE_ATTR_BOLD);
+	/* what the keys changed of the scene's view (r puts it back) */
+	pe_lesson_changes(st, changed, sizeof changed);
+	if (changed[0] != '\0') {
+		char b2[200];
+		snprintf(b2, sizeof b2, " (changed: %s; r resets)", changed);
+		if (pe_text_cells(b2) > cv->w - x - 2)
+			snprintf(b2, sizeof b2, " (changed: %s)", changed);
+		x += pe_canvas_text_fit(cv, x, y, cv->w - x, b2, C_WARN,
+		    PE_COLOR_DEFAULT, PE_ATTR_BOLD);
+	}
 	if (s->nsteps > 1)
 		snprintf(step, sizeof step, "step %zu/%zu", se->step + 1,
 		    s->nsteps);
@@ -83,9 +252,15 @@ speaker_frame(const struct pe_state *st, struct pe_canvas *cv,
 		} else {
 			snprintf(b, sizeof b, "%s elapsed", t1);
 		}
-		pe_canvas_text_fit(cv, 1, y++, w - 2, b, C_ACCENT, PE_COLOR_DEFAULT,
-		    PE_ATTR_BOLD);
+		/* time over: in the warning color */
+		bool over = l->minutes > 0 && se->elapsed > l->minutes * 60;
+		pe_canvas_text_fit(cv, 1, y++, w - 2, b, over ? C_WARN : C_ACCENT,
+		    PE_COLOR_DEFAULT, PE_ATTR_BOLD);
 	}
+	if (se->blank)
+		pe_canvas_text_fit(cv, 1, y++, w - 2, "the audience's screen is "
+		    "blank (b or .); any key brings it back", C_WARN,
+		    PE_COLOR_DEFAULT, PE_ATTR_BOLD);
 	if (se->step + 1 < s->nsteps) {
 		/* the next step's first line: what the next key reveals (its
 		 * numbers are its view's, so "…" stands for them) */
@@ -158,12 +333,35 @@ view_lesson_frame(const struct pe_state *st, const struct pe_model *m,
 		free(L);
 		return rc;
 	}
+	if (st->session.blank) {
+		/* the audience's screen blanked: black, whatever the theme */
+		for (int i = 0; i < w * h; i++)
+			cv->cells[i].bg = PE_RGB(0, 0, 0), cv->cells[i].fg =
+			    PE_RGB(0, 0, 0);
+		hit->tab_y = -1;
+		free(text);
+		free(L);
+		return PE_OK;
+	}
 	bool failed = pe_lesson_caption(st, m, text, 16384) != 0;
 	caption_wrap(L, text, w - 2);
 	free(text);
 	draw_scene_line(st, cv, 0);
 
 	const struct pe_scene *s = scene_of(st);
+	/* the band is sized for the scene's whole caption from its first
+	 * step on, so that the view neither shrinks nor moves as steps add
+	 * lines */
+	const struct pe_step *last = &s->steps[s->nsteps - 1];
+	int lines = L->n;
+	if (!s->text_only && !failed && last->shown != NULL) {
+		struct caption_lines *W = malloc(sizeof *W);
+		if (W != NULL) {
+			caption_wrap(W, last->shown, w - 2);
+			lines = W->n > lines ? W->n : lines;
+			free(W);
+		}
+	}
 	if (s->text_only) {
 		/* the caption is the page; the status line stays */
 		caption_draw(cv, L, 1, 2, w - 2, h - 3, failed);
@@ -181,7 +379,7 @@ view_lesson_frame(const struct pe_state *st, const struct pe_model *m,
 	/* the band: a rule and the lines, as many as the view leaves (the
 	 * presenter view's has no hints to lose: two rows more) */
 	int most = h - 1 - PE_LESSON_VIEW_MIN_H + (st->session.present ? 2 : 0);
-	int band = L->n + 1 < most ? L->n + 1 : most;
+	int band = lines + 1 < most ? lines + 1 : most;
 	if (st->session.caption_below)
 		band = 0;
 	int pane_h = h - 1 - band; /* rows of the view under the scene line */
@@ -190,10 +388,15 @@ view_lesson_frame(const struct pe_state *st, const struct pe_model *m,
 		free(L);
 		return PE_ENOMEM;
 	}
+	pane.depth = cv->depth, pane.theme = cv->theme;
 	/* the view without a tab bar (view_frame leaves it out in a lesson),
-	 * a row down: the scene line stands above it */
+	 * a row down: the scene line stands above it; the scales and the
+	 * panel's room the scene holds */
 	pe_canvas_want_like(&pane, cv); /* its map's pixels come along */
-	rc = view_frame(st, m, &pane, hit);
+	struct view_hold hold;
+	struct pe_scale sc;
+	scene_hold(st, &hold, &sc);
+	rc = view_frame_held(st, m, &pane, hit, &hold);
 	int bs = pe_canvas_blit(cv, 0, 1, &pane);
 	if (rc == PE_OK)
 		rc = bs;

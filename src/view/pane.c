@@ -110,7 +110,11 @@ view_body(struct ctx *c)
 	const struct pe_enc_view *v = pe_enc_view_of(c->cfg);
 	enum pe_panel chosen = pe_state_panel(c->st);
 	const struct pe_enc_panel *p = pe_enc_panel_of(v, chosen);
-	if (p != NULL && v->map != NULL) {
+	if (p != NULL && v->map != NULL && c->lw == 0) {
+		/* the panel alone (a lesson's scene about it) */
+		p->draw(c);
+		memcpy(c->insp[0], c->panel_insp, sizeof c->insp[0]);
+	} else if (p != NULL && v->map != NULL) {
 		v->map(c);
 		p->draw(c);
 		memcpy(c->insp[1], c->insp[0], sizeof c->insp[1]);

@@ -92,8 +92,8 @@ row_labels_width(const struct map_spec *s)
 int
 panel_map_chrome_h(const struct map_spec *s)
 {
-	return (s->title != NULL) + (s->axes ? 1 : 0) + (s->colorbar ? 1 : 0) +
-	    (s->legend != NULL);
+	return (s->title != NULL) + (s->axes ? 1 : 0) +
+	    (s->colorbar || s->mask ? 1 : 0) + (s->legend != NULL);
 }
 
 /* Cells a map's column sample is wide on cv. */
@@ -677,7 +677,27 @@ panel_map(struct pe_canvas *cv, int x, int y, int w, int h,
 			pe_canvas_set(cv, x + axw - 1, y + (int)sr / 2, 0x25b8, C_ACCENT,
 			    PE_COLOR_DEFAULT, PE_ATTR_BOLD);
 	}
-	if (s->colorbar) {
+	if (s->mask) {
+		/* the two values a mask holds, each with its swatch */
+		struct pe_stats sw[4];
+		memset(sw, 0, sizeof sw);
+		for (int i = 0; i < 2; i++) {
+			sw[i].count = sw[2 + i].count = 1;
+			sw[i].mean = 0;
+			sw[2 + i].mean = NAN;
+			sw[2 + i].masked = 1;
+		}
+		int lx = x;
+		pe_draw_heatmap(cv, lx, yy, 1, 1, sw, &s->scale);
+		lx += 2;
+		lx += pe_canvas_text(cv, lx, yy, x + w - lx, "0: visible, ", C_DIM,
+		    PE_COLOR_DEFAULT, 0);
+		pe_draw_heatmap(cv, lx, yy, 1, 1, sw + 2, &s->scale);
+		lx += 2;
+		pe_canvas_text(cv, lx, yy, x + w - lx, "−∞: masked", C_DIM,
+		    PE_COLOR_DEFAULT, 0);
+		yy += 1;
+	} else if (s->colorbar) {
 		int bw = mw < 24 ? (w < 24 ? w : 24) : mw;
 		colorbar_line(cv, bw == mw ? mx : x, yy, bw, &s->scale,
 		    s->fmt != NULL ? s->fmt : "%.3g");
@@ -819,8 +839,8 @@ panel_plot_overlay(struct pe_canvas *cv, int x, int y, int w, int h,
 /* Text wrapped at spaces into lines of w cells from (x, y), at most h
  * lines; a last line that cannot hold the rest ends in " …" (words are
  * never cut). Returns the lines used. */
-int
-panel_text(struct pe_canvas *cv, int x, int y, int w, int h,
+static int
+text_run(struct pe_canvas *cv, int x, int y, int w, int h,
     const char *text, pe_color fg, uint8_t attr)
 {
 	int used = 0;
@@ -829,8 +849,8 @@ panel_text(struct pe_canvas *cv, int x, int y, int w, int h,
 		s++;
 	while (*s != '\0' && used < h) {
 		if (pe_text_cells(s) <= w || used == h - 1) {
-			if (pe_canvas_text_fit(cv, x, y + used, w, s, fg,
-			    PE_COLOR_DEFAULT, attr) > 0)
+			if (cv == NULL || pe_canvas_text_fit(cv, x, y + used, w, s,
+			    fg, PE_COLOR_DEFAULT, attr) > 0)
 				used++;
 			break;
 		}
@@ -851,19 +871,100 @@ panel_text(struct pe_canvas *cv, int x, int y, int w, int h,
 			end = p = w1;
 		}
 		if (end == s) { /* a word wider than the line */
-			pe_canvas_text_fit(cv, x, y + used, w, s, fg,
-			    PE_COLOR_DEFAULT, attr);
+			if (cv != NULL)
+				pe_canvas_text_fit(cv, x, y + used, w, s, fg,
+				    PE_COLOR_DEFAULT, attr);
 			used++;
 			break;
 		}
 		char line[512];
 		snprintf(line, sizeof line, "%.*s", (int)(end - s), s);
-		pe_canvas_text(cv, x, y + used, w, line, fg, PE_COLOR_DEFAULT,
-		    attr);
+		if (cv != NULL)
+			pe_canvas_text(cv, x, y + used, w, line, fg,
+			    PE_COLOR_DEFAULT, attr);
 		used++;
 		s = end;
 		while (*s == ' ')
 			s++;
 	}
 	return used;
+}
+
+/* Text wrapped into lines; see panels.h. */
+int
+panel_text(struct pe_canvas *cv, int x, int y, int w, int h,
+    const char *text, pe_color fg, uint8_t attr)
+{
+	return text_run(cv, x, y, w, h, text, fg, attr);
+}
+
+/* The lines panel_text needs for all of text in w cells. */
+int
+panel_text_lines(int w, const char *text)
+{
+	return text_run(NULL, 0, 0, w, 1 << 20, text, 0, 0);
+}
+
+/* A plot color's name as cv will show it; see panels.h. */
+const char *
+panel_color(const struct pe_canvas *cv, pe_color c)
+{
+	return pe_palette_color_name(c, (enum pe_depth)cv->depth,
+	    (enum pe_theme)cv->theme, true);
+}
+
+/* A legend of curves; see panels.h. */
+int
+panel_legend(struct pe_canvas *cv, int x, int y, int w, int lines,
+    const char *const *labels, const pe_color *colors, int n)
+{
+	int at = x, line = 0, on_line = 0;
+
+	for (int i = 0; i < n && line < lines; i++) {
+		char item[160];
+		const char *name = panel_color(cv, colors[i]);
+		if (name != NULL)
+			snprintf(item, sizeof item, "%s (%s)", labels[i], name);
+		else
+			snprintf(item, sizeof item, "%s", labels[i]);
+		int need = (on_line > 0 ? 2 : 0) + 2 + pe_text_cells(item);
+		if (at - x + need > w && on_line > 0) {
+			if (++line >= lines)
+				break;
+			at = x, on_line = 0;
+			need = 2 + pe_text_cells(item);
+		}
+		if (at - x + need > w)
+			break;
+		if (on_line > 0)
+			at += 2;
+		pe_canvas_set(cv, at, y + line, 0x2501, colors[i],
+		    PE_COLOR_DEFAULT, 0);
+		at += 2;
+		at += pe_canvas_text(cv, at, y + line, x + w - at, item, C_DIM,
+		    PE_COLOR_DEFAULT, 0);
+		on_line++;
+	}
+	return on_line > 0 ? line + 1 : line;
+}
+
+/* The lines panel_legend needs; see panels.h. */
+int
+panel_legend_lines(const struct pe_canvas *cv, int w,
+    const char *const *labels, const pe_color *colors, int n)
+{
+	int at = 0, lines = n > 0 ? 1 : 0;
+
+	for (int i = 0; i < n; i++) {
+		const char *name = panel_color(cv, colors[i]);
+		int need = 2 + pe_text_cells(labels[i]) +
+		    (name != NULL ? 3 + pe_text_cells(name) : 0);
+		if (at > 0 && at + 2 + need > w) {
+			lines++;
+			at = need;
+		} else {
+			at += (at > 0 ? 2 : 0) + need;
+		}
+	}
+	return lines;
 }

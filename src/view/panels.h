@@ -13,6 +13,13 @@
 #define C_WARN PE_RGB(0xff, 0x87, 0x5f)
 #define C_CURVE PE_RGB(0xff, 0x87, 0x00) /* reads on dark and light */
 #define C_CURVE2 PE_RGB(0x00, 0xaf, 0x87)
+/* a third curve: apart from the first two at 16 and 8 colors too */
+#define C_CURVE3 PE_RGB(0xd7, 0x5f, 0xd7)
+
+/* The name of the color a plot drawn in c shows on cv (its depth and
+ * theme: pe_palette_color_name), for a legend; NULL when it has none
+ * (mono). */
+const char *panel_color(const struct pe_canvas *cv, pe_color c);
 
 /* A matrix that is not a field (a small array, M_K): its block means over
  * a tiling, as pe_field_grid, and its elements, as pe_field_value. */
@@ -46,6 +53,9 @@ struct map_spec {
 	const char *legend;    /* extra legend line, or NULL */
 	int swatch;	       /* PE_CELL_MASKED / _UNDEFINED: a sample cell
 				  of that look starts the legend; 0 = none */
+	bool mask;	       /* a mask (0 or −∞ only): no color bar, the
+				  legend starts with a swatch of each value,
+				  "0: visible, −∞: masked" */
 	bool values;	       /* each element's number over its color, where
 				  a sample is one element and they fit */
 	size_t mark_from;      /* rows >= it marked beside the axis
@@ -113,11 +123,24 @@ void panel_plot_mark(struct pe_canvas *cv, int x, int y, int w, int h,
 void panel_plot_overlay(struct pe_canvas *cv, int x, int y, int w, int h,
     const double *ys, size_t n, double ylo, double yhi, pe_color fg);
 
+/* A legend under a plot, at most `lines` lines: for each curve a swatch
+ * in its color and its label with the name of the color it shows on cv
+ * ("━ scaled (orange)"), whole items, the next line when one does not
+ * fit. Returns the lines it used. */
+int panel_legend(struct pe_canvas *cv, int x, int y, int w, int lines,
+    const char *const *labels, const pe_color *colors, int n);
+/* The lines panel_legend needs for these items in w cells. */
+int panel_legend_lines(const struct pe_canvas *cv, int w,
+    const char *const *labels, const pe_color *colors, int n);
+
 /* Text wrapped at spaces into lines of w cells from (x, y), at most h
  * lines, the last ending in " …" when the rest does not fit (words are
  * never cut). Returns the lines used. */
 int panel_text(struct pe_canvas *cv, int x, int y, int w, int h,
     const char *text, pe_color fg, uint8_t attr);
+
+/* The lines panel_text needs to draw all of text in w cells. */
+int panel_text_lines(int w, const char *text);
 
 /* v formatted for a values cell: "%.*f" with dec decimals, without a
  * "-" on a number that prints as zero. */

@@ -347,6 +347,18 @@ fill_residual(const struct fillctx *f, char *buf, size_t cap)
 	return put(buf, cap, "%.2g", r);
 }
 
+/* The positions p the residual runs over, p and p + K both in [0, n):
+ * "0 to 60" (n 64, K 3). */
+static int
+fill_shift_range(const struct fillctx *f, char *buf, size_t cap)
+{
+	long long n = (long long)f->cfg->n, k = (long long)f->cfg->teach.shift;
+	long long lo = k < 0 ? -k : 0, hi = k < 0 ? n - 1 : n - 1 - k;
+	if (hi < lo)
+		return put(buf, cap, "(none: |K| ≥ seq_len)");
+	return put(buf, cap, "%lld to %lld", lo, hi);
+}
+
 /* The last position with a row. */
 static int
 fill_last_pos(const struct fillctx *f, char *buf, size_t cap)
@@ -809,6 +821,9 @@ static const struct placeholder placeholders[] = {
 	{"residual", "", NEED(SHIFT),
 	    "the largest |PE(p+K) − M_K·PE(p)| over the sequence",
 	    fill_residual},
+	{"shift_range", "", NEED(SHIFT),
+	    "the positions p it runs over, p and p+K in the sequence (\"0 to "
+	    "60\")", fill_shift_range},
 	{"max_len", "", NEED(TABLE), "the learned table's rows",
 	    FIELD(max_len)},
 	{"last_pos", "", NEED(TABLE),

@@ -28,6 +28,8 @@ enum pe_key {
 	PE_KEY_END,
 	PE_KEY_BTAB, /* shift-tab */
 	PE_KEY_TICK, /* animation timer */
+	PE_KEY_ALT = 0x40000000, /* bit: a printable key with Alt (b/B: the
+				    base by ×10 instead of ×2) */
 };
 
 /* The right column's panel (the c / C keys, --panel). The overview is each
@@ -74,6 +76,9 @@ struct pe_pane {
 				      of, or NULL; its owner outlives the
 				      state */
 	size_t layer;		   /* that layer */
+	bool head_own_scale;	   /* alibi: the large head's colors on its
+				      own scale (o, --head-scale own), not
+				      the one every head shares */
 };
 
 /* What the session keeps whatever a key or a lesson's step changes: the
@@ -90,6 +95,20 @@ struct pe_session {
 	bool speaker;		   /* the speaker's view: notes, next scene,
 				      clock (lesson --speaker) */
 	bool notes;		   /* the notes over the frame (the i key) */
+	bool blank;		   /* the audience's screen is blank (b or .
+				      in a lesson, as a clicker's blank
+				      key); any key brings it back */
+	bool clock_reset;	   /* R: the lesson's clock starts again
+				      (the session's hook does it) */
+	/* the preset picker (e): the presets --preset takes, given by the
+	 * program (app/picker.c), the one marked, and the one asked for,
+	 * which the TUI's hook applies to the focused pane */
+	const char *const *presets; /* [npresets] names, or NULL */
+	const char *const *preset_about; /* [npresets] descriptions */
+	size_t npresets;
+	bool picker;		   /* the picker is open */
+	size_t pick;		   /* its marked line */
+	const char *want_preset;   /* chosen, not applied yet; or NULL */
 	bool caption_below;	   /* the frame leaves the caption out (a
 				      handout page prints it below) */
 	double elapsed;		   /* seconds since the lesson started, for

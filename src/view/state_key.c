@@ -5,9 +5,11 @@
 #include <string.h>
 
 #include "pescope/encoding.h"
+#include "pescope/toy.h"
 #include "pescope/train.h"
 #include "view/encoding.h"
 #include "view/lesson.h"
+#include "view/picker.h"
 #include "view/state.h"
 
 /* The focused pane: the one the keys change. */
@@ -41,6 +43,27 @@ cycle_panel(struct pe_state *st, int dir)
 	cur(st)->panel = list[(at + n + (size_t)(dir > 0 ? 1 : n - 1)) %
 	    n];
 	return PE_ACT_REDRAW;
+}
+
+/* /: the toy attention's mask, causal or none (--mask), where the
+ * encoding has the toy. */
+static int
+toy_mask(struct pe_state *st)
+{
+	struct pe_config c = cur(st)->cfg;
+
+	if (pe_config_def(&c)->toy == NULL) {
+		pe_state_status(st, "'/' sets the toy attention's mask; %s has "
+		    "no toy attention", pe_encoding_name(c.enc));
+		return PE_ACT_REDRAW;
+	}
+	/* from the mask in effect (auto is causal for nope, alibi causal) */
+	c.teach.mask = pe_toy_causal(&c) ? PE_TOY_MASK_NONE : PE_TOY_MASK_CAUSAL;
+	int act = pe_state_apply(st, &c);
+	if (act & PE_ACT_REBUILD)
+		pe_state_status(st, "the toy attention's mask: %s (/ toggles)",
+		    c.teach.mask == PE_TOY_MASK_NONE ? "none" : "causal");
+	return act;
 }
 
 /* A key of another encoding's: say whose it is and how to get there.
@@ -155,8 +178,12 @@ shared_key(struct pe_state *st, int key)
 	case 'N':
 		c.n = key == 'n' ? c.n / 2 : (c.n > PE_MAX_N ? c.n : c.n * 2);
 		return pe_state_apply(st, &c);
-	default: /* b, B */
-		c.base = key == 'b' ? c.base / 10.0 : c.base * 10.0;
+	default: /* b, B: ÷2, ×2; with Alt ÷10, ×10 */
+		if ((key & PE_KEY_ALT) != 0)
+			c.base = (key & ~PE_KEY_ALT) == 'b' ? c.base / 10.0
+							    : c.base * 10.0;
+		else
+			c.base = key == 'b' ? c.base / 2.0 : c.base * 2.0;
 		return pe_state_apply(st, &c);
 	}
 }
@@ -168,11 +195,17 @@ static int
 config_key(struct pe_state *st, int key)
 {
 	const struct pe_enc_view *v = pe_enc_view_of(&cur(st)->cfg);
-	const struct pe_enc_key *k = pe_enc_key_of(v, key);
+	int bare = key & ~PE_KEY_ALT;
+	/* Alt+b, Alt+B: the base by ×10 (b and B: ×2) */
+	if ((key & PE_KEY_ALT) && bare != 'b' && bare != 'B')
+		return -1;
+	const struct pe_enc_key *k = pe_enc_key_of(v, bare);
 
+	if (k != NULL && (key & PE_KEY_ALT) && k->press != NULL)
+		return -1; /* Alt with a key of the row's own: nothing */
 	if (k != NULL)
 		return k->press != NULL ? k->press(st, key) : shared_key(st, key);
-	return other_encodings_key(st, key);
+	return (key & PE_KEY_ALT) ? -1 : other_encodings_key(st, key);
 }
 
 /* --train's keys, when the focused pane shows a learned table being
@@ -233,6 +266,14 @@ pe_state_key(struct pe_state *st, int key, size_t cell_rows,
 		cell_cols = 1;
 	if (key == PE_KEY_TICK)
 		return tick(st, cell_rows, cell_cols);
+	/* a blanked lesson screen: any key brings it back, and does
+	 * nothing else (a clicker's blank key pressed twice, or any other) */
+	if (st->session.blank) {
+		st->session.blank = false;
+		return PE_ACT_REDRAW;
+	}
+	if (st->session.picker)
+		return pe_picker_key(st, key);
 
 	/* Any key clears the last message (a REDRAW shows that). */
 	bool had_status = st->status[0] != '\0';
@@ -293,6 +334,10 @@ pe_state_key(struct pe_state *st, int key, size_t cell_rows,
 		    "where a cell shows one element and it fits (+ zooms in)"
 					       : "values off");
 		return PE_ACT_REDRAW;
+	case 'e': /* a preset (a model) by name, off the script */
+		return pe_picker_open(st);
+	case '/': /* the toy attention's mask: causal <-> none */
+		return toy_mask(st);
 	case 'P':
 		st->session.present = !st->session.present;
 		pe_state_status(st, st->session.present ? "presenter view: P "
@@ -382,6 +427,12 @@ pe_state_key(struct pe_state *st, int key, size_t cell_rows,
 	}
 	if (key > ' ' && key < 127) {
 		pe_state_status(st, "'%c' does nothing here; ? lists the keys", key);
+		return PE_ACT_REDRAW;
+	}
+	if ((key & PE_KEY_ALT) && (key & ~PE_KEY_ALT) > ' ' &&
+	    (key & ~PE_KEY_ALT) < 127) {
+		pe_state_status(st, "Alt+%c does nothing here; ? lists the keys",
+		    key & ~PE_KEY_ALT);
 		return PE_ACT_REDRAW;
 	}
 	if (key >= 1 && key <= 26 && key != PE_KEY_TAB && key != PE_KEY_ENTER) {

@@ -230,15 +230,15 @@ help_lines(char lines[][96], size_t cap, bool model, bool training)
 		"arrows               move the cursor by one (smallest) sample",
 		"+ / -   0            zoom in / out around the cursor; whole map",
 		"PgUp PgDn { } Home End  pan the map (in a lesson { } only)",
-		"PgDn PgUp  r  i      lesson: next, previous step; reset; notes",
-		"d/D  n/N  b/B        d_model, seq_len halve/double; base /10, x10",
-		"c / C  v  P          panel: next, previous; values; presenter view",
+		"PgDn PgUp Home End   lesson: step on, back; first, last scene",
+		"r i  b .  R          lesson: reset; notes; blank screen; clock",
+		"d/D  n/N  b/B        halve/double d_model, seq_len, base (Alt: ×10)",
+		"c/C v P  /  e        panel; values; presenter; toy mask; a preset",
 		"x / X                compare side by side; keys to the other pane",
 	};
 	static const char *const tail[] = {
 		"space [ ]  w         play, slower, faster; save the frame (.ansi)",
-		"mouse                click: tab or cursor; wheel: zoom",
-		"?  Esc  q            this help; close it; quit",
+		"?  Esc  q  mouse     help; close it; quit; click a tab, wheel zooms",
 		"",
 		"any key closes this help",
 	};
@@ -412,9 +412,47 @@ int
 view_frame(const struct pe_state *st, const struct pe_model *m,
     struct pe_canvas *cv, struct pe_hit *hit)
 {
+	return view_frame_held(st, m, cv, hit, NULL);
+}
+
+/* The right column's width: its share of the frame, or what the chosen
+ * panel needs to draw its matrices whole, the main map keeping at least
+ * VIEW_MAP_MIN_W cells (it samples anyway); the whole body with
+ * panel_only. */
+#define VIEW_MAP_MIN_W 24
+static int
+right_width(struct ctx *c, bool panel_only)
+{
+	const struct pe_enc_view *v = pe_enc_view_of(c->cfg);
+	const struct pe_enc_panel *p = pe_enc_panel_of(v, pe_state_panel(c->st));
+	int rw = c->w * 2 / 5;
+
+	if (rw < 30)
+		rw = 30;
+	if (rw > 80)
+		rw = 80;
+	if (p != NULL && panel_only)
+		return c->w;
+	if (p != NULL && p->width != NULL) {
+		int want = p->width(c), most = c->w - VIEW_MAP_MIN_W - 2;
+		if (want > rw)
+			rw = want < most ? want : most > rw ? most : rw;
+	}
+	return rw;
+}
+
+/* One view's frame, with what a lesson's scene holds; see view_impl.h. */
+int
+view_frame_held(const struct pe_state *st, const struct pe_model *m,
+    struct pe_canvas *cv, struct pe_hit *hit, const struct view_hold *hold)
+{
 	struct ctx c;
 
 	view_ctx_init(&c, st, m, cv, hit);
+	if (hold != NULL) {
+		c.share = hold->scale;
+		c.sim_bound = hold->sim_bound;
+	}
 	cv->large = st->session.present; /* blocks for plots, wide samples */
 
 	/* The lines, top down: the tab bar (not in the presenter view,
@@ -429,13 +467,14 @@ view_frame(const struct pe_state *st, const struct pe_model *m,
 		draw_tabs(&c, top++);
 	/* the parameter line at top (a compare pane's: its first line) */
 	c.bx = 0, c.by = top + 1, c.bh = c.h - 3 - (top + 1);
-	c.rw = c.w * 2 / 5;
-	if (c.rw < 30)
-		c.rw = 30;
-	if (c.rw > 80)
-		c.rw = 80;
+	bool panel_only = hold != NULL && hold->panel_only &&
+	    !(st->compare && m->other != NULL);
+	c.rw = right_width(&c, panel_only);
 	c.lw = c.w - c.rw - 2;
 	c.rx = c.lw + 2;
+	if (c.rw == c.w) /* the panel alone */
+		c.lw = 0, c.rx = 0;
+	hit->panel_x = c.rx;
 
 	if (st->compare && m->other != NULL) {
 		view_compare(&c);

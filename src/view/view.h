@@ -53,6 +53,8 @@ struct pe_hit {
 	size_t pnr, pnc;		/* the map's pixel layer's samples
 					   (0: none; then nsr, nsc count) */
 	int px_w, px_h;			/* its pixels a cell */
+	int panel_x;			/* the right column's first cell (its
+					   width follows the panel's needs) */
 	/* compare mode: the fields above are the focused pane's map; this
 	 * is the other pane's (w == 0: not drawn) */
 	struct {

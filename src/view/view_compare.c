@@ -357,6 +357,8 @@ view_compare(struct ctx *c)
 	}
 	pe_canvas_want_like(&p[0].cv, c->cv); /* each pane's map: pixels too */
 	pe_canvas_want_like(&p[1].cv, c->cv);
+	for (int i = 0; i < 2; i++) /* drawn as the frame is */
+		p[i].cv.large = c->cv->large;
 
 	/* one color scale when the panes show the same kind of field; one
 	 * range for their dot products */

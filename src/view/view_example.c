@@ -35,7 +35,8 @@ view_example_vector(const struct pe_config *cfg, double *x, char *src,
 	const struct pe_teach *t = &cfg->teach;
 	if (t->embedding != NULL && t->n_embedding == cfg->d) {
 		memcpy(x, t->embedding, cfg->d * sizeof *x);
-		snprintf(src, cap, "x = --embedding (%zu numbers)", cfg->d);
+		snprintf(src, cap, "x: the token's vector, %zu numbers given by "
+		    "--embedding", cfg->d);
 		return;
 	}
 	pe_toy_embedding(EX_WORD, strlen(EX_WORD), cfg->d, x);
@@ -225,8 +226,9 @@ view_example_sum(struct ctx *c)
 	if (rc == PE_OK)
 		rc = pe_example_sum_angle(cfg, xv, p, &ang);
 	view_check(c, rc, x, y, w);
-	snprintf(l, sizeof l, "|x| = %.4g · |PE(%zu)| = %.4g · |x + PE(%zu)| = "
-	    "%.4g · angle(x, x + PE(%zu)) = %.4g rad (%.3g°)", nx, p, np, p, ns,
+	/* "; " between them: "·" would read as a product */
+	snprintf(l, sizeof l, "|x| = %.4g;  |PE(%zu)| = %.4g;  |x + PE(%zu)| = "
+	    "%.4g;  angle(x, x + PE(%zu)) = %.4g rad (%.3g°)", nx, p, np, p, ns,
 	    p, ang, ang * 180 / M_PI);
 	used = panel_text(c->cv, x, y, w, h, l, C_TEXT, 0);
 	if (h - used >= 2)
@@ -274,11 +276,11 @@ view_example_rotated(struct ctx *c)
 	double nx = pe_example_norm(xv, d), nr = NAN;
 	view_check(c, pe_example_rotated_norm(r, xv, m, &nr), x, y, w);
 	if (r->attention_scaling == 1.0)
-		snprintf(l, sizeof l, "|x| = %.6g · |R_%zu x| = %.6g = |x|: a "
+		snprintf(l, sizeof l, "|x| = %.6g;  |R_%zu x| = %.6g = |x|: a "
 		    "rotation keeps the length; only the direction moves, by the "
-		    "pairs' angles m·θ_j.", nx, m, nr);
+		    "pairs' angles θ_j = m·ω_j.", nx, m, nr);
 	else
-		snprintf(l, sizeof l, "|x| = %.6g · |R_%zu x| = %.6g: a rotation "
+		snprintf(l, sizeof l, "|x| = %.6g;  |R_%zu x| = %.6g: a rotation "
 		    "keeps the length, and HF scales cos and sin by %.4g (the "
 		    "rotating dims' length times it).", nx, m, nr,
 		    r->attention_scaling);
@@ -287,10 +289,21 @@ view_example_rotated(struct ctx *c)
 	double th = pe_rope_angle(r, (double)m, j), att = r->attention_scaling;
 	double co = att * cos(th), si = att * sin(th);
 	snprintf(c->panel_insp, sizeof c->panel_insp, " (R_%zu x)[%zu,%zu] = "
-	    "(x_a·c − x_b·s, x_b·c + x_a·s), c = %s%.6g, s = %s%.6g (θ = %zu·"
-	    "%.6g) = (%.6g·%.6g − %.6g·%.6g, %.6g·%.6g + %.6g·%.6g) = (%.9g, "
+	    "(x_a·c − x_b·s, x_b·c + x_a·s), c = %s%.6g, s = %s%.6g (θ = m·ω_%zu = "
+	    "%zu·%.6g) = (%.6g·%.6g − %.6g·%.6g, %.6g·%.6g + %.6g·%.6g) = (%.9g, "
 	    "%.9g)", m, da, db, att != 1.0 ? "att·cos θ = " : "cos θ = ", co,
-	    att != 1.0 ? "att·sin θ = " : "sin θ = ", si, m, r->inv_freq[j],
+	    att != 1.0 ? "att·sin θ = " : "sin θ = ", si, j, m, r->inv_freq[j],
 	    xv[da], co, xv[db], si, xv[db], co, xv[da], si, rx[da], rx[db]);
 	free(v);
+}
+
+/* See view_impl.h: the right column the worked example needs for every
+ * dimension's number (a label, then columns of up to 7 cells: "-0.449 "),
+ * for a small d; 0 for a larger one (its numbers shorten to the first
+ * dimensions anyway). */
+int
+view_example_width(const struct ctx *c)
+{
+	size_t d = c->cfg->d;
+	return d <= 8 ? 10 + 7 * (int)d : 0;
 }

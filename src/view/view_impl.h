@@ -112,8 +112,10 @@ void view_body(struct ctx *c);
  * lines. */
 void view_compare(struct ctx *c);
 
-/* view_toy.c: the toy attention panel (every encoding but vit2d). */
+/* view_toy.c: the toy attention panel (every encoding but vit2d), and
+ * the width its two maps need with every token a column. */
 void view_toy_panel(struct ctx *c);
+int view_toy_width(const struct ctx *c);
 
 /* view_attn.c: the attention shape's panels (rope, nope: the mask, the
  * sinks; nope: the temperature; rope: the score split) and its keys (o the
@@ -137,6 +139,8 @@ bool view_attn_key(const struct pe_enc_key *k);
  * cursor's position. */
 void view_example_sum(struct ctx *c);
 void view_example_rotated(struct ctx *c);
+/* view_example.c: the width the example's numbers need (panel rows). */
+int view_example_width(const struct ctx *c);
 
 /* view_example.c: the worked example's x (--embedding when it has d
  * numbers, else a toy word's), and where it came from into src[cap]. */
@@ -147,6 +151,20 @@ void view_example_vector(const struct pe_config *cfg, double *x, char *src,
  * at cv's size, at least PE_VIEW_MIN_W x PE_LESSON_VIEW_MIN_H. */
 int view_frame(const struct pe_state *st, const struct pe_model *m,
     struct pe_canvas *cv, struct pe_hit *hit);
+/* What a lesson's scene holds across its steps, so that nothing moves
+ * when a step changes the view: the main map's scale (NULL: the view's
+ * own), the score axis's range (0: its own); and whether the chosen
+ * panel fills the body alone (the scene is about it). */
+struct view_hold {
+	const struct pe_scale *scale;
+	double sim_bound;
+	bool panel_only;
+};
+/* view.c: view_frame, held (hold may be NULL). */
+int view_frame_held(const struct pe_state *st, const struct pe_model *m,
+    struct pe_canvas *cv, struct pe_hit *hit, const struct view_hold *hold);
+/* picker.c: the preset picker's list over the frame (view/picker.h). */
+void view_picker(const struct pe_state *st, struct pe_canvas *cv);
 /* view.c: the help overlay over the whole of cv. */
 void view_help(struct pe_canvas *cv);
 /* lesson_frame.c: the lesson's frame: the scene line, the view, the

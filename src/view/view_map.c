@@ -26,7 +26,9 @@ viewport(const struct pe_state *st, size_t *r0, size_t *r1, size_t *c0,
 	*r0 = st->vr0, *r1 = st->vr1, *c0 = st->vc0, *c1 = st->vc1;
 }
 
-/* Draw the main map in the left column and note its geometry. */
+/* Draw the main map in the left column and note its geometry; fmt is
+ * the color bar's number format, or NULL for a mask (no bar: a legend of
+ * its two values). */
 void
 view_map_main(struct ctx *c, const struct pe_scale *sc, const char *title,
     const char *fmt, const char *legend)
@@ -47,7 +49,8 @@ view_map_main(struct ctx *c, const struct pe_scale *sc, const char *title,
 	s.cur_r = c->st->cur_r;
 	s.cur_c = c->st->cur_c;
 	s.axes = true;
-	s.colorbar = true;
+	s.colorbar = fmt != NULL; /* NULL: a mask, 0 or −∞ only */
+	s.mask = fmt == NULL;
 	s.values = c->st->values;
 	if (legend != NULL && strncmp(legend, "masked", 6) == 0)
 		s.swatch = PE_CELL_MASKED;

@@ -272,7 +272,7 @@ mrope_map(struct ctx *c)
 	enum pe_mrope_axis a = pe_mrope_pair_axis(k, sec, j);
 	double th = (double)p[a] * c->mainf.omega[j];
 	snprintf(c->insp[0], sizeof c->insp[0], " token %zu, %s, at (t, h, w) = "
-	    "(%lld, %lld, %lld); θ[%zu,%zu] = %s · inv_freq[%zu] = %lld · %.9g = "
+	    "(%lld, %lld, %lld); θ[%zu,%zu] = %s · ω_%zu = %lld · %.9g = "
 	    "%.9g rad (mod 2π: %.6g)", cur, what, (long long)p[0],
 	    (long long)p[1], (long long)p[2], cur, j, axis_names[a], j,
 	    (long long)p[a], c->mainf.omega[j], th, fmod(th, PE_TWO_PI));

@@ -126,20 +126,35 @@ relative_inspect(struct ctx *c)
 	view_map_inspect(c, "query", "key");
 }
 
+/* The bias scale of alibi's maps: every head on the steepest head's
+ * range (so a shallow head looks as flat as it is), or with own the
+ * large head's own range. */
+static struct pe_scale
+alibi_scale(const struct ctx *c, bool own)
+{
+	const struct pe_config *k = c->cfg;
+	double m = own ? c->mainf.slopes[c->pane->head] : c->mainf.slopes[0];
+	for (size_t h = 0; !own && h < k->heads; h++)
+		m = c->mainf.slopes[h] > m ? c->mainf.slopes[h] : m;
+	double lo = -m * (double)(k->n > 1 ? k->n - 1 : 1);
+	return (struct pe_scale){PE_CMAP_SEQUENTIAL, lo, 0, false};
+}
+
 /* alibi's main map (the head drawn large) and its inspector. */
 static void
 alibi_map(struct ctx *c)
 {
 	const struct pe_config *k = c->cfg;
 	double m = c->mainf.slopes[c->pane->head];
-	double lo = -m * (double)(k->n > 1 ? k->n - 1 : 1);
-	struct pe_scale sc = {PE_CMAP_SEQUENTIAL, lo, 0, false};
-	char title[96];
+	bool own = c->pane->head_own_scale;
+	struct pe_scale sc = alibi_scale(c, own);
+	char title[96], legend[160];
 	snprintf(title, sizeof title, "bias head %zu, slope %.6g (query ↓, key →)",
 	    c->pane->head, m);
-	view_map_main(c, &sc, title, "%.3g",
-	    k->alibi_mode == PE_ALIBI_CAUSAL ? "masked: key after query (−inf)"
-					     : NULL);
+	snprintf(legend, sizeof legend, "%s%s", k->alibi_mode == PE_ALIBI_CAUSAL
+	    ? "masked: later keys · " : "", own
+	    ? "scale: this head (o)" : "scale: all heads (o)");
+	view_map_main(c, &sc, title, "%.3g", legend);
 	size_t i = c->st->cur_r, j = c->st->cur_c;
 	double b = pe_alibi_bias(m, i, j, k->alibi_mode) + 0.0; /* no -0 */
 	if (isinf(b))
@@ -154,6 +169,77 @@ alibi_map(struct ctx *c)
 		    "−m·|q − k| = −%.6g·%zu = %.9g", c->pane->head, i, j, m,
 		    i > j ? i - j : j - i, b);
 	view_map_inspect(c, "query", "key");
+}
+
+/* Every head's bias for the cursor's query over the keys, a line each
+ * (the heads on the half lines of ceil(H/2) lines when H lines do not
+ * fit), labelled by head: a strip that keeps every head at any size. */
+static void
+alibi_strip(struct ctx *c, int x, int y, int w, int h,
+    const struct pe_scale *sc)
+{
+	const struct pe_config *k = c->cfg;
+	size_t H = k->heads, q = c->st->cur_r;
+	bool two = (size_t)(h - 1) < H; /* two heads a line */
+	size_t lines = two ? (H + 1) / 2 : H;
+	int lab = two ? 6 : 3; /* "h0/1 ", "h0 " */
+	char t[96];
+
+	if (lines > (size_t)(h - 1))
+		lines = (size_t)(h - 1);
+	snprintf(t, sizeof t, "heads 0–%zu at query %zu", H - 1, q);
+	pe_canvas_text_fit(c->cv, x, y, w, t, C_TEXT, PE_COLOR_DEFAULT,
+	    PE_ATTR_BOLD);
+	y++;
+	int mw = w - lab;
+	if (mw < 2)
+		return;
+	size_t ns = (size_t)mw < k->n ? (size_t)mw : k->n;
+	struct pe_stats *cells = calloc((size_t)mw * 2, sizeof *cells);
+	struct pe_stats *row = calloc(ns, sizeof *row);
+	if (view_check(c, cells == NULL || row == NULL ? PE_ENOMEM : PE_OK, x, y,
+	    w) != PE_OK) {
+		free(cells);
+		free(row);
+		return;
+	}
+	struct pe_field f = c->mainf;
+	for (size_t li = 0; li < lines; li++) {
+		size_t h0 = two ? 2 * li : li, h1 = two ? h0 + 1 : h0;
+		char l[48];
+		if (two && h1 < H)
+			snprintf(l, sizeof l, "h%zu/%zu", h0, h1);
+		else
+			snprintf(l, sizeof l, "h%zu", h0);
+		bool here = c->pane->head == h0 || (two && c->pane->head == h1);
+		pe_canvas_text(c->cv, x, y + (int)li, lab - 1, l, here ? C_ACCENT
+		    : C_DIM, PE_COLOR_DEFAULT, here ? PE_ATTR_BOLD : 0);
+		for (int half = 0; half < 2; half++) {
+			size_t hh = half == 0 ? h0 : h1;
+			if (hh >= H) { /* no head: the page */
+				for (int i = 0; i < mw; i++)
+					cells[(size_t)half * (size_t)mw + (size_t)i] =
+					    (struct pe_stats){.mean = NAN};
+				continue;
+			}
+			f.head = hh;
+			view_check(c, pe_field_grid(&f, q, q + 1, 1, 0, k->n, ns, row),
+			    0, 0, 0);
+			for (int i = 0; i < mw; i++)
+				cells[(size_t)half * (size_t)mw + (size_t)i] =
+				    row[(size_t)i * ns / (size_t)mw];
+		}
+		pe_draw_heatmap(c->cv, x + lab, y + (int)li, mw, 1, cells, sc);
+		if (two && h1 >= H)
+			for (int i = 0; i < mw; i++) {
+				struct pe_cell *cell = pe_canvas_at(c->cv, x + lab + i,
+				    y + (int)li);
+				if (cell != NULL && cell->cp == 0x2580)
+					cell->bg = PE_COLOR_DEFAULT;
+			}
+	}
+	free(cells);
+	free(row);
 }
 
 /* alibi: one head large, all heads small, the attention row. */
@@ -193,23 +279,27 @@ view_alibi(struct ctx *c)
 		y += ha + 1;
 		h -= ha + 1;
 	}
-	/* small multiples: every head */
+	/* every head: small maps when they fit, else a strip a line each
+	 * (two heads a line when even that does not fit): the bias of the
+	 * cursor's query over the keys, on the maps' scale */
 	size_t H = k->heads;
-	if (h >= 4) {
-		pe_canvas_text_fit(c->cv, x, y, w, "all heads: head:slope, one shared "
-		    "scale", C_TEXT, PE_COLOR_DEFAULT, PE_ATTR_BOLD);
+	struct pe_scale all = alibi_scale(c, false);
+	/* the largest tiles (a map of 8k x 4k cells and its label line) that
+	 * hold every head */
+	int tw = 10, th = 5, per_row = w / tw;
+	for (int z = 4; z >= 1; z--) {
+		int kw = 8 * z + 2, kh = 4 * z + 1;
+		if (h >= 1 + kh && (size_t)(w / kw) * (size_t)((h - 1) / kh) >= H) {
+			tw = kw, th = kh, per_row = w / kw;
+			break;
+		}
+	}
+	if (h >= 1 + th && (size_t)per_row * (size_t)((h - 1) / th) >= H) {
+		pe_canvas_text_fit(c->cv, x, y, w, "all heads: head:slope, one "
+		    "shared scale", C_TEXT, PE_COLOR_DEFAULT, PE_ATTR_BOLD);
 		y++;
-		h--;
-		int tw = 10, th = 5; /* map 8x4 cells + label line */
-		int per_row = w / tw;
-		int rows = h / th;
-		if ((size_t)per_row * (size_t)rows < H)
-			rows = (h - 1) / th; /* keep a line to say how many more */
-		size_t shown = (size_t)per_row * (size_t)rows;
-		if (shown > H)
-			shown = H;
 		struct pe_field f = c->mainf;
-		for (size_t hh = 0; hh < shown; hh++) {
+		for (size_t hh = 0; hh < H; hh++) {
 			int cx = x + (int)(hh % (size_t)per_row) * tw;
 			int cy = y + (int)(hh / (size_t)per_row) * th;
 			double mh = c->mainf.slopes[hh];
@@ -219,9 +309,7 @@ view_alibi(struct ctx *c)
 			f.head = hh;
 			s.f = &f;
 			s.r0 = 0, s.r1 = k->n, s.c0 = 0, s.c1 = k->n;
-			s.scale = (struct pe_scale){PE_CMAP_SEQUENTIAL,
-			    -c->mainf.slopes[0] * (double)(k->n > 1 ? k->n - 1 : 1), 0,
-			    false};
+			s.scale = all;
 			view_check(c, panel_map(c->cv, cx, cy, tw - 2, th - 1, &s, &g),
 			    0, 0, 0);
 			/* head:slope, the slope in fewer digits rather than cut */
@@ -236,13 +324,8 @@ view_alibi(struct ctx *c)
 			    PE_COLOR_DEFAULT,
 			    hh == c->pane->head ? PE_ATTR_BOLD : 0);
 		}
-		if (shown < H) {
-			char l[64];
-			snprintf(l, sizeof l, "… %zu more heads (</> selects)",
-			    H - shown);
-			pe_canvas_text_fit(c->cv, x, y + rows * th, w, l, C_DIM,
-			    PE_COLOR_DEFAULT, 0);
-		}
+	} else if (h >= 3) {
+		alibi_strip(c, x, y, w, h, &all);
 	}
 }
 
@@ -329,9 +412,9 @@ nope_map(struct ctx *c)
 		    "↓, key →]", t.chunk);
 	else
 		snprintf(title, sizeof title, "causal mask[query ↓, key →]");
-	/* "%.2g": the bar reads -1, -0.5, 0 */
-	view_map_main(c, &sc, title, "%.2g", t.span == PE_SPAN_FULL
-	    ? "masked (−inf): key after query; 0: may attend"
+	/* no color bar: the mask holds 0 and −∞ only (the legend) */
+	view_map_main(c, &sc, title, NULL, t.span == PE_SPAN_FULL
+	    ? "visible iff key ≤ query"
 	    : t.span == PE_SPAN_SLIDING
 	    ? "masked (−inf): key after query or out of the window; 0: seen"
 	    : "masked (−inf): key after query or in another chunk; 0: seen");
@@ -532,8 +615,8 @@ static const struct pe_enc_key relative_keys[] = {
 };
 
 static const struct pe_enc_panel relative_panels[] = {
-	{PE_PANEL_ATTENTION, view_toy_panel},
-	{PE_PANEL_OVERVIEW, NULL},
+	{PE_PANEL_ATTENTION, view_toy_panel, view_toy_width},
+	{PE_PANEL_OVERVIEW, NULL, NULL},
 };
 
 const struct pe_enc_view view_relative_row = {
@@ -583,6 +666,19 @@ alibi_head(struct pe_state *st, int key)
 	return PE_ACT_REDRAW;
 }
 
+/* o: the large head on the scale every head shares, or on its own. */
+static int
+alibi_own_scale(struct pe_state *st, int key)
+{
+	struct pe_pane *p = &st->pane[st->focus];
+	(void)key;
+	p->head_own_scale = !p->head_own_scale;
+	pe_state_status(st, p->head_own_scale ? "head %zu on its own scale (o: "
+	    "one scale for all heads)" : "one scale for all heads: a shallow "
+	    "head looks as flat as it is (o: head %zu's own)", p->head);
+	return PE_ACT_REDRAW;
+}
+
 /* a: causal <-> symmetric. */
 static int
 alibi_mode(struct pe_state *st, int key)
@@ -598,14 +694,15 @@ static const struct pe_enc_key alibi_keys[] = {
 	{"hH", "h/H", "heads", alibi_heads},
 	{"<>", "</>", "head", alibi_head},
 	{"a", "a", "mode", alibi_mode},
+	{"o", "o", "own scale", alibi_own_scale},
 	PE_SHARED_SEQ_LEN,
 	PE_KEYS_END,
 };
 
 static const struct pe_enc_panel alibi_panels[] = {
-	{PE_PANEL_ATTENTION, view_toy_panel},
-	{PE_PANEL_RECENCY, alibi_recency},
-	{PE_PANEL_OVERVIEW, NULL},
+	{PE_PANEL_ATTENTION, view_toy_panel, view_toy_width},
+	{PE_PANEL_RECENCY, alibi_recency, NULL},
+	{PE_PANEL_OVERVIEW, NULL, NULL},
 };
 
 const struct pe_enc_view view_alibi_row = {
@@ -636,12 +733,12 @@ static const struct pe_enc_key nope_keys[] = {
 };
 
 static const struct pe_enc_panel nope_panels[] = {
-	{PE_PANEL_ATTENTION, view_toy_panel},
-	{PE_PANEL_SHARE, nope_share},
-	{PE_PANEL_MASK, view_attn_mask},
-	{PE_PANEL_SINKS, view_attn_sinks},
-	{PE_PANEL_TEMPERATURE, view_attn_temperature},
-	{PE_PANEL_OVERVIEW, NULL},
+	{PE_PANEL_ATTENTION, view_toy_panel, view_toy_width},
+	{PE_PANEL_SHARE, nope_share, NULL},
+	{PE_PANEL_MASK, view_attn_mask, NULL},
+	{PE_PANEL_SINKS, view_attn_sinks, NULL},
+	{PE_PANEL_TEMPERATURE, view_attn_temperature, NULL},
+	{PE_PANEL_OVERVIEW, NULL, NULL},
 };
 
 const struct pe_enc_view view_nope_row = {

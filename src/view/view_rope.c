@@ -10,6 +10,26 @@
 
 #include "view/view_impl.h"
 
+/* A score plot (view_map_dot) at (x, y), w x h, of query or distance
+ * from p: with a scaling, its two curves (scaled, and unscaled for
+ * comparison) named on a legend line under it by the colors they show. */
+static void
+rope_score_plot(struct ctx *c, int x, int y, int w, int h, size_t p,
+    const char *what, const char *plain)
+{
+	static const char *const labels[] = {"scaled", "unscaled"};
+	static const pe_color colors[] = {C_CURVE, C_CURVE2};
+
+	if (c->cfg->rope.type == PE_ROPE_DEFAULT || h < 5) {
+		view_map_dot(c, x, y, w, h, p, c->cfg->rope.type ==
+		    PE_ROPE_DEFAULT ? plain : what);
+		return;
+	}
+	int ll = panel_legend_lines(c->cv, w, labels, colors, 2);
+	view_map_dot(c, x, y, w, h - ll, p, what);
+	panel_legend(c->cv, x, y + h - ll, w, ll, labels, colors, 2);
+}
+
 /* One line naming the pairs each scaling leaves alone, blends and
  * interpolates: read off the ratio of scaled to unscaled frequency. */
 static void
@@ -47,7 +67,7 @@ static void
 rope_num(char *buf, size_t cap, double v, int sig, int width)
 {
 	char e[32];
-	snprintf(buf, cap, "%.*g", sig, v);
+	int n = snprintf(buf, cap, "%.*g", sig, v);
 	snprintf(e, sizeof e, "%.*e", sig - 1, v);
 	char *x = strchr(e, 'e');
 	if (x != NULL) { /* e-05 -> e-5, e+07 -> e7 */
@@ -59,8 +79,8 @@ rope_num(char *buf, size_t cap, double v, int sig, int width)
 		while (d[0] == '0' && d[1] != '\0')
 			memmove(d, d + 1, strlen(d));
 	}
-	if (strlen(e) < strlen(buf))
-		snprintf(buf, cap, "%s", e);
+	if (n < 0 || (size_t)n >= cap || strlen(e) < strlen(buf))
+		snprintf(buf, cap, "%s", e); /* a cut %g is never shown */
 	if ((int)strlen(buf) > width)
 		buf[0] = '\0';
 }
@@ -119,7 +139,7 @@ rope_beyond_text(const struct ctx *c, const struct pe_rope *r, char *buf,
 		return;
 	size_t n = pe_rope_beyond(r, (double)L, true, js);
 	if (n == 0) {
-		snprintf(buf, cap, "train_len %zu: every pair's wavelength 2π/θ_j "
+		snprintf(buf, cap, "train_len %zu: every pair's wavelength 2π/ω_j "
 		    "is ≤ %zu, so each turned fully in training", L, L);
 		free(js);
 		return;
@@ -140,7 +160,7 @@ rope_beyond_text(const struct ctx *c, const struct pe_rope *r, char *buf,
 			view_cat(list, sizeof list, "%s%zu", runs ? ", " : "", js[a]);
 	}
 	snprintf(buf, cap, "train_len %zu: %zu of %zu pairs (j %s) have "
-	    "wavelength 2π/θ_j > %zu (unscaled): they never turned once in "
+	    "wavelength 2π/ω_j > %zu (unscaled): they never turned once in "
 	    "training, the observation behind NTK and YaRN", L, n, r->npairs, list,
 	    L);
 	free(js);
@@ -157,10 +177,11 @@ rope_map(struct ctx *c)
 	    "0 = 2π · grey: a block spans many turns");
 	size_t m = c->st->cur_r, j = c->st->cur_c;
 	double th = pe_rope_angle(r, (double)m, j);
-	snprintf(c->insp[0], sizeof c->insp[0], " θ[%zu,%zu] = m · inv_freq[%zu] "
-	    "= %zu · %.9g = %.9g rad (mod 2π: %.6g); unscaled inv_freq = "
-	    "%g^(−%zu/%zu) = %.6g", m, j, j, m, r->inv_freq[j], th,
-	    fmod(th, PE_TWO_PI), k->base, 2 * j, r->rot, r->inv_freq0[j]);
+	snprintf(c->insp[0], sizeof c->insp[0], " θ[%zu,%zu] = m·ω_%zu "
+	    "= %zu · %.9g = %.9g rad (mod 2π: %.6g); unscaled ω_%zu = "
+	    "base^(−%zu/%zu) = %g^(−%zu/%zu) = %.6g", m, j, j, m, r->inv_freq[j],
+	    th, fmod(th, PE_TWO_PI), j, 2 * j, r->rot, k->base, 2 * j, r->rot,
+	    r->inv_freq0[j]);
 	view_map_inspect(c, "pos", "pair");
 }
 
@@ -174,8 +195,14 @@ view_rope(struct ctx *c)
 
 	int x = c->rx, y = c->by, w = c->rw, h = c->bh;
 	size_t m = c->st->cur_r;
-	/* the wheel: one hand per pair, as many as fit */
-	int wh = h >= 30 ? 12 : (h >= 18 ? 8 : 0);
+	bool scaled = k->rope.type != PE_ROPE_DEFAULT;
+	char beyond[400];
+	rope_beyond_text(c, r, beyond, sizeof beyond);
+	int bl = beyond[0] != '\0' ? panel_text_lines(w, beyond) : 0;
+	/* with a scaling, its words and plots come first (the score 8 lines,
+	 * the wavelengths 10): the wheel takes what they leave */
+	int keep = scaled ? (bl > 0 ? bl + 1 : 0) + 8 + 1 + 10 : 0;
+	int wh = h - keep >= 30 ? 12 : (h - keep >= 18 ? 8 : 0);
 	if (wh > 0) {
 		size_t nh = r->npairs < 16 ? r->npairs : 16;
 		double ang[16];
@@ -200,21 +227,24 @@ view_rope(struct ctx *c)
 		y += wh + 1;
 		h -= wh + 1;
 	}
-	char beyond[400];
-	rope_beyond_text(c, r, beyond, sizeof beyond);
-	if (beyond[0] != '\0' && h >= 9) { /* the score plot keeps 6 lines */
-		int used = panel_text(c->cv, x, y, w, 2, beyond, C_TEXT, 0);
+	/* the words whole when the score plot keeps 8 lines, else shortened
+	 * to two, else left out (the plot is the point) */
+	int bshow = bl > 0 && h >= bl + 1 + 8 ? bl : bl > 2 && h >= 3 + 8 ? 2
+	    : 0;
+	if (bshow > 0) {
+		int used = panel_text(c->cv, x, y, w, bshow, beyond, C_TEXT, 0);
 		y += used + 1;
 		h -= used + 1;
 	}
-	int hd = h >= 16 ? h / 2 : h;
-	view_map_dot(c, x, y, w, hd, m, k->rope.type != PE_ROPE_DEFAULT
-					 ? "score (green: unscaled)"
-					 : "score (R_m q)·(R_n k), q=k=(1,0)");
+	int hd = scaled && h >= 19 ? h - 11 : h >= 16 ? h / 2 : h;
+	if (scaled && hd > h / 2 + 2)
+		hd = h / 2 + 2;
+	rope_score_plot(c, x, y, w, hd, m, "score",
+	    "score (R_m q)·(R_n k), q=k=(1,0)");
 	y += hd + 1;
 	h -= hd + 1;
-	if (h >= 7 && k->rope.type != PE_ROPE_DEFAULT) {
-		/* wavelengths before (green) and after scaling, log scale */
+	if (h >= 9 && k->rope.type != PE_ROPE_DEFAULT) {
+		/* wavelengths before and after scaling, log scale */
 		size_t np = r->npairs;
 		double *a = calloc(np, sizeof *a), *b = calloc(np, sizeof *b);
 		if (view_check(c, a == NULL || b == NULL ? PE_ENOMEM : PE_OK, x, y,
@@ -235,20 +265,25 @@ view_rope(struct ctx *c)
 				? k->rope.max_pos : k->rope.original_max_pos));
 			if (orig > hi)
 				hi = orig;
-			char t[120];
-			snprintf(t, sizeof t, "log10 wavelength (green: unscaled, "
-			    "blue: %g)", pow(10, orig));
-			panel_plot(c->cv, x, y, w, h - 1, t, a, np, lo, hi, "pair 0",
-			    "high j = slow", -1);
+			char ol[40];
+			const char *labels[] = {"scaled", "unscaled", ol};
+			const pe_color colors[] = {C_CURVE, C_CURVE2, C_CURVE3};
+			snprintf(ol, sizeof ol, "%g", pow(10, orig));
+			/* the legend and the bands under it */
+			int ll = panel_legend_lines(c->cv, w, labels, colors, 3);
+			int ph = h - 1 - ll;
+			panel_plot(c->cv, x, y, w, ph, "log10 wavelength 2π/ω_j by "
+			    "pair j", a, np, lo, hi, "pair 0", "high j = slow", -1);
+			panel_legend(c->cv, x, y + ph, w, ll, labels, colors, 3);
 			rope_bands(c, r, x, y + h - 1, w);
-			panel_plot_overlay(c->cv, x, y, w, h - 1, b, np, lo, hi,
+			panel_plot_overlay(c->cv, x, y, w, ph, b, np, lo, hi,
 			    C_CURVE2);
 			double *o = calloc(np, sizeof *o);
 			if (o != NULL) {
 				for (size_t j = 0; j < np; j++)
 					o[j] = orig;
-				panel_plot_overlay(c->cv, x, y, w, h - 1, o, np, lo, hi,
-				    C_ACCENT);
+				panel_plot_overlay(c->cv, x, y, w, ph, o, np, lo, hi,
+				    C_CURVE3);
 				free(o);
 			}
 		}
@@ -280,6 +315,10 @@ rope_decay(struct ctx *c, size_t ns)
 	return k->decay;
 }
 
+/* The decay bound's plot has at least this many lines (the score plot
+ * and the words above and below it go first). */
+#define DECAY_MIN_H 8
+
 /* rope's decay panel: the score by distance, and RoFormer's bound on it
  * below, on the same distances. */
 static void
@@ -297,13 +336,16 @@ rope_decay_panel(struct ctx *c)
 	y += used;
 	h -= used;
 	rope_beyond_text(c, r, b, sizeof b);
-	int tail = b[0] != '\0' ? 3 : 0;
-	int hp = (h - tail - 1) / 2;
-	view_map_dot(c, x, y, w, hp, 0, k->rope.type != PE_ROPE_DEFAULT
-	    ? "score by distance (green: unscaled)"
-	    : "score (R_0 q)·(R_r k), q=k=(1,0), by distance");
-	y += hp + 1;
-	h -= hp + 1;
+	/* the bound is the panel's point: it gets its rows first, then the
+	 * score by distance above it, then the words on the pairs */
+	int tail = b[0] != '\0' && h >= DECAY_MIN_H + 3 ? 3 : 0;
+	int hp = h - tail - 1 - DECAY_MIN_H >= 6 ? (h - tail - 1) / 2 : 0;
+	if (hp > 0) {
+		rope_score_plot(c, x, y, w, hp, 0, "score by distance",
+		    "score (R_0 q)·(R_r k), q=k=(1,0), by distance");
+		y += hp + 1;
+		h -= hp + 1;
+	}
 	int pw = w - 7;
 	int hd = h - tail;
 	if (pw >= 4 && hd >= 4) {
@@ -314,7 +356,7 @@ rope_decay_panel(struct ctx *c)
 			char xhi[32];
 			snprintf(xhi, sizeof xhi, "%zu", n - 1);
 			panel_plot(c->cv, x, y, w, hd, "bound (1/P)·Σ_j |S_j(r)|, "
-			    "S_j(r) = Σ_{k<j} e^{i·r·θ_k}", ys, ns, 0, top, "r = 0",
+			    "S_j(r) = Σ_{k<j} e^{i·r·ω_k}", ys, ns, 0, top, "r = 0",
 			    xhi, (long)panel_sample_of(0, n, ns, m));
 			view_map_mark_plot(c, x, y, w, hd, n, ns);
 		}
@@ -359,7 +401,11 @@ rope_params(struct ctx *c, struct items *it)
 	} else if (k->rope.type != PE_ROPE_DEFAULT) {
 		view_item(it, 0, "%s ×%g", pe_rope_type_name(k->rope.type),
 		    k->rope.factor);
-		if (k->rope.type == PE_ROPE_DYNAMIC)
+		if (k->rope.type == PE_ROPE_DYNAMIC && k->n <= k->rope.max_pos)
+			/* HF: seq_len = max(seq_len, max_pos), the base unchanged */
+			view_item(it, 0, "inactive: seq_len ≤ max_pos %zu",
+			    k->rope.max_pos);
+		else if (k->rope.type == PE_ROPE_DYNAMIC)
 			view_item(it, 2, "max_pos %zu", k->rope.max_pos);
 		else if (k->rope.type != PE_ROPE_LINEAR)
 			view_item(it, 2, "orig %zu", k->rope.original_max_pos);
@@ -387,7 +433,8 @@ rope_pairing(struct pe_state *st, int key)
 	return pe_state_apply(st, &c);
 }
 
-/* Next or previous rope scaling type; longrope is skipped (with a word)
+/* s: the next rope scaling type, S: the previous (from the one shown:
+ * llama-2-7b's default, s gives linear); longrope is skipped (with a word)
  * when no factor lists were given. */
 static int
 rope_type(struct pe_state *st, int key)
@@ -397,7 +444,7 @@ rope_type(struct pe_state *st, int key)
 	int t = (int)cand.rope.type;
 
 	for (;;) {
-		t = (t + (key == 'S' ? 1 : -1) + PE_ROPE_TYPE_COUNT) % PE_ROPE_TYPE_COUNT;
+		t = (t + (key == 's' ? 1 : -1) + PE_ROPE_TYPE_COUNT) % PE_ROPE_TYPE_COUNT;
 		if (t == PE_ROPE_LONGROPE && (cand.rope.short_factor == NULL ||
 		    cand.rope.long_factor == NULL)) {
 			skipped = true;
@@ -454,13 +501,13 @@ static const struct pe_enc_key rope_keys[] = {
 };
 
 static const struct pe_enc_panel rope_panels[] = {
-	{PE_PANEL_ATTENTION, view_toy_panel},
-	{PE_PANEL_EXAMPLE, view_example_rotated},
-	{PE_PANEL_DECAY, rope_decay_panel},
-	{PE_PANEL_MASK, view_attn_mask},
-	{PE_PANEL_SINKS, view_attn_sinks},
-	{PE_PANEL_SPLIT, view_attn_split},
-	{PE_PANEL_OVERVIEW, NULL},
+	{PE_PANEL_ATTENTION, view_toy_panel, view_toy_width},
+	{PE_PANEL_EXAMPLE, view_example_rotated, view_example_width},
+	{PE_PANEL_DECAY, rope_decay_panel, NULL},
+	{PE_PANEL_MASK, view_attn_mask, NULL},
+	{PE_PANEL_SINKS, view_attn_sinks, NULL},
+	{PE_PANEL_SPLIT, view_attn_split, NULL},
+	{PE_PANEL_OVERVIEW, NULL, NULL},
 };
 
 /* A scaled rope's unscaled similarity, for the comparison curves. */

@@ -38,7 +38,7 @@ rope2d_map(struct ctx *c)
 	snprintf(c->insp[0], sizeof c->insp[0], " cos(R(%zu,%zu)q, R(%zu,%zu)q) = "
 	    "(1/(d/2)) Σ_j cos(Δx·fx_j + Δy·fy_j) = %.9g, pair j: %s", ph, pw, ph,
 	    pw, v, k->rope2d.kind == PE_ROPE2D_AXIAL
-		? "fx = 1/θ^(4j/d) for j < d/4, else fy"
+		? "fx = 1/base^(4j/d) for j < d/4, else fy"
 		: "fx, fy learned (RoPE-Mixed)");
 	view_map_inspect(c, "y", "x");
 }
@@ -54,7 +54,7 @@ view_rope2d(struct ctx *c)
 
 /* ---- row -------------------------------------------------------------- */
 
-/* The parameter line: grid, head, theta, the kind and its frequencies. */
+/* The parameter line: grid, head, base, the kind and its frequencies. */
 static void
 rope2d_params(struct ctx *c, struct items *it)
 {
@@ -62,7 +62,7 @@ rope2d_params(struct ctx *c, struct items *it)
 	const struct pe_rope2d *r = &k->rope2d;
 	view_item(it, 0, "grid %zu×%zu patches", k->grid_h, k->grid_w);
 	view_item(it, 0, "head_dim %zu", k->d);
-	view_item(it, 1, "θ %g", k->base);
+	view_item(it, 1, "base %g", k->base);
 	if (r->kind == PE_ROPE2D_AXIAL) {
 		view_item(it, 0, "axial (RoPE-ViT)");
 		view_item(it, 2, "pairs 0..%zu turn with x, %zu..%zu with y",

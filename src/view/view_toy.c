@@ -172,17 +172,50 @@ toy_map(struct ctx *c, int x, int y, int w, int h, const double *a, size_t t,
 	view_check(c, panel_map(c->cv, x, y, w, h, &s, &g), x, y, w);
 }
 
-/* Lines for a toy map of t tokens: two a token when the room allows,
- * else one, plus its title, axis and bar (and legend). */
+/* Lines for a toy map of t tokens: up to four a token when the room
+ * allows, else one, else two tokens a line (half blocks: still every token, none
+ * sampled), plus its title, axis and bar (and legend). */
 static int
-toy_map_h(size_t t, int room, bool legend)
+toy_map_h(size_t t, int room, bool legend, bool values)
 {
 	int chrome = 3 + legend;
-	if (2 * (int)t + chrome <= room)
-		return 2 * (int)t + chrome;
+	/* up to four lines a token; two with values, which stand on a
+	 * token's first line as its label does */
+	for (int k = values ? 2 : 4; k >= 2; k--)
+		if (k * (int)t + chrome <= room)
+			return k * (int)t + chrome;
 	if ((int)t + chrome <= room)
 		return (int)t + chrome;
+	if (((int)t + 1) / 2 + chrome <= room)
+		return ((int)t + 1) / 2 + chrome;
 	return room;
+}
+
+/* The fewest lines a toy map of t tokens needs unsampled. */
+static int
+toy_map_min_h(size_t t, bool legend)
+{
+	return ((int)t + 1) / 2 + 3 + legend;
+}
+
+/* The width two toy maps of the frame's sentence need side by side with
+ * every token a column (a sample 2 cells wide in the presenter view):
+ * the right column is at least this wide when it shows them, the main
+ * map giving up the room (view.c). */
+int
+view_toy_width(const struct ctx *c)
+{
+	const struct pe_view_cache *k = toy_cache(c);
+	size_t t = k->toy_s.count;
+	int lab = 1;
+
+	if (k->toy_rc != PE_OK || t == 0)
+		return 0;
+	for (size_t i = 0; i < t; i++)
+		if ((int)k->toy_s.len[i] > lab && k->toy_s.len[i] < 32)
+			lab = (int)k->toy_s.len[i];
+	int one = lab + 2 + (int)t * panel_col_cells(c->cv) + 1;
+	return 2 * one + 2;
 }
 
 /* relative without --bias-file: the learned bias has no numbers here, so
@@ -214,7 +247,7 @@ toy_buckets(struct ctx *c, const struct pe_view_cache *k, int x, int y,
 	double hi = t5 ? (double)cfg->buckets - 1 : 2.0 * (double)cfg->max_relative;
 	struct pe_scale sc = {PE_CMAP_SEQUENTIAL, 0, hi, false};
 	int mw = w < 40 ? w : 40;
-	int mh = toy_map_h(t, h - 3, false);
+	int mh = toy_map_h(t, h - 3, false, c->st->values);
 	toy_map(c, x, y, mw, mh, b, t, labels, &sc, t5
 	    ? "bucket(key − query) (query ↓, key →)"
 	    : "clip(key − query) + K (query ↓, key →)", NULL);
@@ -287,11 +320,18 @@ view_toy_panel(struct ctx *c)
 	    c->cfg->d, scale, rule != NULL && rule->term != NULL ? rule->term
 	    : "", shape.sinks != NULL ? " ∪ sink" : "", causal ? "causal"
 	    : "none", span);
-	y += panel_text(c->cv, x, y, w, 2, t1, C_TEXT, PE_ATTR_BOLD);
+	/* the maps come first: every token a row; the title and the
+	 * sentences take what the maps leave, then the difference's words */
+	int room = h - toy_map_min_h(t, causal || shape.span != PE_SPAN_FULL) - 1;
+	int tl = room >= 4 ? 2 : room >= 1 ? 1 : 0;
+	int sl = room - tl >= 2 ? 2 : room - tl >= 1 ? 1 : 0;
+	if (tl > 0)
+		y += panel_text(c->cv, x, y, w, tl, t1, C_TEXT, PE_ATTR_BOLD);
 	toy_text(&k->toy_s, s0, sizeof s0);
 	toy_text(&k->toy_p, s1, sizeof s1);
 	snprintf(l, sizeof l, "%s, permuted: %s", s0, s1);
-	y += panel_text(c->cv, x, y, w, 2, l, C_DIM, 0);
+	if (sl > 0)
+		y += panel_text(c->cv, x, y, w, sl, l, C_DIM, 0);
 	h = c->by + c->bh - y;
 
 	/* the two maps, masked keys hatched */
@@ -310,7 +350,11 @@ view_toy_panel(struct ctx *c)
 	struct pe_scale sc = {PE_CMAP_SEQUENTIAL, 0, 1, false};
 	int mw = (w - 2) / 2;
 	bool hides = causal || shape.span != PE_SPAN_FULL;
-	int mh = toy_map_h(t, h - 4, hides);
+	/* a line a token before the words on the difference (the inspector
+	 * and the caption say it too), then two tokens a line */
+	int full = (int)t + 3 + hides;
+	int mh = h - 4 >= full ? toy_map_h(t, h - 4, hides, c->st->values)
+	    : h - 1 >= full ? full : toy_map_h(t, h, hides, c->st->values);
 	const char *legend = !hides ? NULL : shape.span == PE_SPAN_FULL
 	    ? "masked: the key comes later" : shape.span == PE_SPAN_SLIDING
 	    ? "masked: later, or out of the window"
@@ -333,15 +377,16 @@ view_toy_panel(struct ctx *c)
 	bool nope = pe_config_def(c->cfg)->attention == PE_ATTN_NONE;
 	if (k->toy_gap < 1e-9)
 		snprintf(cap, sizeof cap, "max |A − P·A′·Pᵀ| = %s: %s", gap, nope
-		    ? "without positions (and without a mask) attention is "
-		      "permutation invariant: reordering the words only reorders "
-		      "the rows and columns of A."
+		    ? "without positions (and without a mask) each word attends "
+		      "to the same words wherever the sentence puts them: the "
+		      "permuted sentence's attention, put back in order, is A "
+		      "itself. Attention alone sees a bag of words."
 		    : "reordering the words changes nothing here.");
 	else if (nope)
 		snprintf(cap, sizeof cap, "max |A − P·A′·Pᵀ| = %s: NoPE has no "
 		    "positions, but the causal mask sees order (key j is visible "
-		    "to query i iff j ≤ i); with --mask none the difference is 0.",
-		    gap);
+		    "to query i iff j ≤ i); with no mask (the / key, --mask none) "
+		    "the difference is 0.", gap);
 	else
 		snprintf(cap, sizeof cap, "max |A − P·A′·Pᵀ| = %s (rounding alone "
 		    "gives ~1e-16): the positional encoding makes attention depend "

@@ -498,10 +498,10 @@ static const struct pe_enc_key sinusoidal_keys[] = {
 };
 
 static const struct pe_enc_panel sinusoidal_panels[] = {
-	{PE_PANEL_ATTENTION, view_toy_panel},
-	{PE_PANEL_EXAMPLE, view_example_sum},
-	{PE_PANEL_SHIFT, sinusoidal_shift},
-	{PE_PANEL_OVERVIEW, NULL},
+	{PE_PANEL_ATTENTION, view_toy_panel, view_toy_width},
+	{PE_PANEL_EXAMPLE, view_example_sum, view_example_width},
+	{PE_PANEL_SHIFT, sinusoidal_shift, NULL},
+	{PE_PANEL_OVERVIEW, NULL, NULL},
 };
 
 const struct pe_enc_view view_sinusoidal_row = {
@@ -548,9 +548,9 @@ static const struct pe_enc_key learned_keys[] = {
 };
 
 static const struct pe_enc_panel learned_panels[] = {
-	{PE_PANEL_ATTENTION, view_toy_panel},
-	{PE_PANEL_EXAMPLE, view_example_sum},
-	{PE_PANEL_OVERVIEW, NULL},
+	{PE_PANEL_ATTENTION, view_toy_panel, view_toy_width},
+	{PE_PANEL_EXAMPLE, view_example_sum, view_example_width},
+	{PE_PANEL_OVERVIEW, NULL, NULL},
 };
 
 /* The color range of the table and the bound of its dot products, once

@@ -110,8 +110,14 @@ xpos_score(struct ctx *c, int x, int y, int w, int h, size_t m)
 		}
 		char t[160], tail[48], head[100], xhi[32];
 		snprintf(tail, sizeof tail, ", query %zu", m);
-		if (pe_text_fit(head, sizeof head, "score, key ≤ query (green: "
-			"RoPE)",
+		char what[120];
+		const char *rn = panel_color(c->cv, C_CURVE2);
+		if (rn != NULL)
+			snprintf(what, sizeof what, "score, key ≤ query (%s: RoPE)",
+			    rn);
+		else
+			snprintf(what, sizeof what, "score, key ≤ query, and RoPE's");
+		if (pe_text_fit(head, sizeof head, what,
 			w - pe_text_cells(tail)) > 0)
 			snprintf(t, sizeof t, "%s%s", head, tail);
 		else
@@ -154,10 +160,12 @@ xpos_envelope(struct ctx *c, int x, int y, int w, int h)
 	if (P - lo < 1e-9 * P)
 		lo = P - 1e-9 * P;
 	char t[120], xhi[32];
-	snprintf(t, sizeof t, "envelope Σ_j ζ_j^(k/γ), k = query − key (green: "
-	    "RoPE's d/2)");
+	const char *rc = panel_color(c->cv, C_CURVE2);
+	snprintf(t, sizeof t, "envelope Σ_j ζ_j^(k/γ), k = query − key (%s: "
+	    "RoPE's d/2)", rc != NULL ? rc : "the line");
 	if (pe_text_cells(t) > w)
-		snprintf(t, sizeof t, "envelope Σ ζ_j^(k/γ) (green: RoPE)");
+		snprintf(t, sizeof t, "envelope Σ ζ_j^(k/γ) (%s: RoPE)",
+		    rc != NULL ? rc : "line");
 	snprintf(xhi, sizeof xhi, "%zu", n - 1);
 	panel_plot(c->cv, x, y, w, h, t, ys, ns, lo, P, "k 0", xhi, -1);
 	panel_plot_overlay(c->cv, x, y, w, h, ys + ns, ns, lo, P, C_CURVE2);
@@ -173,7 +181,7 @@ xpos_map(struct ctx *c)
 	char title[96];
 
 	if (k->xpos.xpos_offset > 0)
-		snprintf(title, sizeof title, "θ[m, j] = (m + %zu)·inv_freq[j] mod "
+		snprintf(title, sizeof title, "θ[m, j] = (m + %zu)·ω_j mod "
 		    "2π  (m ↓, pair j →)", k->xpos.xpos_offset);
 	else
 		snprintf(title, sizeof title, "θ[m, j] mod 2π  (position m ↓, pair "
@@ -186,7 +194,7 @@ xpos_map(struct ctx *c)
 	double th = (double)(m + k->xpos.xpos_offset) * f->rope.inv_freq[j];
 	int64_t pm = pe_xpos_query_pos(k, m);
 	double z = pe_xpos_zeta(j, k->d);
-	snprintf(c->insp[0], sizeof c->insp[0], " θ[%zu,%zu] = %zu · inv_freq[%zu] "
+	snprintf(c->insp[0], sizeof c->insp[0], " θ[%zu,%zu] = %zu · ω_%zu "
 	    "= %.9g rad (mod 2π: %.6g); scale ζ_%zu^(%lld/γ) = %.6g^(%lld/%g) = "
 	    "%.9g, ζ_j = (2j + 0.4d)/(1.4d)", m, j, m + k->xpos.xpos_offset, j, th,
 	    fmod(th, PE_TWO_PI), j, (long long)pm, z, (long long)pm,

@@ -661,7 +661,7 @@ view_attn_rope_dim_key(struct pe_state *st, int key)
 	return pe_state_apply(st, &c);
 }
 
-/* e: Llama 4's temperature on or off. */
+/* t: Llama 4's temperature on or off. */
 int
 view_attn_temperature_key(struct pe_state *st, int key)
 {

@@ -120,7 +120,7 @@ int view_toy_width(const struct ctx *c);
 /* view_attn.c: the attention shape's panels (rope, nope: the mask, the
  * sinks; nope: the temperature; rope: the score split) and its keys (o the
  * span, k/K its size, </> the sinks' head, u/U a decoupled head's rotated
- * part, e the temperature). */
+ * part, t the temperature). */
 void view_attn_mask(struct ctx *c);
 void view_attn_params(struct ctx *c, struct items *it);
 void view_attn_sinks(struct ctx *c);

@@ -727,7 +727,7 @@ static const struct pe_enc_key nope_keys[] = {
 	PE_SHARED_SEQ_LEN,
 	{"o", "o", "span", view_attn_span_key},
 	{"kK", "k/K", "span size", view_attn_size_key},
-	{"e", "e", "temperature", view_attn_temperature_key},
+	{"t", "t", "temperature", view_attn_temperature_key},
 	{"<>", "</>", "sink head", view_attn_head_key},
 	PE_KEYS_END,
 };

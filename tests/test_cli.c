@@ -435,7 +435,7 @@ static const struct bad bads[] = {
 	{{"dump", "-e", "sinusoidal", "--shift", "2", "--table", "pe"},
 	    "--shift has no effect on dump table pe: it applies to shift"},
 	{{"dump", "-e", "nope", "--mask", "none", "--table",
-	     "token_embeddings"}, "applies to scores and attention"},
+	     "token_embeddings"}, "applies to scores, attention"},
 	{{"dump", "-e", "alibi", "--tokens", "a b", "--table", "slopes"},
 	    "--tokens has no effect on dump table slopes"},
 	{{"dump", "-e", "sinusoidal", "--bias-file", "@FIX/vector_5.npy",

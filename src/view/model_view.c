@@ -121,7 +121,7 @@ pe_view_model_draw(struct pe_canvas *cv, int x, int y, int w, int h,
 		    PE_RGB(0, 0, 0), kind_color(k), 0);
 		pe_canvas_printf(cv, x + 2, row, w - 2, PE_COLOR_DEFAULT,
 		    PE_COLOR_DEFAULT, 0, "%zu× %s%s", count, what,
-		    first[k]->attn.exact ? "" : " (not modelled)");
+		    first[k]->cfg.attn.exact ? "" : " (not modelled)");
 	}
 
 	/* the bands: one row per rotating kind on a log axis of positions,

@@ -63,7 +63,7 @@ view_params(struct ctx *c, int x, int y, int w)
 	if (c->pane != NULL && c->pane->arch != NULL) {
 		/* a model's layer: which, its span, what is not modelled */
 		const struct pe_arch *a = c->pane->arch;
-		const struct pe_attn *t = &a->layers[c->pane->layer].attn;
+		const struct pe_attn *t = &a->layers[c->pane->layer].cfg.attn;
 		view_item(&it, 0, "layer %zu/%zu", c->pane->layer, a->nlayers);
 		if (t->span == PE_SPAN_SLIDING)
 			view_item(&it, 0, "sliding %zu", t->window);

@@ -67,7 +67,7 @@ static void
 rope_num(char *buf, size_t cap, double v, int sig, int width)
 {
 	char e[32];
-	snprintf(buf, cap, "%.*g", sig, v);
+	int n = snprintf(buf, cap, "%.*g", sig, v);
 	snprintf(e, sizeof e, "%.*e", sig - 1, v);
 	char *x = strchr(e, 'e');
 	if (x != NULL) { /* e-05 -> e-5, e+07 -> e7 */
@@ -79,8 +79,8 @@ rope_num(char *buf, size_t cap, double v, int sig, int width)
 		while (d[0] == '0' && d[1] != '\0')
 			memmove(d, d + 1, strlen(d));
 	}
-	if (strlen(e) < strlen(buf))
-		snprintf(buf, cap, "%s", e);
+	if (n < 0 || (size_t)n >= cap || strlen(e) < strlen(buf))
+		snprintf(buf, cap, "%s", e); /* a cut %g is never shown */
 	if ((int)strlen(buf) > width)
 		buf[0] = '\0';
 }
@@ -382,9 +382,11 @@ rope_params(struct ctx *c, struct items *it)
 	view_item(it, 0, "seq_len %zu", k->n);
 	view_item(it, 1, "base %g", k->base);
 	view_item(it, 2, "pairing %s", k->pairing == PE_PAIR_HALF
-	    ? "half (rotate_half)" : "interleaved (GPT-J)");
-	if (r->rot != k->d)
+	    ? "half (rotate_half)"
+	    : "interleaved (GPT-J; Llama 4's complex form, DeepSeek's)");
+	if (r->rot != k->d && k->attn.qk_rope_dim == 0)
 		view_item(it, 1, "rotary %zu of %zu", r->rot, k->d);
+	view_attn_params(c, it);
 	if (k->rope.type == PE_ROPE_LONGROPE) {
 		/* which factor longrope uses, and why (HF: rope_scaling's
 		 * factor, or the Phi-3 ratio) */
@@ -491,6 +493,10 @@ static const struct pe_enc_key rope_keys[] = {
 	{"p", "p", "pairing", rope_pairing},
 	{"sS", "s/S", "scaling", rope_type},
 	{"fF", "f/F", "factor", rope_factor},
+	{"o", "o", "span", view_attn_span_key},
+	{"kK", "k/K", "span size", view_attn_size_key},
+	{"uU", "u/U", "rope_dim", view_attn_rope_dim_key},
+	{"<>", "</>", "sink head", view_attn_head_key},
 	PE_KEYS_END,
 };
 
@@ -498,6 +504,9 @@ static const struct pe_enc_panel rope_panels[] = {
 	{PE_PANEL_ATTENTION, view_toy_panel, view_toy_width},
 	{PE_PANEL_EXAMPLE, view_example_rotated, view_example_width},
 	{PE_PANEL_DECAY, rope_decay_panel, NULL},
+	{PE_PANEL_MASK, view_attn_mask, NULL},
+	{PE_PANEL_SINKS, view_attn_sinks, NULL},
+	{PE_PANEL_SPLIT, view_attn_split, NULL},
 	{PE_PANEL_OVERVIEW, NULL, NULL},
 };
 

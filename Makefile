@@ -1,19 +1,28 @@
 # The README's two commands: `make run` and `make test`. Both install what is
 # missing (as root; otherwise they print the apt-get line), configure meson
 # and build; `make test` then runs the suite twice: a normal build and an
-# ASan+UBSan build.
+# ASan+UBSan build (gcc), builds with clang (warnings are errors there) and
+# runs its unit tests, then checks what a user installs (test-pkg: the
+# release tarball builds and passes its tests, the Debian package builds,
+# runs from a scratch root and satisfies lintian; test-chroot: apt installs
+# it in a fresh Debian chroot).
 
-PACKAGES := gcc meson ninja-build pkg-config libncurses-dev libsleef-dev \
+PACKAGES := gcc clang meson ninja-build pkg-config libncurses-dev libsleef-dev \
 	libcglm-dev libcriterion-dev libvterm-dev python3 python3-numpy tmux locales \
-	libcairo2-dev fonts-dejavu-core poppler-utils libjansson-dev libchafa-dev
+	libcairo2-dev fonts-dejavu-core poppler-utils libjansson-dev libchafa-dev \
+	dpkg-dev debhelper lintian man-db debootstrap
 # Optional: `chromium` (not installed by deps; large) lets `make test` render
 # the HTML and SVG snapshots in headless Chromium (tests/check_browser.py).
 
 BUILD := build
 ASAN := build-asan
+CLANG := build-clang
+PKG := build-pkg
+CHROOT := build-chroot
 MESON_TEST := meson test --print-errorlogs --num-processes 2
 
-.PHONY: all deps build run test test-normal test-asan screenshots bench clean fuzz
+.PHONY: all deps build run test test-normal test-asan test-clang test-pkg test-chroot \
+	screenshots bench clean fuzz
 
 all: build
 
@@ -39,6 +48,9 @@ $(BUILD)/build.ninja:
 $(ASAN)/build.ninja:
 	meson setup $(ASAN) --buildtype=debug -Db_sanitize=address,undefined -Db_lundef=false
 
+$(CLANG)/build.ninja:
+	CC=clang meson setup $(CLANG) --buildtype=debugoptimized --werror
+
 build: deps $(BUILD)/build.ninja
 	ninja -C $(BUILD)
 
@@ -49,7 +61,12 @@ test: deps
 	@rc=0; \
 	$(MAKE) --no-print-directory test-normal || rc=1; \
 	$(MAKE) --no-print-directory test-asan || rc=1; \
-	cat $(BUILD)/summary.txt $(ASAN)/summary.txt 2>/dev/null | \
+	$(MAKE) --no-print-directory test-clang || rc=1; \
+	$(MAKE) --no-print-directory test-pkg || rc=1; \
+	$(MAKE) --no-print-directory test-chroot || rc=1; \
+	cat $(BUILD)/summary.txt $(ASAN)/summary.txt $(CLANG)/summary.txt \
+	    $(PKG)/summary.txt \
+	    $(CHROOT)/summary.txt 2>/dev/null | \
 	    awk '{p+=$$1; f+=$$2; s+=$$3} END {printf "all: %d passed, %d failed, %d skipped\n", p, f, s}'; \
 	exit $$rc
 
@@ -61,6 +78,25 @@ test-asan: $(ASAN)/build.ninja
 	ninja -C $(ASAN)
 	@tools/run-tests.sh $(ASAN) sanitized
 
+# clang: the whole tree with -Werror, and the unit tests (the frames and
+# tables are the same bits as gcc's: -ffp-contract=off, meson.build).
+test-clang: $(CLANG)/build.ninja
+	ninja -C $(CLANG)
+	@tools/run-tests.sh $(CLANG) clang --suite unit
+
+# The release tarball (meson dist of what is committed) and the Debian
+# package built from it: tests/check_package.sh (PKG_TESTS=all runs the
+# tarball's whole suite instead of its subset).
+test-pkg: $(BUILD)/build.ninja
+	@tests/check_package.sh $(BUILD) $(PKG)
+
+# apt install of the package into a fresh Debian chroot (debootstrap, from
+# Debian's mirror), then pescope snapshot there: tools/check-chroot.sh
+# (skipped, exit 77, without root, debootstrap or the mirror).
+test-chroot:
+	@tools/check-chroot.sh $(PKG)/deb/pescope_*.deb $(CHROOT)/root; \
+	    rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 77 ]
+
 screenshots: build
 	tools/screenshots.sh ./$(BUILD)/pescope screenshots
 
@@ -68,7 +104,7 @@ bench: build
 	./$(BUILD)/pescope bench
 
 clean:
-	rm -rf $(BUILD) $(ASAN) $(FUZZ)
+	rm -rf $(BUILD) $(ASAN) $(CLANG) $(FUZZ) $(PKG) $(CHROOT)
 
 # libFuzzer targets (clang), each run for FUZZ_SECONDS on its corpus under
 # fuzz/corpus/ (new inputs go to build-fuzz/corpus-*, not into the repo).

@@ -27,7 +27,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			char d[128];
 			pe_layer_describe(&a.layers[i], d, sizeof d);
 			if (a.layers[i].cfg.enc != PE_ENC_ROPE ||
-			    !a.layers[i].attn.rotates)
+			    !a.layers[i].cfg.attn.rotates)
 				continue;
 			struct pe_rope r;
 			if (pe_rope_init(&r, &a.layers[i].cfg) == PE_OK)

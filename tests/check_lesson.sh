@@ -29,38 +29,48 @@ n=$("$bin" lesson --list | grep -c '^[0-9][0-9]* ')
 "$bin" lesson --placeholders | grep -q '^{slope:H}' && ok "lesson --placeholders" \
 	|| bad "lesson --placeholders"
 
-# every scene step at three sizes, every depth and both themes, and in
-# the presenter view: drawn, nothing cut
-steps=$("$bin" lesson --list | awk '/^[0-9]/ { k = $1; s = 1; if (match($0, /\(([0-9]+) steps\)$/)) s = substr($0, RSTART + 1) + 0; for (i = 1; i <= s; i++) print k "." i }')
-count=0
-for ks in $steps; do
-	for size in 80x24 120x40 200x60; do
-		for color in mono 8 16 256 truecolor; do
-			for theme in dark light; do
-				"$bin" snapshot --lesson intro --scene "$ks" --size "$size" \
-				    --color "$color" --theme "$theme" -o "$tmp/f.ansi" \
-				    2>"$tmp/err" || bad "scene $ks $size $color $theme: $(cat "$tmp/err")"
+# every scene step of a built-in lesson ($1) at three sizes, every depth
+# and both themes, and in the presenter view: drawn, nothing cut, no
+# placeholder left; its handout a page per step
+check_steps() {
+	les=$1
+	steps=$("$bin" lesson "$les" --list | awk '/^[0-9]/ { k = $1; s = 1; if (match($0, /\(([0-9]+) steps\)$/)) s = substr($0, RSTART + 1) + 0; for (i = 1; i <= s; i++) print k "." i }')
+	count=0
+	for ks in $steps; do
+		for size in 80x24 120x40 200x60; do
+			for color in mono 8 16 256 truecolor; do
+				for theme in dark light; do
+					"$bin" snapshot --lesson "$les" --scene "$ks" --size "$size" \
+					    --color "$color" --theme "$theme" -o "$tmp/f.ansi" \
+					    2>"$tmp/err" || bad "$les scene $ks $size $color $theme: $(cat "$tmp/err")"
+					count=$((count + 1))
+				done
+			done
+			for present in "" --present; do
+				"$bin" snapshot --lesson "$les" --scene "$ks" --size "$size" -f txt \
+				    $present >"$tmp/f.txt" || bad "$les scene $ks $size txt $present"
+				grep -q "more line" "$tmp/f.txt" && bad "$les scene $ks $size $present: the caption does not fit"
+				grep -q "{[a-z_][a-z_0-9]*[:}]" "$tmp/f.txt" && bad "$les scene $ks $size $present: a placeholder is left"
 				count=$((count + 1))
 			done
 		done
-		for present in "" --present; do
-			"$bin" snapshot --lesson intro --scene "$ks" --size "$size" -f txt \
-			    $present >"$tmp/f.txt" || bad "scene $ks $size txt $present"
-			grep -q "more line" "$tmp/f.txt" && bad "scene $ks $size $present: the caption does not fit"
-			count=$((count + 1))
-		done
 	done
-done
-ok "$count scene snapshots"
-
-# --all -f pdf: the handout, a page per scene step
-if command -v pdfinfo >/dev/null 2>&1; then
-	"$bin" snapshot --lesson intro --all -f pdf --theme light -o "$tmp/h.pdf" \
-		&& [ "$(pdfinfo "$tmp/h.pdf" | awk '/^Pages:/ { print $2 }')" -eq "$(echo $steps | wc -w)" ] \
-		&& ok "--all -f pdf: a page per step" || bad "--all -f pdf: $(pdfinfo "$tmp/h.pdf" 2>&1 | head -3)"
-else
-	echo "skip --all -f pdf: no pdfinfo (poppler-utils)"
-fi
+	ok "$les: $count scene snapshots"
+	# --all -f pdf: the handout, a page per scene step
+	if command -v pdfinfo >/dev/null 2>&1; then
+		"$bin" snapshot --lesson "$les" --all -f pdf --theme light -o "$tmp/h.pdf" \
+			&& [ "$(pdfinfo "$tmp/h.pdf" | awk '/^Pages:/ { print $2 }')" -eq "$(echo $steps | wc -w)" ] \
+			&& ok "$les --all -f pdf: a page per step" || bad "$les --all -f pdf: $(pdfinfo "$tmp/h.pdf" 2>&1 | head -3)"
+	else
+		echo "skip --all -f pdf: no pdfinfo (poppler-utils)"
+	fi
+}
+check_steps intro
+n=$("$bin" lesson modern --list | grep -c '^[0-9][0-9]* ')
+[ "$n" -ge 10 ] && [ "$n" -le 14 ] && ok "lesson modern --list: $n scenes" \
+	|| bad "lesson modern --list: $n scenes"
+check_steps modern
+steps=$("$bin" lesson intro --list | awk '/^[0-9]/ { k = $1; s = 1; if (match($0, /\(([0-9]+) steps\)$/)) s = substr($0, RSTART + 1) + 0; for (i = 1; i <= s; i++) print k "." i }')
 
 # --all: a file per scene step
 "$bin" snapshot --lesson intro --all -f txt --size 80x24 -o "$tmp/all" \
@@ -68,10 +78,10 @@ fi
 	&& [ -f "$tmp/all/01-word-order-matters-1.txt" ] \
 	&& ok "--all writes $(ls "$tmp/all" | wc -l) files" || bad "--all: $(ls "$tmp/all")"
 
-# the README's lesson
+# the guide's example lesson (docs/lessons.md)
 "$bin" snapshot --lesson-file "$PESCOPE_FIXTURES/readme.lesson" --scene 2.2 -f txt \
-	| grep -q "With 16 heads the steepest slope is" && ok "the README's lesson renders" \
-	|| bad "the README's lesson renders"
+	| grep -q "With 16 heads the steepest slope is" && ok "the guide's lesson renders" \
+	|| bad "the guide's lesson renders"
 
 refused "--paper has no effect with -f txt: it sizes PDF pages" \
 	snapshot --lesson intro --all -f txt --paper a4 -o "$tmp/p"

@@ -38,11 +38,12 @@ print_layer(const struct pe_arch *a, size_t i, int npos, char **pos)
 	    "\"rotary_dim\": %zu, \"softmax_scale\": %.17g, \"n\": %zu, "
 	    "\"kind\": \"%s\"",
 	    i, l->type, pe_encoding_name(c->enc),
-	    l->attn.rotates ? "true" : "false",
-	        l->attn.exact ? "true" : "false",
-	    l->attn.causal ? "true" : "false", pe_attn_span_name(l->attn.span),
-	    l->attn.window, l->attn.chunk, l->attn.head_dim, l->attn.rotary_dim,
-	    l->attn.softmax_scale, c->n, kind);
+	    l->cfg.attn.rotates ? "true" : "false",
+	    l->cfg.attn.exact ? "true" : "false",
+	    l->cfg.attn.causal ? "true" : "false",
+	    pe_attn_span_name(l->cfg.attn.span), l->cfg.attn.window,
+	    l->cfg.attn.chunk, l->cfg.attn.head_dim, l->cfg.attn.rotary_dim,
+	    l->cfg.attn.softmax_scale, c->n, kind);
 	if (c->enc == PE_ENC_ALIBI)
 		printf(", \"heads\": %zu", c->heads);
 	if (c->enc == PE_ENC_RELATIVE)
@@ -52,7 +53,7 @@ print_layer(const struct pe_arch *a, size_t i, int npos, char **pos)
 	if (c->enc == PE_ENC_LEARNED)
 		printf(", \"max_len\": %zu, \"d\": %zu", c->max_len, c->d);
 	if ((c->enc == PE_ENC_ROPE || c->enc == PE_ENC_MROPE) &&
-	    l->attn.rotates) {
+	    l->cfg.attn.rotates) {
 		struct pe_rope r;
 		if (pe_rope_init(&r, c) != PE_OK) {
 			fprintf(stderr, "layer %zu: pe_rope_init failed\n", i);

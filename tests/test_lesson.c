@@ -2,7 +2,7 @@
  * size with every placeholder filled; the numbers of scenes 2, 4, 5, 7 and
  * 12 agree with independent arithmetic or the kernel; the keys step
  * scenes and steps; a bad lesson is refused at its line; a lesson written
- * from the README loads. */
+ * from the guide (docs/lessons.md) loads. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -583,8 +583,8 @@ Test(lesson, bad_lessons_name_the_line)
 	}
 }
 
-/* The README's example lesson (tests/fixtures/readme.lesson, copied from
- * README.md's "Writing a lesson") loads and renders, steps included. */
+/* The guide's example lesson (tests/fixtures/readme.lesson, copied from
+ * docs/lessons.md's "Writing a lesson") loads and renders, steps included. */
 Test(lesson, the_readme_lesson_loads)
 {
 	struct pe_options o;

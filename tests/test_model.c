@@ -55,8 +55,8 @@ Test(model, layers_default_and_notes)
 	cr_expect_eq(pe_arch_set_layers(&a, PE_MAX_LAYERS + 1), PE_EINVAL);
 	cr_assert_eq(pe_arch_set_layers(&a, 3), PE_OK);
 	cr_expect_eq(a.nlayers, 3);
-	cr_expect(a.layers[2].attn.causal && a.layers[2].attn.exact);
-	cr_expect(!a.layers[2].attn.rotates);
+	cr_expect(a.layers[2].cfg.attn.causal && a.layers[2].cfg.attn.exact);
+	cr_expect(!a.layers[2].cfg.attn.rotates);
 	cr_expect_eq(pe_arch_note(&a, "k", "1", "why"), PE_OK);
 	cr_expect_eq(pe_arch_note(&a, "k", "2", "again"), PE_OK);
 	cr_expect_eq(a.nnotes, 1, "a key is noted once");
@@ -90,7 +90,7 @@ Test(model, check_names_the_layer)
 	cr_expect(strncmp(why, "layer 2 (full_attention): d_model 63", 36) == 0,
 	    "%s", why);
 	a.layers[2].cfg.d = 64;
-	a.layers[1].attn.span = PE_SPAN_SLIDING;
+	a.layers[1].cfg.attn.span = PE_SPAN_SLIDING;
 	cr_expect_eq(pe_arch_check(&a, why, sizeof why), PE_EINVAL);
 	cr_expect(strstr(why, "layer 1") != NULL, "%s", why);
 	pe_arch_free(&a);
@@ -155,10 +155,10 @@ Test(model, v5_rope_parameters_by_layer_type)
 
 	read_ok(text, &a);
 	cr_assert_eq(a.nlayers, 4);
-	cr_expect_eq(a.layers[0].attn.span, PE_SPAN_SLIDING);
-	cr_expect_eq(a.layers[0].attn.window, 128);
+	cr_expect_eq(a.layers[0].cfg.attn.span, PE_SPAN_SLIDING);
+	cr_expect_eq(a.layers[0].cfg.attn.window, 128);
 	cr_expect_eq(a.layers[0].cfg.base, 10000.0);
-	cr_expect_eq(a.layers[1].attn.span, PE_SPAN_FULL);
+	cr_expect_eq(a.layers[1].cfg.attn.span, PE_SPAN_FULL);
 	cr_expect_eq(a.layers[1].cfg.base, 150000.0);
 	cr_expect_eq(a.layers[1].cfg.rope.type, PE_ROPE_YARN);
 	cr_expect(a.layers[1].cfg.rope.truncate, "HF uses True here");
@@ -229,13 +229,13 @@ Test(model, text_config_and_nope_layers)
 	cr_expect_str_eq(a.model_type, "llama4_text");
 	for (size_t i = 0; i < 8; i++) {
 		bool nope = (i + 1) % 4 == 0;
-		cr_expect_eq(a.layers[i].attn.rotates, !nope, "layer %zu", i);
+		cr_expect_eq(a.layers[i].cfg.attn.rotates, !nope, "layer %zu", i);
 		cr_expect_eq(a.layers[i].cfg.enc,
 		    nope ? PE_ENC_NOPE : PE_ENC_ROPE, "layer %zu", i);
-		cr_expect_eq(a.layers[i].attn.span,
+		cr_expect_eq(a.layers[i].cfg.attn.span,
 		    nope ? PE_SPAN_FULL : PE_SPAN_CHUNKED, "layer %zu", i);
 		if (!nope) {
-			cr_expect_eq(a.layers[i].attn.chunk, 8192);
+			cr_expect_eq(a.layers[i].cfg.attn.chunk, 8192);
 			cr_expect_eq(a.layers[i].cfg.pairing,
 			    PE_PAIR_INTERLEAVED);
 		}
@@ -258,8 +258,8 @@ Test(model, unknown_rope_type_is_named_not_drawn)
 	struct pe_arch a;
 
 	read_ok(text, &a);
-	cr_expect(!a.layers[0].attn.exact);
-	cr_expect(!a.layers[0].attn.rotates);
+	cr_expect(!a.layers[0].cfg.attn.exact);
+	cr_expect(!a.layers[0].cfg.attn.rotates);
 	cr_assert_eq(a.nnotes, 2);
 	cr_expect_str_eq(a.notes[0].key, "rope_scaling.rope_type");
 	cr_expect_str_eq(a.notes[0].value, "proportional");
@@ -283,7 +283,7 @@ Test(model, partial_rotary_and_head_dim)
 	read_ok(text, &a);
 	cr_expect_eq(a.layers[0].cfg.d, 128);
 	cr_expect_eq(a.layers[0].cfg.rope.partial_rotary, 0.5);
-	cr_expect_eq(a.layers[0].attn.rotary_dim, 64);
+	cr_expect_eq(a.layers[0].cfg.attn.rotary_dim, 64);
 	pe_arch_free(&a);
 }
 

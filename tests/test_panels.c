@@ -756,6 +756,10 @@ Test(panels, help_names_the_panel_keys_at_80x24)
 	cr_expect(find(&cv, 0, "blank screen") >= 0);
 	cr_expect(find(&cv, 0, "any key closes this help") >= 0);
 	cr_expect(find(&cv, 0, "sinusoidal l layout · o/O offset K") >= 0);
+	/* the attention shape's keys, which the footer may drop */
+	cr_expect(find(&cv, 0, "u/U rope_dim · </> sink head") >= 0);
+	cr_expect(find(&cv, 0, "nope       o span · k/K span size · t "
+	    "temperature") >= 0);
 	pe_canvas_free(&cv);
 }
 

@@ -141,7 +141,10 @@ Test(preset, values_match_the_published_configs)
 	 * modeling_deepseek_v2.py apply_rotary_emb multiplies complex pairs
 	 * (dims 2j, 2j+1: view_as_complex of reshape(..., -1, 2)) */
 	load(&o, "deepseek-v2", NULL);
-	cr_assert_eq(o.cfg.d, 64);
+	/* MLA's decoupled head: qk_nope_head_dim 128 + qk_rope_head_dim 64,
+	 * only the 64 rope dims rotate */
+	cr_assert_eq(o.cfg.d, 192);
+	cr_assert_eq(o.cfg.attn.qk_rope_dim, 64);
 	cr_assert_eq(o.cfg.pairing, PE_PAIR_INTERLEAVED);
 	cr_assert_eq(o.cfg.rope.type, PE_ROPE_YARN);
 	cr_assert_eq(o.cfg.rope.factor, 40.0);

@@ -679,6 +679,10 @@ Test(state, panel_key_cycles_the_encodings_panels)
 	cr_assert_eq(pe_state_panel(&st), PE_PANEL_RECENCY);
 	start(&st, PE_ENC_NOPE);
 	key(&st, 'C');
+	cr_assert_eq(pe_state_panel(&st), PE_PANEL_TEMPERATURE);
+	key(&st, 'C');
+	key(&st, 'C');
+	key(&st, 'C');
 	cr_assert_eq(pe_state_panel(&st), PE_PANEL_SHARE);
 
 	/* vit2d has only its overview: the key says so */

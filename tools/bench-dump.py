@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """pescope dump against the ten lines of PyTorch it replaces, side by side
-in one run, on the same number of threads, printed as the Markdown the
-docs keep.
+in one run, on the same number of threads, printed as the Markdown
+docs/dump.md keeps.
 
 Two tables:
   1. the 32768 x 4096 float32 sinusoidal table, against the PyTorch

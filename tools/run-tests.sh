@@ -1,14 +1,16 @@
 #!/bin/sh
 # Run the meson suite in build dir $1 and print its closing summary: every
 # test's Criterion synthesis line, then one plain "N passed, N failed" line.
+# Arguments after the label go to meson test (--suite unit: the clang build).
 set -u
 dir=$1
 label=$2
+shift 2
 rc=0
 logs="$dir/tests/sanitizer-logs"
 rm -rf "$logs"
 mkdir -p "$logs"
-meson test -C "$dir" --print-errorlogs --num-processes 2 || rc=$?
+meson test -C "$dir" --print-errorlogs --num-processes 2 "$@" || rc=$?
 # A sanitizer report anywhere (a leak in a Criterion worker, say) fails the
 # run even when the test itself passed.
 if [ -n "$(ls -A "$logs" 2>/dev/null)" ]; then

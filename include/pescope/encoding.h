@@ -46,6 +46,14 @@ enum pe_param {
 	PE_PARAM_ROPE2D = 1u << 13,	 /* rope2d (kind, freqs, layer) */
 	PE_PARAM_BIAS = 1u << 14,	 /* teach.bias: a learned score bias
 					    the toy attention reads */
+	PE_PARAM_SPAN = 1u << 15,	 /* attn.span, window, chunk: which
+					    keys a query sees (attn.h) */
+	PE_PARAM_SINKS = 1u << 16,	 /* attn.sinks: a sink logit a head */
+	PE_PARAM_TEMPERATURE = 1u << 17, /* attn.temperature, floor_scale,
+					    attn_scale: Llama 4's NoPE
+					    layers' query scale */
+	PE_PARAM_DECOUPLED = 1u << 18,	 /* attn.qk_rope_dim, qk_nope_dim:
+					    DeepSeek's decoupled head */
 };
 
 /* What an encoding has besides its tables. */

@@ -10,40 +10,6 @@
 
 #include "pescope.h"
 
-/* Which keys a query of a layer may see (besides causality). */
-enum pe_attn_span {
-	PE_SPAN_FULL,	 /* every key (the causal ones when causal) */
-	PE_SPAN_SLIDING, /* the `window` most recent keys, itself included
-			    (HF's sliding_window mask) */
-	PE_SPAN_CHUNKED, /* the keys of its own chunk of `chunk` positions
-			    (Llama 4's attention_chunk_size) */
-};
-
-/* A layer's attention shape: what it does with positions besides its
- * encoding's own tables. New mechanisms (sinks, temperature, ...) add
- * fields here; a zero field means "not there". */
-struct pe_attn {
-	bool exact;	       /* pescope computes its positions as the
-				  model does (false: a note says what is
-				  not modelled; its tables are refused) */
-	bool rotates;	       /* RoPE turns its queries and keys (false: a
-				  NoPE layer, or an encoding without
-				  rotation) */
-	bool causal;	       /* a query sees no later key (decoders) */
-	enum pe_attn_span span;
-	size_t window;	       /* PE_SPAN_SLIDING: HF's sliding_window */
-	size_t chunk;	       /* PE_SPAN_CHUNKED: attention_chunk_size */
-	size_t head_dim;       /* a query's (and key's) dimension */
-	size_t rotary_dim;     /* the dimensions that turn (0: none) */
-	size_t qk_rope_dim;    /* decoupled RoPE (MLA): the rotated part of
-				  a query head; 0: not decoupled */
-	size_t qk_nope_dim;    /* decoupled RoPE: the content part */
-	double softmax_scale;  /* the scores' scale as the model's attention
-				  applies it (head_dim^-0.5, Gemma's
-				  query_pre_attn_scalar^-0.5, DeepSeek's
-				  mscale^2 qk_head_dim^-0.5); 0: unknown */
-};
-
 /* Longest layer type name kept, NUL included. */
 #define PE_LAYER_TYPE_MAX 32
 
@@ -53,10 +19,10 @@ struct pe_layer {
 					 layer_types' entry
 					 ("sliding_attention", ...), or the
 					 stack ("encoder", "decoder") */
-	struct pe_config cfg;	      /* its positions, as the kernel takes
+	struct pe_config cfg;	      /* its positions and attention shape
+					 (cfg.attn), as the kernel takes
 					 them; list pointers point into the
 					 model's own buffers */
-	struct pe_attn attn;
 };
 
 /* Longest texts of a note, NUL included. */
@@ -163,22 +129,5 @@ int pe_layer_bands(const struct pe_layer *l, size_t train_len,
  * kind_of from pe_arch_kinds. Returns how many layers are of kind k. */
 size_t pe_arch_kind_ranges(const struct pe_arch *a, const size_t *kind_of,
     size_t k, char *dest, size_t cap);
-
-/* Whether a query at position q sees the key at position k in a layer of
- * this shape, as transformers' masks say (masking_utils.py):
- * causal_mask_function k <= q; sliding_window_overlay k > q - window;
- * chunked_overlay k // chunk == q // chunk; a bidirectional layer sees
- * every key (then only the window or chunk limits it, symmetrically for
- * the window: |q - k| < window). */
-bool pe_attn_sees(const struct pe_attn *t, size_t q, size_t k);
-
-/* Rows q0 .. q0+nq-1 of the additive mask over nk keys into dest[nq nk]:
- * 0 where the query sees the key, -inf where it does not (what the model
- * adds to its scores). PE_OK, or PE_EINVAL for a NULL argument. */
-int pe_attn_mask_rows(const struct pe_attn *t, size_t q0, size_t nq,
-    size_t nk, double *dest);
-
-/* The span's name: "full", "sliding" or "chunked". */
-const char *pe_attn_span_name(enum pe_attn_span span);
 
 #endif

@@ -9,14 +9,19 @@
  * vision tower's spatial merge: HF's llm_grid_h, llm_grid_w), then
  * text_after text tokens:
  *   text before, token i:        (i, i, i)
- *   patch (f, r, c):             (N + f, N + r, N + c),  N = text_before
+ *   patch (f, r, c):             (N + t(f), N + r, N + c),  N = text_before
  *   text after, its k-th token:  (s + k, s + k, s + k),
- *                                s = N + max(frames, grid_h, grid_w)
- * (s is the largest position so far plus 1; time steps by 1 frame, as in
- * Qwen2-VL). Pairs rotate with rotate_half (pair j: dims j and j + d/2)
- * at HF's default inv_freq[j] = base^(-2j/d); pair j takes the t, h or w
- * position by the section it falls in (mrope_section, which must cover
- * the d/2 pairs exactly: HF splits cos and sin by mrope_section * 2). */
+ *                                s = N + max(t(frames - 1) + 1, grid_h,
+ *                                grid_w)
+ * (s is the largest position so far plus 1). t(f) = f, a frame a step
+ * (Qwen2-VL), or with tokens_per_second Qwen2.5-VL's absolute time:
+ * long(f * second_per_grid_t * tokens_per_second) (modeling_qwen2_5_vl.py,
+ * get_rope_index). Pairs rotate with rotate_half (pair j: dims j and
+ * j + d/2) at HF's default inv_freq[j] = base^(-2j/d); pair j takes the
+ * t, h or w position by the section it falls in (mrope_section, which
+ * must cover the d/2 pairs exactly: HF splits cos and sin by
+ * mrope_section * 2), or in Qwen3-VL's interleaved layout by j mod 3
+ * (pe_mrope_pair_axis). */
 #ifndef PESCOPE_MROPE_H
 #define PESCOPE_MROPE_H
 
@@ -34,8 +39,21 @@ enum pe_mrope_part { PE_MROPE_TEXT_BEFORE, PE_MROPE_VISION,
  * 3d/16 (d a multiple of 16; pe_config_check says so otherwise). */
 void pe_mrope_sections(const struct pe_config *cfg, size_t dest[3]);
 
-/* The axis pair j rotates by (sections as pe_mrope_sections). */
+/* The axis pair j rotates by in the contiguous layout (sections as
+ * pe_mrope_sections): Qwen2-VL's and Qwen2.5-VL's split. */
 enum pe_mrope_axis pe_mrope_axis_of(const size_t sections[3], size_t j);
+
+/* The axis pair j rotates by in cfg's layout: contiguous as
+ * pe_mrope_axis_of; interleaved as Qwen3-VL's apply_interleaved_mrope
+ * (h for j % 3 == 1 and j < 3 s_h, w for j % 3 == 2 and j < 3 s_w, else
+ * t). */
+enum pe_mrope_axis pe_mrope_pair_axis(const struct pe_config *cfg,
+    const size_t sections[3], size_t j);
+
+/* Frame f's temporal id before the text offset: f (Qwen2-VL), or with
+ * tokens_per_second Qwen2.5-VL's get_rope_index: long(f *
+ * second_per_grid_t * tokens_per_second), the products in float32. */
+int64_t pe_mrope_frame_time(const struct pe_config *cfg, size_t f);
 
 /* Tokens in the sequence: text_before + frames grid_h grid_w + text_after
  * (0 when that would overflow; pe_config_check refuses it). */
@@ -53,10 +71,18 @@ void pe_mrope_position(const struct pe_config *cfg, size_t i, int64_t dest[3]);
 void pe_mrope_inv_freq(const struct pe_config *cfg, double *dest);
 
 /* A run of positions of one axis over a range of tokens: positions p0,
- * p0 + 1, ..., p0 + len - 1, each held by mult tokens. */
+ * p0 + 1, ..., p0 + len - 1, each held by mult tokens; or, `frames`, the
+ * frames p0 .. p0 + len - 1 at their temporal ids (text_before +
+ * pe_mrope_frame_time: Qwen2.5-VL's times need not step by 1), each held
+ * by mult tokens (pe_mrope_run_pos gives a run's positions). */
 struct pe_mrope_run {
 	uint64_t p0, len, mult;
+	bool frames;
 };
+
+/* The k-th position of a run (k < len). */
+uint64_t pe_mrope_run_pos(const struct pe_config *cfg,
+    const struct pe_mrope_run *run, uint64_t k);
 #define PE_MROPE_MAX_RUNS 8
 
 /* The positions of axis a over tokens [i0, i1) as at most

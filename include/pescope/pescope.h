@@ -11,7 +11,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PESCOPE_VERSION "0.1.0"
+#include "attn.h"
+
+/* PESCOPE_VERSION is meson.build's project version, given to the
+ * compiler by the build. */
+#ifndef PESCOPE_VERSION
+#error "PESCOPE_VERSION comes from meson.build (-DPESCOPE_VERSION=...)"
+#endif
 
 /* 2 pi, once for every layer (angles are formed in double). */
 #define PE_TWO_PI 6.283185307179586476925286766559
@@ -103,6 +109,15 @@ struct pe_rope_scaling {
 	double partial_rotary;	    /* fraction of dims that rotate, (0, 1] */
 };
 
+/* Which pairs M-RoPE's sections take (mrope.h). */
+enum pe_mrope_layout {
+	PE_MROPE_CONTIGUOUS, /* Qwen2-VL, Qwen2.5-VL: t's pairs first, then
+				h's, then w's */
+	PE_MROPE_INTERLEAVED, /* Qwen3-VL's apply_interleaved_mrope: t, h, w,
+				 t, h, w, ... then t */
+	PE_MROPE_LAYOUT_COUNT
+};
+
 /* Qwen2-VL's multimodal rope: the token sequence (text, an image or a
  * video, text) and the pairs each position component turns (mrope.h). */
 struct pe_mrope {
@@ -111,6 +126,12 @@ struct pe_mrope {
 	size_t text_after;	 /* text tokens after it */
 	size_t mrope_section[3]; /* pairs turned by t, h and w; all 0:
 				    Qwen2-VL's 16,24,24 of 64 scaled to d/2 */
+	enum pe_mrope_layout layout; /* which pairs each section takes */
+	double tokens_per_second; /* Qwen2.5-VL's vision_config.
+				     tokens_per_second: a frame's temporal id
+				     follows time; 0: Qwen2-VL's step of 1 */
+	double seconds_per_frame; /* Qwen2.5-VL's second_per_grid_t (a
+				     frame of the merged grid); 1 */
 };
 
 /* xPos's scale (xpos.h, torchscale's XPOS). */
@@ -198,6 +219,8 @@ struct pe_config {
 	struct pe_xpos xpos;
 	struct pe_rope2d rope2d;
 	struct pe_teach teach;
+	struct pe_attn attn; /* the attention shape (attn.h): span, sinks,
+				temperature, decoupled dims */
 };
 
 /* Fill *cfg with the defaults (sinusoidal, d 64, n 64, base 10000, ...). */

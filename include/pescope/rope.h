@@ -9,7 +9,11 @@
  * scaling and the attention scaling HF multiplies cos and sin by. */
 struct pe_rope {
 	size_t d;	   /* head dimension */
-	size_t rot;	   /* rotary dimension = int(d * partial_rotary), even */
+	size_t rot;	   /* rotary dimension = int(d * partial_rotary), even;
+			      a decoupled head's qk_rope_dim */
+	size_t off;	   /* the first dimension that rotates: 0, or a
+			      decoupled head's qk_nope_dim (its rotated part
+			      is last) */
 	size_t npairs;	   /* rot / 2 */
 	enum pe_pairing pairing;
 	double attention_scaling;
@@ -24,8 +28,16 @@ struct pe_rope {
 int pe_rope_init(struct pe_rope *r, const struct pe_config *cfg);
 
 /* Rotary dimension, as HF: int(head_dim * partial_rotary_factor). The rest
- * of the head passes through unrotated. */
+ * of the head passes through unrotated. A decoupled head (DeepSeek's MLA,
+ * attn.qk_rope_dim): its qk_rope_dim, the last dimensions of the head
+ * (modeling_deepseek_v3.py: q_nope, q_pe = split(q, [qk_nope_head_dim,
+ * qk_rope_head_dim])), whose inverse frequencies are those of a head of
+ * qk_rope_dim (its rotary embedding's dim is config.qk_rope_head_dim). */
 size_t pe_rope_rotary_dim(const struct pe_config *cfg);
+
+/* The first dimension that rotates: 0, or a decoupled head's
+ * qk_nope_dim. */
+size_t pe_rope_rotary_offset(const struct pe_config *cfg);
 void pe_rope_free(struct pe_rope *r);
 
 /* Dimension indices (a, b) forming pair j in the chosen pairing:

@@ -34,9 +34,23 @@
  *               clipped distance, as T5 does). T5 itself does not divide
  *               by sqrt(d) (its initialisation absorbs it); the toy does,
  *               for every encoding alike.
- * mask(i, j) = -inf for j > i when the mask is causal (pe_toy_causal),
- * else 0. Attention is the softmax of each row over the keys. Every sum is
- * in double. */
+ * mask(i, j) = -inf where the layer's mask hides key j from query i
+ * (pe_toy_attn: causal when the mask is, j > i; a window or chunks as
+ * transformers' masking_utils has them, attn.h), else 0. With the
+ * attention shape of recent models (cfg->attn, attn.h):
+ *   a decoupled head (DeepSeek's MLA, qk_rope_dim): only its last
+ *     qk_rope_dim dims rotate, and the score is times mscale^2 when its
+ *     rope is scaled with mscale_all_dim (pe_attn_scale); the dims that
+ *     rotate give the score's position part, the others its content part
+ *     (pe_toy_score_parts; for a partial rotary the first rotary dims);
+ *   Llama 4's temperature (attn.temperature, a layer that does not
+ *     rotate): query i is times pe_attn_temperature(i), so row i of the
+ *     scores is;
+ *   sinks (GPT-OSS, attn.sinks): the softmax of each row is over the keys
+ *     and the head's sink logit, whose column is dropped
+ *     (pe_attn_softmax_sink).
+ * Attention is the softmax of each row over the keys. Every sum is in
+ * double. */
 #ifndef PESCOPE_TOY_H
 #define PESCOPE_TOY_H
 
@@ -97,10 +111,20 @@ void pe_toy_embedding(const char *word, size_t len, size_t d, double *dest);
 int pe_toy_embeddings(const struct pe_toy_sentence *s, size_t d,
     double *dest);
 
-/* Whether the toy attention is causal for cfg: --mask causal, or --mask
- * left to its default where the encoding's row says so (nope, alibi's
- * causal mode).
- * formula: mask == causal || (mask == auto && row.causal(cfg)) */
+/* The toy's attention shape: the layer's (pe_config_attn: its window or
+ * chunks, causal where the row, the layer or a span says so), with
+ * --mask causal or none deciding causality when given.
+ * formula: t = attn(cfg); t.causal = mask == auto ? t.causal
+ *          : mask == causal */
+struct pe_attn;
+void pe_toy_attn(const struct pe_config *cfg, struct pe_attn *dest);
+
+/* Whether the toy attention is causal for cfg (pe_toy_attn's causal):
+ * --mask causal, or --mask left to its default where the encoding's row
+ * says so (nope, alibi's causal mode), the layer is a decoder's or it has
+ * a window or chunks.
+ * formula: mask == causal || (mask == auto && (row.causal(cfg) ||
+ *          attn.causal || attn.span != full)) */
 bool pe_toy_causal(const struct pe_config *cfg);
 
 /* Whether the toy attention is defined for cfg, head and sentence s:
@@ -129,6 +153,26 @@ int pe_toy_check(const struct pe_config *cfg, const struct pe_toy_sentence *s,
 int pe_toy_scores(const struct pe_config *cfg, const struct pe_toy_sentence *s,
     size_t head, double *dest);
 
+/* The scores split by dimension: content[i*T + j] over the dims that do
+ * not rotate, position[i*T + j] over those that do (rope's rotary dims;
+ * none for an encoding that does not rotate), each scaled as the score;
+ * content + position = the score before any bias, up to rounding; -inf
+ * in both where masked.
+ * formula: part_X(i, j) = sum_{k in X} q_i[k] q_j[k] / sqrt(d) mscale^2
+ *          temperature(i)
+ * Returns as pe_toy_scores. */
+int pe_toy_score_parts(const struct pe_config *cfg,
+    const struct pe_toy_sentence *s, size_t head, double *content,
+    double *position);
+
+/* The share of each query's attention the head's sink takes
+ * (pe_attn_softmax_sink's share), with cfg->attn.sinks.
+ * formula: dest[i] = e^{z_h} / (e^{z_h} + sum_j e^{score(i, j)})
+ * @param[out] dest  [T]
+ * Returns as pe_toy_scores, PE_EINVAL without sinks. */
+int pe_toy_sink_share(const struct pe_config *cfg,
+    const struct pe_toy_sentence *s, size_t head, double *dest);
+
 /* Softmax of each row over the keys, max-subtracted; -inf weighs 0.
  * formula: dest[i*t + j] = exp(s_ij - max_k s_ik) / sum_k exp(s_ik - max_k
  *          s_ik)
@@ -138,7 +182,9 @@ int pe_toy_scores(const struct pe_config *cfg, const struct pe_toy_sentence *s,
  * Returns PE_OK, or PE_EINVAL for t == 0 or a row without a finite score. */
 int pe_toy_softmax(size_t t, const double *scores, double *dest);
 
-/* The toy attention: pe_toy_scores, then pe_toy_softmax.
+/* The toy attention: pe_toy_scores, then pe_toy_softmax (with sinks,
+ * pe_attn_softmax_sink with the head's sink: rows then sum to less than
+ * 1).
  * formula: dest = softmax_rows(scores)
  * @param[out] dest  [T, T]
  * Returns as pe_toy_scores. */

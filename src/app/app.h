@@ -26,6 +26,10 @@ struct pe_command {
 	int (*run)(const struct pe_options *o); /* the exit status */
 };
 extern const struct pe_command pe_commands[PE_CMD_COUNT];
+/* The commit it was built from, as --version says it ("commit 1a2b3c4d5e6f",
+ * "... (from a release tarball)", or that it is unknown): src/app/commit.c.in,
+ * written at build time by tools/version.sh. */
+extern const char pe_build_commit[];
 /* How messages name a command ("the TUI", "snapshot"). */
 const char *pe_command_label(enum pe_cmd cmd);
 

@@ -130,12 +130,12 @@ commands_help(const struct pe_options *o)
 	return PE_EXIT_OK;
 }
 
-/* --version. */
+/* --version: the version (meson.build's) and the commit it was built from. */
 static int
 commands_version(const struct pe_options *o)
 {
 	(void)o;
-	printf("pescope %s\n", PESCOPE_VERSION);
+	printf("pescope %s\n%s\n", PESCOPE_VERSION, pe_build_commit);
 	return PE_EXIT_OK;
 }
 

@@ -241,6 +241,13 @@ pe_options_man(FILE *fp, const struct pe_command *cmds)
 	      "llama\\-3.1\\-8b\npescope snapshot \\-e alibi \\-\\-heads 12 "
 	      "\\-f html \\-o alibi.html\npescope dump \\-e rope \\-\\-table "
 	      "inv_freq \\-\\-format npy \\-o inv.npy\n.fi\n", fp);
+	/* the guide: installed beside the other docs (meson.build's
+	 * PESCOPE_DOCDIR), docs/ in the source tree */
+	fputs(".SH SEE ALSO\nThe guide, a page a topic (encodings and their "
+	      "sources, the keys, panels, compare, lessons, export, dump and "
+	      "its benchmark, terminals and colors), in Markdown: "
+	      "\\fI" PESCOPE_DOCDIR "/\\fR (README.md lists the pages; "
+	      "\\fIdocs/\\fR in the source tree).\n", fp);
 }
 
 /* Every long option, as "--a --b ...", for the scripts. */

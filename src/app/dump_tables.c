@@ -49,6 +49,9 @@ static int fill_shift(FILL_ARGS);
 static int fill_beyond(FILL_ARGS);
 static int fill_recency(FILL_ARGS);
 static int fill_share(FILL_ARGS);
+static int fill_temperature(FILL_ARGS);
+static int check_temperature(const struct dump_ctx *x, char *why, size_t cap);
+static int check_sinks(const struct dump_ctx *x, char *why, size_t cap);
 static int fill_whole(FILL_ARGS);
 static int prep_mrope(struct dump_ctx *x);
 static int prep_xpos(struct dump_ctx *x);
@@ -120,8 +123,12 @@ const struct dump_table dump_tables[] = {
 	    fill_relative, NULL, NULL, NULL, prep_relative},
 	{"index", E(RELATIVE), 1u << PE_REL_SHAW, {AX_POS, AX_POS}, true,
 	    fill_relative, NULL, NULL, NULL, prep_relative},
-	{"mask", E(NOPE), 0, {AX_POS, AX_POS}, false, fill_mask, NULL, NULL,
-	    NULL, prep_mask, .fill32 = dump_fill32_lines},
+	/* the layer's mask (attn.h: causal, a window, chunks), 0 or -inf */
+	{"mask", E(NOPE) | E(ROPE), 0, {AX_POS, AX_POS}, false, fill_mask,
+	    NULL, NULL, NULL, prep_mask, .fill32 = dump_fill32_lines},
+	/* Llama 4's query temperature of a NoPE layer, by position */
+	{"temperature", E(NOPE), 0, {AX_POS}, false, fill_temperature,
+	    check_temperature},
 	/* the toy attention (toy.h): every encoding that has one */
 	{"token_embeddings", 0, 0, {AX_TOKENS, AX_D}, false, fill_toy,
 	    check_toy, "tokens permute", "d-model", .caps = PE_CAP_TOY},
@@ -129,6 +136,14 @@ const struct dump_table dump_tables[] = {
 	    TOY_OPTS, TOY_ALSO, prep_toy, .caps = PE_CAP_TOY},
 	{"attention", 0, 0, {AX_TOKENS, AX_TOKENS}, false, fill_toy,
 	    check_toy, TOY_OPTS, TOY_ALSO, prep_toy, .caps = PE_CAP_TOY},
+	/* the toy with a layer's sinks (GPT-OSS): each query's share to its
+	 * head's sink; a score split into a decoupled head's parts */
+	{"sink_share", E(NOPE) | E(ROPE), 0, {AX_TOKENS}, false, fill_toy,
+	    check_sinks, TOY_OPTS, TOY_ALSO, prep_toy},
+	{"score_content", E(ROPE), 0, {AX_TOKENS, AX_TOKENS}, false, fill_toy,
+	    check_toy, TOY_OPTS, TOY_ALSO, prep_toy},
+	{"score_position", E(ROPE), 0, {AX_TOKENS, AX_TOKENS}, false, fill_toy,
+	    check_toy, TOY_OPTS, TOY_ALSO, prep_toy},
 	/* the worked examples (example.h: x + PE(p), R_p x) and the
 	 * properties (sinusoidal.h, rope.h, alibi.h, nope.h) */
 	{"sum", 0, 0, {AX_POS, AX_D}, false, fill_sum, check_embedding,
@@ -635,14 +650,27 @@ fill_relative(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
 static int
 line_mask(const struct dump_ctx *x, size_t h, double *dest)
 {
+	struct pe_attn t;
+
 	(void)h;
-	return pe_nope_line(x->n, dest);
+	pe_config_attn(x->c, &t);
+	/* element j of the line is key - query = j - (n - 1): the last
+	 * query's row, continued past the last key */
+	for (size_t j = 0; j < 2 * x->n - 1; j++)
+		dest[j] = pe_attn_sees(&t, x->n - 1, j) ? 0.0 : -INFINITY;
+	return PE_OK;
 }
 
-/* nope's causal mask: its line. */
+/* The layer's mask: one line when it depends on key - query alone (full,
+ * a window); chunks are not (each fill asks the shape). */
 static int
 prep_mask(struct dump_ctx *x)
 {
+	struct pe_attn t;
+
+	pe_config_attn(x->c, &t);
+	if (t.span == PE_SPAN_CHUNKED)
+		return PE_OK;
 	return dump_prep_lines(x, 1, line_mask);
 }
 
@@ -650,11 +678,27 @@ prep_mask(struct dump_ctx *x)
 static int
 fill_mask(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
 {
+	struct pe_attn t;
+
 	if (x->p.line != NULL) {
 		dump_lines_rows(x, r0, r1, dest, false);
 		return PE_OK;
 	}
-	return pe_nope_rows(x->n, r0, r1, dest);
+	pe_config_attn(x->c, &t);
+	return pe_attn_mask_rows(&t, r0, r1 - r0, x->n, dest);
+}
+
+/* temperature: pe_attn_temperature at positions r0 .. r1-1. */
+static int
+fill_temperature(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
+{
+	struct pe_attn t;
+	double *v = dest;
+
+	pe_config_attn(x->c, &t);
+	for (size_t p = r0; p < r1; p++)
+		v[p - r0] = pe_attn_temperature(&t, p);
+	return PE_OK;
 }
 
 /* scores and attention: the whole [T, T] (T <= PE_TOY_MAX_TOKENS). */
@@ -666,11 +710,20 @@ prep_toy(struct dump_ctx *x)
 
 	if (st != PE_OK)
 		return st;
+	const char *t = x->t->name;
 	x->p.nv = s.count * s.count;
-	if ((x->p.v = malloc(x->p.nv * sizeof *x->p.v)) == NULL)
+	if ((x->p.v = malloc(2 * x->p.nv * sizeof *x->p.v)) == NULL)
 		return PE_ENOMEM;
-	if (strcmp(x->t->name, "scores") == 0)
+	if (strcmp(t, "scores") == 0)
 		return pe_toy_scores(x->c, &s, x->head, x->p.v);
+	if (strcmp(t, "sink_share") == 0)
+		return pe_toy_sink_share(x->c, &s, x->head, x->p.v);
+	if (strcmp(t, "score_content") == 0)
+		return pe_toy_score_parts(x->c, &s, x->head, x->p.v,
+		    x->p.v + x->p.nv);
+	if (strcmp(t, "score_position") == 0)
+		return pe_toy_score_parts(x->c, &s, x->head, x->p.v + x->p.nv,
+		    x->p.v);
 	return pe_toy_attention(x->c, &s, x->head, x->p.v);
 }
 
@@ -685,6 +738,10 @@ fill_toy(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
 
 	if (st != PE_OK)
 		return st;
+	if (strcmp(x->t->name, "sink_share") == 0) { /* [T] */
+		memcpy(v, x->p.v + r0, (r1 - r0) * sizeof *v);
+		return PE_OK;
+	}
 	if (strcmp(x->t->name, "token_embeddings") != 0) {
 		memcpy(v, x->p.v + r0 * s.count, (r1 - r0) * s.count * sizeof *v);
 		return PE_OK;
@@ -870,6 +927,37 @@ check_toy(const struct dump_ctx *x, char *why, size_t cap)
 		return PE_EINVAL;
 	}
 	return pe_toy_check(x->c, &s, x->head, why, cap);
+}
+
+/* temperature needs the layer's temperature on. */
+static int
+check_temperature(const struct dump_ctx *x, char *why, size_t cap)
+{
+	struct pe_attn t;
+
+	pe_config_attn(x->c, &t);
+	if (t.temperature)
+		return PE_OK;
+	snprintf(why, cap, "--table temperature needs the layer's temperature "
+	    "on (its queries are not scaled, every value would be 1); "
+	    "--temperature turns on Llama 4's attn_temperature_tuning, which "
+	    "its NoPE layers have");
+	return PE_EINVAL;
+}
+
+/* sink_share needs sinks, and the toy. */
+static int
+check_sinks(const struct dump_ctx *x, char *why, size_t cap)
+{
+	struct pe_attn t;
+
+	pe_config_attn(x->c, &t);
+	if (t.sinks == NULL) {
+		snprintf(why, cap, "--table sink_share needs --sinks LIST, a sink "
+		    "logit a head (GPT-OSS's sinks)");
+		return PE_EINVAL;
+	}
+	return check_toy(x, why, cap);
 }
 
 /* sum and rotated need the worked example's x. */

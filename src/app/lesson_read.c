@@ -1,7 +1,7 @@
 /* Reading a lesson's text into scenes of steps, each with its option
  * lines and caption (app/lesson_build.c builds the steps' states).
  *
- * The format (README, "Writing a lesson"):
+ * The format (docs/lessons.md, "Writing a lesson"):
  *   title = ...                  before the first scene
  *   duration = MINUTES           (optional)
  *   [scene] TITLE                a scene; option = value lines follow

@@ -107,7 +107,7 @@ model_kind(FILE *fp, const struct pe_arch *a, const size_t *kind_of,
 	model_wrap(fp, line, 3, 3, width);
 
 	struct pe_layer_bands b;
-	if (!l->attn.exact)
+	if (!l->cfg.attn.exact)
 		snprintf(line, sizeof line, "not drawn: its positions are not "
 		    "modelled (see below)");
 	else if (pe_layer_bands(l, a->train_len, &b) != PE_OK)
@@ -115,11 +115,11 @@ model_kind(FILE *fp, const struct pe_arch *a, const size_t *kind_of,
 	else if (b.pairs == 0)
 		line[0] = '\0';
 	else {
-		const char *reach = l->attn.span == PE_SPAN_SLIDING ? "window" :
-		    l->attn.span == PE_SPAN_CHUNKED ? "chunk" : "sequence";
+		const char *reach = l->cfg.attn.span == PE_SPAN_SLIDING ? "window" :
+		    l->cfg.attn.span == PE_SPAN_CHUNKED ? "chunk" : "sequence";
 		int n = snprintf(line, sizeof line, "%zu of %zu dims turn; "
 		    "wavelengths %.3g to %.3g positions; %zu of %zu pairs turn "
-		    "within the %s (%zu)", l->attn.rotary_dim, l->attn.head_dim,
+		    "within the %s (%zu)", l->cfg.attn.rotary_dim, l->cfg.attn.head_dim,
 		    b.shortest, b.longest, b.turn_in_reach, b.pairs, reach,
 		    b.reach);
 		if (a->train_len > 0 && n > 0 && (size_t)n < sizeof line)
@@ -196,7 +196,7 @@ model_csv_layer(FILE *fp, const struct pe_arch *a, size_t i)
 	const struct pe_layer *l = &a->layers[i];
 	const struct pe_config *c = &l->cfg;
 	bool rope = (pe_config_def(c)->caps & PE_CAP_ROPE) &&
-	    l->attn.rotates;
+	    l->cfg.attn.rotates;
 	char kind[160];
 	double att = NAN;
 
@@ -209,9 +209,9 @@ model_csv_layer(FILE *fp, const struct pe_arch *a, size_t i)
 	}
 	pe_layer_describe(l, kind, sizeof kind);
 	fprintf(fp, "%zu,%s,%s,%d,%d,%d,%s,%zu,%zu,%zu,%zu,", i, l->type,
-	    pe_encoding_name(c->enc), l->attn.rotates, l->attn.exact,
-	    l->attn.causal, pe_attn_span_name(l->attn.span), l->attn.window,
-	    l->attn.chunk, l->attn.head_dim, l->attn.rotary_dim);
+	    pe_encoding_name(c->enc), l->cfg.attn.rotates, l->cfg.attn.exact,
+	    l->cfg.attn.causal, pe_attn_span_name(l->cfg.attn.span), l->cfg.attn.window,
+	    l->cfg.attn.chunk, l->cfg.attn.head_dim, l->cfg.attn.rotary_dim);
 	if (rope) {
 		model_csv_number(fp, c->base);
 		fprintf(fp, ",%s,", pe_rope_type_name(c->rope.type));
@@ -222,8 +222,8 @@ model_csv_layer(FILE *fp, const struct pe_arch *a, size_t i)
 	} else
 		fputs(",,,", fp);
 	fputc(',', fp);
-	if (l->attn.softmax_scale > 0.0)
-		model_csv_number(fp, l->attn.softmax_scale);
+	if (l->cfg.attn.softmax_scale > 0.0)
+		model_csv_number(fp, l->cfg.attn.softmax_scale);
 	/* the kind has no comma or quote: quoted for its spaces anyway */
 	fprintf(fp, ",\"%s\"\n", kind);
 }

@@ -134,6 +134,8 @@ pe_options_free(struct pe_options *o)
 	free(o->permute);
 	free(o->bias_data);
 	free(o->embedding);
+	free(o->sinks);
+	o->sinks = NULL;
 	pe_train_free(o->trainer);
 	o->trainer = NULL;
 	free(o->compare);

@@ -122,6 +122,12 @@ struct pe_options {
 	size_t *permute;	/* --permute */
 	double *bias_data;	/* --bias-file, [heads, buckets] */
 	double *embedding;	/* --embedding */
+	double *sinks;		/* --sinks, one logit a head */
+	/* the attention shape's options given (options_check.c: a window
+	 * and chunks at once, a part of a decoupled head from the other, a
+	 * temperature's constants) */
+	bool window_given, chunk_given, rope_dim_given, nope_dim_given;
+	bool floor_scale_given, attn_scale_given, seconds_per_frame_given;
 
 	/* --train: the run, made and trained --train-steps steps by the
 	   parse; the config's learned table is its position table */

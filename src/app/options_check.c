@@ -194,6 +194,53 @@ check_lesson(const struct pe_options *o, const bool *given, char *err,
 	return 0;
 }
 
+/* The attention shape's options: a window or chunks (not both; neither
+ * as long as the sequence: it would change nothing), the part of a
+ * decoupled head not given from the other, the temperature turned on by
+ * its constants, seconds a frame only with a frame's time. */
+static int
+check_attn(struct pe_options *o, const bool *given, char *err, size_t cap)
+{
+	struct pe_config *c = &o->cfg;
+	struct pe_attn *t = &c->attn;
+
+	if (o->window_given && o->chunk_given)
+		return opt_fail(err, cap, "--window and --chunk: a layer's keys "
+		    "are a sliding window (Mistral, Gemma, GPT-OSS) or chunks "
+		    "(Llama 4), not both; give one of them");
+	size_t n = pe_config_positions(c);
+	if (given[O_WINDOW] && t->span == PE_SPAN_SLIDING && t->window >= n)
+		return opt_fail(err, cap, "--window %zu has no effect with "
+		    "seq_len %zu: every query already sees every earlier key; "
+		    "use 1..%zu (or a longer -n)", t->window, n, n - 1);
+	if (given[O_CHUNK] && t->span == PE_SPAN_CHUNKED && t->chunk >= n)
+		return opt_fail(err, cap, "--chunk %zu has no effect with "
+		    "seq_len %zu: every position is in chunk 0; use 1..%zu (or "
+		    "a longer -n)", t->chunk, n, n > 1 ? n - 1 : 1);
+	if (o->rope_dim_given && !o->nope_dim_given) {
+		if (t->qk_rope_dim > c->d)
+			return opt_fail(err, cap, "--rope-dim %zu: the rotated "
+			    "part of a head of d_model %zu must be 2..%zu (even; "
+			    "the rest, --nope-dim, is content only)",
+			    t->qk_rope_dim, c->d, c->d);
+		t->qk_nope_dim = c->d - t->qk_rope_dim;
+	} else if (o->nope_dim_given && !o->rope_dim_given) {
+		if (t->qk_nope_dim + 2 > c->d)
+			return opt_fail(err, cap, "--nope-dim %zu: the content part "
+			    "of a head of d_model %zu must be 1..%zu (the rest, "
+			    "--rope-dim, rotates: 2 or more)", t->qk_nope_dim,
+			    c->d, c->d > 2 ? c->d - 2 : 0);
+		t->qk_rope_dim = c->d - t->qk_nope_dim;
+	}
+	if (o->floor_scale_given || o->attn_scale_given)
+		t->temperature = true;
+	if (o->seconds_per_frame_given && !(c->mrope.tokens_per_second > 0.0))
+		return opt_fail(err, cap, "--seconds-per-frame has no effect "
+		    "without --tokens-per-second R > 0: a frame's temporal id "
+		    "is then its index (Qwen2-VL)");
+	return 0;
+}
+
 /* --train: what it needs and what it makes meaningless, then the run's
  * config from the config's (d 32 unless given, n, heads 1 unless given)
  * with the learned table's rows at seq_len. The options of the run need
@@ -315,6 +362,8 @@ opt_finish(struct pe_options *o, const bool *given, char *err, size_t cap)
 	}
 	if (check_train(o, given, err, cap) != 0)
 		return 2;
+	if (check_attn(o, given, err, cap) != 0)
+		return 2;
 	if (pe_config_check(c, why, sizeof why) != PE_OK)
 		return pe_options_flags(why, err, cap);
 	if (o->model_view && o->arch == NULL)
@@ -325,7 +374,7 @@ opt_finish(struct pe_options *o, const bool *given, char *err, size_t cap)
 	    strcmp(o->table, "layers") == 0)
 		return check_applies(o, given, err, cap); /* the model's strip */
 	if (o->cmd == PE_CMD_DUMP && o->arch != NULL &&
-	    !o->arch->layers[o->layer].attn.exact) {
+	    !o->arch->layers[o->layer].cfg.attn.exact) {
 		/* its positions are not what the config says: no table */
 		char kind[128];
 		pe_layer_describe(&o->arch->layers[o->layer], kind,

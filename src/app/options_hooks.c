@@ -82,6 +82,33 @@ opt_mrope_section(struct pe_options *o, const struct opt_row *r,
 	    "T,H,W (three pair counts)", err, cap);
 }
 
+/* --window W: a sliding window of W keys (the span's last word wins;
+ * options_check.c refuses --window with --chunk). */
+int
+opt_window(struct pe_options *o, const struct opt_row *r, const char *arg,
+    char *err, size_t cap)
+{
+	if (opt_size(r->name, arg, 1, PE_MAX_N, &o->cfg.attn.window, err,
+	    cap) != 0)
+		return 2;
+	o->cfg.attn.span = PE_SPAN_SLIDING;
+	o->window_given = true;
+	return 0;
+}
+
+/* --chunk C: chunks of C positions. */
+int
+opt_chunk(struct pe_options *o, const struct opt_row *r, const char *arg,
+    char *err, size_t cap)
+{
+	if (opt_size(r->name, arg, 1, PE_MAX_N, &o->cfg.attn.chunk, err,
+	    cap) != 0)
+		return 2;
+	o->cfg.attn.span = PE_SPAN_CHUNKED;
+	o->chunk_given = true;
+	return 0;
+}
+
 /* Read an NPY table for the learned encoding. It does not choose the
  * encoding: a table with another encoding is refused in opt_finish(). */
 int

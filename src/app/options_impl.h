@@ -51,7 +51,7 @@ int opt_pick(const char *opt, const struct opt_choices *ch, const char *s,
     char *err, size_t cap);
 
 /* options_hooks.c: the rows' .parse functions */
-opt_parse_fn opt_grid, opt_mrope_section, opt_freqs_file, opt_table_file,
+opt_parse_fn opt_grid, opt_mrope_section, opt_window, opt_chunk, opt_freqs_file, opt_table_file,
     opt_bias_file, opt_permute, opt_shift, opt_scene, opt_cursor,
     opt_frame_size, opt_format, opt_output, opt_train;
 /* -f's formats: the writer's (snapshot), then dump's. */

@@ -86,6 +86,9 @@ static const struct opt_choices rope2d_kinds = {
 	{"mixed", PE_ROPE2D_MIXED}, {NULL, 0}}};
 static const struct opt_choices masks = {.names = (const struct opt_name[]){
 	{"causal", PE_TOY_MASK_CAUSAL}, {"none", PE_TOY_MASK_NONE}, {NULL, 0}}};
+static const struct opt_choices mrope_layouts = {
+	.names = (const struct opt_name[]){{"contiguous", PE_MROPE_CONTIGUOUS},
+	{"interleaved", PE_MROPE_INTERLEAVED}, {NULL, 0}}};
 static const struct opt_choices head_scales = {
 	.names = (const struct opt_name[]){{"shared", 0}, {"own", 1},
 	{NULL, 0}}};
@@ -180,6 +183,25 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "mrope: pairs turned by t, h and w, T+H+W = d/2;\n"
 	    "Qwen2-VL's 16,24,24 (scaled to d/2)",
 	    HOOK(OPT_SIZE, opt_mrope_section), .params = PE_PARAM_MROPE},
+	[O_MROPE_LAYOUT] = {"mrope-layout", 0, C_CONF, G_ENC, "L",
+	    "mrope: contiguous (Qwen2-VL, Qwen2.5-VL: t's\n"
+	    "pairs, then h's, then w's) or interleaved\n"
+	    "(Qwen3-VL's apply_interleaved_mrope: t h w ...)",
+	    ENUM(cfg.mrope.layout, mrope_layouts), .params = PE_PARAM_MROPE},
+	[O_TOKENS_PER_SECOND] = {"tokens-per-second", 0, C_CONF, G_ENC, "R",
+	    "mrope: a frame's temporal id follows time,\n"
+	    "long(f x seconds-per-frame x R) (Qwen2.5-VL's\n"
+	    "vision_config.tokens_per_second, 2); 0: a step\n"
+	    "a frame (Qwen2-VL)",
+	    FLOAT(cfg.mrope.tokens_per_second), .lo = 0, .lo_bound = B_CLOSED,
+	    .hi = 1e6, .hi_bound = B_CLOSED, .params = PE_PARAM_MROPE},
+	[O_SECONDS_PER_FRAME] = {"seconds-per-frame", 0, C_CONF, G_ENC, "S",
+	    "mrope: seconds a frame of the grid spans\n"
+	    "(Qwen2.5-VL's second_per_grid_t: temporal patch\n"
+	    "size / fps); 1 (needs --tokens-per-second)",
+	    FLOAT(cfg.mrope.seconds_per_frame), .lo = 0, .lo_bound = B_OPEN,
+	    .hi = 1e6, .hi_bound = B_CLOSED,
+	    .given = OFF(seconds_per_frame_given), .params = PE_PARAM_MROPE},
 	[O_XPOS_SCALE_BASE] = {"xpos-scale-base", 0, C_CONF, G_ENC, "G",
 	    "xpos: the scale's base gamma, zeta^(m/gamma); 512",
 	    FLOAT(cfg.xpos.xpos_scale_base), .lo = 0, .lo_bound = B_OPEN,
@@ -270,6 +292,48 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "fraction of dims that rotate (GPT-NeoX); 1",
 	    FLOAT(cfg.rope.partial_rotary), .lo = 0, .lo_bound = B_OPEN,
 	    .hi = 1, .hi_bound = B_CLOSED, .params = PE_PARAM_ROPE_SCALING},
+	[O_ROPE_DIM] = {"rope-dim", 0, C_CONF, G_ROPE, "R",
+	    "rope: a decoupled head (DeepSeek's MLA): only\n"
+	    "its last R dims rotate (qk_rope_head_dim, 64),\n"
+	    "R even; --nope-dim is d - R unless given",
+	    SIZE(cfg.attn.qk_rope_dim, 1, PE_MAX_D),
+	    .given = OFF(rope_dim_given), .params = PE_PARAM_DECOUPLED},
+	[O_NOPE_DIM] = {"nope-dim", 0, C_CONF, G_ROPE, "N",
+	    "rope: a decoupled head's first N dims, content\n"
+	    "only (qk_nope_head_dim, 128); R + N = d",
+	    SIZE(cfg.attn.qk_nope_dim, 1, PE_MAX_D),
+	    .given = OFF(nope_dim_given), .params = PE_PARAM_DECOUPLED},
+	[O_WINDOW] = {"window", 0, C_CONF, G_ROPE, "W",
+	    "rope, nope: a sliding window, a query sees the\n"
+	    "W most recent keys, itself included (HF's\n"
+	    "sliding_window: Mistral, Gemma, GPT-OSS); 1..n-1",
+	    HOOK(OPT_SIZE, opt_window), .params = PE_PARAM_SPAN},
+	[O_CHUNK] = {"chunk", 0, C_CONF, G_ROPE, "C",
+	    "rope, nope: chunks of C positions, a query sees\n"
+	    "its own chunk's keys (Llama 4's\n"
+	    "attention_chunk_size, 8192); 1..n-1",
+	    HOOK(OPT_SIZE, opt_chunk), .params = PE_PARAM_SPAN},
+	[O_SINKS] = {"sinks", 0, C_CONF, G_ROPE, "LIST|@FILE",
+	    "rope, nope: a learned sink logit a head\n"
+	    "(GPT-OSS's sinks): each softmax is over the keys\n"
+	    "and the sink, whose column is dropped; --head\n"
+	    "picks the head",
+	    LIST(sinks, cfg.attn.n_sinks, cfg.attn.sinks),
+	    .params = PE_PARAM_SINKS},
+	[O_TEMPERATURE_TUNING] = {"temperature", 0, C_CONF, G_ROPE, NULL,
+	    "nope: Llama 4's attn_temperature_tuning, queries\n"
+	    "times log(floor((p+1)/F)+1) S + 1",
+	    FLAG(cfg.attn.temperature, true), .params = PE_PARAM_TEMPERATURE},
+	[O_FLOOR_SCALE] = {"floor-scale", 0, C_CONF, G_ROPE, "F",
+	    "nope: the temperature's floor_scale F; 8192",
+	    FLOAT(cfg.attn.floor_scale), .lo = 1, .lo_bound = B_CLOSED,
+	    .hi = PE_MAX_N, .hi_bound = B_CLOSED,
+	    .given = OFF(floor_scale_given), .params = PE_PARAM_TEMPERATURE},
+	[O_ATTN_SCALE] = {"attn-scale", 0, C_CONF, G_ROPE, "S",
+	    "nope: the temperature's attn_scale S; 0.1",
+	    FLOAT(cfg.attn.attn_scale), .lo = -1e6, .lo_bound = B_CLOSED,
+	    .hi = 1e6, .hi_bound = B_CLOSED,
+	    .given = OFF(attn_scale_given), .params = PE_PARAM_TEMPERATURE},
 	[O_TRAIN_LEN] = {"train-len", 0, C_TEACH, G_ENC, "L",
 	    "the model's training context (presets set it):\n"
 	    "maps and plots mark positions >= L; rope names\n"
@@ -351,7 +415,9 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "the right column (the c key): overview (default),\n"
 	    "attention (toy attention, not vit2d), example\n"
 	    "(sinusoidal, learned, rope), shift (sinusoidal),\n"
-	    "decay (rope), recency (alibi), share (nope)",
+	    "decay (rope), recency (alibi), share (nope),\n"
+	    "mask and sinks (rope, nope), temperature (nope),\n"
+	    "split (rope)",
 	    ENUM(panel, panels)},
 	[O_MODEL_VIEW] = {"model-view", 0, C_TUI | C_SNAP, G_VIEW, NULL,
 	    "the model of --config, every layer (the L key)",
@@ -381,11 +447,12 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "alibi: the head drawn large; rope2d mixed: the\n"
 	    "head of the frequencies; dump: the head of a\n"
 	    "3-D table written as CSV; toy tables and panel:\n"
-	    "alibi's head, the --bias-file row",
+	    "alibi's head, the --bias-file row, the --sinks\n"
+	    "logit",
 	    SIZE(head, 0, PE_MAX_HEADS - 1), .given = OFF(head_given),
 	    .alias = OFF(cfg.rope2d.head), /* rope2d mixed's head */
-	    .caps = PE_CAP_HEADS, .also_panels = PAN(ATTENTION),
-	    .also_params = PE_PARAM_BIAS},
+	    .caps = PE_CAP_HEADS, .also_panels = PAN(ATTENTION) | PAN(SINKS),
+	    .also_params = PE_PARAM_BIAS | PE_PARAM_SINKS},
 	[O_HEAD_SCALE] = {"head-scale", 0, C_TUI | C_SNAP, G_VIEW, "S",
 	    "alibi: the colors of the head drawn large, shared\n"
 	    "(default: every head on one scale, so a shallow\n"
@@ -397,7 +464,7 @@ const struct opt_row pe_opts[O_COUNT] = {
 	    "pescope lesson NAME says it without --lesson",
 	    STRING(lesson), .complete = COMPLETE_LESSONS},
 	[O_LESSON_FILE] = {"lesson-file", 0, C_LESSON | C_SNAP, G_LESSON,
-	    "FILE", "a lesson from a file (the README's format)",
+	    "FILE", "a lesson from a file (docs/lessons.md)",
 	    PATH(lesson_file)},
 	[O_SCENE] = {"scene", 0, C_LESSON | C_SNAP, G_LESSON, "K[.S]",
 	    "start at scene K (from 1), step S (from 1)",

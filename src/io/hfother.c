@@ -54,8 +54,8 @@ hfother_read(struct reader *r, size_t n)
 			L[i].cfg.d = d;
 			L[i].cfg.max_len = r->max_pos;
 			L[i].cfg.n = r->max_pos;
-			L[i].attn.causal = !bert;
-			L[i].attn.head_dim = 0;
+			L[i].cfg.attn.causal = !bert;
+			L[i].cfg.attn.head_dim = 0;
 			snprintf(L[i].type, sizeof L[i].type, "%s",
 			    bert ? "encoder" : "decoder");
 		}
@@ -95,7 +95,7 @@ hfother_read(struct reader *r, size_t n)
 			L[i].cfg.bidirectional = enc;
 			if (r->max_pos > 0)
 				L[i].cfg.n = r->max_pos;
-			L[i].attn.causal = !enc;
+			L[i].cfg.attn.causal = !enc;
 			snprintf(L[i].type, sizeof L[i].type, "%s",
 			    enc ? "encoder" : "decoder");
 		}
@@ -178,7 +178,7 @@ hfother_read(struct reader *r, size_t n)
 			L[i].cfg.enc = PE_ENC_VIT2D;
 			L[i].cfg.d = d;
 			L[i].cfg.grid_h = L[i].cfg.grid_w = img / patch;
-			L[i].attn.causal = false;
+			L[i].cfg.attn.causal = false;
 			snprintf(L[i].type, sizeof L[i].type, "encoder");
 		}
 		return PE_OK;
@@ -213,10 +213,10 @@ hfother_read(struct reader *r, size_t n)
 			L[i].cfg.grid_h = L[i].cfg.grid_w = img / patch;
 			L[i].cfg.rope2d.kind = mixed ? PE_ROPE2D_MIXED :
 			    PE_ROPE2D_AXIAL;
-			L[i].attn.causal = false;
-			L[i].attn.rotates = true;
-			L[i].attn.head_dim = r->head_dim;
-			L[i].attn.rotary_dim = r->head_dim;
+			L[i].cfg.attn.causal = false;
+			L[i].cfg.attn.rotates = true;
+			L[i].cfg.attn.head_dim = r->head_dim;
+			L[i].cfg.attn.rotary_dim = r->head_dim;
 			snprintf(L[i].type, sizeof L[i].type, "encoder");
 		}
 		return PE_OK;

@@ -77,6 +77,7 @@ struct reader {
 	char *err;
 	size_t cap;
 	size_t head_dim;	   /* of a query head */
+	size_t heads;		   /* num_attention_heads; 0: not given */
 	size_t max_pos;		   /* max_position_embeddings; 0: none */
 };
 

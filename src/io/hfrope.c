@@ -40,6 +40,8 @@ hfrope_head_dim(struct reader *r)
 		    PE_MAX_HEADS,
 		    &heads, &has_heads)) != PE_OK)
 			return rc;
+	if (has_heads)
+		r->heads = heads;
 	if (has_hd) {
 		r->head_dim = hd;
 		return PE_OK;
@@ -576,9 +578,9 @@ layer_shape(struct reader *r, struct pe_layer *l, bool rotates)
 	int span = span_of(l->type);
 	int rc;
 
-	l->attn.rotates = rotates;
-	l->attn.causal = true;
-	l->attn.head_dim = r->head_dim;
+	l->cfg.attn.rotates = rotates;
+	l->cfg.attn.causal = true;
+	l->cfg.attn.head_dim = r->head_dim;
 	if (span < 0) {
 		/* Qwen3-Next's "linear_attention", ...: not attention pescope
 		 * models */
@@ -590,7 +592,7 @@ layer_shape(struct reader *r, struct pe_layer *l, bool rotates)
 			return rc;
 		span = PE_SPAN_FULL;
 	}
-	l->attn.span = (enum pe_attn_span)span;
+	l->cfg.attn.span = (enum pe_attn_span)span;
 	if (span == PE_SPAN_SLIDING) {
 		/* sliding_window: the window of the layers whose type is
 		 * sliding_attention (modeling_gemma2.py, modeling_gemma3.py,
@@ -606,7 +608,7 @@ layer_shape(struct reader *r, struct pe_layer *l, bool rotates)
 			return hfjson_fail(r, "%ssliding_window: missing, and "
 			    "layer %s "
 			    "is sliding_attention", r->pre, l->type);
-		l->attn.window = w;
+		l->cfg.attn.window = w;
 	} else if (span == PE_SPAN_CHUNKED) {
 		/* attention_chunk_size (configuration_llama4.py, default
 		 * 8192; modeling_llama4.py's chunked mask) */
@@ -614,7 +616,7 @@ layer_shape(struct reader *r, struct pe_layer *l, bool rotates)
 		if ((rc = hfjson_size(r, t, r->pre, "attention_chunk_size", 1,
 		    PE_MAX_N, &c, NULL)) != PE_OK)
 			return rc;
-		l->attn.chunk = c;
+		l->cfg.attn.chunk = c;
 	}
 	return PE_OK;
 }
@@ -653,50 +655,104 @@ softmax_scale(struct reader *r, const struct pe_layer *l, size_t qk_dim,
 	return PE_OK;
 }
 
+/* Llama 4's attention temperature of its NoPE layers
+ * (configuration_llama4.py: attn_temperature_tuning, default True;
+ * floor_scale 8192, attn_scale 0.1; modeling_llama4.py applies it when
+ * attn_temperature_tuning and not use_rope). */
+static int
+family_temperature(struct reader *r)
+{
+	const json_t *t = r->text;
+	json_t *v = hfjson_get(t, "attn_temperature_tuning");
+	double floor_scale = PE_ATTN_FLOOR_SCALE, attn_scale = PE_ATTN_ATTN_SCALE;
+	int rc;
+
+	if (!(r->fam->flags & F_LLAMA4))
+		return PE_OK;
+	/* a truthy value, as Python's `if self.attn_temperature_tuning` */
+	bool on = v == NULL || json_is_true(v) ||
+	    (json_is_integer(v) && json_integer_value(v) != 0) ||
+	    (json_is_real(v) && json_real_value(v) != 0.0);
+	if (v != NULL && !json_is_boolean(v) && !json_is_number(v))
+		return hfjson_fail_value(r, "attn_temperature_tuning",
+		    "true or false", v);
+	if (!on)
+		return PE_OK;
+	if ((rc = hfjson_number(r, t, r->pre, "floor_scale", 1.0, false,
+	    (double)PE_MAX_N, "a number in 1..2^30", &floor_scale, NULL)) !=
+	    PE_OK ||
+	    (rc = hfjson_number(r, t, r->pre, "attn_scale", -1e6, false, 1e6,
+	    "a number in -1e6..1e6", &attn_scale, NULL)) != PE_OK)
+		return rc;
+	for (size_t i = 0; i < r->arch->nlayers; i++) {
+		struct pe_config *c = &r->arch->layers[i].cfg;
+		if (c->enc != PE_ENC_NOPE)
+			continue;
+		c->attn.temperature = true;
+		c->attn.floor_scale = floor_scale;
+		c->attn.attn_scale = attn_scale;
+	}
+	return PE_OK;
+}
+
+/* The multimodal keys of Qwen2.5-VL and Qwen3-VL: a frame's temporal id
+ * follows time (vision_config.tokens_per_second, modeling_qwen2_5_vl.py's
+ * get_rope_index), the pairs interleave (rope_scaling.mrope_interleaved,
+ * modeling_qwen3_vl.py's apply_interleaved_mrope). */
+static int
+family_mrope(struct reader *r)
+{
+	const json_t *t = r->text;
+	json_t *rp = hfjson_get(t, "rope_parameters"), *rs = hfjson_get(t,
+	    "rope_scaling");
+	json_t *d = rs != NULL ? rs : rp, *v;
+	bool inter = false;
+	double tps = 0.0;
+	int rc;
+
+	if (r->fam->kind != FAM_MROPE)
+		return PE_OK;
+	if ((v = hfjson_get(d, "mrope_interleaved")) != NULL) {
+		if (!json_is_boolean(v))
+			return hfjson_fail_value(r, rs != NULL
+			    ? "rope_scaling.mrope_interleaved"
+			    : "rope_parameters.mrope_interleaved", "true or false",
+			    v);
+		inter = json_is_true(v);
+	}
+	json_t *vc = hfjson_get(r->root, "vision_config");
+	if (vc != NULL && (rc = hfjson_number(r, vc, "vision_config.",
+	    "tokens_per_second", 0.0, true, 1e6, "a number in (0, 1e6]", &tps,
+	    NULL)) != PE_OK)
+		return rc;
+	for (size_t i = 0; i < r->arch->nlayers; i++) {
+		struct pe_config *c = &r->arch->layers[i].cfg;
+		if (c->enc != PE_ENC_MROPE)
+			continue;
+		c->mrope.layout = inter ? PE_MROPE_INTERLEAVED
+		    : PE_MROPE_CONTIGUOUS;
+		c->mrope.tokens_per_second = tps;
+	}
+	return PE_OK;
+}
+
 /* Notes for the keys of a family that change positions but that pescope
- * does not draw yet. */
+ * does not draw yet; the ones it draws read. */
 static int
 family_notes(struct reader *r)
 {
 	const json_t *t = r->text;
 	json_t *v;
-	int rc = PE_OK;
+	int rc;
 
-	/* configuration_llama4.py: attn_temperature_tuning defaults to
-	 * True */
-	v = hfjson_get(t, "attn_temperature_tuning");
-	if ((r->fam->flags & F_LLAMA4) && (v == NULL || (!json_is_false(v) &&
-	    !(json_is_integer(v) && json_integer_value(v) == 0))))
-		/* modeling_llama4.py: the NoPE layers scale their queries by
-		 * log(floor((p + 1) / floor_scale) + 1) attn_scale + 1 */
-		rc = hfjson_note(r, r->pre, "attn_temperature_tuning",
-		    v != NULL ? v :
-		    json_true(),
-		    "the NoPE layers' queries are scaled by position "
-		    "(floor_scale, attn_scale): not shown");
-	if (rc == PE_OK && (v = hfjson_get(t,
-	    "use_bidirectional_attention")) != NULL &&
+	if ((rc = family_temperature(r)) != PE_OK ||
+	    (rc = family_mrope(r)) != PE_OK)
+		return rc;
+	if ((v = hfjson_get(t, "use_bidirectional_attention")) != NULL &&
 	    json_is_true(v))
 		rc = hfjson_note(r, r->pre, "use_bidirectional_attention", v,
 		    "attention is not causal (and Gemma 3 halves its window): "
 		    "drawn causal");
-	json_t *rp = hfjson_get(t, "rope_parameters"), *rs = hfjson_get(t,
-	    "rope_scaling");
-	json_t *d = rs != NULL ? rs : rp;
-	if (rc == PE_OK && (v = hfjson_get(d, "mrope_interleaved")) != NULL &&
-	    json_is_true(v))
-		/* modeling_qwen3_vl.py's apply_interleaved_mrope */
-		rc = hfjson_note(r, r->pre, "rope_scaling.mrope_interleaved", v,
-		    "Qwen3-VL interleaves t, h and w pairs; drawn as "
-		    "contiguous sections");
-	json_t *vc = hfjson_get(r->root, "vision_config");
-	if (rc == PE_OK && r->fam->kind == FAM_MROPE &&
-	    (v = hfjson_get(vc, "tokens_per_second")) != NULL)
-		/* modeling_qwen2_5_vl.py's get_rope_index: video frames'
-		 * temporal ids follow absolute time */
-		rc = hfjson_note(r, "vision_config.", "tokens_per_second", v,
-		    "video frames' temporal ids follow time: drawn for one "
-		    "image");
 	return rc;
 }
 
@@ -840,6 +896,15 @@ hfrope_read(struct reader *r, size_t n)
 			dict = empty = json_object();
 		c->enc = r->fam->kind == FAM_MROPE ? PE_ENC_MROPE : PE_ENC_ROPE;
 		c->d = r->head_dim;
+		if (qk_rope > 0) {
+			/* MLA's head is qk_nope_head_dim + qk_rope_head_dim,
+			 * its rope the last qk_rope_head_dim
+			 * (modeling_deepseek_v3.py: qk_head_dim, the split of
+			 * q into q_nope and q_pe) */
+			c->d = qk_rope + qk_nope;
+			c->attn.qk_rope_dim = qk_rope;
+			c->attn.qk_nope_dim = qk_nope;
+		}
 		c->pairing = pairing;
 		rc = read_rope_dict(r, dict, pre, nested, th, c, &exact);
 		if (rc == PE_OK && !isnan(prf_top))
@@ -875,18 +940,19 @@ hfrope_read(struct reader *r, size_t n)
 		c->n = r->max_pos > 0 ? r->max_pos : c->n;
 		if ((rc = layer_shape(r, l, use_rope[i])) != PE_OK)
 			goto end;
-		l->attn.rotary_dim = use_rope[i] ? pe_rope_rotary_dim(c) : 0;
-		l->attn.qk_rope_dim = qk_rope;
-		l->attn.qk_nope_dim = qk_nope;
+		l->cfg.attn.rotary_dim = use_rope[i] ? pe_rope_rotary_dim(c) : 0;
+		l->cfg.attn.qk_rope_dim = qk_rope;
+		l->cfg.attn.qk_nope_dim = qk_nope;
+		l->cfg.attn.heads = r->heads;
 		if (qk_rope > 0)
-			l->attn.head_dim = qk_rope + qk_nope;
+			l->cfg.attn.head_dim = qk_rope + qk_nope;
 		if (!exact)
-			l->attn.rotates = false;
-		l->attn.exact = exact;
+			l->cfg.attn.rotates = false;
+		l->cfg.attn.exact = exact;
 		if (!use_rope[i])
 			c->enc = PE_ENC_NOPE;
 		if ((rc = softmax_scale(r, l, qk_rope + qk_nope > 0 ?
-		    qk_rope + qk_nope : r->head_dim, &l->attn.softmax_scale)) !=
+		    qk_rope + qk_nope : r->head_dim, &l->cfg.attn.softmax_scale)) !=
 		    PE_OK)
 			goto end;
 	}

@@ -74,6 +74,15 @@ pe_config_default(struct pe_config *cfg)
 	cfg->mrope.text_before = 8;
 	cfg->mrope.frames = 1;
 	cfg->mrope.text_after = 8;
+	cfg->mrope.layout = PE_MROPE_CONTIGUOUS;
+	cfg->mrope.tokens_per_second = 0.0; /* Qwen2-VL: a frame a step */
+	cfg->mrope.seconds_per_frame = 1.0; /* get_rope_index's default */
+	/* the attention: full, no sinks, no temperature, nothing decoupled;
+	 * Llama 4's temperature constants for when it is turned on */
+	cfg->attn.exact = true;
+	cfg->attn.span = PE_SPAN_FULL;
+	cfg->attn.floor_scale = PE_ATTN_FLOOR_SCALE;
+	cfg->attn.attn_scale = PE_ATTN_ATTN_SCALE;
 	cfg->xpos.xpos_scale_base = 512.0; /* torchscale's XPOS default */
 	cfg->teach.shift = 1;
 }

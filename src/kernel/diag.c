@@ -5,6 +5,7 @@
 
 #include "kernel/diag.h"
 #include "pescope/alibi.h"
+#include "pescope/attn.h"
 #include "pescope/nope.h"
 #include "pescope/relative.h"
 
@@ -231,6 +232,36 @@ diag_slope(const struct pe_field *f)
 	return f->slopes[f->head];
 }
 
+/* The mask field's shape: NoPE's causal mask, with the layer's window
+ * or chunks (attn.h). The mask field is NoPE's alone, whose row reads
+ * the span: this is pe_config_attn's shape for it, read here so that
+ * the field's code does not call back into the rows (encoding.c). */
+static void
+diag_mask_attn(const struct pe_config *cfg, struct pe_attn *dest)
+{
+	*dest = cfg->attn;
+	dest->causal = true;
+}
+
+/* A chunked mask's block: its seen pairs counted chunk by chunk
+ * (pe_attn_seen_rect), the rest masked; a mean of 0. */
+static int
+diag_chunk_block(const struct pe_config *cfg, size_t r0, size_t r1,
+    size_t c0, size_t c1, bool minmax, struct pe_stats *dest)
+{
+	struct pe_attn t;
+
+	diag_mask_attn(cfg, &t);
+	uint64_t seen = pe_attn_seen_rect(&t, r0, r1, c0, c1);
+	dest->count = (uint64_t)(r1 - r0) * (uint64_t)(c1 - c0);
+	dest->masked = dest->count - seen;
+	dest->undefined = 0;
+	dest->resultant = 1.0;
+	dest->minmax_exact = minmax;
+	dest->mean = dest->min = dest->max = seen > 0 ? 0.0 : NAN;
+	return PE_OK;
+}
+
 /* Exact value of a bias, mask or relative field at (query r, key c). */
 double
 pe_diag_value(const struct pe_field *f, size_t r, size_t c)
@@ -241,8 +272,11 @@ pe_diag_value(const struct pe_field *f, size_t r, size_t c)
 	switch (f->kind) {
 	case PE_FIELD_BIAS:
 		return pe_alibi_bias(diag_slope(f), r, c, cfg->alibi_mode);
-	case PE_FIELD_MASK:
-		return pe_nope_mask(r, c);
+	case PE_FIELD_MASK: {
+		struct pe_attn t;
+		diag_mask_attn(cfg, &t);
+		return pe_attn_sees(&t, r, c) ? 0.0 : -INFINITY;
+	}
 	case PE_FIELD_RELATIVE:
 		if (cfg->relative == PE_REL_SHAW)
 			return (double)pe_shaw_index(rel, cfg->max_relative);
@@ -261,6 +295,7 @@ pe_diag_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 {
 	const struct pe_config *cfg = f->cfg;
 	struct diag_acc acc = {0};
+	struct pe_attn shape;
 	double scale = 1.0;
 
 	if (cfg == NULL || dest == NULL || r0 >= r1 || c0 >= c1)
@@ -286,7 +321,19 @@ pe_diag_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 			diag_segment(&acc, 1, DIAG_FAR, 0, -1, false);
 		break;
 	case PE_FIELD_MASK:
-		diag_segment(&acc, -DIAG_FAR, 0, 0, 0, false);
+		/* causal_mask_function: k = key - query <= 0 is seen;
+		 * sliding_window_overlay keeps k > -window of those */
+		diag_mask_attn(cfg, &shape);
+		if (shape.span == PE_SPAN_CHUNKED)
+			return diag_chunk_block(cfg, r0, r1, c0, c1, minmax,
+			    dest);
+		if (shape.span == PE_SPAN_SLIDING) {
+			int64_t w = (int64_t)shape.window;
+			diag_segment(&acc, -DIAG_FAR, -w, 0, 0, true);
+			diag_segment(&acc, -w + 1, 0, 0, 0, false);
+		} else {
+			diag_segment(&acc, -DIAG_FAR, 0, 0, 0, false);
+		}
 		diag_segment(&acc, 1, DIAG_FAR, 0, 0, true);
 		break;
 	case PE_FIELD_RELATIVE:

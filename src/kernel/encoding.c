@@ -1,6 +1,7 @@
 /* The encodings: one row each (pescope/encoding.h), in tab order, and what
  * derives from the rows: names, the full check, positions and defaults.
  * The hooks live in their encodings' files (kernel/encoding_impl.h). */
+#include <math.h>
 #include <string.h>
 
 #include "pescope/encoding.h"
@@ -65,7 +66,7 @@ static const struct pe_encoding_def defs[PE_ENC_COUNT] = {
 	[PE_ENC_ROPE] = {
 		.name = "rope",
 		.params = P_(D_MODEL) | P_(SEQ_LEN) | P_(BASE) | P_(PAIRING) |
-		    P_(ROPE_SCALING),
+		    P_(ROPE_SCALING) | P_(SPAN) | P_(SINKS) | P_(DECOUPLED),
 		.caps = C_(TOY) | C_(EXAMPLE) | C_(ROPE),
 		.attention = PE_ATTN_ROTATE,
 		.check = pe_rope_config_check,
@@ -86,7 +87,7 @@ static const struct pe_encoding_def defs[PE_ENC_COUNT] = {
 	},
 	[PE_ENC_NOPE] = {
 		.name = "nope",
-		.params = P_(SEQ_LEN),
+		.params = P_(SEQ_LEN) | P_(SPAN) | P_(SINKS) | P_(TEMPERATURE),
 		.caps = C_(TOY),
 		.attention = PE_ATTN_NONE,
 		.causal = pe_nope_causal,
@@ -207,7 +208,13 @@ pe_config_heads(const struct pe_config *cfg)
 {
 	const struct pe_encoding_def *e = pe_encoding_def(cfg->enc);
 
-	return e != NULL && e->heads != NULL ? e->heads(cfg) : cfg->heads;
+	if (e != NULL && e->heads != NULL)
+		return e->heads(cfg);
+	/* a sink logit a head (attn.h) */
+	if (e != NULL && (e->params & PE_PARAM_SINKS) &&
+	    cfg->attn.sinks != NULL && cfg->attn.n_sinks > 0)
+		return cfg->attn.n_sinks;
+	return cfg->heads;
 }
 
 /* cfg's pair frequencies, and how many. */
@@ -233,6 +240,100 @@ pe_config_prepare(struct pe_config *cfg, double **owned, char *why,
 	return e->prepare(cfg, owned, why, cap);
 }
 
+/* YaRN's get_mscale as modeling_deepseek_v3.py has it (yarn_get_mscale). */
+static double
+config_yarn_mscale(double scale, double mscale)
+{
+	if (scale <= 1.0)
+		return 1.0;
+	return 0.1 * mscale * log(scale) + 1.0;
+}
+
+/* The layer's shape: what the encoding's row reads of cfg->attn; causal
+ * for a decoder's layer, the encoding's own default (NoPE, ALiBi causal)
+ * and any window or chunk. */
+void
+pe_config_attn(const struct pe_config *cfg, struct pe_attn *dest)
+{
+	const struct pe_encoding_def *e = pe_config_def(cfg);
+
+	*dest = cfg->attn;
+	if (!(e->params & PE_PARAM_SPAN))
+		dest->span = PE_SPAN_FULL;
+	if (!(e->params & PE_PARAM_SINKS)) {
+		dest->sinks = NULL;
+		dest->n_sinks = 0;
+	}
+	if (!(e->params & PE_PARAM_TEMPERATURE))
+		dest->temperature = false;
+	if (!(e->params & PE_PARAM_DECOUPLED))
+		dest->qk_rope_dim = dest->qk_nope_dim = 0;
+	if (dest->span != PE_SPAN_FULL ||
+	    (e->causal != NULL && e->causal(cfg)))
+		dest->causal = true;
+}
+
+/* head_dim^-0.5, times DeepSeek-V3's mscale^2 for a decoupled head. */
+double
+pe_attn_scale(const struct pe_config *cfg, double *mscale)
+{
+	const struct pe_rope_scaling *s = &cfg->rope;
+	double m = 1.0;
+
+	if (cfg->attn.qk_rope_dim > 0 &&
+	    (pe_config_def(cfg)->params & PE_PARAM_DECOUPLED) &&
+	    s->type != PE_ROPE_DEFAULT &&
+	    !isnan(s->mscale_all_dim) && s->mscale_all_dim != 0.0)
+		m = config_yarn_mscale(s->factor, s->mscale_all_dim);
+	if (mscale != NULL)
+		*mscale = m;
+	return m * m / sqrt((double)cfg->d);
+}
+
+/* cfg->attn's own rules (every encoding's): a window or a chunk of at
+ * least 1, sinks that are finite and one a head, a temperature with
+ * floor_scale >= 1; the sentence names the parameter (window, chunk,
+ * sinks, floor_scale, attn_scale). The decoupled dims are rope's (its
+ * check). Here, not in attn.c, so that attn.c's use of the rows
+ * (pe_config_def) is the only call between the two files. */
+static int
+config_attn_check(const struct pe_config *cfg, char *why, size_t cap)
+{
+	const struct pe_attn *t = &cfg->attn;
+
+	if (t->span == PE_SPAN_SLIDING && (t->window < 1 ||
+	    t->window > PE_MAX_N))
+		FAIL("window %zu: a sliding window sees 1..%zu keys (the query "
+		    "and the window - 1 before it)", t->window, PE_MAX_N);
+	if (t->span == PE_SPAN_CHUNKED && (t->chunk < 1 || t->chunk > PE_MAX_N))
+		FAIL("chunk %zu: a chunk holds 1..%zu positions", t->chunk,
+		    PE_MAX_N);
+	if (t->sinks != NULL) {
+		if (t->n_sinks < 1 || t->n_sinks > PE_MAX_HEADS)
+			FAIL("sinks: %zu numbers; one sink logit a head, 1..%zu "
+			    "heads", t->n_sinks, PE_MAX_HEADS);
+		if (t->heads > 0 && t->n_sinks != t->heads)
+			FAIL("sinks: %zu numbers, and the model has %zu attention "
+			    "heads (num_attention_heads); give exactly %zu, one "
+			    "sink logit a head", t->n_sinks, t->heads, t->heads);
+		for (size_t h = 0; h < t->n_sinks; h++)
+			if (!isfinite(t->sinks[h]) || fabs(t->sinks[h]) > 1e300)
+				FAIL("sinks: entry %zu (%g) is not a finite number",
+				    h, t->sinks[h]);
+	}
+	if (t->temperature) {
+		if (!isfinite(t->floor_scale) || t->floor_scale < 1.0 ||
+		    t->floor_scale > (double)PE_MAX_N)
+			FAIL("floor_scale %g: Llama 4's temperature steps every "
+			    "floor_scale positions; must be in 1..%zu",
+			    t->floor_scale, PE_MAX_N);
+		if (!isfinite(t->attn_scale) || fabs(t->attn_scale) > 1e6)
+			FAIL("attn_scale %g: must be a finite number of at most "
+			    "1e6 in size", t->attn_scale);
+	}
+	return PE_OK;
+}
+
 /* Check a config for consistency; explain the first problem in why. */
 int
 pe_config_check(const struct pe_config *cfg, char *why, size_t cap)
@@ -243,6 +344,8 @@ pe_config_check(const struct pe_config *cfg, char *why, size_t cap)
 	if (e == NULL)
 		FAIL("encoding: unknown encoding");
 	if ((rc = pe_config_check_shared(cfg, why, cap)) != PE_OK)
+		return rc;
+	if ((rc = config_attn_check(cfg, why, cap)) != PE_OK)
 		return rc;
 	return e->check != NULL ? e->check(cfg, why, cap) : PE_OK;
 }

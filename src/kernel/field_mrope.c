@@ -57,16 +57,28 @@ mrope_ranges(const struct pe_config *cfg, size_t i0, size_t i1,
 		    rg->run[a]);
 }
 
-/* sum over runs of mult e^{i p w}: *re (cosines), *im (sines). */
+/* sum over runs of mult e^{i p w}: *re (cosines), *im (sines); a run of
+ * frames at their times (Qwen2.5-VL's) a frame at a time. */
 static void
-mrope_geo(const struct pe_mrope_run *run, size_t n, double w, double *re,
-    double *im)
+mrope_geo(const struct pe_config *cfg, const struct pe_mrope_run *run,
+    size_t n, double w, double *re, double *im)
 {
 	double c = 0.0, s = 0.0;
 
 	for (size_t k = 0; k < n; k++) {
 		double rs, rc;
-		if (run[k].len == 1) /* one position (a row's h, a frame's t) */
+		if (run[k].frames) {
+			double wr = pe_trig_reduce(w);
+			rs = rc = 0.0;
+			for (uint64_t f = 0; f < run[k].len; f++) {
+				double fs, fc;
+				sincos(wr * (double)pe_mrope_run_pos(cfg, &run[k], f),
+				    &fs, &fc);
+				rs += fs;
+				rc += fc;
+			}
+		} else if (run[k].len == 1) /* one position (a row's h, a frame's
+					       t) */
 			sincos(pe_trig_reduce(w) * (double)run[k].p0, &rs, &rc);
 		else
 			pe_trig_sum(0.0, w, run[k].p0, run[k].len, &rs, &rc);
@@ -96,8 +108,8 @@ mrope_angle_value(const struct pe_field *f, size_t r, size_t c)
 
 	pe_mrope_sections(f->cfg, sec);
 	pe_mrope_position(f->cfg, r, p);
-	double a = fmod((double)p[pe_mrope_axis_of(sec, c)] * f->omega[c],
-	    PE_TWO_PI);
+	double a = fmod((double)p[pe_mrope_pair_axis(f->cfg, sec, c)] *
+	    f->omega[c], PE_TWO_PI);
 	return a < 0.0 ? a + PE_TWO_PI : a;
 }
 
@@ -121,9 +133,9 @@ mrope_angle_sums(const struct pe_field *f, const struct mrope_ranges *rg,
 	pe_mrope_sections(f->cfg, sec);
 	*ts = *tc = 0.0;
 	for (size_t j = c0; j < c1; j++) {
-		enum pe_mrope_axis a = pe_mrope_axis_of(sec, j);
+		enum pe_mrope_axis a = pe_mrope_pair_axis(f->cfg, sec, j);
 		double re, im;
-		mrope_geo(rg->run[a], rg->n[a], f->omega[j], &re, &im);
+		mrope_geo(f->cfg, rg->run[a], rg->n[a], f->omega[j], &re, &im);
 		*tc += re;
 		*ts += im;
 	}
@@ -182,8 +194,9 @@ mrope_sim_factor(const struct pe_field *f, size_t i0, size_t i1, size_t k0,
 	pe_mrope_sections(f->cfg, sec);
 	mrope_ranges(f->cfg, i0, i1, &rg);
 	for (size_t k = 0; k < kn; k++) {
-		enum pe_mrope_axis a = pe_mrope_axis_of(sec, k0 + k);
-		mrope_geo(rg.run[a], rg.n[a], f->omega[k0 + k], &re[k], &im[k]);
+		enum pe_mrope_axis a = pe_mrope_pair_axis(f->cfg, sec, k0 + k);
+		mrope_geo(f->cfg, rg.run[a], rg.n[a], f->omega[k0 + k], &re[k],
+		    &im[k]);
 	}
 }
 
@@ -261,24 +274,30 @@ mrope_patch_row_runs(const struct pe_config *cfg, enum pe_mrope_axis a,
 	if (a == PE_MROPE_H) {
 		size_t fa = g0 / H, fb = (g1 - 1) / H;
 		if (fa == fb) {
-			dest[n++] = (struct pe_mrope_run){N + g0 % H, g1 - g0, 1};
+			dest[n++] = (struct pe_mrope_run){N + g0 % H, g1 - g0, 1,
+			    false};
 			return n;
 		}
-		dest[n++] = (struct pe_mrope_run){N + g0 % H, H - g0 % H, 1};
+		dest[n++] = (struct pe_mrope_run){N + g0 % H, H - g0 % H, 1,
+		    false};
 		if (fb - fa > 1)
-			dest[n++] = (struct pe_mrope_run){N, H, fb - fa - 1};
-		dest[n++] = (struct pe_mrope_run){N, (g1 - 1) % H + 1, 1};
+			dest[n++] = (struct pe_mrope_run){N, H, fb - fa - 1, false};
+		dest[n++] = (struct pe_mrope_run){N, (g1 - 1) % H + 1, 1, false};
 		return n;
 	}
 	size_t f0 = g0 / H, f1 = (g1 - 1) / H;
+	uint64_t t0 = N + (uint64_t)pe_mrope_frame_time(cfg, f0);
+	uint64_t t1 = N + (uint64_t)pe_mrope_frame_time(cfg, f1);
 	if (f0 == f1) {
-		dest[n++] = (struct pe_mrope_run){N + f0, 1, g1 - g0};
+		dest[n++] = (struct pe_mrope_run){t0, 1, g1 - g0, false};
 		return n;
 	}
-	dest[n++] = (struct pe_mrope_run){N + f0, 1, (f0 + 1) * H - g0};
+	dest[n++] = (struct pe_mrope_run){t0, 1, (f0 + 1) * H - g0, false};
 	if (f1 - f0 > 1)
-		dest[n++] = (struct pe_mrope_run){N + f0 + 1, f1 - f0 - 1, H};
-	dest[n++] = (struct pe_mrope_run){N + f1, 1, g1 - f1 * H};
+		dest[n++] = cfg->mrope.tokens_per_second > 0.0
+		    ? (struct pe_mrope_run){f0 + 1, f1 - f0 - 1, H, true}
+		    : (struct pe_mrope_run){N + f0 + 1, f1 - f0 - 1, H, false};
+	dest[n++] = (struct pe_mrope_run){t1, 1, g1 - f1 * H, false};
 	return n;
 }
 
@@ -299,10 +318,10 @@ mrope_patch_xf(const struct pe_field *f, size_t g0, size_t g1, size_t k0,
 	nrun[1] = mrope_patch_row_runs(cfg, PE_MROPE_H, g0, g1, run[1]);
 	for (size_t k = 0; k < kn; k++) {
 		size_t j = k0 + k;
-		enum pe_mrope_axis a = pe_mrope_axis_of(sec, j);
+		enum pe_mrope_axis a = pe_mrope_pair_axis(f->cfg, sec, j);
 		double w = f->omega[j], rr = (double)(g1 - g0), ri = 0.0, ac, as;
 		if (a != PE_MROPE_W)
-			mrope_geo(run[a], nrun[a], w, &rr, &ri);
+			mrope_geo(cfg, run[a], nrun[a], w, &rr, &ri);
 		sincos(fmod((double)pa[a] * w, PE_TWO_PI), &as, &ac);
 		re[k] = ac * rr + as * ri; /* e^{i p w} conj(R) */
 		im[k] = as * rr - ac * ri;
@@ -323,9 +342,9 @@ mrope_patch_yf(const struct pe_field *f, size_t c0, size_t c1, size_t k0,
 		size_t j = k0 + k;
 		re[k] = (double)(c1 - c0);
 		im[k] = 0.0;
-		if (pe_mrope_axis_of(sec, j) == PE_MROPE_W) {
-			struct pe_mrope_run run = {N + c0, c1 - c0, 1};
-			mrope_geo(&run, 1, f->omega[j], &re[k], &im[k]);
+		if (pe_mrope_pair_axis(f->cfg, sec, j) == PE_MROPE_W) {
+			struct pe_mrope_run run = {N + c0, c1 - c0, 1, false};
+			mrope_geo(f->cfg, &run, 1, f->omega[j], &re[k], &im[k]);
 		}
 	}
 }
@@ -364,10 +383,12 @@ mrope_axis_tables(const struct pe_field *f, struct mrope_axis_tables *tb)
 	double *dst[3] = {tb->t, tb->h, tb->w};
 	uint64_t len[3] = {F, H, W};
 	for (size_t j = 0; j < mrope_pairs(f); j++) {
-		enum pe_mrope_axis a = pe_mrope_axis_of(sec, j);
-		for (uint64_t v = 0; v < len[a]; v++)
-			dst[a][v] += cos((double)(pa[a] - (N + (int64_t)v)) *
-			    f->omega[j]);
+		enum pe_mrope_axis a = pe_mrope_pair_axis(f->cfg, sec, j);
+		for (uint64_t v = 0; v < len[a]; v++) {
+			int64_t p = N + (a == PE_MROPE_T
+			    ? pe_mrope_frame_time(cfg, v) : (int64_t)v);
+			dst[a][v] += cos((double)(pa[a] - p) * f->omega[j]);
+		}
 	}
 	return true;
 }

@@ -44,9 +44,9 @@ pe_arch_set_layers(struct pe_arch *a, size_t n)
 		return PE_ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		pe_config_default(&l[i].cfg);
-		l[i].attn.exact = true;
-		l[i].attn.causal = true;
-		l[i].attn.span = PE_SPAN_FULL;
+		l[i].cfg.attn.exact = true;
+		l[i].cfg.attn.causal = true;
+		l[i].cfg.attn.span = PE_SPAN_FULL;
 		snprintf(l[i].type, sizeof l[i].type, "full_attention");
 	}
 	free(a->layers);
@@ -161,9 +161,11 @@ pe_arch_check(const struct pe_arch *a, char *why, size_t cap)
 		if (pe_config_check(&l->cfg, sentence, sizeof sentence) !=
 		    PE_OK)
 			bad = sentence;
-		else if (l->attn.span == PE_SPAN_SLIDING && l->attn.window == 0)
+		else if (l->cfg.attn.span == PE_SPAN_SLIDING &&
+		    l->cfg.attn.window == 0)
 			bad = "a sliding window of 0 keys sees nothing";
-		else if (l->attn.span == PE_SPAN_CHUNKED && l->attn.chunk == 0)
+		else if (l->cfg.attn.span == PE_SPAN_CHUNKED &&
+		    l->cfg.attn.chunk == 0)
 			bad = "a chunk of 0 positions holds nothing";
 		if (bad != NULL) {
 			if (why != NULL && cap > 0)
@@ -223,16 +225,20 @@ pe_layer_same_kind(const struct pe_layer *x, const struct pe_layer *y)
 {
 	const struct pe_config *a = &x->cfg, *b = &y->cfg;
 
-	if (strcmp(x->type, y->type) != 0 || x->attn.exact != y->attn.exact ||
-	    x->attn.rotates != y->attn.rotates ||
-	    x->attn.causal != y->attn.causal || x->attn.span != y->attn.span ||
-	    x->attn.window != y->attn.window ||
-	    x->attn.chunk != y->attn.chunk ||
-	    x->attn.head_dim != y->attn.head_dim ||
-	    x->attn.rotary_dim != y->attn.rotary_dim ||
-	    x->attn.qk_rope_dim != y->attn.qk_rope_dim ||
-	    x->attn.qk_nope_dim != y->attn.qk_nope_dim ||
-	    !same_number(x->attn.softmax_scale, y->attn.softmax_scale))
+	const struct pe_attn *s = &a->attn, *t = &b->attn;
+	if (strcmp(x->type, y->type) != 0 || s->exact != t->exact ||
+	    s->rotates != t->rotates || s->causal != t->causal ||
+	    s->span != t->span || s->window != t->window ||
+	    s->chunk != t->chunk || s->head_dim != t->head_dim ||
+	    s->rotary_dim != t->rotary_dim ||
+	    s->qk_rope_dim != t->qk_rope_dim ||
+	    s->qk_nope_dim != t->qk_nope_dim ||
+	    !same_number(s->softmax_scale, t->softmax_scale) ||
+	    s->heads != t->heads ||
+	    !same_list(s->sinks, s->n_sinks, t->sinks, t->n_sinks) ||
+	    s->temperature != t->temperature ||
+	    (s->temperature && (!same_number(s->floor_scale, t->floor_scale) ||
+	    !same_number(s->attn_scale, t->attn_scale))))
 		return false;
 	if (a->enc != b->enc || a->d != b->d || a->n != b->n ||
 	    !same_number(a->base, b->base) || a->pairing != b->pairing ||
@@ -244,7 +250,12 @@ pe_layer_same_kind(const struct pe_layer *x, const struct pe_layer *y)
 		return false;
 	return same_scaling(&a->rope, &b->rope) &&
 	       memcmp(a->mrope.mrope_section, b->mrope.mrope_section,
-	              sizeof a->mrope.mrope_section) == 0;
+	              sizeof a->mrope.mrope_section) == 0 &&
+	       a->mrope.layout == b->mrope.layout &&
+	       same_number(a->mrope.tokens_per_second,
+	                   b->mrope.tokens_per_second) &&
+	       same_number(a->mrope.seconds_per_frame,
+	                   b->mrope.seconds_per_frame);
 }
 
 /* Group layers into kinds in order of first appearance. */
@@ -265,21 +276,6 @@ pe_arch_kinds(const struct pe_arch *a, size_t *kind_of)
 			kinds++;
 	}
 	return kinds;
-}
-
-/* The span's name. */
-const char *
-pe_attn_span_name(enum pe_attn_span span)
-{
-	switch (span) {
-	case PE_SPAN_FULL:
-		return "full";
-	case PE_SPAN_SLIDING:
-		return "sliding";
-	case PE_SPAN_CHUNKED:
-		return "chunked";
-	}
-	return "?";
 }
 
 /* Append printf text to dest[cap] at *len (len keeps counting past cap,
@@ -307,7 +303,7 @@ int
 pe_layer_describe(const struct pe_layer *l, char *dest, size_t cap)
 {
 	const struct pe_config *c = &l->cfg;
-	const struct pe_attn *t = &l->attn;
+	const struct pe_attn *t = &l->cfg.attn;
 	int len = 0;
 
 	if (cap > 0)
@@ -327,21 +323,30 @@ pe_layer_describe(const struct pe_layer *l, char *dest, size_t cap)
 	}
 	if (def->attention == PE_ATTN_NONE || (rope && !t->rotates)) {
 		describe_add(dest, cap, &len, " · NoPE");
-		return len;
-	}
-	if (def->describe == NULL) {
+	} else if (def->describe == NULL) {
 		describe_add(dest, cap, &len, " · %s", def->name);
-		return len;
+	} else {
+		describe_add(dest, cap, &len, " · ");
+		size_t at = (size_t)len;
+		int n = def->describe(c, at < cap ? dest + at : NULL,
+		                      at < cap ? cap - at : 0);
+		if (n > 0)
+			len += n;
+		/* a decoupled head says so below */
+		if (rope && t->rotary_dim != 0 && t->rotary_dim != t->head_dim &&
+		    t->qk_rope_dim == 0)
+			describe_add(dest, cap, &len, " · rotary %zu of %zu",
+			             t->rotary_dim, t->head_dim);
 	}
-	describe_add(dest, cap, &len, " · ");
-	size_t at = (size_t)len;
-	int n = def->describe(c, at < cap ? dest + at : NULL,
-	                      at < cap ? cap - at : 0);
-	if (n > 0)
-		len += n;
-	if (rope && t->rotary_dim != 0 && t->rotary_dim != t->head_dim)
-		describe_add(dest, cap, &len, " · rotary %zu of %zu",
-		             t->rotary_dim, t->head_dim);
+	/* what the layer's softmax does besides (attn.h) */
+	if (t->qk_rope_dim > 0)
+		describe_add(dest, cap, &len, " · nope %zu + rope %zu",
+		             t->qk_nope_dim, t->qk_rope_dim);
+	if (t->temperature)
+		describe_add(dest, cap, &len, " · temperature ⌊(p+1)/%.15g⌋ "
+		             "×%.15g", t->floor_scale, t->attn_scale);
+	if (t->sinks != NULL)
+		describe_add(dest, cap, &len, " · sinks ×%zu", t->n_sinks);
 	return len;
 }
 
@@ -352,9 +357,9 @@ pe_layer_bands(const struct pe_layer *l, size_t train_len,
 {
 	memset(dest, 0, sizeof *dest);
 	const struct pe_config *c = &l->cfg;
-	dest->reach = l->attn.span == PE_SPAN_SLIDING ? l->attn.window :
-	    l->attn.span == PE_SPAN_CHUNKED ? l->attn.chunk : c->n;
-	if (!l->attn.rotates || !l->attn.exact ||
+	dest->reach = l->cfg.attn.span == PE_SPAN_SLIDING ? l->cfg.attn.window :
+	    l->cfg.attn.span == PE_SPAN_CHUNKED ? l->cfg.attn.chunk : c->n;
+	if (!l->cfg.attn.rotates || !l->cfg.attn.exact ||
 	    !(pe_config_def(c)->caps & PE_CAP_ROPE))
 		return PE_OK;
 	struct pe_rope r;
@@ -406,32 +411,4 @@ pe_arch_kind_ranges(const struct pe_arch *a, const size_t *kind_of, size_t k,
 	if ((size_t)len >= cap && cap >= 4)
 		memcpy(dest + cap - 4, "...", 4);
 	return count;
-}
-
-/* Whether query q sees key k (masking_utils.py's mask functions). */
-bool
-pe_attn_sees(const struct pe_attn *t, size_t q, size_t k)
-{
-	if (t->causal && k > q)
-		return false;
-	size_t dist = q > k ? q - k : k - q;
-	if (t->span == PE_SPAN_SLIDING)
-		return dist < t->window;
-	if (t->span == PE_SPAN_CHUNKED)
-		return t->chunk > 0 && q / t->chunk == k / t->chunk;
-	return true;
-}
-
-/* The additive mask's rows: 0 seen, -inf not. */
-int
-pe_attn_mask_rows(const struct pe_attn *t, size_t q0, size_t nq, size_t nk,
-                  double *dest)
-{
-	if (t == NULL || (nq > 0 && nk > 0 && dest == NULL))
-		return PE_EINVAL;
-	for (size_t i = 0; i < nq; i++)
-		for (size_t k = 0; k < nk; k++)
-			dest[i * nk + k] =
-			    pe_attn_sees(t, q0 + i, k) ? 0.0 : -INFINITY;
-	return PE_OK;
 }

@@ -34,9 +34,10 @@ pe_mrope_sections(const struct pe_config *cfg, size_t dest[3])
 		dest[k] = pairs * qwen2vl_sections[k] / 64;
 }
 
-/* Pair j's axis: HF's cos.split(mrope_section * 2) gives dims [0, s_t)
- * to t, [s_t, s_t + s_h) to h, the rest of the first half to w, and the
- * second half (rotate_half's partners j + d/2) the same again. */
+/* Pair j's axis in the contiguous layout: HF's cos.split(mrope_section *
+ * 2) gives dims [0, s_t) to t, [s_t, s_t + s_h) to h, the rest of the
+ * first half to w, and the second half (rotate_half's partners j + d/2)
+ * the same again. */
 enum pe_mrope_axis
 pe_mrope_axis_of(const size_t sections[3], size_t j)
 {
@@ -45,6 +46,48 @@ pe_mrope_axis_of(const size_t sections[3], size_t j)
 	if (j < sections[0] + sections[1])
 		return PE_MROPE_H;
 	return PE_MROPE_W;
+}
+
+/* Pair j's axis in cfg's layout. Interleaved is Qwen3-VL's
+ * (modeling_qwen3_vl.py, Qwen3VLTextRotaryEmbedding.apply_interleaved_
+ * mrope): freqs_t = freqs[0]; for dim, offset in (1, 2): idx =
+ * slice(offset, mrope_section[dim] * 3, 3); freqs_t[..., idx] =
+ * freqs[dim, ..., idx]: pair j follows h when j % 3 == 1 and j < 3 s_h,
+ * w when j % 3 == 2 and j < 3 s_w, else t. */
+enum pe_mrope_axis
+pe_mrope_pair_axis(const struct pe_config *cfg, const size_t sections[3],
+    size_t j)
+{
+	if (cfg->mrope.layout != PE_MROPE_INTERLEAVED)
+		return pe_mrope_axis_of(sections, j);
+	if (j % 3 == 1 && j < 3 * sections[1])
+		return PE_MROPE_H;
+	if (j % 3 == 2 && j < 3 * sections[2])
+		return PE_MROPE_W;
+	return PE_MROPE_T;
+}
+
+/* Whether frames follow time (Qwen2.5-VL's tokens_per_second). */
+static bool
+mrope_timed(const struct pe_config *cfg)
+{
+	return cfg->mrope.tokens_per_second > 0.0;
+}
+
+/* Frame f's temporal id before the offset: Qwen2.5-VL's get_rope_index,
+ *   time_tensor = expanded_range * second_per_grid_t * tokens_per_second
+ *   t_index = time_tensor.long()
+ * an int64 arange times two Python numbers is a float32 tensor: each
+ * product rounded to float32, then truncated; Qwen2-VL (no
+ * tokens_per_second): f. */
+int64_t
+pe_mrope_frame_time(const struct pe_config *cfg, size_t f)
+{
+	if (!mrope_timed(cfg))
+		return (int64_t)f;
+	volatile float x = (float)f * (float)cfg->mrope.seconds_per_frame;
+	volatile float y = x * (float)cfg->mrope.tokens_per_second;
+	return (int64_t)y;
 }
 
 /* Tokens of the image or video. */
@@ -74,11 +117,13 @@ pe_mrope_length(const struct pe_config *cfg)
 
 /* The first position of the text after the vision tokens:
  * get_rope_index's st_idx = llm_pos_ids_list[-1].max() + 1, the vision
- * block's largest position N + max(t, h, w index) plus one. */
+ * block's largest position N + max(t, h, w index) plus one (the last
+ * frame's temporal id when frames follow time). */
 static uint64_t
 mrope_after_start(const struct pe_config *cfg)
 {
-	size_t big = cfg->mrope.frames;
+	uint64_t big = (uint64_t)pe_mrope_frame_time(cfg,
+	    cfg->mrope.frames - 1) + 1;
 
 	if (cfg->grid_h > big)
 		big = cfg->grid_h;
@@ -109,8 +154,9 @@ pe_mrope_part_of(const struct pe_config *cfg, size_t i, size_t *f, size_t *r,
 
 /* get_rope_index: text before at arange(N); the vision block at
  * stack([t_index, h_index, w_index]) + text_len + st_idx, t_index the
- * frame (Qwen2-VL's temporal step is 1), h_index the row, w_index the
- * column; the text after from the largest position plus 1. */
+ * frame (Qwen2-VL's temporal step is 1; Qwen2.5-VL's the frame's time,
+ * pe_mrope_frame_time), h_index the row, w_index the column; the text
+ * after from the largest position plus 1. */
 void
 pe_mrope_position(const struct pe_config *cfg, size_t i, int64_t dest[3])
 {
@@ -122,7 +168,7 @@ pe_mrope_position(const struct pe_config *cfg, size_t i, int64_t dest[3])
 		dest[0] = dest[1] = dest[2] = (int64_t)i;
 		return;
 	case PE_MROPE_VISION:
-		dest[PE_MROPE_T] = n + (int64_t)f;
+		dest[PE_MROPE_T] = n + pe_mrope_frame_time(cfg, f);
 		dest[PE_MROPE_H] = n + (int64_t)r;
 		dest[PE_MROPE_W] = n + (int64_t)c;
 		return;
@@ -150,7 +196,38 @@ mrope_push(struct pe_mrope_run *dest, size_t *n, uint64_t p0, uint64_t len,
 {
 	if (len == 0 || mult == 0)
 		return;
-	dest[(*n)++] = (struct pe_mrope_run){p0, len, mult};
+	dest[(*n)++] = (struct pe_mrope_run){p0, len, mult, false};
+}
+
+/* Append the whole frames [f0, f0 + len), mult tokens each: positions
+ * N + f when a frame is a step, else a run of frames at their times. */
+static void
+mrope_push_frames(const struct pe_config *cfg, struct pe_mrope_run *dest,
+    size_t *n, uint64_t f0, uint64_t len, uint64_t mult)
+{
+	if (len == 0 || mult == 0)
+		return;
+	if (!mrope_timed(cfg)) {
+		mrope_push(dest, n, cfg->mrope.text_before + f0, len, mult);
+		return;
+	}
+	dest[(*n)++] = (struct pe_mrope_run){f0, len, mult, true};
+}
+
+/* Position of frame f's temporal id (text_before + its time). */
+static uint64_t
+mrope_frame_pos(const struct pe_config *cfg, size_t f)
+{
+	return cfg->mrope.text_before + (uint64_t)pe_mrope_frame_time(cfg, f);
+}
+
+/* The position of a run's k-th position (a run of frames: frame p0 + k's
+ * time). */
+uint64_t
+pe_mrope_run_pos(const struct pe_config *cfg, const struct pe_mrope_run *run,
+    uint64_t k)
+{
+	return run->frames ? mrope_frame_pos(cfg, run->p0 + k) : run->p0 + k;
 }
 
 /* Rows [g0, g1) (global rows f H + r of the vision block), each held by
@@ -205,12 +282,13 @@ mrope_vision_runs(const struct pe_config *cfg, enum pe_mrope_axis a,
 	case PE_MROPE_T: { /* the frame: constant over a frame */
 		size_t f0 = v0 / HW, f1 = (v1 - 1) / HW;
 		if (f0 == f1) {
-			mrope_push(dest, n, N + f0, 1, v1 - v0);
+			mrope_push(dest, n, mrope_frame_pos(cfg, f0), 1, v1 - v0);
 			return;
 		}
-		mrope_push(dest, n, N + f0, 1, (f0 + 1) * HW - v0);
-		mrope_push(dest, n, N + f0 + 1, f1 - f0 - 1, HW);
-		mrope_push(dest, n, N + f1, 1, v1 - f1 * HW);
+		mrope_push(dest, n, mrope_frame_pos(cfg, f0), 1,
+		    (f0 + 1) * HW - v0);
+		mrope_push_frames(cfg, dest, n, f0 + 1, f1 - f0 - 1, HW);
+		mrope_push(dest, n, mrope_frame_pos(cfg, f1), 1, v1 - f1 * HW);
 		return;
 	}
 	}
@@ -278,14 +356,16 @@ pe_mrope_fill_angles(const struct pe_config *cfg, double *dest)
 		pe_mrope_position(cfg, i, p);
 		for (size_t j = 0; j < P; j++)
 			dest[i * P + j] =
-			    (double)p[pe_mrope_axis_of(sec, j)] * dest[j];
+			    (double)p[pe_mrope_pair_axis(cfg, sec, j)] *
+			    dest[j];
 	}
 	return PE_OK;
 }
 
 /* cos and sin [L, d]: emb = cat(freqs, freqs) per axis, then column k
  * from the chunk of mrope_section * 2 it falls in, axis chunk % 3: the
- * axis of pair k mod d/2. */
+ * axis of pair k mod d/2 (interleaved: Qwen3-VL takes the pairs' axes
+ * before the cat, emb = cat(freqs_t, freqs_t): again pair k mod d/2's). */
 int
 pe_mrope_fill_cos_sin(const struct pe_config *cfg, double *cos_dest,
     double *sin_dest)
@@ -302,7 +382,8 @@ pe_mrope_fill_cos_sin(const struct pe_config *cfg, double *cos_dest,
 		for (size_t k = 0; k < d; k++) {
 			size_t j = k % P;
 			double w = 1.0 / pow(cfg->base, (double)(2 * j) / (double)d);
-			double t = (double)p[pe_mrope_axis_of(sec, j)] * w;
+			double t = (double)p[pe_mrope_pair_axis(cfg, sec, j)] *
+			    w;
 			if (cos_dest != NULL)
 				cos_dest[i * d + k] = cos(t);
 			if (sin_dest != NULL)
@@ -325,7 +406,7 @@ pe_mrope_score(const struct pe_config *cfg, const double *inv_freq,
 	pe_mrope_position(cfg, a, pa);
 	pe_mrope_position(cfg, b, pb);
 	for (size_t j = 0; j < cfg->d / 2; j++) {
-		enum pe_mrope_axis x = pe_mrope_axis_of(sections, j);
+		enum pe_mrope_axis x = pe_mrope_pair_axis(cfg, sections, j);
 		sum += cos((double)(pa[x] - pb[x]) * inv_freq[j]);
 	}
 	return sum;
@@ -354,6 +435,33 @@ pe_mrope_check(const struct pe_config *cfg, char *why, size_t cap)
 		     "* 2, so T + H + W must be d_model/2 = %zu", s[0], s[1], s[2],
 		    s[0] + s[1] + s[2], cfg->d, cfg->d / 2, cfg->d / 2);
 	}
+	if (m->layout == PE_MROPE_INTERLEAVED) {
+		size_t sec[3], P = cfg->d / 2, got[3] = {0, 0, 0};
+		pe_mrope_sections(cfg, sec);
+		for (size_t j = 0; j < P; j++)
+			got[pe_mrope_pair_axis(cfg, sec, j)]++;
+		if (got[1] != sec[1] || got[2] != sec[2])
+			FAIL("mrope_section %zu,%zu,%zu: interleaved (Qwen3-VL), h "
+			     "takes pairs 1, 4, 7, ... below 3 H and w pairs 2, 5, "
+			     "8, ... below 3 W; of head_dim %zu's %zu pairs that "
+			     "is %zu for h and %zu for w, not the sections' %zu "
+			     "and %zu: 3 max(H, W) must be at most %zu",
+			    sec[0], sec[1], sec[2], cfg->d, P, got[1], got[2],
+			    sec[1], sec[2], P + 1);
+	}
+	if ((unsigned)m->layout >= PE_MROPE_LAYOUT_COUNT)
+		FAIL("mrope_layout %u: contiguous or interleaved",
+		    (unsigned)m->layout);
+	if (!isfinite(m->tokens_per_second) || m->tokens_per_second < 0.0 ||
+	    m->tokens_per_second > 1e6)
+		FAIL("tokens_per_second %g: Qwen2.5-VL's temporal ids per second "
+		     "of video, 0 (a frame a step, Qwen2-VL) or up to 1e6",
+		    m->tokens_per_second);
+	if (!isfinite(m->seconds_per_frame) || m->seconds_per_frame <= 0.0 ||
+	    m->seconds_per_frame > 1e6)
+		FAIL("seconds_per_frame %g: the seconds a frame of the grid "
+		     "spans (Qwen2.5-VL's second_per_grid_t), in (0, 1e6]",
+		    m->seconds_per_frame);
 	if (cfg->grid_h < 1 || cfg->grid_w < 1 || cfg->grid_h > PE_MAX_GRID ||
 	    cfg->grid_w > PE_MAX_GRID)
 		FAIL("grid %zux%zu: each side must be in 1..%zu", cfg->grid_h,
@@ -370,6 +478,14 @@ pe_mrope_check(const struct pe_config *cfg, char *why, size_t cap)
 		     "text_after %zu tokens is more than %zu", m->frames,
 		    m->text_before, m->frames, cfg->grid_h, cfg->grid_w,
 		    m->text_after, PE_MAX_N);
+	/* the last frame's time, in float as HF's, before it is a long */
+	double last = (double)(float)((float)(m->frames - 1) *
+	    (float)m->seconds_per_frame) * (float)m->tokens_per_second;
+	if (mrope_timed(cfg) && !(last <= (double)PE_MAX_N))
+		FAIL("tokens_per_second %g: the last frame's temporal id (frames "
+		     "%zu - 1) x seconds_per_frame %g x %g is more than %zu",
+		    m->tokens_per_second, m->frames, m->seconds_per_frame,
+		    m->tokens_per_second, PE_MAX_N);
 	return PE_OK;
 }
 

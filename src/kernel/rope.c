@@ -26,7 +26,18 @@
 size_t
 pe_rope_rotary_dim(const struct pe_config *cfg)
 {
+	if (cfg->attn.qk_rope_dim > 0)
+		return cfg->attn.qk_rope_dim;
 	return (size_t)((double)cfg->d * cfg->rope.partial_rotary);
+}
+
+/* 0, or the content part a decoupled head keeps before its rotated part. */
+size_t
+pe_rope_rotary_offset(const struct pe_config *cfg)
+{
+	size_t rot = pe_rope_rotary_dim(cfg);
+
+	return cfg->attn.qk_rope_dim > 0 && rot <= cfg->d ? cfg->d - rot : 0;
 }
 
 /* HF's default inverse frequencies 1 / base^(2j/rot) into dest[rot/2]
@@ -205,7 +216,7 @@ pe_rope_init(struct pe_rope *r, const struct pe_config *cfg)
 	    !(s->partial_rotary > 0.0 && s->partial_rotary <= 1.0))
 		return PE_EINVAL;
 	size_t rot = pe_rope_rotary_dim(cfg);
-	if (rot < 2 || rot % 2 != 0)
+	if (rot < 2 || rot % 2 != 0 || rot > cfg->d)
 		return PE_EINVAL;
 	if (s->type != PE_ROPE_DEFAULT &&
 	    (!isfinite(s->factor) || s->factor <= 0.0))
@@ -228,6 +239,7 @@ pe_rope_init(struct pe_rope *r, const struct pe_config *cfg)
 
 	r->d = cfg->d;
 	r->rot = rot;
+	r->off = pe_rope_rotary_offset(cfg);
 	r->npairs = rot / 2;
 	r->pairing = cfg->pairing;
 	r->attention_scaling = 1.0;
@@ -381,15 +393,21 @@ pe_rope_fill_cos_sin(const struct pe_rope *r, size_t p0, size_t npos,
 /* Rotate x to position m in double, as HF's apply_rotary_pos_emb:
  * q * cos + rotate_half(q) * sin with cos and sin already times
  * attention_scaling (LlamaRotaryEmbedding.forward); the dims past rot
- * pass through (GPT-NeoX's q_pass, GPT-J's rotary_dim). */
+ * pass through (GPT-NeoX's q_pass, GPT-J's rotary_dim), and a decoupled
+ * head's first qk_nope_dim dims before them (DeepSeek's q_nope, which
+ * torch.cat((q_nope, q_pe)) puts first). */
 void
 pe_rope_apply(const struct pe_rope *r, const double *x, double m, double *dest)
 {
-	for (size_t c = r->rot; c < r->d; c++)
+	for (size_t c = 0; c < r->off; c++)
+		dest[c] = x[c];
+	for (size_t c = r->off + r->rot; c < r->d; c++)
 		dest[c] = x[c];
 	for (size_t j = 0; j < r->npairs; j++) {
 		size_t a, b;
 		pe_rope_pair_dims(j, r->rot, r->pairing, &a, &b);
+		a += r->off;
+		b += r->off;
 		double t = m * r->inv_freq[j];
 		double co = cos(t) * r->attention_scaling;
 		double si = sin(t) * r->attention_scaling;
@@ -643,13 +661,41 @@ rope_check_scaling(const struct pe_config *cfg, char *why, size_t cap)
 	return pe_rope_check(cfg, why, cap);
 }
 
+/* A decoupled head (DeepSeek's MLA): its rotated and content parts. */
+static int
+rope_check_decoupled(const struct pe_config *cfg, char *why, size_t cap)
+{
+	const struct pe_attn *t = &cfg->attn;
+
+	if (t->qk_rope_dim == 0 && t->qk_nope_dim == 0)
+		return PE_OK;
+	if (t->qk_rope_dim < 2 || t->qk_rope_dim % 2 != 0)
+		FAIL("rope_dim %zu: the rotated part of a decoupled head "
+		     "(DeepSeek's qk_rope_head_dim) must be even and at least 2 "
+		     "(each pair rotates two dimensions)", t->qk_rope_dim);
+	if (t->qk_rope_dim + t->qk_nope_dim != cfg->d)
+		FAIL("rope_dim %zu + nope_dim %zu = %zu: the two parts of a "
+		     "decoupled head must make the head dimension d_model %zu "
+		     "(DeepSeek-V3: 64 + 128 = 192)", t->qk_rope_dim,
+		    t->qk_nope_dim, t->qk_rope_dim + t->qk_nope_dim, cfg->d);
+	if (cfg->rope.partial_rotary != 1.0)
+		FAIL("partial_rotary %g: a decoupled head's rotated part is its "
+		     "rope_dim; partial_rotary must stay 1",
+		    cfg->rope.partial_rotary);
+	return PE_OK;
+}
+
 /* rope: pairs of dimensions, then the scaling. */
 int
 pe_rope_config_check(const struct pe_config *cfg, char *why, size_t cap)
 {
+	int rc;
+
 	if (cfg->d % 2 != 0)
 		FAIL("d_model %zu: rope needs an even d_model (each pair "
 		     "rotates two dimensions)", cfg->d);
+	if ((rc = rope_check_decoupled(cfg, why, cap)) != PE_OK)
+		return rc;
 	return rope_check_scaling(cfg, why, cap);
 }
 

@@ -9,8 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pescope/attn.h"
 #include "pescope/encoding.h"
 #include "pescope/example.h"
+#include "pescope/rope.h"
 #include "pescope/toy.h"
 
 #define TWO_PI 6.283185307179586476925286766559
@@ -210,21 +212,25 @@ pe_toy_embeddings(const struct pe_toy_sentence *s, size_t d, double *dest)
 	return PE_OK;
 }
 
-/* Causal: mask causal, or the encoding's default (its row's `causal`). */
+/* The layer's shape (pe_config_attn), --mask overriding its causality. */
+void
+pe_toy_attn(const struct pe_config *cfg, struct pe_attn *dest)
+{
+	pe_config_attn(cfg, dest);
+	if (cfg->teach.mask == PE_TOY_MASK_CAUSAL)
+		dest->causal = true;
+	else if (cfg->teach.mask == PE_TOY_MASK_NONE)
+		dest->causal = false;
+}
+
+/* Causal: mask causal, or the layer's and encoding's default. */
 bool
 pe_toy_causal(const struct pe_config *cfg)
 {
-	const struct pe_encoding_def *e = pe_config_def(cfg);
+	struct pe_attn t;
 
-	switch (cfg->teach.mask) {
-	case PE_TOY_MASK_CAUSAL:
-		return true;
-	case PE_TOY_MASK_NONE:
-		return false;
-	case PE_TOY_MASK_AUTO:
-		break;
-	}
-	return e->causal != NULL && e->causal(cfg);
+	pe_toy_attn(cfg, &t);
+	return t.causal;
 }
 
 /* The encodings with a toy attention, "a, b or c", into buf. */
@@ -263,6 +269,12 @@ pe_toy_check(const struct pe_config *cfg, const struct pe_toy_sentence *s,
 		return toy_refuse(why, cap, "-e %s: the toy attention is over a "
 		    "sentence, and %s has no rule for one; use %s", e->name,
 		    e->name, toy_encodings(names, sizeof names));
+	struct pe_attn at;
+	pe_toy_attn(cfg, &at);
+	if (at.sinks != NULL && head >= at.n_sinks)
+		return toy_refuse(why, cap, "head %zu: the sinks are one logit "
+		    "a head for %zu heads (0..%zu)", head, at.n_sinks,
+		    at.n_sinks - 1);
 	if (e->toy->check != NULL)
 		return e->toy->check(cfg, s, head, why, cap);
 	return PE_OK;
@@ -293,14 +305,41 @@ toy_positions(const struct pe_config *cfg, size_t t, double *q)
 	return rc;
 }
 
-/* q_i . q_j / sqrt(d) + b(i, j), -inf where masked. */
-int
-pe_toy_scores(const struct pe_config *cfg, const struct pe_toy_sentence *s,
-    size_t head, double *dest)
+/* Whether the toy scales its queries by Llama 4's temperature: a layer
+ * that does not rotate (modeling_llama4.py: attn_temperature_tuning and
+ * not use_rope). */
+static bool
+toy_temperature(const struct pe_attn *t, const struct pe_config *cfg)
+{
+	return t->temperature &&
+	    pe_config_def(cfg)->attention != PE_ATTN_ROTATE;
+}
+
+/* The dimensions [*r0, *r1) that rotate (none: an empty range). */
+static void
+toy_rotated(const struct pe_config *cfg, size_t *r0, size_t *r1)
+{
+	*r0 = *r1 = 0;
+	/* rope's rotation: the rows that read its rotary dims */
+	if (pe_config_def(cfg)->attention != PE_ATTN_ROTATE ||
+	    !(pe_config_def(cfg)->params & PE_PARAM_ROPE_SCALING))
+		return;
+	*r0 = pe_rope_rotary_offset(cfg);
+	*r1 = *r0 + pe_rope_rotary_dim(cfg);
+}
+
+/* The scores with positions, and with parts (content: the dims that do
+ * not rotate, position: those that do) when content is not NULL: each
+ * q_i . q_j over its dims, / sqrt(d), times mscale^2 for a decoupled
+ * head, times the query's temperature, plus b(i, j), -inf where masked. */
+static int
+toy_scores(const struct pe_config *cfg, const struct pe_toy_sentence *s,
+    size_t head, double *dest, double *content, double *position)
 {
 	const struct pe_toy_rule *rule;
-	size_t t, d = cfg->d;
-	double *q = NULL;
+	struct pe_attn mask;
+	size_t t, d = cfg->d, k0, k1;
+	double *q = NULL, m2;
 	int rc;
 
 	if (dest == NULL || (rc = pe_toy_check(cfg, s, head, NULL, 0)) != PE_OK)
@@ -314,23 +353,76 @@ pe_toy_scores(const struct pe_config *cfg, const struct pe_toy_sentence *s,
 	rc = pe_toy_embeddings(s, d, q);
 	if (rc == PE_OK)
 		rc = toy_positions(cfg, t, q);
+	pe_attn_scale(cfg, &m2);
+	m2 *= m2;
+	toy_rotated(cfg, &k0, &k1);
+	pe_toy_attn(cfg, &mask);
 	if (rc == PE_OK) {
 		double scale = sqrt((double)d);
-		for (size_t i = 0; i < t; i++)
+		for (size_t i = 0; i < t; i++) {
+			double temp = toy_temperature(&mask, cfg)
+			    ? pe_attn_temperature(&mask, i) : 1.0;
 			for (size_t j = 0; j < t; j++) {
-				double dot = 0.0;
-				for (size_t k = 0; k < d; k++)
-					dot += q[i * d + k] * q[j * d + k];
-				dest[i * t + j] = dot / scale;
+				double dot = 0.0, in = 0.0;
+				for (size_t k = 0; k < d; k++) {
+					double v = q[i * d + k] * q[j * d + k];
+					dot += v;
+					if (k >= k0 && k < k1)
+						in += v;
+				}
+				double x = dot / scale;
+				if (m2 != 1.0)
+					x *= m2;
+				if (temp != 1.0)
+					x *= temp;
+				dest[i * t + j] = x;
+				if (content != NULL) {
+					double p = in / scale * m2 * temp;
+					position[i * t + j] = p;
+					content[i * t + j] = (dot - in) / scale *
+					    m2 * temp;
+				}
 			}
+		}
 	}
 	if (rc == PE_OK && rule->bias != NULL)
 		rc = rule->bias(cfg, head, t, dest);
-	if (rc == PE_OK && pe_toy_causal(cfg))
-		for (size_t i = 0; i < t; i++)
-			for (size_t j = i + 1; j < t; j++)
+	for (size_t i = 0; rc == PE_OK && i < t; i++)
+		for (size_t j = 0; j < t; j++)
+			if (!pe_attn_sees(&mask, i, j)) {
 				dest[i * t + j] = -INFINITY;
+				if (content != NULL)
+					content[i * t + j] =
+					    position[i * t + j] = -INFINITY;
+			}
 	free(q);
+	return rc;
+}
+
+/* q_i . q_j / sqrt(d) + b(i, j), -inf where masked. */
+int
+pe_toy_scores(const struct pe_config *cfg, const struct pe_toy_sentence *s,
+    size_t head, double *dest)
+{
+	return toy_scores(cfg, s, head, dest, NULL, NULL);
+}
+
+/* The scores' content and position parts. */
+int
+pe_toy_score_parts(const struct pe_config *cfg,
+    const struct pe_toy_sentence *s, size_t head, double *content,
+    double *position)
+{
+	double *scores;
+	int rc;
+
+	if (content == NULL || position == NULL || s == NULL ||
+	    s->count == 0 || s->count > PE_TOY_MAX_TOKENS)
+		return PE_EINVAL;
+	if ((scores = malloc(s->count * s->count * sizeof *scores)) == NULL)
+		return PE_ENOMEM;
+	rc = toy_scores(cfg, s, head, scores, content, position);
+	free(scores);
 	return rc;
 }
 
@@ -363,14 +455,44 @@ pe_toy_softmax(size_t t, const double *scores, double *dest)
 	return PE_OK;
 }
 
-/* Scores, then the softmax over keys. */
+/* Scores, then the softmax over keys (and the head's sink, when the
+ * layer has sinks). */
 int
 pe_toy_attention(const struct pe_config *cfg, const struct pe_toy_sentence *s,
     size_t head, double *dest)
 {
 	int rc = pe_toy_scores(cfg, s, head, dest);
+	struct pe_attn t;
 
-	return rc != PE_OK ? rc : pe_toy_softmax(s->count, dest, dest);
+	if (rc != PE_OK)
+		return rc;
+	pe_toy_attn(cfg, &t);
+	if (t.sinks != NULL)
+		return pe_attn_softmax_sink(s->count, dest, t.sinks[head], dest,
+		    NULL);
+	return pe_toy_softmax(s->count, dest, dest);
+}
+
+/* The sink's share of each query's attention. */
+int
+pe_toy_sink_share(const struct pe_config *cfg,
+    const struct pe_toy_sentence *s, size_t head, double *dest)
+{
+	struct pe_attn t;
+	double *a;
+	int rc;
+
+	pe_toy_attn(cfg, &t);
+	if (dest == NULL || t.sinks == NULL || s == NULL ||
+	    s->count == 0 || s->count > PE_TOY_MAX_TOKENS)
+		return PE_EINVAL;
+	if ((a = malloc(s->count * s->count * sizeof *a)) == NULL)
+		return PE_ENOMEM;
+	rc = pe_toy_scores(cfg, s, head, a);
+	if (rc == PE_OK)
+		rc = pe_attn_softmax_sink(s->count, a, t.sinks[head], a, dest);
+	free(a);
+	return rc;
 }
 
 /* max |A - P A' P^T| for the permutation perm. */

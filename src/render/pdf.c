@@ -282,8 +282,11 @@ pdf_wrap(cairo_t *m, const char *below, double width, char ***out)
 				pdf_lines_push(&l, line, strlen(line));
 				line[0] = '\0';
 			}
-			snprintf(cand, sizeof cand, "%s%s%.4000s", line,
-			    line[0] != '\0' ? " " : "", w);
+			/* fits: the check above made room (gcc at -O0 cannot
+			 * tell, hence the test of what snprintf wrote) */
+			if (snprintf(cand, sizeof cand, "%s%s%.4000s", line,
+			    line[0] != '\0' ? " " : "", w) >= (int)sizeof cand)
+				continue;
 			cairo_text_extents(m, cand, &ext);
 			if (ext.x_advance <= width || line[0] == '\0') {
 				snprintf(line, sizeof line, "%s", cand);

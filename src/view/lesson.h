@@ -77,7 +77,7 @@ int pe_lesson_key(struct pe_state *st, int key);
 int pe_lesson_placeholder_check(const char *name, const char *arg,
     enum pe_encoding enc, char *why, size_t cap);
 
-/* Each placeholder's name, argument and meaning, one per line (README and
+/* Each placeholder's name, argument and meaning, one per line (docs/lessons.md and
  * `pescope lesson --placeholders`). */
 void pe_lesson_placeholders(char *buf, size_t cap);
 

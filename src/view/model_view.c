@@ -125,7 +125,7 @@ pe_view_model_draw(struct pe_canvas *cv, int x, int y, int w, int h,
 		    PE_RGB(0, 0, 0), kind_color(k), 0);
 		pe_canvas_printf(cv, x + 2, row, w - 2, PE_COLOR_DEFAULT,
 		    PE_COLOR_DEFAULT, 0, "%zu× %s%s", count, what,
-		    first[k]->attn.exact ? "" : " (not modelled)");
+		    first[k]->cfg.attn.exact ? "" : " (not modelled)");
 	}
 
 	/* the bands: one row per rotating kind on a log axis of positions,
@@ -192,16 +192,16 @@ pe_view_model_draw(struct pe_canvas *cv, int x, int y, int w, int h,
 		char line[256];
 		if (!rope)
 			continue; /* its kind's line says what it is */
-		if (!l->attn.exact)
+		if (!l->cfg.attn.exact)
 			snprintf(line, sizeof line, "not drawn: its positions "
 			    "are not modelled");
 		else if (b->pairs == 0)
 			snprintf(line, sizeof line, "no rotation: %s",
-			    l->attn.causal ? "position enters only through "
+			    l->cfg.attn.causal ? "position enters only through "
 			    "the causal mask" : "it sees no position");
 		else {
-			const char *reach = l->attn.span == PE_SPAN_SLIDING ?
-			    "window" : l->attn.span == PE_SPAN_CHUNKED ? "chunk"
+			const char *reach = l->cfg.attn.span == PE_SPAN_SLIDING ?
+			    "window" : l->cfg.attn.span == PE_SPAN_CHUNKED ? "chunk"
 			    : "sequence";
 			int n = snprintf(line, sizeof line, "%zu of %zu pairs "
 			    "turn within the %s (%zu)", b->turn_in_reach,

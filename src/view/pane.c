@@ -63,7 +63,7 @@ view_params(struct ctx *c, int x, int y, int w)
 	if (c->pane != NULL && c->pane->arch != NULL) {
 		/* a model's layer: which, its span, what is not modelled */
 		const struct pe_arch *a = c->pane->arch;
-		const struct pe_attn *t = &a->layers[c->pane->layer].attn;
+		const struct pe_attn *t = &a->layers[c->pane->layer].cfg.attn;
 		bool one_kind = true; /* then which layer matters less */
 		for (size_t i = 1; one_kind && i < a->nlayers; i++)
 			one_kind = pe_layer_same_kind(&a->layers[0],

@@ -10,6 +10,9 @@
 #include <string.h>
 
 #include "pescope/alibi.h"
+#include "pescope/attn.h"
+#include "pescope/model.h"
+#include "pescope/mrope.h"
 #include "pescope/encoding.h"
 #include "pescope/example.h"
 #include "pescope/nope.h"
@@ -46,6 +49,10 @@ enum need {
 	N_TABLE,    /* a learned table (PE_PARAM_TABLE) */
 	N_RELATIVE, /* relative's parameters (PE_PARAM_RELATIVE) */
 	N_SCALING,  /* a rope scaling (PE_PARAM_ROPE_SCALING) */
+	N_SPAN,	    /* a window or chunks (PE_PARAM_SPAN) */
+	N_SINKS,    /* a sink logit a head (PE_PARAM_SINKS) */
+	N_TEMPERATURE, /* Llama 4's temperature (PE_PARAM_TEMPERATURE) */
+	N_DECOUPLED, /* a decoupled head (PE_PARAM_DECOUPLED) */
 };
 #define E(x) (1u << PE_ENC_##x)
 #define NEED(x) (1u << (16 + N_##x))
@@ -626,6 +633,164 @@ fill_grid(const struct fillctx *f, char *buf, size_t cap)
 	return put(buf, cap, "%zu×%zu", f->cfg->grid_h, f->cfg->grid_w);
 }
 
+/* The model's layer on screen (--config, a preset), counting from 0. */
+static int
+fill_layer(const struct fillctx *f, char *buf, size_t cap)
+{
+	const struct pe_pane *p = &f->st->pane[f->st->focus];
+	if (p->arch == NULL)
+		return put(buf, cap, "(no model)");
+	return put(buf, cap, "%zu", p->layer);
+}
+
+/* The model's layers. */
+static int
+fill_layers(const struct fillctx *f, char *buf, size_t cap)
+{
+	const struct pe_pane *p = &f->st->pane[f->st->focus];
+	if (p->arch == NULL)
+		return put(buf, cap, "(no model)");
+	return put(buf, cap, "%zu", p->arch->nlayers);
+}
+
+/* How many keys query Q sees in the sequence (the layer's mask). */
+static int
+fill_seen(const struct fillctx *f, char *buf, size_t cap)
+{
+	struct pe_attn t;
+	size_t n = pe_config_positions(f->cfg);
+	long long q = arg(f, 0, (long long)f->st->cur_r);
+	if (q < 0 || (size_t)q >= n)
+		return put(buf, cap, "(query %lld: past the %zu positions)", q, n);
+	pe_config_attn(f->cfg, &t);
+	return put(buf, cap, "%zu", pe_attn_seen(&t, (size_t)q, 0, n));
+}
+
+/* Llama 4's query scale at position P. */
+static int
+fill_temperature(const struct fillctx *f, char *buf, size_t cap)
+{
+	struct pe_attn t;
+	long long p = arg(f, 0, (long long)f->st->cur_r);
+	if (p < 0)
+		return put(buf, cap, "(position %lld)", p);
+	pe_config_attn(f->cfg, &t);
+	return put(buf, cap, "%.6g", pe_attn_temperature(&t, (size_t)p));
+}
+
+/* The toy sentence and its size, or a message in buf. */
+static int
+toy_sentence(const struct fillctx *f, struct pe_toy_sentence *s, char *buf,
+    size_t cap)
+{
+	int rc = pe_toy_split(f->cfg->teach.tokens, s);
+	if (rc != PE_OK)
+		put(buf, cap, "(%s)", pe_strerror(rc));
+	return rc;
+}
+
+/* The share of query Q's attention the sink of the head on screen
+ * takes (the sinks panel's). */
+static int
+fill_sink_share(const struct fillctx *f, char *buf, size_t cap)
+{
+	struct pe_toy_sentence s;
+	double share[PE_TOY_MAX_TOKENS];
+	size_t head = f->st->pane[f->st->focus].head;
+	if (toy_sentence(f, &s, buf, cap) != PE_OK)
+		return 0;
+	long long q = arg(f, 0, (long long)s.count - 1);
+	if (q < 0 || (size_t)q >= s.count)
+		return put(buf, cap, "(query %lld: the sentence has %zu tokens)",
+		    q, s.count);
+	int rc = pe_toy_sink_share(f->cfg, &s, head, share);
+	if (rc != PE_OK)
+		return put(buf, cap, "(no sinks: %s)", pe_strerror(rc));
+	return put(buf, cap, "%.3g%%", 100 * share[q]);
+}
+
+/* A toy score's content or position part (which), or the whole score,
+ * for query Q and key K (the split panel's, rounded as it shows them). */
+static int
+fill_part(const struct fillctx *f, char *buf, size_t cap, int which)
+{
+	struct pe_toy_sentence s;
+	double ct[PE_TOY_MAX_TOKENS * PE_TOY_MAX_TOKENS],
+	    po[PE_TOY_MAX_TOKENS * PE_TOY_MAX_TOKENS];
+	if (toy_sentence(f, &s, buf, cap) != PE_OK)
+		return 0;
+	long long q = arg(f, 0, (long long)s.count - 1), k = arg(f, 1, 0);
+	if (q < 0 || k < 0 || (size_t)q >= s.count || (size_t)k >= s.count)
+		return put(buf, cap, "(query %lld, key %lld: the sentence has "
+		    "%zu tokens)", q, k, s.count);
+	int rc = pe_toy_score_parts(f->cfg, &s, 0, ct, po);
+	if (rc != PE_OK)
+		return put(buf, cap, "(%s)", pe_strerror(rc));
+	size_t i = (size_t)q * s.count + (size_t)k;
+	if (!isfinite(ct[i] + po[i]))
+		return put(buf, cap, "(masked)");
+	/* as the panel rounds: score and content to 0.001, position what
+	 * makes them add up */
+	double sr = round((ct[i] + po[i]) * 1000) / 1000;
+	double cr = round(ct[i] * 1000) / 1000;
+	return put(buf, cap, "%.3f", which == 0 ? cr : which == 1 ? sr - cr
+	    : sr);
+}
+
+static int
+fill_content(const struct fillctx *f, char *buf, size_t cap)
+{
+	return fill_part(f, buf, cap, 0);
+}
+
+static int
+fill_position(const struct fillctx *f, char *buf, size_t cap)
+{
+	return fill_part(f, buf, cap, 1);
+}
+
+static int
+fill_score(const struct fillctx *f, char *buf, size_t cap)
+{
+	return fill_part(f, buf, cap, 2);
+}
+
+/* DeepSeek-V3's mscale on the softmax (1 when none). */
+static int
+fill_mscale(const struct fillctx *f, char *buf, size_t cap)
+{
+	double m;
+	pe_attn_scale(f->cfg, &m);
+	return put(buf, cap, "%.4g", m);
+}
+
+/* M-RoPE: frame F's temporal id (Qwen2.5-VL's time, or F). */
+static int
+fill_frame_time(const struct fillctx *f, char *buf, size_t cap)
+{
+	long long fr = arg(f, 0, 0);
+	if (fr < 0 || (size_t)fr >= f->cfg->mrope.frames)
+		return put(buf, cap, "(frame %lld: the video has %zu)", fr,
+		    f->cfg->mrope.frames);
+	return put(buf, cap, "%lld",
+	    (long long)pe_mrope_frame_time(f->cfg, (size_t)fr));
+}
+
+/* M-RoPE: the axis pair J follows, t, h or w. */
+static int
+fill_pair_axis(const struct fillctx *f, char *buf, size_t cap)
+{
+	static const char *const name[] = {"t", "h", "w"};
+	size_t sec[3];
+	long long j = arg(f, 0, 0);
+	if (j < 0 || (size_t)j >= f->cfg->d / 2)
+		return put(buf, cap, "(pair %lld: there are %zu)", j,
+		    f->cfg->d / 2);
+	pe_mrope_sections(f->cfg, sec);
+	return put(buf, cap, "%s", name[pe_mrope_pair_axis(f->cfg, sec,
+	    (size_t)j)]);
+}
+
 /* Every placeholder a caption may use. */
 static const struct placeholder placeholders[] = {
 	{"n", "", ALL, "seq_len", FIELD(n)},
@@ -710,6 +875,36 @@ static const struct placeholder placeholders[] = {
 	    "the toy attention's largest change under the permutation",
 	    fill_gap},
 	{"grid", "", E(VIT2D) | E(ROPE2D), "the patch grid", fill_grid},
+	{"frame_time", "F", E(MROPE),
+	    "frame F's temporal id (Qwen2.5-VL: seconds x tokens_per_second)",
+	    fill_frame_time},
+	{"pair_axis", "J", E(MROPE), "the axis pair J follows: t, h or w",
+	    fill_pair_axis},
+	{"layer", "", ALL, "the model's layer on screen (a preset, --config)",
+	    fill_layer},
+	{"layers", "", ALL, "the model's layers", fill_layers},
+	{"window", "", NEED(SPAN), "the sliding window (--window)",
+	    FIELD(attn.window)},
+	{"chunk", "", NEED(SPAN), "the chunk (--chunk)", FIELD(attn.chunk)},
+	{"seen", "Q", NEED(SPAN),
+	    "how many keys query Q sees (the layer's mask)", fill_seen},
+	{"temperature", "P", NEED(TEMPERATURE),
+	    "Llama 4's query scale at position P", fill_temperature},
+	{"sink_share", "Q", NEED(SINKS),
+	    "the sink's share of query Q's attention (the head on screen)",
+	    fill_sink_share},
+	{"content", "Q,K", NEED(DECOUPLED),
+	    "the content part of query Q's score for key K", fill_content},
+	{"position", "Q,K", NEED(DECOUPLED),
+	    "the position part of query Q's score for key K", fill_position},
+	{"score", "Q,K", NEED(DECOUPLED),
+	    "query Q's score for key K (content + position)", fill_score},
+	{"rope_dim", "", NEED(DECOUPLED), "the rotated dims (--rope-dim)",
+	    FIELD(attn.qk_rope_dim)},
+	{"nope_dim", "", NEED(DECOUPLED), "the content dims (--nope-dim)",
+	    FIELD(attn.qk_nope_dim)},
+	{"mscale", "", NEED(DECOUPLED),
+	    "DeepSeek-V3's mscale on the softmax (1: none)", fill_mscale},
 };
 
 #define NPLACEHOLDERS (sizeof placeholders / sizeof placeholders[0])
@@ -766,6 +961,10 @@ row_needs(enum pe_encoding enc)
 	n |= d->params & PE_PARAM_TABLE ? NEED(TABLE) : 0;
 	n |= d->params & PE_PARAM_RELATIVE ? NEED(RELATIVE) : 0;
 	n |= d->params & PE_PARAM_ROPE_SCALING ? NEED(SCALING) : 0;
+	n |= d->params & PE_PARAM_SPAN ? NEED(SPAN) : 0;
+	n |= d->params & PE_PARAM_SINKS ? NEED(SINKS) : 0;
+	n |= d->params & PE_PARAM_TEMPERATURE ? NEED(TEMPERATURE) : 0;
+	n |= d->params & PE_PARAM_DECOUPLED ? NEED(DECOUPLED) : 0;
 	return n;
 }
 

@@ -43,6 +43,10 @@ static const char *const panel_names[PE_PANEL_COUNT] = {
 	[PE_PANEL_DECAY] = "decay",
 	[PE_PANEL_RECENCY] = "recency",
 	[PE_PANEL_SHARE] = "share",
+	[PE_PANEL_MASK] = "mask",
+	[PE_PANEL_SINKS] = "sinks",
+	[PE_PANEL_TEMPERATURE] = "temperature",
+	[PE_PANEL_SPLIT] = "split",
 };
 
 /* A panel's name. */

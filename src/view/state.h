@@ -43,6 +43,10 @@ enum pe_panel {
 	PE_PANEL_DECAY,	    /* rope: RoFormer's bound beside the score */
 	PE_PANEL_RECENCY,   /* alibi: a late query's attention from biases */
 	PE_PANEL_SHARE,	    /* nope: the start token's share 1/(i+1) */
+	PE_PANEL_MASK,	    /* rope, nope: a window beside chunks (attn.h) */
+	PE_PANEL_SINKS,	    /* rope, nope: the share a head's sink takes */
+	PE_PANEL_TEMPERATURE, /* nope: Llama 4's query scale by position */
+	PE_PANEL_SPLIT,	    /* rope: a score's content and position parts */
 	PE_PANEL_COUNT
 };
 

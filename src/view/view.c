@@ -182,7 +182,8 @@ draw_status(struct ctx *c, bool chrome)
 	view_item(&it, 1, "1-%d encoding", PE_ENC_COUNT < 9 ? PE_ENC_COUNT : 9);
 	const struct pe_enc_view *v = pe_enc_view_of(c->cfg);
 	for (const struct pe_enc_key *k = v->keys; k->keys != NULL; k++)
-		view_item(&it, 1, "%s %s", k->label, k->what);
+		view_item(&it, view_attn_key(k) ? 4 : 1, "%s %s", k->label,
+		    k->what);
 	if (v->panels != NULL && v->panels[0].draw != NULL)
 		view_item(&it, 1, "c/C panel");
 	view_item(&it, 2, "v values");
@@ -251,16 +252,28 @@ help_lines(char lines[][96], size_t cap, bool model, bool training)
 			    numbers);
 		else
 			snprintf(lines[n++], 96, "%s", head[i]);
+	/* an encoding's own keys, on lines of at most 55 cells (the box's
+	 * 66 less the name's column), more lines when they need them */
 	for (int e = 0; e < PE_ENC_COUNT && n < cap; e++) {
-		char keys[80] = "";
+		char keys[96] = "";
+		const char *name = pe_encoding_name((enum pe_encoding)e);
 		for (const struct pe_enc_key *k = pe_enc_views[e]->keys;
-		     k->keys != NULL; k++)
-			if (k->press != NULL)
-				view_cat(keys, sizeof keys, "%s%s %s", keys[0] ? " · " : "",
-				    k->label, k->what);
-		if (keys[0] != '\0')
-			snprintf(lines[n++], 96, "%-11s%s",
-			    pe_encoding_name((enum pe_encoding)e), keys);
+		     k->keys != NULL && n < cap; k++) {
+			char item[48];
+			if (k->press == NULL)
+				continue;
+			snprintf(item, sizeof item, "%s %s", k->label, k->what);
+			if (keys[0] != '\0' && pe_text_cells(keys) + 3 +
+			    pe_text_cells(item) > 55) {
+				snprintf(lines[n++], 96, "%-11s%s", name, keys);
+				name = "";
+				keys[0] = '\0';
+			}
+			view_cat(keys, sizeof keys, "%s%s", keys[0] ? " · " : "",
+			    item);
+		}
+		if (keys[0] != '\0' && n < cap)
+			snprintf(lines[n++], 96, "%-11s%s", name, keys);
 	}
 	if (model && n < cap)
 		snprintf(lines[n++], 96, "%s", "L  , .               the model "
@@ -269,6 +282,26 @@ help_lines(char lines[][96], size_t cap, bool model, bool training)
 		snprintf(lines[n++], 96, "%s", i == 0 && training
 		    ? "space s r  w         training: pause; one step; "
 		      "restart; + .npy" : tail[i]);
+	return n;
+}
+
+/* Fit the help's lines to rows of the screen: while they are too many,
+ * the blank lines go first (from the bottom), then the mouse's line (the
+ * least needed: a click does what it looks like). The first line, the
+ * title, and the last, how to close, stay. Returns the lines left. */
+static int
+help_fit(char lines[][96], int n, int rows)
+{
+	for (int pass = 0; pass < 2 && n > rows; pass++)
+		for (int i = n - 2; i > 0 && n > rows; i--) {
+			bool drop = pass == 0 ? lines[i][0] == '\0'
+			    : strncmp(lines[i], "mouse ", 6) == 0;
+			if (!drop)
+				continue;
+			memmove(lines[i], lines[i + 1], (size_t)(n - i - 1) *
+			    sizeof lines[0]);
+			n--;
+		}
 	return n;
 }
 
@@ -281,6 +314,7 @@ draw_help(struct ctx *c)
 	    (pe_config_def(c->cfg)->params & PE_PARAM_TABLE);
 	int n = (int)help_lines(lines, 40, c->pane != NULL &&
 	    c->pane->arch != NULL, training);
+	n = help_fit(lines, n, c->h - 2);
 	int bw = 70 < c->w - 2 ? 70 : c->w - 2, bh = n + 2;
 	int x = (c->w - bw) / 2, y = (c->h - bh) / 2;
 	if (y < 0)

@@ -64,9 +64,9 @@ int view_check(struct ctx *c, int rc, int x, int y, int w);
 /* A line of items, each with a priority (0 most important), for
  * pe_text_pick: the parameter line and the footer's key hints. */
 struct items {
-	char text[16][160];
-	const char *ptr[16];
-	int prio[16];
+	char text[24][160];
+	const char *ptr[24];
+	int prio[24];
 	size_t n;
 };
 
@@ -116,6 +116,24 @@ void view_compare(struct ctx *c);
  * the width its two maps need with every token a column. */
 void view_toy_panel(struct ctx *c);
 int view_toy_width(const struct ctx *c);
+
+/* view_attn.c: the attention shape's panels (rope, nope: the mask, the
+ * sinks; nope: the temperature; rope: the score split) and its keys (o the
+ * span, k/K its size, </> the sinks' head, u/U a decoupled head's rotated
+ * part, t the temperature). */
+void view_attn_mask(struct ctx *c);
+void view_attn_params(struct ctx *c, struct items *it);
+void view_attn_sinks(struct ctx *c);
+void view_attn_temperature(struct ctx *c);
+void view_attn_split(struct ctx *c);
+int view_attn_span_key(struct pe_state *st, int key);
+int view_attn_size_key(struct pe_state *st, int key);
+int view_attn_head_key(struct pe_state *st, int key);
+int view_attn_rope_dim_key(struct pe_state *st, int key);
+int view_attn_temperature_key(struct pe_state *st, int key);
+/* Whether k is one of the keys above (the footer drops them first: they
+ * are in the help, and c/C reaches their panels). */
+bool view_attn_key(const struct pe_enc_key *k);
 
 /* view_example.c: the worked example, x + PE(p) or R_p x, at the
  * cursor's position. */

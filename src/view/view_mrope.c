@@ -67,6 +67,35 @@ mrope_strip(struct ctx *c, int x, int y, int w, size_t cur)
 	}
 }
 
+/* The pairs' axes on one line, a cell a pair (t orange, h green, w blue
+ * as the positions' curves), after "pairs"; when they do not all fit, the
+ * first ones and "…". */
+static void
+mrope_pair_strip(struct ctx *c, int x, int y, int w)
+{
+	const struct pe_config *k = c->cfg;
+	static const uint32_t ink[3] = {C_CURVE, C_CURVE2, C_ACCENT};
+	size_t P = k->d / 2, sec[3];
+	const char *lead = k->mrope.layout == PE_MROPE_INTERLEAVED
+	    ? "pairs (interleaved) " : "pairs (contiguous) ";
+	int lw = pe_text_cells(lead);
+
+	if (w < lw + 8 || P == 0)
+		return;
+	pe_mrope_sections(k, sec);
+	pe_canvas_text(c->cv, x, y, lw, lead, C_DIM, PE_COLOR_DEFAULT, 0);
+	size_t room = (size_t)(w - lw);
+	size_t cells = room >= P ? P : room - 1;
+	for (size_t j = 0; j < cells; j++) {
+		enum pe_mrope_axis a = pe_mrope_pair_axis(k, sec, j);
+		pe_canvas_text(c->cv, x + lw + (int)j, y, 1, axis_names[a],
+		    ink[a], PE_COLOR_DEFAULT, 0);
+	}
+	if (cells < P)
+		pe_canvas_text(c->cv, x + lw + (int)cells, y, 1, "…", C_DIM,
+		    PE_COLOR_DEFAULT, 0);
+}
+
 /* Mean position of axis a over tokens [i0, i1) (exact, from the runs). */
 static double
 mrope_mean_position(const struct pe_config *k, enum pe_mrope_axis a,
@@ -76,10 +105,17 @@ mrope_mean_position(const struct pe_config *k, enum pe_mrope_axis a,
 	size_t n = pe_mrope_runs(k, a, i0, i1, run);
 	double sum = 0.0;
 
-	for (size_t j = 0; j < n; j++)
+	for (size_t j = 0; j < n; j++) {
+		if (run[j].frames) { /* frames at their times */
+			for (uint64_t f = 0; f < run[j].len; f++)
+				sum += (double)run[j].mult *
+				    (double)pe_mrope_run_pos(k, &run[j], f);
+			continue;
+		}
 		sum += (double)run[j].mult * ((double)run[j].p0 *
 		    (double)run[j].len + (double)run[j].len *
 		    ((double)run[j].len - 1) / 2);
+	}
 	return sum / (double)(i1 - i0);
 }
 
@@ -217,7 +253,11 @@ mrope_map(struct ctx *c)
 	snprintf(legend, sizeof legend, "pairs 0–%zu turn with t · %zu–%zu h · "
 	    "%zu–%zu w · grey: many turns", sec[0] - 1, sec[0],
 	    sec[0] + sec[1] - 1, sec[0] + sec[1], k->d / 2 - 1);
-	if (sec[0] == 0 || sec[1] == 0 || sec[2] == 0)
+	if (k->mrope.layout == PE_MROPE_INTERLEAVED)
+		snprintf(legend, sizeof legend, "interleaved: pair j turns with "
+		    "h if j%%3=1 < %zu, w if j%%3=2 < %zu, else t · grey: many "
+		    "turns", 3 * sec[1], 3 * sec[2]);
+	else if (sec[0] == 0 || sec[1] == 0 || sec[2] == 0)
 		snprintf(legend, sizeof legend, "sections t %zu · h %zu · w %zu · "
 		    "grey: many turns", sec[0], sec[1], sec[2]);
 	struct pe_scale sc = {PE_CMAP_CYCLIC, 0, PE_TWO_PI, true};
@@ -229,7 +269,7 @@ mrope_map(struct ctx *c)
 	char what[64];
 	pe_mrope_position(k, cur, p);
 	mrope_token_what(k, cur, what, sizeof what);
-	enum pe_mrope_axis a = pe_mrope_axis_of(sec, j);
+	enum pe_mrope_axis a = pe_mrope_pair_axis(k, sec, j);
 	double th = (double)p[a] * c->mainf.omega[j];
 	snprintf(c->insp[0], sizeof c->insp[0], " token %zu, %s, at (t, h, w) = "
 	    "(%lld, %lld, %lld); θ[%zu,%zu] = %s · ω_%zu = %lld · %.9g = "
@@ -248,8 +288,9 @@ view_mrope(struct ctx *c)
 	int x = c->rx, y = c->by, w = c->rw, h = c->bh;
 	size_t cur = c->st->cur_r;
 	mrope_strip(c, x, y, w, cur);
-	y += 1;
-	h -= 1;
+	mrope_pair_strip(c, x, y + 1, w);
+	y += 2;
+	h -= 2;
 	int hp = h >= 30 ? 9 : (h >= 20 ? 7 : 0);
 	if (hp > 0) {
 		mrope_positions_plot(c, x, y, w, hp, cur);
@@ -289,6 +330,18 @@ mrope_params(struct ctx *c, struct items *it)
 		view_item(it, 1, "text %zu · image %zu×%zu · text %zu",
 		    k->mrope.text_before, k->grid_h, k->grid_w,
 		    k->mrope.text_after);
+	if (k->mrope.layout == PE_MROPE_INTERLEAVED)
+		view_item(it, 0, "interleaved t h w (Qwen3-VL)");
+	if (k->mrope.tokens_per_second > 0.0) {
+		char times[80] = "";
+		size_t F = k->mrope.frames, show = F < 4 ? F : 3;
+		for (size_t f = 0; f < show; f++)
+			view_cat(times, sizeof times, "%s%lld", f ? "," : "",
+			    (long long)pe_mrope_frame_time(k, f));
+		view_item(it, 0, "frame t %s%s (%g s/frame × %g tokens/s)", times,
+		    F > show ? ",…" : "", k->mrope.seconds_per_frame,
+		    k->mrope.tokens_per_second);
+	}
 	view_item(it, 2, "pairing half (rotate_half)");
 }
 

@@ -398,13 +398,36 @@ static void
 nope_map(struct ctx *c)
 {
 	struct pe_scale sc = {PE_CMAP_SEQUENTIAL, -1, 0, false};
+	struct pe_attn t;
+	char title[96], why[64];
+
+	/* the mask field's shape: causal, and the layer's window or chunks */
+	pe_config_attn(c->cfg, &t);
+	t.causal = true;
+	if (t.span == PE_SPAN_SLIDING)
+		snprintf(title, sizeof title, "causal mask, window %zu [query ↓, "
+		    "key →]", t.window);
+	else if (t.span == PE_SPAN_CHUNKED)
+		snprintf(title, sizeof title, "causal mask, chunks of %zu [query "
+		    "↓, key →]", t.chunk);
+	else
+		snprintf(title, sizeof title, "causal mask[query ↓, key →]");
 	/* no color bar: the mask holds 0 and −∞ only (the legend) */
-	view_map_main(c, &sc, "causal mask[query ↓, key →]", NULL,
-	    "visible iff key ≤ query");
+	view_map_main(c, &sc, title, NULL, t.span == PE_SPAN_FULL
+	    ? "visible iff key ≤ query"
+	    : t.span == PE_SPAN_SLIDING
+	    ? "masked (−inf): key after query or out of the window; 0: seen"
+	    : "masked (−inf): key after query or in another chunk; 0: seen");
 	size_t i = c->st->cur_r, j = c->st->cur_c;
-	snprintf(c->insp[0], sizeof c->insp[0], " mask[q=%zu, k=%zu] = %s", i, j,
-	    j <= i ? "0 (key at or before query: visible)"
-		   : "−inf (key after query: masked)");
+	if (j > i)
+		snprintf(why, sizeof why, "key after query: masked");
+	else if (!pe_attn_sees(&t, i, j))
+		snprintf(why, sizeof why, "%s", t.span == PE_SPAN_SLIDING
+		    ? "before the window: masked" : "an earlier chunk: masked");
+	else
+		snprintf(why, sizeof why, "key at or before query: visible");
+	snprintf(c->insp[0], sizeof c->insp[0], " mask[q=%zu, k=%zu] = %s (%s)",
+	    i, j, pe_attn_sees(&t, i, j) ? "0" : "−inf", why);
 	view_map_inspect(c, "query", "key");
 }
 
@@ -455,6 +478,14 @@ nope_share(struct ctx *c)
 	    "the start token's share 1/(i+1)", C_TEXT, PE_ATTR_BOLD);
 	y += used;
 	h -= used;
+	/* the queries that see key 0: all, or those before the window has
+	 * moved past it or chunk 0 has ended */
+	struct pe_attn t;
+	pe_config_attn(k, &t);
+	size_t S = t.span == PE_SPAN_SLIDING ? t.window
+	    : t.span == PE_SPAN_CHUNKED ? t.chunk : n;
+	if (S > n)
+		S = n;
 	/* the plot first: with little room it takes it all, the prose goes */
 	int pw = w - 7, hp = h >= 24 ? h / 2 : h >= 13 ? h - 9 : h;
 	if (pw > 4 && hp >= 4) {
@@ -465,7 +496,8 @@ nope_share(struct ctx *c)
 			for (size_t s = 0; s < ns; s++) { /* block means */
 				size_t a, b;
 				pe_field_span(0, n, ns, s, &a, &b);
-				ys[s] = harmonic_diff(a, b) / (double)(b - a);
+				ys[s] = a < S ? harmonic_diff(a, b < S ? b : S) /
+				    (double)(b - a) : 0.0;
 			}
 			char xhi[32];
 			snprintf(xhi, sizeof xhi, "%zu", n - 1);
@@ -486,10 +518,19 @@ nope_share(struct ctx *c)
 		view_cat(l, sizeof l, " Past train_len %zu the shares are smaller "
 		    "than any seen in training (1/(L+1) = %.3g).", L,
 		    pe_nope_start_share(L));
+	if (S < n)
+		view_cat(l, sizeof l, " With %s of %zu the first token is out of "
+		    "sight from query %zu on: its share is 0 there.",
+		    t.span == PE_SPAN_SLIDING ? "a window" : "chunks", S, S);
 	if (h > 0)
 		panel_text(c->cv, x, y, w, h, l, C_DIM, 0);
-	snprintf(c->panel_insp, sizeof c->panel_insp, " share(i = %zu) = 1/(i + "
-	    "1) = 1/%zu = %.9g", i, i + 1, pe_nope_start_share(i));
+	if (i >= S)
+		snprintf(c->panel_insp, sizeof c->panel_insp, " share(i = %zu) = 0: "
+		    "key 0 is hidden from query %zu (%s of %zu)", i, i,
+		    t.span == PE_SPAN_SLIDING ? "a window" : "chunks", S);
+	else
+		snprintf(c->panel_insp, sizeof c->panel_insp, " share(i = %zu) = "
+		    "1/(i + 1) = 1/%zu = %.9g", i, i + 1, pe_nope_start_share(i));
 }
 
 /* ---- rows ------------------------------------------------------------- */
@@ -677,15 +718,26 @@ static void
 nope_params(struct ctx *c, struct items *it)
 {
 	view_item(it, 0, "seq_len %zu", c->cfg->n);
+	view_attn_params(c, it);
 	view_item(it, 2, "no positional encoding: order comes only from the "
 	    "causal mask");
 }
 
-static const struct pe_enc_key nope_keys[] = {PE_SHARED_SEQ_LEN, PE_KEYS_END};
+static const struct pe_enc_key nope_keys[] = {
+	PE_SHARED_SEQ_LEN,
+	{"o", "o", "span", view_attn_span_key},
+	{"kK", "k/K", "span size", view_attn_size_key},
+	{"t", "t", "temperature", view_attn_temperature_key},
+	{"<>", "</>", "sink head", view_attn_head_key},
+	PE_KEYS_END,
+};
 
 static const struct pe_enc_panel nope_panels[] = {
 	{PE_PANEL_ATTENTION, view_toy_panel, view_toy_width},
 	{PE_PANEL_SHARE, nope_share, NULL},
+	{PE_PANEL_MASK, view_attn_mask, NULL},
+	{PE_PANEL_SINKS, view_attn_sinks, NULL},
+	{PE_PANEL_TEMPERATURE, view_attn_temperature, NULL},
 	{PE_PANEL_OVERVIEW, NULL, NULL},
 };
 

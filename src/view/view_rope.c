@@ -382,9 +382,11 @@ rope_params(struct ctx *c, struct items *it)
 	view_item(it, 0, "seq_len %zu", k->n);
 	view_item(it, 1, "base %g", k->base);
 	view_item(it, 2, "pairing %s", k->pairing == PE_PAIR_HALF
-	    ? "half (rotate_half)" : "interleaved (GPT-J)");
-	if (r->rot != k->d)
+	    ? "half (rotate_half)"
+	    : "interleaved (GPT-J; Llama 4's complex form, DeepSeek's)");
+	if (r->rot != k->d && k->attn.qk_rope_dim == 0)
 		view_item(it, 1, "rotary %zu of %zu", r->rot, k->d);
+	view_attn_params(c, it);
 	if (k->rope.type == PE_ROPE_LONGROPE) {
 		/* which factor longrope uses, and why (HF: rope_scaling's
 		 * factor, or the Phi-3 ratio) */
@@ -491,6 +493,10 @@ static const struct pe_enc_key rope_keys[] = {
 	{"p", "p", "pairing", rope_pairing},
 	{"sS", "s/S", "scaling", rope_type},
 	{"fF", "f/F", "factor", rope_factor},
+	{"o", "o", "span", view_attn_span_key},
+	{"kK", "k/K", "span size", view_attn_size_key},
+	{"uU", "u/U", "rope_dim", view_attn_rope_dim_key},
+	{"<>", "</>", "sink head", view_attn_head_key},
 	PE_KEYS_END,
 };
 
@@ -498,6 +504,9 @@ static const struct pe_enc_panel rope_panels[] = {
 	{PE_PANEL_ATTENTION, view_toy_panel, view_toy_width},
 	{PE_PANEL_EXAMPLE, view_example_rotated, view_example_width},
 	{PE_PANEL_DECAY, rope_decay_panel, NULL},
+	{PE_PANEL_MASK, view_attn_mask, NULL},
+	{PE_PANEL_SINKS, view_attn_sinks, NULL},
+	{PE_PANEL_SPLIT, view_attn_split, NULL},
 	{PE_PANEL_OVERVIEW, NULL, NULL},
 };
 

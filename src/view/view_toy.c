@@ -36,12 +36,16 @@ toy_bias_missing(const struct pe_config *cfg)
 }
 
 /* The toy's head: the head of a bias that has them (alibi's head drawn
- * large, relative's bias row), else 0. */
+ * large, relative's bias row) or of the sinks, else 0. */
 static size_t
 toy_head(const struct ctx *c)
 {
 	const struct pe_toy_rule *r = toy_rule(c->cfg);
+	struct pe_attn t;
 
+	pe_toy_attn(c->cfg, &t);
+	if (t.sinks != NULL) /* a sink logit a head */
+		return c->pane->head < t.n_sinks ? c->pane->head : 0;
 	return r != NULL && r->bias != NULL ? c->pane->head : 0;
 }
 
@@ -296,16 +300,29 @@ view_toy_panel(struct ctx *c)
 	}
 
 	/* title: what is computed; the two sentences */
-	bool causal = pe_toy_causal(c->cfg);
-	char t1[200], s0[600], s1[600], l[1400];
+	struct pe_attn shape;
+	pe_toy_attn(c->cfg, &shape);
+	bool causal = shape.causal;
+	char t1[300], s0[600], s1[600], l[1400], span[64] = "";
 	const struct pe_toy_rule *rule = toy_rule(c->cfg);
-	snprintf(t1, sizeof t1, "toy attention softmax(q·k/√%zu%s), W_q = W_k = "
-	    "I, mask %s", c->cfg->d,
-	    rule != NULL && rule->term != NULL ? rule->term : "",
-	    causal ? "causal" : "none");
+	if (shape.span == PE_SPAN_SLIDING)
+		snprintf(span, sizeof span, ", window %zu", shape.window);
+	else if (shape.span == PE_SPAN_CHUNKED)
+		snprintf(span, sizeof span, ", chunks of %zu", shape.chunk);
+	double m;
+	pe_attn_scale(c->cfg, &m);
+	char scale[64] = "";
+	if (m != 1.0)
+		snprintf(scale, sizeof scale, "·%.4g", m * m);
+	snprintf(t1, sizeof t1, "toy attention softmax(%sq·k/√%zu%s%s%s), W_q = "
+	    "W_k = I, mask %s%s", shape.temperature &&
+	    pe_config_def(c->cfg)->attention != PE_ATTN_ROTATE ? "τ(i)·" : "",
+	    c->cfg->d, scale, rule != NULL && rule->term != NULL ? rule->term
+	    : "", shape.sinks != NULL ? " ∪ sink" : "", causal ? "causal"
+	    : "none", span);
 	/* the maps come first: every token a row; the title and the
 	 * sentences take what the maps leave, then the difference's words */
-	int room = h - toy_map_min_h(t, causal) - 1;
+	int room = h - toy_map_min_h(t, causal || shape.span != PE_SPAN_FULL) - 1;
 	int tl = room >= 4 ? 2 : room >= 1 ? 1 : 0;
 	int sl = room - tl >= 2 ? 2 : room - tl >= 1 ? 1 : 0;
 	if (tl > 0)
@@ -325,18 +342,23 @@ view_toy_panel(struct ctx *c)
 		inv[k->toy_perm[i]] = i;
 	for (size_t i = 0; i < t; i++)
 		for (size_t j = 0; j < t; j++) {
-			a[i * t + j] = causal && j > i ? -INFINITY : k->toy_a[i * t + j];
-			b[i * t + j] = causal && inv[j] > inv[i] ? -INFINITY
-								 : k->toy_b[i * t + j];
+			a[i * t + j] = !pe_attn_sees(&shape, i, j) ? -INFINITY
+			    : k->toy_a[i * t + j];
+			b[i * t + j] = !pe_attn_sees(&shape, inv[i], inv[j])
+			    ? -INFINITY : k->toy_b[i * t + j];
 		}
 	struct pe_scale sc = {PE_CMAP_SEQUENTIAL, 0, 1, false};
 	int mw = (w - 2) / 2;
+	bool hides = causal || shape.span != PE_SPAN_FULL;
 	/* a line a token before the words on the difference (the inspector
 	 * and the caption say it too), then two tokens a line */
-	int full = (int)t + 3 + causal;
-	int mh = h - 4 >= full ? toy_map_h(t, h - 4, causal, c->st->values)
-	    : h - 1 >= full ? full : toy_map_h(t, h, causal, c->st->values);
-	const char *legend = causal ? "masked: the key comes later" : NULL;
+	int full = (int)t + 3 + hides;
+	int mh = h - 4 >= full ? toy_map_h(t, h - 4, hides, c->st->values)
+	    : h - 1 >= full ? full : toy_map_h(t, h, hides, c->st->values);
+	const char *legend = !hides ? NULL : shape.span == PE_SPAN_FULL
+	    ? "masked: the key comes later" : shape.span == PE_SPAN_SLIDING
+	    ? "masked: later, or out of the window"
+	    : "masked: later, or another chunk";
 	toy_map(c, x, y, mw, mh, a, t, labels, &sc, "A: the sentence", legend);
 	toy_map(c, x + mw + 2, y, w - mw - 2, mh, b, t, labels, &sc,
 	    "P·A′·Pᵀ: permuted, mapped back", legend);

@@ -190,7 +190,9 @@ def model_layers(path):
     own = root.get("_pescope", {})
     mt = root["model_type"]
     c = root.get("text_config") or root
-    outer = {"llama4": "llama4_text", "gemma3": "gemma3_text", "qwen2_vl": "qwen2_vl_text"}
+    outer = {"llama4": "llama4_text", "gemma3": "gemma3_text", "qwen2_vl": "qwen2_vl_text",
+             "qwen2_5_vl": "qwen2_5_vl_text", "qwen3_vl": "qwen3_vl_text"}
+    mrope = ("qwen2_vl_text", "qwen2_5_vl_text", "qwen3_vl_text")
     mt = c.get("model_type", mt) if c is not root else mt
     mt = outer.get(mt, mt)
     head_dim = c.get("head_dim") or (c.get("hidden_size", c.get("n_embd", c.get("d_model", c.get("embed_dim", 0))))
@@ -242,7 +244,7 @@ def model_layers(path):
         elif mt == "gemma3_text":
             pat = c.get("sliding_window_pattern", 6)
             types = ["sliding_attention" if bool((i + 1) % pat) else "full_attention" for i in range(n)]
-        elif mt in ("qwen2", "qwen3", "qwen2_vl_text"):
+        elif mt in ("qwen2", "qwen3", "qwen2_vl_text", "qwen2_5_vl_text"):
             sw = c.get("sliding_window") if c.get("use_sliding_window") else None
             mwl = c.get("max_window_layers", 28)
             types = ["sliding_attention" if sw is not None and i >= mwl else "full_attention" for i in range(n)]
@@ -253,7 +255,8 @@ def model_layers(path):
             types = ["full_attention"] * n
 
     # the rope dicts
-    theta_default = {"llama4_text": 500000.0, "gpt_oss": 150000.0, "qwen2_vl_text": 1000000.0}.get(mt, 10000.0)
+    theta_default = {"llama4_text": 500000.0, "gpt_oss": 150000.0, "qwen2_vl_text": 1000000.0,
+                     "qwen2_5_vl_text": 1000000.0, "qwen3_vl_text": 5000000.0}.get(mt, 10000.0)
     cc = dict(c)
     if mt == "gpt_neox":
         cc["partial_rotary_factor"] = c.get("rotary_pct", 1.0)
@@ -291,7 +294,7 @@ def model_layers(path):
     for i in range(n):
         t = types[i]
         p = rope[t] if nested else rope
-        shape = dict(type=t, enc="mrope" if mt == "qwen2_vl_text" else "rope", causal=True,
+        shape = dict(type=t, enc="mrope" if mt in mrope else "rope", causal=True,
                      rotates=use_rope[i], head_dim=head_dim,
                      span={"full_attention": "full", "sliding_attention": "sliding",
                            "chunked_attention": "chunked"}[t])

@@ -132,4 +132,13 @@ void dump_lines_rows(const struct dump_ctx *x, size_t r0, size_t r1,
 int dump_fill32_lines(const struct dump_ctx *x, size_t r0, size_t r1,
     float *dest);
 
+/* dump_whole.c: the tables a kernel fills whole (mrope, xpos, rope2d):
+ * each prep fills the table into x->p; dump_fill_whole copies rows
+ * [r0, r1) of it. */
+int dump_prep_mrope(struct dump_ctx *x);
+int dump_prep_xpos(struct dump_ctx *x);
+int dump_prep_rope2d(struct dump_ctx *x);
+int dump_fill_whole(const struct dump_ctx *x, size_t r0, size_t r1,
+    void *dest);
+
 #endif

@@ -52,10 +52,6 @@ static int fill_share(FILL_ARGS);
 static int fill_temperature(FILL_ARGS);
 static int check_temperature(const struct dump_ctx *x, char *why, size_t cap);
 static int check_sinks(const struct dump_ctx *x, char *why, size_t cap);
-static int fill_whole(FILL_ARGS);
-static int prep_mrope(struct dump_ctx *x);
-static int prep_xpos(struct dump_ctx *x);
-static int prep_rope2d(struct dump_ctx *x);
 static int check_toy(const struct dump_ctx *x, char *why, size_t cap);
 static int check_embedding(const struct dump_ctx *x, char *why, size_t cap);
 static int check_train_len(const struct dump_ctx *x, char *why, size_t cap);
@@ -162,28 +158,28 @@ const struct dump_table dump_tables[] = {
 	{"loss", E(LEARNED), 0, {AX_STEPS, AX_CURVE}, false, fill_loss,
 	    check_trained},
 	/* mrope (mrope.h); similarity and profile above */
-	{"positions", E(MROPE), 0, {AX_POS, AX_THREE}, true, fill_whole, NULL, NULL,
-	    NULL, prep_mrope},
-	{"angles", E(MROPE), 0, {AX_POS, AX_HALF}, false, fill_whole, NULL, NULL,
-	    NULL, prep_mrope},
-	{"cos", E(MROPE), 0, {AX_POS, AX_D}, false, fill_whole, NULL, NULL,
-	    NULL, prep_mrope},
-	{"sin", E(MROPE), 0, {AX_POS, AX_D}, false, fill_whole, NULL, NULL,
-	    NULL, prep_mrope},
+	{"positions", E(MROPE), 0, {AX_POS, AX_THREE}, true, dump_fill_whole, NULL, NULL,
+	    NULL, dump_prep_mrope},
+	{"angles", E(MROPE), 0, {AX_POS, AX_HALF}, false, dump_fill_whole, NULL, NULL,
+	    NULL, dump_prep_mrope},
+	{"cos", E(MROPE), 0, {AX_POS, AX_D}, false, dump_fill_whole, NULL, NULL,
+	    NULL, dump_prep_mrope},
+	{"sin", E(MROPE), 0, {AX_POS, AX_D}, false, dump_fill_whole, NULL, NULL,
+	    NULL, dump_prep_mrope},
 	/* xpos (xpos.h): the queries' tables */
-	{"scale", E(XPOS), 0, {AX_POS, AX_HALF}, false, fill_whole, NULL, NULL,
-	    NULL, prep_xpos},
-	{"cos", E(XPOS), 0, {AX_POS, AX_D}, false, fill_whole, NULL, NULL,
-	    NULL, prep_xpos},
-	{"sin", E(XPOS), 0, {AX_POS, AX_D}, false, fill_whole, NULL, NULL,
-	    NULL, prep_xpos},
+	{"scale", E(XPOS), 0, {AX_POS, AX_HALF}, false, dump_fill_whole, NULL, NULL,
+	    NULL, dump_prep_xpos},
+	{"cos", E(XPOS), 0, {AX_POS, AX_D}, false, dump_fill_whole, NULL, NULL,
+	    NULL, dump_prep_xpos},
+	{"sin", E(XPOS), 0, {AX_POS, AX_D}, false, dump_fill_whole, NULL, NULL,
+	    NULL, dump_prep_xpos},
 	/* rope2d (rope2d.h): the patches' angles and freqs_cis */
-	{"angles", E(ROPE2D), 0, {AX_POS, AX_HALF}, false, fill_whole, NULL, NULL,
-	    NULL, prep_rope2d},
-	{"cos", E(ROPE2D), 0, {AX_POS, AX_HALF}, false, fill_whole, NULL, NULL,
-	    NULL, prep_rope2d},
-	{"sin", E(ROPE2D), 0, {AX_POS, AX_HALF}, false, fill_whole, NULL, NULL,
-	    NULL, prep_rope2d},
+	{"angles", E(ROPE2D), 0, {AX_POS, AX_HALF}, false, dump_fill_whole, NULL, NULL,
+	    NULL, dump_prep_rope2d},
+	{"cos", E(ROPE2D), 0, {AX_POS, AX_HALF}, false, dump_fill_whole, NULL, NULL,
+	    NULL, dump_prep_rope2d},
+	{"sin", E(ROPE2D), 0, {AX_POS, AX_HALF}, false, dump_fill_whole, NULL, NULL,
+	    NULL, dump_prep_rope2d},
 };
 const size_t dump_ntables = sizeof dump_tables / sizeof dump_tables[0];
 
@@ -824,93 +820,6 @@ fill_share(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
 	(void)x;
 	for (size_t i = r0; i < r1; i++)
 		v[i - r0] = pe_nope_start_share(i);
-	return PE_OK;
-}
-
-/* mrope's positions, angles, cos and sin. */
-static int
-whole_mrope(const struct dump_ctx *x, void *dest)
-{
-	const char *t = x->t->name;
-
-	if (strcmp(t, "positions") == 0)
-		return pe_mrope_fill_positions(x->c, dest);
-	if (strcmp(t, "angles") == 0)
-		return pe_mrope_fill_angles(x->c, dest);
-	if (strcmp(t, "cos") == 0)
-		return pe_mrope_fill_cos_sin(x->c, dest, NULL);
-	return pe_mrope_fill_cos_sin(x->c, NULL, dest);
-}
-
-/* xpos's scale, cos and sin (the queries'). */
-static int
-whole_xpos(const struct dump_ctx *x, void *dest)
-{
-	const char *t = x->t->name;
-
-	if (strcmp(t, "scale") == 0)
-		return pe_xpos_fill_scale(x->c, dest);
-	if (strcmp(t, "cos") == 0)
-		return pe_xpos_fill_cos_sin(x->c, dest, NULL);
-	return pe_xpos_fill_cos_sin(x->c, NULL, dest);
-}
-
-/* rope2d's angles, cos and sin. */
-static int
-whole_rope2d(const struct dump_ctx *x, void *dest)
-{
-	const char *t = x->t->name;
-
-	if (strcmp(t, "angles") == 0)
-		return pe_rope2d_fill_angles(x->c, dest);
-	if (strcmp(t, "cos") == 0)
-		return pe_rope2d_fill_cos_sin(x->c, dest, NULL);
-	return pe_rope2d_fill_cos_sin(x->c, NULL, dest);
-}
-
-/* A table whose kernel fills it whole (the issue-15 encodings' tables,
- * small: positions x head_dim): prep fills it into x->p, fill copies rows. */
-static int
-prep_whole(struct dump_ctx *x, int (*whole)(const struct dump_ctx *, void *))
-{
-	x->p.nv = x->count;
-	if (x->t->ints) {
-		if ((x->p.iv = malloc(x->count * sizeof *x->p.iv)) == NULL)
-			return PE_ENOMEM;
-		return whole(x, x->p.iv);
-	}
-	if ((x->p.v = malloc(x->count * sizeof *x->p.v)) == NULL)
-		return PE_ENOMEM;
-	return whole(x, x->p.v);
-}
-
-static int
-prep_mrope(struct dump_ctx *x)
-{
-	return prep_whole(x, whole_mrope);
-}
-
-static int
-prep_xpos(struct dump_ctx *x)
-{
-	return prep_whole(x, whole_xpos);
-}
-
-static int
-prep_rope2d(struct dump_ctx *x)
-{
-	return prep_whole(x, whole_rope2d);
-}
-
-/* Rows [r0, r1) of a table prep_whole filled. */
-static int
-fill_whole(const struct dump_ctx *x, size_t r0, size_t r1, void *dest)
-{
-	size_t n = (r1 - r0) * x->rowlen;
-	if (x->t->ints)
-		memcpy(dest, x->p.iv + r0 * x->rowlen, n * sizeof *x->p.iv);
-	else
-		memcpy(dest, x->p.v + r0 * x->rowlen, n * sizeof *x->p.v);
 	return PE_OK;
 }
 

@@ -214,6 +214,16 @@ stream_progress(const struct pe_stream *s, size_t rows, double bytes,
 	    bytes / elapsed / 1e6, (int)(left / 60), (int)fmod(left, 60.0));
 }
 
+/* Bytes on a cache line's start (the fills' vector stores then never
+ * straddle two lines, wherever the allocator would have put them); NULL
+ * when out of memory. */
+static void *
+stream_alloc(size_t bytes)
+{
+	void *p = NULL;
+	return posix_memalign(&p, 64, bytes > 0 ? bytes : 64) == 0 ? p : NULL;
+}
+
 /* Allocate the ring: nslots slots of a chunk each. */
 static int
 stream_ring(struct stream_run *run)
@@ -237,11 +247,11 @@ stream_ring(struct stream_run *run)
 	for (size_t k = 0; k < run->nslots; k++) {
 		struct stream_slot *sl = &run->slots[k];
 		if (s->fill != NULL && !run->bytes &&
-		    (sl->vals = malloc(vals ? vals : 1)) == NULL)
+		    (sl->vals = stream_alloc(vals)) == NULL)
 			return PE_ENOMEM;
 		if (run->direct)
 			sl->out = sl->vals;
-		else if ((sl->out = malloc(out ? out : 1)) == NULL)
+		else if ((sl->out = stream_alloc(out)) == NULL)
 			return PE_ENOMEM;
 	}
 	return PE_OK;

@@ -102,6 +102,7 @@ term_start(struct term *t, int rows, int cols, const char *const *args,
 	t->pid = forkpty(&t->fd, NULL, NULL, &ws);
 	cr_assert_geq(t->pid, 0, "forkpty: %s", strerror(errno));
 	if (t->pid == 0) {
+		th_child_signals();
 		/* Signals that dump core must not leave core files. */
 		struct rlimit nocore = {0, 0};
 		setrlimit(RLIMIT_CORE, &nocore);
@@ -1416,6 +1417,7 @@ Test(e2e, a_terminal_that_hangs_up_ends_the_tui_by_sighup)
 			pid_t c = fork();
 			if (c == 0) {
 				setsid();
+				th_child_signals();
 				close(p[0]);
 				close(p[1]);
 				setenv("TERM", "xterm-256color", 1);

@@ -46,7 +46,7 @@ Test(cli, help_and_version)
 	cr_assert(strstr(out, "0 means unset") != NULL);
 	cr_assert(strstr(out, "--truncate ") != NULL);
 	cr_assert(strstr(out, "0 or only one given: unset") != NULL);
-	/* issue 11's options and tables */
+	/* the teaching options and tables (toy attention, worked examples) */
 	const char *teach[] = {"--tokens", "--permute", "--mask", "--bias-file",
 	    "--embedding", "--shift", "--train-len", "token_embeddings",
 	    "attention", "rotated", "decay", "beyond", "recency", "start_share"};
@@ -136,7 +136,7 @@ Test(cli, worked_example_adds_pe0)
 	free(out), free(err);
 }
 
-/* issue 11: --table sum writes x + PE(p) for every position; row 0 of the
+/* --table sum writes x + PE(p) for every position; row 0 of the
  * worked example is 0.51 0.78 0.88 1.14, row 5 is not. */
 Test(cli, dump_sum_is_the_worked_example)
 {
@@ -158,7 +158,7 @@ Test(cli, dump_sum_is_the_worked_example)
 	free(out), free(err);
 }
 
-/* issue 11: the toy attention of NoPE without a mask, mapped back from the
+/* The toy attention of NoPE without a mask, mapped back from the
  * permuted sentence, is the sentence's own; the causal default masks. */
 Test(cli, toy_attention_permutation)
 {
@@ -204,7 +204,7 @@ Test(cli, toy_attention_permutation)
 	free(out), free(err);
 }
 
-/* issue 11: a preset's training length; Llama 2's pairs past 4096. */
+/* A preset's training length; Llama 2's pairs past 4096. */
 Test(cli, beyond_from_a_preset)
 {
 	char *out, *err;
@@ -304,7 +304,7 @@ static const struct bad bads[] = {
 	{{"dump", "--cursor", "1,1", "--table", "pe"}, "--cursor"},
 	{{"dump", "--table-file", "@FIX/f8_nan_2x2.npy", "--table", "pe"},
 	    "must be finite"},
-	/* non-finite tables (issue 8, item 5) */
+	/* non-finite tables */
 	{{"dump", "-e", "rope", "-d", "8", "--rope-scaling", "longrope",
 	     "--short-factor", "1,1,1,1", "--long-factor", "1,1,1,1",
 	     "--original-max-pos", "1", "--table", "inv_freq"},
@@ -326,7 +326,7 @@ static const struct bad bads[] = {
 	{{"--bogus"}, "unknown option"},
 	{{"--preset", "gpt-5"}, "--preset"},
 	{{"dump", "--grid", "3y4", "-e", "vit2d", "--table", "pe"}, "--grid"},
-	/* issue 8.9: an option that changes nothing here is refused */
+	/* an option that changes nothing here is refused */
 	{{"dump", "-e", "sinusoidal", "--heads", "4", "--table", "pe"},
 	     "--heads has no effect with -e sinusoidal"},
 	{{"dump", "-e", "vit2d", "-n", "5", "--table", "pe"}, "--seq-len"},
@@ -346,15 +346,15 @@ static const struct bad bads[] = {
 	{{"snapshot", "-e", "rope", "--head", "1"}, "--head"},
 	{{"dump", "--size", "80x24", "--table", "pe"}, "--size"},
 	{{"bench", "-e", "rope"}, "does not apply to bench"},
-	/* issue 8.10: abbreviations go through the one parser */
+	/* abbreviations go through the one parser */
 	{{"--conf", "/nonexistent/p"}, "No such file or directory"},
 	{{"--pre", "x"}, "ambiguous"},
-	/* issue 8.12: a table only with -e learned, in either order */
+	/* a table only with -e learned, in either order */
 	{{"dump", "-e", "sinusoidal", "--table-file", "/dev/zero", "--table",
 	     "pe"}, "not a regular file"},
-	/* issue 8.14: below the smallest frame */
+	/* below the smallest frame */
 	{{"snapshot", "--size", "10x5"}, "at least 80x24"},
-	/* issue 8.15: one rule for numbers: no spaces, tabs, hex or commas */
+	/* one rule for numbers: no spaces, tabs, hex or commas */
 	{{"dump", "-n", "\t5", "--table", "pe"}, "--seq-len"},
 	{{"dump", "-n", " 5", "--table", "pe"}, "--seq-len"},
 	{{"dump", "--base", " 2", "--table", "pe"}, "--base"},
@@ -364,7 +364,7 @@ static const struct bad bads[] = {
 	{{"dump", "-e", "rope", "-d", "4", "--rope-scaling", "longrope",
 	     "--short-factor", "1,1 2", "--long-factor", "1,0x2", "--table",
 	     "inv_freq"}, "--long-factor"},
-	/* issue 11: the toy attention and the worked examples */
+	/* the toy attention and the worked examples */
 	{{"dump", "-e", "nope", "--tokens", "", "--table", "scores"},
 	    "--tokens"},
 	{{"dump", "-e", "nope", "--tokens", " \t ", "--table", "scores"},
@@ -409,7 +409,7 @@ static const struct bad bads[] = {
 	    "--mask"},
 	{{"dump", "-e", "relative", "--table", "attention"}, "--bias-file"},
 	{{"dump", "-e", "vit2d", "--table", "scores"}, "not available"},
-	/* issue 15: mrope */
+	/* mrope */
 	{{"dump", "-e", "mrope", "--mrope-section", "16,24,23", "--table",
 	     "cos"}, "--mrope-section 16,24,23: the sections cover 63 pairs"},
 	{{"dump", "-e", "mrope", "--mrope-section", "16,24", "--table", "cos"},
@@ -617,7 +617,7 @@ fixture(const char *name, char *buf, size_t cap)
 	return buf;
 }
 
-/* issue 8.12: --table-file does not choose the encoding, in either order,
+/* --table-file does not choose the encoding, in either order,
  * and its width does not become another encoding's d_model. */
 Test(cli, table_file_needs_learned_in_either_order)
 {
@@ -640,7 +640,7 @@ Test(cli, table_file_needs_learned_in_either_order)
 	expect_exit(d, 2, "No such file or directory");
 }
 
-/* issue 8.15: a message quoting an argument does not send its control
+/* A message quoting an argument does not send its control
  * bytes to the terminal. */
 Test(cli, messages_escape_control_bytes)
 {
@@ -670,7 +670,7 @@ Test(cli, messages_escape_control_bytes)
 	free(dir);
 }
 
-/* issue 8.14: a bad output path costs nothing: refused before the work
+/* A bad output path costs nothing: refused before the work
  * (this table would take seconds and gigabytes). */
 Test(cli, bad_output_path_is_refused_first)
 {
@@ -694,7 +694,7 @@ Test(cli, bad_output_path_is_refused_first)
 	}
 }
 
-/* issue 8.16: a preset that the command line or a key changed says so. */
+/* A preset that the command line or a key changed says so. */
 Test(cli, preset_modified_is_shown)
 {
 	char *out, *err;
@@ -836,7 +836,7 @@ Test(cli, presets_load_and_list)
 	size_t n = 0;
 	for (; pe_preset_name(n) != NULL; n++) {
 		const char *name = pe_preset_name(n);
-		/* issue 8.16: each with its description and source, as the
+		/* each with its description and source, as the
 		 * file's _pescope object has them */
 		char rel[256];
 		snprintf(rel, sizeof rel, "assets/models/%s.json", name);
@@ -884,7 +884,7 @@ Test(cli, presets_load_and_list)
 	expect_exit(m2, 2, "no-such-model");
 }
 
-/* issue 8.15: I/O failures say errno's reason (here: no space). */
+/* I/O failures say errno's reason (here: no space). */
 Test(cli, write_errors_say_why)
 {
 	if (access("/dev/full", W_OK) != 0)

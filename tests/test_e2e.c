@@ -1764,7 +1764,7 @@ Test(e2e, tui_colors_equal_snapshot_at_every_depth)
 	}
 }
 
-/* issue 11 in the TUI: c and C cycle the right column's panels, v puts
+/* The panels in the TUI: c and C cycle the right column's panels, v puts
  * numbers over a magnified map, --panel starts on a panel. */
 Test(e2e, panel_and_values_keys)
 {

@@ -1,4 +1,4 @@
-/* Lessons (issue 12): the built-in lesson's scenes render whole at every
+/* Lessons: the built-in lesson's scenes render whole at every
  * size with every placeholder filled; the numbers of scenes 2, 4, 5, 7 and
  * 12 agree with independent arithmetic or the kernel; the keys step
  * scenes and steps; a bad lesson is refused at its line; a lesson written

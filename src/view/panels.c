@@ -501,7 +501,7 @@ map_pixels(struct pe_canvas *cv, const struct map_spec *s, int mx, int y,
 		most = 1;
 	size_t band = step <= most ? step * (most / step) : 1;
 	struct pe_stats *st = malloc(band * nc * sizeof *st);
-	uint32_t *line = malloc(pw * sizeof *line);
+	uint32_t *line = malloc(2 * pw * sizeof *line), *scol = line + pw;
 	size_t *colof = malloc(pw * sizeof *colof);
 	int rc = PE_OK;
 	if (st == NULL || line == NULL || colof == NULL) {
@@ -519,9 +519,13 @@ map_pixels(struct pe_canvas *cv, const struct map_spec *s, int mx, int y,
 		    nc, st);
 		for (size_t k = k0; k < k1 && rc == PE_OK; k++) {
 			const struct pe_stats *row = st + (k - k0) * nc;
-			for (size_t p = 0; p < pw; p++)
-				line[p] = 0xff000000u | (uint32_t)pe_scale_color(
-				    &s->scale, &row[colof[p]]);
+			/* a color a sample, then (fewer samples than pixels)
+			 * each over its run of pixels */
+			pe_scale_pixels(&s->scale, row, nc, nc == pw ? line :
+			    scol);
+			if (nc != pw)
+				for (size_t p = 0; p < pw; p++)
+					line[p] = scol[colof[p]];
 			int ya, yb;
 			pe_pixmap_pixels(nr, ph, k, &ya, &yb);
 			for (int yy = ya; yy < yb; yy++)

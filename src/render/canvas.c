@@ -161,11 +161,92 @@ pe_canvas_pixmap_at(const struct pe_canvas *cv, int x, int y)
 void
 pe_canvas_drop_pixels(struct pe_canvas *cv)
 {
-	for (int i = 0; i < cv->npix; i++)
+	for (int i = 0; i < cv->npix; i++) {
 		free(cv->pix[i].rgb);
+		free(cv->pix[i].under);
+	}
 	free(cv->pix);
 	cv->pix = NULL;
 	cv->npix = 0;
+}
+
+/* Whether pixel (x, y) is on the frame of a sample's pixels [x0, x1) x
+ * [y0, y1): two rings around it. */
+static bool
+canvas_on_frame(int x0, int x1, int y0, int y1, int x, int y)
+{
+	bool outer = x >= x0 - 2 && x < x1 + 2 && y >= y0 - 2 && y < y1 + 2;
+	bool inner = x >= x0 && x < x1 && y >= y0 && y < y1;
+	return outer && !inner;
+}
+
+/* Whether a pixel is on the cursor's frame; see canvas.h. */
+bool
+pe_pixmap_on_frame(const struct pe_pixmap *pm, int x, int y)
+{
+	return pm->cur_w > 0 && canvas_on_frame(pm->cur_x, pm->cur_x +
+	    pm->cur_w, pm->cur_y, pm->cur_y + pm->cur_h, x, y);
+}
+
+/* Visit the frame's pixels inside the picture, row by row: keep them in
+ * under (when not NULL), then paint them (paint) or put under back. */
+static size_t
+canvas_frame_walk(uint32_t *rgb, int pw, int ph, int x0, int x1, int y0,
+    int y1, uint32_t *under, bool paint)
+{
+	size_t k = 0;
+	for (int y = y0 - 2; y < y1 + 2; y++) {
+		if (y < 0 || y >= ph)
+			continue;
+		bool band = y < y0 || y >= y1; /* a whole row of the rings */
+		for (int x = x0 - 2; x < x1 + 2; x++) {
+			if (!band && x == x0)
+				x = x1; /* over the sample's own pixels */
+			if (x < 0 || x >= pw || x >= x1 + 2)
+				continue;
+			uint32_t *p = &rgb[(size_t)y * (size_t)pw + (size_t)x];
+			if (paint) {
+				if (under != NULL)
+					under[k] = *p;
+				bool inner = x >= x0 - 1 && x < x1 + 1 &&
+				    y >= y0 - 1 && y < y1 + 1;
+				*p = inner ? 0xff000000u : 0xffffffffu;
+			} else if (under != NULL) {
+				*p = under[k];
+			}
+			k++;
+		}
+	}
+	return k;
+}
+
+/* Frame the cursor's sample; see canvas.h. */
+int
+pe_pixmap_frame_cursor(struct pe_pixmap *pm, int x0, int x1, int y0, int y1)
+{
+	size_t n = canvas_frame_walk(pm->rgb, pm->pw, pm->ph, x0, x1, y0, y1,
+	    NULL, false);
+	uint32_t *under = malloc((n ? n : 1) * sizeof *under);
+	if (under == NULL)
+		return PE_ENOMEM;
+	free(pm->under);
+	pm->under = under;
+	pm->nunder = canvas_frame_walk(pm->rgb, pm->pw, pm->ph, x0, x1, y0, y1,
+	    under, true);
+	pm->cur_x = x0, pm->cur_y = y0;
+	pm->cur_w = x1 - x0, pm->cur_h = y1 - y0;
+	return PE_OK;
+}
+
+/* The pixels without the cursor's frame; see canvas.h. */
+void
+pe_pixmap_plain(const struct pe_pixmap *pm, uint32_t *dest)
+{
+	memcpy(dest, pm->rgb, (size_t)pm->pw * (size_t)pm->ph * sizeof *dest);
+	if (pm->cur_w > 0 && pm->under != NULL)
+		canvas_frame_walk(dest, pm->pw, pm->ph, pm->cur_x, pm->cur_x +
+		    pm->cur_w, pm->cur_y, pm->cur_y + pm->cur_h, pm->under,
+		    false);
 }
 
 /* The sample pixel p of n shows: floor(ns p / n), pe_field_span's cut of
@@ -420,11 +501,22 @@ pe_canvas_blit(struct pe_canvas *dst, int x, int y,
 				rc = PE_ENOMEM;
 			continue;
 		}
-		uint32_t *rgb = d->rgb;
+		uint32_t *rgb = d->rgb, *under = NULL;
+		if (s->under != NULL &&
+		    (under = malloc((s->nunder ? s->nunder : 1) *
+		    sizeof *under)) == NULL) {
+			free(rgb);
+			dst->npix--;
+			rc = PE_ENOMEM;
+			continue;
+		}
 		*d = *s;
 		d->x += x, d->y += y;
 		d->rgb = rgb;
+		d->under = under;
 		memcpy(rgb, s->rgb, (size_t)s->pw * (size_t)s->ph * sizeof *rgb);
+		if (under != NULL)
+			memcpy(under, s->under, s->nunder * sizeof *under);
 	}
 	return rc;
 }

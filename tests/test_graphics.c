@@ -370,6 +370,18 @@ pixels_differ(const struct pe_pixmap *pm, const struct pe_pixmap *fresh)
 	return bad;
 }
 
+/* How many cells of a and b differ. */
+static long
+cells_differ(const struct pe_canvas *a, const struct pe_canvas *b)
+{
+	long bad = 0;
+	cr_assert_eq(a->w, b->w);
+	cr_assert_eq(a->h, b->h);
+	for (int i = 0; i < a->w * a->h; i++)
+		bad += !same_cell(&a->cells[i], &b->cells[i]);
+	return bad;
+}
+
 /* The frame of st drawn with a model of its own (nothing kept) on a
  * canvas like cv. */
 static void
@@ -415,6 +427,8 @@ Test(graphics, picture_kept_while_unchanged)
 	fresh_frame(&cfg, &st, &fresh);
 	cr_expect_neq(fresh.pix[0].serial, first);
 	cr_expect_eq(pixels_differ(pm, &fresh.pix[0]), 0);
+	cr_expect_eq(cells_differ(&cv, &fresh), 0, "the kept cells are a fresh "
+	    "frame's");
 	pe_pixmap_plain(pm, plain2);
 	cr_expect_eq(memcmp(plain, plain2, np * sizeof *plain), 0,
 	    "without the cursor's frame the pixels are the same");
@@ -434,6 +448,7 @@ Test(graphics, picture_kept_while_unchanged)
 	cr_expect_neq(pm->serial, first, "scrolled: a new picture");
 	fresh_frame(&cfg, &st, &fresh);
 	cr_expect_eq(pixels_differ(pm, &fresh.pix[0]), 0);
+	cr_expect_eq(cells_differ(&cv, &fresh), 0);
 	pe_canvas_free(&fresh);
 	/* and back: kept from before (two are kept) */
 	st.vr0 = st.vr1 = st.vc0 = st.vc1 = 0;
@@ -616,4 +631,52 @@ Test(graphics, kitty_sends_a_picture_once)
 	pe_canvas_free(&cv);
 	pe_model_free(&m);
 	pe_model_free(&m2);
+}
+
+/* Cells alone (no pixel layer): a frame where the cursor moved, and one
+ * scrolled, drawn with the model that kept the map's block means, are
+ * the frames a fresh model draws, cell for cell (alibi's map, and vit2d's,
+ * which follows the cursor). */
+static void
+check_kept_cells(const struct pe_config *cfg)
+{
+	struct pe_model m, m2;
+	struct pe_canvas cv, fresh;
+	struct pe_state st;
+	cr_assert_eq(pe_model_init(&m, cfg), PE_OK);
+	cr_assert_eq(pe_canvas_init(&cv, 120, 40), PE_OK);
+	pe_state_init(&st, cfg);
+	st.cur_r = 1;
+	cr_assert_eq(pe_view_render(&st, &m, &cv, NULL), PE_OK);
+	cr_assert_eq(pe_canvas_init(&fresh, 120, 40), PE_OK);
+	for (int k = 0; k < 3; k++) {
+		if (k == 1)
+			st.cur_r += 77, st.cur_c += 3;
+		if (k == 2 && cfg->n > 1000)
+			st.vr0 = 500, st.vr1 = 90000, st.vc0 = 10,
+			st.vc1 = 80000;
+		pe_state_clamp(&st);
+		cr_assert_eq(pe_view_render(&st, &m, &cv, NULL), PE_OK);
+		cr_assert_eq(pe_model_init(&m2, cfg), PE_OK);
+		cr_assert_eq(pe_view_render(&st, &m2, &fresh, NULL), PE_OK);
+		cr_expect_eq(cells_differ(&cv, &fresh), 0, "%s frame %d",
+		    pe_encoding_name(cfg->enc), k);
+		pe_model_free(&m2);
+	}
+	pe_canvas_free(&cv);
+	pe_canvas_free(&fresh);
+	pe_model_free(&m);
+}
+
+Test(graphics, kept_cells_are_fresh_cells)
+{
+	struct pe_config cfg;
+	pe_config_default(&cfg);
+	cfg.enc = PE_ENC_ALIBI;
+	cfg.n = 100003;
+	check_kept_cells(&cfg);
+	pe_config_default(&cfg);
+	cfg.enc = PE_ENC_VIT2D;
+	pe_config_encoding_defaults(&cfg, false, false);
+	check_kept_cells(&cfg);
 }

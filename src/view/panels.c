@@ -464,14 +464,58 @@ drop_last(struct pe_canvas *cv)
 /* Pictures made so far, for their serials (pe_pixmap.serial). */
 static uint64_t keep_serial;
 
-/* Free what kept pictures hold; see panels.h. */
+/* Free what kept pictures and cell grids hold; see panels.h. */
 void
-panel_keep_free(struct map_keep *k, int n)
+panel_keep_free(struct map_keep *k, struct map_keep_cells *kc, int n)
 {
 	for (int i = 0; i < n; i++) {
-		free(k[i].rgb);
-		memset(&k[i], 0, sizeof k[i]);
+		if (k != NULL) {
+			free(k[i].rgb);
+			memset(&k[i], 0, sizeof k[i]);
+		}
+		if (kc != NULL) {
+			free(kc[i].st);
+			memset(&kc[i], 0, sizeof kc[i]);
+		}
 	}
+}
+
+/* The block means of what s shows at nsr x nsc into st: kept ones when
+ * they are (s->keep_cells), else the kernel's grid, then kept in place of
+ * the oldest (memory running out keeps nothing). */
+static int
+keep_cells_grid(const struct map_spec *s, size_t nsr, size_t nsc,
+    struct pe_stats *st)
+{
+	struct map_keep_cells *kc = s->keep_cells, *old = NULL;
+	for (int i = 0; kc != NULL && s->f != NULL && i < MAP_KEEP; i++) {
+		struct map_keep_cells *k = &kc[i];
+		if (k->used != 0 && k->kind == s->f->kind && k->head ==
+		    s->f->head && k->anchor == s->f->anchor && k->r0 == s->r0 &&
+		    k->r1 == s->r1 && k->c0 == s->c0 && k->c1 == s->c1 &&
+		    k->nsr == nsr && k->nsc == nsc) {
+			memcpy(st, k->st, nsr * nsc * sizeof *st);
+			k->used = ++keep_serial;
+			return PE_OK;
+		}
+		if (old == NULL || k->used < old->used)
+			old = k;
+	}
+	int rc = s->f != NULL ? pe_field_grid(s->f, s->r0, s->r1, nsr, s->c0,
+	    s->c1, nsc, st) : s->src.grid(s->src.arg, s->r0, s->r1, nsr, s->c0,
+	    s->c1, nsc, st);
+	if (rc != PE_OK || old == NULL)
+		return rc;
+	struct pe_stats *keep = old->st != NULL && old->nsr * old->nsc == nsr *
+	    nsc ? old->st : realloc(old->st, nsr * nsc * sizeof *keep);
+	if (keep == NULL) {
+		panel_keep_free(NULL, old, 1);
+		return rc;
+	}
+	*old = (struct map_keep_cells){++keep_serial, s->f->kind, s->f->head,
+	    s->f->anchor, s->r0, s->r1, s->c0, s->c1, nsr, nsc, keep};
+	memcpy(keep, st, nsr * nsc * sizeof *st);
+	return rc;
 }
 
 /* Whether kept picture k shows what spec s draws into pm. */
@@ -516,7 +560,7 @@ keep_store(const struct map_spec *s, struct pe_pixmap *pm)
 	uint32_t *rgb = k->rgb != NULL && k->pw == pm->pw && k->ph == pm->ph
 	    ? k->rgb : realloc(k->rgb, n * sizeof *rgb);
 	if (rgb == NULL) {
-		panel_keep_free(k, 1);
+		panel_keep_free(k, NULL, 1);
 		return;
 	}
 	*k = (struct map_keep){pm->serial, pm->serial, s->f->kind, s->f->head,
@@ -684,11 +728,7 @@ panel_map(struct pe_canvas *cv, int x, int y, int w, int h,
 	/* the samples, then (cw > 1) each repeated over its cells */
 	struct pe_stats *st = calloc((size_t)mh * 2 * nsc * (size_t)(cw + 1),
 	    sizeof *st);
-	int rc = st == NULL ? PE_ENOMEM
-	    : s->f != NULL ? pe_field_grid(s->f, s->r0, s->r1, nsr, s->c0, s->c1,
-		  nsc, st)
-			   : s->src.grid(s->src.arg, s->r0, s->r1, nsr, s->c0, s->c1,
-		  nsc, st);
+	int rc = st == NULL ? PE_ENOMEM : keep_cells_grid(s, nsr, nsc, st);
 	if (rc != PE_OK) {
 		free(st);
 		panel_failed(cv, x, y, w, rc);

@@ -52,11 +52,22 @@ struct map_keep {
 	struct pe_scale scale;
 	uint32_t *rgb;	       /* [ph * pw] */
 };
+/* A map's block means at cell resolution kept the same way (what the
+ * cells show: the same key but the scale, at nsr x nsc samples). */
+struct map_keep_cells {
+	uint64_t used;	       /* 0: empty */
+	enum pe_field_kind kind;
+	size_t head, anchor;
+	size_t r0, r1, c0, c1;
+	size_t nsr, nsc;
+	struct pe_stats *st;   /* [nsr * nsc] */
+};
 /* The pictures a model keeps (its main map's; two for compare mode's
- * narrow panes and a head toggled back). */
+ * narrow panes and a head toggled back), and as many cell grids. */
 #define MAP_KEEP 2
-/* Free what kept pictures hold. */
-void panel_keep_free(struct map_keep *k, int n);
+/* Free what kept pictures and cell grids hold. */
+void panel_keep_free(struct map_keep *k, struct map_keep_cells *kc,
+    int n);
 
 /* A heatmap of a field over a viewport, with axes and a color bar. */
 struct map_spec {
@@ -90,6 +101,8 @@ struct map_spec {
 				  framed */
 	struct map_keep *keep; /* [MAP_KEEP]: the picture kept (f a model's
 				  field), or NULL: made every frame */
+	struct map_keep_cells *keep_cells; /* [MAP_KEEP]: likewise, the
+				  block means at cell resolution */
 };
 
 /* Where a map landed. */

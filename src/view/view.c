@@ -59,7 +59,8 @@ pe_model_free(struct pe_model *m)
 	m->has_sim = m->has_base = false;
 	if (m->cache != NULL) {
 		free(m->cache->decay);
-		panel_keep_free(m->cache->pictures, MAP_KEEP);
+		panel_keep_free(m->cache->pictures, m->cache->cells,
+		    MAP_KEEP);
 	}
 	free(m->cache);
 	m->cache = NULL;

@@ -28,6 +28,7 @@ struct pe_view_cache {
 	/* panels.c: the main map's pictures, kept while they show what
 	 * they showed */
 	struct map_keep pictures[MAP_KEEP];
+	struct map_keep_cells cells[MAP_KEEP];
 };
 
 /* What one frame's drawing functions share. */

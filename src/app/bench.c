@@ -47,9 +47,21 @@ peak_mib(void)
 #define BENCH_CELL_W 10
 #define BENCH_CELL_H 20
 
-/* What a series of frames took: the median and the slowest. */
+/* CPU time of this process in milliseconds (what a loaded machine's
+ * other work does not add). */
+static double
+cpu_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* What a series of frames took: the median and the slowest on the clock,
+ * the median of the process's CPU time (chafa's threads included; what
+ * other work on the machine does not add). */
 struct bench_times {
-	double median, max;
+	double median, max, cpu;
 	int frames;
 };
 
@@ -67,7 +79,7 @@ bench_series(struct pe_state *st, struct pe_model *m,
 {
 	bool pictures = g != PE_GFX_AUTO && g != PE_GFX_CELLS;
 	FILE *null = pictures ? fopen("/dev/null", "w") : NULL;
-	double *t = malloc((size_t)frames * sizeof *t), spent = 0;
+	double *t = malloc(2 * (size_t)frames * sizeof *t), spent = 0;
 	int done = 0, rc = t != NULL && (null != NULL || !pictures) ? 0 : -1;
 	size_t n = pe_config_positions(&st->pane[st->focus].cfg);
 
@@ -82,7 +94,7 @@ bench_series(struct pe_state *st, struct pe_model *m,
 				break;
 			}
 		}
-		double a = now_ms();
+		double a = now_ms(), ca = cpu_ms();
 		if (pe_view_render(st, m, cv, NULL) != PE_OK)
 			rc = -1; /* a panel failed: the time is not a frame's */
 		if (pictures) {
@@ -90,6 +102,7 @@ bench_series(struct pe_state *st, struct pe_model *m,
 			pe_gfx_after(cv);
 		}
 		t[done] = now_ms() - a;
+		t[frames + done] = cpu_ms() - ca;
 		spent += t[done];
 		if (!change) {
 			st->cur_r = (st->cur_r + 1) % n;
@@ -102,8 +115,10 @@ bench_series(struct pe_state *st, struct pe_model *m,
 	}
 	if (t != NULL && done > 0) {
 		qsort(t, (size_t)done, sizeof *t, cmp_double);
+		qsort(t + frames, (size_t)done, sizeof *t, cmp_double);
 		bt->median = t[done / 2];
 		bt->max = t[done - 1];
+		bt->cpu = t[frames + done / 2];
 	}
 	bt->frames = done;
 	free(t);
@@ -296,15 +311,6 @@ bench_train(const struct pe_options *o)
 	return PE_EXIT_OK;
 }
 
-/* CPU time of this process in milliseconds (what a loaded machine's
- * other work does not add). */
-static double
-cpu_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 /* The TUI's frames while it trains (--train offset:3 at the defaults):
  * each frame a slice of training (the loop's budget, 8 ms), then the model
@@ -435,11 +441,12 @@ pe_bench_run(const struct pe_options *o)
 	    "does; a picture is\nkept while what it shows is unchanged); "
 	    "change: every frame after its model was\nmade again, as a key "
 	    "that changes a parameter does (every block and color made\nagain"
-	    "%s); medians; max: the slowest frame of either\n",
+	    "%s); medians on the clock, and change's in CPU time\n(cpu); max: "
+	    "the slowest frame of either; load average %.1f\n",
 	    g != PE_GFX_AUTO && g != PE_GFX_CELLS ? ", the picture's bytes sent"
-	    : "");
-	printf("%-21s %-26s %9s %9s %9s %9s %7s\n", "view", "size", "model ms",
-	    "cursor ms", "change ms", "max ms", "frames");
+	    : "", bench_load());
+	printf("%-21s %-26s %9s %9s %9s %9s %9s %7s\n", "view", "size",
+	    "model ms", "cursor ms", "change ms", "cpu ms", "max ms", "frames");
 	int rc = PE_EXIT_OK;
 	for (int large = 0; large < 2; large++)
 		for (int e = 0; e < PE_ENC_COUNT; e++)
@@ -476,8 +483,9 @@ pe_bench_run(const struct pe_options *o)
 					double mx = cur.max > chg.max ? cur.max : chg.max;
 					int nf = cur.frames < chg.frames ? cur.frames
 					    : chg.frames;
-					printf("%-21s %-26s %9.2f %9.2f %9.2f %9.2f %7d\n",
-					    view, size, mm, cur.median, chg.median, mx, nf);
+					printf("%-21s %-26s %9.2f %9.2f %9.2f %9.2f %9.2f "
+					    "%7d\n", view, size, mm, cur.median, chg.median,
+					    chg.cpu, mx, nf);
 				}
 				fflush(stdout);
 				free(table);

@@ -439,6 +439,15 @@ Test(graphics, picture_kept_while_unchanged)
 			    pm->rgb[(size_t)y * (size_t)pm->pw + (size_t)x] !=
 			    plain2[(size_t)y * (size_t)pm->pw + (size_t)x];
 	cr_expect_gt(framed, 0, "the frame is drawn over the picture");
+	/* the frame exchanged with what it covers: the plain picture; and
+	 * back */
+	uint32_t *was = malloc(np * sizeof *was);
+	memcpy(was, pm->rgb, np * sizeof *was);
+	pe_pixmap_swap_frame(&cv.pix[0]);
+	cr_expect_eq(memcmp(pm->rgb, plain2, np * sizeof *plain2), 0);
+	pe_pixmap_swap_frame(&cv.pix[0]);
+	cr_expect_eq(memcmp(pm->rgb, was, np * sizeof *was), 0);
+	free(was);
 	pe_canvas_free(&fresh);
 	/* scrolled: a new picture */
 	st.vr0 = 1000, st.vr1 = 40000, st.vc0 = 0, st.vc1 = cfg.d / 2;

@@ -44,6 +44,8 @@ pe_canvas_init(struct pe_canvas *cv, int w, int h)
 	cv->px_by = NULL;
 	cv->pix = NULL;
 	cv->npix = 0;
+	cv->spare = NULL;
+	cv->nspare = 0;
 	if (w < 1 || h < 1 ||
 	    (size_t)w > SIZE_MAX / sizeof *cv->cells / (size_t)h)
 		return PE_EINVAL;
@@ -63,6 +65,9 @@ pe_canvas_free(struct pe_canvas *cv)
 	if (cv == NULL)
 		return;
 	pe_canvas_drop_pixels(cv);
+	free(cv->spare);
+	cv->spare = NULL;
+	cv->nspare = 0;
 	free(cv->cells);
 	cv->cells = NULL;
 	cv->w = 0;
@@ -130,9 +135,15 @@ pe_canvas_pixmap(struct pe_canvas *cv, int x, int y, int w, int h)
 	if (pw > INT32_MAX || ph > INT32_MAX ||
 	    pw > SIZE_MAX / sizeof(uint32_t) / ph)
 		return NULL;
-	uint32_t *rgb = calloc(pw * ph, sizeof *rgb);
-	if (rgb == NULL)
+	uint32_t *rgb;
+	if (cv->spare != NULL && cv->nspare == pw * ph) {
+		rgb = cv->spare; /* the last frame's, of this size */
+		cv->spare = NULL;
+		cv->nspare = 0;
+		memset(rgb, 0, pw * ph * sizeof *rgb);
+	} else if ((rgb = calloc(pw * ph, sizeof *rgb)) == NULL) {
 		return NULL;
+	}
 	struct pe_pixmap *pm = canvas_pix_add(cv);
 	if (pm == NULL) {
 		free(rgb);
@@ -162,7 +173,14 @@ void
 pe_canvas_drop_pixels(struct pe_canvas *cv)
 {
 	for (int i = 0; i < cv->npix; i++) {
-		free(cv->pix[i].rgb);
+		size_t n = (size_t)cv->pix[i].pw * (size_t)cv->pix[i].ph;
+		if (n > cv->nspare) { /* the largest kept for the next frame */
+			free(cv->spare);
+			cv->spare = cv->pix[i].rgb;
+			cv->nspare = n;
+		} else {
+			free(cv->pix[i].rgb);
+		}
 		free(cv->pix[i].under);
 	}
 	free(cv->pix);
@@ -188,11 +206,18 @@ pe_pixmap_on_frame(const struct pe_pixmap *pm, int x, int y)
 	    pm->cur_w, pm->cur_y, pm->cur_y + pm->cur_h, x, y);
 }
 
-/* Visit the frame's pixels inside the picture, row by row: keep them in
- * under (when not NULL), then paint them (paint) or put under back. */
+/* What canvas_frame_walk does at each pixel of the frame. */
+enum walk {
+	WALK_COUNT,   /* nothing: count them */
+	WALK_PAINT,   /* keep the pixel in under (when not NULL), paint it */
+	WALK_RESTORE, /* put under back */
+	WALK_SWAP,    /* exchange the pixel and under's */
+};
+
+/* Visit the frame's pixels inside the picture, row by row; their count. */
 static size_t
 canvas_frame_walk(uint32_t *rgb, int pw, int ph, int x0, int x1, int y0,
-    int y1, uint32_t *under, bool paint)
+    int y1, uint32_t *under, enum walk how)
 {
 	size_t k = 0;
 	for (int y = y0 - 2; y < y1 + 2; y++) {
@@ -204,15 +229,25 @@ canvas_frame_walk(uint32_t *rgb, int pw, int ph, int x0, int x1, int y0,
 				x = x1; /* over the sample's own pixels */
 			if (x < 0 || x >= pw || x >= x1 + 2)
 				continue;
-			uint32_t *p = &rgb[(size_t)y * (size_t)pw + (size_t)x];
-			if (paint) {
+			uint32_t *p = &rgb[(size_t)y * (size_t)pw + (size_t)x], t;
+			bool inner = x >= x0 - 1 && x < x1 + 1 && y >= y0 - 1 &&
+			    y < y1 + 1;
+			switch (how) {
+			case WALK_COUNT:
+				break;
+			case WALK_PAINT:
 				if (under != NULL)
 					under[k] = *p;
-				bool inner = x >= x0 - 1 && x < x1 + 1 &&
-				    y >= y0 - 1 && y < y1 + 1;
 				*p = inner ? 0xff000000u : 0xffffffffu;
-			} else if (under != NULL) {
+				break;
+			case WALK_RESTORE:
 				*p = under[k];
+				break;
+			case WALK_SWAP:
+				t = *p;
+				*p = under[k];
+				under[k] = t;
+				break;
 			}
 			k++;
 		}
@@ -225,17 +260,27 @@ int
 pe_pixmap_frame_cursor(struct pe_pixmap *pm, int x0, int x1, int y0, int y1)
 {
 	size_t n = canvas_frame_walk(pm->rgb, pm->pw, pm->ph, x0, x1, y0, y1,
-	    NULL, false);
+	    NULL, WALK_COUNT);
 	uint32_t *under = malloc((n ? n : 1) * sizeof *under);
 	if (under == NULL)
 		return PE_ENOMEM;
 	free(pm->under);
 	pm->under = under;
 	pm->nunder = canvas_frame_walk(pm->rgb, pm->pw, pm->ph, x0, x1, y0, y1,
-	    under, true);
+	    under, WALK_PAINT);
 	pm->cur_x = x0, pm->cur_y = y0;
 	pm->cur_w = x1 - x0, pm->cur_h = y1 - y0;
 	return PE_OK;
+}
+
+/* Exchange the frame's pixels with under; see canvas.h. */
+void
+pe_pixmap_swap_frame(struct pe_pixmap *pm)
+{
+	if (pm->cur_w > 0 && pm->under != NULL)
+		canvas_frame_walk(pm->rgb, pm->pw, pm->ph, pm->cur_x, pm->cur_x +
+		    pm->cur_w, pm->cur_y, pm->cur_y + pm->cur_h, pm->under,
+		    WALK_SWAP);
 }
 
 /* The pixels without the cursor's frame; see canvas.h. */
@@ -246,7 +291,7 @@ pe_pixmap_plain(const struct pe_pixmap *pm, uint32_t *dest)
 	if (pm->cur_w > 0 && pm->under != NULL)
 		canvas_frame_walk(dest, pm->pw, pm->ph, pm->cur_x, pm->cur_x +
 		    pm->cur_w, pm->cur_y, pm->cur_y + pm->cur_h, pm->under,
-		    false);
+		    WALK_RESTORE);
 }
 
 /* The sample pixel p of n shows: floor(ns p / n), pe_field_span's cut of

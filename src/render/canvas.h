@@ -89,6 +89,10 @@ struct pe_canvas {
 	const char *px_by;
 	struct pe_pixmap *pix; /* [npix], owned; pe_canvas_clear drops them */
 	int npix;
+	uint32_t *spare;       /* [nspare], owned: a dropped picture's pixels,
+				  for the next frame's picture of that size
+				  (no new pages every frame) */
+	size_t nspare;
 };
 
 /* The most pixels a cell may be for a pixel layer, each way. */
@@ -145,6 +149,9 @@ int pe_pixmap_frame_cursor(struct pe_pixmap *pm, int x0, int x1, int y0,
     int y1);
 /* Whether pixel (x, y) is on the cursor's frame. */
 bool pe_pixmap_on_frame(const struct pe_pixmap *pm, int x, int y);
+/* Exchange the pixels of the cursor's frame with pm->under: the picture
+ * without the frame, and again with it. */
+void pe_pixmap_swap_frame(struct pe_pixmap *pm);
 /* The picture's pixels without the cursor's frame into dest [ph * pw]. */
 void pe_pixmap_plain(const struct pe_pixmap *pm, uint32_t *dest);
 /* The sample a pixel row (or column) p of n shows, of ns samples. */

@@ -530,15 +530,28 @@ pe_gfx_encode(enum pe_gfx g, const struct pe_pixmap *pm, int cw, int ch,
 	return 0;
 }
 
+static bool gfx_write_after(const struct pe_pixmap *pm, const char *head,
+    size_t hn, const char *s, size_t n);
+
 /* Write a picture's bytes at its cells, a chunk at a time; false when a
  * key came first (the picture was cut short: sixel's string ended, kitty's
  * transfer closed and the picture deleted). */
 static bool
 gfx_write(const struct pe_pixmap *pm, const char *s, size_t n)
 {
+	return gfx_write_after(pm, NULL, 0, s, n);
+}
+
+/* gfx_write, with head[hn] (whole pieces) first. */
+static bool
+gfx_write_after(const struct pe_pixmap *pm, const char *head, size_t hn,
+    const char *s, size_t n)
+{
 	char at[32];
 	snprintf(at, sizeof at, "\0337\033[%d;%dH", pm->y + 1, pm->x + 1);
 	fputs(at, gfx.out);
+	if (hn > 0)
+		gfx_put(head, hn);
 	for (size_t i = 0; i < n;) {
 		size_t k = n - i < GFX_CHUNK ? n - i : GFX_CHUNK;
 		if (gfx.mode == PE_GFX_KITTY) {
@@ -565,23 +578,24 @@ gfx_write(const struct pe_pixmap *pm, const char *s, size_t n)
 	return true;
 }
 
-/* kitty's bytes of a picture drawn as image id at z-index z (chafa's
- * transmission with the id, its z and no reply asked for: "a=T," then
- * "i=ID,z=Z,q=2,"), or NULL. */
-static GString *
-gfx_kitty(const struct pe_pixmap *pm, uint32_t id, int z)
+/* Send kitty's bytes s of a picture (chafa's transmission: its first
+ * piece the picture's keys, "ESC _ G a=T,...;ESC \\") as image id at
+ * z-index z without a reply: "i=ID,z=Z,q=2," added to its first piece,
+ * written before the rest; false when a key cut it short. */
+static bool
+gfx_kitty_send(const struct pe_pixmap *pm, const GString *s, uint32_t id,
+    int z)
 {
-	GString *s = gfx_chafa(PE_GFX_KITTY, pm, 0, 0);
-	char keys[48];
-	if (s == NULL)
-		return NULL;
-	if (strncmp(s->str, "\033_Ga=T,", 7) != 0) { /* not chafa 1.12's */
-		g_string_free(s, TRUE);
-		return NULL;
-	}
-	snprintf(keys, sizeof keys, "i=%u,z=%d,q=2,", (unsigned)id, z);
-	g_string_insert(s, 7, keys);
-	return s;
+	char head[256];
+	const char *end = strstr(s->str, "\033\\");
+	if (strncmp(s->str, "\033_Ga=T,", 7) != 0 || end == NULL ||
+	    end - s->str > 160)
+		return gfx_write(pm, s->str, s->len); /* not chafa 1.12's */
+	size_t first = (size_t)(end - s->str) + 2;
+	int hn = snprintf(head, sizeof head, "\033_Ga=T,i=%u,z=%d,q=2,%.*s",
+	    (unsigned)id, z, (int)(first - 7), s->str + 7);
+	return gfx_write_after(pm, head, (size_t)hn, s->str + first, s->len -
+	    first);
 }
 
 /* Delete kitty image id and its data. */
@@ -629,31 +643,28 @@ gfx_kitty_frame(const struct pe_pixmap *pm, uint32_t id)
 				fr.rgb[(size_t)(y - t * ch) * (size_t)fr.pw +
 				    (size_t)(x - a * cw)] = pm->rgb[(size_t)y *
 				    (size_t)pm->pw + (size_t)x];
-	GString *s = gfx_kitty(&fr, id, 1);
+	GString *s = gfx_chafa(PE_GFX_KITTY, &fr, 0, 0);
 	free(fr.rgb);
 	if (s == NULL)
 		return false;
-	bool whole = gfx_write(&fr, s->str, s->len);
+	bool whole = gfx_kitty_send(&fr, s, id, 1);
 	g_string_free(s, TRUE);
 	return whole;
 }
 
-/* The bytes of pm's picture without its cursor's frame, as kitty image
- * id (NULL out of memory). */
+/* kitty's bytes of pm's picture without its cursor's frame (the frame's
+ * pixels exchanged with what they cover for chafa, then back: the
+ * canvas's pixels as they were), or NULL out of memory. */
 static GString *
-gfx_kitty_plain(const struct pe_pixmap *pm, uint32_t id)
+gfx_kitty_plain(const struct pe_pixmap *pm)
 {
-	struct pe_pixmap plain = *pm;
-	if (pm->serial != 0 && pm->cur_w > 0) {
-		plain.rgb = malloc((size_t)pm->pw * (size_t)pm->ph *
-		    sizeof *plain.rgb);
-		if (plain.rgb == NULL)
-			return NULL;
-		pe_pixmap_plain(pm, plain.rgb);
-	}
-	GString *s = gfx_kitty(&plain, id, 0);
-	if (plain.rgb != pm->rgb)
-		free(plain.rgb);
+	struct pe_pixmap *w = (struct pe_pixmap *)pm; /* the canvas's own */
+	bool framed = pm->serial != 0 && pm->cur_w > 0;
+	if (framed)
+		pe_pixmap_swap_frame(w);
+	GString *s = gfx_chafa(PE_GFX_KITTY, pm, 0, 0);
+	if (framed)
+		pe_pixmap_swap_frame(w);
 	return s;
 }
 
@@ -706,11 +717,11 @@ gfx_after_kitty(const struct pe_canvas *cv, int n, const uint64_t *h)
 		if (!o->placed) { /* the picture: new, or after a clear */
 			if (o->bytes == NULL) {
 				o->id = gfx_kitty_id();
-				o->bytes = gfx_kitty_plain(pm, o->id);
+				o->bytes = gfx_kitty_plain(pm);
 				if (o->bytes == NULL)
 					continue;
 			}
-			whole = gfx_write(pm, o->bytes->str, o->bytes->len);
+			whole = gfx_kitty_send(pm, o->bytes, o->id, 0);
 			o->placed = whole;
 			o->frame = 0, o->cw = 0; /* its frame, placed again */
 			if (!whole)

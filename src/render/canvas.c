@@ -229,7 +229,8 @@ canvas_frame_walk(uint32_t *rgb, int pw, int ph, int x0, int x1, int y0,
 				x = x1; /* over the sample's own pixels */
 			if (x < 0 || x >= pw || x >= x1 + 2)
 				continue;
-			uint32_t *p = &rgb[(size_t)y * (size_t)pw + (size_t)x], t;
+			uint32_t *p = &rgb[(size_t)y * (size_t)pw + (size_t)x];
+			uint32_t t;
 			bool inner = x >= x0 - 1 && x < x1 + 1 && y >= y0 - 1 &&
 			    y < y1 + 1;
 			switch (how) {
@@ -278,9 +279,9 @@ void
 pe_pixmap_swap_frame(struct pe_pixmap *pm)
 {
 	if (pm->cur_w > 0 && pm->under != NULL)
-		canvas_frame_walk(pm->rgb, pm->pw, pm->ph, pm->cur_x, pm->cur_x +
-		    pm->cur_w, pm->cur_y, pm->cur_y + pm->cur_h, pm->under,
-		    WALK_SWAP);
+		canvas_frame_walk(pm->rgb, pm->pw, pm->ph, pm->cur_x,
+		    pm->cur_x + pm->cur_w, pm->cur_y, pm->cur_y + pm->cur_h,
+		    pm->under, WALK_SWAP);
 }
 
 /* The pixels without the cursor's frame; see canvas.h. */

@@ -542,6 +542,7 @@ Test(graphics, kitty_sends_a_picture_once)
 	cr_assert_not_null(f);
 	pe_gfx_offscreen(PE_GFX_KITTY, f);
 	const char *b = kitty_frame(&st, &m, &cv, f, &buf, &blen, &off);
+	pm = &cv.pix[0]; /* the render made the canvas's pictures again */
 	/* the picture: id, z 0, its plain pixels */
 	const char *next = kitty_image(b, keys, sizeof keys, raw, np * 4, &got);
 	cr_assert_not_null(next);

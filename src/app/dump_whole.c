@@ -10,82 +10,90 @@
 #include "pescope/rope2d.h"
 #include "pescope/xpos.h"
 
-/* mrope's positions, angles, cos and sin. */
-static int
-whole_mrope(const struct dump_ctx *x, void *dest)
-{
-	const char *t = x->t->name;
+/* One encoding's kernel fills, by the table they make (NULL: it has no
+ * such table). */
+struct whole_fills {
+	int (*positions)(const struct pe_config *cfg, int64_t *dest);
+	int (*angles)(const struct pe_config *cfg, double *dest);
+	int (*scale)(const struct pe_config *cfg, double *dest);
+	int (*cos_sin)(const struct pe_config *cfg, double *cos_dest,
+	    double *sin_dest);
+};
 
-	if (strcmp(t, "positions") == 0)
-		return pe_mrope_fill_positions(x->c, dest);
-	if (strcmp(t, "angles") == 0)
-		return pe_mrope_fill_angles(x->c, dest);
-	if (strcmp(t, "cos") == 0)
-		return pe_mrope_fill_cos_sin(x->c, dest, NULL);
-	return pe_mrope_fill_cos_sin(x->c, NULL, dest);
-}
+/* mrope's positions, angles, cos and sin. */
+static const struct whole_fills mrope_fills = {
+	.positions = pe_mrope_fill_positions,
+	.angles = pe_mrope_fill_angles,
+	.cos_sin = pe_mrope_fill_cos_sin,
+};
 
 /* xpos's scale, cos and sin (the queries'). */
-static int
-whole_xpos(const struct dump_ctx *x, void *dest)
-{
-	const char *t = x->t->name;
-
-	if (strcmp(t, "scale") == 0)
-		return pe_xpos_fill_scale(x->c, dest);
-	if (strcmp(t, "cos") == 0)
-		return pe_xpos_fill_cos_sin(x->c, dest, NULL);
-	return pe_xpos_fill_cos_sin(x->c, NULL, dest);
-}
+static const struct whole_fills xpos_fills = {
+	.scale = pe_xpos_fill_scale,
+	.cos_sin = pe_xpos_fill_cos_sin,
+};
 
 /* rope2d's angles, cos and sin. */
+static const struct whole_fills rope2d_fills = {
+	.angles = pe_rope2d_fill_angles,
+	.cos_sin = pe_rope2d_fill_cos_sin,
+};
+
+/* Fill the table x names whole into dest with the encoding's fill of it. */
 static int
-whole_rope2d(const struct dump_ctx *x, void *dest)
+whole_fill(const struct dump_ctx *x, const struct whole_fills *f, void *dest)
 {
 	const char *t = x->t->name;
 
-	if (strcmp(t, "angles") == 0)
-		return pe_rope2d_fill_angles(x->c, dest);
-	if (strcmp(t, "cos") == 0)
-		return pe_rope2d_fill_cos_sin(x->c, dest, NULL);
-	return pe_rope2d_fill_cos_sin(x->c, NULL, dest);
+	if (strcmp(t, "positions") == 0 && f->positions != NULL)
+		return f->positions(x->c, dest);
+	if (strcmp(t, "angles") == 0 && f->angles != NULL)
+		return f->angles(x->c, dest);
+	if (strcmp(t, "scale") == 0 && f->scale != NULL)
+		return f->scale(x->c, dest);
+	if (strcmp(t, "cos") == 0 && f->cos_sin != NULL)
+		return f->cos_sin(x->c, dest, NULL);
+	if (strcmp(t, "sin") == 0 && f->cos_sin != NULL)
+		return f->cos_sin(x->c, NULL, dest);
+	return PE_EINVAL; /* a row in dump_tables.c this encoding cannot fill */
 }
 
 /* A table whose kernel fills it whole (mrope's, xpos's and rope2d's
- * tables, small: positions x head_dim): prep fills it into x->p, fill copies rows. */
+ * tables, small: positions x head_dim): prep fills it into x->p, fill
+ * copies rows. */
 static int
-prep_whole(struct dump_ctx *x, int (*whole)(const struct dump_ctx *, void *))
+prep_whole(struct dump_ctx *x, const struct whole_fills *f)
 {
 	x->p.nv = x->count;
 	if (x->t->ints) {
 		if ((x->p.iv = malloc(x->count * sizeof *x->p.iv)) == NULL)
 			return PE_ENOMEM;
-		return whole(x, x->p.iv);
+		return whole_fill(x, f, x->p.iv);
 	}
 	if ((x->p.v = malloc(x->count * sizeof *x->p.v)) == NULL)
 		return PE_ENOMEM;
-	return whole(x, x->p.v);
+	return whole_fill(x, f, x->p.v);
 }
 
 /* See dump_impl.h. */
 int
 dump_prep_mrope(struct dump_ctx *x)
 {
-	return prep_whole(x, whole_mrope);
+	return prep_whole(x, &mrope_fills);
 }
 
 /* See dump_impl.h. */
 int
 dump_prep_xpos(struct dump_ctx *x)
 {
-	return prep_whole(x, whole_xpos);
+	return prep_whole(x, &xpos_fills);
 }
 
 /* See dump_impl.h. */
 int
 dump_prep_rope2d(struct dump_ctx *x)
 {
-	return prep_whole(x, whole_rope2d);
+	return prep_whole(x, &rope2d_fills);
 }
 
 /* See dump_impl.h. */

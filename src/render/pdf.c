@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "pescope/pescope.h"
-#include "render/paint.h"
+#include "render/paint_cairo.h"
 #include "render/pdf.h"
 
 /* Points: a cell, the frame's font (DejaVu Sans Mono: ascent 0.928 em,
@@ -18,6 +18,8 @@
 #define PDF_CH 12.0
 #define PDF_FONT 10.0
 #define PDF_BASELINE 9.5
+#define PDF_UNDERLINE_GAP 1.2	/* below the baseline */
+#define PDF_UNDERLINE_H 0.6
 #define PDF_MARGIN 24.0
 #define PDF_NOTE_FONT 10.0
 #define PDF_NOTE_LINE 14.0
@@ -27,7 +29,6 @@
  * anti-aliases each fill on its own. */
 #define PDF_BLEED 0.15
 
-#define PDF_MONO "DejaVu Sans Mono"
 #define PDF_SANS "DejaVu Sans"
 
 struct pe_pdf {
@@ -38,7 +39,6 @@ struct pe_pdf {
 	cairo_surface_t *measure_surface; /* 1 x 1 image, to wrap text */
 	cairo_t *measure;
 	int status;
-	double ox, oy;		  /* the frame's top left on the page */
 	enum pe_paper paper;	  /* the pages' size */
 };
 
@@ -71,16 +71,6 @@ pe_pdf_paper(struct pe_pdf *pdf, enum pe_paper paper)
 		pdf->paper = paper;
 }
 
-/* cairo's write function: the caller's stream. */
-static cairo_status_t
-pdf_write(void *closure, const unsigned char *data, unsigned int length)
-{
-	FILE *fp = closure;
-
-	return fwrite(data, 1, length, fp) == length ? CAIRO_STATUS_SUCCESS
-	                                             : CAIRO_STATUS_WRITE_ERROR;
-}
-
 /* Start a document; see pdf.h. */
 struct pe_pdf *
 pe_pdf_open(FILE *fp, const char *title)
@@ -109,114 +99,17 @@ pe_pdf_open(FILE *fp, const char *title)
 	return pdf;
 }
 
-/* Set the source to an RGB color. */
-static void
-pdf_rgb(cairo_t *cr, pe_color c)
-{
-	cairo_set_source_rgb(cr, ((c >> 16) & 0xff) / 255.0,
-	    ((c >> 8) & 0xff) / 255.0, (c & 0xff) / 255.0);
-}
-
 /* A rectangle of paint.h. */
 static void
 pdf_rect(void *arg, enum pe_paint_layer layer, pe_color rgb, double x,
     double y, double w, double h)
 {
-	struct pe_pdf *pdf = arg;
+	struct pe_paint_cairo *pc = arg;
 	double b = layer == PE_PAINT_BG ? PDF_BLEED : 0;
 
-	pdf_rgb(pdf->cr, rgb);
-	cairo_rectangle(pdf->cr, pdf->ox + x, pdf->oy + y, w + b, h + b);
-	cairo_fill(pdf->cr);
-}
-
-/* A braille dot. */
-static void
-pdf_dot(void *arg, pe_color rgb, double cx, double cy, double r)
-{
-	struct pe_pdf *pdf = arg;
-
-	pdf_rgb(pdf->cr, rgb);
-	cairo_new_sub_path(pdf->cr);
-	cairo_arc(pdf->cr, pdf->ox + cx, pdf->oy + cy, r, 0, 6.283185307179586);
-	cairo_fill(pdf->cr);
-}
-
-/* A run of text, one glyph on each cell (the font's advance need not be
- * the cell's). */
-static void
-pdf_text(void *arg, const struct pe_paint_text *t)
-{
-	struct pe_pdf *pdf = arg;
-	cairo_t *cr = pdf->cr;
-	cairo_glyph_t *g = NULL;
-	int n = 0;
-	double x = pdf->ox + t->x, y = pdf->oy + t->y + PDF_BASELINE;
-
-	cairo_select_font_face(cr, PDF_MONO, CAIRO_FONT_SLANT_NORMAL,
-	    t->bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
-	cairo_set_font_size(cr, PDF_FONT);
-	pdf_rgb(cr, t->rgb);
-	if (cairo_scaled_font_text_to_glyphs(cairo_get_scaled_font(cr), x, y,
-	    t->utf8, -1, &g, &n, NULL, NULL, NULL) == CAIRO_STATUS_SUCCESS &&
-	    n == t->cells) {
-		for (int i = 0; i < n; i++) {
-			g[i].x = x + PDF_CW * i;
-			g[i].y = y;
-		}
-		cairo_show_glyphs(cr, g, n);
-	} else {
-		/* a glyph of several code points (never from pescope's
-		 * canvas): each code point on its own cell */
-		const char *s = t->utf8;
-		for (int i = 0; *s != '\0'; i++) {
-			uint32_t cp;
-			int k = pe_utf8_decode(s, &cp);
-			char one[8];
-			memcpy(one, s, (size_t)k);
-			one[k] = '\0';
-			cairo_move_to(cr, x + PDF_CW * i, y);
-			cairo_show_text(cr, one);
-			s += k;
-		}
-	}
-	cairo_glyph_free(g);
-	if (t->underline) {
-		cairo_rectangle(cr, x, y + 1.2, PDF_CW * t->cells, 0.6);
-		cairo_fill(cr);
-	}
-}
-
-/* End of a layer: nothing to do, cairo draws as it goes. */
-static void
-pdf_end(void *arg, enum pe_paint_layer layer)
-{
-	(void)arg;
-	(void)layer;
-}
-
-/* A picture of the pixel layer over its cells, each of its pixels a
- * rectangle of the page (no smoothing between them). */
-static void
-pdf_image(void *arg, const struct pe_pixmap *pm)
-{
-	struct pe_pdf *pdf = arg;
-	cairo_t *cr = pdf->cr;
-	int stride = cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, pm->pw);
-
-	if (stride != pm->pw * 4) /* RGB24 is 4 bytes a pixel, unpadded */
-		return;
-	cairo_surface_t *img = cairo_image_surface_create_for_data(
-	    (unsigned char *)pm->rgb, CAIRO_FORMAT_RGB24, pm->pw, pm->ph, stride);
-	cairo_save(cr);
-	cairo_translate(cr, pdf->ox + PDF_CW * pm->x, pdf->oy + PDF_CH * pm->y);
-	cairo_scale(cr, PDF_CW * pm->w / pm->pw, PDF_CH * pm->h / pm->ph);
-	cairo_set_source_surface(cr, img, 0, 0);
-	cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST);
-	cairo_rectangle(cr, 0, 0, pm->pw, pm->ph);
-	cairo_fill(cr);
-	cairo_restore(cr);
-	cairo_surface_destroy(img);
+	pe_paint_cairo_rgb(pc->cr, rgb);
+	cairo_rectangle(pc->cr, x, y, w + b, h + b);
+	cairo_fill(pc->cr);
 }
 
 /* Lines of wrapped text, growing. */
@@ -327,8 +220,8 @@ int
 pe_pdf_page(struct pe_pdf *pdf, const struct pe_canvas *cv,
             enum pe_depth depth, enum pe_theme theme, const char *below)
 {
-	struct pe_painter p = {PDF_CW, PDF_CH, pdf, pdf_rect, pdf_dot, pdf_text,
-	    pdf_end, pdf_image};
+	struct pe_paint_cairo pc = {NULL, PDF_CW, PDF_CH, PDF_FONT,
+	    PDF_BASELINE, PDF_UNDERLINE_GAP, PDF_UNDERLINE_H};
 	char **lines = NULL;
 	int nl;
 	double fw, fh, pw, ph;
@@ -367,8 +260,8 @@ pe_pdf_page(struct pe_pdf *pdf, const struct pe_canvas *cv,
 		ph = fh + 2 * margin + (nl > 0 ? PDF_GAP + PDF_NOTE_LINE * nl : 0);
 	}
 	if (pdf->surface == NULL) {
-		pdf->surface = cairo_pdf_surface_create_for_stream(pdf_write,
-		    pdf->fp, pw, ph);
+		pdf->surface = cairo_pdf_surface_create_for_stream(
+		    pe_paint_cairo_write, pdf->fp, pw, ph);
 		cairo_pdf_surface_set_metadata(pdf->surface,
 		    CAIRO_PDF_METADATA_TITLE, pdf->title);
 		cairo_pdf_surface_set_metadata(pdf->surface,
@@ -378,27 +271,28 @@ pe_pdf_page(struct pe_pdf *pdf, const struct pe_canvas *cv,
 		cairo_pdf_surface_set_size(pdf->surface, pw, ph);
 	}
 	cairo_t *cr = pdf->cr;
-	pdf_rgb(cr, pe_look_rgb(-1, depth, theme, false));
+	pe_paint_cairo_rgb(cr, pe_look_rgb(-1, depth, theme, false));
 	cairo_paint(cr);
 	/* the frame, centred across the page at its scale */
 	double fx = margin + (pw - 2 * margin - fw * scale) / 2;
 	cairo_save(cr);
 	cairo_translate(cr, fx, margin);
 	cairo_scale(cr, scale, scale);
-	pdf->ox = 0;
-	pdf->oy = 0;
+	pc.cr = cr;
+	struct pe_painter p = pe_paint_cairo_painter(&pc, pdf_rect);
 	pe_paint_canvas(cv, depth, theme, &p);
 	cairo_restore(cr);
 	double y0 = margin + fh * scale + PDF_GAP;
 	for (int i = 0; i < nl; i++) {
 		if (i == first && i > 0) { /* the rest on a page of its own */
 			cairo_show_page(cr);
-			pdf_rgb(cr, pe_look_rgb(-1, depth, theme, false));
+			pe_paint_cairo_rgb(cr, pe_look_rgb(-1, depth, theme,
+			    false));
 			cairo_paint(cr);
 			y0 = margin - PDF_NOTE_LINE * i;
 			first = i + (int)((ph - 2 * margin) / PDF_NOTE_LINE);
 		}
-		pdf_rgb(cr, pe_look_rgb(-1, depth, theme, true));
+		pe_paint_cairo_rgb(cr, pe_look_rgb(-1, depth, theme, true));
 		cairo_select_font_face(cr, PDF_SANS, CAIRO_FONT_SLANT_NORMAL,
 		    CAIRO_FONT_WEIGHT_NORMAL);
 		cairo_set_font_size(cr, PDF_NOTE_FONT);

@@ -1,4 +1,4 @@
-/* Themes (issue 13): every text cell of every encoding's frames, each of
+/* Themes: every text cell of every encoding's frames, each of
  * its panels, with and without --values, keeps a WCAG contrast of 4.5:1 on
  * what it stands on, in both themes, at truecolor, 256, 16 and 8 colors;
  * lines and plot dots on the page 3:1. The light theme leaves no default

@@ -1261,7 +1261,8 @@ Test(lesson, placeholders_apply_where_they_should)
 		{"beyond", "rope"}, {"factor", "rope"}, {"scaling", "rope"},
 		{"attention_factor", "rope"}, {"share", "nope"},
 		{"gap", "sinusoidal learned relative rope alibi nope"},
-		{"grid", "vit2d rope2d"},
+		{"grid", "vit2d rope2d"}, {"model", "*"}, {"kinds", "*"},
+		{"kind", "*"}, {"kind_layers", "*"},
 	};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		const char *ph = want[i].name;

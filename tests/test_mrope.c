@@ -9,6 +9,7 @@
 
 #include "helpers.h"
 #include "kernel/field_impl.h"
+#include "kernel/wave_impl.h"
 #include "pescope/field.h"
 #include "pescope/mrope.h"
 
@@ -273,20 +274,25 @@ Test(mrope, sections_default_to_qwen2vl_and_must_cover_the_pairs)
 }
 
 /* The fields' blocks and grids against brute force: an image with text
- * on both sides, a video, no text, odd grids, several sections. */
+ * on both sides, a video, no text, odd grids, several sections, Qwen3-VL's
+ * interleaved pairs, Qwen2.5-VL's frames at their times. */
 static void
 fields_equal_brute_force(void)
 {
 	struct {
 		size_t n, h, w, f, m, d;
 		size_t sec[3];
+		bool interleaved;
+		double tps;
 		const char *what;
 	} cases[] = {
-		{3, 2, 3, 1, 2, 16, {0, 0, 0}, "image between text"},
-		{2, 3, 2, 4, 3, 16, {2, 3, 3}, "video 4 x 3x2"},
-		{0, 5, 3, 1, 0, 32, {0, 0, 0}, "no text, odd grid"},
-		{5, 3, 5, 2, 0, 12, {1, 0, 5}, "video at the end, h empty"},
-		{0, 1, 1, 7, 6, 16, {8, 0, 0}, "1x1 frames, t only"},
+		{3, 2, 3, 1, 2, 16, {0, 0, 0}, false, 0, "image between text"},
+		{2, 3, 2, 4, 3, 16, {2, 3, 3}, false, 0, "video 4 x 3x2"},
+		{0, 5, 3, 1, 0, 32, {0, 0, 0}, false, 0, "no text, odd grid"},
+		{5, 3, 5, 2, 0, 12, {1, 0, 5}, false, 0, "video at the end, h empty"},
+		{0, 1, 1, 7, 6, 16, {8, 0, 0}, false, 0, "1x1 frames, t only"},
+		{4, 3, 5, 2, 3, 36, {8, 5, 5}, true, 0, "interleaved, odd grid"},
+		{1, 2, 3, 5, 2, 16, {2, 3, 3}, false, 1.5, "frames at their times"},
 	};
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
 		struct pe_config c;
@@ -295,6 +301,9 @@ fields_equal_brute_force(void)
 		c.d = cases[k].d;
 		c.base = 50.0;
 		memcpy(c.mrope.mrope_section, cases[k].sec, sizeof cases[k].sec);
+		if (cases[k].interleaved)
+			c.mrope.layout = PE_MROPE_INTERLEAVED;
+		c.mrope.tokens_per_second = cases[k].tps;
 		char what[128];
 		snprintf(what, sizeof what, "%s angle", cases[k].what);
 		th_field_check_kind(&c, PE_FIELD_ROPE_ANGLE, what);
@@ -302,12 +311,26 @@ fields_equal_brute_force(void)
 		snprintf(what, sizeof what, "%s score", cases[k].what);
 		th_field_check_kind(&c, PE_FIELD_SIMILARITY, what);
 		th_field_check_grids(&c, PE_FIELD_SIMILARITY, what);
+		/* column blocks across both section boundaries, ragged rows */
+		size_t sec[3], L = pe_mrope_length(&c);
+		pe_mrope_sections(&c, sec);
+		struct pe_field af;
+		cr_assert_eq(pe_field_init(&af, PE_FIELD_ROPE_ANGLE, &c), PE_OK);
+		size_t cut[2] = {sec[0], sec[0] + sec[1]};
+		for (int b = 0; b < 2; b++) {
+			size_t q0 = cut[b] > 0 ? cut[b] - 1 : 0;
+			size_t q1 = cut[b] + 2 < c.d / 2 ? cut[b] + 2 : c.d / 2;
+			snprintf(what, sizeof what, "%s angle, section boundary %d",
+			    cases[k].what, b);
+			th_field_check_grid(&af, 1, L, 3, q0, q1, q1 - q0, what);
+			th_field_check_grid(&af, 0, L - 1, 2 * L - 1, q0, q1, 1, what);
+		}
+		pe_field_free(&af);
 		snprintf(what, sizeof what, "%s patch", cases[k].what);
 		struct pe_field f;
 		cr_assert_eq(pe_field_init(&f, PE_FIELD_PATCH_COSINE, &c), PE_OK);
 		cr_expect_eq(f.rows, cases[k].f * cases[k].h);
 		cr_expect_eq(f.cols, cases[k].w);
-		size_t L = pe_mrope_length(&c);
 		for (size_t a = 0; a < L; a += 1 + L / 5) {
 			f.anchor = a;
 			th_field_check(&f, what);
@@ -340,6 +363,21 @@ Test(mrope, fields_without_axis_tables_equal_brute_force)
 	pe_field_mrope_table_max = 0;
 	fields_equal_brute_force();
 	pe_field_mrope_table_max = keep;
+}
+
+/* The same with libm's loops (the runs' sums, kernel/trig.h, are SLEEF's
+ * where the CPU has AVX-512F). */
+Test(mrope, fields_with_libm_equal_brute_force)
+{
+	char keep[16];
+	snprintf(keep, sizeof keep, "%s", pe_wave_isa());
+	cr_assert(pe_wave_force_isa("generic"));
+	fields_equal_brute_force();
+	uint64_t tables = pe_field_mrope_table_max;
+	pe_field_mrope_table_max = 0;
+	fields_equal_brute_force();
+	pe_field_mrope_table_max = tables;
+	cr_assert(pe_wave_force_isa(keep));
 }
 
 /* Angles at the largest positions (a long video) stay exact: a block's

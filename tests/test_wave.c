@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "helpers.h"
+#include "kernel/trig.h"
 #include "kernel/wave_impl.h"
 #include "pescope/sinusoidal.h"
 
@@ -252,4 +253,86 @@ Test(wave, layouts)
 	cr_expect_eq(pe_wave_init(&wv, w, 0, PE_WAVE_EXACT), PE_EINVAL);
 	w[1] = NAN;
 	cr_expect_eq(pe_wave_init(&wv, w, 3, PE_WAVE_EXACT), PE_EINVAL);
+}
+
+ParameterizedTestParameters(wave, runs_are_their_sums)
+{
+	return cr_make_param_array(int, isa_ids, 3);
+}
+
+/* pe_trig_runs against the sums it stands for, added term by term in long
+ * double: runs without an anchor, from anchor 0 and before anchor 1, of
+ * one position and of many, on 21 frequencies (a tail past every vector
+ * width) with one whose sine is 0 (w = 2 pi: every term 1); then added to
+ * what is there. */
+ParameterizedTest(int *isa, wave, runs_are_their_sums)
+{
+	if (!pe_wave_force_isa(isas[*isa]))
+		cr_skip_test("no %s on this CPU", isas[*isa]);
+	enum { NF = 21 };
+	double h[NF], sh[NF], ch[NF], ish[NF], a0c[NF], a0s[NF], a1c[NF],
+	    a1s[NF], re[NF], im[NF];
+	const uint64_t A0 = 40, A1 = 1000;
+	for (size_t k = 0; k < NF; k++) {
+		double w = k == 7 ? 2.0 * M_PI : pow(500.0, -(double)k / NF) * 2.9;
+		h[k] = 0.5 * pe_trig_reduce(w);
+		sincos(h[k], &sh[k], &ch[k]);
+		ish[k] = sh[k] == 0.0 ? 0.0 : 1.0 / sh[k];
+		sincos((2.0 * A0 - 1.0) * h[k], &a0s[k], &a0c[k]);
+		sincos((2.0 * A1 - 1.0) * h[k], &a1s[k], &a1c[k]);
+	}
+	struct pe_trig_freqs fr = {h, sh, ch, ish, {a0c, a1c}, {a0s, a1s}};
+	struct {
+		uint64_t p0, len;
+		double mult;
+		int anchor;
+	} runs[] = {
+		{3, 1, 1.0, -1}, {17, 5, 2.0, -1}, {A0, 1, 3.0, 0}, {A0, 300, 1.0, 0},
+		{A1 - 1, 1, 7.0, 1}, {A1 - 250, 250, 2.0, 1}, {123456789, 1000, 4.0,
+		-1},
+	};
+	size_t nr = sizeof runs / sizeof runs[0];
+	struct pe_trig_run tr[sizeof runs / sizeof runs[0]];
+	for (size_t r = 0; r < nr; r++)
+		tr[r] = (struct pe_trig_run){(double)(2 * runs[r].p0 +
+		    runs[r].len) - 1.0, (double)runs[r].len, runs[r].mult,
+		    runs[r].anchor};
+	for (int add = 0; add < 2; add++) {
+		for (size_t k = 0; k < NF; k++) {
+			re[k] = add ? 0.25 : 99.0;
+			im[k] = add ? -0.5 : 99.0;
+		}
+		pe_trig_runs(&fr, NF, tr, nr, add, re, im);
+		for (size_t k = 0; k < NF; k++) {
+			long double wr = 2.0L * h[k], sr = add ? 0.25L : 0, si = add
+			    ? -0.5L : 0, mag = 0;
+			for (size_t r = 0; r < nr; r++)
+				for (uint64_t p = runs[r].p0; p < runs[r].p0 +
+				     runs[r].len; p++) {
+					sr += runs[r].mult * cosl((long double)p * wr);
+					si += runs[r].mult * sinl((long double)p * wr);
+					mag += runs[r].mult;
+				}
+			/* the angles' own rounding: p w to 2^-53 relative */
+			double tol = 1e-15 * (double)mag * 1.3e8;
+			cr_expect(fabs(re[k] - (double)sr) <= tol &&
+			    fabs(im[k] - (double)si) <= tol, "%s add %d freq %zu: "
+			    "%.17g %.17g vs %.17Lg %.17Lg", isas[*isa], add, k, re[k],
+			    im[k], sr, si);
+		}
+	}
+	/* without the far run, every position below 1000: much tighter */
+	pe_trig_runs(&fr, NF, tr, nr - 1, false, re, im);
+	for (size_t k = 0; k < NF; k++) {
+		long double wr = 2.0L * h[k], sr = 0, si = 0;
+		for (size_t r = 0; r + 1 < nr; r++)
+			for (uint64_t p = runs[r].p0; p < runs[r].p0 + runs[r].len;
+			     p++) {
+				sr += runs[r].mult * cosl((long double)p * wr);
+				si += runs[r].mult * sinl((long double)p * wr);
+			}
+		cr_expect(fabs(re[k] - (double)sr) <= 1e-11 &&
+		    fabs(im[k] - (double)si) <= 1e-11, "%s freq %zu: %.17g %.17g "
+		    "vs %.17Lg %.17Lg", isas[*isa], k, re[k], im[k], sr, si);
+	}
 }

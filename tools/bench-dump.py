@@ -13,15 +13,20 @@ For each thread count T (1, and the online CPUs), PyTorch runs on T
 threads (torch.set_num_threads(T)) and pescope with --threads T; three
 measures, the median of --runs runs taken in turns:
   end to end:   `pescope dump ... --format npy -o /dev/shm/...` (the whole
-                process) against PyTorch building the table + np.save to
-                /dev/shm (in this process: no interpreter start, no import);
+                process, started from here) against PyTorch building the
+                table + np.save to /dev/shm (in this process: no
+                interpreter start, no import); each side writes a new file
+                (the previous run's is removed first, untimed: replacing a
+                file would add the kernel's freeing of the old one's pages
+                to either side, about 9 ms for 64 MiB here);
   computation:  `pescope dump ... --format npy -o /dev/null` against
                 PyTorch building the table alone;
-  peak memory:  /usr/bin/time -v's maximum resident set of each dump, and of
-                a python3 process that imports torch and builds the table;
-  CPU time:     user + system of each side (pescope's process; PyTorch's
-                time.process_time, all its threads), which a loaded
-                machine's waiting does not add to.
+  peak memory:  /usr/bin/time -v's maximum resident set of each dump (a run
+                of its own, untimed), and of a python3 process that imports
+                torch and builds the table;
+  CPU time:     user + system of each side (the dump process's own rusage;
+                PyTorch's time.process_time, all its threads), which a
+                loaded machine's waiting does not add to.
 pescope's own scaling (its computation at 1 thread against T) is a line of
 its own. Each table's largest error against a float64 numpy reference is
 printed too. The load average is printed before and after: the machine
@@ -34,7 +39,8 @@ computations transcribed to numpy stand in for it, and every line says
 (its sin and cos run on one thread).
 
 pescope is built with --buildtype=release in build-release/. Not part of
-`make test`. Usage: tools/bench-dump.py [--runs N] [--threads T ...]"""
+`make test`. Usage: tools/bench-dump.py [--runs N] [--threads T ...]
+[--case sinusoidal|rope ...]"""
 import argparse
 import datetime
 import math
@@ -151,15 +157,16 @@ def build():
                    stdout=subprocess.DEVNULL)
 
 
+def dump_cmd(args, out, threads):
+    return [BIN, "dump"] + args + ["--threads", str(threads), "--format",
+                                   "npy", "-o", out]
+
+
 def pescope(args, out, threads):
-    """Wall seconds, peak RSS (KiB) and CPU seconds (user + system) of one
-    dump on threads threads: the RSS from /usr/bin/time -v (a small process
-    that forks the dump: this one's pages would count in the dump's own
-    rusage, which Linux carries over exec), the CPU time to the microsecond
-    from the rusage of /usr/bin/time, which includes the dump it waited
-    for."""
-    cmd = ["/usr/bin/time", "-v", BIN, "dump"] + args + [
-        "--threads", str(threads), "--format", "npy", "-o", out]
+    """Wall seconds and CPU seconds (user + system, to the microsecond) of
+    one dump on threads threads, from its own rusage: the process is this
+    one's child, so nothing else's time is in it."""
+    cmd = dump_cmd(args, out, threads)
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
                          stderr=subprocess.PIPE)
@@ -170,9 +177,25 @@ def pescope(args, out, threads):
     p.returncode = os.waitstatus_to_exitcode(status)
     if p.returncode != 0:
         sys.exit("%s: %s" % (" ".join(cmd), err))
-    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)",
-                        err).group(1))
-    return dt, rss, ru.ru_utime + ru.ru_stime
+    return dt, ru.ru_utime + ru.ru_stime
+
+
+def pescope_peak(args, out, threads):
+    """Peak RSS (KiB) of one dump, from /usr/bin/time -v (a small process
+    that forks the dump: this one's pages would count in the dump's own
+    rusage, which Linux carries over exec)."""
+    cmd = ["/usr/bin/time", "-v"] + dump_cmd(args, out, threads)
+    r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                       text=True)
+    if r.returncode != 0:
+        sys.exit("%s: %s" % (" ".join(cmd), r.stderr))
+    return int(re.search(r"Maximum resident set size \(kbytes\): (\d+)",
+                         r.stderr).group(1))
+
+
+def remove(path):
+    if os.path.exists(path):
+        os.unlink(path)
 
 
 def set_threads(n):
@@ -199,14 +222,17 @@ def run_case(case, threads, runs):
     shm_th = os.path.join(SHM, "bench-torch.npy")
     set_threads(threads)
     for _ in range(runs):
-        dt, rss, cpu = pescope(case["args"], shm_pe, threads)
+        remove(shm_pe)
+        dt, cpu = pescope(case["args"], shm_pe, threads)
         pe_e2e.append(dt)
-        pe_rss.append(rss)
         cpu_e2e.append(cpu)
-        dt, rss, cpu = pescope(case["args"], "/dev/null", threads)
+        dt, cpu = pescope(case["args"], "/dev/null", threads)
         pe_comp.append(dt)
-        pe_rss.append(rss)
         cpu_comp.append(cpu)
+        remove(shm_pe)
+        pe_rss.append(pescope_peak(case["args"], shm_pe, threads))
+        pe_rss.append(pescope_peak(case["args"], "/dev/null", threads))
+        remove(shm_th)
         t0, c0 = time.perf_counter(), time.process_time()
         t = case["torch"]()
         t1, c1 = time.perf_counter(), time.process_time()
@@ -234,6 +260,9 @@ def main():
     ap.add_argument("--threads", type=int, nargs="*", default=None,
                     help="thread counts to compare at (default: 1 and the "
                     "online CPUs)")
+    ap.add_argument("--case", nargs="*", default=None,
+                    choices=["sinusoidal", "rope"],
+                    help="the tables to run (default: both)")
     ap.add_argument("--torch-only", type=int, default=None,
                     help="build case N's PyTorch table and exit (for its "
                     "peak memory)")
@@ -249,10 +278,11 @@ def main():
     versions = ("torch %s" % torch.__version__ if torch is not None else
                 "no PyTorch here: numpy transcriptions of its code stand "
                 "in for it")
-    print("`tools/bench-dump.py --runs %d`, %s, %s, %d CPUs (%s); %s, numpy "
+    print("`tools/bench-dump.py --runs %d%s`, %s, %s, %d CPUs (%s); %s, numpy "
           "%s; pescope release build; threads %s (both sides); load average "
           "before the run %.1f\n"
-          % (opts.runs, datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
+          % (opts.runs, " --case " + " ".join(opts.case) if opts.case else "",
+             datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
              platform.machine(), cpus,
              model.split(":")[1].split("\n")[0].strip(), versions,
              np.__version__, ", ".join(str(c) for c in counts),
@@ -261,6 +291,8 @@ def main():
     print("|---|---|---|---|---|---|")
     notes = []
     for case in CASES:
+        if opts.case and case["name"].split()[0] not in opts.case:
+            continue
         comp1 = None
         for k, threads in enumerate(counts):
             m = run_case(case, threads, opts.runs)

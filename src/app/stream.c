@@ -220,8 +220,10 @@ stream_ring(struct stream_run *run)
 {
 	const struct pe_stream *s = run->s;
 	size_t vals = run->chunk_rows * s->rowlen * 8;
+	/* NPY's bytes: 4 a value in float32, else 8 */
 	size_t out = s->csv ? run->chunk_rows * pe_csv_line_max(s->rowlen)
-			    : run->chunk_rows * s->rowlen * 8;
+			    : run->chunk_rows * s->rowlen *
+				(s->dtype == PE_F32 ? 4 : 8);
 	size_t per = (s->fill != NULL && !run->bytes ? vals : 0) +
 	    (run->direct ? 0 : out);
 	size_t fit = STREAM_RING_BYTES / (per > 0 ? per : 1);

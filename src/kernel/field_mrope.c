@@ -8,12 +8,19 @@
  * some tokens (pe_mrope_runs): a text part, partial rows and frames of the
  * vision block, and whole rows or frames repeating. Each run sums in
  * closed form (Lagrange, trig.h), so a block costs O(pairs), whatever its
- * size. A score block is Re sum_j G_j(rows) conj(G_j(cols)) with G the sum
- * of e^{i p w_j} over a range; grids keep G per row block and per column
- * block, a chunk of pairs at a time, and take one dot product per cell
- * (pe_field_dots): O((nr + nc) pairs runs + nr nc pairs). The patch map,
- * separable by axis, sums per-anchor tables of each axis instead (its
- * frames, rows and columns), O(map + cells). */
+ * size: the pairs of one axis, all its runs at once (pe_trig_runs,
+ * vectorised with SLEEF); a run that starts at the vision block's first
+ * position N or ends at an axis's last turns the anchor's phase, prepared
+ * at init, by its length: one sincos a pair gives its Dirichlet factor and
+ * its phase. The angle map sums a chunk of pairs for every row block at a
+ * time (the chunk's prepared arrays stay in cache). A score block is
+ * Re sum_j G_j(rows) conj(G_j(cols)) with G the sum of e^{i p w_j} over a
+ * range; grids keep G per row block and per column block, a chunk of pairs
+ * at a time, and take one dot product per cell (pe_field_dots):
+ * O((nr + nc) pairs runs + nr nc pairs). The patch map, separable by axis,
+ * sums per-anchor tables of each axis (its frames, rows and columns),
+ * O(map + cells), or, past their budget, the closed forms per row block
+ * and per column block, O((nr + nc) pairs runs). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,15 +36,88 @@ mrope_pairs(const struct pe_field *f)
 	return f->cfg->d / 2;
 }
 
-/* inv_freq at f->omega. */
+/* What mrope_init prepares (at f->prefix): the pairs sorted by axis (in
+ * index order within one), and per sorted slot half the reduced
+ * frequency, its sine, and the phases of the two anchors of its axis. */
+struct mrope_pre {
+	size_t start[4];  /* axis a's slots: [start[a], start[a + 1]) */
+	size_t *order;	  /* slot -> pair */
+	bool sorted;	  /* order is the identity (the contiguous layout) */
+	double *h, *sh, *ch, *ish; /* pe_trig_reduce(w) / 2, its sin and cos,
+				      1 / sin (struct pe_trig_freqs) */
+	double *e0c, *e0s; /* cos, sin of (2 N - 1) h: runs from N */
+	double *e1c, *e1s; /* of (2 (N + extent) - 1) h: runs to an axis's
+			      last vision position (W, H, frames) */
+	uint64_t a0, a1[3]; /* the anchors: N, N + extent of each axis */
+};
+
+/* Pairs a piece of a factor computation takes (its sums on the stack). */
+#define MROPE_PIECE 512
+
+/* The prepared pairs. */
+static const struct mrope_pre *
+mrope_pre(const struct pe_field *f)
+{
+	return (const struct mrope_pre *)(const void *)f->prefix;
+}
+
+/* inv_freq at f->omega; the sorted pairs and their anchors at f->prefix
+ * (struct mrope_pre, one allocation). */
 static int
 mrope_init(struct pe_field *f)
 {
-	f->nomega = mrope_pairs(f);
-	f->omega = malloc((f->nomega ? f->nomega : 1) * sizeof *f->omega);
-	if (f->omega == NULL)
+	const struct pe_config *cfg = f->cfg;
+	size_t P = mrope_pairs(f), sec[3], n1 = P ? P : 1;
+
+	f->nomega = P;
+	f->omega = malloc(n1 * sizeof *f->omega);
+	void *mem = malloc(sizeof(struct mrope_pre) + n1 * (sizeof(size_t) +
+	    8 * sizeof(double)));
+	if (f->omega == NULL || mem == NULL) {
+		free(mem);
 		return PE_ENOMEM;
-	pe_mrope_inv_freq(f->cfg, f->omega);
+	}
+	f->prefix = mem;
+	struct mrope_pre *pre = mem;
+	pre->order = (size_t *)(void *)(pre + 1);
+	pre->h = (double *)(void *)(pre->order + n1);
+	pre->sh = pre->h + n1;
+	pre->ch = pre->sh + n1;
+	pre->ish = pre->ch + n1;
+	pre->e0c = pre->ish + n1;
+	pre->e0s = pre->e0c + n1;
+	pre->e1c = pre->e0s + n1;
+	pre->e1s = pre->e1c + n1;
+	pe_mrope_inv_freq(cfg, f->omega);
+	pe_mrope_sections(cfg, sec);
+	uint64_t N = cfg->mrope.text_before;
+	pre->a0 = N;
+	pre->a1[PE_MROPE_T] = N + cfg->mrope.frames;
+	pre->a1[PE_MROPE_H] = N + cfg->grid_h;
+	pre->a1[PE_MROPE_W] = N + cfg->grid_w;
+	size_t slot = 0;
+	for (int a = 0; a < 3; a++) {
+		pre->start[a] = slot;
+		for (size_t j = 0; j < P; j++) {
+			if (pe_mrope_pair_axis(cfg, sec, j) != (enum pe_mrope_axis)a)
+				continue;
+			double h = 0.5 * pe_trig_reduce(f->omega[j]);
+			pre->order[slot] = j;
+			pre->h[slot] = h;
+			sincos(h, &pre->sh[slot], &pre->ch[slot]);
+			pre->ish[slot] = pre->sh[slot] == 0.0 ? 0.0
+			    : 1.0 / pre->sh[slot];
+			sincos((2.0 * (double)N - 1.0) * h, &pre->e0s[slot],
+			    &pre->e0c[slot]);
+			sincos((2.0 * (double)pre->a1[a] - 1.0) * h,
+			    &pre->e1s[slot], &pre->e1c[slot]);
+			slot++;
+		}
+	}
+	pre->start[3] = slot;
+	pre->sorted = true;
+	for (size_t t = 0; t < P; t++)
+		pre->sorted = pre->sorted && pre->order[t] == t;
 	return PE_OK;
 }
 
@@ -57,36 +137,102 @@ mrope_ranges(const struct pe_config *cfg, size_t i0, size_t i1,
 		    rg->run[a]);
 }
 
-/* sum over runs of mult e^{i p w}: *re (cosines), *im (sines); a run of
- * frames at their times (Qwen2.5-VL's) a frame at a time. */
-static void
-mrope_geo(const struct pe_config *cfg, const struct pe_mrope_run *run,
-    size_t n, double w, double *re, double *im)
-{
-	double c = 0.0, s = 0.0;
+/* Runs pe_trig_runs takes per call. */
+#define MROPE_NRUN 32
 
-	for (size_t k = 0; k < n; k++) {
-		double rs, rc;
-		if (run[k].frames) {
-			double wr = pe_trig_reduce(w);
-			rs = rc = 0.0;
-			for (uint64_t f = 0; f < run[k].len; f++) {
-				double fs, fc;
-				sincos(wr * (double)pe_mrope_run_pos(cfg, &run[k], f),
-				    &fs, &fc);
-				rs += fs;
-				rc += fc;
+/* The frequencies of the slots from lo (struct pe_trig_freqs). */
+static struct pe_trig_freqs
+mrope_freqs(const struct mrope_pre *pre, size_t lo)
+{
+	struct pe_trig_freqs fr = {pre->h + lo, pre->sh + lo, pre->ch + lo,
+		pre->ish + lo, {pre->e0c + lo, pre->e1c + lo},
+		{pre->e0s + lo, pre->e1s + lo}};
+	return fr;
+}
+
+/* mult e^{i p w} summed over the runs of axis a into re, im (added to
+ * them with add) for the m slots from slot lo (pe_trig_runs): a run of
+ * frames at their times (Qwen2.5-VL's) a frame at a time, a run from N or
+ * to the axis's last vision position from its anchor's phase. */
+static void
+mrope_runs(const struct pe_field *f, enum pe_mrope_axis a,
+    const struct pe_mrope_run *run, size_t nrun, size_t lo, size_t m,
+    bool add, double *re, double *im)
+{
+	const struct mrope_pre *pre = mrope_pre(f);
+	struct pe_trig_freqs fr = mrope_freqs(pre, lo);
+	struct pe_trig_run tr[MROPE_NRUN];
+	size_t n = 0;
+
+	for (size_t r = 0; r < nrun; r++) {
+		const struct pe_mrope_run *u = &run[r];
+		double len = (double)u->len, mult = (double)u->mult;
+		for (uint64_t k = 0; k < (u->frames ? u->len : 1); k++) {
+			if (n == MROPE_NRUN) {
+				pe_trig_runs(&fr, m, tr, n, add, re, im);
+				add = true;
+				n = 0;
 			}
-		} else if (run[k].len == 1) /* one position (a row's h, a frame's
-					       t) */
-			sincos(pe_trig_reduce(w) * (double)run[k].p0, &rs, &rc);
-		else
-			pe_trig_sum(0.0, w, run[k].p0, run[k].len, &rs, &rc);
-		c += (double)run[k].mult * rc;
-		s += (double)run[k].mult * rs;
+			if (u->frames)
+				tr[n++] = (struct pe_trig_run){2.0 *
+				    (double)pe_mrope_run_pos(f->cfg, u, k), 1.0, mult,
+				    -1};
+			else if (u->p0 == pre->a0)
+				tr[n++] = (struct pe_trig_run){0.0, len, mult, 0};
+			else if (u->p0 + u->len == pre->a1[a])
+				tr[n++] = (struct pe_trig_run){0.0, len, mult, 1};
+			else
+				tr[n++] = (struct pe_trig_run){(double)(2 * u->p0) +
+				    len - 1.0, len, mult, -1};
+		}
 	}
-	*re = c;
-	*im = s;
+	if (n > 0 || !add)
+		pe_trig_runs(&fr, m, tr, n, add, re, im);
+}
+
+/* The first slot of axis a whose pair is at least j. */
+static size_t
+mrope_slot(const struct mrope_pre *pre, int a, size_t j)
+{
+	size_t lo = pre->start[a], hi = pre->start[a + 1];
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (pre->order[mid] < j)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* G_j = sum over the runs rg of its axis of mult e^{i p w_j} for pairs
+ * [k0, k0 + kn): re[k], im[k] for pair k0 + k; each axis's pairs in pieces
+ * of MROPE_PIECE slots, a run at a time. */
+static void
+mrope_factors(const struct pe_field *f, const struct mrope_ranges *rg,
+    size_t k0, size_t kn, double *re, double *im)
+{
+	const struct mrope_pre *pre = mrope_pre(f);
+	double ar[MROPE_PIECE], ai[MROPE_PIECE];
+
+	for (int a = 0; a < 3; a++) {
+		size_t lo = mrope_slot(pre, a, k0), hi = mrope_slot(pre, a, k0 + kn);
+		if (pre->sorted) { /* slot t is pair t: straight into re, im */
+			mrope_runs(f, (enum pe_mrope_axis)a, rg->run[a], rg->n[a], lo,
+			    hi - lo, false, re + (lo - k0), im + (lo - k0));
+			continue;
+		}
+		for (size_t s0 = lo; s0 < hi; s0 += MROPE_PIECE) {
+			size_t m = hi - s0 < MROPE_PIECE ? hi - s0 : MROPE_PIECE;
+			mrope_runs(f, (enum pe_mrope_axis)a, rg->run[a], rg->n[a], s0,
+			    m, false, ar, ai);
+			for (size_t t = 0; t < m; t++) {
+				re[pre->order[s0 + t] - k0] = ar[t];
+				im[pre->order[s0 + t] - k0] = ai[t];
+			}
+		}
+	}
 }
 
 /* ---- the angle map ------------------------------------------------- */
@@ -123,22 +269,35 @@ mrope_angle_finish(double ts, double tc, struct pe_stats *dest)
 	dest->resultant = fmin(hypot(ts, tc) / (double)dest->count, 1.0);
 }
 
-/* Sums of sines and cosines of the columns [c0, c1) over the rows rg. */
-static void
-mrope_angle_sums(const struct pe_field *f, const struct mrope_ranges *rg,
-    size_t c0, size_t c1, double *ts, double *tc)
-{
-	size_t sec[3];
+/* Pairs of an angle map's factors per pass. */
+#define MROPE_ANGLE_CHUNK 1024
 
-	pe_mrope_sections(f->cfg, sec);
-	*ts = *tc = 0.0;
-	for (size_t j = c0; j < c1; j++) {
-		enum pe_mrope_axis a = pe_mrope_pair_axis(f->cfg, sec, j);
-		double re, im;
-		mrope_geo(f->cfg, rg->run[a], rg->n[a], f->omega[j], &re, &im);
-		*tc += re;
-		*ts += im;
+/* Sums of cosines (re) and sines (im) of the pairs [c0, c1) over the rows
+ * rg into re[j - c0], im[j - c0]. */
+static void
+mrope_angle_row(const struct pe_field *f, const struct mrope_ranges *rg,
+    size_t c0, size_t c1, double *re, double *im)
+{
+	for (size_t k = c0; k < c1; k += MROPE_ANGLE_CHUNK) {
+		size_t kn = c1 - k < MROPE_ANGLE_CHUNK ? c1 - k
+		    : MROPE_ANGLE_CHUNK;
+		mrope_factors(f, rg, k, kn, re + (k - c0), im + (k - c0));
 	}
+}
+
+/* Circular statistics of columns [q0, q1) of a row's sums (from column
+ * c0), summed in column order. */
+static void
+mrope_angle_cell(const double *re, const double *im, size_t c0, size_t q0,
+    size_t q1, struct pe_stats *dest)
+{
+	double ts = 0.0, tc = 0.0;
+
+	for (size_t j = q0; j < q1; j++) {
+		tc += re[j - c0];
+		ts += im[j - c0];
+	}
+	mrope_angle_finish(ts, tc, dest);
 }
 
 /* Circular mean of a block: per column, the runs of its axis. */
@@ -147,38 +306,80 @@ mrope_angle_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
     size_t c1, bool minmax, struct pe_stats *dest)
 {
 	struct mrope_ranges rg;
-	double ts, tc;
 
 	(void)minmax;
+	double *re = malloc(2 * (c1 - c0) * sizeof *re);
+	if (re == NULL)
+		return PE_ENOMEM;
 	mrope_ranges(f->cfg, r0, r1, &rg);
-	mrope_angle_sums(f, &rg, c0, c1, &ts, &tc);
-	mrope_angle_finish(ts, tc, dest);
+	mrope_angle_row(f, &rg, c0, c1, re, re + (c1 - c0));
+	mrope_angle_cell(re, re + (c1 - c0), c0, c0, c1, dest);
+	free(re);
 	return PE_OK;
 }
 
-/* Grid of the angle map: the runs once per row block, each column block
- * from them; O(nr (c1 - c0) runs). */
+/* Grid of the angle map: the runs of every row block, then a chunk of
+ * pairs at a time (its prepared arrays stay in cache) each row block's
+ * sums, added to the cells of the column blocks the chunk meets, in column
+ * order; O(nr (c1 - c0) runs). */
 static int
 mrope_angle_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
     size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
 {
 	struct field_cells it;
-	struct mrope_ranges rg;
+	size_t ncell = nr * nc;
+	int rc = PE_ENOMEM;
 
+	struct mrope_ranges *rg = malloc(nr * sizeof *rg);
+	size_t *qb = malloc(2 * nc * sizeof *qb);
+	double *re = malloc(2 * MROPE_ANGLE_CHUNK * sizeof *re);
+	double *acc = calloc(2 * (ncell ? ncell : 1), sizeof *acc);
+	if (rg == NULL || qb == NULL || re == NULL || acc == NULL)
+		goto end;
+	double *im = re + MROPE_ANGLE_CHUNK;
+	for (size_t bi = 0; bi < nr; bi++) {
+		size_t p0, p1;
+		field_span(r0, r1, nr, bi, &p0, &p1);
+		mrope_ranges(f->cfg, p0, p1, &rg[bi]);
+	}
+	for (size_t bj = 0; bj < nc; bj++)
+		field_span(c0, c1, nc, bj, &qb[2 * bj], &qb[2 * bj + 1]);
+	size_t first = 0; /* the first column block not ended before the chunk */
+	for (size_t k = c0; k < c1; k += MROPE_ANGLE_CHUNK) {
+		size_t kn = c1 - k < MROPE_ANGLE_CHUNK ? c1 - k : MROPE_ANGLE_CHUNK;
+		if (pe_field_interrupted()) {
+			rc = PE_EINTR;
+			goto end;
+		}
+		while (first < nc && qb[2 * first + 1] <= k)
+			first++;
+		for (size_t bi = 0; bi < nr; bi++) {
+			mrope_factors(f, &rg[bi], k, kn, re, im);
+			for (size_t bj = first; bj < nc && qb[2 * bj] < k + kn; bj++) {
+				size_t j0 = qb[2 * bj] > k ? qb[2 * bj] : k;
+				size_t j1 = qb[2 * bj + 1] < k + kn ? qb[2 * bj + 1]
+				    : k + kn;
+				double *cell = acc + 2 * (bi * nc + bj);
+				for (size_t j = j0; j < j1; j++) {
+					cell[0] += re[j - k];
+					cell[1] += im[j - k];
+				}
+			}
+		}
+	}
 	field_cells_start(&it, r0, r1, nr, c0, c1, nc);
 	while (field_cells_next(&it)) {
-		if (it.bj == 0) {
-			if (it.bi % 8 == 7 && pe_field_interrupted())
-				return PE_EINTR;
-			mrope_ranges(f->cfg, it.p0, it.p1, &rg);
-		}
-		double ts, tc;
 		struct pe_stats *st = &dest[it.k];
 		field_stats_init(st, it.count);
-		mrope_angle_sums(f, &rg, it.q0, it.q1, &ts, &tc);
-		mrope_angle_finish(ts, tc, st);
+		mrope_angle_finish(acc[2 * it.k + 1], acc[2 * it.k], st);
 	}
-	return PE_OK;
+	rc = PE_OK;
+end:
+	free(rg);
+	free(qb);
+	free(re);
+	free(acc);
+	return rc;
 }
 
 /* ---- products of sums: scores ----------------------------------------- */
@@ -189,15 +390,9 @@ mrope_sim_factor(const struct pe_field *f, size_t i0, size_t i1, size_t k0,
     size_t kn, double *re, double *im)
 {
 	struct mrope_ranges rg;
-	size_t sec[3];
 
-	pe_mrope_sections(f->cfg, sec);
 	mrope_ranges(f->cfg, i0, i1, &rg);
-	for (size_t k = 0; k < kn; k++) {
-		enum pe_mrope_axis a = pe_mrope_pair_axis(f->cfg, sec, k0 + k);
-		mrope_geo(f->cfg, rg.run[a], rg.n[a], f->omega[k0 + k], &re[k],
-		    &im[k]);
-	}
+	mrope_factors(f, &rg, k0, kn, re, im);
 }
 
 /* Score of tokens r and c. */
@@ -301,59 +496,76 @@ mrope_patch_row_runs(const struct pe_config *cfg, enum pe_mrope_axis a,
 	return n;
 }
 
-/* Row factor of the patch map: X_j = e^{i p_a w_j} conj(R_j), R_j the sum
- * over rows [g0, g1) (axis t or h) or their count (axis w). */
+/* The anchor's phases e^{i p_a w_j} per slot (cos at c, sin at s), each
+ * angle reduced by fmod as the values' are. */
 static void
-mrope_patch_xf(const struct pe_field *f, size_t g0, size_t g1, size_t k0,
-    size_t kn, double *re, double *im)
+mrope_patch_phases(const struct pe_field *f, double *c, double *s)
 {
-	const struct pe_config *cfg = f->cfg;
-	struct pe_mrope_run run[2][PE_MROPE_MAX_RUNS];
-	size_t nrun[2], sec[3];
+	const struct mrope_pre *pre = mrope_pre(f);
 	int64_t pa[3];
 
-	pe_mrope_sections(cfg, sec);
-	pe_mrope_position(cfg, f->anchor, pa);
-	nrun[0] = mrope_patch_row_runs(cfg, PE_MROPE_T, g0, g1, run[0]);
-	nrun[1] = mrope_patch_row_runs(cfg, PE_MROPE_H, g0, g1, run[1]);
-	for (size_t k = 0; k < kn; k++) {
-		size_t j = k0 + k;
-		enum pe_mrope_axis a = pe_mrope_pair_axis(f->cfg, sec, j);
-		double w = f->omega[j], rr = (double)(g1 - g0), ri = 0.0, ac, as;
-		if (a != PE_MROPE_W)
-			mrope_geo(cfg, run[a], nrun[a], w, &rr, &ri);
-		sincos(fmod((double)pa[a] * w, PE_TWO_PI), &as, &ac);
-		re[k] = ac * rr + as * ri; /* e^{i p w} conj(R) */
-		im[k] = as * rr - ac * ri;
-	}
+	pe_mrope_position(f->cfg, f->anchor, pa);
+	for (int a = 0; a < 3; a++)
+		for (size_t t = pre->start[a]; t < pre->start[a + 1]; t++)
+			sincos(fmod((double)pa[a] * f->omega[pre->order[t]],
+			    PE_TWO_PI), &s[t], &c[t]);
 }
 
-/* Column factor: Y_j the sum over columns [c0, c1) (axis w) or their
- * count. */
-static void
-mrope_patch_yf(const struct pe_field *f, size_t c0, size_t c1, size_t k0,
-    size_t kn, double *re, double *im)
+/* sum over the pairs of axis a of Re(e^{i p_a w_j} conj(R_j)), R_j the sum
+ * of e^{i p w_j} over the runs: the anchor's score with those positions,
+ * summed (ph: mrope_patch_phases). */
+static double
+mrope_patch_axis(const struct pe_field *f, enum pe_mrope_axis a,
+    const struct pe_mrope_run *run, size_t nrun, const double *pc,
+    const double *ps)
 {
-	size_t sec[3];
-	uint64_t N = f->cfg->mrope.text_before;
+	const struct mrope_pre *pre = mrope_pre(f);
+	double ar[MROPE_PIECE], ai[MROPE_PIECE], sum = 0.0;
 
-	pe_mrope_sections(f->cfg, sec);
-	for (size_t k = 0; k < kn; k++) {
-		size_t j = k0 + k;
-		re[k] = (double)(c1 - c0);
-		im[k] = 0.0;
-		if (pe_mrope_pair_axis(f->cfg, sec, j) == PE_MROPE_W) {
-			struct pe_mrope_run run = {N + c0, c1 - c0, 1, false};
-			mrope_geo(f->cfg, &run, 1, f->omega[j], &re[k], &im[k]);
-		}
+	for (size_t s0 = pre->start[a]; s0 < pre->start[a + 1];
+	     s0 += MROPE_PIECE) {
+		size_t m = pre->start[a + 1] - s0 < MROPE_PIECE
+		    ? pre->start[a + 1] - s0 : MROPE_PIECE;
+		mrope_runs(f, a, run, nrun, s0, m, false, ar, ai);
+		for (size_t t = 0; t < m; t++)
+			sum += pc[s0 + t] * ar[t] + ps[s0 + t] * ai[t];
 	}
+	return sum;
+}
+
+/* Sum over patch-map rows [g0, g1) of the anchor's t and h scores (per
+ * row: sum over the pairs of t and h of cos((p_a - p) w_j)). */
+static double
+mrope_patch_rows_closed(const struct pe_field *f, size_t g0, size_t g1,
+    const double *pc, const double *ps)
+{
+	struct pe_mrope_run run[PE_MROPE_MAX_RUNS];
+	double s = 0.0;
+
+	for (int a = PE_MROPE_T; a <= PE_MROPE_H; a++) {
+		size_t n = mrope_patch_row_runs(f->cfg, (enum pe_mrope_axis)a, g0,
+		    g1, run);
+		s += mrope_patch_axis(f, (enum pe_mrope_axis)a, run, n, pc, ps);
+	}
+	return s;
+}
+
+/* Sum over patch-map columns [c0, c1) of the anchor's w scores. */
+static double
+mrope_patch_cols_closed(const struct pe_field *f, size_t c0, size_t c1,
+    const double *pc, const double *ps)
+{
+	struct pe_mrope_run run = {f->cfg->mrope.text_before + c0, c1 - c0, 1,
+		false};
+	return mrope_patch_axis(f, PE_MROPE_W, &run, 1, pc, ps);
 }
 
 /* The patch map's score is separable by axis: C_t(t_a - t) + C_h(h_a - h)
  * + C_w(w_a - w) with C_x(k) = sum over the pairs of axis x of cos(k w_j),
  * and a patch's t, h and w take frames, H and W values. The tables of the
  * anchor, when they cost at most pe_field_mrope_table_max cosines and
- * entries. */
+ * entries: entry v of axis x is the anchor's score with position v of x,
+ * sum_j Re(e^{i p_a w_j} conj(e^{i p_v w_j})) (mrope_patch_axis). */
 uint64_t pe_field_mrope_table_max = (uint64_t)1 << 22;
 
 struct mrope_axis_tables {
@@ -368,28 +580,29 @@ mrope_axis_tables(const struct pe_field *f, struct mrope_axis_tables *tb)
 	const struct pe_config *cfg = f->cfg;
 	uint64_t F = cfg->mrope.frames, H = cfg->grid_h, W = cfg->grid_w;
 	size_t sec[3];
-	int64_t pa[3], N = (int64_t)cfg->mrope.text_before;
+	int64_t N = (int64_t)cfg->mrope.text_before;
 
 	pe_mrope_sections(cfg, sec);
 	uint64_t cost = F * (sec[0] + 1) + H * (sec[1] + 1) + W * (sec[2] + 1);
 	if (F > pe_field_mrope_table_max || cost > pe_field_mrope_table_max)
 		return false;
-	tb->t = calloc(F + H + W, sizeof *tb->t);
+	size_t P = mrope_pairs(f);
+	tb->t = malloc((F + H + W + 2 * (P ? P : 1)) * sizeof *tb->t);
 	if (tb->t == NULL)
 		return false;
 	tb->h = tb->t + F;
 	tb->w = tb->h + H;
-	pe_mrope_position(cfg, f->anchor, pa);
+	double *pc = tb->w + W, *ps = pc + P;
+	mrope_patch_phases(f, pc, ps);
 	double *dst[3] = {tb->t, tb->h, tb->w};
 	uint64_t len[3] = {F, H, W};
-	for (size_t j = 0; j < mrope_pairs(f); j++) {
-		enum pe_mrope_axis a = pe_mrope_pair_axis(f->cfg, sec, j);
+	for (int a = 0; a < 3; a++)
 		for (uint64_t v = 0; v < len[a]; v++) {
-			int64_t p = N + (a == PE_MROPE_T
-			    ? pe_mrope_frame_time(cfg, v) : (int64_t)v);
-			dst[a][v] += cos((double)(pa[a] - p) * f->omega[j]);
+			struct pe_mrope_run one = {(uint64_t)(N + (a == PE_MROPE_T
+			    ? pe_mrope_frame_time(cfg, v) : (int64_t)v)), 1, 1, false};
+			dst[a][v] = mrope_patch_axis(f, (enum pe_mrope_axis)a, &one, 1,
+			    pc, ps);
 		}
-	}
 	return true;
 }
 
@@ -415,6 +628,9 @@ mrope_cols_sum(const struct mrope_axis_tables *tb, size_t c0, size_t c1)
 	return s;
 }
 
+static int mrope_patch_grid(const struct pe_field *f, size_t r0, size_t r1,
+    size_t nr, size_t c0, size_t c1, size_t nc, struct pe_stats *dest);
+
 /* Mean cosine of a block of the patch map (anchor a token): from the axis
  * tables, sum_rows (C_t + C_h) nc + sum_cols C_w nr, or the closed forms. */
 static int
@@ -434,47 +650,57 @@ mrope_patch_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 		return PE_OK;
 	}
 	struct pe_stats tmp;
-	int rc = pe_field_dots(f, r0, r1, 1, c0, c1, 1, mrope_pairs(f),
-	    mrope_patch_xf, mrope_patch_yf, 1.0 / (double)mrope_pairs(f), &tmp);
+	int rc = mrope_patch_grid(f, r0, r1, 1, c0, c1, 1, &tmp);
 	dest->mean = tmp.mean;
 	return rc;
 }
 
-/* Grid of the patch map: the axis tables once, a sum per row block and
- * per column block, O(rows + columns + cells); else pe_field_dots. */
+/* Grid of the patch map, separable: a sum per row block (t and h) and
+ * per column block (w), each cell their means added. From the axis tables
+ * once, O(rows + columns + cells); else the closed forms per block,
+ * O((nr + nc) pairs runs). */
 static int
 mrope_patch_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
     size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
 {
-	struct mrope_axis_tables tb;
+	struct mrope_axis_tables tb = {NULL, NULL, NULL};
 	struct field_cells it;
 
 	if (f->anchor >= pe_mrope_length(f->cfg))
 		return PE_EINVAL;
-	if (!mrope_axis_tables(f, &tb))
-		return pe_field_dots(f, r0, r1, nr, c0, c1, nc, mrope_pairs(f),
-		    mrope_patch_xf, mrope_patch_yf, 1.0 / (double)mrope_pairs(f),
-		    dest);
-	double *rs = malloc((nr + nc) * sizeof *rs);
+	bool tables = mrope_axis_tables(f, &tb);
+	size_t P = mrope_pairs(f);
+	double *rs = malloc((nr + nc + (tables ? 0 : 2 * (P ? P : 1))) *
+	    sizeof *rs);
 	if (rs == NULL) {
 		free(tb.t);
 		return PE_ENOMEM;
 	}
-	double *cs = rs + nr;
+	double *cs = rs + nr, *pc = cs + nc, *ps = pc + P;
+	if (!tables)
+		mrope_patch_phases(f, pc, ps);
 	for (size_t bi = 0; bi < nr; bi++) {
 		size_t p0, p1;
+		if (!tables && bi % 8 == 7 && pe_field_interrupted()) {
+			free(rs);
+			return PE_EINTR;
+		}
 		field_span(r0, r1, nr, bi, &p0, &p1);
-		rs[bi] = mrope_rows_sum(f->cfg, &tb, p0, p1) / (double)(p1 - p0);
+		rs[bi] = (tables ? mrope_rows_sum(f->cfg, &tb, p0, p1)
+		    : mrope_patch_rows_closed(f, p0, p1, pc, ps)) /
+		    (double)(p1 - p0);
 	}
 	for (size_t bj = 0; bj < nc; bj++) {
 		size_t q0, q1;
 		field_span(c0, c1, nc, bj, &q0, &q1);
-		cs[bj] = mrope_cols_sum(&tb, q0, q1) / (double)(q1 - q0);
+		cs[bj] = (tables ? mrope_cols_sum(&tb, q0, q1)
+		    : mrope_patch_cols_closed(f, q0, q1, pc, ps)) /
+		    (double)(q1 - q0);
 	}
 	field_cells_start(&it, r0, r1, nr, c0, c1, nc);
 	while (field_cells_next(&it)) {
 		field_stats_init(&dest[it.k], it.count);
-		dest[it.k].mean = (rs[it.bi] + cs[it.bj]) / (double)mrope_pairs(f);
+		dest[it.k].mean = (rs[it.bi] + cs[it.bj]) / (double)P;
 	}
 	free(rs);
 	free(tb.t);

@@ -9,6 +9,8 @@
 #ifndef PESCOPE_KERNEL_TRIG_H
 #define PESCOPE_KERNEL_TRIG_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* w reduced into [-pi, pi]: the same sines at every integer multiple. */
@@ -27,5 +29,38 @@ void pe_trig_sum(double a, double w, uint64_t p0, uint64_t n, double *s,
  * difference is formed from integers first, so no large angles cancel. */
 double pe_trig_cross(double w, uint64_t p0, uint64_t np, uint64_t q0,
                      uint64_t nq);
+
+/* Runs of positions summed for many frequencies at once (the mrope
+ * fields' blocks). A frequency k has h = pe_trig_reduce(w) / 2 and its sine
+ * and cosine; a run of len positions p0 .. p0 + len - 1, each held mult
+ * times, sums (Lagrange's identity, above)
+ *   mult sum_p e^{i p w} = mult D e^{i mid h},  mid = 2 p0 + len - 1,
+ *   D = sin(len h) / sin(h) (len where sin(h) is 0, 1 when len is 1).
+ * A run may start at an anchor A (mid h = (2 A - 1) h + len h) or end
+ * before one (p0 + len = A: (2 A - 1) h - len h): its phase is then the
+ * anchor's, prepared once, turned by len h, so the one sincos of len h
+ * gives both D and the turn (none when len is 1). */
+struct pe_trig_freqs {
+	const double *h;	/* pe_trig_reduce(w) / 2 */
+	const double *sh, *ch;	/* sin(h), cos(h) */
+	const double *ish;	/* 1 / sin(h), 0 where sin(h) is 0 */
+	const double *ac[2], *as[2]; /* cos, sin of (2 A - 1) h, anchor A */
+};
+
+struct pe_trig_run {
+	double mid;	/* 2 p0 + len - 1 (without an anchor) */
+	double len, mult;
+	int anchor;	/* -1: none; 0: starts at anchor 0; 1: ends before
+			   anchor 1 */
+};
+
+/* re[k] = sum over the nrun runs of mult D cos(phase), im[k] the sines,
+ * for the n frequencies of fr (struct pe_trig_freqs); added to re and im
+ * with add. Vectorised with
+ * SLEEF's u10 sincos (within 1 ulp) where the CPU has AVX-512F, libm
+ * elsewhere (wave.c); every run's terms are added in run order. */
+void pe_trig_runs(const struct pe_trig_freqs *fr, size_t n,
+                  const struct pe_trig_run *run, size_t nrun, bool add,
+                  double *re, double *im);
 
 #endif

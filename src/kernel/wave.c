@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/trig.h"
 #include "kernel/wave_impl.h"
 
 /* Bytes the two angle-addition tables may take (20 x 2 doubles a
@@ -427,4 +428,59 @@ pe_wave_cos_sums(const struct pe_wave *wv, size_t p0, size_t npos,
 	}
 	free(rows);
 	return PE_OK;
+}
+
+/* pe_trig_runs with libm: the formulas of trig.h, one frequency at a
+ * time. */
+static void
+wave_runs_generic(const struct pe_trig_freqs *fr, size_t n,
+                  const struct pe_trig_run *run, size_t nrun, bool add,
+                  double *re, double *im)
+{
+	for (size_t k = 0; k < n; k++) {
+		double h = fr->h[k], ish = fr->ish[k];
+		double sr = add ? re[k] : 0.0, si = add ? im[k] : 0.0;
+		for (size_t r = 0; r < nrun; r++) {
+			const struct pe_trig_run *u = &run[r];
+			double s, c, d = 1.0, sl, cl;
+			if (u->anchor < 0) {
+				sincos(u->mid * h, &s, &c);
+				if (u->len != 1.0)
+					d = ish == 0.0 ? u->len : sin(u->len * h) * ish;
+			} else {
+				if (u->len == 1.0) {
+					sl = fr->sh[k];
+					cl = fr->ch[k];
+				} else {
+					sincos(u->len * h, &sl, &cl);
+					d = ish == 0.0 ? u->len : sl * ish;
+				}
+				double ac = fr->ac[u->anchor][k];
+				double as = fr->as[u->anchor][k];
+				if (u->anchor == 1)
+					sl = -sl;
+				c = ac * cl - as * sl;
+				s = as * cl + ac * sl;
+			}
+			sr += u->mult * (d * c);
+			si += u->mult * (d * s);
+		}
+		re[k] = sr;
+		im[k] = si;
+	}
+}
+
+/* Runs' sums for n frequencies (trig.h), with the loops in use. */
+void
+pe_trig_runs(const struct pe_trig_freqs *fr, size_t n,
+             const struct pe_trig_run *run, size_t nrun, bool add,
+             double *re, double *im)
+{
+#if defined(PE_WAVE_X86)
+	if (wave_isa() == &pe_wave_avx512) {
+		pe_wave_avx512_runs(fr, n, run, nrun, add, re, im);
+		return;
+	}
+#endif
+	wave_runs_generic(fr, n, run, nrun, add, re, im);
 }

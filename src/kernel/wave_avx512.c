@@ -8,6 +8,7 @@
 #include <immintrin.h>
 #include <sleef.h>
 
+#include "kernel/trig.h"
 #include "kernel/wave_impl.h"
 
 /* Mask of the first n (<= 8) lanes. */
@@ -329,3 +330,65 @@ avx512_exact32(const double *w, size_t nw, size_t half, double p,
 
 const struct wave_isa pe_wave_avx512 = {"avx512", avx512_exact,
 	avx512_exact32, avx512_anchor, avx512_step, avx512_rows};
+
+/* pe_trig_runs 8 frequencies a step (trig.h's formulas, wave.c's generic
+ * loop in vectors), the runs' sums kept in registers; the tail under a
+ * mask, read as zeros. */
+void
+pe_wave_avx512_runs(const struct pe_trig_freqs *fr, size_t n,
+                    const struct pe_trig_run *run, size_t nrun, bool add,
+                    double *re, double *im)
+{
+	const __m512d zero = _mm512_setzero_pd();
+
+	for (size_t k = 0; k < n; k += 8) {
+		__mmask8 m = avx512_mask(n - k);
+		__m512d h = _mm512_maskz_loadu_pd(m, fr->h + k);
+		__m512d ish = _mm512_maskz_loadu_pd(m, fr->ish + k);
+		__mmask8 flat = _mm512_cmp_pd_mask(ish, zero, _CMP_EQ_OQ);
+		__m512d sr = add ? _mm512_maskz_loadu_pd(m, re + k) : zero;
+		__m512d si = add ? _mm512_maskz_loadu_pd(m, im + k) : zero;
+		for (size_t r = 0; r < nrun; r++) {
+			const struct pe_trig_run *u = &run[r];
+			__m512d len = _mm512_set1_pd(u->len), s, c, d, sl, cl;
+			d = _mm512_set1_pd(1.0);
+			if (u->anchor < 0) {
+				Sleef___m512d_2 sc = Sleef_sincosd8_u10avx512f(
+				    _mm512_mul_pd(_mm512_set1_pd(u->mid), h));
+				s = sc.x;
+				c = sc.y;
+				if (u->len != 1.0)
+					d = _mm512_mask_blend_pd(flat, _mm512_mul_pd(
+					    Sleef_sind8_u10avx512f(_mm512_mul_pd(len, h)),
+					    ish), len);
+			} else {
+				if (u->len == 1.0) {
+					sl = _mm512_maskz_loadu_pd(m, fr->sh + k);
+					cl = _mm512_maskz_loadu_pd(m, fr->ch + k);
+				} else {
+					Sleef___m512d_2 sc = Sleef_sincosd8_u10avx512f(
+					    _mm512_mul_pd(len, h));
+					sl = sc.x;
+					cl = sc.y;
+					d = _mm512_mask_blend_pd(flat, _mm512_mul_pd(sl, ish),
+					    len);
+				}
+				__m512d ac = _mm512_maskz_loadu_pd(m,
+				    fr->ac[u->anchor] + k);
+				__m512d as = _mm512_maskz_loadu_pd(m,
+				    fr->as[u->anchor] + k);
+				if (u->anchor == 1)
+					sl = _mm512_sub_pd(zero, sl);
+				c = _mm512_sub_pd(_mm512_mul_pd(ac, cl),
+				    _mm512_mul_pd(as, sl));
+				s = _mm512_add_pd(_mm512_mul_pd(as, cl),
+				    _mm512_mul_pd(ac, sl));
+			}
+			__m512d mult = _mm512_set1_pd(u->mult);
+			sr = _mm512_add_pd(sr, _mm512_mul_pd(mult, _mm512_mul_pd(d, c)));
+			si = _mm512_add_pd(si, _mm512_mul_pd(mult, _mm512_mul_pd(d, s)));
+		}
+		_mm512_mask_storeu_pd(re + k, m, sr);
+		_mm512_mask_storeu_pd(im + k, m, si);
+	}
+}

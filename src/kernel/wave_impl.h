@@ -42,6 +42,14 @@ struct wave_isa {
 };
 
 extern const struct wave_isa pe_wave_avx2;
+
+/* pe_trig_runs (kernel/trig.h) in AVX-512F with SLEEF's u10 sincos; the
+ * other instruction sets use wave.c's libm loop. */
+struct pe_trig_freqs;
+struct pe_trig_run;
+void pe_wave_avx512_runs(const struct pe_trig_freqs *fr, size_t n,
+    const struct pe_trig_run *run, size_t nrun, bool add, double *re,
+    double *im);
 extern const struct wave_isa pe_wave_avx512;
 
 /* Use the loops named name ("generic", "avx2", "avx512") from now on, for

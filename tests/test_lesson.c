@@ -952,6 +952,31 @@ Test(lesson, a_restart_resumes_where_the_lesson_was, .timeout = 30)
 	state_home_end(dir);
 }
 
+/* A lesson left at its last scene was given to its end: the next start
+ * is its first scene, and the status line says why (a lecturer's report:
+ * next week's class opened on the conclusion). */
+Test(lesson, a_lesson_left_at_its_end_starts_again, .timeout = 30)
+{
+	char *dir = state_home_begin(), err[1024];
+	struct pe_options o;
+	struct pe_state st;
+	struct pe_lesson_session *S;
+	memset(&o, 0, sizeof o);
+	cr_assert_eq(pe_lesson_session_open(&S, &o, &st, err, sizeof err), 0,
+	    "%s", err);
+	size_t last = st.session.lesson->nscenes - 1;
+	pe_lesson_goto(&st, last, 0);
+	pe_lesson_session_poll(S, &st);
+	pe_lesson_session_close(S);
+	cr_assert_eq(pe_lesson_session_open(&S, &o, &st, err, sizeof err), 0,
+	    "%s", err);
+	cr_expect(st.session.scene == 0 && st.session.step == 0,
+	    "starts again: %zu.%zu", st.session.scene + 1, st.session.step + 1);
+	cr_expect(strstr(st.status, "starts again") != NULL, "%s", st.status);
+	pe_lesson_session_close(S);
+	state_home_end(dir);
+}
+
 /* The speaker's clock: R starts it again; time over is in the warning
  * color (the accent's while there is time left). */
 Test(lesson, the_clock_resets_and_warns_when_over, .timeout = 30)

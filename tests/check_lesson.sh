@@ -1,5 +1,5 @@
 #!/bin/sh
-# The lesson command line (issue 12): --list, snapshots of scenes at every
+# The lesson command line: --list, snapshots of scenes at every
 # size and color depth, --all, and the refusals (exit 2, naming the option,
 # the file and the line).
 set -u

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Numbers do not follow the locale (issue 8.2): under Italian and German
+# Numbers do not follow the locale: under Italian and German
 # locales (decimal comma) every number pescope reads and writes is the same
 # as under C.UTF-8: CSV, options, preset files, factor lists and the labels
 # on screen. The locales are built with localedef into a temporary folder

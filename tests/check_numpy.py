@@ -3,13 +3,13 @@
 unchanged (dtype, shape, C order), and the numbers equal independent numpy
 transcriptions of the reference implementations (the paper / PyTorch
 tutorial for sinusoids, HF transformers for RoPE and T5, the ALiBi authors'
-get_slopes, MAE's get_2d_sincos_pos_embed), and issue 11's tables: the toy
+get_slopes, MAE's get_2d_sincos_pos_embed), and the teaching tables: the toy
 attention (tests/ref/toy_ref.py's generator; Vaswani et al. 2017 eq. 1 with
 HF's apply_rotary_pos_emb / rotate_half and GPT-J's rotate_every_two), the
 worked example, M_K (solved by least squares from the sinusoids, not from
 the rotation formula), RoFormer's decay bound (Su et al. 2021, sec. 3.4.3),
 the pairs beyond the training length, ALiBi's recency (a softmax of the
-biases, Press et al. 2022 sec. 3) and NoPE's 1/(i+1); issue 15's
+biases, Press et al. 2022 sec. 3) and NoPE's 1/(i+1); the newer
 encodings: mrope (HF's get_rope_index and apply_multimodal_rotary_pos_emb
 for Qwen2-VL, tests/ref/mrope_ref.py) and xPos (torchscale's
 xpos_relative_position.py, tests/ref/xpos_ref.py) and RoPE-ViT
@@ -324,7 +324,7 @@ check("learned f8 similarity", dump(["-e", "learned", "--table-file", fx, "-n", 
       "--table", "similarity"], "f64"), t @ t.T, atol=0, rtol=1e-15)
 
 
-# ---- issue 11: the toy attention and the worked examples ----
+# ---- the toy attention and the worked examples ----
 # The toy's generator and softmax: tests/ref/toy_ref.py (FNV-1a 64,
 # splitmix64, Box-Muller, transcribed from include/pescope/toy.h's text).
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -562,7 +562,7 @@ check("alibi recency symmetric", dump(["-e", "alibi", "--heads", "8", "-n",
 check("nope start_share 1/(i+1)", dump(["-e", "nope", "-n", "40", "--table",
       "start_share"]), 1.0 / np.arange(1, 41))
 
-# ---- issue 15: mrope (tests/ref/mrope_ref.py: HF's get_rope_index and
+# ---- mrope (tests/ref/mrope_ref.py: HF's get_rope_index and
 # apply_multimodal_rotary_pos_emb for Qwen2-VL) ----
 import mrope_ref  # noqa: E402
 

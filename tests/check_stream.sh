@@ -1,5 +1,5 @@
 #!/bin/sh
-# Streamed dumps (issue 14): tables big enough for many chunks, in both
+# Streamed dumps: tables big enough for many chunks, in both
 # formats and dtypes, with --threads 2 and 3 equal byte for byte what
 # --threads 1 writes; the NPY header is numpy's for the shape; a dump
 # killed by SIGINT or SIGTERM halfway leaves no file, temporary or final;

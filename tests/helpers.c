@@ -27,6 +27,23 @@ th_bin(void)
 	return b != NULL ? b : "./pescope";
 }
 
+/* Default signal actions and an empty mask for a child; see helpers.h. */
+void
+th_child_signals(void)
+{
+	struct sigaction dfl;
+	sigset_t none;
+
+	memset(&dfl, 0, sizeof dfl);
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			sigaction(sig, &dfl, NULL); /* EINVAL for glibc's own */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
 const char *
 th_fixture(const char *name)
 {
@@ -82,6 +99,7 @@ th_run(const char *const *argv, const char *const *extra_env, char **out,
 		dup2(pe[1], 2);
 		close(po[0]);
 		close(pe[0]);
+		th_child_signals();
 		for (size_t i = 0; extra_env != NULL && extra_env[i]; i++)
 			putenv((char *)extra_env[i]);
 		size_t n = 0;

@@ -22,6 +22,13 @@ const char *th_src(const char *rel);
 int th_run(const char *const *argv, const char *const *extra_env,
     char **out, size_t *out_len, char **err);
 
+/* In a child about to exec pescope: every signal's action back to its
+ * default and none blocked, whatever the test runner was started with (a
+ * background job of a non-interactive shell inherits SIGINT and SIGQUIT
+ * ignored, nohup SIGHUP), so a test sees what a program started from a
+ * terminal's shell sees. */
+void th_child_signals(void);
+
 /* Read a whole file (malloc'd, NUL-terminated); NULL when missing. */
 char *th_slurp(const char *path, size_t *len);
 

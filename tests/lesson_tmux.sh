@@ -1,5 +1,5 @@
 #!/bin/sh
-# Lessons on a stage (issue 16), in tmux: a presenting instance and a
+# Lessons on a stage, in tmux: a presenting instance and a
 # speaker's instance in two panes follow each other over one socket; the
 # speaker quits and the presenter goes on; a speaker with no presenter
 # waits and keeps trying; an edit to the lesson file is shown at once, a

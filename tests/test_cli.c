@@ -21,6 +21,17 @@ run(const char *const *argv, char **out, char **err)
 	return th_run(argv, NULL, out, NULL, err);
 }
 
+/* Run pescope and expect its exit status and a piece of what it says on
+ * stderr. */
+static void
+expect_exit(const char *const *argv, int status, const char *piece)
+{
+	char *out, *err;
+	cr_expect_eq(run(argv, &out, &err), status, "%s: %s", argv[1], err);
+	cr_expect(strstr(err, piece) != NULL, "%s", err);
+	free(out), free(err);
+}
+
 Test(cli, help_and_version)
 {
 	char *out, *err;
@@ -35,7 +46,7 @@ Test(cli, help_and_version)
 	cr_assert(strstr(out, "0 means unset") != NULL);
 	cr_assert(strstr(out, "--truncate ") != NULL);
 	cr_assert(strstr(out, "0 or only one given: unset") != NULL);
-	/* issue 11's options and tables */
+	/* the teaching options and tables (toy attention, worked examples) */
 	const char *teach[] = {"--tokens", "--permute", "--mask", "--bias-file",
 	    "--embedding", "--shift", "--train-len", "token_embeddings",
 	    "attention", "rotated", "decay", "beyond", "recency", "start_share"};
@@ -71,6 +82,25 @@ csv_row(const char *line, double *v, int max)
 	return n;
 }
 
+/* Parse CSV text into v[rows * cols]: whether it is exactly rows lines of
+ * cols numbers. */
+static bool
+csv_table(const char *out, double *v, int rows, int cols)
+{
+	const char *line = out;
+	for (int r = 0; r < rows; r++) {
+		const char *end = strchr(line, '\n');
+		int commas = 0;
+		for (const char *c = line; end != NULL && c < end; c++)
+			commas += *c == ',';
+		if (end == NULL || commas != cols - 1 ||
+		    csv_row(line, v + r * cols, cols) != cols)
+			return false;
+		line = end + 1;
+	}
+	return *line == '\0';
+}
+
 /* The seeds' example: d=4, positions 0..4 are [sin p, cos p, sin(p/100),
  * cos(p/100)] (base 10000: omega_1 = 10000^(-2/4) = 1/100). */
 Test(cli, dump_sinusoidal_csv_matches_the_formula)
@@ -79,17 +109,14 @@ Test(cli, dump_sinusoidal_csv_matches_the_formula)
 	const char *a[] = {"pescope", "dump", "-e", "sinusoidal", "-d", "4", "-n",
 	    "5", "--table", "pe", "--dtype", "f64", NULL};
 	cr_assert_eq(run(a, &out, &err), 0, "stderr: %s", err);
-	const char *line = out;
+	double v[5][4];
+	cr_assert(csv_table(out, &v[0][0], 5, 4), "%s", out);
 	for (int p = 0; p < 5; p++) {
-		double v[8];
-		cr_assert_eq(csv_row(line, v, 8), 4);
 		double want[4] = {sin(p), cos(p), sin(p / 100.0), cos(p / 100.0)};
 		for (int j = 0; j < 4; j++)
-			cr_assert(th_close(v[j], want[j], 1e-15, 0), "p %d j %d: %.17g",
-			    p, j, v[j]);
-		line = strchr(line, '\n') + 1;
+			cr_assert(th_close(v[p][j], want[j], 1e-15, 0),
+			    "p %d j %d: %.17g", p, j, v[p][j]);
 	}
-	cr_assert_str_empty(line);
 	free(out), free(err);
 }
 
@@ -109,7 +136,7 @@ Test(cli, worked_example_adds_pe0)
 	free(out), free(err);
 }
 
-/* issue 11: --table sum writes x + PE(p) for every position; row 0 of the
+/* --table sum writes x + PE(p) for every position; row 0 of the
  * worked example is 0.51 0.78 0.88 1.14, row 5 is not. */
 Test(cli, dump_sum_is_the_worked_example)
 {
@@ -131,20 +158,7 @@ Test(cli, dump_sum_is_the_worked_example)
 	free(out), free(err);
 }
 
-/* Parse a [t, t] CSV matrix into v; returns the rows read. */
-static int
-csv_matrix(const char *out, double *v, int t)
-{
-	int rows = 0;
-	for (const char *line = out; *line != '\0' && rows < t; rows++) {
-		if (csv_row(line, v + rows * t, t) != t)
-			return -1;
-		line = strchr(line, '\n') + 1;
-	}
-	return rows;
-}
-
-/* issue 11: the toy attention of NoPE without a mask, mapped back from the
+/* The toy attention of NoPE without a mask, mapped back from the
  * permuted sentence, is the sentence's own; the causal default masks. */
 Test(cli, toy_attention_permutation)
 {
@@ -153,13 +167,13 @@ Test(cli, toy_attention_permutation)
 	const char *x[] = {"pescope", "dump", "-e", "nope", "--mask", "none",
 	    "--table", "attention", "--dtype", "f64", NULL};
 	cr_assert_eq(run(x, &out, &err), 0, "%s", err);
-	cr_assert_eq(csv_matrix(out, a, 5), 5);
+	cr_assert(csv_table(out, a, 5, 5), "%s", out);
 	free(out), free(err);
 	const char *y[] = {"pescope", "dump", "-e", "nope", "--mask", "none",
 	    "--permute", "0,4,2,3,1", "--table", "attention", "--dtype", "f64",
 	    NULL};
 	cr_assert_eq(run(y, &out, &err), 0, "%s", err);
-	cr_assert_eq(csv_matrix(out, b, 5), 5);
+	cr_assert(csv_table(out, b, 5, 5), "%s", out);
 	free(out), free(err);
 	size_t perm[5] = {0, 4, 2, 3, 1}, inv[5];
 	for (size_t i = 0; i < 5; i++)
@@ -190,7 +204,7 @@ Test(cli, toy_attention_permutation)
 	free(out), free(err);
 }
 
-/* issue 11: a preset's training length; Llama 2's pairs past 4096. */
+/* A preset's training length; Llama 2's pairs past 4096. */
 Test(cli, beyond_from_a_preset)
 {
 	char *out, *err;
@@ -232,15 +246,13 @@ Test(cli, dump_alibi_mask_spelling)
 	    "3", "--table", "bias", "--head", "0", NULL};
 	cr_assert_eq(run(a, &out, &err), 0, "%s", err);
 	/* head 0 of 8 has slope 1/2: bias -(i - j)/2, -inf above */
-	const char *line = out;
-	for (int i = 0; i < 3; i++) {
-		double v[3];
-		cr_assert_eq(csv_row(line, v, 3), 3);
+	double v[3][3];
+	cr_assert(csv_table(out, &v[0][0], 3, 3), "%s", out);
+	for (int i = 0; i < 3; i++)
 		for (int j = 0; j < 3; j++)
-			cr_assert(th_close(v[j], j > i ? -INFINITY : -(i - j) / 2.0, 0,
-			    0), "bias[%d,%d] = %g", i, j, v[j]);
-		line = strchr(line, '\n') + 1;
-	}
+			cr_assert(th_close(v[i][j], j > i ? -INFINITY
+			    : -(i - j) / 2.0, 0, 0), "bias[%d,%d] = %g", i, j,
+			    v[i][j]);
 	cr_assert(strstr(out, "-inf") != NULL);
 	free(out), free(err);
 	const char *b[] = {"pescope", "dump", "-e", "alibi", "--heads", "8",
@@ -292,7 +304,7 @@ static const struct bad bads[] = {
 	{{"dump", "--cursor", "1,1", "--table", "pe"}, "--cursor"},
 	{{"dump", "--table-file", "@FIX/f8_nan_2x2.npy", "--table", "pe"},
 	    "must be finite"},
-	/* non-finite tables (issue 8, item 5) */
+	/* non-finite tables */
 	{{"dump", "-e", "rope", "-d", "8", "--rope-scaling", "longrope",
 	     "--short-factor", "1,1,1,1", "--long-factor", "1,1,1,1",
 	     "--original-max-pos", "1", "--table", "inv_freq"},
@@ -314,7 +326,7 @@ static const struct bad bads[] = {
 	{{"--bogus"}, "unknown option"},
 	{{"--preset", "gpt-5"}, "--preset"},
 	{{"dump", "--grid", "3y4", "-e", "vit2d", "--table", "pe"}, "--grid"},
-	/* issue 8.9: an option that changes nothing here is refused */
+	/* an option that changes nothing here is refused */
 	{{"dump", "-e", "sinusoidal", "--heads", "4", "--table", "pe"},
 	     "--heads has no effect with -e sinusoidal"},
 	{{"dump", "-e", "vit2d", "-n", "5", "--table", "pe"}, "--seq-len"},
@@ -334,15 +346,15 @@ static const struct bad bads[] = {
 	{{"snapshot", "-e", "rope", "--head", "1"}, "--head"},
 	{{"dump", "--size", "80x24", "--table", "pe"}, "--size"},
 	{{"bench", "-e", "rope"}, "does not apply to bench"},
-	/* issue 8.10: abbreviations go through the one parser */
+	/* abbreviations go through the one parser */
 	{{"--conf", "/nonexistent/p"}, "No such file or directory"},
 	{{"--pre", "x"}, "ambiguous"},
-	/* issue 8.12: a table only with -e learned, in either order */
+	/* a table only with -e learned, in either order */
 	{{"dump", "-e", "sinusoidal", "--table-file", "/dev/zero", "--table",
 	     "pe"}, "not a regular file"},
-	/* issue 8.14: below the smallest frame */
+	/* below the smallest frame */
 	{{"snapshot", "--size", "10x5"}, "at least 80x24"},
-	/* issue 8.15: one rule for numbers: no spaces, tabs, hex or commas */
+	/* one rule for numbers: no spaces, tabs, hex or commas */
 	{{"dump", "-n", "\t5", "--table", "pe"}, "--seq-len"},
 	{{"dump", "-n", " 5", "--table", "pe"}, "--seq-len"},
 	{{"dump", "--base", " 2", "--table", "pe"}, "--base"},
@@ -352,7 +364,7 @@ static const struct bad bads[] = {
 	{{"dump", "-e", "rope", "-d", "4", "--rope-scaling", "longrope",
 	     "--short-factor", "1,1 2", "--long-factor", "1,0x2", "--table",
 	     "inv_freq"}, "--long-factor"},
-	/* issue 11: the toy attention and the worked examples */
+	/* the toy attention and the worked examples */
 	{{"dump", "-e", "nope", "--tokens", "", "--table", "scores"},
 	    "--tokens"},
 	{{"dump", "-e", "nope", "--tokens", " \t ", "--table", "scores"},
@@ -397,7 +409,7 @@ static const struct bad bads[] = {
 	    "--mask"},
 	{{"dump", "-e", "relative", "--table", "attention"}, "--bias-file"},
 	{{"dump", "-e", "vit2d", "--table", "scores"}, "not available"},
-	/* issue 15: mrope */
+	/* mrope */
 	{{"dump", "-e", "mrope", "--mrope-section", "16,24,23", "--table",
 	     "cos"}, "--mrope-section 16,24,23: the sections cover 63 pairs"},
 	{{"dump", "-e", "mrope", "--mrope-section", "16,24", "--table", "cos"},
@@ -605,7 +617,7 @@ fixture(const char *name, char *buf, size_t cap)
 	return buf;
 }
 
-/* issue 8.12: --table-file does not choose the encoding, in either order,
+/* --table-file does not choose the encoding, in either order,
  * and its width does not become another encoding's d_model. */
 Test(cli, table_file_needs_learned_in_either_order)
 {
@@ -625,12 +637,10 @@ Test(cli, table_file_needs_learned_in_either_order)
 	}
 	const char *d[] = {"pescope", "dump", "-e", "learned", "--table-file",
 	    "/nonexistent/t.npy", "--table", "pe", NULL};
-	cr_expect_eq(run(d, &out, &err), 2);
-	cr_expect(strstr(err, "No such file or directory") != NULL, "%s", err);
-	free(out), free(err);
+	expect_exit(d, 2, "No such file or directory");
 }
 
-/* issue 8.15: a message quoting an argument does not send its control
+/* A message quoting an argument does not send its control
  * bytes to the terminal. */
 Test(cli, messages_escape_control_bytes)
 {
@@ -660,7 +670,7 @@ Test(cli, messages_escape_control_bytes)
 	free(dir);
 }
 
-/* issue 8.14: a bad output path costs nothing: refused before the work
+/* A bad output path costs nothing: refused before the work
  * (this table would take seconds and gigabytes). */
 Test(cli, bad_output_path_is_refused_first)
 {
@@ -684,7 +694,7 @@ Test(cli, bad_output_path_is_refused_first)
 	}
 }
 
-/* issue 8.16: a preset that the command line or a key changed says so. */
+/* A preset that the command line or a key changed says so. */
 Test(cli, preset_modified_is_shown)
 {
 	char *out, *err;
@@ -771,9 +781,7 @@ Test(cli, table_file_is_checked)
 	const char *b[] = {"pescope", "dump", "-e", "learned", "--table-file",
 	    fxcopy, "-d", "8",
 	    "--table", "pe", NULL};
-	cr_assert_eq(run(b, &out, &err), 2);
-	cr_assert(strstr(err, "--d-model") != NULL, "%s", err);
-	free(out), free(err);
+	expect_exit(b, 2, "--d-model");
 
 	/* truncated and garbage files */
 	char *dir = th_tmpdir(), bad[512];
@@ -786,9 +794,7 @@ Test(cli, table_file_is_checked)
 	free(buf);
 	const char *c[] = {"pescope", "dump", "-e", "learned", "--table-file",
 	    bad, "--table", "pe", NULL};
-	cr_assert_eq(run(c, &out, &err), 2);
-	cr_assert(strstr(err, "--table-file") != NULL, "%s", err);
-	free(out), free(err);
+	expect_exit(c, 2, "--table-file");
 	fp = fopen(bad, "wb");
 	fputs("\x93NUMPY garbage", fp);
 	fclose(fp);
@@ -830,7 +836,7 @@ Test(cli, presets_load_and_list)
 	size_t n = 0;
 	for (; pe_preset_name(n) != NULL; n++) {
 		const char *name = pe_preset_name(n);
-		/* issue 8.16: each with its description and source, as the
+		/* each with its description and source, as the
 		 * file's _pescope object has them */
 		char rel[256];
 		snprintf(rel, sizeof rel, "assets/models/%s.json", name);
@@ -875,12 +881,10 @@ Test(cli, presets_load_and_list)
 	cr_expect(strstr(out, "AAAAABAAAAAB") != NULL, "%s", out);
 	free(out), free(err);
 	const char *m2[] = {"pescope", "model", "no-such-model", NULL};
-	cr_assert_eq(run(m2, &out, &err), 2);
-	cr_expect(strstr(err, "no-such-model") != NULL, "%s", err);
-	free(out), free(err);
+	expect_exit(m2, 2, "no-such-model");
 }
 
-/* issue 8.15: I/O failures say errno's reason (here: no space). */
+/* I/O failures say errno's reason (here: no space). */
 Test(cli, write_errors_say_why)
 {
 	if (access("/dev/full", W_OK) != 0)
@@ -1071,9 +1075,7 @@ Test(cli, help_of_each_command)
 	free(out), free(err);
 	/* a refusal points at the command's own help */
 	const char *c[] = {"pescope", "dump", "--speaker", NULL};
-	cr_expect_eq(run(c, &out, &err), 2);
-	cr_expect(strstr(err, "Try 'pescope dump --help'") != NULL, "%s", err);
-	free(out), free(err);
+	expect_exit(c, 2, "Try 'pescope dump --help'");
 }
 
 /* pescope lesson NAME is pescope lesson --lesson NAME. */
@@ -1094,7 +1096,5 @@ Test(cli, lesson_name_as_an_argument)
 	cr_expect_str_empty(out);
 	free(out), free(err);
 	const char *d[] = {"pescope", "lesson", "intro", "extra", NULL};
-	cr_expect_eq(run(d, &out, &err), 2);
-	cr_expect(strstr(err, "unexpected argument 'extra'") != NULL, "%s", err);
-	free(out), free(err);
+	expect_exit(d, 2, "unexpected argument 'extra'");
 }

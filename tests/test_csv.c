@@ -57,7 +57,7 @@ Test(csv, integers_and_shapes)
 	/* 1-D: a column, one value per line. */
 	struct pe_table t1 = {1, {3, 0, 0}, NULL, iv};
 	check_csv(&t1, PE_I64, 0, "0\n-5\n7\n");
-	/* an empty list writes nothing (issue 11: rope's beyond) */
+	/* an empty list writes nothing (rope's beyond) */
 	struct pe_table t0 = {1, {0, 0, 0}, NULL, iv};
 	check_csv(&t0, PE_I64, 0, "");
 	/* 3-D: only sub-matrix `head`. */

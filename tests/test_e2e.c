@@ -79,6 +79,9 @@ vt_output(const char *s, size_t len, void *user)
 /* A file size limit for the next program started (RLIMIT_FSIZE, bytes;
  * 0: none), with SIGXFSZ at its default. */
 static rlim_t child_fsize;
+/* Signals the next program started inherits ignored (a background job
+ * of a non-interactive shell: SIGINT, SIGQUIT); 0 ends the list. */
+static int child_ignored[4];
 
 /* Start pescope with args (NULL-terminated, after the program name) in a
  * rows x cols pseudo-terminal; env: extra "NAME=value" strings or NULL. */
@@ -102,6 +105,7 @@ term_start(struct term *t, int rows, int cols, const char *const *args,
 	t->pid = forkpty(&t->fd, NULL, NULL, &ws);
 	cr_assert_geq(t->pid, 0, "forkpty: %s", strerror(errno));
 	if (t->pid == 0) {
+		th_child_signals();
 		/* Signals that dump core must not leave core files. */
 		struct rlimit nocore = {0, 0};
 		setrlimit(RLIMIT_CORE, &nocore);
@@ -110,6 +114,8 @@ term_start(struct term *t, int rows, int cols, const char *const *args,
 			setrlimit(RLIMIT_FSIZE, &fs);
 			signal(SIGXFSZ, SIG_DFL);
 		}
+		for (size_t i = 0; i < 4 && child_ignored[i] != 0; i++)
+			signal(child_ignored[i], SIG_IGN);
 		setenv("TERM", "xterm-256color", 1);
 		setenv("LC_ALL", "C.UTF-8", 1);
 		unsetenv("NO_COLOR");
@@ -1416,6 +1422,7 @@ Test(e2e, a_terminal_that_hangs_up_ends_the_tui_by_sighup)
 			pid_t c = fork();
 			if (c == 0) {
 				setsid();
+				th_child_signals();
 				close(p[0]);
 				close(p[1]);
 				setenv("TERM", "xterm-256color", 1);
@@ -1492,6 +1499,42 @@ Test(e2e, every_ending_signal_restores_terminal)
 		    "%s: mouse reporting is off", strsignal(sigs[i]));
 		term_free(&t);
 	}
+}
+
+/* Ctrl-C and Ctrl-\ end the TUI even when it was started with SIGINT and
+ * SIGQUIT ignored (as a shell without job control starts a background
+ * job): the terminal is restored and it dies of the signal. SIGHUP under
+ * nohup stays ignored: a hangup the TUI does not see leaves it running,
+ * and q ends it. */
+Test(e2e, ctrl_c_ends_a_tui_started_with_it_ignored)
+{
+	static const struct {
+		const char *key;
+		int sig;
+	} keys[] = {{"\003", SIGINT}, {"\034", SIGQUIT}};
+	struct term t;
+	child_ignored[0] = SIGINT, child_ignored[1] = SIGQUIT;
+	child_ignored[2] = SIGHUP;
+	for (size_t i = 0; i < 2; i++) {
+		start(&t, NULL, NULL);
+		size_t before = t.nraw;
+		term_send(&t, keys[i].key);
+		int st = term_wait_exit(&t, WAIT_MS);
+		const char *after = t.raw + before;
+		cr_expect(st >= 0 && WIFSIGNALED(st) && WTERMSIG(st) ==
+		    keys[i].sig, "%s: dies of it (wait status %d)",
+		    strsignal(keys[i].sig), st);
+		cr_expect(strstr(after, "\033[?1049l") != NULL,
+		    "%s: the alternate screen is left", strsignal(keys[i].sig));
+		term_free(&t);
+	}
+	start(&t, NULL, NULL);
+	kill(t.pid, SIGHUP);
+	term_pump(&t, 300);
+	cr_expect_eq(waitpid(t.pid, NULL, WNOHANG), 0, "nohup's SIGHUP ended it");
+	term_quit(&t);
+	term_free(&t);
+	memset(child_ignored, 0, sizeof child_ignored);
 }
 
 /* LINES and COLUMNS cannot make pescope draw for a screen it does not
@@ -1721,7 +1764,7 @@ Test(e2e, tui_colors_equal_snapshot_at_every_depth)
 	}
 }
 
-/* issue 11 in the TUI: c and C cycle the right column's panels, v puts
+/* The panels in the TUI: c and C cycle the right column's panels, v puts
  * numbers over a magnified map, --panel starts on a panel. */
 Test(e2e, panel_and_values_keys)
 {

@@ -106,10 +106,17 @@ Test(graphics, block_means_at_pixel_resolution)
 	struct pe_config cfg;
 	pe_config_default(&cfg);
 	cfg.enc = PE_ENC_SINUSOIDAL;
-	cfg.n = 100003, cfg.d = 2048; /* n prime: bands of one row */
+	cfg.n = 100003, cfg.d = 2048; /* n prime: rectangles of columns */
 	check_pixels(&cfg, (struct pe_scale){PE_CMAP_DIVERGING, -1, 1, false});
 	cfg.n = 65536; /* bands of many rows */
 	check_pixels(&cfg, (struct pe_scale){PE_CMAP_DIVERGING, -1, 1, false});
+	cfg.n = 2 * 100003; /* bands of 320 rows */
+	check_pixels(&cfg, (struct pe_scale){PE_CMAP_DIVERGING, -1, 1, false});
+	/* rope's angles, n and the pairs prime: calls of one row */
+	cfg.enc = PE_ENC_ROPE;
+	cfg.n = 100003, cfg.d = 2 * 1021;
+	check_pixels(&cfg, (struct pe_scale){PE_CMAP_CYCLIC, 0, PE_TWO_PI,
+	    true});
 }
 
 /* Whether two cells show the same (the levels only where marked). */
@@ -348,4 +355,338 @@ Test(graphics, blit_moves_pictures)
 	cr_expect_eq(b.npix, 0);
 	pe_canvas_free(&a);
 	pe_canvas_free(&b);
+}
+
+/* The pixels of picture pm and fresh's (the same frame from a model of
+ * its own, so nothing kept) differ in how many. */
+static long
+pixels_differ(const struct pe_pixmap *pm, const struct pe_pixmap *fresh)
+{
+	long bad = 0;
+	cr_assert_eq(pm->pw, fresh->pw);
+	cr_assert_eq(pm->ph, fresh->ph);
+	for (size_t i = 0; i < (size_t)pm->pw * (size_t)pm->ph; i++)
+		bad += pm->rgb[i] != fresh->rgb[i];
+	return bad;
+}
+
+/* How many cells of a and b differ. */
+static long
+cells_differ(const struct pe_canvas *a, const struct pe_canvas *b)
+{
+	long bad = 0;
+	cr_assert_eq(a->w, b->w);
+	cr_assert_eq(a->h, b->h);
+	for (int i = 0; i < a->w * a->h; i++)
+		bad += !same_cell(&a->cells[i], &b->cells[i]);
+	return bad;
+}
+
+/* The frame of st drawn with a model of its own (nothing kept) on a
+ * canvas like cv. */
+static void
+fresh_frame(const struct pe_config *cfg, const struct pe_state *st,
+    struct pe_canvas *fresh)
+{
+	struct pe_model m;
+	cr_assert_eq(pe_model_init(&m, cfg), PE_OK);
+	cr_assert_eq(pe_canvas_init(fresh, 120, 40), PE_OK);
+	cr_assert_eq(pe_canvas_want_pixels(fresh, 10, 20, "test"), PE_OK);
+	cr_assert_eq(pe_view_render(st, &m, fresh, NULL), PE_OK);
+	cr_assert_eq(fresh->npix, 1);
+	pe_model_free(&m);
+}
+
+/* A picture is kept while what it shows is unchanged: the cursor moved,
+ * its serial is the same and its pixels are a fresh frame's (the new
+ * cursor's frame included); the viewport or the scale changed, it is a
+ * new picture, again a fresh frame's; its pixels without the frame are
+ * the same whatever the cursor. */
+Test(graphics, picture_kept_while_unchanged)
+{
+	struct pe_config cfg;
+	struct pe_model m;
+	struct pe_canvas cv, fresh;
+	struct pe_state st;
+	pe_config_default(&cfg);
+	cfg.enc = PE_ENC_ROPE;
+	cfg.n = 65536, cfg.d = 256;
+	frame(&cfg, 120, 40, 10, 20, &m, &cv, &st);
+	const struct pe_pixmap *pm = &cv.pix[0];
+	uint64_t first = pm->serial;
+	size_t np = (size_t)pm->pw * (size_t)pm->ph;
+	uint32_t *plain = malloc(np * sizeof *plain);
+	uint32_t *plain2 = malloc(np * sizeof *plain2);
+	cr_assert_neq(first, 0);
+	pe_pixmap_plain(pm, plain);
+	st.cur_r += 5000, st.cur_c += 7;
+	pe_state_clamp(&st);
+	cr_assert_eq(pe_view_render(&st, &m, &cv, NULL), PE_OK);
+	pm = &cv.pix[0];
+	cr_expect_eq(pm->serial, first, "the cursor moved: the same picture");
+	fresh_frame(&cfg, &st, &fresh);
+	cr_expect_neq(fresh.pix[0].serial, first);
+	cr_expect_eq(pixels_differ(pm, &fresh.pix[0]), 0);
+	cr_expect_eq(cells_differ(&cv, &fresh), 0, "the kept cells are a fresh "
+	    "frame's");
+	pe_pixmap_plain(pm, plain2);
+	cr_expect_eq(memcmp(plain, plain2, np * sizeof *plain), 0,
+	    "without the cursor's frame the pixels are the same");
+	long framed = 0;
+	for (int y = 0; y < pm->ph; y++)
+		for (int x = 0; x < pm->pw; x++)
+			framed += pe_pixmap_on_frame(pm, x, y) &&
+			    pm->rgb[(size_t)y * (size_t)pm->pw + (size_t)x] !=
+			    plain2[(size_t)y * (size_t)pm->pw + (size_t)x];
+	cr_expect_gt(framed, 0, "the frame is drawn over the picture");
+	/* the frame exchanged with what it covers: the plain picture; and
+	 * back */
+	uint32_t *was = malloc(np * sizeof *was);
+	memcpy(was, pm->rgb, np * sizeof *was);
+	pe_pixmap_swap_frame(&cv.pix[0]);
+	cr_expect_eq(memcmp(pm->rgb, plain2, np * sizeof *plain2), 0);
+	pe_pixmap_swap_frame(&cv.pix[0]);
+	cr_expect_eq(memcmp(pm->rgb, was, np * sizeof *was), 0);
+	free(was);
+	pe_canvas_free(&fresh);
+	/* scrolled: a new picture */
+	st.vr0 = 1000, st.vr1 = 40000, st.vc0 = 0, st.vc1 = cfg.d / 2;
+	pe_state_clamp(&st);
+	cr_assert_eq(pe_view_render(&st, &m, &cv, NULL), PE_OK);
+	pm = &cv.pix[0];
+	cr_expect_neq(pm->serial, first, "scrolled: a new picture");
+	fresh_frame(&cfg, &st, &fresh);
+	cr_expect_eq(pixels_differ(pm, &fresh.pix[0]), 0);
+	cr_expect_eq(cells_differ(&cv, &fresh), 0);
+	pe_canvas_free(&fresh);
+	/* and back: kept from before (two are kept) */
+	st.vr0 = st.vr1 = st.vc0 = st.vc1 = 0;
+	pe_state_clamp(&st);
+	cr_assert_eq(pe_view_render(&st, &m, &cv, NULL), PE_OK);
+	cr_expect_eq(cv.pix[0].serial, first);
+	free(plain);
+	free(plain2);
+	pe_canvas_free(&cv);
+	pe_model_free(&m);
+}
+
+/* kitty's pieces of one image transmission in s: its control keys (up to
+ * the first ';' or ESC) into keys, its payload decoded into raw (at most
+ * cap bytes); the end of the transmission, or NULL when s has none. */
+static const char *
+kitty_image(const char *s, char *keys, size_t kcap, unsigned char *raw,
+    size_t cap, size_t *got)
+{
+	const char *p = strstr(s, "\033_Ga=T,");
+	*got = 0;
+	if (p == NULL)
+		return NULL;
+	size_t k = strcspn(p + 3, ";\033");
+	snprintf(keys, kcap, "%.*s", (int)k, p + 3);
+	for (bool more = true; more;) {
+		const char *semi = strchr(p, ';'), *end = strstr(p, "\033\\");
+		cr_assert_not_null(end);
+		more = strstr(p, "m=1") != NULL && strstr(p, "m=1") < end;
+		if (semi != NULL && semi < end) {
+			cr_assert(*got + (size_t)(end - semi) * 3 / 4 <= cap + 4);
+			*got += unbase64(semi + 1, (size_t)(end - semi - 1),
+			    raw + *got);
+		}
+		p = end + 2;
+		if (more)
+			cr_assert(strncmp(p, "\033_G", 3) == 0);
+	}
+	return p;
+}
+
+/* The bytes pe_gfx_after writes to f (a memory stream, *buf its bytes,
+ * *len their count, *off where this frame's start) for a render of st. */
+static const char *
+kitty_frame(const struct pe_state *st, const struct pe_model *m,
+    struct pe_canvas *cv, FILE *f, char **buf, size_t *len, size_t *off)
+{
+	cr_assert_eq(pe_view_render(st, m, cv, NULL), PE_OK);
+	fflush(f);
+	*off = *len;
+	pe_gfx_before(cv, false);
+	pe_gfx_after(cv);
+	fflush(f);
+	return *buf + *off;
+}
+
+/* What the TUI writes with kitty: the picture once, without the cursor's
+ * frame, as an image with an id (its pixels decoded are the picture's
+ * but for the frame), and the frame an image of its own over it (z 1,
+ * transparent but for the rings, at the cells it touches); a cursor that
+ * moves replaces only the frame; a frame with nothing changed writes no
+ * image; a new picture deletes the old by its id. */
+Test(graphics, kitty_sends_a_picture_once)
+{
+	struct pe_config cfg;
+	struct pe_model m, m2;
+	struct pe_canvas cv;
+	struct pe_state st;
+	char keys[128];
+	pe_config_default(&cfg);
+	cfg.enc = PE_ENC_SINUSOIDAL;
+	cfg.n = 4096, cfg.d = 256;
+	frame(&cfg, 120, 40, 10, 20, &m, &cv, &st);
+	const struct pe_pixmap *pm = &cv.pix[0];
+	size_t np = (size_t)pm->pw * (size_t)pm->ph, got, len;
+	unsigned char *raw = malloc(np * 4 + 16);
+	uint32_t *plain = malloc(np * sizeof *plain);
+
+	char *buf = NULL;
+	size_t blen = 0, off = 0;
+	FILE *f = open_memstream(&buf, &blen);
+	cr_assert_not_null(f);
+	pe_gfx_offscreen(PE_GFX_KITTY, f);
+	const char *b = kitty_frame(&st, &m, &cv, f, &buf, &blen, &off);
+	pm = &cv.pix[0]; /* the render made the canvas's pictures again */
+	/* the picture: id, z 0, its plain pixels */
+	const char *next = kitty_image(b, keys, sizeof keys, raw, np * 4, &got);
+	cr_assert_not_null(next);
+	unsigned id = 0, fid = 0;
+	cr_assert_eq(sscanf(keys, "a=T,i=%u,z=0,q=2,", &id), 1, "%s", keys);
+	cr_assert_eq(got, np * 4);
+	pe_pixmap_plain(pm, plain);
+	long bad = 0;
+	for (size_t i = 0; i < np; i++)
+		bad += ((uint32_t)raw[4 * i] << 16 | (uint32_t)raw[4 * i + 1] << 8 |
+		    raw[4 * i + 2]) != (plain[i] & 0xffffff);
+	cr_expect_eq(bad, 0, "%ld pixels differ from the picture's", bad);
+	/* the cursor's frame: z 1, over the cells it touches (chafa 1.12
+	 * writes alpha 243 on one pixel in 128: counted, and bounded) */
+	int cw = 10, ch = 20;
+	int cx0 = (pm->cur_x - 2) / cw, cx1 = (pm->cur_x + pm->cur_w + 2 + cw -
+	    1) / cw;
+	int cy0 = (pm->cur_y - 2) / ch, cy1 = (pm->cur_y + pm->cur_h + 2 + ch -
+	    1) / ch;
+	char at[32];
+	snprintf(at, sizeof at, "\033[%d;%dH", pm->y + cy0 + 1, pm->x + cx0 + 1);
+	cr_assert_not_null(strstr(next, at), "the frame at its cells");
+	next = kitty_image(next, keys, sizeof keys, raw, np * 4, &got);
+	cr_assert_not_null(next);
+	int fw = 0, fh = 0, fc = 0, fr = 0;
+	cr_assert_eq(sscanf(keys, "a=T,i=%u,z=1,q=2,f=32,s=%d,v=%d,c=%d,r=%d",
+	    &fid, &fw, &fh, &fc, &fr), 5, "%s", keys);
+	cr_expect_eq(fw, (cx1 - cx0) * cw);
+	cr_expect_eq(fh, (cy1 - cy0) * ch);
+	cr_expect_eq(fc, cx1 - cx0);
+	cr_expect_eq(fr, cy1 - cy0);
+	cr_assert_eq(got, (size_t)fw * (size_t)fh * 4);
+	bad = 0;
+	long alpha = 0;
+	for (int y = 0; y < fh; y++)
+		for (int x = 0; x < fw; x++) {
+			const unsigned char *q = raw + 4 * ((size_t)y * (size_t)fw +
+			    (size_t)x);
+			int px = cx0 * cw + x, py = cy0 * ch + y;
+			bool ring = px < pm->pw && py < pm->ph &&
+			    pe_pixmap_on_frame(pm, px, py);
+			uint32_t want = ring ? pm->rgb[(size_t)py * (size_t)pm->pw +
+			    (size_t)px] : 0;
+			uint32_t have = (uint32_t)q[3] << 24 | (uint32_t)q[0] << 16 |
+			    (uint32_t)q[1] << 8 | q[2];
+			bad += ring ? (have & 0xffffff) != (want & 0xffffff) :
+			    q[3] != 0;
+			alpha += ring && q[3] != 255;
+		}
+	cr_expect_eq(bad, 0, "%ld pixels of the frame differ", bad);
+	cr_expect_leq(alpha, (long)((size_t)fw * (size_t)fh / 128 + 1),
+	    "%ld pixels of the rings not opaque (chafa 1.12's scaler)", alpha);
+	cr_expect_null(strstr(next, "\033_Ga=T"), "two images, no more");
+
+	/* the cursor moves: the frame only */
+	st.cur_r += 300;
+	pe_state_clamp(&st);
+	b = kitty_frame(&st, &m, &cv, f, &buf, &blen, &off);
+	len = blen - off;
+	char del[64];
+	snprintf(del, sizeof del, "\033_Ga=d,d=I,i=%u,q=2\033\\", fid);
+	cr_expect_not_null(strstr(b, del), "the old frame deleted");
+	snprintf(del, sizeof del, "\033_Ga=d,d=I,i=%u,q=2\033\\", id);
+	cr_expect_null(strstr(b, del), "the picture kept");
+	next = kitty_image(b, keys, sizeof keys, raw, np * 4, &got);
+	cr_assert_not_null(next);
+	cr_expect_eq(strncmp(keys, "a=T,i=", 6), 0);
+	cr_expect_not_null(strstr(keys, ",z=1,"), "only the frame: %s", keys);
+	cr_expect_null(strstr(next, "\033_Ga=T"));
+	cr_expect_lt(len, np / 10, "%zu bytes", len);
+
+	/* nothing changed: no image */
+	b = kitty_frame(&st, &m, &cv, f, &buf, &blen, &off);
+	cr_expect_null(strstr(b, "\033_G"), "nothing written: %.40s", b);
+
+	/* a new picture (its model made again): the old deleted by id */
+	cr_assert_eq(pe_model_init(&m2, &cfg), PE_OK);
+	b = kitty_frame(&st, &m2, &cv, f, &buf, &blen, &off);
+	cr_expect_not_null(strstr(b, del), "the old picture deleted");
+	next = kitty_image(b, keys, sizeof keys, raw, np * 4, &got);
+	cr_assert_not_null(next);
+	unsigned id2 = 0;
+	cr_assert_eq(sscanf(keys, "a=T,i=%u,z=0,", &id2), 1, "%s", keys);
+	cr_expect_neq(id2, id);
+
+	/* quitting: every image off */
+	off = blen;
+	pe_gfx_stop();
+	fflush(f);
+	cr_expect_str_eq(buf + off, "\033_Ga=d,d=A,q=2\033\\");
+	pe_gfx_offscreen(PE_GFX_CELLS, NULL);
+	fclose(f);
+	free(buf);
+	free(raw);
+	free(plain);
+	pe_canvas_free(&cv);
+	pe_model_free(&m);
+	pe_model_free(&m2);
+}
+
+/* Cells alone (no pixel layer): a frame where the cursor moved, and one
+ * scrolled, drawn with the model that kept the map's block means, are
+ * the frames a fresh model draws, cell for cell (alibi's map, and vit2d's,
+ * which follows the cursor). */
+static void
+check_kept_cells(const struct pe_config *cfg)
+{
+	struct pe_model m, m2;
+	struct pe_canvas cv, fresh;
+	struct pe_state st;
+	cr_assert_eq(pe_model_init(&m, cfg), PE_OK);
+	cr_assert_eq(pe_canvas_init(&cv, 120, 40), PE_OK);
+	pe_state_init(&st, cfg);
+	st.cur_r = 1;
+	cr_assert_eq(pe_view_render(&st, &m, &cv, NULL), PE_OK);
+	cr_assert_eq(pe_canvas_init(&fresh, 120, 40), PE_OK);
+	for (int k = 0; k < 3; k++) {
+		if (k == 1)
+			st.cur_r += 77, st.cur_c += 3;
+		if (k == 2 && cfg->n > 1000)
+			st.vr0 = 500, st.vr1 = 90000, st.vc0 = 10,
+			st.vc1 = 80000;
+		pe_state_clamp(&st);
+		cr_assert_eq(pe_view_render(&st, &m, &cv, NULL), PE_OK);
+		cr_assert_eq(pe_model_init(&m2, cfg), PE_OK);
+		cr_assert_eq(pe_view_render(&st, &m2, &fresh, NULL), PE_OK);
+		cr_expect_eq(cells_differ(&cv, &fresh), 0, "%s frame %d",
+		    pe_encoding_name(cfg->enc), k);
+		pe_model_free(&m2);
+	}
+	pe_canvas_free(&cv);
+	pe_canvas_free(&fresh);
+	pe_model_free(&m);
+}
+
+Test(graphics, kept_cells_are_fresh_cells)
+{
+	struct pe_config cfg;
+	pe_config_default(&cfg);
+	cfg.enc = PE_ENC_ALIBI;
+	cfg.n = 100003;
+	check_kept_cells(&cfg);
+	pe_config_default(&cfg);
+	cfg.enc = PE_ENC_VIT2D;
+	pe_config_encoding_defaults(&cfg, false, false);
+	check_kept_cells(&cfg);
 }

@@ -1,4 +1,4 @@
-/* Lessons (issue 12): the built-in lesson's scenes render whole at every
+/* Lessons: the built-in lesson's scenes render whole at every
  * size with every placeholder filled; the numbers of scenes 2, 4, 5, 7 and
  * 12 agree with independent arithmetic or the kernel; the keys step
  * scenes and steps; a bad lesson is refused at its line; a lesson written
@@ -77,6 +77,62 @@ canvas_text(const struct pe_canvas *cv)
 	}
 	s[o] = '\0';
 	return s;
+}
+
+/* A lesson step drawn: its state, model, canvas and the canvas's text. */
+struct drawn {
+	struct pe_state st;
+	struct pe_model m;
+	struct pe_canvas cv;
+	char *text;
+};
+
+/* Draw step s of scene k (from 0) of l at w x h, the presenter's view
+ * when present; hit (or NULL) gets the frame's places. Free with
+ * drawn_free. */
+static void
+draw_step(struct drawn *d, const struct pe_lesson *l, size_t k, size_t s,
+    int w, int h, bool present, struct pe_hit *hit)
+{
+	memset(&d->st, 0, sizeof d->st);
+	d->st.session.lesson = l;
+	d->st.session.present = present;
+	pe_lesson_goto(&d->st, k, s);
+	cr_assert_eq(pe_model_init(&d->m, &PANE(d->st).cfg), PE_OK);
+	pe_canvas_init(&d->cv, w, h);
+	pe_view_render(&d->st, &d->m, &d->cv, hit);
+	d->text = canvas_text(&d->cv);
+}
+
+/* Free what draw_step made. */
+static void
+drawn_free(struct drawn *d)
+{
+	free(d->text);
+	pe_canvas_free(&d->cv);
+	pe_model_free(&d->m);
+}
+
+/* A fresh $XDG_STATE_HOME (where the presenter keeps its place) for a
+ * test; state_home_end removes it. */
+static char *
+state_home_begin(void)
+{
+	char *dir = th_tmpdir();
+	cr_assert_not_null(dir);
+	setenv("XDG_STATE_HOME", dir, 1);
+	return dir;
+}
+
+/* Remove the test's $XDG_STATE_HOME. */
+static void
+state_home_end(char *dir)
+{
+	char cmd[600];
+	unsetenv("XDG_STATE_HOME");
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	cr_expect_eq(system(cmd), 0);
+	free(dir);
 }
 
 /* Every step of every scene at three sizes: drawn, no placeholder left
@@ -256,16 +312,9 @@ Test(lesson, scene_2_panel_says_what_x_is)
 	struct pe_app_lesson al;
 	load_intro(&al);
 	for (size_t step = 0; step < 2; step++) {
-		struct pe_state st;
-		struct pe_model m;
-		struct pe_canvas cv;
-		memset(&st, 0, sizeof st);
-		st.session.lesson = &al.l;
-		pe_lesson_goto(&st, 1, step);
-		cr_assert_eq(pe_model_init(&m, &PANE(st).cfg), PE_OK);
-		pe_canvas_init(&cv, 120, 40);
-		pe_view_render(&st, &m, &cv, NULL);
-		char *t = canvas_text(&cv);
+		struct drawn d;
+		draw_step(&d, &al.l, 1, step, 120, 40, false, NULL);
+		const char *t = d.text;
 		cr_expect(strstr(t, "x = --embedding") == NULL, "2.%zu: %s",
 		    step + 1, t);
 		cr_expect(strstr(t, "--embedding") != NULL, "2.%zu names the "
@@ -275,9 +324,7 @@ Test(lesson, scene_2_panel_says_what_x_is)
 		for (const char *p = n; p != NULL && *p != '\n'; p++)
 			cr_expect(strncmp(p, "· |", strlen("· |")) != 0, "2.%zu: a "
 			    "norm after a product sign: %.80s", step + 1, n);
-		free(t);
-		pe_canvas_free(&cv);
-		pe_model_free(&m);
+		drawn_free(&d);
 	}
 	pe_app_lesson_free(&al);
 }
@@ -866,12 +913,10 @@ Test(lesson, a_build_goes_a_step_at_a_time)
  * starts elsewhere; --duration replaces the lesson's minutes. */
 Test(lesson, a_restart_resumes_where_the_lesson_was, .timeout = 30)
 {
-	char *dir = th_tmpdir(), err[1024];
+	char *dir = state_home_begin(), err[1024];
 	struct pe_options o;
 	struct pe_state st;
 	struct pe_lesson_session *S;
-	cr_assert_not_null(dir);
-	setenv("XDG_STATE_HOME", dir, 1);
 	memset(&o, 0, sizeof o);
 	cr_assert_eq(pe_lesson_session_open(&S, &o, &st, err, sizeof err), 0,
 	    "%s", err);
@@ -903,22 +948,42 @@ Test(lesson, a_restart_resumes_where_the_lesson_was, .timeout = 30)
 	cr_expect_eq(st.session.scene, 1, "--scene 2 starts there");
 	cr_expect_float_eq(st.session.lesson->minutes, 50, 0, "--duration");
 	pe_lesson_session_close(S);
-	unsetenv("XDG_STATE_HOME");
-	char cmd[600];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	cr_expect_eq(system(cmd), 0);
-	free(dir);
+	state_home_end(dir);
+}
+
+/* A lesson left at its last scene was given to its end: the next start
+ * is its first scene, and the status line says why (a lecturer's report:
+ * next week's class opened on the conclusion). */
+Test(lesson, a_lesson_left_at_its_end_starts_again, .timeout = 30)
+{
+	char *dir = state_home_begin(), err[1024];
+	struct pe_options o;
+	struct pe_state st;
+	struct pe_lesson_session *S;
+	memset(&o, 0, sizeof o);
+	cr_assert_eq(pe_lesson_session_open(&S, &o, &st, err, sizeof err), 0,
+	    "%s", err);
+	size_t last = st.session.lesson->nscenes - 1;
+	pe_lesson_goto(&st, last, 0);
+	pe_lesson_session_poll(S, &st);
+	pe_lesson_session_close(S);
+	cr_assert_eq(pe_lesson_session_open(&S, &o, &st, err, sizeof err), 0,
+	    "%s", err);
+	cr_expect(st.session.scene == 0 && st.session.step == 0,
+	    "starts again: %zu.%zu", st.session.scene + 1, st.session.step + 1);
+	cr_expect(strstr(st.status, "starts again") != NULL, "%s", st.status);
+	pe_lesson_session_close(S);
+	state_home_end(dir);
 }
 
 /* The speaker's clock: R starts it again; time over is in the warning
  * color (the accent's while there is time left). */
 Test(lesson, the_clock_resets_and_warns_when_over, .timeout = 30)
 {
-	char *dir = th_tmpdir(), err[1024];
+	char *dir = state_home_begin(), err[1024];
 	struct pe_options o;
 	struct pe_state st;
 	struct pe_lesson_session *S;
-	setenv("XDG_STATE_HOME", dir, 1);
 	memset(&o, 0, sizeof o);
 	o.speaker = true;
 	cr_assert_eq(pe_lesson_session_open(&S, &o, &st, err, sizeof err), 0,
@@ -951,11 +1016,7 @@ Test(lesson, the_clock_resets_and_warns_when_over, .timeout = 30)
 		pe_model_free(&m);
 	}
 	pe_lesson_session_close(S);
-	unsetenv("XDG_STATE_HOME");
-	char cmd[600];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	cr_expect_eq(system(cmd), 0);
-	free(dir);
+	state_home_end(dir);
 }
 
 /* Off the script: / toggles the toy attention's mask (NoPE's panel told
@@ -1024,17 +1085,10 @@ Test(lesson, the_scaling_scene_holds_its_layout)
 			int rule = -1;
 			char top[32] = "";
 			for (size_t k = 0; k < s->nsteps; k++) {
-				struct pe_state st;
-				struct pe_model m;
-				struct pe_canvas cv;
-				memset(&st, 0, sizeof st);
-				st.session.lesson = &al.l;
-				st.session.present = present;
-				pe_lesson_goto(&st, yarn, k);
-				cr_assert_eq(pe_model_init(&m, &PANE(st).cfg), PE_OK);
-				pe_canvas_init(&cv, sizes[z][0], sizes[z][1]);
-				pe_view_render(&st, &m, &cv, NULL);
-				char *t = canvas_text(&cv);
+				struct drawn d;
+				draw_step(&d, &al.l, yarn, k, sizes[z][0], sizes[z][1],
+				    present, NULL);
+				char *t = d.text;
 				if (z > 0)
 					cr_expect(strstr(t, "…") == NULL, "%zu.%zu at %dx%d%s: "
 					    "%s", yarn + 1, k + 1, sizes[z][0], sizes[z][1],
@@ -1072,9 +1126,7 @@ Test(lesson, the_scaling_scene_holds_its_layout)
 				cr_expect_str_eq(score, top, "%zu.%zu at %dx%d: the score "
 				    "axis %s, was %s", yarn + 1, k + 1, sizes[z][0],
 				    sizes[z][1], score, top);
-				free(t);
-				pe_canvas_free(&cv);
-				pe_model_free(&m);
+				drawn_free(&d);
 			}
 		}
 	pe_app_lesson_free(&al);
@@ -1090,17 +1142,9 @@ Test(lesson, the_panel_of_a_scene_gets_its_room)
 	load_intro(&al);
 	for (int present = 0; present < 2; present++)
 		for (size_t step = 0; step < 2; step++) {
-			struct pe_state st;
-			struct pe_model m;
-			struct pe_canvas cv;
-			memset(&st, 0, sizeof st);
-			st.session.lesson = &al.l;
-			st.session.present = present;
-			pe_lesson_goto(&st, 0, step);
-			cr_assert_eq(pe_model_init(&m, &PANE(st).cfg), PE_OK);
-			pe_canvas_init(&cv, 80, 24);
-			pe_view_render(&st, &m, &cv, NULL);
-			char *t = canvas_text(&cv);
+			struct drawn d;
+			draw_step(&d, &al.l, 0, step, 80, 24, present, NULL);
+			const char *t = d.text;
 			/* row labels start a line, or stand after a map's gap */
 			static const char *const words[] = {"the", "dog", "bit", "man"};
 			int want[] = {4, 2, 2, 2}; /* "the" twice in each map */
@@ -1108,45 +1152,33 @@ Test(lesson, the_panel_of_a_scene_gets_its_room)
 				int n = 0;
 				char pat[16];
 				snprintf(pat, sizeof pat, "%s  ", words[w]);
-				for (char *p = t; (p = strstr(p, pat)) != NULL; p++)
+				for (const char *p = t; (p = strstr(p, pat)) != NULL; p++)
 					n += p == t || p[-1] == '\n' || p[-1] == ' ';
 				cr_expect_geq(n, want[w], "1.%zu%s: '%s' labels %d rows, "
 				    "want %d:\n%s", step + 1, present ? " presenter" : "",
 				    words[w], n, want[w], t);
 			}
-			free(t);
-			pe_canvas_free(&cv);
-			pe_model_free(&m);
+			drawn_free(&d);
 		}
 	for (int present = 0; present < 2; present++) {
-		struct pe_state st;
-		struct pe_model m;
-		struct pe_canvas cv;
-		memset(&st, 0, sizeof st);
-		st.session.lesson = &al.l;
-		st.session.present = present;
-		pe_lesson_goto(&st, scene_titled(&al.l, "Lost in the middle"),
-		    0);
-		cr_assert_eq(pe_model_init(&m, &PANE(st).cfg), PE_OK);
-		pe_canvas_init(&cv, 80, 24);
-		pe_view_render(&st, &m, &cv, NULL);
-		int top = -1, axis = -1;
-		for (int y = 0; y < cv.h; y++) {
-			char l[1024];
-			size_t o = 0;
-			for (int x = 0; x < cv.w; x++)
-				o += (size_t)pe_utf8_encode(cv.cells[y * cv.w + x].cp,
-				    l + o);
-			l[o] = '\0';
+		struct drawn d;
+		draw_step(&d, &al.l, scene_titled(&al.l, "Lost in the middle"), 0,
+		    80, 24, present, NULL);
+		int top = -1, axis = -1, y = 0;
+		for (char *l = d.text; *l != '\0'; y++) {
+			char *nl = strchr(l, '\n');
+			*nl = '\0'; /* a line at a time */
 			if (top < 0 && strstr(l, "bound (1/P)") != NULL)
 				top = y;
 			if (top >= 0 && axis < 0 && strstr(l, "r = 0") != NULL)
 				axis = y;
+			*nl = '\n';
+			l = nl + 1;
 		}
 		cr_expect(top >= 0 && axis - top - 1 >= 6, "the last scene%s: the "
-		    "bound's plot has %d rows", present ? " presenter" : "", axis - top - 1);
-		pe_canvas_free(&cv);
-		pe_model_free(&m);
+		    "bound's plot has %d rows", present ? " presenter" : "",
+		    axis - top - 1);
+		drawn_free(&d);
 	}
 	pe_app_lesson_free(&al);
 }
@@ -1163,23 +1195,16 @@ Test(lesson, a_panel_scene_draws_no_unrelated_map)
 	load_intro(&al);
 	for (size_t k = 0; k < 2; k++)
 		for (size_t z = 0; z < 3; z++) {
-			struct pe_state st;
-			struct pe_model m;
-			struct pe_canvas cv;
+			struct drawn d;
 			struct pe_hit hit;
-			memset(&st, 0, sizeof st);
 			memset(&hit, 0, sizeof hit);
-			st.session.lesson = &al.l;
-			pe_lesson_goto(&st, scene_titled(&al.l, titles[k]), 0);
-			cr_assert_eq(pe_model_init(&m, &PANE(st).cfg), PE_OK);
-			pe_canvas_init(&cv, sizes[z][0], sizes[z][1]);
-			pe_view_render(&st, &m, &cv, &hit);
+			draw_step(&d, &al.l, scene_titled(&al.l, titles[k]), 0,
+			    sizes[z][0], sizes[z][1], false, &hit);
 			cr_expect(hit.map_w == 0 && hit.panel_x == 0, "%s at %dx%d: a "
 			    "map %dx%d beside the panel at x = %d", titles[k],
 			    sizes[z][0], sizes[z][1], hit.map_w, hit.map_h,
 			    hit.panel_x);
-			pe_canvas_free(&cv);
-			pe_model_free(&m);
+			drawn_free(&d);
 		}
 	pe_app_lesson_free(&al);
 }

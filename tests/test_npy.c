@@ -65,7 +65,7 @@ Test(npy_write, header_layout)
 	b = npy_bytes(&t1, PE_F64, &len);
 	cr_expect(strstr(b + 10, "'shape': (7,), }") != NULL);
 	free(b);
-	/* issue 11: an empty list (rope's beyond when no pair is) is (0,) */
+	/* an empty list (rope's beyond when no pair is) is (0,) */
 	struct pe_table t0 = {1, {0, 0, 0}, NULL, (int64_t[]){0}};
 	b = npy_bytes(&t0, PE_I64, &len);
 	cr_expect(strstr(b + 10, "'shape': (0,), }") != NULL);
@@ -447,7 +447,7 @@ sparse_npy(const char *path, size_t rows, size_t cols, off_t size)
 	cr_assert_eq(truncate(path, size), 0);
 }
 
-/* issue 8.12: the header is read first: a file whose shape does not fit,
+/* The header is read first: a file whose shape does not fit,
  * or that is shorter than its shape says, or too large, is refused before
  * its data is read (a 3 GiB sparse file takes no time), and a table's
  * values stream into place. */
@@ -498,7 +498,7 @@ Test(npy_read_file, header_first)
 	free(dir);
 }
 
-/* issue 11: --bias-file takes [buckets] or [heads, buckets]: the _nd reader
+/* --bias-file takes [buckets] or [heads, buckets]: the _nd reader
  * accepts a 1-D array as one row and says which it was; a 3-D one is still
  * refused, and pe_npy_read_file keeps refusing 1-D. */
 Test(npy_read_file, one_or_two_dims)
@@ -537,7 +537,7 @@ Test(npy_read_file, one_or_two_dims)
 	cr_expect_null(t);
 }
 
-/* issue 15: --freqs-file takes [2, heads, d/2] (RoPE-Mixed): the _3d
+/* --freqs-file takes [2, heads, d/2] (RoPE-Mixed): the _3d
  * reader returns the stored shape, C order as it is and Fortran order
  * transposed back, and refuses 4-D. */
 Test(npy_read_file, up_to_three_dims)

@@ -129,7 +129,7 @@ Test(options, runs_twice)
 	}
 }
 
-/* issue 8.1: the options own every string they keep: overwriting argv (or
+/* The options own every string they keep: overwriting argv (or
  * freeing a preset's text) after parsing leaves them intact. */
 Test(options, strings_are_owned)
 {
@@ -147,7 +147,7 @@ Test(options, strings_are_owned)
 	pe_options_free(&o);
 }
 
-/* issue 8.10: getopt's abbreviations reach the model options too: one
+/* getopt's abbreviations reach the model options too: one
  * parser. */
 Test(options, abbreviated_config)
 {
@@ -172,7 +172,7 @@ Test(options, abbreviated_config)
 	unlink(path);
 }
 
-/* issue 8.9: the TUI accepts options of other encodings (they set what
+/* The TUI accepts options of other encodings (they set what
  * the other tabs show); snapshot and dump refuse them; presets are
  * exempt everywhere. */
 Test(options, other_encodings_options_by_command)
@@ -208,7 +208,7 @@ Test(options, other_encodings_options_by_command)
 	pe_options_free(&o);
 }
 
-/* issue 8.2: numbers are read the same in every locale. */
+/* Numbers are read the same in every locale. */
 Test(options, numbers_ignore_the_locale)
 {
 	struct pe_options o;
@@ -538,7 +538,7 @@ Test(options, help_of_a_command)
 	}
 }
 
-/* issue 11: --panel picks the right column, --values the numbers; an
+/* --panel picks the right column, --values the numbers; an
  * option of a panel is refused in snapshot with another panel, and a
  * panel the encoding lacks is refused naming those it has. */
 Test(options, panels_and_what_applies_to_them)

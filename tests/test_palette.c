@@ -288,7 +288,8 @@ Test(palette, labels_on_colors_keep_contrast)
 }
 
 /* At 8 colors a cyclic block of many turns (a value half without a hue,
- * faded toward mid grey) is white, which the cyclic ramp does not use, so
+ * faded toward mid grey) is white (black on the light theme, whose page is
+ * that white: a lecturer's report), which the cyclic ramp does not use, so
  * it never looks like an angle (the nearest of the eight to such greys is
  * often yellow, the ramp's 2π end: a lecturer's report); a valued half
  * keeps its ramp color. Drawn through pe_draw_heatmap, at 32 angles with
@@ -311,9 +312,13 @@ Test(palette, eight_colors_many_turns_is_not_an_angle)
 		for (int theme = 0; theme < 2; theme++) {
 			struct pe_look a = pe_palette_look(&cv.cells[0], PE_DEPTH_8,
 			    (enum pe_theme)theme);
-			cr_expect_eq(a.fg, 7, "angle %d/32, many turns: %d", k, a.fg);
-			cr_expect(a.bg >= 0 && a.bg != 7, "angle %d/32 keeps its "
-			    "ramp color: %d", k, a.bg);
+			/* the eight's grey apart from the page: white on a
+			 * dark one, black on the light theme's white */
+			int grey = theme == PE_THEME_LIGHT ? 0 : 7;
+			cr_expect_eq(a.fg, grey, "angle %d/32, many turns: %d", k,
+			    a.fg);
+			cr_expect(a.bg >= 0 && a.bg != 7 && a.bg != 0,
+			    "angle %d/32 keeps its ramp color: %d", k, a.bg);
 			yellow += a.bg == 3;
 		}
 	}
@@ -360,4 +365,114 @@ Test(palette, light_masks_are_light)
 		cr_expect_lt(pe_palette_luminance(bg), 0.05, "depth %d dark: %06x",
 		    d, bg);
 	}
+}
+
+/* The colormaps' tables, read here as colormap.c reads them. */
+static const float ref_rdbu_r[][3] = {
+#include "colormaps/rdbu_r.inc"
+};
+static const float ref_viridis[][3] = {
+#include "colormaps/viridis.inc"
+};
+static const float ref_twilight[][3] = {
+#include "colormaps/twilight.inc"
+};
+
+/* matplotlib's LinearSegmentedColormap rule for evenly spaced knots, each
+ * channel rounded by lround and clamped: the colormap as first written,
+ * before its rounding lost the call. */
+static pe_color
+ref_cmap(int cm, double t)
+{
+	const float(*tb)[3] = cm == PE_CMAP_DIVERGING ? ref_rdbu_r
+	    : cm == PE_CMAP_CYCLIC ? ref_twilight : ref_viridis;
+	size_t n = cm == PE_CMAP_DIVERGING ? sizeof ref_rdbu_r / sizeof *tb
+	    : cm == PE_CMAP_CYCLIC ? sizeof ref_twilight / sizeof *tb
+	    : sizeof ref_viridis / sizeof *tb;
+	if (!(t > 0.0))
+		t = 0.0;
+	if (t > 1.0)
+		t = 1.0;
+	double pos = t * (double)(n - 1);
+	size_t i = (size_t)pos;
+	if (i >= n - 1)
+		i = n - 2;
+	double f = pos - (double)i;
+	int out = 0;
+	for (int ch = 0; ch < 3; ch++) {
+		long b = lround((tb[i][ch] + f * (tb[i + 1][ch] - tb[i][ch])) *
+		    255.0);
+		out = out << 8 | (int)(b < 0 ? 0 : b > 255 ? 255 : b);
+	}
+	return out;
+}
+
+/* Every colormap, bit for bit the lround rule: 2^21 + 1 evenly spaced t
+ * and each one's neighbours a double apart. */
+Test(palette, colormap_rounds_as_lround)
+{
+	for (int cm = 0; cm < PE_CMAP_COUNT; cm++) {
+		long bad = 0;
+		for (long k = 0; k <= 1L << 21; k++) {
+			double t = (double)k / (double)(1L << 21);
+			double ts[3] = {nextafter(t, -1.0), t, nextafter(t, 2.0)};
+			for (int j = 0; j < 3; j++)
+				bad += pe_cmap_color(cm, ts[j]) != ref_cmap(cm, ts[j]);
+		}
+		cr_expect_eq(bad, 0, "%s: %ld colors differ", pe_cmap_name(cm),
+		    bad);
+	}
+}
+
+/* A cyclic sample fades toward mid grey by 1 - R, each channel rounded
+ * by lround: the blend bit for bit, over t and R. */
+Test(palette, cyclic_fade_rounds_as_lround)
+{
+	struct pe_scale sc = {PE_CMAP_CYCLIC, 0.0, 1.0, true};
+	long bad = 0;
+	for (int a = 0; a < 4096; a++)
+		for (int r = 0; r <= 256; r++) {
+			struct pe_stats s = {.mean = a / 4096.0, .resultant =
+			    r / 256.0, .count = 1};
+			pe_color c = ref_cmap(PE_CMAP_CYCLIC, a / 4096.0), want = 0;
+			double f = 1.0 - s.resultant;
+			for (int sh = 16; sh >= 0; sh -= 8) {
+				double ca = (c >> sh) & 0xff, cb = 0x80;
+				long v = lround(ca + f * (cb - ca));
+				want |= (int)(v < 0 ? 0 : v > 255 ? 255 : v) << sh;
+			}
+			bad += pe_scale_color(&sc, &s) != want;
+		}
+	cr_expect_eq(bad, 0, "%ld faded colors differ", bad);
+}
+
+/* A row's pixel colors are each sample's pe_scale_color, opaque, where
+ * neighbours differ only in what the color reads (masked, undefined,
+ * the resultant on a cyclic scale) and where they are equal. */
+Test(palette, pixel_row_is_each_samples_color)
+{
+	struct pe_stats s[9] = {
+	    {.mean = 0.25, .resultant = 1, .count = 4},
+	    {.mean = 0.25, .resultant = 1, .count = 4},
+	    {.mean = 0.25, .resultant = 0.5, .count = 4},
+	    {.mean = 0.25, .resultant = 0.5, .count = 4, .masked = 3},
+	    {.mean = 0.25, .resultant = 0.5, .count = 4, .undefined = 3},
+	    {.mean = NAN, .count = 4, .masked = 4},
+	    {.mean = NAN, .count = 4, .masked = 4},
+	    {.mean = 0.75, .resultant = 1, .count = 1},
+	    {.mean = -0.0, .resultant = 1, .count = 1},
+	};
+	for (int cyc = 0; cyc < 2; cyc++) {
+		struct pe_scale sc = {cyc ? PE_CMAP_CYCLIC : PE_CMAP_DIVERGING,
+		    0.0, 1.0, cyc == 1};
+		uint32_t px[9];
+		pe_scale_pixels(&sc, s, 9, px);
+		for (int i = 0; i < 9; i++)
+			cr_expect_eq(px[i], 0xff000000u |
+			    (uint32_t)pe_scale_color(&sc, &s[i]), "%d of %d", i,
+			    cyc);
+	}
+	struct pe_scale sc = {PE_CMAP_CYCLIC, 0.0, 1.0, true};
+	cr_expect_neq(pe_scale_color(&sc, &s[1]), pe_scale_color(&sc, &s[2]),
+	    "the resultant shows on a cyclic scale");
 }

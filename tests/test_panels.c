@@ -1,4 +1,4 @@
-/* The right column's panels (issue 11), read off the rendered canvas and
+/* The right column's panels, read off the rendered canvas and
  * compared with values computed here from the papers' formulas: the worked
  * example, the toy attention's permutation gap, the values table, M_K, the
  * decay bound, ALiBi's recency, NoPE's start share and --train-len's

@@ -652,7 +652,7 @@ Test(rope, yarn_zero_means_unset_as_in_hf)
 }
 
 /* A configuration whose tables are not finite is refused, with a sentence
- * naming the option (issue 8): HF raises for longrope's ln 1, the others
+ * naming the option: HF raises for longrope's ln 1, the others
  * would write inf or NaN. */
 Test(rope, non_finite_tables_are_refused)
 {

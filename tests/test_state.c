@@ -606,7 +606,7 @@ Test(state, animation)
 	cr_assert(st.cur_r == 1 && st.cur_c == 0);
 }
 
-/* issue 8.16: a key that changes the configuration marks the preset as
+/* A key that changes the configuration marks the preset as
  * modified; moving the cursor does not. */
 Test(state, changing_a_preset_marks_it_modified)
 {
@@ -637,7 +637,7 @@ Test(state, play_speed_and_control_keys_answer)
 	cr_expect(strstr(st.status, "Ctrl-A") != NULL, "%s", st.status);
 }
 
-/* issue 11: c / C cycle the right column's panel through the encoding's
+/* c / C cycle the right column's panel through the encoding's
  * list (the overview first); an encoding without the panel shows its
  * overview and the choice comes back with an encoding that has it. */
 Test(state, panel_key_cycles_the_encodings_panels)

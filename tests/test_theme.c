@@ -1,4 +1,4 @@
-/* Themes (issue 13): every text cell of every encoding's frames, each of
+/* Themes: every text cell of every encoding's frames, each of
  * its panels, with and without --values, keeps a WCAG contrast of 4.5:1 on
  * what it stands on, in both themes, at truecolor, 256, 16 and 8 colors;
  * lines and plot dots on the page 3:1. The light theme leaves no default
@@ -117,8 +117,13 @@ check_cell(const struct pe_cell *c, enum pe_depth d, enum pe_theme t,
 	 * theme (palette.c) */
 	bool masked = c->kind == PE_CELL_MASKED || c->fg == PE_COLOR_MASKED ||
 	    c->bg == PE_COLOR_MASKED;
+	/* but at 8 colors the grey of a block of many turns, white (7) on a
+	 * dark page, is black on the light theme's page, which is that white */
+	bool grey8 = d == PE_DEPTH_8 && t == PE_THEME_LIGHT;
+	bool fg_same = lk.fg == dk.fg || (grey8 && dk.fg == 7 && lk.fg == 0);
+	bool bg_same = lk.bg == dk.bg || (grey8 && dk.bg == 7 && lk.bg == 0);
 	if (c->kind != PE_CELL_TEXT && c->fg >= 0 && c->bg >= 0 && !masked &&
-	    (lk.fg != dk.fg || lk.bg != dk.bg))
+	    (!fg_same || !bg_same))
 		snprintf(why, cap, "a heatmap cell (kind %d) changed color "
 		    "with the theme", c->kind);
 	if (c->kind != PE_CELL_TEXT || c->cp == ' ' || c->cp == 0)

@@ -1,4 +1,4 @@
-/* Issue 11's kernel: the toy attention over a sentence, against the
+/* The teaching kernel: the toy attention over a sentence, against the
  * transcription in tests/ref/toy_ref.py and against the properties every
  * lecture states (self-attention alone is permutation invariant; softmax
  * rows sum to 1; masked scores are -inf). */

@@ -1,4 +1,4 @@
-/* The worked example of adding a position to a token (issue 11): a vector x
+/* The worked example of adding a position to a token: a vector x
  * of width d (--embedding) plus the encoding's PE(p), or rotated to p.
  * Addition changes magnitude and direction; rotation keeps the magnitude
  * (up to HF's attention scaling, which multiplies cos and sin). */

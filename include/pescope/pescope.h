@@ -167,7 +167,7 @@ enum pe_toy_mask {
 	PE_TOY_MASK_NONE,   /* every key is seen */
 };
 
-/* Inputs of the teaching panels and tables (issue 11: toy.h, example.h,
+/* Inputs of the teaching panels and tables (toy.h, example.h,
  * the shift, decay and training-length helpers). They change none of an
  * encoding's own tables. The buffers belong to the caller (the options). */
 struct pe_teach {

@@ -1,4 +1,4 @@
-/* Toy attention over a sentence (issue 11): small and fully specified, so a
+/* Toy attention over a sentence: small and fully specified, so a
  * reader can recompute every number.
  *
  * Tokens. The sentence (cfg->teach.tokens, or PE_TOY_SENTENCE) is split on

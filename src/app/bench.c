@@ -47,29 +47,92 @@ peak_mib(void)
 #define BENCH_CELL_W 10
 #define BENCH_CELL_H 20
 
-/* The protocol's bytes of every picture of a frame, made and dropped
- * (what the TUI writes after each frame); -1 when one failed. */
-static int
-bench_encode(const struct pe_canvas *cv, enum pe_gfx g)
+/* CPU time of this process in milliseconds (what a loaded machine's
+ * other work does not add). */
+static double
+cpu_ms(void)
 {
-	for (int i = 0; i < cv->npix; i++) {
-		char *b;
-		size_t n;
-		if (pe_gfx_encode(g, &cv->pix[i], BENCH_CELL_W, BENCH_CELL_H, &b,
-		    &n) != 0)
-			return -1;
-		free(b);
-	}
-	return 0;
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* Time one configuration and panel: model build once, then `frames`
- * renders (with g an image protocol: each with its maps' pictures at
- * pixel resolution and their bytes). */
+/* What a series of frames took: the median and the slowest on the clock,
+ * the median of the process's CPU time (chafa's threads included; what
+ * other work on the machine does not add). */
+struct bench_times {
+	double median, max, cpu;
+	int frames;
+};
+
+/* Time up to `frames` frames of st on cv (at least 5; past 1.5 s no
+ * more), each the render and, with pictures (g an image protocol), what
+ * the TUI writes of them after it, to /dev/null: moving the cursor down a
+ * row each frame (as the animation does), or (change) each frame after
+ * the model m of cfg was made again, as a key that changes a parameter
+ * does (not timed: "model ms"), so that the picture and what a panel
+ * keeps are made anew and sent; -1 when a frame failed. */
+static int
+bench_series(struct pe_state *st, struct pe_model *m,
+    const struct pe_config *cfg, struct pe_canvas *cv, int frames,
+    enum pe_gfx g, bool change, struct bench_times *bt)
+{
+	bool pictures = g != PE_GFX_AUTO && g != PE_GFX_CELLS;
+	FILE *null = pictures ? fopen("/dev/null", "w") : NULL;
+	double *t = malloc(2 * (size_t)frames * sizeof *t), spent = 0;
+	int done = 0, rc = t != NULL && (null != NULL || !pictures) ? 0 : -1;
+	size_t n = pe_config_positions(&st->pane[st->focus].cfg);
+
+	if (null != NULL)
+		pe_gfx_offscreen(g, null); /* from nothing on screen */
+	for (; rc == 0 && done < frames && (done < 5 || spent < 1500); done++) {
+		if (change && done > 0) {
+			pe_model_free(m);
+			if (pe_model_init(m, cfg) != PE_OK) {
+				memset(m, 0, sizeof *m);
+				rc = -1;
+				break;
+			}
+		}
+		double a = now_ms(), ca = cpu_ms();
+		if (pe_view_render(st, m, cv, NULL) != PE_OK)
+			rc = -1; /* a panel failed: the time is not a frame's */
+		if (pictures) {
+			pe_gfx_before(cv, false);
+			pe_gfx_after(cv);
+		}
+		t[done] = now_ms() - a;
+		t[frames + done] = cpu_ms() - ca;
+		spent += t[done];
+		if (!change) {
+			st->cur_r = (st->cur_r + 1) % n;
+			pe_state_clamp(st);
+		}
+	}
+	if (null != NULL) {
+		pe_gfx_offscreen(PE_GFX_CELLS, NULL);
+		fclose(null);
+	}
+	if (t != NULL && done > 0) {
+		qsort(t, (size_t)done, sizeof *t, cmp_double);
+		qsort(t + frames, (size_t)done, sizeof *t, cmp_double);
+		bt->median = t[done / 2];
+		bt->max = t[done - 1];
+		bt->cpu = t[frames + done / 2];
+	}
+	bt->frames = done;
+	free(t);
+	return rc;
+}
+
+/* Time one configuration and panel: model build once, then frames where
+ * only the cursor moves and frames where the picture changes (with g an
+ * image protocol: each with its maps' pictures at pixel resolution and
+ * the bytes the TUI writes of them). */
 static int
 bench_one(const struct pe_config *cfg, enum pe_panel panel, int w, int h,
-    int frames, enum pe_gfx g, double *model_ms, double *median_ms,
-    double *max_ms, int *nframes)
+    int frames, enum pe_gfx g, double *model_ms, struct bench_times *cursor,
+    struct bench_times *change)
 {
 	struct pe_state st;
 	struct pe_model m;
@@ -82,36 +145,18 @@ bench_one(const struct pe_config *cfg, enum pe_panel panel, int w, int h,
 		pe_model_free(&m);
 		return -1;
 	}
-	bool pictures = g != PE_GFX_AUTO && g != PE_GFX_CELLS;
-	if (pictures)
+	if (g != PE_GFX_AUTO && g != PE_GFX_CELLS)
 		pe_canvas_want_pixels(&cv, BENCH_CELL_W, BENCH_CELL_H,
 		    pe_gfx_name(g));
-	pe_state_init(&st, cfg);
-	st.pane[st.focus].panel = panel;
-	st.cur_r = cfg->n / 3;
-	pe_state_clamp(&st);
-	double *t = malloc((size_t)frames * sizeof *t), spent = 0;
-	int done = 0, rc = t != NULL ? 0 : -1;
-	/* at least 5 frames; stop early past 1.5 s so the whole bench stays
-	 * within its budget even on a slow machine */
-	for (; t != NULL && done < frames && (done < 5 || spent < 1500);
-	     done++) {
-		double a = now_ms();
-		if (pe_view_render(&st, &m, &cv, NULL) != PE_OK ||
-		    (pictures && bench_encode(&cv, g) != 0))
-			rc = -1; /* a panel failed: the time is not a frame's */
-		t[done] = now_ms() - a;
-		spent += t[done];
-		st.cur_r = (st.cur_r + 1) % cfg->n; /* as the animation does */
+	int rc = 0;
+	for (int k = 0; k < 2 && rc == 0; k++) {
+		pe_state_init(&st, cfg);
+		st.pane[st.focus].panel = panel;
+		st.cur_r = cfg->n / 3;
 		pe_state_clamp(&st);
+		rc = bench_series(&st, &m, cfg, &cv, frames, g, k == 1, k == 0 ?
+		    cursor : change);
 	}
-	if (t != NULL) {
-		qsort(t, (size_t)done, sizeof *t, cmp_double);
-		*median_ms = t[done / 2];
-		*max_ms = t[done - 1];
-	}
-	*nframes = done;
-	free(t);
 	pe_canvas_free(&cv);
 	pe_model_free(&m);
 	return rc;
@@ -266,15 +311,6 @@ bench_train(const struct pe_options *o)
 	return PE_EXIT_OK;
 }
 
-/* CPU time of this process in milliseconds (what a loaded machine's
- * other work does not add). */
-static double
-cpu_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 /* The TUI's frames while it trains (--train offset:3 at the defaults):
  * each frame a slice of training (the loop's budget, 8 ms), then the model
@@ -398,19 +434,27 @@ pe_bench_run(const struct pe_options *o)
 	    "each at most), one core\n", w, h, frames);
 	if (g != PE_GFX_AUTO && g != PE_GFX_CELLS)
 		printf("graphics %s: the main map's picture at %dx%d-pixel cells "
-		    "and its %s bytes (chafa) in each frame; writing them to a "
-		    "terminal is not timed\n", pe_gfx_name(g), BENCH_CELL_W,
-		    BENCH_CELL_H, pe_gfx_name(g));
-	printf("%-21s %-26s %9s %9s %9s %7s\n", "view", "size", "model ms",
-	    "frame ms", "max ms", "frames");
+		    "and the %s bytes\nthe TUI writes of it (chafa) after each "
+		    "frame, written to /dev/null, not a terminal\n",
+		    pe_gfx_name(g), BENCH_CELL_W, BENCH_CELL_H, pe_gfx_name(g));
+	printf("cursor: only the cursor moves, a row a frame (as the animation "
+	    "does; a picture is\nkept while what it shows is unchanged); "
+	    "change: every frame after its model was\nmade again, as a key "
+	    "that changes a parameter does (every block and color made\nagain"
+	    "%s); medians on the clock, and change's in CPU time\n(cpu); max: "
+	    "the slowest frame of either; load average %.1f\n",
+	    g != PE_GFX_AUTO && g != PE_GFX_CELLS ? ", the picture's bytes sent"
+	    : "", bench_load());
+	printf("%-21s %-26s %9s %9s %9s %9s %9s %7s\n", "view", "size",
+	    "model ms", "cursor ms", "change ms", "cpu ms", "max ms", "frames");
 	int rc = PE_EXIT_OK;
 	for (int large = 0; large < 2; large++)
 		for (int e = 0; e < PE_ENC_COUNT; e++)
 			for (int p = 0; p < PE_PANEL_COUNT; p++) {
 				struct pe_config cfg;
 				double *table = NULL;
-				double mm = 0, med = 0, mx = 0;
-				int nf = 0;
+				double mm = 0;
+				struct bench_times cur = {0}, chg = {0};
 				char size[64], view[64];
 				bench_config((enum pe_encoding)e, large, &cfg, &table);
 				if (!pe_enc_has_panel(pe_enc_view_of(&cfg), (enum pe_panel)p)) {
@@ -432,12 +476,16 @@ pe_bench_run(const struct pe_options *o)
 				    pe_encoding_name(cfg.enc), p ? "/" : "",
 				    p ? pe_panel_name((enum pe_panel)p) : "");
 				if (bench_one(&cfg, (enum pe_panel)p, w, h, frames, g, &mm,
-					&med, &mx, &nf) != 0) {
+					&cur, &chg) != 0) {
 					printf("%-21s %-26s failed\n", view, size);
 					rc = PE_EXIT_FAIL;
 				} else {
-					printf("%-21s %-26s %9.2f %9.2f %9.2f %7d\n", view, size,
-					    mm, med, mx, nf);
+					double mx = cur.max > chg.max ? cur.max : chg.max;
+					int nf = cur.frames < chg.frames ? cur.frames
+					    : chg.frames;
+					printf("%-21s %-26s %9.2f %9.2f %9.2f %9.2f %9.2f "
+					    "%7d\n", view, size, mm, cur.median, chg.median,
+					    chg.cpu, mx, nf);
 				}
 				fflush(stdout);
 				free(table);

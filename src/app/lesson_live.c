@@ -455,11 +455,17 @@ pe_lesson_session_open(struct pe_lesson_session **out,
 	if (o->duration_given) /* --duration: over the lesson's own */
 		S->al->l.minutes = o->duration;
 	/* --scene, else where the lesson was left (a restart mid-class),
-	 * else its first scene */
+	 * else its first scene; a lesson left at its last scene was given
+	 * to its end, and the next class starts it again */
 	S->key = o->lesson_file != NULL ? o->lesson_file
 	    : o->lesson != NULL ? o->lesson : "intro";
-	bool resumed = !o->scene_given && lesson_place_load(&S->al->l, S->key,
-	    &k, &step) && (k > 0 || step > 0);
+	size_t lk = k, ls = step;
+	bool kept = !o->scene_given && lesson_place_load(&S->al->l, S->key,
+	    &lk, &ls);
+	bool ended = kept && lk + 1 == S->al->l.nscenes;
+	bool resumed = kept && !ended && (lk > 0 || ls > 0);
+	if (resumed)
+		k = lk, step = ls;
 	pe_app_lesson_state(S->al, k, step, o, st);
 	st->session.speaker = o->speaker;
 	pe_app_picker_init(st);
@@ -467,6 +473,9 @@ pe_lesson_session_open(struct pe_lesson_session **out,
 		pe_state_status(st, "resumed at scene %zu/%zu, where the lesson was "
 		    "left (Home: the first scene; --scene K starts there)", k + 1,
 		    S->al->l.nscenes);
+	else if (ended && !o->speaker)
+		pe_state_status(st, "the lesson was left at its last scene: it "
+		    "starts again (End: the last scene)");
 	S->t0 = time(NULL);
 	S->sent_scene = st->session.scene, S->sent_step = st->session.step;
 	S->saved_scene = S->start_scene = st->session.scene;

@@ -44,6 +44,8 @@ pe_canvas_init(struct pe_canvas *cv, int w, int h)
 	cv->px_by = NULL;
 	cv->pix = NULL;
 	cv->npix = 0;
+	cv->spare = NULL;
+	cv->nspare = 0;
 	if (w < 1 || h < 1 ||
 	    (size_t)w > SIZE_MAX / sizeof *cv->cells / (size_t)h)
 		return PE_EINVAL;
@@ -63,6 +65,9 @@ pe_canvas_free(struct pe_canvas *cv)
 	if (cv == NULL)
 		return;
 	pe_canvas_drop_pixels(cv);
+	free(cv->spare);
+	cv->spare = NULL;
+	cv->nspare = 0;
 	free(cv->cells);
 	cv->cells = NULL;
 	cv->w = 0;
@@ -130,9 +135,15 @@ pe_canvas_pixmap(struct pe_canvas *cv, int x, int y, int w, int h)
 	if (pw > INT32_MAX || ph > INT32_MAX ||
 	    pw > SIZE_MAX / sizeof(uint32_t) / ph)
 		return NULL;
-	uint32_t *rgb = calloc(pw * ph, sizeof *rgb);
-	if (rgb == NULL)
+	uint32_t *rgb;
+	if (cv->spare != NULL && cv->nspare == pw * ph) {
+		rgb = cv->spare; /* the last frame's, of this size */
+		cv->spare = NULL;
+		cv->nspare = 0;
+		memset(rgb, 0, pw * ph * sizeof *rgb);
+	} else if ((rgb = calloc(pw * ph, sizeof *rgb)) == NULL) {
 		return NULL;
+	}
 	struct pe_pixmap *pm = canvas_pix_add(cv);
 	if (pm == NULL) {
 		free(rgb);
@@ -161,11 +172,127 @@ pe_canvas_pixmap_at(const struct pe_canvas *cv, int x, int y)
 void
 pe_canvas_drop_pixels(struct pe_canvas *cv)
 {
-	for (int i = 0; i < cv->npix; i++)
-		free(cv->pix[i].rgb);
+	for (int i = 0; i < cv->npix; i++) {
+		size_t n = (size_t)cv->pix[i].pw * (size_t)cv->pix[i].ph;
+		if (n > cv->nspare) { /* the largest kept for the next frame */
+			free(cv->spare);
+			cv->spare = cv->pix[i].rgb;
+			cv->nspare = n;
+		} else {
+			free(cv->pix[i].rgb);
+		}
+		free(cv->pix[i].under);
+	}
 	free(cv->pix);
 	cv->pix = NULL;
 	cv->npix = 0;
+}
+
+/* Whether pixel (x, y) is on the frame of a sample's pixels [x0, x1) x
+ * [y0, y1): two rings around it. */
+static bool
+canvas_on_frame(int x0, int x1, int y0, int y1, int x, int y)
+{
+	bool outer = x >= x0 - 2 && x < x1 + 2 && y >= y0 - 2 && y < y1 + 2;
+	bool inner = x >= x0 && x < x1 && y >= y0 && y < y1;
+	return outer && !inner;
+}
+
+/* Whether a pixel is on the cursor's frame; see canvas.h. */
+bool
+pe_pixmap_on_frame(const struct pe_pixmap *pm, int x, int y)
+{
+	return pm->cur_w > 0 && canvas_on_frame(pm->cur_x, pm->cur_x +
+	    pm->cur_w, pm->cur_y, pm->cur_y + pm->cur_h, x, y);
+}
+
+/* What canvas_frame_walk does at each pixel of the frame. */
+enum walk {
+	WALK_COUNT,   /* nothing: count them */
+	WALK_PAINT,   /* keep the pixel in under (when not NULL), paint it */
+	WALK_RESTORE, /* put under back */
+	WALK_SWAP,    /* exchange the pixel and under's */
+};
+
+/* Visit the frame's pixels inside the picture, row by row; their count. */
+static size_t
+canvas_frame_walk(uint32_t *rgb, int pw, int ph, int x0, int x1, int y0,
+    int y1, uint32_t *under, enum walk how)
+{
+	size_t k = 0;
+	for (int y = y0 - 2; y < y1 + 2; y++) {
+		if (y < 0 || y >= ph)
+			continue;
+		bool band = y < y0 || y >= y1; /* a whole row of the rings */
+		for (int x = x0 - 2; x < x1 + 2; x++) {
+			if (!band && x == x0)
+				x = x1; /* over the sample's own pixels */
+			if (x < 0 || x >= pw || x >= x1 + 2)
+				continue;
+			uint32_t *p = &rgb[(size_t)y * (size_t)pw + (size_t)x];
+			uint32_t t;
+			bool inner = x >= x0 - 1 && x < x1 + 1 && y >= y0 - 1 &&
+			    y < y1 + 1;
+			switch (how) {
+			case WALK_COUNT:
+				break;
+			case WALK_PAINT:
+				if (under != NULL)
+					under[k] = *p;
+				*p = inner ? 0xff000000u : 0xffffffffu;
+				break;
+			case WALK_RESTORE:
+				*p = under[k];
+				break;
+			case WALK_SWAP:
+				t = *p;
+				*p = under[k];
+				under[k] = t;
+				break;
+			}
+			k++;
+		}
+	}
+	return k;
+}
+
+/* Frame the cursor's sample; see canvas.h. */
+int
+pe_pixmap_frame_cursor(struct pe_pixmap *pm, int x0, int x1, int y0, int y1)
+{
+	size_t n = canvas_frame_walk(pm->rgb, pm->pw, pm->ph, x0, x1, y0, y1,
+	    NULL, WALK_COUNT);
+	uint32_t *under = malloc((n ? n : 1) * sizeof *under);
+	if (under == NULL)
+		return PE_ENOMEM;
+	free(pm->under);
+	pm->under = under;
+	pm->nunder = canvas_frame_walk(pm->rgb, pm->pw, pm->ph, x0, x1, y0, y1,
+	    under, WALK_PAINT);
+	pm->cur_x = x0, pm->cur_y = y0;
+	pm->cur_w = x1 - x0, pm->cur_h = y1 - y0;
+	return PE_OK;
+}
+
+/* Exchange the frame's pixels with under; see canvas.h. */
+void
+pe_pixmap_swap_frame(struct pe_pixmap *pm)
+{
+	if (pm->cur_w > 0 && pm->under != NULL)
+		canvas_frame_walk(pm->rgb, pm->pw, pm->ph, pm->cur_x,
+		    pm->cur_x + pm->cur_w, pm->cur_y, pm->cur_y + pm->cur_h,
+		    pm->under, WALK_SWAP);
+}
+
+/* The pixels without the cursor's frame; see canvas.h. */
+void
+pe_pixmap_plain(const struct pe_pixmap *pm, uint32_t *dest)
+{
+	memcpy(dest, pm->rgb, (size_t)pm->pw * (size_t)pm->ph * sizeof *dest);
+	if (pm->cur_w > 0 && pm->under != NULL)
+		canvas_frame_walk(dest, pm->pw, pm->ph, pm->cur_x, pm->cur_x +
+		    pm->cur_w, pm->cur_y, pm->cur_y + pm->cur_h, pm->under,
+		    WALK_RESTORE);
 }
 
 /* The sample pixel p of n shows: floor(ns p / n), pe_field_span's cut of
@@ -420,11 +547,22 @@ pe_canvas_blit(struct pe_canvas *dst, int x, int y,
 				rc = PE_ENOMEM;
 			continue;
 		}
-		uint32_t *rgb = d->rgb;
+		uint32_t *rgb = d->rgb, *under = NULL;
+		if (s->under != NULL &&
+		    (under = malloc((s->nunder ? s->nunder : 1) *
+		    sizeof *under)) == NULL) {
+			free(rgb);
+			dst->npix--;
+			rc = PE_ENOMEM;
+			continue;
+		}
 		*d = *s;
 		d->x += x, d->y += y;
 		d->rgb = rgb;
+		d->under = under;
 		memcpy(rgb, s->rgb, (size_t)s->pw * (size_t)s->ph * sizeof *rgb);
+		if (under != NULL)
+			memcpy(under, s->under, s->nunder * sizeof *under);
 	}
 	return rc;
 }

@@ -59,6 +59,15 @@ struct pe_pixmap {
 	size_t nr, nc;	       /* samples: nr <= ph, nc <= pw */
 	int cur_x, cur_y, cur_w, cur_h; /* the cursor's sample's pixels,
 				  framed over the picture; cur_w 0: none */
+	uint64_t serial;       /* what the pixels show but for the cursor's
+				  frame: pictures with one nonzero serial
+				  have the same pixels there (a picture kept
+				  while what it shows is unchanged); 0: not
+				  known */
+	uint32_t *under;       /* [nunder], owned: the pixels the cursor's
+				  frame covers, as they are without it
+				  (pe_pixmap_plain) */
+	size_t nunder;
 };
 
 struct pe_canvas {
@@ -80,6 +89,10 @@ struct pe_canvas {
 	const char *px_by;
 	struct pe_pixmap *pix; /* [npix], owned; pe_canvas_clear drops them */
 	int npix;
+	uint32_t *spare;       /* [nspare], owned: a dropped picture's pixels,
+				  for the next frame's picture of that size
+				  (no new pages every frame) */
+	size_t nspare;
 };
 
 /* The most pixels a cell may be for a pixel layer, each way. */
@@ -128,6 +141,19 @@ const struct pe_pixmap *pe_canvas_pixmap_at(const struct pe_canvas *cv,
     int x, int y);
 /* Drop the pictures (the cells stay). */
 void pe_canvas_drop_pixels(struct pe_canvas *cv);
+/* Frame the cursor's sample, pixels [x0, x1) x [y0, y1): two rings of
+ * pixels around it (black inside, white outside, so that it reads on
+ * every color), the sample's own pixels left as they are; the pixels the
+ * rings cover are kept (pm->under) and cur_* set. PE_ENOMEM: no frame. */
+int pe_pixmap_frame_cursor(struct pe_pixmap *pm, int x0, int x1, int y0,
+    int y1);
+/* Whether pixel (x, y) is on the cursor's frame. */
+bool pe_pixmap_on_frame(const struct pe_pixmap *pm, int x, int y);
+/* Exchange the pixels of the cursor's frame with pm->under: the picture
+ * without the frame, and again with it. */
+void pe_pixmap_swap_frame(struct pe_pixmap *pm);
+/* The picture's pixels without the cursor's frame into dest [ph * pw]. */
+void pe_pixmap_plain(const struct pe_pixmap *pm, uint32_t *dest);
 /* The sample a pixel row (or column) p of n shows, of ns samples. */
 size_t pe_pixmap_sample(size_t ns, size_t n, size_t p);
 /* The pixels [*a, *b) of n that show sample s of ns. */

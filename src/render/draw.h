@@ -22,6 +22,11 @@ double pe_scale_t(const struct pe_scale *sc, double v);
  * more than half its entries are masked, PE_COLOR_UNDEF when more than half
  * are undefined. */
 pe_color pe_scale_color(const struct pe_scale *sc, const struct pe_stats *s);
+/* The pixel layer's colors of n samples: dest[i] = 0xFF000000 |
+ * pe_scale_color(sc, &s[i]) (opaque 0xFFRRGGBB), a sample equal to the one
+ * before it taking its color. */
+void pe_scale_pixels(const struct pe_scale *sc, const struct pe_stats *s,
+    size_t n, uint32_t *dest);
 
 /* Draw samples [2h rows x w cols] (row-major) as w x h cells of the
  * half-block U+2580: foreground the upper sample, background the lower.

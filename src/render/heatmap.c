@@ -1,6 +1,7 @@
 /* Half-block heatmaps: two block-mean samples per cell, the upper one as
  * the foreground of U+2580 and the lower one as its background. */
 #include <math.h>
+#include <string.h>
 
 #include "render/draw.h"
 
@@ -58,8 +59,13 @@ heatmap_blend(pe_color a, pe_color b, double f)
 
 	for (int sh = 16; sh >= 0; sh -= 8) {
 		double ca = (a >> sh) & 0xff, cb = (b >> sh) & 0xff;
-		long v = lround(ca + f * (cb - ca));
-		out |= (int)(v < 0 ? 0 : v > 255 ? 255 : v) << sh;
+		/* clamped, then rounded half away from zero as lround
+		 * (x - floor(x) is exact here), without a branch */
+		double x = ca + f * (cb - ca);
+		x = x > 0.0 ? x : 0.0;
+		x = x < 255.0 ? x : 255.0;
+		int v = (int)x;
+		out |= (v + (x - (double)v >= 0.5)) << sh;
 	}
 	return out;
 }
@@ -92,6 +98,30 @@ pe_scale_color(const struct pe_scale *sc, const struct pe_stats *s)
 		c = heatmap_blend(c, COLOR_MID_GREY, 1.0 - r);
 	}
 	return c;
+}
+
+/* Whether two samples get the same color (what pe_scale_color reads of
+ * them, bit for bit). */
+static bool
+heatmap_same(const struct pe_scale *sc, const struct pe_stats *a,
+    const struct pe_stats *b)
+{
+	return a->count == b->count && a->masked == b->masked &&
+	    a->undefined == b->undefined &&
+	    memcmp(&a->mean, &b->mean, sizeof a->mean) == 0 &&
+	    (!sc->cyclic || memcmp(&a->resultant, &b->resultant,
+	    sizeof a->resultant) == 0);
+}
+
+/* The pixel layer's colors of n samples; see draw.h. */
+void
+pe_scale_pixels(const struct pe_scale *sc, const struct pe_stats *s,
+    size_t n, uint32_t *dest)
+{
+	for (size_t i = 0; i < n; i++)
+		dest[i] = i > 0 && heatmap_same(sc, &s[i], &s[i - 1])
+		    ? dest[i - 1]
+		    : 0xff000000u | (uint32_t)pe_scale_color(sc, &s[i]);
 }
 
 /* Whether a value sample shows its colormap's color: always, but on a

@@ -622,13 +622,14 @@ pe_palette_look(const struct pe_cell *c, enum pe_depth depth,
 		lk.fg = palette_8_cell(c, true);
 		lk.bg = palette_8_cell(c, false);
 		/* a value half with no hue (a cyclic block of many turns,
-		 * faded to grey) is white, the grey of the eight, which no
-		 * ramp has; the nearest of the eight to mid grey is yellow,
-		 * the cyclic ramp's last value */
+		 * faded to grey) is a grey no ramp has: white, the light grey
+		 * of the eight, on a dark page; black on the light theme's,
+		 * which is that white itself (the nearest of the eight to mid
+		 * grey is yellow, the cyclic ramp's last value) */
 		if (palette_no_hue(c, 0))
-			lk.fg = 7;
+			lk.fg = light ? 0 : 7;
 		if (palette_no_hue(c, 1))
-			lk.bg = 7;
+			lk.bg = light ? 0 : 7;
 		break;
 	default:
 		return lk;
@@ -715,6 +716,15 @@ palette_hue_name(pe_color rgb)
 		if (h < bands[i].upto)
 			return bands[i].name;
 	return "red";
+}
+
+/* What a map's value half without a hue (a cyclic block of many turns)
+ * is called at a depth in a theme; see palette.h. */
+const char *
+pe_palette_no_hue_name(enum pe_depth depth, enum pe_theme theme)
+{
+	return depth == PE_DEPTH_8 && theme == PE_THEME_LIGHT ? "black"
+							      : "grey";
 }
 
 /* The name of the color a text or graphic cell of color c shows; see

@@ -112,6 +112,11 @@ struct pe_look pe_palette_look(const struct pe_cell *c, enum pe_depth depth,
 pe_color pe_look_rgb(pe_color q, enum pe_depth depth, enum pe_theme theme,
     bool fg);
 
+/* What a map's value half without a hue (a cyclic block of many turns,
+ * faded to grey) looks like at a depth in a theme, for its legend: "grey",
+ * but "black" at 8 colors on the light theme, whose page is the eight's
+ * only grey. */
+const char *pe_palette_no_hue_name(enum pe_depth depth, enum pe_theme theme);
 /* The name of the color that text (graphic: a line or plot dots) in
  * color c shows at a depth in a theme, read off the look's RGB (its hue,
  * or grey, black, white): "orange", "green", "blue", ...; what a legend

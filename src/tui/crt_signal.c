@@ -144,14 +144,21 @@ static bool quit_caught[NSIG];
 static struct sigaction quit_prev[NSIG];
 
 /* Catch a signal that ends the program, unless something else already
- * decided what it does (ignored under nohup, a profiler's handler). */
+ * decided what it does (ignored under nohup, a profiler's handler). The
+ * terminal's keys' own signals, SIGINT (Ctrl-C) and SIGQUIT (Ctrl-\), are
+ * caught even when ignored: a shell without job control starts a program
+ * in the background with them ignored, so that the keys typed at the one
+ * in front do not end it, but the TUI is the program reading the keys:
+ * Ctrl-C is typed at it, and ends it. Their ignoring is put back when the
+ * TUI ends (release_quit). */
 static void
 catch_quit(int sig)
 {
 	struct sigaction old;
 
 	if (sigaction(sig, NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
-	    old.sa_handler == SIG_DFL) {
+	    (old.sa_handler == SIG_DFL || (old.sa_handler == SIG_IGN &&
+	    (sig == SIGINT || sig == SIGQUIT)))) {
 		quit_prev[sig] = old;
 		quit_caught[sig] = true;
 		catch(sig, on_quit);

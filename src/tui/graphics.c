@@ -23,10 +23,22 @@
 /* Bytes written between looks at the keyboard. */
 #define GFX_CHUNK 16384
 
-/* A picture as it was written. */
+/* A picture as it was written. Its identity: the serial of what it shows
+ * (pe_pixmap.serial) and, for sixel and iTerm2, whose pictures hold the
+ * cursor's frame, the frame's place; a picture without a serial by a hash
+ * of its pixels. kitty's are images with ids of their own: the picture
+ * without the frame, and the frame an image of its own over it (z 1,
+ * transparent but for the rings), so a cursor that moves replaces only
+ * the frame. */
 struct shown {
 	int x, y, w, h, pw, ph;
-	uint64_t hash;
+	uint64_t serial, hash;
+	int cx, cy, cw, ch;	/* the cursor's sample framed (cw 0: none) */
+	uint32_t id, frame;	/* kitty: the picture's image id (its bytes
+				   carry it), its frame's (0: none) */
+	bool placed;		/* kitty: the picture is on screen */
+	GString *bytes;		/* kitty: the picture's bytes, to place it
+				   again after the screen was cleared */
 };
 
 static struct {
@@ -37,6 +49,8 @@ static struct {
 	struct shown on[GFX_MAX];
 	int non;
 	bool dirty;	   /* what is on screen is not known: write all */
+	bool offscreen;	   /* pe_gfx_offscreen: no terminal, no keys */
+	uint32_t next_id;  /* kitty: the last image id given */
 	ChafaTermInfo *ti;
 } gfx = {.mode = PE_GFX_CELLS};
 
@@ -268,6 +282,7 @@ env_is(const char *name, const char *s, bool prefix)
 
 static enum pe_gfx gfx_start(enum pe_gfx want, FILE *out, char *why,
     size_t cap);
+static void gfx_forget(void);
 
 /* Choose the mode; see tui.h. Auto that finds no pictures says nothing:
  * the frame is then today's, status line included. */
@@ -289,9 +304,10 @@ gfx_start(enum pe_gfx want, FILE *out, char *why, size_t cap)
 
 	gfx.mode = PE_GFX_CELLS;
 	gfx.out = out;
-	gfx.non = 0;
+	gfx_forget();
 	gfx.dirty = true;
 	gfx.tmux = false;
+	gfx.offscreen = false;
 	why[0] = '\0';
 	if (want == PE_GFX_CELLS)
 		return gfx.mode;
@@ -377,16 +393,40 @@ gfx_hash(const struct pe_pixmap *pm)
 	return h;
 }
 
-/* Whether a picture is on screen as it is now. */
-static bool
-gfx_is_on(const struct pe_pixmap *pm, uint64_t h)
+/* Forget what is on screen (its bytes freed). */
+static void
+gfx_forget(void)
 {
 	for (int i = 0; i < gfx.non; i++)
-		if (gfx.on[i].hash == h && gfx.on[i].x == pm->x &&
-		    gfx.on[i].y == pm->y && gfx.on[i].w == pm->w &&
-		    gfx.on[i].h == pm->h)
-			return true;
-	return false;
+		if (gfx.on[i].bytes != NULL)
+			g_string_free(gfx.on[i].bytes, TRUE);
+	gfx.non = 0;
+}
+
+/* Whether shown picture o is at pm's cells and pixels. */
+static bool
+gfx_same_place(const struct shown *o, const struct pe_pixmap *pm)
+{
+	return o->x == pm->x && o->y == pm->y && o->w == pm->w &&
+	    o->h == pm->h && o->pw == pm->pw && o->ph == pm->ph;
+}
+
+/* The shown picture that is pm's pixels (kitty: but for the cursor's
+ * frame; h: pm's hash when it has no serial), or NULL. */
+static struct shown *
+gfx_find(const struct pe_pixmap *pm, uint64_t h)
+{
+	bool kitty = gfx.mode == PE_GFX_KITTY;
+	for (int i = 0; i < gfx.non; i++) {
+		struct shown *o = &gfx.on[i];
+		if (!gfx_same_place(o, pm) || o->serial != pm->serial)
+			continue;
+		if (pm->serial == 0 ? o->hash == h : kitty ||
+		    (o->cw == pm->cur_w && (o->cw == 0 || (o->cx == pm->cur_x &&
+		    o->cy == pm->cur_y && o->ch == pm->cur_h))))
+			return o;
+	}
+	return NULL;
 }
 
 /* Before the refresh: the lines of pictures that go away are written
@@ -401,7 +441,7 @@ pe_gfx_before(const struct pe_canvas *cv, bool full)
 	/* one update for the terminal: cells and pictures at once
 	 * (synchronized output, mode 2026; ignored where unknown) */
 	fputs("\033[?2026h", gfx.out);
-	if (gfx.mode == PE_GFX_KITTY || gfx.dirty)
+	if (gfx.mode == PE_GFX_KITTY || gfx.dirty || gfx.offscreen)
 		return;
 	for (int i = 0; i < gfx.non; i++) {
 		bool kept = false;
@@ -490,15 +530,28 @@ pe_gfx_encode(enum pe_gfx g, const struct pe_pixmap *pm, int cw, int ch,
 	return 0;
 }
 
+static bool gfx_write_after(const struct pe_pixmap *pm, const char *head,
+    size_t hn, const char *s, size_t n);
+
 /* Write a picture's bytes at its cells, a chunk at a time; false when a
  * key came first (the picture was cut short: sixel's string ended, kitty's
  * transfer closed and the picture deleted). */
 static bool
 gfx_write(const struct pe_pixmap *pm, const char *s, size_t n)
 {
+	return gfx_write_after(pm, NULL, 0, s, n);
+}
+
+/* gfx_write, with head[hn] (whole pieces) first. */
+static bool
+gfx_write_after(const struct pe_pixmap *pm, const char *head, size_t hn,
+    const char *s, size_t n)
+{
 	char at[32];
 	snprintf(at, sizeof at, "\0337\033[%d;%dH", pm->y + 1, pm->x + 1);
 	fputs(at, gfx.out);
+	if (hn > 0)
+		gfx_put(head, hn);
 	for (size_t i = 0; i < n;) {
 		size_t k = n - i < GFX_CHUNK ? n - i : GFX_CHUNK;
 		if (gfx.mode == PE_GFX_KITTY) {
@@ -510,7 +563,8 @@ gfx_write(const struct pe_pixmap *pm, const char *s, size_t n)
 		gfx_put(s + i, k);
 		fflush(gfx.out);
 		i += k;
-		if (i < n && gfx.mode != PE_GFX_ITERM && pe_input_pending()) {
+		if (i < n && gfx.mode != PE_GFX_ITERM && !gfx.offscreen &&
+		    pe_input_pending()) {
 			if (gfx.mode == PE_GFX_SIXEL)
 				gfx_put("\033\\", 2);
 			else
@@ -524,6 +578,178 @@ gfx_write(const struct pe_pixmap *pm, const char *s, size_t n)
 	return true;
 }
 
+/* Send kitty's bytes s of a picture (chafa's transmission: its first
+ * piece the picture's keys, "ESC _ G a=T,...;ESC \\") as image id at
+ * z-index z without a reply: "i=ID,z=Z,q=2," added to its first piece,
+ * written before the rest; false when a key cut it short. */
+static bool
+gfx_kitty_send(const struct pe_pixmap *pm, const GString *s, uint32_t id,
+    int z)
+{
+	char head[256];
+	const char *end = strstr(s->str, "\033\\");
+	if (strncmp(s->str, "\033_Ga=T,", 7) != 0 || end == NULL ||
+	    end - s->str > 160)
+		return gfx_write(pm, s->str, s->len); /* not chafa 1.12's */
+	size_t first = (size_t)(end - s->str) + 2;
+	int hn = snprintf(head, sizeof head, "\033_Ga=T,i=%u,z=%d,q=2,%.*s",
+	    (unsigned)id, z, (int)(first - 7), s->str + 7);
+	return gfx_write_after(pm, head, (size_t)hn, s->str + first, s->len -
+	    first);
+}
+
+/* Delete kitty image id and its data. */
+static void
+gfx_kitty_delete(uint32_t id)
+{
+	char d[48];
+	if (id == 0)
+		return;
+	int n = snprintf(d, sizeof d, "\033_Ga=d,d=I,i=%u,q=2\033\\",
+	    (unsigned)id);
+	gfx_put(d, (size_t)n);
+}
+
+/* A new kitty image id. */
+static uint32_t
+gfx_kitty_id(void)
+{
+	if (++gfx.next_id < 1000) /* past the query's 31 */
+		gfx.next_id = 1000;
+	return gfx.next_id;
+}
+
+/* The cursor's frame of pm as a kitty image over the cells it touches
+ * (transparent but for the rings), sent as image id; false when a key
+ * cut it short or memory ran out. */
+static bool
+gfx_kitty_frame(const struct pe_pixmap *pm, uint32_t id)
+{
+	int cw = pm->pw / pm->w, ch = pm->ph / pm->h;
+	int x0 = pm->cur_x - 2, x1 = pm->cur_x + pm->cur_w + 2;
+	int y0 = pm->cur_y - 2, y1 = pm->cur_y + pm->cur_h + 2;
+	x0 = x0 < 0 ? 0 : x0, y0 = y0 < 0 ? 0 : y0;
+	x1 = x1 > pm->pw ? pm->pw : x1, y1 = y1 > pm->ph ? pm->ph : y1;
+	int a = x0 / cw, b = (x1 + cw - 1) / cw, t = y0 / ch, u = (y1 + ch -
+	    1) / ch;
+	struct pe_pixmap fr = {.x = pm->x + a, .y = pm->y + t, .w = b - a,
+	    .h = u - t, .pw = (b - a) * cw, .ph = (u - t) * ch};
+	fr.rgb = calloc((size_t)fr.pw * (size_t)fr.ph, sizeof *fr.rgb);
+	if (fr.rgb == NULL)
+		return false;
+	for (int y = y0; y < y1; y++)
+		for (int x = x0; x < x1; x++)
+			if (pe_pixmap_on_frame(pm, x, y))
+				fr.rgb[(size_t)(y - t * ch) * (size_t)fr.pw +
+				    (size_t)(x - a * cw)] = pm->rgb[(size_t)y *
+				    (size_t)pm->pw + (size_t)x];
+	GString *s = gfx_chafa(PE_GFX_KITTY, &fr, 0, 0);
+	free(fr.rgb);
+	if (s == NULL)
+		return false;
+	bool whole = gfx_kitty_send(&fr, s, id, 1);
+	g_string_free(s, TRUE);
+	return whole;
+}
+
+/* kitty's bytes of pm's picture without its cursor's frame (the frame's
+ * pixels exchanged with what they cover for chafa, then back: the
+ * canvas's pixels as they were), or NULL out of memory. */
+static GString *
+gfx_kitty_plain(const struct pe_pixmap *pm)
+{
+	struct pe_pixmap *w = (struct pe_pixmap *)pm; /* the canvas's own */
+	bool framed = pm->serial != 0 && pm->cur_w > 0;
+	if (framed)
+		pe_pixmap_swap_frame(w);
+	GString *s = gfx_chafa(PE_GFX_KITTY, pm, 0, 0);
+	if (framed)
+		pe_pixmap_swap_frame(w);
+	return s;
+}
+
+/* kitty's frame: the pictures gone deleted by id, the new ones sent with
+ * ids of their own, a kept picture left where it is (or placed again
+ * from its bytes after the screen was cleared), and each cursor frame
+ * that moved replaced. */
+static void
+gfx_after_kitty(const struct pe_canvas *cv, int n, const uint64_t *h)
+{
+	struct shown next[GFX_MAX];
+	bool keep[GFX_MAX] = {false}, whole = true;
+	struct shown *was[GFX_MAX];
+
+	if (gfx.dirty) { /* every image off; their bytes still good */
+		gfx_put("\033_Ga=d,d=A,q=2\033\\", 16);
+		for (int i = 0; i < gfx.non; i++) {
+			gfx.on[i].placed = false;
+			gfx.on[i].frame = 0;
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		was[i] = gfx_find(&cv->pix[i], h[i]);
+		if (was[i] != NULL && !keep[was[i] - gfx.on])
+			keep[was[i] - gfx.on] = true;
+		else
+			was[i] = NULL;
+	}
+	for (int j = 0; j < gfx.non; j++)
+		if (!keep[j]) {
+			if (gfx.on[j].placed)
+				gfx_kitty_delete(gfx.on[j].id);
+			gfx_kitty_delete(gfx.on[j].frame);
+			if (gfx.on[j].bytes != NULL)
+				g_string_free(gfx.on[j].bytes, TRUE);
+		}
+	for (int i = 0; i < n; i++) {
+		const struct pe_pixmap *pm = &cv->pix[i];
+		struct shown *o = &next[i];
+		if (was[i] != NULL)
+			*o = *was[i];
+		else
+			*o = (struct shown){pm->x, pm->y, pm->w, pm->h, pm->pw,
+			    pm->ph, pm->serial, h[i], 0, 0, 0, 0, 0, 0, false,
+			    NULL};
+		if (!whole) { /* cut short: nothing more this frame */
+			o->placed = false, o->frame = 0;
+			continue;
+		}
+		if (!o->placed) { /* the picture: new, or after a clear */
+			if (o->bytes == NULL) {
+				o->id = gfx_kitty_id();
+				o->bytes = gfx_kitty_plain(pm);
+				if (o->bytes == NULL)
+					continue;
+			}
+			whole = gfx_kitty_send(pm, o->bytes, o->id, 0);
+			o->placed = whole;
+			o->frame = 0, o->cw = 0; /* its frame, placed again */
+			if (!whole)
+				continue;
+		}
+		if (pm->serial == 0)
+			continue; /* its cursor's frame is in its pixels */
+		bool moved = o->cw != pm->cur_w || o->cx != pm->cur_x ||
+		    o->cy != pm->cur_y || o->ch != pm->cur_h;
+		if (!moved && (o->frame != 0 || pm->cur_w == 0))
+			continue;
+		gfx_kitty_delete(o->frame);
+		o->frame = 0;
+		o->cx = pm->cur_x, o->cy = pm->cur_y;
+		o->cw = pm->cur_w, o->ch = pm->cur_h;
+		if (pm->cur_w > 0) {
+			uint32_t id = gfx_kitty_id();
+			whole = gfx_kitty_frame(pm, id);
+			o->frame = whole ? id : 0;
+		}
+	}
+	memcpy(gfx.on, next, (size_t)n * sizeof *next);
+	gfx.non = n;
+	gfx.dirty = !whole; /* cut short: all again next frame */
+	fputs("\033[?2026l", gfx.out);
+	fflush(gfx.out);
+}
+
 /* After the refresh: the pictures that changed; see tui.h. */
 void
 pe_gfx_after(const struct pe_canvas *cv)
@@ -534,25 +760,30 @@ pe_gfx_after(const struct pe_canvas *cv)
 
 	if (gfx.mode == PE_GFX_CELLS)
 		return;
-	for (int i = 0; i < n; i++) {
-		h[i] = gfx_hash(&cv->pix[i]);
-		if (!gfx_is_on(&cv->pix[i], h[i]))
-			change = true;
+	for (int i = 0; i < n; i++) /* a picture with a serial is known */
+		h[i] = cv->pix[i].serial != 0 ? 0 : gfx_hash(&cv->pix[i]);
+	if (gfx.mode == PE_GFX_KITTY) {
+		gfx_after_kitty(cv, n, h);
+		return;
 	}
+	for (int i = 0; i < n; i++)
+		if (gfx_find(&cv->pix[i], h[i]) == NULL)
+			change = true;
 	if (!change) {
 		fputs("\033[?2026l", gfx.out);
 		fflush(gfx.out);
 		return;
 	}
-	if (gfx.mode == PE_GFX_KITTY) /* every picture off, then each new */
-		gfx_put("\033_Ga=d,d=A,q=2\033\\", 16);
+	struct shown next[GFX_MAX];
 	int non = 0;
 	bool whole = true;
 	for (int i = 0; i < n && whole; i++) {
 		const struct pe_pixmap *pm = &cv->pix[i];
-		if (gfx.mode != PE_GFX_KITTY && !gfx.dirty && gfx_is_on(pm, h[i])) {
-			gfx.on[non++] = (struct shown){pm->x, pm->y, pm->w, pm->h,
-			    pm->pw, pm->ph, h[i]};
+		struct shown now = {pm->x, pm->y, pm->w, pm->h, pm->pw, pm->ph,
+		    pm->serial, h[i], pm->cur_x, pm->cur_y, pm->cur_w,
+		    pm->cur_h, 0, 0, false, NULL};
+		if (!gfx.dirty && gfx_find(pm, h[i]) != NULL) {
+			next[non++] = now;
 			continue;
 		}
 		GString *s = gfx_chafa(gfx.mode, pm, pm->pw / pm->w,
@@ -562,10 +793,12 @@ pe_gfx_after(const struct pe_canvas *cv)
 		whole = gfx_write(pm, s->str, s->len);
 		g_string_free(s, TRUE);
 		/* a picture cut short is on screen in part: it is never the
-		 * same as a new one (hash 0), and its lines go if it goes */
-		gfx.on[non++] = (struct shown){pm->x, pm->y, pm->w, pm->h,
-		    pm->pw, pm->ph, whole ? h[i] : 0};
+		 * same as a new one, and its lines go if it goes */
+		if (!whole)
+			now.serial = 0, now.hash = 0;
+		next[non++] = now;
 	}
+	memcpy(gfx.on, next, (size_t)non * sizeof *next);
 	gfx.non = non;
 	gfx.dirty = !whole; /* cut short: all again next frame */
 	fputs("\033[?2026l", gfx.out);
@@ -580,6 +813,20 @@ pe_gfx_stop(void)
 		gfx_put("\033_Ga=d,d=A,q=2\033\\", 16);
 		fflush(gfx.out);
 	}
-	gfx.non = 0;
+	gfx_forget();
 	gfx.dirty = true;
+}
+
+/* Write pictures to out as protocol g would to a terminal; see tui.h. */
+void
+pe_gfx_offscreen(enum pe_gfx g, FILE *out)
+{
+	gfx_forget();
+	gfx.mode = g;
+	gfx.out = out;
+	gfx.tmux = false;
+	gfx.dirty = true;
+	gfx.offscreen = out != NULL;
+	if (out == NULL)
+		gfx.mode = PE_GFX_CELLS;
 }

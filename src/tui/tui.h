@@ -135,15 +135,22 @@ void pe_gfx_cell(int *pw, int *ph);
  * screen is repainted. */
 void pe_gfx_before(const struct pe_canvas *cv, bool full);
 /* After the refresh: the pictures that changed, or that curses wrote
- * over, each at its cells (kitty's are deleted and placed again, never
- * stacked). Writing stops at the next chunk when a key comes (the picture
- * is then drawn again with the next frame). */
+ * over, each at its cells, replacing what was there, never stacked (kitty:
+ * images with ids, a picture kept on screen while its serial is the same
+ * and only its cursor's frame, an image of its own, replaced). Writing
+ * stops at the next chunk when a key comes (the picture is then drawn
+ * again with the next frame). */
 void pe_gfx_after(const struct pe_canvas *cv);
 /* A reply to a query that came later than the start (input.c reads it
  * as PE_IN_REPLY): XTWINOPS's cell size is taken; true when it changed. */
 bool pe_gfx_reply(const char *seq);
 /* Take every picture off the screen (quitting, suspending). */
 void pe_gfx_stop(void);
+/* Write the pictures of each frame given to pe_gfx_before/_after to out
+ * as protocol g would to a terminal (bench, tests), from nothing on
+ * screen; no terminal is asked anything and no key cuts a picture short.
+ * out NULL: cells again. */
+void pe_gfx_offscreen(enum pe_gfx g, FILE *out);
 /* A picture as protocol g's bytes (bench): a malloc'd string in *out of
  * *len bytes, drawn over cells of cw x ch pixels; 0, or -1 out of
  * memory or for a protocol that has none. */

@@ -455,29 +455,202 @@ band_rows(size_t r0, size_t r1, size_t nr, size_t k0, size_t k1, size_t *a,
 static void
 drop_last(struct pe_canvas *cv)
 {
-	if (cv->npix > 0)
+	if (cv->npix > 0) {
 		free(cv->pix[--cv->npix].rgb);
+		free(cv->pix[cv->npix].under);
+	}
 }
 
-/* The frame of the cursor's sample: two rings of pixels around it (black
- * inside, white outside, so that it reads on every color), the sample's
- * own pixels left as they are. */
-static void
-pixels_cursor(struct pe_pixmap *pm, int x0, int x1, int y0, int y1)
+/* Pictures made so far, for their serials (pe_pixmap.serial). */
+static uint64_t keep_serial;
+
+/* Free what kept pictures and cell grids hold; see panels.h. */
+void
+panel_keep_free(struct map_keep *k, struct map_keep_cells *kc, int n)
 {
-	for (int ring = 1; ring <= 2; ring++) {
-		uint32_t col = ring == 1 ? 0xff000000u : 0xffffffffu;
-		int a = x0 - ring, b = x1 + ring - 1, t = y0 - ring,
-		    u = y1 + ring - 1;
-		for (int yy = t; yy <= u; yy++)
-			for (int xx = a; xx <= b; xx++) {
-				if (yy != t && yy != u && xx != a && xx != b)
-					continue;
-				if (xx >= 0 && yy >= 0 && xx < pm->pw && yy < pm->ph)
-					pm->rgb[(size_t)yy * (size_t)pm->pw +
-					    (size_t)xx] = col;
-			}
+	for (int i = 0; i < n; i++) {
+		if (k != NULL) {
+			free(k[i].rgb);
+			memset(&k[i], 0, sizeof k[i]);
+		}
+		if (kc != NULL) {
+			free(kc[i].st);
+			memset(&kc[i], 0, sizeof kc[i]);
+		}
 	}
+}
+
+/* The block means of what s shows at nsr x nsc into st: kept ones when
+ * they are (s->keep_cells), else the kernel's grid, then kept in place of
+ * the oldest (memory running out keeps nothing). */
+static int
+keep_cells_grid(const struct map_spec *s, size_t nsr, size_t nsc,
+    struct pe_stats *st)
+{
+	struct map_keep_cells *kc = s->keep_cells, *old = NULL;
+	for (int i = 0; kc != NULL && s->f != NULL && i < MAP_KEEP; i++) {
+		struct map_keep_cells *k = &kc[i];
+		if (k->used != 0 && k->kind == s->f->kind && k->head ==
+		    s->f->head && k->anchor == s->f->anchor && k->r0 == s->r0 &&
+		    k->r1 == s->r1 && k->c0 == s->c0 && k->c1 == s->c1 &&
+		    k->nsr == nsr && k->nsc == nsc) {
+			memcpy(st, k->st, nsr * nsc * sizeof *st);
+			k->used = ++keep_serial;
+			return PE_OK;
+		}
+		if (old == NULL || k->used < old->used)
+			old = k;
+	}
+	int rc = s->f != NULL ? pe_field_grid(s->f, s->r0, s->r1, nsr, s->c0,
+	    s->c1, nsc, st) : s->src.grid(s->src.arg, s->r0, s->r1, nsr, s->c0,
+	    s->c1, nsc, st);
+	if (rc != PE_OK || old == NULL)
+		return rc;
+	struct pe_stats *keep = old->st != NULL && old->nsr * old->nsc == nsr *
+	    nsc ? old->st : realloc(old->st, nsr * nsc * sizeof *keep);
+	if (keep == NULL) {
+		panel_keep_free(NULL, old, 1);
+		return rc;
+	}
+	*old = (struct map_keep_cells){++keep_serial, s->f->kind, s->f->head,
+	    s->f->anchor, s->r0, s->r1, s->c0, s->c1, nsr, nsc, keep};
+	memcpy(keep, st, nsr * nsc * sizeof *st);
+	return rc;
+}
+
+/* Whether kept picture k shows what spec s draws into pm. */
+static bool
+keep_matches(const struct map_keep *k, const struct map_spec *s,
+    const struct pe_pixmap *pm)
+{
+	return k->serial != 0 && k->kind == s->f->kind &&
+	    k->head == s->f->head && k->anchor == s->f->anchor &&
+	    k->r0 == s->r0 && k->r1 == s->r1 && k->c0 == s->c0 &&
+	    k->c1 == s->c1 && k->pw == pm->pw && k->ph == pm->ph &&
+	    k->scale.cmap == s->scale.cmap && k->scale.cyclic ==
+	    s->scale.cyclic && memcmp(&k->scale.lo, &s->scale.lo,
+	    sizeof k->scale.lo) == 0 && memcmp(&k->scale.hi, &s->scale.hi,
+	    sizeof k->scale.hi) == 0;
+}
+
+/* The kept picture of what s draws into pm, or NULL. */
+static struct map_keep *
+keep_find(const struct map_spec *s, const struct pe_pixmap *pm)
+{
+	for (int i = 0; s->keep != NULL && s->f != NULL && i < MAP_KEEP; i++)
+		if (keep_matches(&s->keep[i], s, pm))
+			return &s->keep[i];
+	return NULL;
+}
+
+/* Keep pm's pixels (its cursor not yet framed) as what s draws, in
+ * place of the oldest kept picture; pm gets the picture's serial.
+ * Memory running out keeps nothing (the picture is made again). */
+static void
+keep_store(const struct map_spec *s, struct pe_pixmap *pm)
+{
+	pm->serial = ++keep_serial;
+	if (s->keep == NULL || s->f == NULL)
+		return;
+	struct map_keep *k = &s->keep[0];
+	for (int i = 1; i < MAP_KEEP; i++)
+		if (s->keep[i].used < k->used)
+			k = &s->keep[i];
+	size_t n = (size_t)pm->pw * (size_t)pm->ph;
+	uint32_t *rgb = k->rgb != NULL && k->pw == pm->pw && k->ph == pm->ph
+	    ? k->rgb : realloc(k->rgb, n * sizeof *rgb);
+	if (rgb == NULL) {
+		panel_keep_free(k, NULL, 1);
+		return;
+	}
+	*k = (struct map_keep){pm->serial, pm->serial, s->f->kind, s->f->head,
+	    s->f->anchor, s->r0, s->r1, s->c0, s->c1, pm->pw, pm->ph, s->scale,
+	    rgb};
+	memcpy(rgb, pm->rgb, n * sizeof *rgb);
+}
+
+/* The most bytes of block means one grid call of a picture fills. */
+#define MAP_PIXELS_BYTES ((size_t)1 << 24)
+
+/* The blocks of [lo, lo + n) cut into ns, as grid calls of runs of
+ * *run samples that cut as the whole does: *step samples start a run
+ * where the cut is whole (ns / gcd(n, ns)); most: the longest run
+ * wanted. A run of one sample is always its block. */
+static void
+map_run(size_t n, size_t ns, size_t most, size_t *step, size_t *run)
+{
+	*step = ns / gcd(n, ns);
+	*run = *step <= most ? *step * (most / *step) : 1;
+}
+
+/* Fill pm's pixels with the colors of the nr x nc block means of what s
+ * shows, from the kernel's grid in rectangles that cut as the whole grid
+ * would (rows, and columns too where a band of whole rows would hold
+ * more than MAP_PIXELS_BYTES: a grid call per sample row costs its
+ * per-call work, the wave fields' direct sincos, nr times), so memory
+ * stays bounded. PE_ENOMEM when memory ran out. */
+static int
+map_pixels_fill(const struct map_spec *s, struct pe_pixmap *pm, size_t nr,
+    size_t nc)
+{
+	size_t n = s->r1 - s->r0, m = s->c1 - s->c0;
+	size_t pw = (size_t)pm->pw, ph = (size_t)pm->ph;
+	size_t cap = MAP_PIXELS_BYTES / sizeof(struct pe_stats);
+	size_t rstep, band, cstep, chunk;
+	map_run(n, nr, cap / nc ? cap / nc : 1, &rstep, &band);
+	map_run(m, nc, nc, &cstep, &chunk);
+	chunk = nc;
+	if (band == 1 && rstep > 1 && rstep * cstep <= cap) {
+		/* whole row bands would not fit: rectangles of columns */
+		band = rstep;
+		chunk = cstep * (cap / (rstep * cstep));
+		chunk = chunk < nc ? chunk : nc;
+	}
+	struct pe_stats *st = malloc(band * chunk * sizeof *st);
+	uint32_t *scol = malloc(nc * sizeof *scol);
+	size_t *colof = nc != pw ? malloc(pw * sizeof *colof) : NULL;
+	int rc = PE_OK;
+	if (st == NULL || scol == NULL || (nc != pw && colof == NULL)) {
+		free(st), free(scol), free(colof);
+		return PE_ENOMEM;
+	}
+	for (size_t p = 0; colof != NULL && p < pw; p++)
+		colof[p] = pe_pixmap_sample(nc, pw, p);
+	for (size_t k0 = 0; k0 < nr && rc == PE_OK; k0 += band) {
+		size_t k1 = k0 + band < nr ? k0 + band : nr, a, b;
+		band_rows(s->r0, s->r1, nr, k0, k1, &a, &b);
+		for (size_t j0 = 0; j0 < nc && rc == PE_OK; j0 += chunk) {
+			size_t j1 = j0 + chunk < nc ? j0 + chunk : nc, ca, cb;
+			int xa, xb, xe;
+			band_rows(s->c0, s->c1, nc, j0, j1, &ca, &cb);
+			size_t nb = k1 - k0, nk = j1 - j0;
+			rc = s->f != NULL ? pe_field_grid(s->f, a, b, nb, ca, cb,
+			    nk, st) : s->src.grid(s->src.arg, a, b, nb, ca, cb, nk,
+			    st);
+			/* the chunk's pixel columns [xa, xe) */
+			pe_pixmap_pixels(nc, pw, j0, &xa, &xb);
+			pe_pixmap_pixels(nc, pw, j1 - 1, &xb, &xe);
+			for (size_t k = k0; k < k1 && rc == PE_OK; k++) {
+				const struct pe_stats *row = st + (k - k0) * nk;
+				int ya, yb;
+				pe_pixmap_pixels(nr, ph, k, &ya, &yb);
+				uint32_t *line = pm->rgb + (size_t)ya * pw;
+				/* a color a sample, then (fewer samples than
+				 * pixels) each over its run of pixels */
+				pe_scale_pixels(&s->scale, row, nk, nc == pw ?
+				    line + j0 : scol + j0);
+				if (nc != pw)
+					for (int p = xa; p < xe; p++)
+						line[p] = scol[colof[p]];
+				for (int yy = ya + 1; yy < yb; yy++)
+					memcpy(pm->rgb + (size_t)yy * pw + xa,
+					    line + xa, (size_t)(xe - xa) *
+					    sizeof *line);
+			}
+		}
+	}
+	free(st), free(scol), free(colof);
+	return rc;
 }
 
 /* The map's pixel layer over its mw x mh cells at (mx, y): one sample per
@@ -495,44 +668,18 @@ map_pixels(struct pe_canvas *cv, const struct map_spec *s, int mx, int y,
 	size_t n = s->r1 - s->r0, m = s->c1 - s->c0;
 	size_t pw = (size_t)pm->pw, ph = (size_t)pm->ph;
 	size_t nr = n < ph ? n : ph, nc = m < pw ? m : pw;
-	size_t step = nr / gcd(n, nr), most = ((size_t)1 << 24) /
-	    (nc * sizeof(struct pe_stats));
-	if (most < 1)
-		most = 1;
-	size_t band = step <= most ? step * (most / step) : 1;
-	struct pe_stats *st = malloc(band * nc * sizeof *st);
-	uint32_t *line = malloc(pw * sizeof *line);
-	size_t *colof = malloc(pw * sizeof *colof);
+	struct map_keep *kept = keep_find(s, pm);
 	int rc = PE_OK;
-	if (st == NULL || line == NULL || colof == NULL) {
-		free(st), free(line), free(colof);
-		drop_last(cv); /* the cells are the picture */
-		return PE_OK;
-	}
-	for (size_t p = 0; p < pw; p++)
-		colof[p] = pe_pixmap_sample(nc, pw, p);
-	for (size_t k0 = 0; k0 < nr && rc == PE_OK; k0 += band) {
-		size_t k1 = k0 + band < nr ? k0 + band : nr, a, b;
-		band_rows(s->r0, s->r1, nr, k0, k1, &a, &b);
-		rc = s->f != NULL ? pe_field_grid(s->f, a, b, k1 - k0, s->c0, s->c1,
-		    nc, st) : s->src.grid(s->src.arg, a, b, k1 - k0, s->c0, s->c1,
-		    nc, st);
-		for (size_t k = k0; k < k1 && rc == PE_OK; k++) {
-			const struct pe_stats *row = st + (k - k0) * nc;
-			for (size_t p = 0; p < pw; p++)
-				line[p] = 0xff000000u | (uint32_t)pe_scale_color(
-				    &s->scale, &row[colof[p]]);
-			int ya, yb;
-			pe_pixmap_pixels(nr, ph, k, &ya, &yb);
-			for (int yy = ya; yy < yb; yy++)
-				memcpy(pm->rgb + (size_t)yy * pw, line,
-				    pw * sizeof *line);
-		}
-	}
-	free(st), free(line), free(colof);
-	if (rc != PE_OK) {
+	if (kept != NULL) { /* what it shows is unchanged: its pixels */
+		memcpy(pm->rgb, kept->rgb, pw * ph * sizeof *pm->rgb);
+		pm->serial = kept->serial;
+		kept->used = ++keep_serial;
+	} else if ((rc = map_pixels_fill(s, pm, nr, nc)) != PE_OK) {
 		drop_last(cv);
-		return rc;
+		return rc == PE_ENOMEM ? PE_OK : rc; /* the cells are the
+							picture */
+	} else {
+		keep_store(s, pm);
 	}
 	pm->r0 = s->r0, pm->r1 = s->r1, pm->c0 = s->c0, pm->c1 = s->c1;
 	pm->nr = nr, pm->nc = nc;
@@ -542,9 +689,10 @@ map_pixels(struct pe_canvas *cv, const struct map_spec *s, int mx, int y,
 		int x0, x1, y0, y1;
 		pe_pixmap_pixels(nr, ph, sr, &y0, &y1);
 		pe_pixmap_pixels(nc, pw, sc, &x0, &x1);
-		pm->cur_x = x0, pm->cur_y = y0;
-		pm->cur_w = x1 - x0, pm->cur_h = y1 - y0;
-		pixels_cursor(pm, x0, x1, y0, y1);
+		if (pe_pixmap_frame_cursor(pm, x0, x1, y0, y1) != PE_OK) {
+			drop_last(cv); /* the cells are the picture */
+			return PE_OK;
+		}
 	}
 	g->pnr = nr, g->pnc = nc;
 	g->pw = (int)pw, g->ph = (int)ph;
@@ -580,11 +728,7 @@ panel_map(struct pe_canvas *cv, int x, int y, int w, int h,
 	/* the samples, then (cw > 1) each repeated over its cells */
 	struct pe_stats *st = calloc((size_t)mh * 2 * nsc * (size_t)(cw + 1),
 	    sizeof *st);
-	int rc = st == NULL ? PE_ENOMEM
-	    : s->f != NULL ? pe_field_grid(s->f, s->r0, s->r1, nsr, s->c0, s->c1,
-		  nsc, st)
-			   : s->src.grid(s->src.arg, s->r0, s->r1, nsr, s->c0, s->c1,
-		  nsc, st);
+	int rc = st == NULL ? PE_ENOMEM : keep_cells_grid(s, nsr, nsc, st);
 	if (rc != PE_OK) {
 		free(st);
 		panel_failed(cv, x, y, w, rc);

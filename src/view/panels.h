@@ -38,6 +38,37 @@ struct panel_array {
 };
 struct map_source panel_array_source(const struct panel_array *a);
 
+/* A map's picture kept while what it shows is unchanged (the model's:
+ * its fields do not change while it lives): the field's kind, head and
+ * anchor, the viewport, the pixels and the scale, and its pixels without
+ * the cursor's frame. */
+struct map_keep {
+	uint64_t serial;       /* the picture's (pe_pixmap.serial); 0: empty */
+	uint64_t used;	       /* when last drawn, to replace the oldest */
+	enum pe_field_kind kind;
+	size_t head, anchor;
+	size_t r0, r1, c0, c1;
+	int pw, ph;
+	struct pe_scale scale;
+	uint32_t *rgb;	       /* [ph * pw] */
+};
+/* A map's block means at cell resolution kept the same way (what the
+ * cells show: the same key but the scale, at nsr x nsc samples). */
+struct map_keep_cells {
+	uint64_t used;	       /* 0: empty */
+	enum pe_field_kind kind;
+	size_t head, anchor;
+	size_t r0, r1, c0, c1;
+	size_t nsr, nsc;
+	struct pe_stats *st;   /* [nsr * nsc] */
+};
+/* The pictures a model keeps (its main map's; two for compare mode's
+ * narrow panes and a head toggled back), and as many cell grids. */
+#define MAP_KEEP 2
+/* Free what kept pictures and cell grids hold. */
+void panel_keep_free(struct map_keep *k, struct map_keep_cells *kc,
+    int n);
+
 /* A heatmap of a field over a viewport, with axes and a color bar. */
 struct map_spec {
 	const struct pe_field *f;
@@ -68,6 +99,10 @@ struct map_spec {
 				  one (the main map): the same kernel calls
 				  at pixel resolution, the cursor's sample
 				  framed */
+	struct map_keep *keep; /* [MAP_KEEP]: the picture kept (f a model's
+				  field), or NULL: made every frame */
+	struct map_keep_cells *keep_cells; /* [MAP_KEEP]: likewise, the
+				  block means at cell resolution */
 };
 
 /* Where a map landed. */

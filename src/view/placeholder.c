@@ -127,10 +127,14 @@ fill_x(const struct fillctx *f, char *buf, size_t cap)
 	return 0;
 }
 
+/* What fill_pe_or_sum quotes (a row's part). */
+enum { PE_ALONE, PE_SUM };
+
 /* PE(P) (zero x) or x + PE(P), P from the argument or the cursor. */
 static int
-fill_pe_or_sum(const struct fillctx *f, char *buf, size_t cap, bool sum)
+fill_pe_or_sum(const struct fillctx *f, char *buf, size_t cap)
 {
+	bool sum = f->part == PE_SUM;
 	size_t d = f->cfg->d;
 	double *x = NULL, *y = malloc(d * sizeof *y);
 	long long p = arg(f, 0, (long long)f->st->cur_r);
@@ -148,32 +152,23 @@ fill_pe_or_sum(const struct fillctx *f, char *buf, size_t cap, bool sum)
 	return 0;
 }
 
-static int
-fill_pe(const struct fillctx *f, char *buf, size_t cap)
-{
-	return fill_pe_or_sum(f, buf, cap, false);
-}
+/* What fill_norm quotes (a row's part). */
+enum { NORM_X, NORM_SUM, ANGLE_SUM, NORM_ROTATED };
 
+/* |x|, |x + PE(P)|, the angle between them (degrees) or |R_P x|. */
 static int
-fill_sum(const struct fillctx *f, char *buf, size_t cap)
-{
-	return fill_pe_or_sum(f, buf, cap, true);
-}
-
-/* |x|, |x + PE(P)| and the angle between them (degrees). */
-static int
-fill_norms(const struct fillctx *f, char *buf, size_t cap, int which)
+fill_norm(const struct fillctx *f, char *buf, size_t cap)
 {
 	double *x, v = NAN;
 	int rc;
 	if ((rc = example_x(f, &x)) != PE_OK)
 		return put(buf, cap, "(%s)", pe_strerror(rc));
 	size_t p = (size_t)arg(f, 0, (long long)f->st->cur_r);
-	if (which == 0)
+	if (f->part == NORM_X)
 		v = pe_example_norm(x, f->cfg->d);
-	else if (which == 1)
+	else if (f->part == NORM_SUM)
 		rc = pe_example_sum_norm(f->cfg, x, p, &v);
-	else if (which == 2) {
+	else if (f->part == ANGLE_SUM) {
 		rc = pe_example_sum_angle(f->cfg, x, p, &v);
 		v = v * 180.0 / M_PI;
 	} else {
@@ -187,30 +182,6 @@ fill_norms(const struct fillctx *f, char *buf, size_t cap, int which)
 	if (rc != PE_OK)
 		return put(buf, cap, "(%s)", pe_strerror(rc));
 	return put_num(buf, cap, v);
-}
-
-static int
-fill_x_norm(const struct fillctx *f, char *buf, size_t cap)
-{
-	return fill_norms(f, buf, cap, 0);
-}
-
-static int
-fill_sum_norm(const struct fillctx *f, char *buf, size_t cap)
-{
-	return fill_norms(f, buf, cap, 1);
-}
-
-static int
-fill_sum_angle(const struct fillctx *f, char *buf, size_t cap)
-{
-	return fill_norms(f, buf, cap, 2);
-}
-
-static int
-fill_rot_norm(const struct fillctx *f, char *buf, size_t cap)
-{
-	return fill_norms(f, buf, cap, 3);
 }
 
 /* Frequency of pair J (the encoding's: sinusoidal's layout's, rope's
@@ -503,11 +474,15 @@ fill_recency(const struct fillctx *f, char *buf, size_t cap)
 	return put(buf, cap, "%.1f%%", 100 * r);
 }
 
+/* What fill_beyond quotes (a row's part). */
+enum { BEYOND_UNSCALED, BEYOND_SCALED };
+
 /* How many of rope's pairs never complete a turn within train_len (or
  * seq_len): unscaled (beyond) and as scaled (beyond_scaled). */
 static int
-fill_beyond_of(const struct fillctx *f, char *buf, size_t cap, bool orig)
+fill_beyond(const struct fillctx *f, char *buf, size_t cap)
 {
+	bool orig = f->part == BEYOND_UNSCALED;
 	struct pe_rope r;
 	double L = f->cfg->teach.train_len ? (double)f->cfg->teach.train_len
 					   : (double)f->cfg->n;
@@ -516,18 +491,6 @@ fill_beyond_of(const struct fillctx *f, char *buf, size_t cap, bool orig)
 	size_t k = pe_rope_beyond(&r, L, orig, NULL);
 	pe_rope_free(&r);
 	return put(buf, cap, "%zu", k);
-}
-
-static int
-fill_beyond(const struct fillctx *f, char *buf, size_t cap)
-{
-	return fill_beyond_of(f, buf, cap, true);
-}
-
-static int
-fill_beyond_scaled(const struct fillctx *f, char *buf, size_t cap)
-{
-	return fill_beyond_of(f, buf, cap, false);
 }
 
 static int
@@ -664,10 +627,13 @@ fill_sink_share(const struct fillctx *f, char *buf, size_t cap)
 	return put(buf, cap, "%.3g%%", 100 * share[q]);
 }
 
-/* A toy score's content or position part (which), or the whole score,
- * for query Q and key K (the split panel's, rounded as it shows them). */
+/* What fill_score quotes (a row's part). */
+enum { SCORE_CONTENT, SCORE_POSITION, SCORE_WHOLE };
+
+/* A toy score's content or position part, or the whole score, for query
+ * Q and key K (the split panel's, rounded as it shows them). */
 static int
-fill_part(const struct fillctx *f, char *buf, size_t cap, int which)
+fill_score(const struct fillctx *f, char *buf, size_t cap)
 {
 	struct pe_toy_sentence s;
 	double ct[PE_TOY_MAX_TOKENS * PE_TOY_MAX_TOKENS],
@@ -688,26 +654,8 @@ fill_part(const struct fillctx *f, char *buf, size_t cap, int which)
 	 * makes them add up */
 	double sr = round((ct[i] + po[i]) * 1000) / 1000;
 	double cr = round(ct[i] * 1000) / 1000;
-	return put(buf, cap, "%.3f", which == 0 ? cr : which == 1 ? sr - cr
-	    : sr);
-}
-
-static int
-fill_content(const struct fillctx *f, char *buf, size_t cap)
-{
-	return fill_part(f, buf, cap, 0);
-}
-
-static int
-fill_position(const struct fillctx *f, char *buf, size_t cap)
-{
-	return fill_part(f, buf, cap, 1);
-}
-
-static int
-fill_score(const struct fillctx *f, char *buf, size_t cap)
-{
-	return fill_part(f, buf, cap, 2);
+	return put(buf, cap, "%.3f", f->part == SCORE_CONTENT ? cr
+	    : f->part == SCORE_POSITION ? sr - cr : sr);
 }
 
 /* DeepSeek-V3's mscale on the softmax (1 when none). */
@@ -757,13 +705,18 @@ const struct placeholder pe_placeholders[] = {
 	{"col", "", ALL, "the cursor's column", fill_col},
 	{"x", "", NEED(EXAMPLE),
 	    "the worked example's token vector x", fill_x},
-	{"pe", "P", NEED(ADDED), "the vector PE(P)", fill_pe},
-	{"sum", "P", NEED(ADDED), "x + PE(P)", fill_sum},
-	{"x_norm", "", NEED(EXAMPLE), "|x|", fill_x_norm},
-	{"sum_norm", "P", NEED(ADDED), "|x + PE(P)|", fill_sum_norm},
+	{"pe", "P", NEED(ADDED), "the vector PE(P)", fill_pe_or_sum,
+	    .part = PE_ALONE},
+	{"sum", "P", NEED(ADDED), "x + PE(P)", fill_pe_or_sum,
+	    .part = PE_SUM},
+	{"x_norm", "", NEED(EXAMPLE), "|x|", fill_norm, .part = NORM_X},
+	{"sum_norm", "P", NEED(ADDED), "|x + PE(P)|", fill_norm,
+	    .part = NORM_SUM},
 	{"sum_angle", "P", NEED(ADDED),
-	    "the angle between x and x + PE(P), degrees", fill_sum_angle},
-	{"rot_norm", "P", NEED(ROTATED), "|R_P x|", fill_rot_norm},
+	    "the angle between x and x + PE(P), degrees", fill_norm,
+	    .part = ANGLE_SUM},
+	{"rot_norm", "P", NEED(ROTATED), "|R_P x|", fill_norm,
+	    .part = NORM_ROTATED},
 	{"pairs", "", NEED(PAIRS), "frequency pairs", fill_pairs},
 	{"freq", "J", NEED(PAIRS),
 	    "pair J's frequency (default: the last pair)", fill_freq},
@@ -816,9 +769,10 @@ const struct placeholder pe_placeholders[] = {
 	    "the last query's attention share of its nearest W keys (16)",
 	    fill_recency},
 	{"beyond", "", NEED(SCALING),
-	    "pairs with a wavelength over --train-len, unscaled", fill_beyond},
+	    "pairs with a wavelength over --train-len, unscaled", fill_beyond,
+	    .part = BEYOND_UNSCALED},
 	{"beyond_scaled", "", NEED(SCALING), "the same, with the scaling",
-	    fill_beyond_scaled},
+	    fill_beyond, .part = BEYOND_SCALED},
 	{"factor", "", NEED(SCALING), "the scaling factor (1 unscaled)",
 	    fill_factor},
 	{"scaling", "", NEED(SCALING), "the scaling's name", fill_scaling},
@@ -849,11 +803,14 @@ const struct placeholder pe_placeholders[] = {
 	    "the sink's share of query Q's attention (the head on screen)",
 	    fill_sink_share},
 	{"content", "Q,K", NEED(DECOUPLED),
-	    "the content part of query Q's score for key K", fill_content},
+	    "the content part of query Q's score for key K", fill_score,
+	    .part = SCORE_CONTENT},
 	{"position", "Q,K", NEED(DECOUPLED),
-	    "the position part of query Q's score for key K", fill_position},
+	    "the position part of query Q's score for key K", fill_score,
+	    .part = SCORE_POSITION},
 	{"score", "Q,K", NEED(DECOUPLED),
-	    "query Q's score for key K (content + position)", fill_score},
+	    "query Q's score for key K (content + position)", fill_score,
+	    .part = SCORE_WHOLE},
 	{"rope_dim", "", NEED(DECOUPLED), "the rotated dims (--rope-dim)",
 	    FIELD(attn.qk_rope_dim)},
 	{"nope_dim", "", NEED(DECOUPLED), "the content dims (--nope-dim)",

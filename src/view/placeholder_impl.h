@@ -17,6 +17,7 @@ struct fillctx {
 	const struct pe_config *cfg;
 	long long a[2]; /* arguments; defaults from the cursor */
 	size_t na;	/* how many were given */
+	int part;	/* the row's part */
 };
 
 typedef int (*fill_fn)(const struct fillctx *f, char *buf, size_t cap);
@@ -53,6 +54,9 @@ struct placeholder {
 	const char *what;
 	fill_fn fill;	   /* NULL: the config's size_t at field - 1 */
 	size_t field;
+	int part;	   /* which of its fill's quantities (a fill that
+			      quotes several: fill_norm's |x|, |x + PE(P)|,
+			      ...); 0 for the others */
 };
 
 /* Every placeholder a caption may use (placeholder.c). */

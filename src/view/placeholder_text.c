@@ -150,6 +150,7 @@ fill_one(const struct pe_state *st, const struct pe_model *m,
 	struct fillctx f = {.st = st, .m = m, .cfg = &m->cfg};
 	parse_args(args, f.a, &f.na);
 	const struct placeholder *p = find_placeholder(name);
+	f.part = p->part;
 	if (p->fill == NULL) {
 		size_t v;
 		memcpy(&v, (const char *)&m->cfg + p->field - 1, sizeof v);

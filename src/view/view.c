@@ -57,8 +57,11 @@ pe_model_free(struct pe_model *m)
 	if (m->has_base)
 		pe_field_free(&m->base);
 	m->has_sim = m->has_base = false;
-	if (m->cache != NULL)
+	if (m->cache != NULL) {
 		free(m->cache->decay);
+		panel_keep_free(m->cache->pictures, m->cache->cells,
+		    MAP_KEEP);
+	}
 	free(m->cache);
 	m->cache = NULL;
 }

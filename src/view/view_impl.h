@@ -25,6 +25,10 @@ struct pe_view_cache {
 	/* view_rope.c: the decay bound at one distance per plot sample */
 	double *decay;
 	size_t decay_ns;
+	/* panels.c: the main map's pictures, kept while they show what
+	 * they showed */
+	struct map_keep pictures[MAP_KEEP];
+	struct map_keep_cells cells[MAP_KEEP];
 };
 
 /* What one frame's drawing functions share. */

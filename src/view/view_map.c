@@ -77,6 +77,8 @@ view_map_main(struct ctx *c, const struct pe_scale *sc, const char *title,
 	}
 	s.legend = both[0] != '\0' ? both : NULL;
 	s.pixels = true;
+	s.keep = c->m->cache != NULL ? c->m->cache->pictures : NULL;
+	s.keep_cells = c->m->cache != NULL ? c->m->cache->cells : NULL;
 	view_check(c, panel_map(c->cv, c->bx, c->by, c->lw, c->bh, &s, &c->g), 0,
 	    0, 0);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "pescope/mrope.h"
+#include "render/palette.h"
 
 #include "view/view_impl.h"
 
@@ -249,17 +250,19 @@ mrope_map(struct ctx *c)
 	size_t sec[3];
 	char legend[160], title[96];
 
+	const char *grey = pe_palette_no_hue_name((enum pe_depth)c->cv->depth,
+	    (enum pe_theme)c->cv->theme);
 	pe_mrope_sections(k, sec);
 	snprintf(legend, sizeof legend, "pairs 0–%zu turn with t · %zu–%zu h · "
-	    "%zu–%zu w · grey: many turns", sec[0] - 1, sec[0],
-	    sec[0] + sec[1] - 1, sec[0] + sec[1], k->d / 2 - 1);
+	    "%zu–%zu w · %s: many turns", sec[0] - 1, sec[0],
+	    sec[0] + sec[1] - 1, sec[0] + sec[1], k->d / 2 - 1, grey);
 	if (k->mrope.layout == PE_MROPE_INTERLEAVED)
 		snprintf(legend, sizeof legend, "interleaved: pair j turns with "
-		    "h if j%%3=1 < %zu, w if j%%3=2 < %zu, else t · grey: many "
-		    "turns", 3 * sec[1], 3 * sec[2]);
+		    "h if j%%3=1 < %zu, w if j%%3=2 < %zu, else t · %s: many "
+		    "turns", 3 * sec[1], 3 * sec[2], grey);
 	else if (sec[0] == 0 || sec[1] == 0 || sec[2] == 0)
 		snprintf(legend, sizeof legend, "sections t %zu · h %zu · w %zu · "
-		    "grey: many turns", sec[0], sec[1], sec[2]);
+		    "%s: many turns", sec[0], sec[1], sec[2], grey);
 	struct pe_scale sc = {PE_CMAP_CYCLIC, 0, PE_TWO_PI, true};
 	snprintf(title, sizeof title, "θ[i, j] mod 2π  (token i ↓, pair j →)");
 	view_map_main(c, &sc, title, "%.3g", legend);

@@ -173,7 +173,8 @@ alibi_map(struct ctx *c)
 
 /* Every head's bias for the cursor's query over the keys, a line each
  * (the heads on the half lines of ceil(H/2) lines when H lines do not
- * fit), labelled by head: a strip that keeps every head at any size. */
+ * fit), labelled by head; when even half lines are too few, the run of
+ * heads that holds the pane's head, its title saying which of how many. */
 static void
 alibi_strip(struct ctx *c, int x, int y, int w, int h,
     const struct pe_scale *sc)
@@ -181,13 +182,28 @@ alibi_strip(struct ctx *c, int x, int y, int w, int h,
 	const struct pe_config *k = c->cfg;
 	size_t H = k->heads, q = c->st->cur_r;
 	bool two = (size_t)(h - 1) < H; /* two heads a line */
-	size_t lines = two ? (H + 1) / 2 : H;
-	int lab = two ? 6 : 3; /* "h0/1 ", "h0 " */
-	char t[96];
+	size_t lines = two ? (H + 1) / 2 : H, first = 0;
+	char t[96], l[48];
 
-	if (lines > (size_t)(h - 1))
+	if (lines > (size_t)(h - 1)) { /* the run of heads holding the pane's */
 		lines = (size_t)(h - 1);
-	snprintf(t, sizeof t, "heads 0–%zu at query %zu", H - 1, q);
+		first = c->pane->head / (2 * lines) * (2 * lines);
+		if (first + 2 * lines > H)
+			first = H - 2 * lines;
+		first -= first % 2;
+	}
+	size_t last = two ? first + 2 * lines - 1 : first + lines - 1;
+	if (last >= H)
+		last = H - 1;
+	/* the widest label and a space: "h110/111 ", "h9 " */
+	size_t even = last - last % 2; /* the last line's first head */
+	int lab = 1 + (two ? snprintf(l, sizeof l, "h%zu/%zu", even, even + 1)
+	                   : snprintf(l, sizeof l, "h%zu", last));
+	if (first == 0 && last + 1 == H)
+		snprintf(t, sizeof t, "heads 0–%zu at query %zu", H - 1, q);
+	else
+		snprintf(t, sizeof t, "heads %zu–%zu of %zu at query %zu", first,
+		    last, H, q);
 	pe_canvas_text_fit(c->cv, x, y, w, t, C_TEXT, PE_COLOR_DEFAULT,
 	    PE_ATTR_BOLD);
 	y++;
@@ -205,8 +221,7 @@ alibi_strip(struct ctx *c, int x, int y, int w, int h,
 	}
 	struct pe_field f = c->mainf;
 	for (size_t li = 0; li < lines; li++) {
-		size_t h0 = two ? 2 * li : li, h1 = two ? h0 + 1 : h0;
-		char l[48];
+		size_t h0 = first + (two ? 2 * li : li), h1 = two ? h0 + 1 : h0;
 		if (two && h1 < H)
 			snprintf(l, sizeof l, "h%zu/%zu", h0, h1);
 		else

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "pescope/rope.h"
+#include "render/palette.h"
 
 #include "view/view_impl.h"
 
@@ -173,8 +174,12 @@ rope_map(struct ctx *c)
 	const struct pe_config *k = c->cfg;
 	const struct pe_rope *r = &c->mainf.rope;
 	struct pe_scale sc = {PE_CMAP_CYCLIC, 0, PE_TWO_PI, true};
+	char legend[96];
+	snprintf(legend, sizeof legend, "0 = 2π · %s: a block spans many turns",
+	    pe_palette_no_hue_name((enum pe_depth)c->cv->depth,
+		(enum pe_theme)c->cv->theme));
 	view_map_main(c, &sc, "θ[m, j] mod 2π  (position m ↓, pair j →)", "%.3g",
-	    "0 = 2π · grey: a block spans many turns");
+	    legend);
 	size_t m = c->st->cur_r, j = c->st->cur_c;
 	double th = pe_rope_angle(r, (double)m, j);
 	snprintf(c->insp[0], sizeof c->insp[0], " θ[%zu,%zu] = m·ω_%zu "

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Independent reference for tests/test_toy.c and tests/check_numpy.py.
 
-The toy attention of issue 11, transcribed from its definition in
+The toy attention, transcribed from its definition in
 include/pescope/toy.h (written down before the C code):
 - FNV-1a 64 (Fowler, Noll, Vo; the IETF draft draft-eastlake-fnv's
   offset basis 0xcbf29ce484222325 and prime 0x100000001b3),

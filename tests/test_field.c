@@ -538,6 +538,28 @@ Test(field, grids_equal_blocks_at_every_tiling)
 	th_field_check_grids(&c, PE_FIELD_PE, "vit2d pe");
 }
 
+/* Similarity grids of many cells: a square grid over one tiling of rows
+ * and columns (few distinct blocks: each summed once) and one whose row
+ * and column tilings differ (every cell its own product), both against
+ * pe_field_block cell by cell, for sinusoidal and rope. */
+Test(field, similarity_grids_of_many_cells_equal_blocks)
+{
+	struct pe_config c;
+	pe_config_default(&c);
+	c.d = 160; /* 80 frequencies: past the grid's threshold for sharing */
+	c.n = 20000;
+	for (int e = 0; e < 2; e++) {
+		c.enc = e ? PE_ENC_ROPE : PE_ENC_SINUSOIDAL;
+		struct pe_field f;
+		cr_assert_eq(pe_field_init(&f, PE_FIELD_SIMILARITY, &c), PE_OK);
+		th_field_check_grid(&f, 0, 9001, 80, 0, 9001, 80,
+		    e ? "rope, square" : "sinusoidal, square");
+		th_field_check_grid(&f, 7, 19000, 90, 100, 12345, 61,
+		    e ? "rope, two tilings" : "sinusoidal, two tilings");
+		pe_field_free(&f);
+	}
+}
+
 /* Wave min/max come from approximations and exact evaluations near the
  * extremes: they must equal a scan of pe_field_value bit for bit, at
  * large positions (rounded angles) and for angles that wrap at 2 pi. */

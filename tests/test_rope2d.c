@@ -203,8 +203,9 @@ Test(rope2d, freqs_from_a_file)
 	    == why, "%s", why);
 }
 
-/* Blocks and grids against brute force: odd grids, one row, one column,
- * both kinds, several heads. */
+/* Blocks and grids against brute force, and every patch map's value
+ * against the score pair by pair (pe_rope2d_score): odd grids, one row,
+ * one column, both kinds, several heads. */
 static void
 fields_equal_brute_force(void)
 {
@@ -235,9 +236,14 @@ fields_equal_brute_force(void)
 		for (size_t a = 0; a < N; a += 1 + N / 4) {
 			f.anchor = a;
 			th_field_check(&f, what);
-			cr_expect(th_close(pe_field_value(&f, 0, c.grid_w - 1),
-			    pe_rope2d_score(&c, f.omega, f.prefix, a, c.grid_w - 1) /
-				(double)(c.d / 2), 1e-14, 1e-14));
+			/* every value against the score summed pair by pair */
+			for (size_t h = 0; h < c.grid_h; h++)
+				for (size_t w = 0; w < c.grid_w; w++)
+					cr_expect(th_close(pe_field_value(&f, h, w),
+					    pe_rope2d_score(&c, f.omega, f.prefix, a,
+						h * c.grid_w + w) / (double)(c.d / 2), 1e-14,
+					    1e-14), "%s anchor %zu at (%zu, %zu)", what, a,
+					    h, w);
 		}
 		pe_field_free(&f);
 		th_field_check_grids(&c, PE_FIELD_PATCH_COSINE, what);

@@ -336,3 +336,39 @@ ParameterizedTest(int *isa, wave, runs_are_their_sums)
 		    "vs %.17Lg %.17Lg", isas[*isa], k, re[k], im[k], sr, si);
 	}
 }
+
+ParameterizedTestParameters(wave, sincos_many_is_libm_to_an_ulp)
+{
+	return cr_make_param_array(int, isa_ids, 3);
+}
+
+/* pe_trig_sincos_many (the phasor tilings' anchors): cosines, then sines
+ * stride after, of fl(x h_i), within an ulp (and 1e-16 absolute near 0)
+ * of libm's, at small and large x and a tail past every vector width. */
+ParameterizedTest(int *isa, wave, sincos_many_is_libm_to_an_ulp)
+{
+	if (!pe_wave_force_isa(isas[*isa]))
+		cr_skip_test("no %s on this CPU", isas[*isa]);
+	enum { NF = 19, STRIDE = 23 };
+	double h[NF], out[STRIDE + NF];
+	const double xs[] = {0.0, 1.0, -3.0, 12345.0, 1e9 + 7.0};
+	for (size_t i = 0; i < NF; i++)
+		h[i] = 1.5 * pow(1e-4, (double)i / NF);
+	for (size_t q = 0; q < sizeof xs / sizeof xs[0]; q++) {
+		for (size_t i = 0; i < STRIDE + NF; i++)
+			out[i] = NAN;
+		pe_trig_sincos_many(h, NF, STRIDE, xs[q], out);
+		for (size_t i = 0; i < NF; i++) {
+			double s, c;
+			sincos(xs[q] * h[i], &s, &c);
+			cr_expect(ulps(out[i], c) <= 1.0 || fabs(out[i] - c) < 1e-16,
+			    "%s x %g freq %zu: cos %.17g vs %.17g", isas[*isa], xs[q],
+			    i, out[i], c);
+			cr_expect(ulps(out[STRIDE + i], s) <= 1.0 ||
+			    fabs(out[STRIDE + i] - s) < 1e-16, "%s x %g freq %zu: sin "
+			    "%.17g vs %.17g", isas[*isa], xs[q], i, out[STRIDE + i], s);
+		}
+		for (size_t i = NF; i < STRIDE; i++) /* the gap stays untouched */
+			cr_expect(isnan(out[i]));
+	}
+}

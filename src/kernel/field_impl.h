@@ -365,6 +365,7 @@ struct field_tiling {
 	const double *hc, *hs;    /* e^{i h} (the field's) */
 	double *nc, *ns;          /* e^{i n h} */
 	double *Dn, *Dn1, *Dx;    /* D(n), D(n + 1), D(other) */
+	double *h;                /* wr / 2, the sincos' frequencies */
 	uint64_t mid;             /* the current block's 2 start + len - 1 */
 	int64_t off;              /* phasors are e^{i (mid - off) h} */
 	int steps;                /* rotations since the last direct sincos */

@@ -2,12 +2,16 @@
  * `anchor` with each patch's, an [H, W] map (the score over the d/2 pairs,
  * |R q|^2), and the score of every two patches, [H W, H W].
  *
- * The patch map depends on the offset (x - x_a, y - y_a) only: a patch-map
- * field keeps the table T(dx, dy) = sum_j cos(dx fx_j + dy fy_j) of every
- * offset of the grid, (2H - 1)(2W - 1) numbers (axial: C(dx) + C(dy), one
- * sum over the d/4 frequencies per side, as vit2d's; mixed: a product of
- * per-pair phasor tables), so a block is the sum of its rectangle of T and
- * a whole map costs its area plus its cells, for any anchor. Past
+ * The patch map depends on the offset (x - x_a, y - y_a) only. Axial, it
+ * is C(|dx|) + C(|dy|) with C(k) = sum over the d/4 frequencies of
+ * cos(k f_q), as vit2d's: the field keeps C for k < max(H, W) (SLEEF's
+ * vectorised cosines, pe_wave_cos_sums), and a block's mean is separable,
+ * the mean of C over its rows plus that over its columns, so a grid costs
+ * O(H + W + cells) for any anchor. Mixed, a patch-map field keeps the
+ * table T(dx, dy) = sum_j cos(dx fx_j + dy fy_j) of every offset of the
+ * grid, (2H - 1)(2W - 1) numbers (a product of per-pair phasor tables), so
+ * a block is the sum of its rectangle of T and a whole map costs its area
+ * plus its cells. Past
  * pe_field_rope2d_table_max entries (or, for mixed, ROPE2D_BUILD_MAX to
  * build) it falls back to closed forms: pair j turns by x fx_j + y fy_j,
  * so over a rectangle the sum of e^{i theta_j} is a product of two
@@ -21,6 +25,7 @@
 #include "kernel/field_impl.h"
 #include "kernel/trig.h"
 #include "pescope/rope2d.h"
+#include "pescope/wave.h"
 
 /* Largest offset table a patch-map field keeps (doubles), and the most
  * multiply-adds a mixed one may take to build. */
@@ -29,21 +34,33 @@
 
 uint64_t pe_field_rope2d_table_max = ROPE2D_TABLE_MAX;
 
-/* Whether a patch-map field of cfg keeps the offset table. */
+/* Entries of a patch-map field's table: axial C(k), k < max(H, W); mixed
+ * T(dx, dy) for every offset. */
+static uint64_t
+rope2d_table_entries(const struct pe_config *cfg)
+{
+	uint64_t H = cfg->grid_h, W = cfg->grid_w;
+
+	if (cfg->rope2d.kind == PE_ROPE2D_AXIAL)
+		return H > W ? H : W;
+	return (2 * H - 1) * (2 * W - 1);
+}
+
+/* Whether a patch-map field of cfg keeps its table. */
 static bool
 rope2d_has_table(const struct pe_config *cfg)
 {
 	uint64_t H = cfg->grid_h, W = cfg->grid_w;
-	uint64_t entries = (2 * H - 1) * (2 * W - 1);
 
-	if (entries > pe_field_rope2d_table_max)
+	if (rope2d_table_entries(cfg) > pe_field_rope2d_table_max)
 		return false;
 	return cfg->rope2d.kind == PE_ROPE2D_AXIAL ||
 	    W * (2 * H - 1) * (uint64_t)(cfg->d / 2) <= ROPE2D_BUILD_MAX;
 }
 
-/* The offset table of a patch-map field, after fy at f->prefix: T(dx, dy)
- * at [(dy + H - 1)(2W - 1) + dx + W - 1]; NULL when it keeps none. */
+/* The table of a patch-map field, after fy at f->prefix: axial C(k) at
+ * [k]; mixed T(dx, dy) at [(dy + H - 1)(2W - 1) + dx + W - 1]; NULL when
+ * it keeps none. */
 static double *
 rope2d_table(const struct pe_field *f)
 {
@@ -52,9 +69,9 @@ rope2d_table(const struct pe_field *f)
 	return f->prefix + f->nomega;
 }
 
-/* Build T: axial C(|dx|) + C(|dy|) with C(k) = sum_q cos(k f_q); mixed
- * sum_j Re(e^{i dx fx_j} e^{i dy fy_j}) for dx >= 0, the rest by T(-dx,
- * -dy) = T(dx, dy). */
+/* Build the table: axial C(k) = sum_q cos(k f_q) in frequency order
+ * (fx_q = f_q for q < d/4); mixed T(dx, dy) = sum_j Re(e^{i dx fx_j} e^{i
+ * dy fy_j}) for dx >= 0, the rest by T(-dx, -dy) = T(dx, dy). */
 static int
 rope2d_build_table(struct pe_field *f, double *T)
 {
@@ -63,21 +80,18 @@ rope2d_build_table(struct pe_field *f, double *T)
 	size_t NW = 2 * W - 1, NH = 2 * H - 1;
 
 	if (cfg->rope2d.kind == PE_ROPE2D_AXIAL) {
+		struct pe_wave wv;
 		size_t M = H > W ? H : W;
-		double *C = calloc(M, sizeof *C);
-		if (C == NULL)
-			return PE_ENOMEM;
-		for (size_t k = 0; k < M; k++)
-			for (size_t q = 0; q < Q; q++)
-				C[k] += cos((double)k * f->omega[q]); /* fx_q = f_q */
-		for (size_t iy = 0; iy < NH; iy++)
-			for (size_t ix = 0; ix < NW; ix++) {
-				size_t dy = iy >= H - 1 ? iy - (H - 1) : H - 1 - iy;
-				size_t dx = ix >= W - 1 ? ix - (W - 1) : W - 1 - ix;
-				T[iy * NW + ix] = C[dx] + C[dy];
-			}
-		free(C);
-		return PE_OK;
+		if (Q == 0) {
+			for (size_t k = 0; k < M; k++)
+				T[k] = 0.0;
+			return PE_OK;
+		}
+		int rc = pe_wave_init(&wv, f->omega, Q, PE_WAVE_EXACT);
+		if (rc == PE_OK)
+			rc = pe_wave_cos_sums(&wv, 0, M, T);
+		pe_wave_free(&wv);
+		return rc;
 	}
 	double *ph = malloc(2 * (W + NH) * sizeof *ph);
 	if (ph == NULL)
@@ -112,7 +126,7 @@ rope2d_init(struct pe_field *f)
 	const struct pe_config *cfg = f->cfg;
 	size_t P = cfg->d / 2;
 	bool table = f->kind == PE_FIELD_PATCH_COSINE && rope2d_has_table(cfg);
-	size_t extra = table ? (2 * cfg->grid_h - 1) * (2 * cfg->grid_w - 1) : 0;
+	size_t extra = table ? (size_t)rope2d_table_entries(cfg) : 0;
 
 	f->nomega = P;
 	f->omega = malloc((P ? P : 1) * sizeof *f->omega);
@@ -149,8 +163,20 @@ rope2d_score(const struct pe_field *f, size_t a, size_t b)
 	return pe_rope2d_score(f->cfg, f->omega, f->prefix, a, b);
 }
 
-/* Sum of T over offsets of rows [h0, h1) x columns [w0, w1) from the
- * anchor. */
+/* Axial: sum of C(|k - a|) over k in [k0, k1). */
+static double
+rope2d_axial_sum(const double *C, size_t a, size_t k0, size_t k1)
+{
+	double sum = 0.0;
+
+	for (size_t k = k0; k < k1; k++)
+		sum += C[k >= a ? k - a : a - k];
+	return sum;
+}
+
+/* Sum of the scores over rows [h0, h1) x columns [w0, w1) from the
+ * anchor, from the table: axial C's sums over the rows and over the
+ * columns, each times the other side's count; mixed the rectangle of T. */
 static double
 rope2d_table_sum(const struct pe_field *f, const double *T, size_t h0,
     size_t h1, size_t w0, size_t w1)
@@ -159,6 +185,9 @@ rope2d_table_sum(const struct pe_field *f, const double *T, size_t h0,
 	double sum = 0.0;
 
 	pe_rope2d_coords(f->anchor, W, &xa, &ya);
+	if (f->cfg->rope2d.kind == PE_ROPE2D_AXIAL)
+		return rope2d_axial_sum(T, ya, h0, h1) * (double)(w1 - w0) +
+		    rope2d_axial_sum(T, xa, w0, w1) * (double)(h1 - h0);
 	for (size_t h = h0; h < h1; h++) {
 		const double *row = T + (h + H - 1 - ya) * NW + (W - 1 - xa);
 		for (size_t w = w0; w < w1; w++)
@@ -234,7 +263,43 @@ rope2d_patch_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	return rc;
 }
 
-/* Grid of the patch map: a rectangle of T per cell, or pe_field_dots. */
+/* Grid of an axial patch map, separable: the mean of C over each row
+ * block and over each column block, a cell their sum over d/2;
+ * O(H + W + cells). */
+static int
+rope2d_axial_grid(const struct pe_field *f, const double *C, size_t r0,
+    size_t r1, size_t nr, size_t c0, size_t c1, size_t nc,
+    struct pe_stats *dest)
+{
+	struct field_cells it;
+	size_t xa, ya;
+
+	pe_rope2d_coords(f->anchor, f->cfg->grid_w, &xa, &ya);
+	double *mh = malloc((nr + nc) * sizeof *mh);
+	if (mh == NULL)
+		return PE_ENOMEM;
+	double *mw = mh + nr;
+	for (size_t bi = 0; bi < nr; bi++) {
+		size_t p0, p1;
+		field_span(r0, r1, nr, bi, &p0, &p1);
+		mh[bi] = rope2d_axial_sum(C, ya, p0, p1) / (double)(p1 - p0);
+	}
+	for (size_t bj = 0; bj < nc; bj++) {
+		size_t q0, q1;
+		field_span(c0, c1, nc, bj, &q0, &q1);
+		mw[bj] = rope2d_axial_sum(C, xa, q0, q1) / (double)(q1 - q0);
+	}
+	field_cells_start(&it, r0, r1, nr, c0, c1, nc);
+	while (field_cells_next(&it)) {
+		field_stats_init(&dest[it.k], it.count);
+		dest[it.k].mean = (mh[it.bi] + mw[it.bj]) / (double)f->nomega;
+	}
+	free(mh);
+	return PE_OK;
+}
+
+/* Grid of the patch map: separable (axial), a rectangle of T per cell
+ * (mixed), or pe_field_dots. */
 static int
 rope2d_patch_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
     size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
@@ -248,6 +313,8 @@ rope2d_patch_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 		return pe_field_dots(f, r0, r1, nr, c0, c1, nc, f->nomega,
 		    rope2d_patch_xf, rope2d_patch_yf, 1.0 / (double)f->nomega,
 		    dest);
+	if (f->cfg->rope2d.kind == PE_ROPE2D_AXIAL)
+		return rope2d_axial_grid(f, T, r0, r1, nr, c0, c1, nc, dest);
 	/* the rectangles of T: the map's area and its cells in all */
 	field_cells_start(&it, r0, r1, nr, c0, c1, nc);
 	while (field_cells_next(&it)) {

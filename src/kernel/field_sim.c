@@ -87,11 +87,16 @@ field_sim_geo_blocks(const double *wr, const double *hc, const double *hs,
 }
 
 /* Grids whose distinct blocks are worth finding (field_sim_unique): at
- * most this many cells (its tables stay small) ... */
-#define FIELD_SIM_DEDUP_CELLS 4096
+ * most this many cells (its tables, 40 bytes a cell, stay small) ... */
+#define FIELD_SIM_DEDUP_CELLS ((size_t)1 << 18)
 /* ... and at least this many frequencies (a dot product costs more than
- * hashing a key). */
+ * hashing a key); the distinct blocks are then summed one by one when at
+ * most 1 in FIELD_SIM_DEDUP_SHARE cells is one (a lone dot product runs at
+ * a fraction of the tiled product's rate), which a uniform tiling's grid
+ * is: its blocks have two lengths and their offsets follow the distance of
+ * the blocks. */
 #define FIELD_SIM_DEDUP_FREQS 64
+#define FIELD_SIM_DEDUP_SHARE 4
 
 /* What a block of a wave similarity depends on: sum_f D(np, w_f) D(nq,
  * w_f) cos(dm w_f / 2), dm = (2 p0 + np) - (2 q0 + nq), is symmetric in np
@@ -188,7 +193,8 @@ field_sim_finish(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 /* Grid of a wave similarity: mean(i, j) = Re(G_i . conj(H_j)) / (np nq)
  * with the per-block geometric sums G and H (field_sim_geo_blocks), a chunk
  * of frequencies at a time: for every cell, their product (pe_field_gemm),
- * or when few cells, once per distinct block (field_sim_unique). Memory
+ * or when the grid's blocks are few of a kind, once per distinct block
+ * (field_sim_unique), the same sum pe_field_gemm gives the cell. Memory
  * O(FIELD_DOTS_BYTES + nr nc) at any d. */
 static int
 field_sim_dots_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
@@ -218,6 +224,10 @@ field_sim_dots_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 		nu = field_sim_unique(r0, r1, nr, c0, c1, nc, uid, rep);
 		if (nu == 0)
 			goto end;
+		if (nu > ncell / FIELD_SIM_DEDUP_SHARE) { /* not worth it */
+			dedup = false;
+			nu = ncell;
+		}
 	}
 	for (size_t k0 = 0; k0 < nf; k0 += kpad) {
 		size_t kn = nf - k0 < kpad ? nf - k0 : kpad;

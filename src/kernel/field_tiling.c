@@ -67,7 +67,7 @@ pe_field_tiling_init(struct field_tiling *t, const double *wr, const double *hc,
 	t->n = (hi - lo) / nb > 0 ? (hi - lo) / nb : 1;
 	t->hc = hc;
 	t->hs = hs;
-	t->c = malloc((7 + 2 * FIELD_PHASOR_NROT) * m * sizeof(double));
+	t->c = malloc((8 + 2 * FIELD_PHASOR_NROT) * m * sizeof(double));
 	if (t->c == NULL)
 		return PE_ENOMEM;
 	t->s = t->c + m;
@@ -80,14 +80,17 @@ pe_field_tiling_init(struct field_tiling *t, const double *wr, const double *hc,
 		t->rot[k].c = t->Dx + (1 + 2 * (size_t)k) * m;
 		t->rot[k].s = t->rot[k].c + m;
 	}
+	t->h = t->rot[FIELD_PHASOR_NROT - 1].s + m;
+	for (size_t i = 0; i < nf; i++)
+		t->h[i] = 0.5 * wr[i];
 	double n = (double)t->n;
+	if (t->n == 1) {
+		memcpy(t->ns, hs, nf * sizeof *hs);
+		memcpy(t->nc, hc, nf * sizeof *hc);
+	} else { /* nc then ns, m apart */
+		pe_trig_sincos_many(t->h, nf, m, n, t->nc);
+	}
 	for (size_t i = 0; i < nf; i++) {
-		if (t->n == 1) {
-			t->ns[i] = hs[i];
-			t->nc[i] = hc[i];
-		} else {
-			sincos(n * (0.5 * wr[i]), &t->ns[i], &t->nc[i]);
-		}
 		/* sin((n + 1) h) = sin(n h) cos(h) + cos(n h) sin(h) */
 		double sn1 = t->ns[i] * t->hc[i] + t->nc[i] * t->hs[i];
 		if (t->hs[i] == 0.0) {
@@ -124,12 +127,12 @@ field_tiling_rot(struct field_tiling *t, uint64_t delta)
 	t->rot[k].delta = delta;
 	double *restrict rc = t->rot[k].c, *restrict rs = t->rot[k].s;
 	int64_t j = (int64_t)(delta - 2 * t->n);
+	if (j < -2 || j > 2) { /* rc then rs, as the tiling lays them */
+		pe_trig_sincos_many(t->h, t->nf, (size_t)(rs - rc), (double)delta,
+		                    rc);
+		return k;
+	}
 	for (size_t i = 0; i < t->nf; i++) {
-		if (j < -2 || j > 2) {
-			sincos((double)delta * (0.5 * t->wr[i]), &rs[i],
-			       &rc[i]);
-			continue;
-		}
 		double c = t->nc[i] * t->nc[i] - t->ns[i] * t->ns[i];
 		double s = 2.0 * t->nc[i] * t->ns[i];
 		double hc = t->hc[i], hs = j < 0 ? -t->hs[i] : t->hs[i];
@@ -163,8 +166,7 @@ pe_field_tiling_next(struct field_tiling *t)
 	}
 	if (t->b == 0 || mid < t->mid || t->steps >= FIELD_PHASOR_ANCHOR) {
 		double m = (double)((int64_t)mid - t->off); /* exact */
-		for (size_t i = 0; i < nf; i++)
-			sincos(m * (0.5 * t->wr[i]), &t->s[i], &t->c[i]);
+		pe_trig_sincos_many(t->h, nf, (size_t)(t->s - t->c), m, t->c);
 		t->steps = 0;
 	} else if (mid != t->mid) {
 		int k = field_tiling_rot(t, mid - t->mid);

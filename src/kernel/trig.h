@@ -30,6 +30,13 @@ void pe_trig_sum(double a, double w, uint64_t p0, uint64_t n, double *s,
 double pe_trig_cross(double w, uint64_t p0, uint64_t np, uint64_t q0,
                      uint64_t nq);
 
+/* c[i] = cos(x h[i]), c[stride + i] = sin(x h[i]) for i < n, the angle
+ * fl(x h[i]) as (double)x * h[i] is: the exact loops of wave.h (SLEEF's
+ * u10 sincos, within 1 ulp, where the CPU has AVX2 + FMA or AVX-512F; libm
+ * elsewhere). stride >= n. */
+void pe_trig_sincos_many(const double *h, size_t n, size_t stride, double x,
+                         double *c);
+
 /* Runs of positions summed for many frequencies at once (the mrope
  * fields' blocks). A frequency k has h = pe_trig_reduce(w) / 2 and its sine
  * and cosine; a run of len positions p0 .. p0 + len - 1, each held mult

@@ -430,6 +430,18 @@ pe_wave_cos_sums(const struct pe_wave *wv, size_t p0, size_t npos,
 	return PE_OK;
 }
 
+/* cos and sin of x h[i] for n frequencies (trig.h), with the exact loop
+ * in use: the cosines first, the sines stride after. */
+void
+pe_trig_sincos_many(const double *h, size_t n, size_t stride, double x,
+                    double *c)
+{
+	static const struct pe_wave_out cos_sin = {false, true, false, 1.0};
+
+	if (n > 0)
+		wave_isa()->exact(h, n, stride, x, &cos_sin, c);
+}
+
 /* pe_trig_runs with libm: the formulas of trig.h, one frequency at a
  * time. */
 static void

@@ -4,6 +4,7 @@
  * scenes and steps; a bad lesson is refused at its line; a lesson written
  * from the guide (docs/lessons.md) loads. */
 #include <criterion/criterion.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1286,7 +1287,8 @@ Test(lesson, placeholders_apply_where_they_should)
 		{"beyond", "rope"}, {"factor", "rope"}, {"scaling", "rope"},
 		{"attention_factor", "rope"}, {"share", "nope"},
 		{"gap", "sinusoidal learned relative rope alibi nope"},
-		{"grid", "vit2d rope2d"},
+		{"grid", "vit2d rope2d"}, {"model", "*"}, {"kinds", "*"},
+		{"kind", "*"}, {"kind_layers", "*"},
 	};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		const char *ph = want[i].name;
@@ -1304,4 +1306,58 @@ Test(lesson, placeholders_apply_where_they_should)
 			    rc == 0 ? "taken" : why);
 		}
 	}
+}
+
+/* The modern lesson's summary quotes each shipped config's layers: its
+ * last step's lines, one a model, against what the config files say
+ * (num_hidden_layers; Gemma 3's sliding_window_pattern puts a full layer
+ * every sixth, Llama 4's no_rope_layer_interval 4 a NoPE layer every
+ * fourth, GPT-OSS's layer_types alternate), read here with jansson. */
+Test(lesson, the_modern_summary_quotes_the_configs)
+{
+	static const struct {
+		const char *preset, *line;
+		int every;	/* a layer of the second kind every N; 0: one kind */
+	} models[] = {
+		{"gemma-3-4b", "Gemma 3 4B, %d layers: %d layers sliding 1024 · "
+		    "base 10000; %d layers full · base 1000000 · linear ×8.", 6},
+		{"gpt-oss-20b", "GPT-OSS 20B, %d layers: %d layers sliding 128 · "
+		    "base 150000 · yarn ×32; %d layers full · base 150000 · "
+		    "yarn ×32;", 2},
+		{"llama-4-scout", "Llama 4 Scout 17B-16E, %d layers: %d layers "
+		    "chunked 8192 · base 500000 · llama3 ×8; %d layers full · "
+		    "NoPE · temperature", 4},
+		{"smollm3-3b", "SmolLM3 3B, %d layers: %d layers full · base "
+		    "5000000; %d layers full · NoPE.", 4},
+		{"deepseek-v3", "DeepSeek-V3, %d layers: %d layers full · base "
+		    "10000 · yarn ×40 · nope 128 + rope 64", 0},
+		{"qwen2.5-vl-7b", "Qwen2.5-VL 7B, %d layers: %d layers full · "
+		    "M-RoPE base 1000000", 0},
+	};
+	struct pe_options o;
+	struct pe_app_lesson al;
+	char err[1024], cap[16384];
+	memset(&o, 0, sizeof o);
+	o.lesson = "modern";
+	cr_assert_eq(pe_app_lesson_load(&al, &o, err, sizeof err), 0, "%s", err);
+	size_t k = scene_titled(&al.l, "What today's models do");
+	caption(&al, k + 1, al.l.scenes[k].nsteps, cap, sizeof cap);
+	for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {
+		char path[256], want[512];
+		snprintf(path, sizeof path, "assets/models/%s.json",
+		    models[i].preset);
+		json_error_t je;
+		json_t *j = json_load_file(th_src(path), 0, &je);
+		cr_assert_not_null(j, "%s: %s", path, je.text);
+		json_t *t = json_object_get(j, "text_config");
+		int n = (int)json_integer_value(json_object_get(t != NULL ? t : j,
+		    "num_hidden_layers"));
+		int second = models[i].every > 0 ? n / models[i].every : 0;
+		cr_expect_gt(n, 0, "%s", path);
+		snprintf(want, sizeof want, models[i].line, n, n - second,
+		    second);
+		cr_expect(strstr(cap, want) != NULL, "'%s' not in %s", want, cap);
+		json_decref(j);
+	}
+	pe_app_lesson_free(&al);
 }

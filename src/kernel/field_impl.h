@@ -14,6 +14,7 @@
 #define PESCOPE_KERNEL_FIELD_IMPL_H
 
 #include <math.h>
+#include <stdlib.h>
 
 #include "pescope/field.h"
 
@@ -164,16 +165,60 @@ field_cells_next(struct field_cells *it)
 	return true;
 }
 
+/* Whether the interrupt check (pe_field_set_interrupt) asks a grid in
+ * progress to stop. */
+bool pe_field_interrupted(void);
+
+/* A part of a separable field's block: the mean over rows (axis 0) or
+ * columns (axis 1) [lo, hi) of that side's share of the entries. */
+typedef double (*field_part_fn)(const struct pe_field *f, int axis,
+    size_t lo, size_t hi, const void *arg);
+
+/* Grid of a field whose entries are a row part plus a column part (the
+ * patch maps of vit2d, axial rope2d and mrope): a cell's mean is (its row
+ * block's part + its column block's) / div, O(nr + nc) parts and the
+ * cells; PE_ENOMEM, or PE_EINTR when stop (pe_field_interrupted, or NULL
+ * for parts that cost little) says so, polled every 8 row blocks. */
+static inline int
+field_separable_grid(const struct pe_field *f, size_t r0, size_t r1,
+    size_t nr, size_t c0, size_t c1, size_t nc, field_part_fn part,
+    const void *arg, double div, bool (*stop)(void), struct pe_stats *dest)
+{
+	struct field_cells it;
+	double *mh = malloc((nr + nc ? nr + nc : 1) * sizeof *mh);
+
+	if (mh == NULL)
+		return PE_ENOMEM;
+	double *mw = mh + nr;
+	for (size_t bi = 0; bi < nr; bi++) {
+		size_t p0, p1;
+		if (stop != NULL && bi % 8 == 7 && stop()) {
+			free(mh);
+			return PE_EINTR;
+		}
+		field_span(r0, r1, nr, bi, &p0, &p1);
+		mh[bi] = part(f, 0, p0, p1, arg);
+	}
+	for (size_t bj = 0; bj < nc; bj++) {
+		size_t q0, q1;
+		field_span(c0, c1, nc, bj, &q0, &q1);
+		mw[bj] = part(f, 1, q0, q1, arg);
+	}
+	field_cells_start(&it, r0, r1, nr, c0, c1, nc);
+	while (field_cells_next(&it)) {
+		field_stats_init(&dest[it.k], it.count);
+		dest[it.k].mean = (mh[it.bi] + mw[it.bj]) / div;
+	}
+	free(mh);
+	return PE_OK;
+}
+
 /* field_wave.c: struct pe_field's prefix holds a wave's (or its
  * similarity's) reduced frequencies wr and cos, sin of wr/2
  * (pe_field_wave_pre). */
 
 /* What a wave column shows of its frequency. */
 enum field_fn { FIELD_FN_SIN, FIELD_FN_COS, FIELD_FN_ANGLE };
-
-/* Whether the interrupt check (pe_field_set_interrupt) asks a grid in
- * progress to stop. */
-bool pe_field_interrupted(void);
 
 /* Frequencies and prepared tables of a sinusoidal (wave_init) or rope
  * (wave_init_rope) field, any kind, similarity included; the rope's sets

@@ -655,6 +655,31 @@ mrope_patch_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	return rc;
 }
 
+/* What a patch-map part reads: the axis tables, or the anchor's phases
+ * for the closed forms. */
+struct mrope_patch_src {
+	const struct mrope_axis_tables *tb; /* NULL: closed forms */
+	const double *pc, *ps;
+};
+
+/* A part of a patch-map block (field_separable_grid): the mean over rows
+ * (axis 0) of the t and h scores or over columns of the w scores. */
+static double
+mrope_patch_part(const struct pe_field *f, int axis, size_t lo, size_t hi,
+    const void *arg)
+{
+	const struct mrope_patch_src *src = arg;
+	double s;
+
+	if (axis == 0)
+		s = src->tb != NULL ? mrope_rows_sum(f->cfg, src->tb, lo, hi)
+		    : mrope_patch_rows_closed(f, lo, hi, src->pc, src->ps);
+	else
+		s = src->tb != NULL ? mrope_cols_sum(src->tb, lo, hi)
+		    : mrope_patch_cols_closed(f, lo, hi, src->pc, src->ps);
+	return s / (double)(hi - lo);
+}
+
 /* Grid of the patch map, separable: a sum per row block (t and h) and
  * per column block (w), each cell their means added. From the axis tables
  * once, O(rows + columns + cells); else the closed forms per block,
@@ -664,47 +689,27 @@ mrope_patch_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
     size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
 {
 	struct mrope_axis_tables tb = {NULL, NULL, NULL};
-	struct field_cells it;
+	struct mrope_patch_src src = {NULL, NULL, NULL};
+	double *ph = NULL;
 
 	if (f->anchor >= pe_mrope_length(f->cfg))
 		return PE_EINVAL;
-	bool tables = mrope_axis_tables(f, &tb);
 	size_t P = mrope_pairs(f);
-	double *rs = malloc((nr + nc + (tables ? 0 : 2 * (P ? P : 1))) *
-	    sizeof *rs);
-	if (rs == NULL) {
-		free(tb.t);
-		return PE_ENOMEM;
+	if (mrope_axis_tables(f, &tb)) {
+		src.tb = &tb;
+	} else {
+		ph = malloc(2 * (P ? P : 1) * sizeof *ph);
+		if (ph == NULL)
+			return PE_ENOMEM;
+		mrope_patch_phases(f, ph, ph + P);
+		src.pc = ph;
+		src.ps = ph + P;
 	}
-	double *cs = rs + nr, *pc = cs + nc, *ps = pc + P;
-	if (!tables)
-		mrope_patch_phases(f, pc, ps);
-	for (size_t bi = 0; bi < nr; bi++) {
-		size_t p0, p1;
-		if (!tables && bi % 8 == 7 && pe_field_interrupted()) {
-			free(rs);
-			return PE_EINTR;
-		}
-		field_span(r0, r1, nr, bi, &p0, &p1);
-		rs[bi] = (tables ? mrope_rows_sum(f->cfg, &tb, p0, p1)
-		    : mrope_patch_rows_closed(f, p0, p1, pc, ps)) /
-		    (double)(p1 - p0);
-	}
-	for (size_t bj = 0; bj < nc; bj++) {
-		size_t q0, q1;
-		field_span(c0, c1, nc, bj, &q0, &q1);
-		cs[bj] = (tables ? mrope_cols_sum(&tb, q0, q1)
-		    : mrope_patch_cols_closed(f, q0, q1, pc, ps)) /
-		    (double)(q1 - q0);
-	}
-	field_cells_start(&it, r0, r1, nr, c0, c1, nc);
-	while (field_cells_next(&it)) {
-		field_stats_init(&dest[it.k], it.count);
-		dest[it.k].mean = (rs[it.bi] + cs[it.bj]) / (double)P;
-	}
-	free(rs);
+	int rc = field_separable_grid(f, r0, r1, nr, c0, c1, nc,
+	    mrope_patch_part, &src, (double)P, pe_field_interrupted, dest);
+	free(ph);
 	free(tb.t);
-	return PE_OK;
+	return rc;
 }
 
 /* Min and max by a scan of the block's entries (a score or a patch

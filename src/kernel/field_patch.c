@@ -189,6 +189,17 @@ field_patch_cosine_block(const struct pe_field *f, size_t r0, size_t r1,
 	return PE_OK;
 }
 
+/* A part of a patch-cosine block (field_separable_grid): the mean of C
+ * over rows (from the anchor's h, a[0]) or columns (its w, a[1]). */
+static double
+field_patch_part(const struct pe_field *f, int axis, size_t lo, size_t hi,
+                 const void *arg)
+{
+	const size_t *a = arg;
+
+	return field_patch_cmean(f, a[axis], lo, hi);
+}
+
 /* Grid of a patch-cosine field: the cosine (C(w - wa) + C(h - ha)) / (d/2)
  * is separable, so a block's mean is mean_w C + mean_h C: one sum per
  * column block and one per row block from the table of C, O(H + W + nr +
@@ -197,33 +208,13 @@ int
 pe_field_patch_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
                     size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
 {
-	size_t ha, wa;
-	struct field_cells it;
+	size_t a[2];
 
-	if (!field_patch_anchor(f, &ha, &wa))
+	if (!field_patch_anchor(f, &a[0], &a[1]))
 		return PE_EINVAL;
-	double *mh = malloc((nr + nc) * sizeof *mh);
-	if (mh == NULL)
-		return PE_ENOMEM;
-	double *mw = mh + nr;
-	for (size_t bi = 0; bi < nr; bi++) {
-		size_t p0, p1;
-		field_span(r0, r1, nr, bi, &p0, &p1);
-		mh[bi] = field_patch_cmean(f, ha, p0, p1);
-	}
-	for (size_t bj = 0; bj < nc; bj++) {
-		size_t q0, q1;
-		field_span(c0, c1, nc, bj, &q0, &q1);
-		mw[bj] = field_patch_cmean(f, wa, q0, q1);
-	}
-	field_cells_start(&it, r0, r1, nr, c0, c1, nc);
-	while (field_cells_next(&it)) {
-		struct pe_stats *st = &dest[it.k];
-		field_stats_init(st, it.count);
-		st->mean = (mw[it.bj] + mh[it.bi]) / (double)(2 * f->nomega);
-	}
-	free(mh);
-	return PE_OK;
+	return field_separable_grid(f, r0, r1, nr, c0, c1, nc,
+	                            field_patch_part, a,
+	                            (double)(2 * f->nomega), NULL, dest);
 }
 
 /* Frequencies of a vit2d field (MAE: omega_k = 1 / 10000^(k / (d/4)), k <

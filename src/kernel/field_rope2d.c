@@ -263,39 +263,17 @@ rope2d_patch_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	return rc;
 }
 
-/* Grid of an axial patch map, separable: the mean of C over each row
- * block and over each column block, a cell their sum over d/2;
- * O(H + W + cells). */
-static int
-rope2d_axial_grid(const struct pe_field *f, const double *C, size_t r0,
-    size_t r1, size_t nr, size_t c0, size_t c1, size_t nc,
-    struct pe_stats *dest)
+/* A part of an axial patch-map block (field_separable_grid): the mean of
+ * C(|k - a|) over rows (a the anchor's y) or columns (its x). */
+static double
+rope2d_axial_part(const struct pe_field *f, int axis, size_t lo, size_t hi,
+    const void *arg)
 {
-	struct field_cells it;
 	size_t xa, ya;
 
 	pe_rope2d_coords(f->anchor, f->cfg->grid_w, &xa, &ya);
-	double *mh = malloc((nr + nc) * sizeof *mh);
-	if (mh == NULL)
-		return PE_ENOMEM;
-	double *mw = mh + nr;
-	for (size_t bi = 0; bi < nr; bi++) {
-		size_t p0, p1;
-		field_span(r0, r1, nr, bi, &p0, &p1);
-		mh[bi] = rope2d_axial_sum(C, ya, p0, p1) / (double)(p1 - p0);
-	}
-	for (size_t bj = 0; bj < nc; bj++) {
-		size_t q0, q1;
-		field_span(c0, c1, nc, bj, &q0, &q1);
-		mw[bj] = rope2d_axial_sum(C, xa, q0, q1) / (double)(q1 - q0);
-	}
-	field_cells_start(&it, r0, r1, nr, c0, c1, nc);
-	while (field_cells_next(&it)) {
-		field_stats_init(&dest[it.k], it.count);
-		dest[it.k].mean = (mh[it.bi] + mw[it.bj]) / (double)f->nomega;
-	}
-	free(mh);
-	return PE_OK;
+	return rope2d_axial_sum(arg, axis == 0 ? ya : xa, lo, hi) /
+	    (double)(hi - lo);
 }
 
 /* Grid of the patch map: separable (axial), a rectangle of T per cell
@@ -314,7 +292,8 @@ rope2d_patch_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 		    rope2d_patch_xf, rope2d_patch_yf, 1.0 / (double)f->nomega,
 		    dest);
 	if (f->cfg->rope2d.kind == PE_ROPE2D_AXIAL)
-		return rope2d_axial_grid(f, T, r0, r1, nr, c0, c1, nc, dest);
+		return field_separable_grid(f, r0, r1, nr, c0, c1, nc,
+		    rope2d_axial_part, T, (double)f->nomega, NULL, dest);
 	/* the rectangles of T: the map's area and its cells in all */
 	field_cells_start(&it, r0, r1, nr, c0, c1, nc);
 	while (field_cells_next(&it)) {

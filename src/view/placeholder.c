@@ -571,6 +571,88 @@ fill_layers(const struct fillctx *f, char *buf, size_t cap)
 	return put(buf, cap, "%zu", p->arch->nlayers);
 }
 
+/* The model's name: its description up to the first colon ("Gemma 3
+ * 4B"), else the config's model_type. */
+static int
+fill_model(const struct fillctx *f, char *buf, size_t cap)
+{
+	const struct pe_arch *a = f->st->pane[f->st->focus].arch;
+	if (a == NULL)
+		return put(buf, cap, "(no model)");
+	const char *d = a->description, *colon = d != NULL ? strchr(d, ':')
+	    : NULL;
+	if (colon == NULL)
+		return put(buf, cap, "%s", a->model_type);
+	return put(buf, cap, "%.*s", (int)(colon - d), d);
+}
+
+/* The model's layers grouped into kinds (pe_arch_kinds): *kind_of is
+ * malloc'd [nlayers], *k the kind argument K (default: the kind of the
+ * layer on screen). Returns the number of kinds, or 0 with a message in
+ * buf. */
+static size_t
+model_kinds(const struct fillctx *f, size_t **kind_of, size_t *k,
+    char *buf, size_t cap)
+{
+	const struct pe_pane *p = &f->st->pane[f->st->focus];
+	*kind_of = NULL;
+	if (p->arch == NULL || p->arch->nlayers == 0) {
+		put(buf, cap, "(no model)");
+		return 0;
+	}
+	if ((*kind_of = malloc(p->arch->nlayers * sizeof **kind_of)) == NULL) {
+		put(buf, cap, "(out of memory)");
+		return 0;
+	}
+	size_t nk = pe_arch_kinds(p->arch, *kind_of);
+	size_t shown = p->layer < p->arch->nlayers ? p->layer : 0;
+	long long a = arg(f, 0, (long long)(*kind_of)[shown]);
+	if (a < 0 || (size_t)a >= nk) {
+		put(buf, cap, "(kind %lld: the model has %zu)", a, nk);
+		free(*kind_of);
+		*kind_of = NULL;
+		return 0;
+	}
+	*k = (size_t)a;
+	return nk;
+}
+
+/* How many kinds of layers the model has. */
+static int
+fill_kinds(const struct fillctx *f, char *buf, size_t cap)
+{
+	size_t *kind_of, k, nk = model_kinds(f, &kind_of, &k, buf, cap);
+	free(kind_of);
+	return nk > 0 ? put(buf, cap, "%zu", nk) : 0;
+}
+
+/* What fill_kind quotes (a row's part). */
+enum { KIND_WORDS, KIND_COUNT };
+
+/* Kind K of the model's layers in a few words (pe_layer_describe:
+ * "sliding 1024 · base 10000"), or how many layers are of it. */
+static int
+fill_kind(const struct fillctx *f, char *buf, size_t cap)
+{
+	const struct pe_arch *a = f->st->pane[f->st->focus].arch;
+	size_t *kind_of, k;
+	if (model_kinds(f, &kind_of, &k, buf, cap) == 0)
+		return 0;
+	if (f->part == KIND_COUNT) {
+		char ranges[16];
+		size_t n = pe_arch_kind_ranges(a, kind_of, k, ranges,
+		    sizeof ranges);
+		free(kind_of);
+		return put(buf, cap, "%zu", n);
+	}
+	size_t first = 0;
+	while (kind_of[first] != k)
+		first++;
+	free(kind_of);
+	pe_layer_describe(&a->layers[first], buf, cap);
+	return 0;
+}
+
 /* How many keys query Q sees in the sequence (the layer's mask). */
 static int
 fill_seen(const struct fillctx *f, char *buf, size_t cap)
@@ -792,6 +874,16 @@ const struct placeholder pe_placeholders[] = {
 	{"layer", "", ALL, "the model's layer on screen (a preset, --config)",
 	    fill_layer},
 	{"layers", "", ALL, "the model's layers", fill_layers},
+	{"model", "", ALL, "the model's name (its description's first words)",
+	    fill_model},
+	{"kinds", "", ALL, "how many kinds of layers the model has",
+	    fill_kinds},
+	{"kind", "K", ALL,
+	    "kind K of the model's layers in a few words (default: the "
+	    "layer's)", fill_kind, .part = KIND_WORDS},
+	{"kind_layers", "K", ALL,
+	    "how many of the model's layers are of kind K (default: the "
+	    "layer's)", fill_kind, .part = KIND_COUNT},
 	{"window", "", NEED(SPAN), "the sliding window (--window)",
 	    FIELD(attn.window)},
 	{"chunk", "", NEED(SPAN), "the chunk (--chunk)", FIELD(attn.chunk)},

@@ -882,6 +882,19 @@ Test(cli, presets_load_and_list)
 	free(out), free(err);
 	const char *m2[] = {"pescope", "model", "no-such-model", NULL};
 	expect_exit(m2, 2, "no-such-model");
+	/* which is neither a file nor a preset, and says where the names
+	 * are; a config that is not JSON names the option it came from, and
+	 * an unknown option points at one help only */
+	expect_exit(m2, 2, "nor a preset (`pescope --list-presets`");
+	const char *m3[] = {"pescope", "snapshot", "--config", "/etc/passwd",
+	    "-o", "/dev/null", NULL};
+	expect_exit(m3, 2, "--config: /etc/passwd:");
+	const char *m4[] = {"pescope", "snapshot", "--bogus", NULL};
+	char *out4, *err4;
+	cr_expect_eq(run(m4, &out4, &err4), 2);
+	cr_expect(strstr(err4, "see `pescope --help`") == NULL, "%s", err4);
+	cr_expect(strstr(err4, "pescope snapshot --help") != NULL, "%s", err4);
+	free(out4), free(err4);
 }
 
 /* I/O failures say errno's reason (here: no space). */

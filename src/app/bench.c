@@ -268,7 +268,8 @@ bench_train(const struct pe_options *o)
 {
 	printf("training (train.h; one thread): at the defaults d 32, n 64, "
 	    "V 16, batch 32,\nlr 0.01, each task to %.0f%% held-out accuracy "
-	    "(at most 1000 steps)\n", 100 * PE_TRAIN_LEARNED);
+	    "(at most %d steps; learned: the step it got there, - not yet)\n",
+	    100 * PE_TRAIN_LEARNED, o->bench_quick ? 20 : 1000);
 	printf("%-21s %-26s %9s %9s %9s\n", "task", "size", "steps/s",
 	    "learned", "seconds");
 	for (int b = 0; b <= PE_TRAIN_TASK_COUNT; b++) {
@@ -369,14 +370,16 @@ bench_train_frames(int w, int h, int frames)
 		for (int k = 0; k < 4; k++)
 			qsort(t + k * frames, (size_t)frames, sizeof *t,
 			    cmp_double);
-		printf("%-21s %-26s %9.2f %9.2f %9.2f %7d\n",
+		/* under the views' columns: the frame as a cursor frame,
+		 * change and its CPU time "-" (a turn makes its model) */
+		printf("%-21s %-26s %9.2f %9.2f %9s %9s %9.2f %7d\n",
 		    "learned --train", "n 64 d 32: model, frame",
-		    model[frames / 2], draw[frames / 2], draw[frames - 1],
-		    frames);
-		printf("%-21s %-26s %9.2f %9.2f %9.2f %7d\n",
+		    model[frames / 2], draw[frames / 2], "-", "-",
+		    draw[frames - 1], frames);
+		printf("%-21s %-26s %9.2f %9.2f %9s %9s %9.2f %7d\n",
 		    "learned --train", "turn: 8 ms training + both",
-		    cpu[frames / 2], turn[frames / 2], turn[frames - 1],
-		    frames);
+		    cpu[frames / 2], turn[frames / 2], "-", "-",
+		    turn[frames - 1], frames);
 		printf("(the turn's first column is its CPU time; %zu steps "
 		    "trained in those turns)\n", ts.step);
 	}

@@ -90,9 +90,12 @@ commands_model_file(struct pe_options *o, int n, char **word, char *err,
 		return opt_fail(err, cap, "model takes one FILE (a "
 		    "config.json) or a preset's NAME; see `pescope model "
 		    "--help`");
-	if (stat(word[0], &sb) != 0 && pe_preset_text(word[0]) != NULL)
+	if (stat(word[0], &sb) == 0)
+		return opt_own(&o->config, word[0], err, cap);
+	if (pe_preset_text(word[0]) != NULL)
 		return opt_own(&o->preset, word[0], err, cap);
-	return opt_own(&o->config, word[0], err, cap);
+	return opt_fail(err, cap, "model '%s': no such file, nor a preset "
+	    "(`pescope --list-presets` lists them)", word[0]);
 }
 
 /* snapshot: a lesson's steps (app/lesson.c) or the frame of the options. */

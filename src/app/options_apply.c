@@ -177,7 +177,7 @@ apply_unknown_long(const char *arg, char *err, size_t cap)
 	if (hits > 1)
 		return opt_fail(err, cap, "ambiguous option '%.*s': could be "
 		    "%s", (int)(name - arg + len), arg, list);
-	return opt_fail(err, cap, "unknown option '%s'; see `pescope --help`",
+	return opt_fail(err, cap, "unknown option '%s'",
 	    arg);
 }
 
@@ -217,8 +217,8 @@ opt_collect(int ac, char **av, enum pe_cmd cmd, struct opt_hit *hits,
 				rc = opt_fail(err, cap, "--%s takes no value",
 				    pe_opts[optopt - 256].name);
 			else if (optopt != 0)
-				rc = opt_fail(err, cap, "unknown option '-%c'; "
-				    "see `pescope --help`", optopt);
+				rc = opt_fail(err, cap, "unknown option '-%c'",
+				    optopt);
 			else
 				rc = apply_unknown_long(av[optind - 1], err,
 				    cap);

@@ -88,7 +88,14 @@ model_apply(struct pe_options *o, const struct opt_hit *m, size_t layer,
 		    o->arch->nlayers - 1);
 		st = PE_EINVAL;
 	}
-	if (st != PE_OK) { /* the loader's message names the file */
+	if (st != PE_OK) { /* the loader's message names the file; the
+			    * option goes in front */
+		if (strncmp(err, "--", 2) != 0) {
+			char *why = strdup(err);
+			opt_fail(err, cap, "--%s: %s", pe_opts[m->id].name,
+			    why != NULL ? why : "cannot be read");
+			free(why);
+		}
 		pe_arch_free(o->arch);
 		free(o->arch);
 		o->arch = NULL;

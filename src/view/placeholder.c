@@ -78,7 +78,7 @@ arg(const struct fillctx *f, size_t k, long long dflt)
 static int
 fill_base(const struct fillctx *f, char *buf, size_t cap)
 {
-	return put(buf, cap, "%g", f->cfg->base);
+	return put(buf, cap, "%.10g", f->cfg->base);
 }
 
 /* The main map's element at the cursor (alibi: the head drawn large). */

@@ -258,7 +258,7 @@ help_lines(char lines[][96], size_t cap, bool model, bool training)
 	/* an encoding's own keys, on lines of at most 55 cells (the box's
 	 * 66 less the name's column), more lines when they need them */
 	for (int e = 0; e < PE_ENC_COUNT && n < cap; e++) {
-		char keys[96] = "";
+		char keys[84] = ""; /* 55 cells of UTF-8, and the name's 11 fit 96 */
 		const char *name = pe_encoding_name((enum pe_encoding)e);
 		for (const struct pe_enc_key *k = pe_enc_views[e]->keys;
 		     k->keys != NULL && n < cap; k++) {

@@ -320,7 +320,7 @@ mrope_params(struct ctx *c, struct items *it)
 
 	pe_mrope_sections(k, sec);
 	view_item(it, 0, "head_dim %zu", k->d);
-	view_item(it, 1, "base %g", k->base);
+	view_item(it, 1, "base %.10g", k->base);
 	view_item(it, 0, "sections t %zu h %zu w %zu%s", sec[0], sec[1], sec[2],
 	    given[0] || given[1] || given[2] ? ""
 	    : k->d == 128 ? " (Qwen2-VL's)" : " (Qwen2-VL's, scaled)");

@@ -184,7 +184,7 @@ rope_map(struct ctx *c)
 	double th = pe_rope_angle(r, (double)m, j);
 	snprintf(c->insp[0], sizeof c->insp[0], " θ[%zu,%zu] = m·ω_%zu "
 	    "= %zu · %.9g = %.9g rad (mod 2π: %.6g); unscaled ω_%zu = "
-	    "base^(−%zu/%zu) = %g^(−%zu/%zu) = %.6g", m, j, j, m, r->inv_freq[j],
+	    "base^(−%zu/%zu) = %.10g^(−%zu/%zu) = %.6g", m, j, j, m, r->inv_freq[j],
 	    th, fmod(th, PE_TWO_PI), j, 2 * j, r->rot, k->base, 2 * j, r->rot,
 	    r->inv_freq0[j]);
 	view_map_inspect(c, "pos", "pair");
@@ -385,7 +385,7 @@ rope_params(struct ctx *c, struct items *it)
 	const struct pe_rope *r = &c->mainf.rope;
 	view_item(it, 0, "head_dim %zu", k->d);
 	view_item(it, 0, "seq_len %zu", k->n);
-	view_item(it, 1, "base %g", k->base);
+	view_item(it, 1, "base %.10g", k->base);
 	view_item(it, 2, "pairing %s", k->pairing == PE_PAIR_HALF
 	    ? "half (rotate_half)"
 	    : "interleaved (GPT-J; Llama 4's complex form, DeepSeek's)");

@@ -62,7 +62,7 @@ rope2d_params(struct ctx *c, struct items *it)
 	const struct pe_rope2d *r = &k->rope2d;
 	view_item(it, 0, "grid %zu×%zu patches", k->grid_h, k->grid_w);
 	view_item(it, 0, "head_dim %zu", k->d);
-	view_item(it, 1, "base %g", k->base);
+	view_item(it, 1, "base %.10g", k->base);
 	if (r->kind == PE_ROPE2D_AXIAL) {
 		view_item(it, 0, "axial (RoPE-ViT)");
 		view_item(it, 2, "pairs 0..%zu turn with x, %zu..%zu with y",

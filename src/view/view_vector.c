@@ -47,7 +47,7 @@ sinusoidal_map(struct ctx *c)
 	/* t2t: base^(-i/(d/2 - 1)) (pe_sinusoidal_freq); else base^(-2i/d) */
 	bool t2t = k->layout == PE_LAYOUT_T2T;
 	snprintf(c->insp[0], sizeof c->insp[0],
-	    " PE[%zu,%zu] = %s(%zu · %g^(−%zu/%zu)) = %.9g", p, col,
+	    " PE[%zu,%zu] = %s(%zu · %.10g^(−%zu/%zu)) = %.9g", p, col,
 	    is_cos ? "cos" : "sin", p, k->base, t2t ? i : 2 * i,
 	    t2t ? k->d / 2 - 1 : k->d, v);
 	view_map_inspect(c, "pos", "dim");
@@ -453,7 +453,7 @@ sinusoidal_params(struct ctx *c, struct items *it)
 	const struct pe_config *k = c->cfg;
 	view_item(it, 0, "d_model %zu", k->d);
 	view_item(it, 0, "seq_len %zu", k->n);
-	view_item(it, 1, "base %g", k->base);
+	view_item(it, 1, "base %.10g", k->base);
 	view_item(it, 2, "layout %s", k->layout == PE_LAYOUT_INTERLEAVED
 	    ? "interleaved (sin,cos,…)"
 	    : k->layout == PE_LAYOUT_SPLIT ? "split (GPT-J: sin…|cos…)"

@@ -234,7 +234,7 @@ xpos_params(struct ctx *c, struct items *it)
 	const struct pe_config *k = c->cfg;
 	view_item(it, 0, "head_dim %zu", k->d);
 	view_item(it, 0, "seq_len %zu", k->n);
-	view_item(it, 1, "base %g", k->base);
+	view_item(it, 1, "base %.10g", k->base);
 	view_item(it, 0, "scale base γ %g", k->xpos.xpos_scale_base);
 	if (k->xpos.xpos_offset > 0)
 		view_item(it, 0, "offset %zu", k->xpos.xpos_offset);

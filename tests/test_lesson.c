@@ -911,7 +911,8 @@ Test(lesson, a_build_goes_a_step_at_a_time)
 /* A restart goes on where the lesson was left: the presenting instance
  * keeps its scene and step under $XDG_STATE_HOME/pescope, and a new one
  * without --scene starts there (it went back to scene 1); --scene K
- * starts elsewhere; --duration replaces the lesson's minutes. */
+ * starts elsewhere; --duration replaces the lesson's minutes; a lesson
+ * left at its last scene starts again. */
 Test(lesson, a_restart_resumes_where_the_lesson_was, .timeout = 30)
 {
 	char *dir = state_home_begin(), err[1024];
@@ -949,23 +950,14 @@ Test(lesson, a_restart_resumes_where_the_lesson_was, .timeout = 30)
 	cr_expect_eq(st.session.scene, 1, "--scene 2 starts there");
 	cr_expect_float_eq(st.session.lesson->minutes, 50, 0, "--duration");
 	pe_lesson_session_close(S);
-	state_home_end(dir);
-}
 
-/* A lesson left at its last scene was given to its end: the next start
- * is its first scene, and the status line says why (a lecturer's report:
- * next week's class opened on the conclusion). */
-Test(lesson, a_lesson_left_at_its_end_starts_again, .timeout = 30)
-{
-	char *dir = state_home_begin(), err[1024];
-	struct pe_options o;
-	struct pe_state st;
-	struct pe_lesson_session *S;
+	/* a lesson left at its last scene was given to its end: the next
+	 * start is its first scene, and the status line says why (a
+	 * lecturer's report: next week's class opened on the conclusion) */
 	memset(&o, 0, sizeof o);
 	cr_assert_eq(pe_lesson_session_open(&S, &o, &st, err, sizeof err), 0,
 	    "%s", err);
-	size_t last = st.session.lesson->nscenes - 1;
-	pe_lesson_goto(&st, last, 0);
+	pe_lesson_goto(&st, st.session.lesson->nscenes - 1, 0);
 	pe_lesson_session_poll(S, &st);
 	pe_lesson_session_close(S);
 	cr_assert_eq(pe_lesson_session_open(&S, &o, &st, err, sizeof err), 0,

@@ -82,6 +82,15 @@ patch_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	return PE_OK;
 }
 
+/* A diagonal field's grid, cut short by the interrupt check. */
+static int
+diag_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
+    size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
+{
+	return pe_diag_grid(f, r0, r1, nr, c0, c1, nc, dest,
+	    pe_field_interrupted);
+}
+
 /* NoPE has no position vectors: its similarity is 0 everywhere. */
 static double
 zero_value(const struct pe_field *f, size_t r, size_t c)
@@ -137,9 +146,9 @@ static const struct field_ops patch_cosine_ops = {pe_field_patch_init,
 	pe_field_patch_value, patch_block, pe_field_patch_grid, patch_minmax,
 	false};
 static const struct field_ops diag_ops = {NULL, pe_diag_value,
-	pe_diag_block, NULL, NULL, true};
+	pe_diag_block, diag_grid, NULL, true};
 static const struct field_ops alibi_ops = {field_init_alibi, pe_diag_value,
-	pe_diag_block, NULL, NULL, true};
+	pe_diag_block, diag_grid, NULL, true};
 static const struct field_ops zero_ops = {NULL, zero_value, zero_block,
 	NULL, zero_minmax, false};
 

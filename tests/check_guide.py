@@ -146,7 +146,11 @@ def run_tui(cmd, cwd, env, tmux, where):
     done = os.path.join(cwd, ".tui-exit")
     if os.path.exists(done):
         os.remove(done)
-    script = "%s\necho $? > %s" % (cmd, shlex.quote(done))
+    # the status is written beside and renamed into place: a file that
+    # exists is whole (seen between the shell's creating it and its write,
+    # the status would be empty, and a TUI that ended on q would fail)
+    script = "%s\necho $? > %s.new && mv %s.new %s" % (
+        cmd, shlex.quote(done), shlex.quote(done), shlex.quote(done))
     for attempt in range(3):  # a busy server may fail a new session once
         p = subprocess.run(tmux + ["new-session", "-d", "-s", name, "-x",
                                    "100", "-y", "30", "-c", cwd, "bash",

@@ -160,8 +160,9 @@ field_wave_finish(const struct pe_field *f, double ts, double tc,
 	if (f->kind == PE_FIELD_ROPE_ANGLE) {
 		double m = atan2(ts, tc);
 		dest->mean = m < 0.0 ? m + PE_TWO_PI : m;
-		dest->resultant =
-		    fmin(hypot(ts, tc) / (double)dest->count, 1.0);
+		/* fmin's value (a NaN gives 1) without its call */
+		double r = hypot(ts, tc) / (double)dest->count;
+		dest->resultant = r < 1.0 ? r : 1.0;
 		return;
 	}
 	dest->mean = (ts + tc) * pe_field_wave_scale(f) / (double)dest->count;

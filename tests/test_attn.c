@@ -211,6 +211,38 @@ Test(attn, sink_share)
 	cr_expect_eq(pe_attn_softmax_sink(2, scores, NAN, w, sh), PE_EINVAL);
 }
 
+Test(attn, sinks_make_a_layer_causal)
+{
+	/* GPT-OSS is a causal decoder: modeling_gpt_oss.py's
+	 * eager_attention_forward adds the causal mask to the scores, then
+	 * concatenates the head's sink logit, softmax, drops the sink column.
+	 * So a RoPE layer given sinks (the modern lesson's scene) lets query 0
+	 * see only itself: its sink share and its weight on itself sum to 1,
+	 * every later key gets 0. */
+	static const double sink = 0.5;
+	struct pe_config cfg;
+	struct pe_toy_sentence s;
+	double share[5], a[25];
+	pe_config_default(&cfg);
+	cfg.enc = PE_ENC_ROPE;
+	cfg.d = 64;
+	cfg.attn.sinks = &sink;
+	cfg.attn.n_sinks = 1;
+	cr_assert_eq(pe_toy_split(NULL, &s), PE_OK);
+	cr_expect(pe_toy_causal(&cfg), "a layer with sinks is causal");
+	cr_assert_eq(pe_toy_sink_share(&cfg, &s, 0, share), PE_OK);
+	cr_assert_eq(pe_toy_attention(&cfg, &s, 0, a), PE_OK);
+	for (int i = 0; i < 5; i++)
+		for (int j = i + 1; j < 5; j++)
+			cr_expect_eq(a[i * 5 + j], 0.0, "q %d key %d: %g", i, j,
+			    a[i * 5 + j]);
+	cr_expect(th_close(share[0] + a[0], 1.0, 1e-15, 0), "q 0: %.17g + %.17g",
+	    share[0], a[0]);
+	/* an explicit --mask none still decides (dump's toy tables) */
+	cfg.teach.mask = PE_TOY_MASK_NONE;
+	cr_expect(!pe_toy_causal(&cfg));
+}
+
 Test(attn, decoupled_score_split)
 {
 	/* attn_ref.py: decoupled_parts(words, 16, 8, 10000, yarn x40,

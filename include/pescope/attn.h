@@ -112,7 +112,9 @@ int pe_attn_mask_rows(const struct pe_attn *t, size_t q0, size_t nq,
  * the rest is full, none, off), causal when the encoding's row says so
  * (NoPE, ALiBi's causal mode), the layer is a decoder's (attn.causal) or
  * it has a window or chunks (HF's sliding_window_causal_mask_function and
- * chunked_causal_mask_function: a window is a decoder's). */
+ * chunked_causal_mask_function: a window is a decoder's) or sinks
+ * (modeling_gpt_oss.py's eager_attention_forward: causal mask, then the
+ * sink). */
 void pe_config_attn(const struct pe_config *cfg, struct pe_attn *dest);
 
 /* Llama 4's temperature of a query at position p (modeling_llama4.py,

@@ -250,8 +250,8 @@ config_yarn_mscale(double scale, double mscale)
 }
 
 /* The layer's shape: what the encoding's row reads of cfg->attn; causal
- * for a decoder's layer, the encoding's own default (NoPE, ALiBi causal)
- * and any window or chunk. */
+ * for a decoder's layer, the encoding's own default (NoPE, ALiBi causal),
+ * any window or chunk, and sinks (GPT-OSS's). */
 void
 pe_config_attn(const struct pe_config *cfg, struct pe_attn *dest)
 {
@@ -268,7 +268,9 @@ pe_config_attn(const struct pe_config *cfg, struct pe_attn *dest)
 		dest->temperature = false;
 	if (!(e->params & PE_PARAM_DECOUPLED))
 		dest->qk_rope_dim = dest->qk_nope_dim = 0;
-	if (dest->span != PE_SPAN_FULL ||
+	/* sinks are GPT-OSS's, a causal decoder: modeling_gpt_oss.py's
+	 * eager_attention_forward adds the causal mask, then the sink */
+	if (dest->span != PE_SPAN_FULL || dest->sinks != NULL ||
 	    (e->causal != NULL && e->causal(cfg)))
 		dest->causal = true;
 }

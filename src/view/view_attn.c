@@ -260,9 +260,10 @@ view_attn_sinks(struct ctx *c)
 		rc = pe_toy_attention(cfg, &tw.s, head, a);
 	if (view_check(c, rc, x, y, w) != PE_OK)
 		return;
-	snprintf(l, sizeof l, "attention sinks: head %zu of %zu, sink logit "
-	    "%.4g (GPT-OSS's eager_attention_forward)", head, t.n_sinks,
-	    t.sinks[head]);
+	/* always causal: a layer with sinks is GPT-OSS's (pe_config_attn) */
+	snprintf(l, sizeof l, "attention sinks, causal as GPT-OSS's "
+	    "eager_attention_forward: head %zu of %zu, sink logit %.4g", head,
+	    t.n_sinks, t.sinks[head]);
 	y += panel_text(c->cv, x, y, w, 2, l, C_TEXT, PE_ATTR_BOLD);
 	/* the table: a row per query while they fit */
 	char hd[160];
@@ -298,7 +299,7 @@ view_attn_sinks(struct ctx *c)
 	    "to its %zu keys (each row sums to 1 − the sink's share). Without a "
 	    "sink a softmax must spend all of it on real keys; StreamingLLM "
 	    "(Xiao et al. 2023) found models park it on the first token, which "
-	    "under NoPE's causal mask gets 1/(i+1) = %.3f of a uniform average "
+	    "under the causal mask gets 1/(i+1) = %.3f of a uniform average "
 	    "anyway. These sink logits are the ones given (--sinks), not "
 	    "GPT-OSS's trained ones.", last, tw.label[last], 100 * share[last],
 	    100 * rest, pe_attn_seen(&t, last, 0, T), 1.0 / (double)T);

@@ -261,8 +261,8 @@ view_attn_sinks(struct ctx *c)
 	if (view_check(c, rc, x, y, w) != PE_OK)
 		return;
 	/* always causal: a layer with sinks is GPT-OSS's (pe_config_attn) */
-	snprintf(l, sizeof l, "attention sinks, causal as GPT-OSS's "
-	    "eager_attention_forward: head %zu of %zu, sink logit %.4g", head,
+	snprintf(l, sizeof l, "attention sinks (causal): head %zu of %zu, "
+	    "sink logit %.4g (GPT-OSS's eager_attention_forward)", head,
 	    t.n_sinks, t.sinks[head]);
 	y += panel_text(c->cv, x, y, w, 2, l, C_TEXT, PE_ATTR_BOLD);
 	/* the table: a row per query while they fit */

@@ -271,6 +271,36 @@ Test(rope, default_and_linear)
 	            att_linear_32_f2_5, "linear 32");
 }
 
+Test(rope, never_turned_in_training_under_linear_scaling)
+{
+	/* Gemma 3's global layer: head_dim 256, rope_theta 1e6, linear x8,
+	 * max_position_embeddings 131072. modeling_rope_utils.py's
+	 * _compute_linear_scaling_rope_parameters: inv_freq / factor, so the
+	 * model trained at 131072 with the scaled angles: a pair never turned
+	 * when 2 pi factor / inv_freq > 131072 (unscaled 2 pi / inv_freq >
+	 * 16384). numpy: sum(2*pi*8/(1e6**(-2j/256)) > 131072) = 55 (j 73..127);
+	 * the unscaled wavelength against 131072 would give 35. */
+	struct pe_config c = rope_cfg(256, 1e6, PE_ROPE_LINEAR);
+	struct pe_rope r;
+	size_t js[128];
+	c.rope.factor = 8.0;
+	cr_assert_eq(pe_rope_init(&r, &c), PE_OK);
+	cr_expect(pe_rope_trained_scaled(&c));
+	cr_expect_eq(pe_rope_never_turned(&c, &r, 131072, js), 55);
+	cr_expect_eq(js[0], 73);
+	pe_rope_free(&r);
+	/* YaRN's train_len is original_max_position_embeddings, trained with
+	 * the unscaled angles */
+	c = rope_cfg(64, 150000.0, PE_ROPE_YARN);
+	c.rope.factor = 32.0;
+	c.rope.original_max_pos = 4096;
+	cr_assert_eq(pe_rope_init(&r, &c), PE_OK);
+	cr_expect(!pe_rope_trained_scaled(&c));
+	cr_expect_eq(pe_rope_never_turned(&c, &r, 4096, NULL),
+	    pe_rope_beyond(&r, 4096, true, NULL));
+	pe_rope_free(&r);
+}
+
 Test(rope, dynamic_below_and_above_max_pos)
 {
 	struct pe_config c = rope_cfg(16, 10000.0, PE_ROPE_DYNAMIC);

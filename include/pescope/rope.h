@@ -107,6 +107,29 @@ int pe_rope_decay_fill(const struct pe_rope *r, size_t r0, size_t count,
 size_t pe_rope_beyond(const struct pe_rope *r, double train_len, bool orig,
     size_t *dest);
 
+/* Whether a model trained at its train_len with the scaled angles:
+ * linear scaling (modeling_rope_utils.py's
+ * _compute_linear_scaling_rope_parameters: inv_freq / factor; its
+ * max_position_embeddings, pescope's train_len, is the scaled context).
+ * YaRN, llama3 and longrope give original_max_position_embeddings, the
+ * context trained before scaling, with the unscaled angles; dynamic NTK
+ * scales only past max_position_embeddings.
+ * @param[in]  cfg  the config
+ * Returns true when the training angles are the scaled ones. */
+bool pe_rope_trained_scaled(const struct pe_config *cfg);
+
+/* The pairs that never completed a turn in training: pe_rope_beyond with
+ * the angles a model trained with at train_len (pe_rope_trained_scaled).
+ * formula: { j : 2 pi / w_j > L }, w = inv_freq when trained scaled,
+ *          inv_freq0 otherwise
+ * @param[in]  cfg        the config r was made from
+ * @param[in]  r          the rope
+ * @param[in]  train_len  L
+ * @param[out] dest       NULL, or room for npairs indices
+ * Returns how many there are. */
+size_t pe_rope_never_turned(const struct pe_config *cfg,
+    const struct pe_rope *r, double train_len, size_t *dest);
+
 /* The factor longrope uses: --factor when given (HF's rope_scaling["factor"]),
  * else max_pos / original_max_pos (HF, for a config with a top-level
  * original_max_position_embeddings, as Phi-3's). */

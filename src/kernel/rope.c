@@ -469,6 +469,22 @@ pe_rope_beyond(const struct pe_rope *r, double train_len, bool orig,
 	return count;
 }
 
+/* Linear scaling trains with the scaled angles at max_position_embeddings
+ * (modeling_rope_utils.py, _compute_linear_scaling_rope_parameters). */
+bool
+pe_rope_trained_scaled(const struct pe_config *cfg)
+{
+	return cfg->rope.type == PE_ROPE_LINEAR;
+}
+
+/* The pairs beyond L with the angles trained with at L. */
+size_t
+pe_rope_never_turned(const struct pe_config *cfg, const struct pe_rope *r,
+    double train_len, size_t *dest)
+{
+	return pe_rope_beyond(r, train_len, !pe_rope_trained_scaled(cfg), dest);
+}
+
 /* printf into why[cap] (when there is one) and return PE_EINVAL. */
 static int
 rope_refuse(char *why, size_t cap, const char *fmt, ...)

@@ -138,10 +138,19 @@ rope_beyond_text(const struct ctx *c, const struct pe_rope *r, char *buf,
 	size_t *js = malloc((r->npairs > 0 ? r->npairs : 1) * sizeof *js);
 	if (js == NULL)
 		return;
-	size_t n = pe_rope_beyond(r, (double)L, true, js);
+	/* the angles trained with at L: linear scaling's are the scaled ones
+	 * (its train_len is the scaled context), the others' unscaled */
+	bool scaled = pe_rope_trained_scaled(c->cfg);
+	char wl[64];
+	if (scaled)
+		snprintf(wl, sizeof wl, "2π·%g/ω_j (linear ×%g, as trained)",
+		    c->cfg->rope.factor, c->cfg->rope.factor);
+	else
+		snprintf(wl, sizeof wl, "2π/ω_j (unscaled)");
+	size_t n = pe_rope_never_turned(c->cfg, r, (double)L, js);
 	if (n == 0) {
-		snprintf(buf, cap, "train_len %zu: every pair's wavelength 2π/ω_j "
-		    "is ≤ %zu, so each turned fully in training", L, L);
+		snprintf(buf, cap, "train_len %zu: every pair's wavelength %s "
+		    "is ≤ %zu, so each turned fully in training", L, wl, L);
 		free(js);
 		return;
 	}
@@ -161,9 +170,8 @@ rope_beyond_text(const struct ctx *c, const struct pe_rope *r, char *buf,
 			view_cat(list, sizeof list, "%s%zu", runs ? ", " : "", js[a]);
 	}
 	snprintf(buf, cap, "train_len %zu: %zu of %zu pairs (j %s) have "
-	    "wavelength 2π/ω_j > %zu (unscaled): they never turned once in "
-	    "training, the observation behind NTK and YaRN", L, n, r->npairs, list,
-	    L);
+	    "wavelength %s > %zu: they never turned once in training, the "
+	    "observation behind NTK and YaRN", L, n, r->npairs, list, wl, L);
 	free(js);
 }
 

@@ -670,6 +670,37 @@ Test(cli, messages_escape_control_bytes)
 	free(dir);
 }
 
+/* A layer whose rope_type pescope does not compute is not drawn as if it
+ * were the model's: snapshot names the key and the kinds it knows, and
+ * draws no map (dump refuses the layer's tables). */
+Test(cli, unknown_rope_type_is_not_drawn)
+{
+	char *out, *err;
+	char *dir = th_tmpdir(), path[512];
+	snprintf(path, sizeof path, "%s/bogus.json", dir);
+	FILE *fp = fopen(path, "w");
+	fputs("{\"model_type\": \"llama\", \"hidden_size\": 4096,"
+	    " \"num_attention_heads\": 32, \"num_hidden_layers\": 2,"
+	    " \"max_position_embeddings\": 4096, \"rope_theta\": 10000.0,"
+	    " \"rope_scaling\": {\"rope_type\": \"bogus\"}}\n", fp);
+	fclose(fp);
+	const char *a[] = {"pescope", "snapshot", "-e", "rope", "--config", path,
+	    "--size", "120x40", "-f", "txt", NULL};
+	cr_assert_eq(run(a, &out, &err), 0, "%s", err);
+	cr_expect(strstr(out, "θ[m, j]") == NULL, "a RoPE map drawn:\n%s", out);
+	cr_expect(strstr(out, "not drawn") != NULL, "%s", out);
+	cr_expect(strstr(out, "bogus") != NULL, "%s", out);
+	cr_expect(strstr(out, "yarn") != NULL && strstr(out, "llama3") != NULL,
+	    "the known kinds: %s", out);
+	free(out), free(err);
+	const char *b[] = {"pescope", "dump", "--config", path, NULL};
+	cr_expect_eq(run(b, &out, &err), 2);
+	free(out), free(err);
+	unlink(path);
+	rmdir(dir);
+	free(dir);
+}
+
 /* A bad output path costs nothing: refused before the work
  * (this table would take seconds and gigabytes). */
 Test(cli, bad_output_path_is_refused_first)

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "pescope/encoding.h"
+#include "pescope/model.h"
+#include "view/panels.h"
 #include "view/view_impl.h"
 
 /* printf into a bounded buffer, appending. */
@@ -106,6 +108,43 @@ view_ctx_init(struct ctx *c, const struct pe_state *st,
 		c->mainf.head = c->pane->head;
 }
 
+/* A model's layer whose positions pescope does not model (an unknown
+ * rope_type, ...): not drawn, the body says why and names the keys;
+ * true when so. dump refuses such a layer's tables alike. */
+static bool
+body_not_modelled(struct ctx *c)
+{
+	const struct pe_arch *a = c->pane != NULL ? c->pane->arch : NULL;
+	if (a == NULL || c->pane->layer >= a->nlayers ||
+	    a->layers[c->pane->layer].cfg.attn.exact)
+		return false;
+	char l[2048];
+	size_t o = (size_t)snprintf(l, sizeof l, "layer %zu: not drawn. Its "
+	    "positions are not modelled, so no map or panel here is the "
+	    "model's:", c->pane->layer);
+	bool rope_type = false;
+	for (size_t i = 0; i < a->nnotes && o < sizeof l; i++) {
+		const struct pe_model_note *n = &a->notes[i];
+		size_t k = strlen(n->key);
+		rope_type |= k >= 9 && strcmp(n->key + k - 9, "rope_type") == 0;
+		o += (size_t)snprintf(l + o, sizeof l - o, "%s %s \"%s\": %s",
+		    i ? ";" : "", n->key, n->value, n->why);
+	}
+	for (int t = 0; rope_type && t < PE_ROPE_TYPE_COUNT && o < sizeof l;
+	    t++)
+		o += (size_t)snprintf(l + o, sizeof l - o, "%s%s", t == 0 ?
+		    ". The rope types pescope computes: " : ", ",
+		    pe_rope_type_name((enum pe_rope_type)t));
+	if (o < sizeof l)
+		snprintf(l + o, sizeof l - o, ".");
+	int right = c->rx + c->rw > c->lw ? c->rx + c->rw : c->lw;
+	int w = right - c->bx > 0 ? right - c->bx : c->w - c->bx;
+	panel_text(c->cv, c->bx, c->by, w, c->bh, l, C_TEXT, 0);
+	snprintf(c->insp[0], sizeof c->insp[0], " layer %zu: not modelled "
+	    "(dump refuses its tables)", c->pane->layer);
+	return true;
+}
+
 /* The row's view in the ctx's body: the overview, or with a panel chosen
  * the main map and the panel in the right column (the panel's formula is
  * then the first inspector line and the map's the second). */
@@ -115,7 +154,9 @@ view_body(struct ctx *c)
 	const struct pe_enc_view *v = pe_enc_view_of(c->cfg);
 	enum pe_panel chosen = pe_state_panel(c->st);
 	const struct pe_enc_panel *p = pe_enc_panel_of(v, chosen);
-	if (p != NULL && v->map != NULL && c->lw == 0) {
+	if (body_not_modelled(c)) {
+		return;
+	} else if (p != NULL && v->map != NULL && c->lw == 0) {
 		/* the panel alone (a lesson's scene about it) */
 		p->draw(c);
 		memcpy(c->insp[0], c->panel_insp, sizeof c->insp[0]);

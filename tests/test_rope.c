@@ -284,10 +284,15 @@ Test(rope, never_turned_in_training_under_linear_scaling)
 	struct pe_rope r;
 	size_t js[128];
 	c.rope.factor = 8.0;
+	c.teach.train_scaled = true; /* the config's own scaling */
 	cr_assert_eq(pe_rope_init(&r, &c), PE_OK);
 	cr_expect(pe_rope_trained_scaled(&c));
 	cr_expect_eq(pe_rope_never_turned(&c, &r, 131072, js), 55);
 	cr_expect_eq(js[0], 73);
+	/* PI put on a model trained unscaled (Llama 2 at 4096): the unscaled
+	 * angles were trained, 2 pi / inv_freq > 131072: 35 */
+	c.teach.train_scaled = false;
+	cr_expect_eq(pe_rope_never_turned(&c, &r, 131072, NULL), 35);
 	pe_rope_free(&r);
 	/* YaRN's train_len is original_max_position_embeddings, trained with
 	 * the unscaled angles */

@@ -185,6 +185,9 @@ struct pe_teach {
 	size_t n_embedding;
 	int64_t shift;		  /* K of PE(p + K) = M_K PE(p); 1 */
 	size_t train_len;	  /* the model's training context; 0: unknown */
+	bool train_scaled;	  /* train_len is the scaled context: a
+				     config's linear scaling, whose
+				     max_position_embeddings it is */
 };
 
 struct pe_trainer; /* train.h */

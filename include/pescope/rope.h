@@ -107,10 +107,12 @@ int pe_rope_decay_fill(const struct pe_rope *r, size_t r0, size_t count,
 size_t pe_rope_beyond(const struct pe_rope *r, double train_len, bool orig,
     size_t *dest);
 
-/* Whether a model trained at its train_len with the scaled angles:
- * linear scaling (modeling_rope_utils.py's
+/* Whether a model trained at its train_len with the scaled angles: a
+ * config's own linear scaling (teach.train_scaled; modeling_rope_utils.py's
  * _compute_linear_scaling_rope_parameters: inv_freq / factor; its
  * max_position_embeddings, pescope's train_len, is the scaled context).
+ * Linear scaling put on a model trained without it (PI on Llama 2) keeps
+ * the unscaled angles of its training.
  * YaRN, llama3 and longrope give original_max_position_embeddings, the
  * context trained before scaling, with the unscaled angles; dynamic NTK
  * scales only past max_position_embeddings.

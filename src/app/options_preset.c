@@ -105,6 +105,11 @@ model_apply(struct pe_options *o, const struct opt_hit *m, size_t layer,
 	o->cfg = o->arch->layers[layer].cfg;
 	o->cfg.rope2d.layer = layer;
 	o->cfg.teach.train_len = o->arch->train_len;
+	/* linear scaling has no original_max_position_embeddings: the
+	 * config's max_position_embeddings is the context it trained at with
+	 * the scaled angles (modeling_rope_utils.py, linear: inv_freq /
+	 * factor) */
+	o->cfg.teach.train_scaled = o->cfg.rope.type == PE_ROPE_LINEAR;
 	/* the config's sizes are given: no encoding default replaces them */
 	o->d_given = o->base_given = true;
 	return 0;

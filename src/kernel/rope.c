@@ -469,12 +469,14 @@ pe_rope_beyond(const struct pe_rope *r, double train_len, bool orig,
 	return count;
 }
 
-/* Linear scaling trains with the scaled angles at max_position_embeddings
- * (modeling_rope_utils.py, _compute_linear_scaling_rope_parameters). */
+/* A config's linear scaling trains with the scaled angles at its
+ * max_position_embeddings (modeling_rope_utils.py,
+ * _compute_linear_scaling_rope_parameters); linear added to a model
+ * trained without it (PI) keeps the unscaled ones. */
 bool
 pe_rope_trained_scaled(const struct pe_config *cfg)
 {
-	return cfg->rope.type == PE_ROPE_LINEAR;
+	return cfg->teach.train_scaled && cfg->rope.type == PE_ROPE_LINEAR;
 }
 
 /* The pairs beyond L with the angles trained with at L. */

@@ -15,6 +15,8 @@
  * rows a call asks for; the tables a row reads stay small (20 entries),
  * and the sincos is 1/64 of the work. */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -247,6 +249,9 @@ wave_entry(const struct pe_wave *wv, size_t t, size_t e)
 	return wv->tab + (t * WAVE_ENTRIES + e) * 2 * WAVE_TILE;
 }
 
+/* The serials of the waves made so far (pe_wave.serial). */
+static atomic_ulong wave_serials;
+
 /* Prepare the frequencies and, for PE_WAVE_F32, the two tables: entry m
  * of the step table is sin and cos of fl(16 m w_j), of the row table of
  * fl(m w_j) (wave_entry). */
@@ -278,6 +283,7 @@ pe_wave_init(struct pe_wave *wv, const double *w, size_t nw,
 		return PE_ENOMEM;
 	}
 	wv->block = WAVE_BLOCK;
+	wv->serial = atomic_fetch_add(&wave_serials, 1) + 1;
 	for (size_t t = 0; t < ntile; t++) {
 		size_t j0 = t * WAVE_TILE;
 		size_t nj = nw - j0 < WAVE_TILE ? nw - j0 : WAVE_TILE;
@@ -301,20 +307,104 @@ pe_wave_free(struct pe_wave *wv)
 	memset(wv, 0, sizeof *wv);
 }
 
+/* A thread's anchors of the blocks it reached last, one block a tile, of
+ * the wave it filled last (by its serial, with the loops that made them):
+ * dump asks for rows a chunk at a time, and a chunk of fewer rows than a
+ * block (32 rows of d 4096) starts in the block the chunk before it ended
+ * in. The anchors are the same bits whoever made them, so a row's values
+ * still depend on p alone. */
+struct wave_memo {
+	unsigned long serial;	/* 0: none */
+	const struct wave_isa *isa;
+	size_t ntile;
+	size_t *b;		/* [ntile]: the block tile t holds, or SIZE_MAX */
+	double *anc;		/* [ntile][2 WAVE_TILE]: sines, then cosines */
+};
+
+static pthread_key_t wave_memo_key;
+static pthread_once_t wave_memo_once = PTHREAD_ONCE_INIT;
+static bool wave_memo_ok;
+
+/* Release a thread's memo (at its exit). */
+static void
+wave_memo_free(void *p)
+{
+	struct wave_memo *m = p;
+
+	if (m != NULL) {
+		free(m->b);
+		free(m->anc);
+		free(m);
+	}
+}
+
+/* Make the key of the threads' memos, once. */
+static void
+wave_memo_key_make(void)
+{
+	wave_memo_ok = pthread_key_create(&wave_memo_key, wave_memo_free) == 0;
+}
+
+/* This thread's memo, made ready for wv and isa (emptied when it held
+ * another wave's); NULL when there is none to be had (no memory): the
+ * anchors are then made on the stack, as without it. */
+static struct wave_memo *
+wave_memo(const struct pe_wave *wv, const struct wave_isa *isa)
+{
+	size_t ntile = (wv->nw + WAVE_TILE - 1) / WAVE_TILE;
+	struct wave_memo *m;
+
+	if (pthread_once(&wave_memo_once, wave_memo_key_make) != 0 ||
+	    !wave_memo_ok)
+		return NULL;
+	if ((m = pthread_getspecific(wave_memo_key)) == NULL) {
+		if ((m = calloc(1, sizeof *m)) == NULL)
+			return NULL;
+		if (pthread_setspecific(wave_memo_key, m) != 0) {
+			free(m);
+			return NULL;
+		}
+	}
+	if (m->serial == wv->serial && m->isa == isa)
+		return m;
+	if (m->ntile < ntile) {
+		free(m->b);
+		free(m->anc);
+		m->b = malloc(ntile * sizeof *m->b);
+		m->anc = wave_alloc(ntile * 2 * WAVE_TILE * sizeof *m->anc);
+		m->ntile = m->b != NULL && m->anc != NULL ? ntile : 0;
+		if (m->ntile == 0) {
+			free(m->b);
+			free(m->anc);
+			m->b = NULL;
+			m->anc = NULL;
+			m->serial = 0;
+			return NULL;
+		}
+	}
+	for (size_t t = 0; t < m->ntile; t++)
+		m->b[t] = SIZE_MAX;
+	m->serial = wv->serial;
+	m->isa = isa;
+	return m;
+}
+
 /* Rows p0 .. p0+npos-1 of tile j0 .. j0+nj-1, angle addition, into dest
  * (the first row's start); anc holds 4 WAVE_TILE doubles (the block's
- * anchor, then the step's). */
+ * anchor, then the step's); memo, when not NULL, this thread's anchors
+ * of the tile (its block at *mb), used when they are the block's and
+ * left holding the last block's. */
 static void
 wave_tile_add(const struct wave_isa *isa, const struct pe_wave *wv,
               size_t j0, size_t nj, size_t p0, size_t npos,
-              const struct pe_wave_out *out, double *anc, void *dest,
-              size_t stride, bool f32)
+              const struct pe_wave_out *out, double *anc, double *memo,
+              size_t *mb, void *dest, size_t stride, bool f32)
 {
 	size_t nw = wv->nw, es = f32 ? sizeof(float) : sizeof(double);
 	size_t ts = 2 * WAVE_TILE, bcur = SIZE_MAX, ucur = SIZE_MAX;
 	const double *w = wv->w + j0, *t8 = wave_entry(wv, j0 / WAVE_TILE, 0);
 	const double *t1 = wave_entry(wv, j0 / WAVE_TILE, WAVE_NSTEP);
-	double *bs = anc, *bc = anc + WAVE_TILE;
+	double *bs = memo != NULL ? memo : anc, *bc = bs + WAVE_TILE;
 	double *us = anc + 2 * WAVE_TILE, *uc = us + WAVE_TILE;
 	const double *s0 = bs, *c0 = bc;
 	char *at = (char *)dest + (out->pairs ? 2 * j0 : j0) * es;
@@ -323,7 +413,11 @@ wave_tile_add(const struct wave_isa *isa, const struct pe_wave *wv,
 		size_t p = p0 + k, b = p - p % WAVE_BLOCK;
 		size_t u = (p - b) / WAVE_STEP, q = b + u * WAVE_STEP;
 		if (b != bcur) {
-			wave_anchor(isa, w, nj, wv->wmax, (double)b, WAVE_TILE, bs);
+			if (memo == NULL || *mb != b)
+				wave_anchor(isa, w, nj, wv->wmax, (double)b, WAVE_TILE,
+				    bs);
+			if (memo != NULL)
+				*mb = b;
 			bcur = b;
 			ucur = SIZE_MAX;
 		}
@@ -361,11 +455,15 @@ wave_rows(const struct pe_wave *wv, size_t p0, size_t npos,
 	if (wv == NULL || wv->w == NULL || out == NULL ||
 	    (npos > 0 && dest == NULL) || stride < 2 * wv->nw)
 		return PE_EINVAL;
+	struct wave_memo *memo = wv->block > 1 && npos > 0 ?
+	    wave_memo(wv, isa) : NULL;
 	for (size_t j0 = 0; j0 < wv->nw; j0 += WAVE_TILE) {
 		size_t nj = wv->nw - j0 < WAVE_TILE ? wv->nw - j0 : WAVE_TILE;
 		if (wv->block > 1) {
-			wave_tile_add(isa, wv, j0, nj, p0, npos, out, anc, dest,
-			    stride, f32);
+			size_t t = j0 / WAVE_TILE;
+			wave_tile_add(isa, wv, j0, nj, p0, npos, out, anc,
+			    memo != NULL ? memo->anc + t * 2 * WAVE_TILE : NULL,
+			    memo != NULL ? &memo->b[t] : NULL, dest, stride, f32);
 			continue;
 		}
 		size_t at = out->pairs ? 2 * j0 : j0;

@@ -153,7 +153,7 @@ wave_anchor_generic(const double *w, size_t nw, size_t half, double p,
 
 static const struct wave_isa wave_generic = {"generic", wave_exact_generic,
 	wave_exact32_generic, wave_anchor_generic, wave_step_generic,
-	wave_rows_generic};
+	wave_rows_generic, NULL};
 
 /* The loops in use, chosen at the first wave (no thread fills before its
  * wave is made). */
@@ -319,6 +319,7 @@ struct wave_memo {
 	size_t ntile;
 	size_t *b;		/* [ntile]: the block tile t holds, or SIZE_MAX */
 	double *anc;		/* [ntile][2 WAVE_TILE]: sines, then cosines */
+	bool turn;
 };
 
 static pthread_key_t wave_memo_key;
@@ -390,8 +391,8 @@ wave_memo(const struct pe_wave *wv, const struct wave_isa *isa)
 }
 
 /* Rows p0 .. p0+npos-1 of tile j0 .. j0+nj-1, angle addition, into dest
- * (the first row's start); anc holds 4 WAVE_TILE doubles (the block's
- * anchor, then the step's); memo, when not NULL, this thread's anchors
+ * (the first row's start); anc holds 6 WAVE_TILE doubles (the block's
+ * anchor, then two steps'); memo, when not NULL, this thread's anchors
  * of the tile (its block at *mb), used when they are the block's and
  * left holding the last block's. */
 static void
@@ -406,6 +407,7 @@ wave_tile_add(const struct wave_isa *isa, const struct pe_wave *wv,
 	const double *t1 = wave_entry(wv, j0 / WAVE_TILE, WAVE_NSTEP);
 	double *bs = memo != NULL ? memo : anc, *bc = bs + WAVE_TILE;
 	double *us = anc + 2 * WAVE_TILE, *uc = us + WAVE_TILE;
+	double *vs = anc + 4 * WAVE_TILE;
 	const double *s0 = bs, *c0 = bc;
 	char *at = (char *)dest + (out->pairs ? 2 * j0 : j0) * es;
 
@@ -433,6 +435,19 @@ wave_tile_add(const struct wave_isa *isa, const struct pe_wave *wv,
 			ucur = u;
 		}
 		size_t v0 = p - q, nrows = WAVE_STEP - v0;
+		if (v0 == 0 && u + 1 < WAVE_NSTEP && npos - k >= 2 * WAVE_STEP &&
+		    isa->rows2 != NULL) {
+			/* this step and the next whole: the next's anchor, then
+			 * both steps' rows in one pass over the row table */
+			const double *e = t8 + (u + 1) * ts;
+			isa->step(w, nj, (double)(q + WAVE_STEP),
+			    (double)(q + WAVE_STEP - b), bs, bc, e, e + WAVE_TILE, vs,
+			    vs + WAVE_TILE);
+			isa->rows2(w, nj, nw, (double)q, s0, c0, vs, vs + WAVE_TILE,
+			    t1, WAVE_TILE, ts, out, at + k * stride * es, stride, f32);
+			k += 2 * WAVE_STEP;
+			continue;
+		}
 		if (nrows > npos - k)
 			nrows = npos - k;
 		isa->rows(w, nj, nw, (double)q, v0, nrows, s0, c0, t1, WAVE_TILE,
@@ -450,17 +465,19 @@ wave_rows(const struct pe_wave *wv, size_t p0, size_t npos,
 {
 	const struct wave_isa *isa = wave_isa();
 	size_t es = f32 ? sizeof(float) : sizeof(double);
-	_Alignas(64) double anc[4 * WAVE_TILE];
+	_Alignas(64) double anc[6 * WAVE_TILE];
 
 	if (wv == NULL || wv->w == NULL || out == NULL ||
 	    (npos > 0 && dest == NULL) || stride < 2 * wv->nw)
 		return PE_EINVAL;
 	struct wave_memo *memo = wv->block > 1 && npos > 0 ?
 	    wave_memo(wv, isa) : NULL;
-	for (size_t j0 = 0; j0 < wv->nw; j0 += WAVE_TILE) {
+	size_t ntile = (wv->nw + WAVE_TILE - 1) / WAVE_TILE;
+	bool back = memo != NULL && (memo->turn ^= 1);
+	for (size_t k0 = 0; k0 < ntile; k0++) {
+		size_t t = back ? ntile - 1 - k0 : k0, j0 = t * WAVE_TILE;
 		size_t nj = wv->nw - j0 < WAVE_TILE ? wv->nw - j0 : WAVE_TILE;
 		if (wv->block > 1) {
-			size_t t = j0 / WAVE_TILE;
 			wave_tile_add(isa, wv, j0, nj, p0, npos, out, anc,
 			    memo != NULL ? memo->anc + t * 2 * WAVE_TILE : NULL,
 			    memo != NULL ? &memo->b[t] : NULL, dest, stride, f32);

@@ -226,4 +226,4 @@ avx2_exact32(const double *w, size_t nw, size_t half, double p,
 }
 
 const struct wave_isa pe_wave_avx2 = {"avx2", avx2_exact, avx2_exact32,
-	avx2_anchor, avx2_step, avx2_rows};
+	avx2_anchor, avx2_step, avx2_rows, NULL};

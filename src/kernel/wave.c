@@ -19,6 +19,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "kernel/trig.h"
 #include "kernel/wave_impl.h"
@@ -314,29 +315,27 @@ pe_wave_free(struct pe_wave *wv)
  * in. The anchors are the same bits whoever made them, so a row's values
  * still depend on p alone. */
 struct wave_memo {
+	size_t bytes;		/* of the mapping the memo is */
 	unsigned long serial;	/* 0: none */
 	const struct wave_isa *isa;
 	size_t ntile;
+	bool turn;		/* the tiles' order (wave_rows) */
 	size_t *b;		/* [ntile]: the block tile t holds, or SIZE_MAX */
 	double *anc;		/* [ntile][2 WAVE_TILE]: sines, then cosines */
-	bool turn;
 };
 
 static pthread_key_t wave_memo_key;
 static pthread_once_t wave_memo_once = PTHREAD_ONCE_INIT;
 static bool wave_memo_ok;
 
-/* Release a thread's memo (at its exit). */
+/* Release a thread's memo (at its exit, or for a larger one). */
 static void
 wave_memo_free(void *p)
 {
 	struct wave_memo *m = p;
 
-	if (m != NULL) {
-		free(m->b);
-		free(m->anc);
-		free(m);
-	}
+	if (m != NULL)
+		munmap(m, m->bytes);
 }
 
 /* Make the key of the threads' memos, once. */
@@ -344,6 +343,30 @@ static void
 wave_memo_key_make(void)
 {
 	wave_memo_ok = pthread_key_create(&wave_memo_key, wave_memo_free) == 0;
+}
+
+/* A memo of ntile tiles, empty, in pages of its own: mapped, not taken
+ * from malloc's heap, so that it moves nothing the program allocates
+ * later (the same buffers at the same offsets, whether a wave was filled
+ * before or not). NULL when out of memory. */
+static struct wave_memo *
+wave_memo_map(size_t ntile)
+{
+	size_t head = (sizeof(struct wave_memo) + 63) / 64 * 64;
+	size_t anc = ntile * 2 * WAVE_TILE * sizeof(double);
+	size_t bytes = head + anc + ntile * sizeof(size_t);
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	struct wave_memo *m = p;
+	memset(m, 0, sizeof *m);
+	m->bytes = bytes;
+	m->ntile = ntile;
+	m->anc = (double *)(void *)((char *)p + head);
+	m->b = (size_t *)(void *)((char *)p + head + anc);
+	return m;
 }
 
 /* This thread's memo, made ready for wv and isa (emptied when it held
@@ -358,30 +381,19 @@ wave_memo(const struct pe_wave *wv, const struct wave_isa *isa)
 	if (pthread_once(&wave_memo_once, wave_memo_key_make) != 0 ||
 	    !wave_memo_ok)
 		return NULL;
-	if ((m = pthread_getspecific(wave_memo_key)) == NULL) {
-		if ((m = calloc(1, sizeof *m)) == NULL)
-			return NULL;
-		if (pthread_setspecific(wave_memo_key, m) != 0) {
-			free(m);
-			return NULL;
-		}
-	}
-	if (m->serial == wv->serial && m->isa == isa)
+	m = pthread_getspecific(wave_memo_key);
+	if (m != NULL && m->serial == wv->serial && m->isa == isa)
 		return m;
-	if (m->ntile < ntile) {
-		free(m->b);
-		free(m->anc);
-		m->b = malloc(ntile * sizeof *m->b);
-		m->anc = wave_alloc(ntile * 2 * WAVE_TILE * sizeof *m->anc);
-		m->ntile = m->b != NULL && m->anc != NULL ? ntile : 0;
-		if (m->ntile == 0) {
-			free(m->b);
-			free(m->anc);
-			m->b = NULL;
-			m->anc = NULL;
-			m->serial = 0;
+	if (m == NULL || m->ntile < ntile) {
+		struct wave_memo *grown = wave_memo_map(ntile);
+		if (grown == NULL)
+			return NULL;
+		if (pthread_setspecific(wave_memo_key, grown) != 0) {
+			wave_memo_free(grown);
 			return NULL;
 		}
+		wave_memo_free(m);
+		m = grown;
 	}
 	for (size_t t = 0; t < m->ntile; t++)
 		m->b[t] = SIZE_MAX;

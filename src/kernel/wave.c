@@ -311,8 +311,9 @@ pe_wave_free(struct pe_wave *wv)
 /* A thread's anchors of the blocks it reached last, one block a tile, of
  * the wave it filled last (by its serial, with the loops that made them):
  * dump asks for rows a chunk at a time, and a chunk of fewer rows than a
- * block (32 rows of d 4096) starts in the block the chunk before it ended
- * in. The anchors are the same bits whoever made them, so a row's values
+ * block (16 rows of d 8192) starts in the block the chunk before it ended
+ * in; the similarity's cosine sums ask 16 rows at a time, vit2d's pe a
+ * grid row at a time. The anchors are the same bits whoever made them, so a row's values
  * still depend on p alone. */
 struct wave_memo {
 	size_t bytes;		/* of the mapping the memo is */

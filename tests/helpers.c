@@ -249,6 +249,72 @@ th_diag_brute(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 		s->min = s->max = NAN;
 }
 
+/* Whether two doubles are the same bits (NaN as NaN). */
+static bool
+th_same(double a, double b)
+{
+	return (isnan(a) && isnan(b)) || memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* A diagonal field's grid against its blocks and the direct sums. */
+void
+th_diag_check_grid(const struct pe_field *f, size_t r0, size_t r1,
+    size_t nr, size_t c0, size_t c1, size_t nc)
+{
+	struct pe_stats *g = calloc(nr * nc, sizeof *g);
+	cr_assert_not_null(g);
+	cr_assert_eq(pe_diag_grid(f, r0, r1, nr, c0, c1, nc, g, NULL), PE_OK,
+	    "[%zu,%zu)/%zu x [%zu,%zu)/%zu", r0, r1, nr, c0, c1, nc);
+	for (size_t i = 0; i < nr; i++)
+		for (size_t j = 0; j < nc; j++) {
+			size_t p0, p1, q0, q1;
+			struct pe_stats b, w;
+			const struct pe_stats *x = &g[i * nc + j];
+			pe_field_span(r0, r1, nr, i, &p0, &p1);
+			pe_field_span(c0, c1, nc, j, &q0, &q1);
+			cr_assert_eq(pe_diag_block(f, p0, p1, q0, q1, false, &b),
+			    PE_OK);
+			th_diag_brute(f, p0, p1, q0, q1, &w);
+			cr_expect(x->count == b.count && x->count == w.count &&
+			    x->masked == b.masked && x->masked == w.masked &&
+			    x->undefined == 0 && x->resultant == 1.0 &&
+			    !x->minmax_exact,
+			    "[%zu,%zu)x[%zu,%zu): count %llu masked %llu",
+			    p0, p1, q0, q1, (unsigned long long)x->count,
+			    (unsigned long long)x->masked);
+			cr_expect(th_same(x->mean, b.mean) &&
+			    th_same(x->min, b.min) && th_same(x->max, b.max),
+			    "[%zu,%zu)x[%zu,%zu): mean %.17g min %.17g max "
+			    "%.17g, the block's %.17g %.17g %.17g", p0, p1, q0,
+			    q1, x->mean, x->min, x->max, b.mean, b.min, b.max);
+			cr_expect(isnan(w.mean) ? isnan(x->mean) :
+			    th_close(x->mean, w.mean, 1e-15, 1e-13),
+			    "[%zu,%zu)x[%zu,%zu): mean %.17g, sums %.17g", p0,
+			    p1, q0, q1, x->mean, w.mean);
+			cr_expect(isnan(w.min) ? isnan(x->min) && isnan(x->max) :
+			    x->min == w.min && x->max == w.max,
+			    "[%zu,%zu)x[%zu,%zu): min %.17g max %.17g, sums "
+			    "%.17g %.17g", p0, p1, q0, q1, x->min, x->max, w.min,
+			    w.max);
+		}
+	free(g);
+}
+
+/* Awkward tilings of a diagonal field. */
+void
+th_diag_check_grids(const struct pe_field *f)
+{
+	size_t n = f->rows;
+	th_diag_check_grid(f, 0, n, 7, 0, n, 11);	  /* uneven blocks */
+	th_diag_check_grid(f, 0, n, n, 0, n, n / 3 + 1); /* 1-row blocks */
+	th_diag_check_grid(f, 0, n, n / 4 + 1, 0, n, n); /* 1-column */
+	th_diag_check_grid(f, 0, n, 2, 0, n, 3);	  /* over n / 2 */
+	th_diag_check_grid(f, 0, n, 1, 0, n, 1);	  /* one block */
+	th_diag_check_grid(f, n / 5, n - 3, 9, 2, n / 2 + 7, 13);
+	th_diag_check_grid(f, 3, n / 2, 5, n / 3, n, 17); /* off the origin */
+	th_diag_check_grid(f, n / 2, n, 6, 0, n / 2, 4);
+}
+
 /* ---- fields: blocks and grids against brute force ---------------- */
 
 /* Brute-force statistics of a rectangle from pe_field_value, in long

@@ -50,6 +50,17 @@ uint64_t th_lcg(uint64_t *s);
 void th_diag_brute(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
     size_t c1, struct pe_stats *s);
 
+/* A diagonal field's grid (pe_diag_grid) cell by cell: against
+ * pe_diag_block bit for bit, and against th_diag_brute's long double
+ * sums (mean within 1e-13, min and max equal). */
+void th_diag_check_grid(const struct pe_field *f, size_t r0, size_t r1,
+    size_t nr, size_t c0, size_t c1, size_t nc);
+
+/* th_diag_check_grid on the awkward tilings of an n x n diagonal field:
+ * blocks that do not divide n, 1-row and 1-column blocks, blocks larger
+ * than n / 2, one block, rectangles off the origin. */
+void th_diag_check_grids(const struct pe_field *f);
+
 /* Fields against brute force (pe_field_value, in long double): the
  * statistics of a rectangle; a comparison (angles: circular mean and
  * resultant); 25 random blocks (every other with min/max) and 4 grids of

@@ -288,3 +288,23 @@ Test(alibi, attention_sums_to_one_at_scale)
 	}
 	cr_assert(isnan(pe_alibi_attention(0.5, 3, 8, 5, 5, PE_ALIBI_CAUSAL)));
 }
+
+/* The grid (pe_diag_grid) against its blocks and the direct sums on
+ * awkward tilings, causal and symmetric, steep and shallow heads. */
+Test(alibi_grid, tilings_vs_brute)
+{
+	struct pe_config cfg;
+	pe_config_default(&cfg);
+	cfg.enc = PE_ENC_ALIBI;
+	cfg.n = 150;
+	cfg.heads = 12;
+	double slopes[12];
+	cr_assert_eq(pe_alibi_slopes(12, slopes), PE_OK);
+	for (int mode = 0; mode < 2; mode++) {
+		cfg.alibi_mode = mode ? PE_ALIBI_SYMMETRIC : PE_ALIBI_CAUSAL;
+		for (size_t h = 0; h < 12; h += 11) {
+			struct pe_field f = make_field(&cfg, slopes, h);
+			th_diag_check_grids(&f);
+		}
+	}
+}

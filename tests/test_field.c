@@ -2,6 +2,8 @@
  * against blocks, huge fields against long-double sums. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -776,4 +778,55 @@ Test(field, dots_chunk_is_whole_vectors_within_its_bytes)
 	cr_expect(k % 4 == 0 && k >= 4 &&
 	    2000 * 2 * k * sizeof(double) <= FIELD_DOTS_BYTES, "%zu", k);
 	cr_expect_eq(pe_field_dots_chunk((size_t)1 << 20, 1000), 4);
+}
+
+/* The interrupt check's calls: on another thread. */
+static atomic_int check_calls;
+static atomic_bool check_says;
+
+static bool
+count_check(void *arg)
+{
+	(void)arg;
+	atomic_fetch_add(&check_calls, 1);
+	return atomic_load(&check_says);
+}
+
+/* pe_field_interrupted on a thread of its own. */
+static void *
+interrupted_there(void *arg)
+{
+	*(bool *)arg = pe_field_interrupted();
+	return NULL;
+}
+
+/* What another thread's grid sees. */
+static bool
+ask_elsewhere(void)
+{
+	pthread_t t;
+	bool said = false;
+	cr_assert_eq(pthread_create(&t, NULL, interrupted_there, &said), 0);
+	pthread_join(t, NULL);
+	return said;
+}
+
+/* Only the thread that set the check calls it (the TUI's looks at the
+ * terminal); the others stop once it has said so, until it is set again. */
+Test(field, interrupt_check_on_its_own_thread)
+{
+	pe_field_set_interrupt(count_check, NULL);
+	cr_expect(!ask_elsewhere());
+	cr_expect_eq(atomic_load(&check_calls), 0, "called elsewhere");
+	cr_expect(!pe_field_interrupted());
+	cr_expect_eq(atomic_load(&check_calls), 1);
+	atomic_store(&check_says, true);
+	cr_expect(!ask_elsewhere(), "not yet said by its thread");
+	cr_expect(pe_field_interrupted());
+	cr_expect(ask_elsewhere(), "said stop: the others stop");
+	cr_expect_eq(atomic_load(&check_calls), 2);
+	pe_field_set_interrupt(count_check, NULL);
+	cr_expect(!ask_elsewhere(), "set again: nothing said yet");
+	pe_field_set_interrupt(NULL, NULL);
+	cr_expect(!pe_field_interrupted() && !ask_elsewhere());
 }

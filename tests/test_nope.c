@@ -82,3 +82,25 @@ Test(nope_block, huge)
 	cr_expect_eq(pe_diag_value(&f, 5, 6), -INFINITY);
 	cr_expect_eq(pe_diag_value(&f, 6, 6), 0.0);
 }
+
+/* The mask's grid (pe_diag_grid) against its blocks and the direct
+ * sums on awkward tilings: causal, a sliding window (1 and 7 keys) and
+ * chunks (block by block). */
+Test(nope_grid, tilings_vs_brute)
+{
+	struct pe_config cfg;
+	pe_config_default(&cfg);
+	cfg.enc = PE_ENC_NOPE;
+	cfg.n = 150;
+	struct pe_field f = make_field(&cfg);
+	th_diag_check_grids(&f);
+	cfg.attn.span = PE_SPAN_SLIDING;
+	size_t windows[] = {1, 7, 100};
+	for (size_t k = 0; k < 3; k++) {
+		cfg.attn.window = windows[k];
+		th_diag_check_grids(&f);
+	}
+	cfg.attn.span = PE_SPAN_CHUNKED;
+	cfg.attn.chunk = 16;
+	th_diag_check_grids(&f);
+}

@@ -477,3 +477,37 @@ Test(relative_block, errors)
 	cr_expect_eq(pe_diag_block(&f, 3, 3, 0, 5, false, &s), PE_EINVAL);
 	cr_expect_eq(pe_diag_block(&f, 0, 11, 0, 5, false, &s), PE_ERANGE);
 }
+
+/* The grid (pe_diag_grid: one closed form a block within a piece, the
+ * pieces summed across one's end) against its blocks and the direct sums,
+ * on awkward tilings: T5 both ways with many and few buckets (empty log
+ * buckets), Shaw with a clip of 0, 1 and past n. */
+Test(relative_grid, tilings_vs_brute)
+{
+	struct pe_config cfg;
+	pe_config_default(&cfg);
+	cfg.enc = PE_ENC_RELATIVE;
+	cfg.n = 150;
+	struct pe_field f = make_field(&cfg);
+	th_diag_check_grids(&f);
+	cfg.bidirectional = false;
+	th_diag_check_grids(&f);
+	cfg.buckets = 40;
+	cfg.max_distance = 11;
+	cfg.bidirectional = true;
+	th_diag_check_grids(&f);
+	cfg.relative = PE_REL_SHAW;
+	size_t clips[] = {0, 1, 9, 400};
+	for (size_t k = 0; k < 4; k++) {
+		cfg.max_relative = clips[k];
+		th_diag_check_grids(&f);
+	}
+	/* larger blocks across many buckets */
+	cfg.relative = PE_REL_T5;
+	cfg.n = 1500;
+	cfg.buckets = 200;
+	cfg.max_distance = 900;
+	f = make_field(&cfg);
+	th_diag_check_grid(&f, 0, 1500, 13, 0, 1500, 17);
+	th_diag_check_grid(&f, 100, 1403, 1, 0, 1500, 150);
+}

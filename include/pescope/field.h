@@ -88,7 +88,8 @@ int pe_field_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 /* The check long grids poll between passes (every few milliseconds of
  * work): when it returns true, pe_field_grid stops early with PE_EINTR and
  * dest is unfinished. One per process (the TUI's: a key is waiting);
- * NULL, the default, never stops anything. */
+ * NULL, the default, never stops anything. Only the thread that set it
+ * calls it; grids on other threads stop once it has said so. */
 void pe_field_set_interrupt(bool (*check)(void *arg), void *arg);
 
 /* Block k of nblocks that tile [lo, hi): [*b0, *b1). Blocks are as equal as

@@ -2,8 +2,10 @@
  * bias, the causal mask, T5 buckets and Shaw indices. A rectangle's block
  * statistics are sums along its diagonals, done in closed form. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "kernel/diag.h"
+#include "kernel/field_impl.h"
 #include "pescope/alibi.h"
 #include "pescope/attn.h"
 #include "pescope/nope.h"
@@ -17,6 +19,20 @@ typedef __int128 i128;
 
 /* A value far past any k of a rectangle, for unbounded segments. */
 #define DIAG_FAR ((int64_t)1 << 40)
+
+/* A piece of a field along its diagonals: k in [a, b] where the field is
+ * p + q k, or masked (what diag_segment is given, clipped). */
+struct diag_piece {
+	int64_t a, b, p, q;
+	bool masked;
+};
+
+/* Pieces recorded instead of summed (a grid's: pe_diag_grid). */
+struct diag_rec {
+	struct diag_piece *v;
+	size_t n, cap;
+	bool failed; /* out of memory */
+};
 
 /* A rectangle's diagonals and what has been summed over them so far.
  *
@@ -34,6 +50,7 @@ struct diag_acc {
 	uint64_t masked;    /* masked cells */
 	bool any;           /* vlo, vhi set */
 	int64_t vlo, vhi;   /* least and greatest p + q k seen */
+	struct diag_rec *rec; /* non-NULL: record the pieces, sum nothing */
 };
 
 /* Sum of k^e for k = a .. b (a <= b), e = 0, 1, 2:
@@ -71,6 +88,21 @@ diag_segment(struct diag_acc *acc, int64_t a, int64_t b, int64_t p, int64_t q,
 		b = acc->kmax;
 	if (a > b)
 		return;
+	if (acc->rec != NULL) {
+		struct diag_rec *r = acc->rec;
+		if (r->n == r->cap) {
+			size_t cap = r->cap ? 2 * r->cap : 16;
+			struct diag_piece *v = realloc(r->v, cap * sizeof *v);
+			if (v == NULL) {
+				r->failed = true;
+				return;
+			}
+			r->v = v;
+			r->cap = cap;
+		}
+		r->v[r->n++] = (struct diag_piece){a, b, p, q, masked};
+		return;
+	}
 	for (int s = 0; s < 3; s++) {
 		int64_t x = a > lo[s] ? a : lo[s];
 		int64_t y = b < hi[s] ? b : hi[s];
@@ -287,6 +319,105 @@ pe_diag_value(const struct pe_field *f, size_t r, size_t c)
 	}
 }
 
+/* Walk the field's pieces over acc's diagonals (f a bias, a mask whose
+ * span is not chunked, or relative buckets): sum them, or record them
+ * with acc->rec. *scale: what the sums are multiplied by (alibi's slope).
+ * PE_EINVAL for a field without pieces. */
+static int
+diag_walk(const struct pe_field *f, struct diag_acc *acc, double *scale)
+{
+	const struct pe_config *cfg = f->cfg;
+	struct pe_attn shape;
+
+	*scale = 1.0;
+	switch (f->kind) {
+	case PE_FIELD_BIAS:
+		/* -m (i - j) = m k: p = 0, q = 1 below; causal masks k > 0,
+		 * symmetric continues as -m k. */
+		*scale = diag_slope(f);
+		if (!isfinite(*scale))
+			return PE_EINVAL;
+		diag_segment(acc, -DIAG_FAR, 0, 0, 1, false);
+		if (cfg->alibi_mode == PE_ALIBI_CAUSAL)
+			diag_segment(acc, 1, DIAG_FAR, 0, 0, true);
+		else
+			diag_segment(acc, 1, DIAG_FAR, 0, -1, false);
+		return PE_OK;
+	case PE_FIELD_MASK:
+		/* causal_mask_function: k = key - query <= 0 is seen;
+		 * sliding_window_overlay keeps k > -window of those */
+		diag_mask_attn(cfg, &shape);
+		if (shape.span == PE_SPAN_CHUNKED)
+			return PE_EINVAL; /* not a function of k: the caller's */
+		if (shape.span == PE_SPAN_SLIDING) {
+			int64_t w = (int64_t)shape.window;
+			diag_segment(acc, -DIAG_FAR, -w, 0, 0, true);
+			diag_segment(acc, -w + 1, 0, 0, 0, false);
+		} else {
+			diag_segment(acc, -DIAG_FAR, 0, 0, 0, false);
+		}
+		diag_segment(acc, 1, DIAG_FAR, 0, 0, true);
+		return PE_OK;
+	case PE_FIELD_RELATIVE:
+		if (cfg->relative == PE_REL_SHAW) {
+			/* clip(k, -K, K) + K (Shaw et al. 2018, eq. 3). */
+			int64_t k = (int64_t)cfg->max_relative;
+			diag_segment(acc, -DIAG_FAR, -k, 0, 0, false);
+			if (k >= 1)
+				diag_segment(acc, -k + 1, k - 1, k, 1, false);
+			diag_segment(acc, k > 0 ? k : 1, DIAG_FAR, 2 * k, 0,
+			             false);
+			return PE_OK;
+		}
+		if (pe_t5_max_exact(cfg->bidirectional, cfg->buckets) < 1 ||
+		    cfg->max_distance <=
+		        pe_t5_max_exact(cfg->bidirectional, cfg->buckets) ||
+		    cfg->max_distance > PE_MAX_N)
+			return PE_EINVAL;
+		diag_t5(acc, cfg);
+		return PE_OK;
+	default:
+		return PE_EINVAL;
+	}
+}
+
+/* A block's statistics from its sums: count cells, scale the field's
+ * multiplier (diag_walk). */
+static void
+diag_finish(const struct diag_acc *acc, double scale, uint64_t count,
+    bool minmax, struct pe_stats *dest)
+{
+	dest->count = count;
+	dest->masked = acc->masked;
+	dest->undefined = 0;
+	dest->resultant = 1.0;
+	dest->minmax_exact = minmax;
+	if (acc->cnt == 0) {
+		dest->mean = dest->min = dest->max = NAN;
+		return;
+	}
+	/* sum / cnt as quotient and remainder, so long double only rounds
+	 * once at the end. */
+	i128 q = acc->sum / (i128)acc->cnt, rem = acc->sum % (i128)acc->cnt;
+	long double mv =
+	    (long double)q + (long double)rem / (long double)acc->cnt;
+	double lo = scale * (double)acc->vlo, hi = scale * (double)acc->vhi;
+	dest->mean = (double)((long double)scale * mv);
+	dest->min = lo < hi ? lo : hi;
+	dest->max = lo < hi ? hi : lo;
+}
+
+/* acc set to the diagonals of rows [r0, r1) x cols [c0, c1). */
+static void
+diag_acc_start(struct diag_acc *acc, size_t r0, size_t r1, size_t c0,
+    size_t c1)
+{
+	*acc = (struct diag_acc){0};
+	acc->kmin = (int64_t)c0 - ((int64_t)r1 - 1);
+	acc->kmax = ((int64_t)c1 - 1) - (int64_t)r0;
+	acc->m = (int64_t)(r1 - r0 < c1 - c0 ? r1 - r0 : c1 - c0);
+}
+
 /* Statistics of rows [r0, r1) x cols [c0, c1): exact mean of the unmasked
  * cells (NAN when all are masked), exact min and max, masked count. */
 int
@@ -294,7 +425,7 @@ pe_diag_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
               size_t c1, bool minmax, struct pe_stats *dest)
 {
 	const struct pe_config *cfg = f->cfg;
-	struct diag_acc acc = {0};
+	struct diag_acc acc;
 	struct pe_attn shape;
 	double scale = 1.0;
 
@@ -303,78 +434,166 @@ pe_diag_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	if ((f->rows != 0 && r1 > f->rows) || (f->cols != 0 && c1 > f->cols) ||
 	    r1 > DIAG_MAX_INDEX || c1 > DIAG_MAX_INDEX)
 		return PE_ERANGE;
-	acc.kmin = (int64_t)c0 - ((int64_t)r1 - 1);
-	acc.kmax = ((int64_t)c1 - 1) - (int64_t)r0;
-	acc.m = (int64_t)(r1 - r0 < c1 - c0 ? r1 - r0 : c1 - c0);
-
-	switch (f->kind) {
-	case PE_FIELD_BIAS:
-		/* -m (i - j) = m k: p = 0, q = 1 below; causal masks k > 0,
-		 * symmetric continues as -m k. */
-		scale = diag_slope(f);
-		if (!isfinite(scale))
-			return PE_EINVAL;
-		diag_segment(&acc, -DIAG_FAR, 0, 0, 1, false);
-		if (cfg->alibi_mode == PE_ALIBI_CAUSAL)
-			diag_segment(&acc, 1, DIAG_FAR, 0, 0, true);
-		else
-			diag_segment(&acc, 1, DIAG_FAR, 0, -1, false);
-		break;
-	case PE_FIELD_MASK:
-		/* causal_mask_function: k = key - query <= 0 is seen;
-		 * sliding_window_overlay keeps k > -window of those */
+	if (f->kind == PE_FIELD_MASK) {
 		diag_mask_attn(cfg, &shape);
 		if (shape.span == PE_SPAN_CHUNKED)
 			return diag_chunk_block(cfg, r0, r1, c0, c1, minmax,
 			    dest);
-		if (shape.span == PE_SPAN_SLIDING) {
-			int64_t w = (int64_t)shape.window;
-			diag_segment(&acc, -DIAG_FAR, -w, 0, 0, true);
-			diag_segment(&acc, -w + 1, 0, 0, 0, false);
-		} else {
-			diag_segment(&acc, -DIAG_FAR, 0, 0, 0, false);
-		}
-		diag_segment(&acc, 1, DIAG_FAR, 0, 0, true);
-		break;
-	case PE_FIELD_RELATIVE:
-		if (cfg->relative == PE_REL_SHAW) {
-			/* clip(k, -K, K) + K (Shaw et al. 2018, eq. 3). */
-			int64_t k = (int64_t)cfg->max_relative;
-			diag_segment(&acc, -DIAG_FAR, -k, 0, 0, false);
-			if (k >= 1)
-				diag_segment(&acc, -k + 1, k - 1, k, 1, false);
-			diag_segment(&acc, k > 0 ? k : 1, DIAG_FAR, 2 * k, 0,
-			             false);
-			break;
-		}
-		if (pe_t5_max_exact(cfg->bidirectional, cfg->buckets) < 1 ||
-		    cfg->max_distance <=
-		        pe_t5_max_exact(cfg->bidirectional, cfg->buckets) ||
-		    cfg->max_distance > PE_MAX_N)
-			return PE_EINVAL;
-		diag_t5(&acc, cfg);
-		break;
-	default:
-		return PE_EINVAL;
 	}
+	diag_acc_start(&acc, r0, r1, c0, c1);
+	int rc = diag_walk(f, &acc, &scale);
+	if (rc != PE_OK)
+		return rc;
+	diag_finish(&acc, scale, (uint64_t)(r1 - r0) * (uint64_t)(c1 - c0),
+	    minmax, dest);
+	return PE_OK;
+}
 
-	dest->count = (uint64_t)(r1 - r0) * (uint64_t)(c1 - c0);
-	dest->masked = acc.masked;
+/* Order of pieces by their first diagonal. */
+static int
+diag_piece_cmp(const void *x, const void *y)
+{
+	const struct diag_piece *a = x, *b = y;
+	return (a->a > b->a) - (a->a < b->a);
+}
+
+/* A grid block by block through pe_diag_block (the chunked mask, and
+ * what a grid's pieces cannot hold), as pe_field_grid's own loop. */
+static int
+diag_grid_blocks(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
+    size_t c0, size_t c1, size_t nc, struct pe_stats *dest,
+    bool (*stop)(void))
+{
+	struct field_cells it;
+
+	field_cells_start(&it, r0, r1, nr, c0, c1, nc);
+	while (field_cells_next(&it)) {
+		if (it.k % 256 == 255 && stop != NULL && stop())
+			return PE_EINTR;
+		field_stats_init(&dest[it.k], it.count);
+		int rc = pe_diag_block(f, it.p0, it.p1, it.q0, it.q1, false,
+		    &dest[it.k]);
+		if (rc != PE_OK)
+			return rc;
+	}
+	return PE_OK;
+}
+
+/* A block within one piece pc (its diagonals [kmin, kmax] inside the
+ * piece's): what pe_diag_block gives it, without sums. Over the block the
+ * field is p + q k, whose mean is p + q mean(j - i), and mean(j - i) =
+ * mean(j) - mean(i) = ((c0 + c1 - 1) - (r0 + r1 - 1)) / 2: a multiple of
+ * 1/2, h2 / 2. pe_diag_block's quotient and remainder of the exact sum by
+ * the count give that value exactly in long double (the quotient is its
+ * integer part, the remainder over the count 0 or +-1/2, both exact), so
+ * (long double)h2 / 2 is its mv bit for bit; min and max are its values at
+ * the ends, as diag_segment takes them. */
+static void
+diag_piece_block(const struct diag_piece *pc, double scale, size_t r0,
+    size_t r1, size_t c0, size_t c1, struct pe_stats *dest)
+{
+	uint64_t count = (uint64_t)(r1 - r0) * (uint64_t)(c1 - c0);
+	int64_t kmin = (int64_t)c0 - ((int64_t)r1 - 1);
+	int64_t kmax = ((int64_t)c1 - 1) - (int64_t)r0;
+
+	dest->count = count;
 	dest->undefined = 0;
 	dest->resultant = 1.0;
-	dest->minmax_exact = minmax;
-	if (acc.cnt == 0) {
+	dest->minmax_exact = false;
+	if (pc->masked) {
+		dest->masked = count;
 		dest->mean = dest->min = dest->max = NAN;
-		return PE_OK;
+		return;
 	}
-	/* sum / cnt as quotient and remainder, so long double only rounds
-	 * once at the end. */
-	i128 q = acc.sum / (i128)acc.cnt, rem = acc.sum % (i128)acc.cnt;
-	long double mv =
-	    (long double)q + (long double)rem / (long double)acc.cnt;
-	double lo = scale * (double)acc.vlo, hi = scale * (double)acc.vhi;
+	dest->masked = 0;
+	/* |h2| < 2^33 and |p|, |q| < 2^41 (DIAG_FAR, a piece's terms), so
+	 * 2 p + q h2 is far inside int64 and exact in long double */
+	int64_t h2 = ((int64_t)c0 + (int64_t)c1 - 1) -
+	    ((int64_t)r0 + (int64_t)r1 - 1);
+	long double mv = (long double)(2 * pc->p + pc->q * h2) / 2;
+	int64_t va = pc->p + pc->q * kmin, vb = pc->p + pc->q * kmax;
+	int64_t l = va < vb ? va : vb, h = va < vb ? vb : va;
+	double lo = scale * (double)l, hi = scale * (double)h;
 	dest->mean = (double)((long double)scale * mv);
 	dest->min = lo < hi ? lo : hi;
 	dest->max = lo < hi ? hi : lo;
-	return PE_OK;
+}
+
+/* Means of a tiling of rows [r0, r1) x cols [c0, c1) in nr x nc blocks
+ * (pe_field_grid's grid). The field's pieces over the grid's diagonals
+ * are listed once; a block whose diagonals lie in one piece is that
+ * piece's closed form (diag_piece_block: no sums), any other sums the
+ * pieces it meets, as pe_diag_block does with the same pieces (the sums
+ * are exact integers, so how the diagonals are cut does not matter: the
+ * same bits). At pixel resolution only the blocks across a piece's end,
+ * near the main diagonal and a bucket's edge, are summed. stop: the
+ * interrupt check (pe_field_set_interrupt), polled as pe_field_grid does;
+ * PE_EINTR when it says so. */
+int
+pe_diag_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
+    size_t c0, size_t c1, size_t nc, struct pe_stats *dest,
+    bool (*stop)(void))
+{
+	struct diag_acc g;
+	struct diag_rec rec = {0};
+	struct pe_attn shape;
+	double scale = 1.0;
+	int rc = PE_OK;
+
+	if (f->kind == PE_FIELD_MASK) {
+		diag_mask_attn(f->cfg, &shape);
+		if (shape.span == PE_SPAN_CHUNKED)
+			return diag_grid_blocks(f, r0, r1, nr, c0, c1, nc,
+			    dest, stop);
+	}
+	/* past the largest index, or with empty blocks: pe_diag_block's
+	 * refusal, at the first block that has it */
+	if (r1 > DIAG_MAX_INDEX || c1 > DIAG_MAX_INDEX || nr > r1 - r0 ||
+	    nc > c1 - c0)
+		return diag_grid_blocks(f, r0, r1, nr, c0, c1, nc, dest,
+		    stop);
+	diag_acc_start(&g, r0, r1, c0, c1);
+	g.rec = &rec;
+	if (diag_walk(f, &g, &scale) != PE_OK || rec.n == 0) {
+		free(rec.v); /* its error, from the first block */
+		return diag_grid_blocks(f, r0, r1, nr, c0, c1, nc, dest,
+		    stop);
+	}
+	if (rec.failed) {
+		free(rec.v);
+		return PE_ENOMEM;
+	}
+	qsort(rec.v, rec.n, sizeof *rec.v, diag_piece_cmp);
+	for (size_t bi = 0; bi < nr && rc == PE_OK; bi++) {
+		size_t p0, p1, s = 0;
+		if (bi % 8 == 7 && stop != NULL && stop()) {
+			rc = PE_EINTR;
+			break;
+		}
+		field_span(r0, r1, nr, bi, &p0, &p1);
+		for (size_t bj = 0; bj < nc; bj++) {
+			size_t q0, q1;
+			struct pe_stats *d = &dest[bi * nc + bj];
+			field_span(c0, c1, nc, bj, &q0, &q1);
+			int64_t kmin = (int64_t)q0 - ((int64_t)p1 - 1);
+			int64_t kmax = ((int64_t)q1 - 1) - (int64_t)p0;
+			/* kmin grows along the row: the piece holding it */
+			while (s + 1 < rec.n && rec.v[s].b < kmin)
+				s++;
+			if (kmax <= rec.v[s].b && kmin >= rec.v[s].a) {
+				diag_piece_block(&rec.v[s], scale, p0, p1, q0,
+				    q1, d);
+				continue;
+			}
+			struct diag_acc acc;
+			diag_acc_start(&acc, p0, p1, q0, q1);
+			for (size_t t = s; t < rec.n && rec.v[t].a <= kmax; t++)
+				diag_segment(&acc, rec.v[t].a, rec.v[t].b,
+				    rec.v[t].p, rec.v[t].q, rec.v[t].masked);
+			diag_finish(&acc, scale, (uint64_t)(p1 - p0) *
+			    (uint64_t)(q1 - q0), false, d);
+		}
+	}
+	free(rec.v);
+	return rc;
 }

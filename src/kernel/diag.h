@@ -17,4 +17,12 @@ double pe_diag_value(const struct pe_field *f, size_t r, size_t c);
 int pe_diag_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
     size_t c1, bool minmax, struct pe_stats *dest);
 
+/* Means of an nr x nc grid of blocks tiling rows [r0, r1) x cols [c0,
+ * c1) of such a field (pe_field_grid's; the same statistics as
+ * pe_diag_block gives each block, min and max not marked exact); stop,
+ * when not NULL, is polled now and then: PE_EINTR when it says so. */
+int pe_diag_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
+    size_t c0, size_t c1, size_t nc, struct pe_stats *dest,
+    bool (*stop)(void));
+
 #endif

@@ -9,6 +9,7 @@
  * FIELD_SCAN_BUDGET. What a module derives once and keeps at struct
  * pe_field's prefix, field_impl.h says under its name. */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,6 +83,15 @@ patch_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	return PE_OK;
 }
 
+/* A diagonal field's grid, cut short by the interrupt check. */
+static int
+diag_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
+    size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
+{
+	return pe_diag_grid(f, r0, r1, nr, c0, c1, nc, dest,
+	    pe_field_interrupted);
+}
+
 /* NoPE has no position vectors: its similarity is 0 everywhere. */
 static double
 zero_value(const struct pe_field *f, size_t r, size_t c)
@@ -137,9 +147,9 @@ static const struct field_ops patch_cosine_ops = {pe_field_patch_init,
 	pe_field_patch_value, patch_block, pe_field_patch_grid, patch_minmax,
 	false};
 static const struct field_ops diag_ops = {NULL, pe_diag_value,
-	pe_diag_block, NULL, NULL, true};
+	pe_diag_block, diag_grid, NULL, true};
 static const struct field_ops alibi_ops = {field_init_alibi, pe_diag_value,
-	pe_diag_block, NULL, NULL, true};
+	pe_diag_block, diag_grid, NULL, true};
 static const struct field_ops zero_ops = {NULL, zero_value, zero_block,
 	NULL, zero_minmax, false};
 
@@ -321,9 +331,14 @@ pe_field_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	return rc;
 }
 
-/* The interrupt check and its argument (pe_field_set_interrupt). */
+/* The interrupt check and its argument (pe_field_set_interrupt); whether
+ * this thread set it (it alone calls it: the check may look at the
+ * terminal); whether it has said stop since it was set, which grids on
+ * other threads (the pixel layer's second band) read instead. */
 static bool (*interrupt_check)(void *);
 static void *interrupt_arg;
+static _Thread_local bool interrupt_mine;
+static atomic_bool interrupt_said;
 
 /* Set the check long grids poll. */
 void
@@ -331,13 +346,22 @@ pe_field_set_interrupt(bool (*check)(void *arg), void *arg)
 {
 	interrupt_check = check;
 	interrupt_arg = arg;
+	interrupt_mine = check != NULL;
+	atomic_store(&interrupt_said, false);
 }
 
 /* Whether the interrupt check asks to stop. */
 bool
 pe_field_interrupted(void)
 {
-	return interrupt_check != NULL && interrupt_check(interrupt_arg);
+	if (interrupt_check == NULL)
+		return false;
+	if (!interrupt_mine)
+		return atomic_load(&interrupt_said);
+	if (!interrupt_check(interrupt_arg))
+		return false;
+	atomic_store(&interrupt_said, true);
+	return true;
 }
 
 /* Block k of nblocks tiling [lo, hi) (field_span). */

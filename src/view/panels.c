@@ -2,9 +2,13 @@
 #include "view/panels.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "pescope/wave.h"
+#include "render/pool.h"
 
 /* Width of the vertical axis labels for rows up to hi. */
 static int
@@ -583,18 +587,94 @@ map_run(size_t n, size_t ns, size_t most, size_t *step, size_t *run)
 	*run = *step <= most ? *step * (most / *step) : 1;
 }
 
+/* A picture's fill (map_pixels_fill): its rectangles of samples, each a
+ * grid call, taken in turn by the two parts of pe_pool_run2. */
+struct map_fill {
+	const struct map_spec *s;
+	struct pe_pixmap *pm;
+	size_t nr, nc, band, chunk;
+	size_t units, per_row;	/* rectangles; of them, in a band */
+	const size_t *colof;	/* each pixel column's sample (nc != pw) */
+	atomic_size_t next;	/* the next rectangle to take */
+	atomic_int rc;		/* the first failure, PE_OK */
+};
+
+/* The colors of rectangle u of a fill, with st and scol its part's. */
+static int
+map_fill_unit(struct map_fill *mf, size_t u, struct pe_stats *st,
+    uint32_t *scol)
+{
+	const struct map_spec *s = mf->s;
+	struct pe_pixmap *pm = mf->pm;
+	size_t nr = mf->nr, nc = mf->nc, pw = (size_t)pm->pw;
+	size_t k0 = u / mf->per_row * mf->band, j0 = u % mf->per_row *
+	    mf->chunk;
+	size_t k1 = k0 + mf->band < nr ? k0 + mf->band : nr, a, b;
+	size_t j1 = j0 + mf->chunk < nc ? j0 + mf->chunk : nc, ca, cb;
+	int xa, xb, xe;
+	band_rows(s->r0, s->r1, nr, k0, k1, &a, &b);
+	band_rows(s->c0, s->c1, nc, j0, j1, &ca, &cb);
+	size_t nb = k1 - k0, nk = j1 - j0;
+	int rc = s->f != NULL ? pe_field_grid(s->f, a, b, nb, ca, cb, nk, st)
+	    : s->src.grid(s->src.arg, a, b, nb, ca, cb, nk, st);
+	/* the rectangle's pixel columns [xa, xe) */
+	pe_pixmap_pixels(nc, pw, j0, &xa, &xb);
+	pe_pixmap_pixels(nc, pw, j1 - 1, &xb, &xe);
+	for (size_t k = k0; k < k1 && rc == PE_OK; k++) {
+		const struct pe_stats *row = st + (k - k0) * nk;
+		int ya, yb;
+		pe_pixmap_pixels(nr, (size_t)pm->ph, k, &ya, &yb);
+		uint32_t *line = pm->rgb + (size_t)ya * pw;
+		/* a color a sample, then (fewer samples than pixels) each
+		 * over its run of pixels */
+		pe_scale_pixels(&s->scale, row, nk, nc == pw ? line + j0 :
+		    scol + j0);
+		if (nc != pw)
+			for (int p = xa; p < xe; p++)
+				line[p] = scol[mf->colof[p]];
+		for (int yy = ya + 1; yy < yb; yy++)
+			memcpy(pm->rgb + (size_t)yy * pw + xa, line + xa,
+			    (size_t)(xe - xa) * sizeof *line);
+	}
+	return rc;
+}
+
+/* One part of a fill: rectangles in turn until none is left or one
+ * failed (its buffers its own). */
+static void
+map_fill_part(void *arg, int part)
+{
+	struct map_fill *mf = arg;
+	(void)part;
+	struct pe_stats *st = malloc(mf->band * mf->chunk * sizeof *st);
+	uint32_t *scol = malloc(mf->nc * sizeof *scol);
+	int rc = st != NULL && scol != NULL ? PE_OK : PE_ENOMEM;
+	while (rc == PE_OK && atomic_load(&mf->rc) == PE_OK) {
+		size_t u = atomic_fetch_add(&mf->next, 1);
+		if (u >= mf->units)
+			break;
+		rc = map_fill_unit(mf, u, st, scol);
+	}
+	int ok = PE_OK;
+	if (rc != PE_OK)
+		atomic_compare_exchange_strong(&mf->rc, &ok, rc);
+	free(st), free(scol);
+}
+
 /* Fill pm's pixels with the colors of the nr x nc block means of what s
  * shows, from the kernel's grid in rectangles that cut as the whole grid
  * would (rows, and columns too where a band of whole rows would hold
  * more than MAP_PIXELS_BYTES: a grid call per sample row costs its
  * per-call work, the wave fields' direct sincos, nr times), so memory
- * stays bounded. PE_ENOMEM when memory ran out. */
+ * stays bounded. With more than one rectangle the machine's two cores
+ * take them in turn (pe_pool_run2): the same grid calls, so the same
+ * pixels, whoever makes them. PE_ENOMEM when memory ran out. */
 static int
 map_pixels_fill(const struct map_spec *s, struct pe_pixmap *pm, size_t nr,
     size_t nc)
 {
 	size_t n = s->r1 - s->r0, m = s->c1 - s->c0;
-	size_t pw = (size_t)pm->pw, ph = (size_t)pm->ph;
+	size_t pw = (size_t)pm->pw;
 	size_t cap = MAP_PIXELS_BYTES / sizeof(struct pe_stats);
 	size_t rstep, band, cstep, chunk;
 	map_run(n, nr, cap / nc ? cap / nc : 1, &rstep, &band);
@@ -606,51 +686,28 @@ map_pixels_fill(const struct map_spec *s, struct pe_pixmap *pm, size_t nr,
 		chunk = cstep * (cap / (rstep * cstep));
 		chunk = chunk < nc ? chunk : nc;
 	}
-	struct pe_stats *st = malloc(band * chunk * sizeof *st);
-	uint32_t *scol = malloc(nc * sizeof *scol);
+	struct map_fill mf = {.s = s, .pm = pm, .nr = nr, .nc = nc,
+	    .band = band, .chunk = chunk};
+	mf.per_row = (nc + chunk - 1) / chunk;
+	mf.units = (nr + band - 1) / band * mf.per_row;
+	atomic_init(&mf.next, 0);
+	atomic_init(&mf.rc, PE_OK);
 	size_t *colof = nc != pw ? malloc(pw * sizeof *colof) : NULL;
-	int rc = PE_OK;
-	if (st == NULL || scol == NULL || (nc != pw && colof == NULL)) {
-		free(st), free(scol), free(colof);
+	if (nc != pw && colof == NULL)
 		return PE_ENOMEM;
-	}
 	for (size_t p = 0; colof != NULL && p < pw; p++)
 		colof[p] = pe_pixmap_sample(nc, pw, p);
-	for (size_t k0 = 0; k0 < nr && rc == PE_OK; k0 += band) {
-		size_t k1 = k0 + band < nr ? k0 + band : nr, a, b;
-		band_rows(s->r0, s->r1, nr, k0, k1, &a, &b);
-		for (size_t j0 = 0; j0 < nc && rc == PE_OK; j0 += chunk) {
-			size_t j1 = j0 + chunk < nc ? j0 + chunk : nc, ca, cb;
-			int xa, xb, xe;
-			band_rows(s->c0, s->c1, nc, j0, j1, &ca, &cb);
-			size_t nb = k1 - k0, nk = j1 - j0;
-			rc = s->f != NULL ? pe_field_grid(s->f, a, b, nb, ca, cb,
-			    nk, st) : s->src.grid(s->src.arg, a, b, nb, ca, cb, nk,
-			    st);
-			/* the chunk's pixel columns [xa, xe) */
-			pe_pixmap_pixels(nc, pw, j0, &xa, &xb);
-			pe_pixmap_pixels(nc, pw, j1 - 1, &xb, &xe);
-			for (size_t k = k0; k < k1 && rc == PE_OK; k++) {
-				const struct pe_stats *row = st + (k - k0) * nk;
-				int ya, yb;
-				pe_pixmap_pixels(nr, ph, k, &ya, &yb);
-				uint32_t *line = pm->rgb + (size_t)ya * pw;
-				/* a color a sample, then (fewer samples than
-				 * pixels) each over its run of pixels */
-				pe_scale_pixels(&s->scale, row, nk, nc == pw ?
-				    line + j0 : scol + j0);
-				if (nc != pw)
-					for (int p = xa; p < xe; p++)
-						line[p] = scol[colof[p]];
-				for (int yy = ya + 1; yy < yb; yy++)
-					memcpy(pm->rgb + (size_t)yy * pw + xa,
-					    line + xa, (size_t)(xe - xa) *
-					    sizeof *line);
-			}
-		}
+	mf.colof = colof;
+	if (mf.units > 1) {
+		/* what is made once a process, made here first */
+		(void)pe_cmap_color(s->scale.cmap, 0.5);
+		(void)pe_wave_isa();
+		pe_pool_run2(map_fill_part, &mf);
+	} else {
+		map_fill_part(&mf, 0);
 	}
-	free(st), free(scol), free(colof);
-	return rc;
+	free(colof);
+	return atomic_load(&mf.rc);
 }
 
 /* The map's pixel layer over its mw x mh cells at (mx, y): one sample per

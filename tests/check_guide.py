@@ -110,12 +110,47 @@ def installed(word, env):
                           env=env, capture_output=True).returncode == 0
 
 
+def stuck(tmux, name):
+    """What a TUI that did not end is doing: each process under the pane,
+    its state, where the kernel holds it and, with gdb, its stack."""
+    pane = subprocess.run(tmux + ["list-panes", "-t", name, "-F",
+                                  "#{pane_pid}"],
+                          capture_output=True, text=True).stdout.split()
+    out, todo = [], pane[:1]
+    while todo:
+        pid = todo.pop()
+        try:
+            with open("/proc/%s/stat" % pid) as f:
+                stat = f.read().rsplit(")", 1)[1].split()
+            with open("/proc/%s/wchan" % pid) as f:
+                wchan = f.read()
+            with open("/proc/%s/cmdline" % pid) as f:
+                argv = f.read().replace("\0", " ").strip()
+            with open("/proc/%s/task/%s/children" % (pid, pid)) as f:
+                todo += f.read().split()
+        except OSError:
+            continue
+        out.append("pid %s state %s wchan %s: %s" % (pid, stat[0], wchan,
+                                                    argv[:80]))
+        if os.path.basename(argv.split(" ")[0]) == "pescope" and \
+                shutil.which("gdb"):
+            bt = subprocess.run(["gdb", "-p", pid, "-batch", "-ex", "bt"],
+                                capture_output=True, text=True).stdout
+            out.append(" / ".join(l for l in bt.split("\n")
+                                  if l.startswith("#"))[:1500])
+    return "\n  " + "\n  ".join(out) if out else ""
+
+
 def run_tui(cmd, cwd, env, tmux, where):
     name = "g%d" % int(time.time() * 1000 % 1e9)
     done = os.path.join(cwd, ".tui-exit")
     if os.path.exists(done):
         os.remove(done)
-    script = "%s\necho $? > %s" % (cmd, shlex.quote(done))
+    # the status is written beside and renamed into place: a file that
+    # exists is whole (seen between the shell's creating it and its write,
+    # the status would be empty, and a TUI that ended on q would fail)
+    script = "%s\necho $? > %s.new && mv %s.new %s" % (
+        cmd, shlex.quote(done), shlex.quote(done), shlex.quote(done))
     for attempt in range(3):  # a busy server may fail a new session once
         p = subprocess.run(tmux + ["new-session", "-d", "-s", name, "-x",
                                    "100", "-y", "30", "-c", cwd, "bash",
@@ -147,13 +182,15 @@ def run_tui(cmd, cwd, env, tmux, where):
                 break
             time.sleep(0.25)
     status = open(done).read().strip() if os.path.exists(done) else None
+    why = "" if status is not None else stuck(tmux, name)
     subprocess.run(tmux + ["kill-session", "-t", name],
                    capture_output=True)
     if status == "0":
         say("ok", where, cmd, "TUI: drew, q ended it")
     else:
         tail = " | ".join(l for l in screen.split("\n") if l.strip())[-300:]
-        say("FAIL", where, cmd, "TUI exit %s; screen: %s" % (status, tail))
+        say("FAIL", where, cmd, "TUI exit %s; screen: %s%s" % (status, tail,
+                                                               why))
 
 
 def check_text(path, rel):

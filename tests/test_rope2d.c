@@ -10,6 +10,7 @@
 
 #include "helpers.h"
 #include "kernel/field_impl.h"
+#include "kernel/testing.h"
 #include "pescope/field.h"
 #include "pescope/rope2d.h"
 
@@ -219,6 +220,7 @@ fields_equal_brute_force(void)
 		{1, 13, 12, PE_ROPE2D_AXIAL, 0},
 		{11, 1, 8, PE_ROPE2D_MIXED, 0},
 		{6, 6, 32, PE_ROPE2D_MIXED, 11},
+		{4, 41, 8, PE_ROPE2D_MIXED, 2}, /* blocks past 32 columns */
 	};
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
 		struct pe_config c;
@@ -263,4 +265,96 @@ Test(rope2d, fields_without_the_table_equal_brute_force)
 	pe_field_rope2d_table_max = 0;
 	fields_equal_brute_force();
 	pe_field_rope2d_table_max = keep;
+}
+
+/* The mixed map's cosine at offset (dx, dy), pair by pair in long double
+ * from the head's frequencies: (1/(d/2)) sum_j cos(dx fx_j + dy fy_j). */
+static long double
+mixed_brute(const double *fx, const double *fy, size_t P, long dx, long dy)
+{
+	long double sum = 0;
+
+	for (size_t j = 0; j < P; j++)
+		sum += cosl((long double)dx * fx[j] + (long double)dy * fy[j]);
+	return sum / (long double)P;
+}
+
+/* The reference initialisation's table built from L (the sums along the
+ * head's two directions, interpolated between the integers) against the
+ * definition summed pair by pair in long double: values at every offset
+ * of the grid from two anchors, and blocks narrow and wide (past 32
+ * columns a block sums the rows' prefix sums), small and medium grids and
+ * widths, several heads and bases; then the field's own consistency
+ * (blocks, grids, min and max) on that table. */
+Test(rope2d, mixed_lines_equal_the_pairs)
+{
+	struct {
+		size_t h, w, d, head;
+		double base;
+	} cases[] = {
+		{9, 9, 64, 3, 0},
+		{33, 29, 2048, 0, 0},
+		{17, 45, 256, 7, 0},
+		{1, 70, 16, 1, 0},
+		{40, 1, 8, 2, 0},
+		{21, 38, 8192, 5, 0},
+		{25, 25, 512, 4, 10000.0},
+	};
+	uint64_t keep = pe_field_rope2d_build_max;
+	pe_field_rope2d_build_max = 0;
+	double worst = 0;
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		struct pe_config c;
+		struct pe_field f;
+		char what[96];
+		rope2d_config(&c, cases[k].h, cases[k].w, cases[k].d,
+		    PE_ROPE2D_MIXED);
+		c.rope2d.head = cases[k].head;
+		if (cases[k].base > 0)
+			c.base = cases[k].base;
+		snprintf(what, sizeof what, "mixed %zux%zu d %zu head %zu base %g",
+		    c.grid_h, c.grid_w, c.d, c.rope2d.head, c.base);
+		cr_assert_eq(pe_field_init(&f, PE_FIELD_PATCH_COSINE, &c), PE_OK);
+		size_t P = c.d / 2, H = c.grid_h, W = c.grid_w, N = H * W;
+		size_t anchors[2] = {0, N / 2 + W / 3};
+		for (size_t i = 0; i < 2; i++) {
+			size_t a = anchors[i] % N;
+			long xa = (long)(a % W), ya = (long)(a / W);
+			f.anchor = a;
+			for (size_t y = 0; y < H; y++)
+				for (size_t x = 0; x < W; x++) {
+					double got = pe_field_value(&f, y, x);
+					long double want = mixed_brute(f.omega, f.prefix, P,
+					    (long)x - xa, (long)y - ya);
+					double e = fabs(got - (double)want);
+					worst = e > worst ? e : worst;
+					cr_expect(e <= 5e-11, "%s anchor %zu (%zu, %zu): %.17g, "
+					    "pair by pair %.17Lg", what, a, y, x, got, want);
+				}
+			/* blocks: the whole grid, a wide band, a narrow one */
+			size_t r[3][4] = {{0, H, 0, W}, {H / 3, H, W / 5, W},
+				{0, (H + 1) / 2, W / 2, W / 2 + 1}};
+			for (size_t b = 0; b < 3; b++) {
+				struct pe_stats st;
+				long double sum = 0;
+				size_t n = (r[b][1] - r[b][0]) * (r[b][3] - r[b][2]);
+				field_stats_init(&st, n);
+				cr_assert_eq(pe_field_block(&f, r[b][0], r[b][1], r[b][2],
+				    r[b][3], false, &st), PE_OK);
+				for (size_t y = r[b][0]; y < r[b][1]; y++)
+					for (size_t x = r[b][2]; x < r[b][3]; x++)
+						sum += mixed_brute(f.omega, f.prefix, P,
+						    (long)x - xa, (long)y - ya);
+				double e = fabs(st.mean - (double)(sum / (long double)n));
+				cr_expect(e <= 5e-11, "%s anchor %zu block %zu: %.17g, "
+				    "pair by pair %.17Lg", what, a, b, st.mean,
+				    sum / (long double)n);
+			}
+			th_field_check(&f, what);
+		}
+		pe_field_free(&f);
+		th_field_check_grids(&c, PE_FIELD_PATCH_COSINE, what);
+	}
+	cr_log_info("mixed from L: worst |value - pair by pair| %.3g", worst);
+	pe_field_rope2d_build_max = keep;
 }

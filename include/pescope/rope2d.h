@@ -31,6 +31,12 @@ double pe_rope2d_torch_rand(size_t k);
  * and rope2d parameters do not pass their checks (whatever its encoding). */
 int pe_rope2d_freqs(const struct pe_config *cfg, double *fx, double *fy);
 
+/* The magnitude f_k = 1 / base^(4k/d), k < d/4, of RoPE-ViT's
+ * frequencies (compute_axial_cis, init_random_2d_freqs): axial's fx_k and
+ * fy_(d/4 + k); the reference initialisation's pairs k and d/4 + k are f_k
+ * times the head's two directions. */
+double pe_rope2d_mag(const struct pe_config *cfg, size_t k);
+
 /* Heads of a freqs file (0 without one), and its blocks (depth). */
 size_t pe_rope2d_file_heads(const struct pe_config *cfg);
 size_t pe_rope2d_file_depth(const struct pe_config *cfg);

@@ -127,6 +127,9 @@ lesson_place_save(const struct pe_lesson *l, const char *key, size_t scene,
 	place_mkdirs(dir);
 	if (pe_atomic_open(&out, path) != PE_OK)
 		return PE_EIO;
+	/* every step writes it, from the frame's loop: no wait for the disk
+	 * (a crash loses a place, and an unreadable one starts at scene 1) */
+	out.nosync = true;
 	fprintf(out.fp, "scene %zu step %zu\ntitle %s\n", scene + 1, step + 1,
 	    l->scenes[scene].title);
 	return pe_atomic_commit(&out);

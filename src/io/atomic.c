@@ -79,6 +79,7 @@ pe_atomic_open(struct pe_atomic *a, const char *path)
 		return PE_EINVAL;
 	a->fp = NULL;
 	a->path = a->tmp = NULL;
+	a->nosync = false;
 	if (path == NULL || *path == '\0')
 		return PE_EINVAL;
 	if ((a->path = strdup(path)) == NULL)
@@ -174,7 +175,7 @@ pe_atomic_check(const char *path)
 	return ok == 0 ? PE_OK : PE_EIO;
 }
 
-/* Flush, sync and close the temporary file, keeping it (a->fp is NULL
+/* Flush, sync (unless a->nosync) and close the temporary file, keeping it (a->fp is NULL
  * afterwards); PE_EIO when a write failed. */
 int
 pe_atomic_finish(struct pe_atomic *a)
@@ -183,8 +184,8 @@ pe_atomic_finish(struct pe_atomic *a)
 
 	if (a == NULL || a->fp == NULL || a->tmp == NULL)
 		return PE_EINVAL;
-	if (fflush(a->fp) != 0 || ferror(a->fp) ||
-	    (fsync(fileno(a->fp)) != 0 && errno != EINVAL && errno != EROFS))
+	if (fflush(a->fp) != 0 || ferror(a->fp) || (!a->nosync &&
+	    fsync(fileno(a->fp)) != 0 && errno != EINVAL && errno != EROFS))
 		rc = PE_EIO;
 	int saved = errno;
 	if (fclose(a->fp) != 0 && rc == PE_OK)

@@ -102,6 +102,9 @@ struct pe_atomic {
 	FILE *fp;
 	char *path;
 	char *tmp;
+	/* set after open for a file whose loss in a crash costs nothing
+	 * (the lesson's place): finished and renamed without fsync */
+	bool nosync;
 };
 int pe_atomic_open(struct pe_atomic *a, const char *path);
 /* Whether pe_atomic_open could write path, by looking only (nothing is

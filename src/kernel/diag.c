@@ -506,15 +506,22 @@ diag_piece_block(const struct diag_piece *pc, double scale, size_t r0,
 		return;
 	}
 	dest->masked = 0;
-	/* |h2| < 2^33 and |p|, |q| < 2^41 (DIAG_FAR, a piece's terms), so
-	 * 2 p + q h2 is far inside int64 and exact in long double */
+	/* |h2| < 2^33 (DIAG_MAX_INDEX) and a piece's p and q are its
+	 * values' terms (|p| <= 2 max_relative or the buckets, |q| <= 1), so
+	 * v2 = 2 p + q h2 is far inside 2^53: exact in double and long
+	 * double, v2 / 2 too; times a scale of 1 it stays exact, so the
+	 * long double product is needed only for a slope */
 	int64_t h2 = ((int64_t)c0 + (int64_t)c1 - 1) -
 	    ((int64_t)r0 + (int64_t)r1 - 1);
-	long double mv = (long double)(2 * pc->p + pc->q * h2) / 2;
+	int64_t v2 = 2 * pc->p + pc->q * h2;
 	int64_t va = pc->p + pc->q * kmin, vb = pc->p + pc->q * kmax;
 	int64_t l = va < vb ? va : vb, h = va < vb ? vb : va;
 	double lo = scale * (double)l, hi = scale * (double)h;
-	dest->mean = (double)((long double)scale * mv);
+	if (scale == 1.0)
+		dest->mean = (double)v2 * 0.5;
+	else
+		dest->mean = (double)((long double)scale *
+		    ((long double)v2 / 2));
 	dest->min = lo < hi ? lo : hi;
 	dest->max = lo < hi ? hi : lo;
 }
@@ -546,8 +553,9 @@ pe_diag_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 			return diag_grid_blocks(f, r0, r1, nr, c0, c1, nc,
 			    dest, stop);
 	}
-	/* past the largest index, or with empty blocks: pe_diag_block's
-	 * refusal, at the first block that has it */
+	/* past the largest index (pe_diag_block's refusal, at the first
+	 * block), or more blocks than rows or columns (field_span's blocks of
+	 * one that overlap): block by block */
 	if (r1 > DIAG_MAX_INDEX || c1 > DIAG_MAX_INDEX || nr > r1 - r0 ||
 	    nc > c1 - c0)
 		return diag_grid_blocks(f, r0, r1, nr, c0, c1, nc, dest,
@@ -564,6 +572,15 @@ pe_diag_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 		return PE_ENOMEM;
 	}
 	qsort(rec.v, rec.n, sizeof *rec.v, diag_piece_cmp);
+	/* the column blocks' bounds, once: block bj is [cb[2 bj],
+	 * cb[2 bj + 1]) */
+	size_t *cb = malloc(2 * nc * sizeof *cb);
+	if (cb == NULL) {
+		free(rec.v);
+		return PE_ENOMEM;
+	}
+	for (size_t bj = 0; bj < nc; bj++)
+		field_span(c0, c1, nc, bj, &cb[2 * bj], &cb[2 * bj + 1]);
 	for (size_t bi = 0; bi < nr && rc == PE_OK; bi++) {
 		size_t p0, p1, s = 0;
 		if (bi % 8 == 7 && stop != NULL && stop()) {
@@ -572,9 +589,8 @@ pe_diag_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 		}
 		field_span(r0, r1, nr, bi, &p0, &p1);
 		for (size_t bj = 0; bj < nc; bj++) {
-			size_t q0, q1;
+			size_t q0 = cb[2 * bj], q1 = cb[2 * bj + 1];
 			struct pe_stats *d = &dest[bi * nc + bj];
-			field_span(c0, c1, nc, bj, &q0, &q1);
 			int64_t kmin = (int64_t)q0 - ((int64_t)p1 - 1);
 			int64_t kmax = ((int64_t)q1 - 1) - (int64_t)p0;
 			/* kmin grows along the row: the piece holding it */
@@ -594,6 +610,7 @@ pe_diag_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 			    (uint64_t)(q1 - q0), false, d);
 		}
 	}
+	free(cb);
 	free(rec.v);
 	return rc;
 }

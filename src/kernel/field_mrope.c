@@ -266,7 +266,9 @@ mrope_angle_finish(double ts, double tc, struct pe_stats *dest)
 {
 	double m = atan2(ts, tc);
 	dest->mean = m < 0.0 ? m + PE_TWO_PI : m;
-	dest->resultant = fmin(hypot(ts, tc) / (double)dest->count, 1.0);
+	/* fmin's value (a NaN gives 1) without its call */
+	double r = hypot(ts, tc) / (double)dest->count;
+	dest->resultant = r < 1.0 ? r : 1.0;
 }
 
 /* Pairs of an angle map's factors per pass. */

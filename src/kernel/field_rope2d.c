@@ -9,12 +9,28 @@
  * the mean of C over its rows plus that over its columns, so a grid costs
  * O(H + W + cells) for any anchor. Mixed, a patch-map field keeps the
  * table T(dx, dy) = sum_j cos(dx fx_j + dy fy_j) of every offset of the
- * grid, (2H - 1)(2W - 1) numbers (a product of per-pair phasor tables), so
- * a block is the sum of its rectangle of T and a whole map costs its area
- * plus its cells. Past
- * pe_field_rope2d_table_max entries (or, for mixed, ROPE2D_BUILD_MAX to
- * build) it falls back to closed forms: pair j turns by x fx_j + y fy_j,
- * so over a rectangle the sum of e^{i theta_j} is a product of two
+ * grid, (2H - 1)(2W - 1) numbers, and the prefix sums of its rows, so a
+ * block is a sum over its rows (a narrow one, its rectangle of T) and a
+ * whole map costs its rows times its column blocks. T is built from the
+ * frequencies one of two ways:
+ *   - pair by pair, a product of per-pair phasor tables, when that takes
+ *     at most pe_field_rope2d_build_max multiply-adds (any frequencies);
+ *   - for the reference initialisation (init_random_2d_freqs: pair k is
+ *     f_k (cos a, sin a), pair d/4 + k is f_k (cos(pi/2 + a), sin(pi/2 +
+ *     a)), f_k = 1/base^(4k/d) <= 1), as T(dx, dy) = L(u) + L(v), the
+ *     offset's coordinates along the head's two directions u = dx cos a +
+ *     dy sin a, v = dx cos(pi/2 + a) + dy sin(pi/2 + a), where L(s) =
+ *     sum_k cos(s f_k) is a sum of cosines of frequencies at most 1. L is
+ *     kept at the integers up to the grid's diagonal (pe_wave_cos_sums)
+ *     and read between them by the 32-point Lagrange interpolant on the
+ *     integers around s (barycentric form): its remainder is at most
+ *     max|L^(32)| prod_{i=-15}^{16} |s - i| / 32! <= (d/4) 3.3e-11, so a
+ *     cosine of the map (T / (d/2)) is within 2e-11 of the pair-by-pair
+ *     sum, and the build costs (grid diagonal) d/4 cosines plus 64
+ *     multiply-adds an offset instead of H W d/2 phasor products.
+ * Past pe_field_rope2d_table_max entries (or a learned file whose build
+ * is too long) it falls back to closed forms: pair j turns by x fx_j + y
+ * fy_j, so over a rectangle the sum of e^{i theta_j} is a product of two
  * arithmetic progressions (Lagrange, trig.h), a block costs O(pairs) and a
  * grid one dot product per cell (pe_field_dots), bounded and interruptible.
  * The scores use the closed forms (a range of patch indices is partial
@@ -23,16 +39,27 @@
 #include <stdlib.h>
 
 #include "kernel/field_impl.h"
+#include "kernel/testing.h"
 #include "kernel/trig.h"
 #include "pescope/rope2d.h"
 #include "pescope/wave.h"
 
-/* Largest offset table a patch-map field keeps (doubles), and the most
- * multiply-adds a mixed one may take to build. */
-#define ROPE2D_TABLE_MAX ((uint64_t)1 << 21)
+/* Largest offset table a patch-map field keeps (doubles: a grid of 1024 x
+ * 1024; mixed keeps as many row prefix sums), the most multiply-adds a
+ * mixed one may take to build pair by pair, and the most cosines of L
+ * (the grid's diagonal times d/4) a reference initialisation's may. */
+#define ROPE2D_TABLE_MAX ((uint64_t)1 << 22)
 #define ROPE2D_BUILD_MAX ((uint64_t)1 << 28)
+#define ROPE2D_LINE_MAX ((uint64_t)1 << 30)
+/* Points of the interpolant of L; integers of L past the diagonal. */
+#define ROPE2D_TAPS 32
+#define ROPE2D_LINE_PAD (ROPE2D_TAPS / 2 + 4)
+/* Widest rectangle of T a block sums entry by entry (wider: the row
+ * prefix sums). */
+#define ROPE2D_WIDE 32
 
 uint64_t pe_field_rope2d_table_max = ROPE2D_TABLE_MAX;
+uint64_t pe_field_rope2d_build_max = ROPE2D_BUILD_MAX;
 
 /* Entries of a patch-map field's table: axial C(k), k < max(H, W); mixed
  * T(dx, dy) for every offset. */
@@ -46,21 +73,41 @@ rope2d_table_entries(const struct pe_config *cfg)
 	return (2 * H - 1) * (2 * W - 1);
 }
 
+/* Integers s = 0 .. n-1 at which a reference initialisation's L is kept:
+ * past the grid's diagonal by the interpolant's half and a margin. */
+static size_t
+rope2d_line_len(const struct pe_config *cfg)
+{
+	double diag = hypot((double)cfg->grid_h - 1, (double)cfg->grid_w - 1);
+
+	return (size_t)ceil(diag) + ROPE2D_LINE_PAD;
+}
+
+/* Whether a mixed T is built pair by pair (else from L). */
+static bool
+rope2d_pairwise(const struct pe_config *cfg)
+{
+	uint64_t H = cfg->grid_h, W = cfg->grid_w;
+
+	return W * (2 * H - 1) * (uint64_t)(cfg->d / 2) <=
+	    pe_field_rope2d_build_max;
+}
+
 /* Whether a patch-map field of cfg keeps its table. */
 static bool
 rope2d_has_table(const struct pe_config *cfg)
 {
-	uint64_t H = cfg->grid_h, W = cfg->grid_w;
-
 	if (rope2d_table_entries(cfg) > pe_field_rope2d_table_max)
 		return false;
-	return cfg->rope2d.kind == PE_ROPE2D_AXIAL ||
-	    W * (2 * H - 1) * (uint64_t)(cfg->d / 2) <= ROPE2D_BUILD_MAX;
+	if (cfg->rope2d.kind == PE_ROPE2D_AXIAL || rope2d_pairwise(cfg))
+		return true;
+	return cfg->rope2d.freqs == NULL && cfg->d >= 4 &&
+	    (uint64_t)rope2d_line_len(cfg) * (cfg->d / 4) <= ROPE2D_LINE_MAX;
 }
 
 /* The table of a patch-map field, after fy at f->prefix: axial C(k) at
- * [k]; mixed T(dx, dy) at [(dy + H - 1)(2W - 1) + dx + W - 1]; NULL when
- * it keeps none. */
+ * [k]; mixed T(dx, dy) at [(dy + H - 1)(2W - 1) + dx + W - 1], then its
+ * rows' prefix sums (rope2d_row_sums); NULL when it keeps none. */
 static double *
 rope2d_table(const struct pe_field *f)
 {
@@ -69,31 +116,38 @@ rope2d_table(const struct pe_field *f)
 	return f->prefix + f->nomega;
 }
 
-/* Build the table: axial C(k) = sum_q cos(k f_q) in frequency order
- * (fx_q = f_q for q < d/4); mixed T(dx, dy) = sum_j Re(e^{i dx fx_j} e^{i
- * dy fy_j}) for dx >= 0, the rest by T(-dx, -dy) = T(dx, dy). */
+/* Axial C(k) = sum_q cos(k f_q) in frequency order (fx_q = f_q for q <
+ * d/4), k < max(H, W). */
 static int
-rope2d_build_table(struct pe_field *f, double *T)
+rope2d_build_axial(struct pe_field *f, double *T)
 {
 	const struct pe_config *cfg = f->cfg;
-	size_t H = cfg->grid_h, W = cfg->grid_w, P = f->nomega, Q = P / 2;
-	size_t NW = 2 * W - 1, NH = 2 * H - 1;
+	size_t H = cfg->grid_h, W = cfg->grid_w, Q = f->nomega / 2;
+	size_t M = H > W ? H : W;
+	struct pe_wave wv;
 
-	if (cfg->rope2d.kind == PE_ROPE2D_AXIAL) {
-		struct pe_wave wv;
-		size_t M = H > W ? H : W;
-		if (Q == 0) {
-			for (size_t k = 0; k < M; k++)
-				T[k] = 0.0;
-			return PE_OK;
-		}
-		int rc = pe_wave_init(&wv, f->omega, Q, PE_WAVE_EXACT);
-		if (rc == PE_OK)
-			rc = pe_wave_cos_sums(&wv, 0, M, T);
-		pe_wave_free(&wv);
-		return rc;
+	if (Q == 0) {
+		for (size_t k = 0; k < M; k++)
+			T[k] = 0.0;
+		return PE_OK;
 	}
+	int rc = pe_wave_init(&wv, f->omega, Q, PE_WAVE_EXACT);
+	if (rc == PE_OK)
+		rc = pe_wave_cos_sums(&wv, 0, M, T);
+	pe_wave_free(&wv);
+	return rc;
+}
+
+/* Mixed T(dx, dy) = sum_j Re(e^{i dx fx_j} e^{i dy fy_j}) pair by pair
+ * for dx >= 0 (the caller mirrors the rest: T(-dx, -dy) = T(dx, dy)). */
+static int
+rope2d_build_pairwise(struct pe_field *f, double *T)
+{
+	const struct pe_config *cfg = f->cfg;
+	size_t H = cfg->grid_h, W = cfg->grid_w, P = f->nomega;
+	size_t NW = 2 * W - 1, NH = 2 * H - 1;
 	double *ph = malloc(2 * (W + NH) * sizeof *ph);
+
 	if (ph == NULL)
 		return PE_ENOMEM;
 	double *cx = ph, *sx = ph + W, *cy = sx + W, *sy = cy + NH;
@@ -111,11 +165,122 @@ rope2d_build_table(struct pe_field *f, double *T)
 				row[dx] += cx[dx] * cy[iy] - sx[dx] * sy[iy];
 		}
 	}
-	for (size_t iy = 0; iy < NH; iy++) /* dx < 0 from (-dx, -dy) */
-		for (size_t dx = 1; dx < W; dx++)
-			T[iy * NW + (W - 1) - dx] = T[(NH - 1 - iy) * NW + (W - 1) + dx];
 	free(ph);
 	return PE_OK;
+}
+
+/* The barycentric weights of ROPE2D_TAPS equispaced points, (-1)^i
+ * binomial(TAPS - 1, i) (Berrut and Trefethen 2004, "Barycentric Lagrange
+ * interpolation", SIAM Review 46(3), eq. 5.1). */
+static void
+rope2d_bary_weights(double *lw)
+{
+	double b = 1.0;
+
+	for (size_t i = 0; i < ROPE2D_TAPS; i++) {
+		lw[i] = i % 2 ? -b : b;
+		b = b * (double)(ROPE2D_TAPS - 1 - i) / (double)(i + 1);
+	}
+}
+
+/* L(s) from its values at the integers L[0 .. n-1] (L even): the
+ * interpolant on the ROPE2D_TAPS integers s0 - 15 .. s0 + 16 around s (s0
+ * = floor |s|), in the second barycentric form; L[s] at an integer. */
+static double
+rope2d_line_at(const double *L, const double *lw, double s)
+{
+	double t = fabs(s), fl = floor(t), num = 0.0, den = 0.0;
+	long s0 = (long)fl, first = s0 - (ROPE2D_TAPS / 2 - 1);
+
+	if (t == fl)
+		return L[s0];
+	for (long i = 0; i < ROPE2D_TAPS; i++) {
+		long m = first + i;
+		double q = lw[i] / (t - (double)m);
+		num += q * L[m < 0 ? -m : m];
+		den += q;
+	}
+	return num / den;
+}
+
+/* Mixed T for the reference initialisation, for dy >= 0: L(u) + L(v) at
+ * the offset's coordinates along the head's directions (cos a, sin a) =
+ * (fx_0, fy_0) and (cos(pi/2 + a), sin(pi/2 + a)) = (fx_q, fy_q), q = d/4
+ * (f_0 = 1), L(s) = sum_k cos(s f_k) kept at the integers. */
+static int
+rope2d_build_lines(struct pe_field *f, double *T)
+{
+	const struct pe_config *cfg = f->cfg;
+	size_t H = cfg->grid_h, W = cfg->grid_w, Q = f->nomega / 2;
+	size_t NW = 2 * W - 1, NH = 2 * H - 1, n = rope2d_line_len(cfg);
+	double ca = f->omega[0], sa = f->prefix[0], cb = f->omega[Q],
+	       sb = f->prefix[Q], lw[ROPE2D_TAPS];
+	double *mag = malloc((Q + n) * sizeof *mag);
+	struct pe_wave wv;
+
+	if (mag == NULL)
+		return PE_ENOMEM;
+	double *L = mag + Q;
+	for (size_t k = 0; k < Q; k++)
+		mag[k] = pe_rope2d_mag(cfg, k);
+	int rc = pe_wave_init(&wv, mag, Q, PE_WAVE_EXACT);
+	if (rc == PE_OK)
+		rc = pe_wave_cos_sums(&wv, 0, n, L);
+	pe_wave_free(&wv);
+	rope2d_bary_weights(lw);
+	for (size_t iy = H - 1; iy < NH && rc == PE_OK; iy++) {
+		double dy = (double)iy - (double)(H - 1);
+		for (size_t ix = 0; ix < NW; ix++) {
+			double dx = (double)ix - (double)(W - 1);
+			T[iy * NW + ix] = rope2d_line_at(L, lw, dx * ca + dy * sa) +
+			    rope2d_line_at(L, lw, dx * cb + dy * sb);
+		}
+	}
+	free(mag);
+	return rc;
+}
+
+/* Prefix sums of T's rows into R: R[iy][ix] = sum_{k <= ix} T[iy][k]. */
+static void
+rope2d_row_sums(const double *T, size_t NH, size_t NW, double *R)
+{
+	for (size_t iy = 0; iy < NH; iy++) {
+		double acc = 0.0;
+		for (size_t ix = 0; ix < NW; ix++) {
+			acc += T[iy * NW + ix];
+			R[iy * NW + ix] = acc;
+		}
+	}
+}
+
+/* Build the table: axial C; mixed T (pair by pair, or from L), the rows
+ * dy < 0 by T(-dx, -dy) = T(dx, dy), then R. */
+static int
+rope2d_build_table(struct pe_field *f, double *T)
+{
+	const struct pe_config *cfg = f->cfg;
+	size_t H = cfg->grid_h, W = cfg->grid_w;
+	size_t NW = 2 * W - 1, NH = 2 * H - 1;
+	int rc;
+
+	if (cfg->rope2d.kind == PE_ROPE2D_AXIAL)
+		return rope2d_build_axial(f, T);
+	if (rope2d_pairwise(cfg)) {
+		rc = rope2d_build_pairwise(f, T);
+		/* dx < 0 from (-dx, -dy) */
+		for (size_t iy = 0; iy < NH && rc == PE_OK; iy++)
+			for (size_t dx = 1; dx < W; dx++)
+				T[iy * NW + (W - 1) - dx] =
+				    T[(NH - 1 - iy) * NW + (W - 1) + dx];
+	} else {
+		rc = rope2d_build_lines(f, T);
+		for (size_t iy = 0; iy < H - 1 && rc == PE_OK; iy++) /* dy < 0 */
+			for (size_t ix = 0; ix < NW; ix++)
+				T[iy * NW + ix] = T[(NH - 1 - iy) * NW + (NW - 1 - ix)];
+	}
+	if (rc == PE_OK)
+		rope2d_row_sums(T, NH, NW, T + NH * NW);
+	return rc;
 }
 
 /* fx at f->omega, fy at f->prefix (and a patch map's offset table after
@@ -126,7 +291,8 @@ rope2d_init(struct pe_field *f)
 	const struct pe_config *cfg = f->cfg;
 	size_t P = cfg->d / 2;
 	bool table = f->kind == PE_FIELD_PATCH_COSINE && rope2d_has_table(cfg);
-	size_t extra = table ? (size_t)rope2d_table_entries(cfg) : 0;
+	size_t extra = table ? (size_t)rope2d_table_entries(cfg) *
+	    (cfg->rope2d.kind == PE_ROPE2D_AXIAL ? 1 : 2) : 0;
 
 	f->nomega = P;
 	f->omega = malloc((P ? P : 1) * sizeof *f->omega);
@@ -176,7 +342,8 @@ rope2d_axial_sum(const double *C, size_t a, size_t k0, size_t k1)
 
 /* Sum of the scores over rows [h0, h1) x columns [w0, w1) from the
  * anchor, from the table: axial C's sums over the rows and over the
- * columns, each times the other side's count; mixed the rectangle of T. */
+ * columns, each times the other side's count; mixed the rectangle of T
+ * (at most ROPE2D_WIDE columns) or a difference of R a row. */
 static double
 rope2d_table_sum(const struct pe_field *f, const double *T, size_t h0,
     size_t h1, size_t w0, size_t w1)
@@ -188,10 +355,20 @@ rope2d_table_sum(const struct pe_field *f, const double *T, size_t h0,
 	if (f->cfg->rope2d.kind == PE_ROPE2D_AXIAL)
 		return rope2d_axial_sum(T, ya, h0, h1) * (double)(w1 - w0) +
 		    rope2d_axial_sum(T, xa, w0, w1) * (double)(h1 - h0);
+	if (w1 - w0 <= ROPE2D_WIDE) {
+		for (size_t h = h0; h < h1; h++) {
+			const double *row = T + (h + H - 1 - ya) * NW + (W - 1 - xa);
+			for (size_t w = w0; w < w1; w++)
+				sum += row[w];
+		}
+		return sum;
+	}
+	/* R(w1 - 1) - R(w0 - 1) a row, R after T */
+	const double *R = T + (2 * H - 1) * NW;
+	size_t lo = w0 + W - 1 - xa, hi = w1 - 1 + W - 1 - xa;
 	for (size_t h = h0; h < h1; h++) {
-		const double *row = T + (h + H - 1 - ya) * NW + (W - 1 - xa);
-		for (size_t w = w0; w < w1; w++)
-			sum += row[w];
+		const double *row = R + (h + H - 1 - ya) * NW;
+		sum += row[hi] - (lo > 0 ? row[lo - 1] : 0.0);
 	}
 	return sum;
 }

@@ -160,8 +160,9 @@ field_wave_finish(const struct pe_field *f, double ts, double tc,
 	if (f->kind == PE_FIELD_ROPE_ANGLE) {
 		double m = atan2(ts, tc);
 		dest->mean = m < 0.0 ? m + PE_TWO_PI : m;
-		dest->resultant =
-		    fmin(hypot(ts, tc) / (double)dest->count, 1.0);
+		/* fmin's value (a NaN gives 1) without its call */
+		double r = hypot(ts, tc) / (double)dest->count;
+		dest->resultant = r < 1.0 ? r : 1.0;
 		return;
 	}
 	dest->mean = (ts + tc) * pe_field_wave_scale(f) / (double)dest->count;
@@ -271,6 +272,75 @@ field_wave_terms_free(struct field_wave_terms *t)
 	free(t->start);
 }
 
+/* Row blocks a wave grid adds up at once: each one a lane of a vector,
+ * with the scalar loop's operations in its order (a product, then a sum:
+ * contraction is off), so the same bits. */
+#define FIELD_WAVE_LANES 4
+typedef double field_wave_v __attribute__((vector_size(8 * FIELD_WAVE_LANES)));
+
+/* Chunks of frequencies a wave grid walks at once (their tilings' memory,
+ * about 32 KiB each at FIELD_WAVE_CHUNK frequencies). */
+#define FIELD_WAVE_GROUP 16
+
+/* Release the first n tilings of ti (those never made have c NULL). */
+static void
+field_wave_tilings_free(struct field_tiling *ti, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (ti[k].c != NULL)
+			pe_field_tiling_free(&ti[k]);
+}
+
+/* The next nb row blocks' sums of tiling ti's nf frequencies, lane by
+ * lane: CL[i L + l], SL[i L + l] (lanes past nb zero); C, S scratch. */
+static void
+field_wave_lanes(struct field_tiling *ti, size_t nb, size_t nf, double *C,
+    double *S, double *CL, double *SL)
+{
+	for (size_t l = 0; l < FIELD_WAVE_LANES; l++) {
+		if (l < nb) {
+			pe_field_tiling_next(ti);
+			pe_field_tiling_sums(ti, C, S);
+		} else {
+			memset(C, 0, nf * sizeof *C);
+			memset(S, 0, nf * sizeof *S);
+		}
+		for (size_t i = 0; i < nf; i++) {
+			SL[i * FIELD_WAVE_LANES + l] = S[i];
+			CL[i * FIELD_WAVE_LANES + l] = C[i];
+		}
+	}
+}
+
+/* Add terms [j0, j1) of a chunk (its frequencies from flo) to the nb rows
+ * of blocks at rows (nc a row): per column block, its terms' sum, then
+ * that sum to the block's running sums (sines in mean, cosines in
+ * resultant). */
+static void
+field_wave_add(const struct field_wave_terms *tm, size_t j0, size_t j1,
+    size_t flo, const double *CL, const double *SL, struct pe_stats *rows,
+    size_t nc, size_t nb)
+{
+	static const double count[4] = {0.0, 1.0, 2.0, 3.0};
+
+	for (size_t j = j0; j < j1;) {
+		uint32_t bj = tm->blk[j];
+		field_wave_v ts = {0}, tc = {0}, vs, vc;
+		for (; j < j1 && tm->blk[j] == bj; j++) {
+			uint32_t v = tm->iw[j];
+			size_t i = (v >> 4) - flo;
+			memcpy(&vs, SL + i * FIELD_WAVE_LANES, sizeof vs);
+			memcpy(&vc, CL + i * FIELD_WAVE_LANES, sizeof vc);
+			ts += count[v >> 2 & 3] * vs;
+			tc += count[v & 3] * vc;
+		}
+		for (size_t l = 0; l < nb; l++) {
+			rows[l * nc + bj].mean += ts[l];
+			rows[l * nc + bj].resultant += tc[l];
+		}
+	}
+}
+
 /* Grid of a wave field: per row-block the closed-form sums of every
  * frequency (struct field_tiling), FIELD_WAVE_CHUNK frequencies at a time,
  * added to the column blocks that show them (struct field_wave_terms); the
@@ -281,12 +351,12 @@ int
 pe_field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
                    size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
 {
-	static const double count[4] = {0.0, 1.0, 2.0, 3.0};
 	size_t nfreq;
 	const double *wr, *hc, *hs;
 	struct field_wave_terms tm;
 	struct field_cells it;
 	double *S = NULL;
+	size_t *qw = NULL;
 	int rc = PE_ENOMEM;
 
 	pe_field_wave_freqs(f, &nfreq);
@@ -295,62 +365,103 @@ pe_field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 		return PE_ENOMEM;
 	if (field_wave_terms_init(f, c0, c1, nc, nfreq, &tm) != PE_OK)
 		goto end;
-	S = malloc(2 * FIELD_WAVE_CHUNK * sizeof *S);
+	S = malloc(2 * (1 + FIELD_WAVE_LANES) * FIELD_WAVE_CHUNK * sizeof *S);
 	if (S == NULL)
 		goto end;
 	double *C = S + FIELD_WAVE_CHUNK;
-	for (size_t i = 0; i < nr * nc; i++) {
-		dest[i].mean = 0.0;
-		dest[i].resultant = 0.0;
+	/* the lanes' sums, frequency by frequency: SL[i L + l] */
+	double *SL = C + FIELD_WAVE_CHUNK;
+	double *CL = SL + FIELD_WAVE_LANES * FIELD_WAVE_CHUNK;
+	/* the column blocks' widths, for the counts */
+	qw = malloc(nc * sizeof *qw);
+	if (qw == NULL)
+		goto end;
+	for (size_t bj = 0; bj < nc; bj++) {
+		size_t q0, q1;
+		field_span(c0, c1, nc, bj, &q0, &q1);
+		qw[bj] = q1 - q0;
 	}
-	for (size_t k = 0; k < tm.nchunk; k++) {
-		size_t j0 = tm.start[k], j1 = tm.start[k + 1];
-		if (j0 == j1)
-			continue;
+	/* FIELD_WAVE_GROUP chunks at once, each its own tiling, row block
+	 * after row block: a row's sums stay in cache while every chunk of
+	 * the group adds to them (one pass over dest a group, not a chunk).
+	 * A block still adds its chunks in their order: the same bits. */
+	for (size_t g0 = 0; g0 < tm.nchunk; g0 += FIELD_WAVE_GROUP) {
+		size_t g1 = g0 + FIELD_WAVE_GROUP < tm.nchunk
+		    ? g0 + FIELD_WAVE_GROUP : tm.nchunk;
+		size_t flo[FIELD_WAVE_GROUP], nfs[FIELD_WAVE_GROUP];
+		struct field_tiling ti[FIELD_WAVE_GROUP];
+		size_t made = 0;
 		if (pe_field_interrupted()) {
 			rc = PE_EINTR;
 			goto end;
 		}
-		/* the chunk's frequencies that some column shows */
-		size_t flo = SIZE_MAX, fhi = 0;
-		for (size_t j = j0; j < j1; j++) {
-			size_t i = tm.iw[j] >> 4;
-			flo = i < flo ? i : flo;
-			fhi = i > fhi ? i : fhi;
-		}
-		size_t nf = fhi - flo + 1;
-		struct field_tiling ti;
-		if (pe_field_tiling_init(&ti, wr + flo, hc + flo, hs + flo, nf,
-		                         r0, r1, nr) != PE_OK)
-			goto end;
-		for (size_t bi = 0; bi < nr; bi++) {
-			pe_field_tiling_next(&ti);
-			pe_field_tiling_sums(&ti, C, S);
-			struct pe_stats *row = dest + bi * nc;
-			for (size_t j = j0; j < j1;) {
-				uint32_t bj = tm.blk[j];
-				double ts = 0.0, tc = 0.0;
-				for (; j < j1 && tm.blk[j] == bj; j++) {
-					uint32_t v = tm.iw[j];
-					size_t i = (v >> 4) - flo;
-					ts += count[v >> 2 & 3] * S[i];
-					tc += count[v & 3] * C[i];
-				}
-				row[bj].mean += ts;
-				row[bj].resultant += tc;
+		for (size_t k = g0; k < g1; k++, made++) {
+			size_t j0 = tm.start[k], j1 = tm.start[k + 1];
+			ti[k - g0].c = NULL;
+			nfs[k - g0] = 0;
+			if (j0 == j1)
+				continue;
+			/* the chunk's frequencies that some column shows */
+			size_t lo = SIZE_MAX, hi = 0;
+			for (size_t j = j0; j < j1; j++) {
+				size_t i = tm.iw[j] >> 4;
+				lo = i < lo ? i : lo;
+				hi = i > hi ? i : hi;
+			}
+			flo[k - g0] = lo;
+			nfs[k - g0] = hi - lo + 1;
+			if (pe_field_tiling_init(&ti[k - g0], wr + lo, hc + lo,
+			        hs + lo, hi - lo + 1, r0, r1, nr) != PE_OK) {
+				field_wave_tilings_free(ti, made);
+				goto end;
 			}
 		}
-		pe_field_tiling_free(&ti);
+		/* FIELD_WAVE_LANES row blocks at a time, each a lane (lanes
+		 * past the last block add zeros and are dropped) */
+		for (size_t bi = 0; bi < nr; bi += FIELD_WAVE_LANES) {
+			size_t nb = nr - bi < FIELD_WAVE_LANES ? nr - bi
+			                                       : FIELD_WAVE_LANES;
+			struct pe_stats *rows = dest + bi * nc;
+			for (size_t k = 0; g0 == 0 && k < nb * nc; k++) {
+				rows[k].mean = 0.0;
+				rows[k].resultant = 0.0;
+			}
+			for (size_t k = g0; k < g1; k++) {
+				size_t j0 = tm.start[k], j1 = tm.start[k + 1];
+				size_t nf = nfs[k - g0];
+				if (j0 == j1)
+					continue;
+				field_wave_lanes(&ti[k - g0], nb, nf, C, S, CL,
+				    SL);
+				field_wave_add(&tm, j0, j1, flo[k - g0], CL, SL,
+				    rows, nc, nb);
+			}
+			/* the last group: these rows are whole, finished
+			 * while in cache */
+			for (size_t l = 0; g1 == tm.nchunk && l < nb; l++) {
+				size_t p0, p1;
+				field_span(r0, r1, nr, bi + l, &p0, &p1);
+				for (size_t bj = 0; bj < nc; bj++) {
+					struct pe_stats *st = &rows[l * nc + bj];
+					double ts = st->mean, tc = st->resultant;
+					field_stats_init(st, (uint64_t)(p1 - p0) *
+					    qw[bj]);
+					field_wave_finish(f, ts, tc, st);
+				}
+			}
+		}
+		field_wave_tilings_free(ti, made);
 	}
-	field_cells_start(&it, r0, r1, nr, c0, c1, nc);
-	while (field_cells_next(&it)) {
-		struct pe_stats *st = &dest[it.k];
-		double ts = st->mean, tc = st->resultant;
-		field_stats_init(st, it.count);
-		field_wave_finish(f, ts, tc, st);
+	if (tm.nchunk == 0) { /* no terms: every block's sums are 0 */
+		field_cells_start(&it, r0, r1, nr, c0, c1, nc);
+		while (field_cells_next(&it)) {
+			field_stats_init(&dest[it.k], it.count);
+			field_wave_finish(f, 0.0, 0.0, &dest[it.k]);
+		}
 	}
 	rc = PE_OK;
 end:
+	free(qw);
 	free(S);
 	field_wave_terms_free(&tm);
 	return rc;

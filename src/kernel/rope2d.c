@@ -83,8 +83,8 @@ pe_rope2d_torch_rand(size_t k)
 }
 
 /* f_k = 1 / base^(4k/d), k < d/4. */
-static double
-rope2d_mag(const struct pe_config *cfg, size_t k)
+double
+pe_rope2d_mag(const struct pe_config *cfg, size_t k)
 {
 	return 1.0 / pow(cfg->base, (double)(4 * k) / (double)cfg->d);
 }
@@ -133,7 +133,7 @@ pe_rope2d_freqs(const struct pe_config *cfg, double *fx, double *fy)
 		return PE_EINVAL;
 	if (r->kind == PE_ROPE2D_AXIAL) {
 		for (size_t k = 0; k < Q; k++) {
-			fx[k] = fy[Q + k] = rope2d_mag(cfg, k);
+			fx[k] = fy[Q + k] = pe_rope2d_mag(cfg, k);
 			fx[Q + k] = fy[k] = 0.0;
 		}
 		return PE_OK;
@@ -156,7 +156,7 @@ pe_rope2d_freqs(const struct pe_config *cfg, double *fx, double *fy)
 	double ca = cos(a), sa = sin(a), cb = cos(M_PI / 2 + a),
 	       sb = sin(M_PI / 2 + a);
 	for (size_t k = 0; k < Q; k++) {
-		double f = rope2d_mag(cfg, k);
+		double f = pe_rope2d_mag(cfg, k);
 		fx[k] = f * ca;
 		fx[Q + k] = f * cb;
 		fy[k] = f * sa;

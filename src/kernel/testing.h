@@ -27,6 +27,12 @@ int pe_alibi_recency_fill(const struct pe_config *cfg, size_t i,
 int pe_field_profile(const struct pe_field *f, size_t p, size_t nk,
     double *dest);
 
+/* field_rope2d.c */
+/* The most multiply-adds a mixed patch map's table is built with pair by
+ * pair (2^28): past it the reference initialisation's is built from L
+ * (a test sets 0 to check that build). */
+extern uint64_t pe_field_rope2d_build_max;
+
 /* learned.c */
 /* The embedding of position p: PE_OK and *dest = table[p, c], or PE_ERANGE
  * when p >= max_len (a model trained with max_len positions cannot place a

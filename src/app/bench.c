@@ -438,7 +438,9 @@ pe_bench_run(const struct pe_options *o)
 	if (g != PE_GFX_AUTO && g != PE_GFX_CELLS)
 		printf("graphics %s: the main map's picture at %dx%d-pixel cells "
 		    "and the %s bytes\nthe TUI writes of it (chafa) after each "
-		    "frame, written to /dev/null, not a terminal\n",
+		    "frame, written to /dev/null, not a terminal\n(the picture's "
+		    "block means and colors on two threads: the caller and one "
+		    "worker)\n",
 		    pe_gfx_name(g), BENCH_CELL_W, BENCH_CELL_H, pe_gfx_name(g));
 	printf("cursor: only the cursor moves, a row a frame (as the animation "
 	    "does; a picture is\nkept while what it shows is unchanged); "

@@ -32,8 +32,9 @@
  * is too long) it falls back to closed forms: pair j turns by x fx_j + y
  * fy_j, so over a rectangle the sum of e^{i theta_j} is a product of two
  * arithmetic progressions (Lagrange, trig.h), a block costs O(pairs) and a
- * grid one dot product per cell (pe_field_dots), bounded and interruptible.
- * The scores use the closed forms (a range of patch indices is partial
+ * grid one dot product per cell (pe_field_dots), bounded and interruptible;
+ * a row or column block's factors are one run of pe_trig_runs for all of a
+ * chunk's pairs (SLEEF's sincos), the pairs prepared at init. The scores use the closed forms (a range of patch indices is partial
  * rows and whole ones). */
 #include <math.h>
 #include <stdlib.h>
@@ -283,16 +284,42 @@ rope2d_build_table(struct pe_field *f, double *T)
 	return rc;
 }
 
-/* fx at f->omega, fy at f->prefix (and a patch map's offset table after
- * it). */
+/* A patch map without a table: its pairs prepared for pe_trig_runs, after
+ * fy at f->prefix: h = pe_trig_reduce(w) / 2, sin h, cos h and 1 / sin h
+ * (0 where sin h is 0), for w = fx (axis 0) and w = fy (axis 1), each
+ * array d/2 long. */
+#define ROPE2D_PREP 8
+
+/* Prepare the pairs of a patch map without a table at pre. */
+static void
+rope2d_prepare(struct pe_field *f, double *pre)
+{
+	size_t P = f->nomega;
+
+	for (int axis = 0; axis < 2; axis++) {
+		const double *w = axis == 0 ? f->omega : f->prefix;
+		double *h = pre + (size_t)axis * 4 * P, *sh = h + P, *ch = sh + P,
+		       *ish = ch + P;
+		for (size_t j = 0; j < P; j++) {
+			h[j] = 0.5 * pe_trig_reduce(w[j]);
+			sincos(h[j], &sh[j], &ch[j]);
+			ish[j] = sh[j] == 0.0 ? 0.0 : 1.0 / sh[j];
+		}
+	}
+}
+
+/* fx at f->omega, fy at f->prefix, then a patch map's offset table or,
+ * without one, its prepared pairs (rope2d_prepare). */
 static int
 rope2d_init(struct pe_field *f)
 {
 	const struct pe_config *cfg = f->cfg;
 	size_t P = cfg->d / 2;
-	bool table = f->kind == PE_FIELD_PATCH_COSINE && rope2d_has_table(cfg);
+	bool patch = f->kind == PE_FIELD_PATCH_COSINE;
+	bool table = patch && rope2d_has_table(cfg);
 	size_t extra = table ? (size_t)rope2d_table_entries(cfg) *
-	    (cfg->rope2d.kind == PE_ROPE2D_AXIAL ? 1 : 2) : 0;
+	    (cfg->rope2d.kind == PE_ROPE2D_AXIAL ? 1 : 2)
+	    : patch ? ROPE2D_PREP * P : 0;
 
 	f->nomega = P;
 	f->omega = malloc((P ? P : 1) * sizeof *f->omega);
@@ -302,6 +329,8 @@ rope2d_init(struct pe_field *f)
 	int rc = pe_rope2d_freqs(cfg, f->omega, f->prefix);
 	if (rc == PE_OK && table)
 		rc = rope2d_build_table(f, f->prefix + P);
+	else if (rc == PE_OK && patch)
+		rope2d_prepare(f, f->prefix + P);
 	return rc;
 }
 
@@ -389,8 +418,27 @@ rope2d_patch_value(const struct pe_field *f, size_t h, size_t w)
 	    (double)f->nomega;
 }
 
-/* Row factor of the patch map over rows [h0, h1): e^{i theta_j(anchor)}
- * conj(sum_y e^{i y fy_j}). */
+/* sum_{p = p0}^{p1 - 1} e^{i (p - a) w_k} for the pairs [k0, k0 + kn)
+ * of an axis (0: fx, 1: fy) of a patch map without a table, into re, im:
+ * one run of pe_trig_runs (Lagrange's identity, trig.h; SLEEF's sincos
+ * for all the pairs at once), its midpoint 2 (p0 - a) + n - 1. */
+static void
+rope2d_patch_run(const struct pe_field *f, int axis, size_t p0, size_t p1,
+    size_t a, size_t k0, size_t kn, double *re, double *im)
+{
+	size_t P = f->nomega;
+	const double *h = f->prefix + P + (size_t)axis * 4 * P + k0;
+	struct pe_trig_freqs fr = {h, h + P, h + 2 * P, h + 3 * P, {NULL, NULL},
+		{NULL, NULL}};
+	double n = (double)(p1 - p0);
+	struct pe_trig_run run = {2.0 * ((double)p0 - (double)a) + n - 1.0, n,
+		1.0, -1};
+
+	pe_trig_runs(&fr, kn, &run, 1, false, re, im);
+}
+
+/* Row factor of the patch map over rows [h0, h1): conj(sum_y e^{i (y -
+ * y_a) fy_j}). */
 static void
 rope2d_patch_xf(const struct pe_field *f, size_t h0, size_t h1, size_t k0,
     size_t kn, double *re, double *im)
@@ -398,23 +446,22 @@ rope2d_patch_xf(const struct pe_field *f, size_t h0, size_t h1, size_t k0,
 	size_t xa, ya;
 
 	pe_rope2d_coords(f->anchor, f->cfg->grid_w, &xa, &ya);
-	for (size_t k = 0; k < kn; k++) {
-		size_t j = k0 + k;
-		double yr, yi, ar, ai;
-		rope2d_ap(f->prefix[j], h0, h1 - h0, &yr, &yi);
-		sincos(fmod((double)xa * f->omega[j] + (double)ya * f->prefix[j],
-		    PE_TWO_PI), &ai, &ar);
-		rope2d_mul(ar, ai, yr, -yi, &re[k], &im[k]);
-	}
+	rope2d_patch_run(f, 1, h0, h1, ya, k0, kn, re, im);
+	for (size_t k = 0; k < kn; k++)
+		im[k] = -im[k];
 }
 
-/* Column factor over columns [w0, w1): sum_x e^{i x fx_j}. */
+/* Column factor over columns [w0, w1): sum_x e^{i (x - x_a) fx_j}, so a
+ * cell is Re sum_j e^{i ((x - x_a) fx_j + (y - y_a) fy_j)} over its
+ * rectangle. */
 static void
 rope2d_patch_yf(const struct pe_field *f, size_t w0, size_t w1, size_t k0,
     size_t kn, double *re, double *im)
 {
-	for (size_t k = 0; k < kn; k++)
-		rope2d_ap(f->omega[k0 + k], w0, w1 - w0, &re[k], &im[k]);
+	size_t xa, ya;
+
+	pe_rope2d_coords(f->anchor, f->cfg->grid_w, &xa, &ya);
+	rope2d_patch_run(f, 0, w0, w1, xa, k0, kn, re, im);
 }
 
 /* Mean cosine of a block of the patch map: its rectangle of T, or the

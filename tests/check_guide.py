@@ -226,8 +226,11 @@ def check(path, tmux):
     # the shipped files, as a command run in the source tree sees them
     os.symlink(os.path.join(os.path.abspath(SRC), "assets"),
                os.path.join(cwd, "assets"))
+    # the lessons' kept places in the check's own folder: a lesson the
+    # guide leaves at scene 9 would start the next test's lesson there
     env = dict(os.environ, PATH=bindir + ":" + os.environ["PATH"],
-               PESCOPE_SNAPSHOT_DIR=cwd, TERM="xterm-256color")
+               PESCOPE_SNAPSHOT_DIR=cwd, TERM="xterm-256color",
+               XDG_STATE_HOME=os.path.join(cwd, ".state"))
     env.pop("NO_COLOR", None)
     last_out = None
     # the page's files first, so that a command may come before its file

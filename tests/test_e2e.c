@@ -2266,8 +2266,11 @@ Test(e2e, lesson_link_refuses_messages_out_of_bounds)
 	int lfd = listen_at(path);
 	cr_assert_geq(lfd, 0);
 	const char *args[] = {"lesson", "--speaker", "--link", path, NULL};
+	char state[128]; /* a place kept by an earlier run is not this one's */
+	snprintf(state, sizeof state, "XDG_STATE_HOME=%s", dir);
+	const char *envs[] = {state, NULL};
 	struct term t;
-	term_start(&t, 30, 100, args, NULL);
+	term_start(&t, 30, 100, args, envs);
 	int peer = accept_within(&t, lfd, WAIT_MS);
 	cr_assert_geq(peer, 0, "the speaker did not connect");
 	cr_assert(term_wait_for(&t, "1/18", WAIT_MS));
@@ -2331,7 +2334,9 @@ Test(e2e, lesson_runs_when_the_link_cannot_be_made)
 		chown(p2, 65534, 65534);
 	}
 	snprintf(env, sizeof env, "TMPDIR=%s", dir);
-	const char *envs[] = {env, "XDG_RUNTIME_DIR", NULL};
+	char state[160]; /* a place kept by an earlier run is not this one's */
+	snprintf(state, sizeof state, "XDG_STATE_HOME=%s", dir);
+	const char *envs[] = {env, state, "XDG_RUNTIME_DIR", NULL};
 	for (int speaker = 0; speaker < 2; speaker++) {
 		const char *pre[] = {"lesson", NULL};
 		const char *spk[] = {"lesson", "--speaker", NULL};
@@ -2420,7 +2425,9 @@ Test(e2e, lesson_speaker_never_follows_another_users_socket)
 		cr_assert_not_null(mkdtemp(dir));
 		chmod(dir, 01777);
 		snprintf(env, sizeof env, "TMPDIR=%s", dir);
-		const char *envs[] = {env, "XDG_RUNTIME_DIR", NULL};
+		char state[160]; /* a place kept earlier is not this one's */
+		snprintf(state, sizeof state, "XDG_STATE_HOME=%s", dir);
+		const char *envs[] = {env, state, "XDG_RUNTIME_DIR", NULL};
 		const char *args[] = {"lesson", "--speaker", NULL};
 		pid_t pid = before ? start_nobody(dir) : 0;
 		struct term t;

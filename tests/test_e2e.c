@@ -830,6 +830,23 @@ Test(e2e, lesson_keys_with_a_modifier_act_as_the_key)
 	free(dir);
 }
 
+/* A binary table never goes onto a terminal (snapshot -f pdf/png refuse
+ * it too): dump --format npy without -o on a terminal is refused, exit
+ * 2, naming the option and what to do; nothing else is written. */
+Test(e2e, dump_npy_refuses_a_terminal)
+{
+	struct term t;
+	const char *args[] = {"dump", "-e", "sinusoidal", "--table", "pe",
+	    "--format", "npy", NULL};
+	term_start(&t, ROWS, COLS, args, NULL);
+	int st = term_wait_exit(&t, WAIT_MS);
+	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 2, "wait status %d", st);
+	cr_expect(term_has(&t, "--format npy: standard output is a terminal"),
+	    "%.300s", t.raw ? t.raw : "");
+	cr_expect(!term_has(&t, "NUMPY"), "no table on the terminal");
+	term_free(&t);
+}
+
 /* e opens a picker of the presets --preset takes (the list pescope
  * --list-presets prints): arrows mark one, Enter takes it into the
  * focused pane, Esc closes the list and changes nothing. */

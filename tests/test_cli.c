@@ -492,6 +492,8 @@ static const struct bad bads[] = {
 	{{"dump", "-t", "pe", "--present"}, "--present does not apply to dump"},
 	{{"snapshot", "--present", "--no-chrome"}, "--no-chrome has no effect "
 	    "with --present"},
+	{{"lesson", "--speaker", "--present"}, "--present has no effect with "
+	    "--speaker"},
 	{{"--record", ""}, "--record: the file name is empty"},
 	/* --train (train.h): each bound named with its range */
 	{{"dump", "-e", "learned", "--train", "sideways", "-t", "pe"},

@@ -1029,7 +1029,14 @@ Test(cli, compare_applies_on_top)
 	char *out, *err;
 	cr_assert_eq(run(a, &out, &err), 0, "%s", err);
 	cr_expect(strstr(out, " A  head_dim 128") != NULL, "%s", out);
-	cr_expect(strstr(out, " B  head_dim 128") != NULL, "B keeps A's -d");
+	/* B's line says what it shares with A where it has room */
+	const char *wide[] = {"pescope", "snapshot", "-e", "rope", "-d", "128",
+	    "--preset", "llama-2-7b", "--compare", "--rope-scaling yarn "
+	    "--factor 4", "-f", "txt", "--size", "200x60", NULL};
+	char *wout, *werr;
+	cr_assert_eq(run(wide, &wout, &werr), 0, "%s", werr);
+	cr_expect(strstr(wout, " B  head_dim 128") != NULL, "B keeps A's -d");
+	free(wout), free(werr);
 	cr_expect(strstr(out, "yarn ×4") != NULL, "B is yarn x4");
 	cr_expect(strstr(out, "shared scale") != NULL, "angles on both sides");
 	cr_expect(strstr(out, "A − B") != NULL, "a difference strip");

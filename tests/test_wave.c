@@ -206,6 +206,127 @@ ParameterizedTest(int *isa, wave, f32_rows_are_correctly_rounded_to_an_ulp)
 	free(rows);
 }
 
+ParameterizedTestParameters(wave, f32_layouts_are_correctly_rounded_to_an_ulp)
+{
+	return cr_make_param_array(int, isa_ids, 3);
+}
+
+/* The float of scale f(t) for t = fl(p w), f = sin or cos, from long
+ * double's sinl and cosl. */
+static float
+ref32(long double t, bool cosine, double scale)
+{
+	return (float)((long double)scale * (cosine ? cosl(t) : sinl(t)));
+}
+
+/* Every layout (pairs and halves), every pair of functions, scaled or
+ * not, and frequencies that leave a tail in every vector width (11, 35
+ * and 150 of them: one tile and a part), in calls long enough for whole
+ * blocks and steps (the loops that take two steps at once) and from
+ * positions up to 2^30: each float within one ulp of the correctly
+ * rounded float of long double's value at the angle fl(p w). */
+ParameterizedTest(int *isa, wave, f32_layouts_are_correctly_rounded_to_an_ulp)
+{
+	if (!pe_wave_force_isa(isas[*isa]))
+		cr_skip_test("no %s on this CPU", isas[*isa]);
+	const size_t ds[] = {22, 70, 300}, n = 160;
+	const struct pe_wave_out outs[] = {{true, false, true, 1.0},
+		{false, false, true, 1.0}, {false, true, true, 1.0},
+		{true, true, true, 0.75}, {false, false, false, 1.0},
+		{true, true, false, 1.25}};
+	const size_t starts[] = {0, 16, 64 * 1000 + 32, (size_t)1 << 24,
+		((size_t)1 << 30) - n};
+	for (size_t di = 0; di < sizeof ds / sizeof ds[0]; di++) {
+		size_t d = ds[di], nw = d / 2;
+		double *w = wave_freqs(d);
+		float *rows = malloc(n * d * sizeof *rows);
+		struct pe_wave wv;
+		cr_assert_eq(pe_wave_init(&wv, w, nw, PE_WAVE_F32), PE_OK);
+		for (size_t o = 0; o < sizeof outs / sizeof outs[0]; o++)
+			for (size_t q = 0; q < sizeof starts / sizeof starts[0]; q++) {
+				const struct pe_wave_out *ou = &outs[o];
+				cr_assert_eq(pe_wave_rows_f32(&wv, starts[q], n, ou, rows,
+				    d), PE_OK);
+				double worst = 0.0;
+				for (size_t k = 0; k < n; k++)
+					for (size_t j = 0; j < nw; j++) {
+						long double t = (double)(starts[q] + k) * w[j];
+						size_t a = ou->pairs ? 2 * j : j;
+						size_t b = ou->pairs ? 2 * j + 1 : nw + j;
+						float *row = rows + k * d;
+						worst = fmax(worst, fmax(ulps32(row[a],
+						    ref32(t, ou->cos1, ou->scale)), ulps32(row[b],
+						    ref32(t, ou->cos2, ou->scale))));
+					}
+				cr_expect_leq(worst, 1.0, "%s: d %zu, layout %zu, from %zu: "
+				    "%g float ulps", isas[*isa], d, o, starts[q], worst);
+			}
+		pe_wave_free(&wv);
+		free(w);
+		free(rows);
+	}
+}
+
+ParameterizedTestParameters(wave, f32_rows_do_not_depend_on_the_calls)
+{
+	return cr_make_param_array(int, isa_ids, 3);
+}
+
+/* Rows asked in one call (whole steps two at a time), 7 at a time (the
+ * anchors a thread kept from the call before), one at a time and
+ * backwards, with another wave's calls in between (what a thread keeps is
+ * the wave's it filled last), and a wave made again with other
+ * frequencies (its anchors are not the first's): the same bits. */
+ParameterizedTest(int *isa, wave, f32_rows_do_not_depend_on_the_calls)
+{
+	if (!pe_wave_force_isa(isas[*isa]))
+		cr_skip_test("no %s on this CPU", isas[*isa]);
+	size_t d = 300, nw = d / 2, n = 200, p0 = 64 * 77 + 5;
+	double *w = wave_freqs(d), *w2 = wave_freqs(d + 2);
+	float *a = malloc(n * d * sizeof *a), *b = malloc(n * d * sizeof *b);
+	float *other = malloc(7 * d * sizeof *other);
+	const struct pe_wave_out outs[] = {{true, false, true, 1.0},
+		{false, true, true, 0.5}};
+	struct pe_wave wv, wv2;
+	cr_assert_eq(pe_wave_init(&wv, w, nw, PE_WAVE_F32), PE_OK);
+	cr_assert_eq(pe_wave_init(&wv2, w2 + 1, nw, PE_WAVE_F32), PE_OK);
+	for (size_t o = 0; o < 2; o++) {
+		const struct pe_wave_out *ou = &outs[o];
+		cr_assert_eq(pe_wave_rows_f32(&wv, p0, n, ou, a, d), PE_OK);
+		memset(b, 0, n * d * sizeof *b);
+		for (size_t k = 0; k < n; k += 7) {
+			size_t m = k + 7 <= n ? 7 : n - k;
+			cr_assert_eq(pe_wave_rows_f32(&wv, p0 + k, m, ou, b + k * d, d),
+			    PE_OK);
+			if (k % 21 == 14)
+				cr_assert_eq(pe_wave_rows_f32(&wv2, p0 + k, 7, ou, other,
+				    d), PE_OK);
+		}
+		cr_expect(memcmp(a, b, n * d * sizeof *a) == 0, "%s: 7 at a time",
+		    isas[*isa]);
+		memset(b, 0, n * d * sizeof *b);
+		for (size_t k = n; k-- > 0;)
+			cr_assert_eq(pe_wave_rows_f32(&wv, p0 + k, 1, ou, b + k * d, d),
+			    PE_OK);
+		cr_expect(memcmp(a, b, n * d * sizeof *a) == 0, "%s: backwards",
+		    isas[*isa]);
+	}
+	/* the same struct made again: other frequencies, other anchors */
+	pe_wave_free(&wv);
+	cr_assert_eq(pe_wave_init(&wv, w2 + 1, nw, PE_WAVE_F32), PE_OK);
+	cr_assert_eq(pe_wave_rows_f32(&wv, p0, 7, &outs[0], b, d), PE_OK);
+	cr_assert_eq(pe_wave_rows_f32(&wv2, p0, 7, &outs[0], other, d), PE_OK);
+	cr_expect(memcmp(b, other, 7 * d * sizeof *b) == 0, "%s: made again",
+	    isas[*isa]);
+	pe_wave_free(&wv);
+	pe_wave_free(&wv2);
+	free(w);
+	free(w2);
+	free(a);
+	free(b);
+	free(other);
+}
+
 /* A row's bits depend on p alone: one call for 200 rows equals rows asked
  * one at a time, and from the middle of a block. */
 Test(wave, rows_do_not_depend_on_the_call)

@@ -39,6 +39,9 @@ struct pe_wave {
 	double *tab;	 /* per tile of frequencies, sin and cos of
 			    fl(16 m w_j), m < 4, then of fl(m w_j),
 			    m < 16 (wave.c) */
+	unsigned long serial; /* PE_WAVE_F32: which wave (a thread keeps
+			    the anchors of the last blocks it filled, by
+			    it); 0 otherwise */
 };
 
 /* Where a row's values go: pair j is (first, second), each sin or cos of

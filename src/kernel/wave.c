@@ -15,8 +15,11 @@
  * rows a call asks for; the tables a row reads stay small (20 entries),
  * and the sincos is 1/64 of the work. */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "kernel/trig.h"
 #include "kernel/wave_impl.h"
@@ -151,7 +154,7 @@ wave_anchor_generic(const double *w, size_t nw, size_t half, double p,
 
 static const struct wave_isa wave_generic = {"generic", wave_exact_generic,
 	wave_exact32_generic, wave_anchor_generic, wave_step_generic,
-	wave_rows_generic};
+	wave_rows_generic, NULL};
 
 /* The loops in use, chosen at the first wave (no thread fills before its
  * wave is made). */
@@ -247,6 +250,9 @@ wave_entry(const struct pe_wave *wv, size_t t, size_t e)
 	return wv->tab + (t * WAVE_ENTRIES + e) * 2 * WAVE_TILE;
 }
 
+/* The serials of the waves made so far (pe_wave.serial). */
+static atomic_ulong wave_serials;
+
 /* Prepare the frequencies and, for PE_WAVE_F32, the two tables: entry m
  * of the step table is sin and cos of fl(16 m w_j), of the row table of
  * fl(m w_j) (wave_entry). */
@@ -278,6 +284,7 @@ pe_wave_init(struct pe_wave *wv, const double *w, size_t nw,
 		return PE_ENOMEM;
 	}
 	wv->block = WAVE_BLOCK;
+	wv->serial = atomic_fetch_add(&wave_serials, 1) + 1;
 	for (size_t t = 0; t < ntile; t++) {
 		size_t j0 = t * WAVE_TILE;
 		size_t nj = nw - j0 < WAVE_TILE ? nw - j0 : WAVE_TILE;
@@ -301,21 +308,119 @@ pe_wave_free(struct pe_wave *wv)
 	memset(wv, 0, sizeof *wv);
 }
 
+/* A thread's anchors of the blocks it reached last, one block a tile, of
+ * the wave it filled last (by its serial, with the loops that made them):
+ * dump asks for rows a chunk at a time, and a chunk of fewer rows than a
+ * block (16 rows of d 8192) starts in the block the chunk before it ended
+ * in; the similarity's cosine sums ask 16 rows at a time, vit2d's pe a
+ * grid row at a time. The anchors are the same bits whoever made them, so a row's values
+ * still depend on p alone. */
+struct wave_memo {
+	size_t bytes;		/* of the mapping the memo is */
+	unsigned long serial;	/* 0: none */
+	const struct wave_isa *isa;
+	size_t ntile;
+	bool turn;		/* the tiles' order (wave_rows) */
+	size_t *b;		/* [ntile]: the block tile t holds, or SIZE_MAX */
+	double *anc;		/* [ntile][2 WAVE_TILE]: sines, then cosines */
+};
+
+static pthread_key_t wave_memo_key;
+static pthread_once_t wave_memo_once = PTHREAD_ONCE_INIT;
+static bool wave_memo_ok;
+
+/* Release a thread's memo (at its exit, or for a larger one). */
+static void
+wave_memo_free(void *p)
+{
+	struct wave_memo *m = p;
+
+	if (m != NULL)
+		munmap(m, m->bytes);
+}
+
+/* Make the key of the threads' memos, once. */
+static void
+wave_memo_key_make(void)
+{
+	wave_memo_ok = pthread_key_create(&wave_memo_key, wave_memo_free) == 0;
+}
+
+/* A memo of ntile tiles, empty, in pages of its own: mapped, not taken
+ * from malloc's heap, so that it moves nothing the program allocates
+ * later (the same buffers at the same offsets, whether a wave was filled
+ * before or not). NULL when out of memory. */
+static struct wave_memo *
+wave_memo_map(size_t ntile)
+{
+	size_t head = (sizeof(struct wave_memo) + 63) / 64 * 64;
+	size_t anc = ntile * 2 * WAVE_TILE * sizeof(double);
+	size_t bytes = head + anc + ntile * sizeof(size_t);
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	struct wave_memo *m = p;
+	memset(m, 0, sizeof *m);
+	m->bytes = bytes;
+	m->ntile = ntile;
+	m->anc = (double *)(void *)((char *)p + head);
+	m->b = (size_t *)(void *)((char *)p + head + anc);
+	return m;
+}
+
+/* This thread's memo, made ready for wv and isa (emptied when it held
+ * another wave's); NULL when there is none to be had (no memory): the
+ * anchors are then made on the stack, as without it. */
+static struct wave_memo *
+wave_memo(const struct pe_wave *wv, const struct wave_isa *isa)
+{
+	size_t ntile = (wv->nw + WAVE_TILE - 1) / WAVE_TILE;
+	struct wave_memo *m;
+
+	if (pthread_once(&wave_memo_once, wave_memo_key_make) != 0 ||
+	    !wave_memo_ok)
+		return NULL;
+	m = pthread_getspecific(wave_memo_key);
+	if (m != NULL && m->serial == wv->serial && m->isa == isa)
+		return m;
+	if (m == NULL || m->ntile < ntile) {
+		struct wave_memo *grown = wave_memo_map(ntile);
+		if (grown == NULL)
+			return NULL;
+		if (pthread_setspecific(wave_memo_key, grown) != 0) {
+			wave_memo_free(grown);
+			return NULL;
+		}
+		wave_memo_free(m);
+		m = grown;
+	}
+	for (size_t t = 0; t < m->ntile; t++)
+		m->b[t] = SIZE_MAX;
+	m->serial = wv->serial;
+	m->isa = isa;
+	return m;
+}
+
 /* Rows p0 .. p0+npos-1 of tile j0 .. j0+nj-1, angle addition, into dest
- * (the first row's start); anc holds 4 WAVE_TILE doubles (the block's
- * anchor, then the step's). */
+ * (the first row's start); anc holds 6 WAVE_TILE doubles (the block's
+ * anchor, then two steps'); memo, when not NULL, this thread's anchors
+ * of the tile (its block at *mb), used when they are the block's and
+ * left holding the last block's. */
 static void
 wave_tile_add(const struct wave_isa *isa, const struct pe_wave *wv,
               size_t j0, size_t nj, size_t p0, size_t npos,
-              const struct pe_wave_out *out, double *anc, void *dest,
-              size_t stride, bool f32)
+              const struct pe_wave_out *out, double *anc, double *memo,
+              size_t *mb, void *dest, size_t stride, bool f32)
 {
 	size_t nw = wv->nw, es = f32 ? sizeof(float) : sizeof(double);
 	size_t ts = 2 * WAVE_TILE, bcur = SIZE_MAX, ucur = SIZE_MAX;
 	const double *w = wv->w + j0, *t8 = wave_entry(wv, j0 / WAVE_TILE, 0);
 	const double *t1 = wave_entry(wv, j0 / WAVE_TILE, WAVE_NSTEP);
-	double *bs = anc, *bc = anc + WAVE_TILE;
+	double *bs = memo != NULL ? memo : anc, *bc = bs + WAVE_TILE;
 	double *us = anc + 2 * WAVE_TILE, *uc = us + WAVE_TILE;
+	double *vs = anc + 4 * WAVE_TILE;
 	const double *s0 = bs, *c0 = bc;
 	char *at = (char *)dest + (out->pairs ? 2 * j0 : j0) * es;
 
@@ -323,7 +428,11 @@ wave_tile_add(const struct wave_isa *isa, const struct pe_wave *wv,
 		size_t p = p0 + k, b = p - p % WAVE_BLOCK;
 		size_t u = (p - b) / WAVE_STEP, q = b + u * WAVE_STEP;
 		if (b != bcur) {
-			wave_anchor(isa, w, nj, wv->wmax, (double)b, WAVE_TILE, bs);
+			if (memo == NULL || *mb != b)
+				wave_anchor(isa, w, nj, wv->wmax, (double)b, WAVE_TILE,
+				    bs);
+			if (memo != NULL)
+				*mb = b;
 			bcur = b;
 			ucur = SIZE_MAX;
 		}
@@ -339,6 +448,19 @@ wave_tile_add(const struct wave_isa *isa, const struct pe_wave *wv,
 			ucur = u;
 		}
 		size_t v0 = p - q, nrows = WAVE_STEP - v0;
+		if (v0 == 0 && u + 1 < WAVE_NSTEP && npos - k >= 2 * WAVE_STEP &&
+		    isa->rows2 != NULL) {
+			/* this step and the next whole: the next's anchor, then
+			 * both steps' rows in one pass over the row table */
+			const double *e = t8 + (u + 1) * ts;
+			isa->step(w, nj, (double)(q + WAVE_STEP),
+			    (double)(q + WAVE_STEP - b), bs, bc, e, e + WAVE_TILE, vs,
+			    vs + WAVE_TILE);
+			isa->rows2(w, nj, nw, (double)q, s0, c0, vs, vs + WAVE_TILE,
+			    t1, WAVE_TILE, ts, out, at + k * stride * es, stride, f32);
+			k += 2 * WAVE_STEP;
+			continue;
+		}
 		if (nrows > npos - k)
 			nrows = npos - k;
 		isa->rows(w, nj, nw, (double)q, v0, nrows, s0, c0, t1, WAVE_TILE,
@@ -356,16 +478,22 @@ wave_rows(const struct pe_wave *wv, size_t p0, size_t npos,
 {
 	const struct wave_isa *isa = wave_isa();
 	size_t es = f32 ? sizeof(float) : sizeof(double);
-	_Alignas(64) double anc[4 * WAVE_TILE];
+	_Alignas(64) double anc[6 * WAVE_TILE];
 
 	if (wv == NULL || wv->w == NULL || out == NULL ||
 	    (npos > 0 && dest == NULL) || stride < 2 * wv->nw)
 		return PE_EINVAL;
-	for (size_t j0 = 0; j0 < wv->nw; j0 += WAVE_TILE) {
+	struct wave_memo *memo = wv->block > 1 && npos > 0 ?
+	    wave_memo(wv, isa) : NULL;
+	size_t ntile = (wv->nw + WAVE_TILE - 1) / WAVE_TILE;
+	bool back = memo != NULL && (memo->turn ^= 1);
+	for (size_t k0 = 0; k0 < ntile; k0++) {
+		size_t t = back ? ntile - 1 - k0 : k0, j0 = t * WAVE_TILE;
 		size_t nj = wv->nw - j0 < WAVE_TILE ? wv->nw - j0 : WAVE_TILE;
 		if (wv->block > 1) {
-			wave_tile_add(isa, wv, j0, nj, p0, npos, out, anc, dest,
-			    stride, f32);
+			wave_tile_add(isa, wv, j0, nj, p0, npos, out, anc,
+			    memo != NULL ? memo->anc + t * 2 * WAVE_TILE : NULL,
+			    memo != NULL ? &memo->b[t] : NULL, dest, stride, f32);
 			continue;
 		}
 		size_t at = out->pairs ? 2 * j0 : j0;

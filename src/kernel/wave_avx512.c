@@ -273,10 +273,120 @@ avx512_rows_loop(const double *w, size_t nw, double q, size_t v0,
 	}
 }
 
-/* The rows made for each dtype, layout, pair of functions and scale: the
- * dtype and layout by a switch, the functions by one more (rope's cos
- * and sin tables, the sinusoids), the scale by a multiply by one when
- * unscaled but not the usual sin, cos. */
+/* One row of frequencies j .. j+n-1 (the lanes past n zero when tail):
+ * row q + v from q's anchor (S0, C0; A0 = fl(q w)) and the row table's
+ * entry v (sines at sv, cosines nw1 after), avx512_rows_step's
+ * arithmetic. */
+static inline __attribute__((always_inline)) void
+avx512_row2_one(__m512d W, __m512d A0, __m512d S0, __m512d C0, double q,
+                double v, __m512d VW, __m512d SV, __m512d CV,
+                const struct avx512_how *h, size_t j, size_t n, void *row,
+                bool pairs, bool scaled, bool f32, bool tail, int sel)
+{
+	__m512d t = _mm512_mul_pd(_mm512_set1_pd(q + v), W);
+	__m512d r = _mm512_sub_pd(_mm512_sub_pd(t, A0), VW);
+	__m512d S = _mm512_fmadd_pd(S0, CV, _mm512_mul_pd(C0, SV));
+	__m512d C = _mm512_fmsub_pd(C0, CV, _mm512_mul_pd(S0, SV));
+	avx512_put(h, j, n, _mm512_fmadd_pd(C, r, S), _mm512_fnmadd_pd(S, r, C),
+	    row, pairs, scaled, f32, tail, sel);
+}
+
+/* Frequencies j .. j+n-1 of rows q + v and q + 16 + v, v = v0 .. v0 +
+ * nv - 1: the two rows of a v share the loads of its table entry and
+ * fl(v w). */
+static inline __attribute__((always_inline)) void
+avx512_rows2_step(const double *w, size_t j, size_t n, double q, size_t v0,
+                  size_t nv, const double *s0, const double *c0, const double *s1,
+                  const double *c1, const double *t1, size_t nw1,
+                  size_t tstride, const struct avx512_how *h, void *dest,
+                  size_t stride, bool pairs, bool scaled, bool f32,
+                  bool tail, int sel)
+{
+	__mmask8 k = tail ? avx512_mask(n) : 0xff;
+	__m512d W = _mm512_maskz_loadu_pd(k, w + j);
+	__m512d A0 = _mm512_mul_pd(_mm512_set1_pd(q), W);
+	__m512d A1 = _mm512_mul_pd(_mm512_set1_pd(q + 16.0), W);
+	__m512d S0 = _mm512_maskz_loadu_pd(k, s0 + j);
+	__m512d C0 = _mm512_maskz_loadu_pd(k, c0 + j);
+	__m512d S1 = _mm512_maskz_loadu_pd(k, s1 + j);
+	__m512d C1 = _mm512_maskz_loadu_pd(k, c1 + j);
+	size_t es = f32 ? sizeof(float) : sizeof(double);
+
+	for (size_t i = v0; i < v0 + nv; i++) {
+		double v = (double)i;
+		const double *sv = t1 + i * tstride;
+		__m512d VW = _mm512_mul_pd(_mm512_set1_pd(v), W);
+		__m512d SV = _mm512_maskz_loadu_pd(k, sv + j);
+		__m512d CV = _mm512_maskz_loadu_pd(k, sv + nw1 + j);
+		avx512_row2_one(W, A0, S0, C0, q, v, VW, SV, CV, h, j, n,
+		    (char *)dest + i * stride * es, pairs, scaled, f32, tail, sel);
+		avx512_row2_one(W, A1, S1, C1, q + 16.0, v, VW, SV, CV, h, j, n,
+		    (char *)dest + (16 + i) * stride * es, pairs, scaled, f32,
+		    tail, sel);
+	}
+}
+
+/* Two whole steps, two values of v at a time, each frequency vector of
+ * their four rows together; the tail under a mask. Four rows, not eight:
+ * rows whose stride is a multiple of 4 KiB fall in one set of the
+ * first-level cache (12 lines), and eight rows of halves (two lines a row)
+ * overfill it; for pairs, four measured a little faster too. */
+static inline __attribute__((always_inline)) void
+avx512_rows2_loop(const double *w, size_t nw, double q, const double *s0,
+                  const double *c0, const double *s1, const double *c1,
+                  const double *t1, size_t nw1, size_t tstride,
+                  const struct avx512_how *h, void *dest, size_t stride,
+                  bool pairs, bool scaled, bool f32, int sel)
+{
+	const size_t nv = 2;
+
+	for (size_t v0 = 0; v0 < 16; v0 += nv) {
+		size_t j = 0;
+		for (; j + 8 <= nw; j += 8)
+			avx512_rows2_step(w, j, 8, q, v0, nv, s0, c0, s1, c1, t1,
+			    nw1, tstride, h, dest, stride, pairs, scaled, f32, false,
+			    sel);
+		if (j < nw)
+			avx512_rows2_step(w, j, nw - j, q, v0, nv, s0, c0, s1, c1,
+			    t1, nw1, tstride, h, dest, stride, pairs, scaled, f32,
+			    true, sel);
+	}
+}
+
+/* Call LOOP made for the dtype, layout, pair of functions and scale
+ * (a multiply only when the scale is not one, which changes no bit):
+ * each combination's constants fold away. */
+#define AVX512_MADE(LOOP, ...) do {					\
+	switch (how) {							\
+	case 0: LOOP(false, false, false, __VA_ARGS__); break;		\
+	case 1: LOOP(false, false, true, __VA_ARGS__); break;		\
+	case 2: LOOP(false, true, false, __VA_ARGS__); break;		\
+	case 3: LOOP(false, true, true, __VA_ARGS__); break;		\
+	case 4: LOOP(true, false, false, __VA_ARGS__); break;		\
+	case 5: LOOP(true, false, true, __VA_ARGS__); break;		\
+	case 6: LOOP(true, true, false, __VA_ARGS__); break;		\
+	default: LOOP(true, true, true, __VA_ARGS__); break;		\
+	}								\
+} while (0)
+#define AVX512_SELS(LOOP) do {						\
+	switch (sel) {							\
+	case 0: AVX512_MADE(LOOP, 0); break;				\
+	case 1: AVX512_MADE(LOOP, 1); break;				\
+	case 3: AVX512_MADE(LOOP, 3); break;				\
+	default: AVX512_MADE(LOOP, 2); break;				\
+	}								\
+} while (0)
+
+/* out's choices as the switch above reads them: how = f32, pairs,
+ * scaled as bits 2, 1, 0; sel = cos1, cos2 as bits 0, 1. */
+static inline int
+avx512_how_bits(const struct pe_wave_out *out, bool f32, int *sel)
+{
+	*sel = (out->cos1 ? 1 : 0) | (out->cos2 ? 2 : 0);
+	return (f32 ? 4 : 0) | (out->pairs ? 2 : 0) | (out->scale != 1.0 ? 1 : 0);
+}
+
+/* The rows made for each dtype, layout, pair of functions and scale. */
 static void
 avx512_rows(const double *w, size_t nw, size_t half, double q, size_t v0,
             size_t nrows, const double *s0, const double *c0,
@@ -285,34 +395,34 @@ avx512_rows(const double *w, size_t nw, size_t half, double q, size_t v0,
             bool f32)
 {
 	struct avx512_how h = avx512_how(out, half);
-	int sel = (out->cos1 ? 1 : 0) | (out->cos2 ? 2 : 0);
-	bool plain = sel == 2 && out->scale == 1.0;
-	int how = (f32 ? 4 : 0) | (out->pairs ? 2 : 0) | (plain ? 1 : 0);
+	int sel, how = avx512_how_bits(out, f32, &sel);
 
-#define AVX512_ROWS(pairs, scaled, f32, sel) avx512_rows_loop(w, nw, q, v0, \
+#define AVX512_ROWS(f32, pairs, scaled, sel) avx512_rows_loop(w, nw, q, v0, \
     nrows, s0, c0, t1, nw1, tstride, &h, dest, stride, pairs, scaled, f32, \
     sel)
-#define AVX512_SEL(pairs, f32) do {					\
-	switch (sel) {							\
-	case 0: AVX512_ROWS(pairs, true, f32, 0); break;		\
-	case 1: AVX512_ROWS(pairs, true, f32, 1); break;		\
-	case 3: AVX512_ROWS(pairs, true, f32, 3); break;		\
-	default: AVX512_ROWS(pairs, true, f32, 2); break;		\
-	}								\
-} while (0)
-	switch (how) {
-	case 7: AVX512_ROWS(true, false, true, 2); break;
-	case 6: AVX512_SEL(true, true); break;
-	case 5: AVX512_ROWS(false, false, true, 2); break;
-	case 4: AVX512_SEL(false, true); break;
-	case 3: AVX512_ROWS(true, false, false, 2); break;
-	case 2: AVX512_SEL(true, false); break;
-	case 1: AVX512_ROWS(false, false, false, 2); break;
-	default: AVX512_SEL(false, false); break;
-	}
-#undef AVX512_SEL
+	AVX512_SELS(AVX512_ROWS);
 #undef AVX512_ROWS
 }
+
+/* Two whole steps of rows, made as avx512_rows is. */
+static void
+avx512_rows2(const double *w, size_t nw, size_t half, double q,
+             const double *s0, const double *c0, const double *s1,
+             const double *c1, const double *t1, size_t nw1, size_t tstride,
+             const struct pe_wave_out *out, void *dest, size_t stride,
+             bool f32)
+{
+	struct avx512_how h = avx512_how(out, half);
+	int sel, how = avx512_how_bits(out, f32, &sel);
+
+#define AVX512_ROWS2(f32, pairs, scaled, sel) avx512_rows2_loop(w, nw, q, \
+    s0, c0, s1, c1, t1, nw1, tstride, &h, dest, stride, pairs, scaled, f32, \
+    sel)
+	AVX512_SELS(AVX512_ROWS2);
+#undef AVX512_ROWS2
+}
+#undef AVX512_SELS
+#undef AVX512_MADE
 
 static void
 avx512_exact(const double *w, size_t nw, size_t half, double p,
@@ -329,7 +439,7 @@ avx512_exact32(const double *w, size_t nw, size_t half, double p,
 }
 
 const struct wave_isa pe_wave_avx512 = {"avx512", avx512_exact,
-	avx512_exact32, avx512_anchor, avx512_step, avx512_rows};
+	avx512_exact32, avx512_anchor, avx512_step, avx512_rows, avx512_rows2};
 
 /* pe_trig_runs 8 frequencies a step (trig.h's formulas, wave.c's generic
  * loop in vectors), the runs' sums kept in registers; the tail under a

@@ -21,7 +21,11 @@
  *          f32 floats of the same doubles), from q's anchor and the
  *          level-1 table (entry v: sines at t1 + v tstride, cosines nw1
  *          after), corrected to first order; row i at dest + i stride
- *          values.
+ *          values;
+ * rows2:   NULL, or two whole steps at once: rows q + v and q + 16 + v,
+ *          v = 0 .. 15, from the anchors of q (s0, c0) and of q + 16 (s1,
+ *          c1), row i of them at dest + i stride: the values two calls of
+ *          rows make, each table entry read once for the two rows.
  * Every angle fl(x w_j) is the product (double)x * w_j, computed where it
  * is needed. The formulas are wave.c's. */
 struct wave_isa {
@@ -38,6 +42,10 @@ struct wave_isa {
 	void (*rows)(const double *w, size_t nw, size_t half, double q,
 	    size_t v0, size_t nrows, const double *s0, const double *c0,
 	    const double *t1, size_t nw1, size_t tstride,
+	    const struct pe_wave_out *out, void *dest, size_t stride, bool f32);
+	void (*rows2)(const double *w, size_t nw, size_t half, double q,
+	    const double *s0, const double *c0, const double *s1,
+	    const double *c1, const double *t1, size_t nw1, size_t tstride,
 	    const struct pe_wave_out *out, void *dest, size_t stride, bool f32);
 };
 

@@ -492,6 +492,8 @@ static const struct bad bads[] = {
 	{{"dump", "-t", "pe", "--present"}, "--present does not apply to dump"},
 	{{"snapshot", "--present", "--no-chrome"}, "--no-chrome has no effect "
 	    "with --present"},
+	{{"lesson", "--speaker", "--present"}, "--present has no effect with "
+	    "--speaker"},
 	{{"--record", ""}, "--record: the file name is empty"},
 	/* --train (train.h): each bound named with its range */
 	{{"dump", "-e", "learned", "--train", "sideways", "-t", "pe"},
@@ -971,6 +973,29 @@ Test(cli, record_without_a_terminal_leaves_no_file)
 	rmdir(path);
 }
 
+/* A pane's header in compare mode keeps what differs from the other
+ * pane when it cannot keep everything: at 80 columns, pane B's "yarn x4"
+ * (the one setting that differs) was cut and both headers read the same. */
+Test(cli, compare_headers_keep_what_differs)
+{
+	const char *argv[] = {"pescope", "snapshot", "-e", "rope", "-d", "128",
+	    "--preset", "llama-2-7b", "--compare", "--rope-scaling yarn "
+	    "--factor 4", "--size", "80x24", "-f", "txt", NULL};
+	char *out, *err;
+	cr_assert_eq(run(argv, &out, &err), 0, "%s", err);
+	char *l2 = strchr(out, '\n');
+	cr_assert_not_null(l2);
+	char *end = strchr(l2 + 1, '\n');
+	cr_assert_not_null(end);
+	*end = '\0';
+	char *bar = strstr(l2, "\u2502"); /* the panes' divider */
+	cr_assert_not_null(bar, "%s", l2);
+	cr_expect(strstr(bar, "yarn \u00d74") != NULL, "pane B: %s", bar);
+	*bar = '\0';
+	cr_expect(strstr(l2, "yarn") == NULL, "pane A has no yarn: %s", l2);
+	free(out), free(err);
+}
+
 /* --compare: pane B's options are config options applied on top of A's;
  * a bad one is refused with exit 2 naming the pane, nothing written (the
  * -o file is not created); dump takes one configuration. */
@@ -1035,7 +1060,14 @@ Test(cli, compare_applies_on_top)
 	char *out, *err;
 	cr_assert_eq(run(a, &out, &err), 0, "%s", err);
 	cr_expect(strstr(out, " A  head_dim 128") != NULL, "%s", out);
-	cr_expect(strstr(out, " B  head_dim 128") != NULL, "B keeps A's -d");
+	/* B's line says what it shares with A where it has room */
+	const char *wide[] = {"pescope", "snapshot", "-e", "rope", "-d", "128",
+	    "--preset", "llama-2-7b", "--compare", "--rope-scaling yarn "
+	    "--factor 4", "-f", "txt", "--size", "200x60", NULL};
+	char *wout, *werr;
+	cr_assert_eq(run(wide, &wout, &werr), 0, "%s", werr);
+	cr_expect(strstr(wout, " B  head_dim 128") != NULL, "B keeps A's -d");
+	free(wout), free(werr);
 	cr_expect(strstr(out, "yarn ×4") != NULL, "B is yarn x4");
 	cr_expect(strstr(out, "shared scale") != NULL, "angles on both sides");
 	cr_expect(strstr(out, "A − B") != NULL, "a difference strip");

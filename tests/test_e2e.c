@@ -812,11 +812,39 @@ Test(e2e, lesson_keys_with_a_modifier_act_as_the_key)
 	cr_expect(term_wait_for(&t, "step 2/2", WAIT_MS), "Ctrl+PgUp goes back");
 	term_send(&t, "\033\033[5~"); /* Esc, then PgUp */
 	cr_expect(term_wait_for(&t, "step 1/2", WAIT_MS), "Esc+PgUp goes back");
+	/* Shift: curses' own codes (KEY_SNEXT ...), not the kNXT2 names */
+	term_send(&t, "\033[6;2~"); /* Shift+PgDn */
+	cr_expect(term_wait_for(&t, "step 2/2", WAIT_MS), "Shift+PgDn steps");
+	term_send(&t, "\033[5;2~"); /* Shift+PgUp */
+	cr_expect(term_wait_for(&t, "step 1/2", WAIT_MS), "Shift+PgUp goes back");
+	term_send(&t, "\033[6~\033[6~\033[1;2F"); /* PgDn twice, Shift+End */
+	cr_expect(term_wait_for(&t, "18/18", WAIT_MS), "Shift+End: the last");
+	term_send(&t, "\033[1;2H"); /* Shift+Home */
+	cr_expect(term_wait_for(&t, "1/18 · Word order matters", WAIT_MS),
+	    "Shift+Home: the first");
+	cr_expect(!term_has(&t, "KEY_"), "no curses key name shown");
 	cr_expect(!term_has(&t, "Alt+"), "no Alt+ note left");
 	term_quit(&t);
 	term_free(&t);
 	remove_tree(dir);
 	free(dir);
+}
+
+/* A binary table never goes onto a terminal (snapshot -f pdf/png refuse
+ * it too): dump --format npy without -o on a terminal is refused, exit
+ * 2, naming the option and what to do; nothing else is written. */
+Test(e2e, dump_npy_refuses_a_terminal)
+{
+	struct term t;
+	const char *args[] = {"dump", "-e", "sinusoidal", "--table", "pe",
+	    "--format", "npy", NULL};
+	term_start(&t, ROWS, COLS, args, NULL);
+	int st = term_wait_exit(&t, WAIT_MS);
+	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 2, "wait status %d", st);
+	cr_expect(term_has(&t, "--format npy: standard output is a terminal"),
+	    "%.300s", t.raw ? t.raw : "");
+	cr_expect(!term_has(&t, "NUMPY"), "no table on the terminal");
+	term_free(&t);
 }
 
 /* e opens a picker of the presets --preset takes (the list pescope

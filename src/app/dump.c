@@ -358,9 +358,17 @@ pe_dump_run(const struct pe_options *o)
 	if (rc != PE_EXIT_OK)
 		goto end;
 
-	/* The output is created before any work: a bad path costs nothing. */
+	/* The output is created before any work: a bad path costs nothing.
+	 * A binary table never goes onto a terminal (as snapshot's PDF). */
 	struct pe_atomic out;
 	const char *path = o->output != NULL ? o->output : "-";
+	if (o->dump_format == PE_DUMP_NPY && strcmp(path, "-") == 0 &&
+	    isatty(STDOUT_FILENO)) {
+		pe_app_error("--format npy: standard output is a terminal; give "
+		    "-o FILE.npy or redirect it");
+		rc = PE_EXIT_USAGE;
+		goto end;
+	}
 	if (pe_atomic_open(&out, path) != PE_OK) {
 		pe_app_error("-o '%s': cannot create a file there: %s", path,
 		    strerror(errno));

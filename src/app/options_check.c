@@ -437,6 +437,10 @@ opt_finish(struct pe_options *o, const bool *given, char *err, size_t cap)
 		return opt_fail(err, cap, "--scale has no effect with -f %s: it "
 		    "prints cells; png, svg and pdf draw pixels",
 		    pe_format_name(o->snap_format));
+	if (given[O_PRESENT] && o->speaker)
+		return opt_fail(err, cap, "--present has no effect with "
+		    "--speaker: the speaker's view keeps its notes, next scene "
+		    "and clock; give --present to the presenting instance");
 	if (given[O_NO_CHROME] && o->present)
 		return opt_fail(err, cap, "--no-chrome has no effect with "
 		    "--present: the presenter view has no tab bar or key "

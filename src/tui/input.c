@@ -84,6 +84,25 @@ function_key(wint_t k)
 		return PE_KEY_HOME;
 	case KEY_END:
 		return PE_KEY_END;
+	/* Shift with a navigation key: curses has codes of its own for
+	 * these (xterm's ESC [6;2~ is KEY_SNEXT), and a clicker or a held
+	 * Shift never loses a step */
+	case KEY_SR:
+		return PE_KEY_UP;
+	case KEY_SF:
+		return PE_KEY_DOWN;
+	case KEY_SLEFT:
+		return PE_KEY_LEFT;
+	case KEY_SRIGHT:
+		return PE_KEY_RIGHT;
+	case KEY_SPREVIOUS:
+		return PE_KEY_PGUP;
+	case KEY_SNEXT:
+		return PE_KEY_PGDN;
+	case KEY_SHOME:
+		return PE_KEY_HOME;
+	case KEY_SEND:
+		return PE_KEY_END;
 	case KEY_BTAB:
 		return PE_KEY_BTAB;
 	case KEY_ENTER:

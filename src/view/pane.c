@@ -4,6 +4,7 @@
  * view_compare.c two panes. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pescope/encoding.h"
@@ -55,13 +56,10 @@ view_item(struct items *it, int prio, const char *fmt, ...)
  * parameter of the encoding with its current value; when they do not fit,
  * the least important go whole (sizes, the scaling and its attention
  * factor stay; explanations go first). */
-void
-view_params(struct ctx *c, int x, int y, int w)
+static void
+param_items(struct ctx *c, struct items *it)
 {
-	struct items it;
-	char b[1024];
-
-	it.n = 0;
+	it->n = 0;
 	if (c->pane != NULL && c->pane->arch != NULL) {
 		/* a model's layer: which, its span, what is not modelled */
 		const struct pe_arch *a = c->pane->arch;
@@ -70,20 +68,49 @@ view_params(struct ctx *c, int x, int y, int w)
 		for (size_t i = 1; one_kind && i < a->nlayers; i++)
 			one_kind = pe_layer_same_kind(&a->layers[0],
 			    &a->layers[i]);
-		view_item(&it, one_kind ? 4 : 0, "layer %zu/%zu",
+		view_item(it, one_kind ? 4 : 0, "layer %zu/%zu",
 		    c->pane->layer, a->nlayers);
 		if (t->span == PE_SPAN_SLIDING)
-			view_item(&it, 0, "sliding %zu", t->window);
+			view_item(it, 0, "sliding %zu", t->window);
 		else if (t->span == PE_SPAN_CHUNKED)
-			view_item(&it, 0, "chunked %zu", t->chunk);
+			view_item(it, 0, "chunked %zu", t->chunk);
 		if (!t->rotates &&
 		    pe_config_def(c->cfg)->attention == PE_ATTN_NONE)
-			view_item(&it, 0, "NoPE");
+			view_item(it, 0, "NoPE");
 		if (a->nnotes > 0)
-			view_item(&it, 1, "%zu key%s not modelled", a->nnotes,
+			view_item(it, 1, "%zu key%s not modelled", a->nnotes,
 			    a->nnotes == 1 ? "" : "s");
 	}
-	pe_enc_view_of(c->cfg)->params(c, &it);
+	pe_enc_view_of(c->cfg)->params(c, it);
+}
+
+/* Lower an item's importance in pane B when pane A shows it too: what the
+ * two share goes first when B's line is short, so what B changes stays
+ * (A keeps its own order: the sizes are said there). */
+#define PARAM_SHARED 8
+
+/* See view_impl.h. */
+void
+view_params(struct ctx *c, const struct ctx *other, int x, int y, int w)
+{
+	struct items it, ot;
+	char b[1024];
+
+	param_items(c, &it);
+	/* a copy of the other's ctx (large: on the heap) makes its items;
+	 * nothing is drawn */
+	struct ctx *oc = other != NULL ? malloc(sizeof *oc) : NULL;
+	if (oc != NULL) {
+		*oc = *other;
+		param_items(oc, &ot);
+		free(oc);
+		for (size_t i = 0; i < it.n; i++)
+			for (size_t j = 0; j < ot.n; j++)
+				if (strcmp(it.text[i], ot.text[j]) == 0) {
+					it.prio[i] += PARAM_SHARED;
+					break;
+				}
+	}
 	b[0] = ' ';
 	pe_text_pick(b + 1, sizeof b - 1, it.ptr, it.prio, it.n, " · ", w - 1);
 	pe_canvas_text(c->cv, x, y, w, b, C_TEXT, PE_COLOR_DEFAULT, 0);

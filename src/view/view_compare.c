@@ -94,9 +94,10 @@ pane_scale(const struct pane *p, struct pe_scale *sc)
 }
 
 /* The pane's first line: its badge (the focused pane's stands out) and
- * its parameters. */
+ * its parameters; pane B's (other: pane A) keep what differs from A's
+ * first. */
 static void
-pane_params(struct pane *p, bool focused)
+pane_params(struct pane *p, const struct pane *other, bool focused)
 {
 	const char *badge = p->id == PE_PANE_A ? " A " : " B ";
 	struct pe_canvas *cv = &p->cv;
@@ -105,7 +106,8 @@ pane_params(struct pane *p, bool focused)
 		    PE_ATTR_BOLD);
 	else
 		pe_canvas_text(cv, 0, 0, 3, badge, C_DIM, PE_COLOR_DEFAULT, 0);
-	view_params(&p->c, 3, 0, p->cv.w - 3);
+	view_params(&p->c, other != NULL ? &other->c : NULL, 3, 0,
+	    p->cv.w - 3);
 }
 
 /* Draw a pane's body in the mode given; map_h: its map's lines in the
@@ -389,7 +391,7 @@ view_compare(struct ctx *c)
 	}
 	for (int i = 0; i < 2; i++) {
 		bool focused = (enum pe_pane_id)i == f;
-		pane_params(&p[i], focused);
+		pane_params(&p[i], p[i].id == PE_PANE_B ? &p[0] : NULL, focused);
 		pane_body(&p[i], mode, map_h);
 		pe_canvas_blit(c->cv, p[i].x, y0, &p[i].cv);
 		pane_hit(&p[i], c->hit, y0, focused);

@@ -562,6 +562,28 @@ Test(model, view_says_how_many_pairs_turn_in_each_reach)
 	pe_arch_free(&a);
 }
 
+/* The pairs that turned in training, as the layer panel counts those that
+ * never did: YaRN (GPT-OSS) was trained before its scaling, with the
+ * unscaled angles at original_max_position_embeddings (4096), so pair i
+ * turned when 2π 150000^(2i/64) <= 4096 (counted in long double here);
+ * the scaled angles (the reach's, at run time) turn fewer. */
+Test(model, the_trained_pairs_are_counted_with_the_trained_angles)
+{
+	struct pe_arch a;
+	char err[512];
+	pe_arch_init(&a);
+	cr_assert_eq(pe_hf_read_file(th_src("assets/models/gpt-oss-20b.json"),
+	    &a, err, sizeof err), PE_OK, "%s", err);
+	struct pe_layer_bands b;
+	cr_assert_eq(pe_layer_bands(&a.layers[0], a.train_len, &b), PE_OK);
+	cr_expect_eq(a.train_len, 4096);
+	size_t want = pairs_within(64, 150000.0L, 1.0L, 4096);
+	cr_expect_eq(want, 18, "by hand: i <= 32 ln(4096 / 2π) / ln 150000");
+	cr_expect_eq(b.turn_in_train, want, "%zu vs %zu", b.turn_in_train,
+	    want);
+	pe_arch_free(&a);
+}
+
 /* A lesson's scenes name a model as the command line does: config = FILE
  * (relative to the lesson file's folder) or preset = NAME, and layer = L;
  * a later model line replaces the earlier (it is one option); a built-in

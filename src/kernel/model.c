@@ -366,6 +366,9 @@ pe_layer_bands(const struct pe_layer *l, size_t train_len,
 	int rc = pe_rope_init(&r, c);
 	if (rc != PE_OK)
 		return rc;
+	struct pe_config tc = *c;
+	tc.teach.train_scaled = c->rope.type == PE_ROPE_LINEAR;
+	bool scaled = pe_rope_trained_scaled(&tc);
 	dest->pairs = r.npairs;
 	dest->shortest = INFINITY;
 	dest->longest = 0.0;
@@ -375,7 +378,11 @@ pe_layer_bands(const struct pe_layer *l, size_t train_len,
 		dest->longest = fmax(dest->longest, w);
 		if (w <= (double)dest->reach)
 			dest->turn_in_reach++;
-		if (w <= (double)train_len)
+		/* with the angles it was trained with, as pe_rope_never_turned
+		 * counts the rest: a model's own linear scaling trained scaled
+		 * at train_len (as --config sets teach.train_scaled), YaRN's and
+		 * llama3's unscaled at the original context */
+		if (pe_rope_wavelength(&r, j, !scaled) <= (double)train_len)
 			dest->turn_in_train++;
 	}
 	pe_rope_free(&r);

@@ -823,6 +823,11 @@ Test(e2e, lesson_keys_with_a_modifier_act_as_the_key)
 	cr_expect(term_wait_for(&t, "1/18 · Word order matters", WAIT_MS),
 	    "Shift+Home: the first");
 	cr_expect(!term_has(&t, "KEY_"), "no curses key name shown");
+	term_send(&t, "\033[3;5~"); /* Ctrl+Delete: named as a person would */
+	cr_expect(term_wait_for(&t, "Ctrl+Delete does nothing here", WAIT_MS),
+	    "%.300s", t.raw ? t.raw : "");
+	term_send(&t, "\033[3;2~"); /* Shift+Delete */
+	cr_expect(term_wait_for(&t, "Shift+Delete does nothing here", WAIT_MS));
 	cr_expect(!term_has(&t, "Alt+"), "no Alt+ note left");
 	term_quit(&t);
 	term_free(&t);

@@ -128,6 +128,12 @@ function_key_name(wint_t k, char *buf, size_t cap)
 	case KEY_DC:
 		n = "Delete";
 		break;
+	case KEY_SIC:
+		n = "Shift+Insert";
+		break;
+	case KEY_SDC:
+		n = "Shift+Delete";
+		break;
 	case KEY_BACKSPACE:
 		n = "Backspace";
 		break;
@@ -135,7 +141,29 @@ function_key_name(wint_t k, char *buf, size_t cap)
 		n = keyname((int)k);
 		break;
 	}
-	snprintf(buf, cap, "%s", n != NULL ? n : "that key");
+	/* ncurses' extended names: k, the key, xterm's modifier number
+	 * (kDC5 is Ctrl+Delete); other curses names (KEY_SUSPEND) are
+	 * no key a person knows: said as curses' */
+	static const struct {
+		const char *cap, *name;
+	} keys[] = {{"DC", "Delete"}, {"IC", "Insert"}, {"HOM", "Home"},
+	    {"END", "End"}, {"NXT", "PgDn"}, {"PRV", "PgUp"}, {"UP", "Up"},
+	    {"DN", "Down"}, {"LFT", "Left"}, {"RIT", "Right"}};
+	static const char *const mods[] = {"Shift+", "Alt+", "Shift+Alt+",
+	    "Ctrl+", "Shift+Ctrl+", "Alt+Ctrl+", "Shift+Alt+Ctrl+"};
+	size_t l = n != NULL ? strlen(n) : 0;
+	for (size_t i = 0; l > 2 && n[0] == 'k' && i < sizeof keys /
+	    sizeof keys[0]; i++)
+		if (l == strlen(keys[i].cap) + 2 && strncmp(n + 1, keys[i].cap,
+		    l - 2) == 0 && n[l - 1] >= '2' && n[l - 1] <= '8') {
+			snprintf(buf, cap, "%s%s", mods[n[l - 1] - '2'],
+			    keys[i].name);
+			return;
+		}
+	if (n != NULL && (strncmp(n, "KEY_", 4) == 0 || n[0] == 'k'))
+		snprintf(buf, cap, "that key (curses: %s)", n);
+	else
+		snprintf(buf, cap, "%s", n != NULL ? n : "that key");
 }
 
 /* Read the pending mouse event into in. */

@@ -1010,6 +1010,37 @@ Test(lesson, a_step_keeps_the_place_without_a_sync, .timeout = 30)
 	state_home_end(dir);
 }
 
+/* The notes (i) over the frame at 80x24: the box's lines are the box's
+ * alone, no letter of the caption or the key hints beside it. */
+Test(lesson, the_notes_box_leaves_no_fragments_beside_it)
+{
+	struct pe_app_lesson al;
+	load_intro(&al);
+	struct drawn d;
+	draw_step(&d, &al.l, 0, 0, 80, 24, false, NULL);
+	d.st.session.notes = true;
+	pe_view_render(&d.st, &d.m, &d.cv, NULL);
+	int top = -1, bottom = -1;
+	for (int y = 0; y < d.cv.h; y++)
+		for (int x = 0; x < d.cv.w; x++) {
+			if (d.cv.cells[y * d.cv.w + x].cp == 0x250c && top < 0)
+				top = y; /* ┌ */
+			if (d.cv.cells[y * d.cv.w + x].cp == 0x2514)
+				bottom = y; /* └ */
+		}
+	cr_assert(top >= 0 && bottom > top, "no box: %d %d", top, bottom);
+	for (int y = top; y <= bottom; y++)
+		for (int x = 0; x < d.cv.w; x += d.cv.w - 1)
+			for (int k = 0; k < 2; k++) {
+				int cx = x == 0 ? k : x - k;
+				uint32_t cp = d.cv.cells[y * d.cv.w + cx].cp;
+				cr_expect(cp == ' ' || cp == 0, "row %d col %d: U+%04X",
+				    y, cx, (unsigned)cp);
+			}
+	drawn_free(&d);
+	pe_app_lesson_free(&al);
+}
+
 /* The speaker's clock: R starts it again; time over is in the warning
  * color (the accent's while there is time left). */
 Test(lesson, the_clock_resets_and_warns_when_over, .timeout = 30)

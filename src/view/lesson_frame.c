@@ -306,7 +306,8 @@ notes_overlay(const struct pe_state *st, struct pe_canvas *cv,
 	    "scene)", bw - 4);
 	int bh = L->n + 2 < cv->h - 4 ? L->n + 2 : cv->h - 4;
 	int x = 2, y = cv->h - bh - 1;
-	pe_canvas_fill(cv, x, y, bw, bh, ' ', C_TEXT, PE_COLOR_DEFAULT);
+	/* the whole width of its lines: no word of the caption beside it */
+	pe_canvas_fill(cv, 0, y, cv->w, bh, ' ', C_TEXT, PE_COLOR_DEFAULT);
 	pe_canvas_box(cv, x, y, bw, bh, " notes (i hides them) ", C_ACCENT);
 	caption_draw(cv, L, x + 2, y + 1, bw - 4, bh - 2, false);
 }

@@ -678,6 +678,18 @@ poll_until(struct pe_lesson_session *S, struct pe_state *st, const char *want)
 	return false;
 }
 
+/* A lesson session for o (the built-in lesson unless o names a file):
+ * opened, or the test fails saying why. */
+static struct pe_lesson_session *
+session_of(const struct pe_options *o, struct pe_state *st)
+{
+	struct pe_lesson_session *S;
+	char err[1024];
+	cr_assert_eq(pe_lesson_session_open(&S, o, st, err, sizeof err), 0,
+	    "%s", err);
+	return S;
+}
+
 static const char two_scenes[] =
     "title = reload\n[scene] one\nseq-len = 32\n[caption]\nfirst\n"
     "[scene] two\nseq-len = 64\n[caption]\nsecond\n";
@@ -687,7 +699,7 @@ static struct pe_lesson_session *
 open_session(struct pe_options *o, struct pe_state *st, char *dir,
     char *path, size_t cap)
 {
-	char *d = th_tmpdir(), err[1024];
+	char *d = th_tmpdir();
 	struct pe_lesson_session *S;
 	cr_assert_not_null(d);
 	snprintf(dir, cap, "%s", d);
@@ -696,8 +708,7 @@ open_session(struct pe_options *o, struct pe_state *st, char *dir,
 	write_file(path, two_scenes);
 	memset(o, 0, sizeof *o);
 	o->lesson_file = path;
-	cr_assert_eq(pe_lesson_session_open(&S, o, st, err, sizeof err), 0,
-	    "%s", err);
+	S = session_of(o, st);
 	pe_lesson_goto(st, 1, 0);
 	cr_assert_eq(PANE(*st).cfg.n, 64);
 	return S;
@@ -916,20 +927,18 @@ Test(lesson, a_build_goes_a_step_at_a_time)
  * left at its last scene starts again. */
 Test(lesson, a_restart_resumes_where_the_lesson_was, .timeout = 30)
 {
-	char *dir = state_home_begin(), err[1024];
+	char *dir = state_home_begin();
 	struct pe_options o;
 	struct pe_state st;
 	struct pe_lesson_session *S;
 	memset(&o, 0, sizeof o);
-	cr_assert_eq(pe_lesson_session_open(&S, &o, &st, err, sizeof err), 0,
-	    "%s", err);
+	S = session_of(&o, &st);
 	cr_expect_eq(st.session.scene, 0, "no place kept: the first scene");
 	pe_lesson_goto(&st, 5, 0);
 	pe_lesson_session_poll(S, &st);
 	pe_lesson_session_close(S);
 
-	cr_assert_eq(pe_lesson_session_open(&S, &o, &st, err, sizeof err), 0,
-	    "%s", err);
+	S = session_of(&o, &st);
 	cr_expect_eq(st.session.scene, 5, "resumed at scene 6");
 	cr_expect(strstr(st.status, "resumed at scene 6/") != NULL, "%s",
 	    st.status);
@@ -937,8 +946,7 @@ Test(lesson, a_restart_resumes_where_the_lesson_was, .timeout = 30)
 	pe_lesson_goto(&st, yarn, 2); /* its third step */
 	pe_lesson_session_poll(S, &st);
 	pe_lesson_session_close(S);
-	cr_assert_eq(pe_lesson_session_open(&S, &o, &st, err, sizeof err), 0,
-	    "%s", err);
+	S = session_of(&o, &st);
 	cr_expect(st.session.scene == yarn && st.session.step == 2,
 	    "resumed at %zu.3: %zu.%zu", yarn + 1, st.session.scene + 1,
 	    st.session.step + 1);
@@ -946,8 +954,7 @@ Test(lesson, a_restart_resumes_where_the_lesson_was, .timeout = 30)
 
 	o.scene_given = true, o.scene = 2, o.scene_step = 1;
 	o.duration_given = true, o.duration = 50;
-	cr_assert_eq(pe_lesson_session_open(&S, &o, &st, err, sizeof err), 0,
-	    "%s", err);
+	S = session_of(&o, &st);
 	cr_expect_eq(st.session.scene, 1, "--scene 2 starts there");
 	cr_expect_float_eq(st.session.lesson->minutes, 50, 0, "--duration");
 	pe_lesson_session_close(S);
@@ -956,13 +963,11 @@ Test(lesson, a_restart_resumes_where_the_lesson_was, .timeout = 30)
 	 * start is its first scene, and the status line says why (a
 	 * lecturer's report: next week's class opened on the conclusion) */
 	memset(&o, 0, sizeof o);
-	cr_assert_eq(pe_lesson_session_open(&S, &o, &st, err, sizeof err), 0,
-	    "%s", err);
+	S = session_of(&o, &st);
 	pe_lesson_goto(&st, st.session.lesson->nscenes - 1, 0);
 	pe_lesson_session_poll(S, &st);
 	pe_lesson_session_close(S);
-	cr_assert_eq(pe_lesson_session_open(&S, &o, &st, err, sizeof err), 0,
-	    "%s", err);
+	S = session_of(&o, &st);
 	cr_expect(st.session.scene == 0 && st.session.step == 0,
 	    "starts again: %zu.%zu", st.session.scene + 1, st.session.step + 1);
 	cr_expect(strstr(st.status, "starts again") != NULL, "%s", st.status);
@@ -988,13 +993,12 @@ fsync(int fd)
  * one starts the lesson at its first scene. */
 Test(lesson, a_step_keeps_the_place_without_a_sync, .timeout = 30)
 {
-	char *dir = state_home_begin(), err[1024];
+	char *dir = state_home_begin();
 	struct pe_options o;
 	struct pe_state st;
 	struct pe_lesson_session *S;
 	memset(&o, 0, sizeof o);
-	cr_assert_eq(pe_lesson_session_open(&S, &o, &st, err, sizeof err), 0,
-	    "%s", err);
+	S = session_of(&o, &st);
 	int before = fsyncs;
 	pe_lesson_goto(&st, 3, 0);
 	pe_lesson_session_poll(S, &st);
@@ -1002,8 +1006,7 @@ Test(lesson, a_step_keeps_the_place_without_a_sync, .timeout = 30)
 	pe_lesson_session_poll(S, &st);
 	cr_expect_eq(fsyncs, before, "%d syncs for two steps", fsyncs - before);
 	pe_lesson_session_close(S);
-	cr_assert_eq(pe_lesson_session_open(&S, &o, &st, err, sizeof err), 0,
-	    "%s", err);
+	S = session_of(&o, &st);
 	cr_expect_eq(st.session.scene, 4, "the place was kept: scene %zu",
 	    st.session.scene + 1);
 	pe_lesson_session_close(S);
@@ -1045,14 +1048,13 @@ Test(lesson, the_notes_box_leaves_no_fragments_beside_it)
  * color (the accent's while there is time left). */
 Test(lesson, the_clock_resets_and_warns_when_over, .timeout = 30)
 {
-	char *dir = state_home_begin(), err[1024];
+	char *dir = state_home_begin();
 	struct pe_options o;
 	struct pe_state st;
 	struct pe_lesson_session *S;
 	memset(&o, 0, sizeof o);
 	o.speaker = true;
-	cr_assert_eq(pe_lesson_session_open(&S, &o, &st, err, sizeof err), 0,
-	    "%s", err);
+	S = session_of(&o, &st);
 	nanosleep(&(struct timespec){1, 200 * 1000 * 1000}, NULL);
 	pe_lesson_session_poll(S, &st);
 	cr_expect_geq(st.session.elapsed, 1);

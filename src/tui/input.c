@@ -30,29 +30,45 @@ pe_input_init(void)
 	mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
 }
 
-/* A navigation key with a modifier as the terminfo entry names it
- * (ncurses' extended caps: kNXT3 is Alt+PgDn, kUP5 Ctrl+Up): the key
- * itself, so a clicker or a held Alt never loses a step. 0 for others. */
+/* ncurses' extended caps: k, the key, xterm's modifier number 2..8
+ * (kNXT3 is Alt+PgDn, kDC5 Ctrl+Delete); the key each stands for (0:
+ * none of ours) and its name. */
+static const struct {
+	const char *cap, *name;
+	int key;
+} extended[] = {
+	{"NXT", "PgDn", PE_KEY_PGDN}, {"PRV", "PgUp", PE_KEY_PGUP},
+	{"UP", "Up", PE_KEY_UP}, {"DN", "Down", PE_KEY_DOWN},
+	{"LFT", "Left", PE_KEY_LEFT}, {"RIT", "Right", PE_KEY_RIGHT},
+	{"HOM", "Home", PE_KEY_HOME}, {"END", "End", PE_KEY_END},
+	{"DC", "Delete", 0}, {"IC", "Insert", 0},
+};
+
+/* The row of extended[] a curses key name is, with its modifier number in
+ * *mod; -1 for other names. */
+static int
+extended_of(const char *name, int *mod)
+{
+	size_t l = name != NULL ? strlen(name) : 0;
+	for (size_t i = 0; l > 2 && name[0] == 'k' &&
+	    i < sizeof extended / sizeof extended[0]; i++)
+		if (l == strlen(extended[i].cap) + 2 &&
+		    strncmp(name + 1, extended[i].cap, l - 2) == 0 &&
+		    name[l - 1] >= '2' && name[l - 1] <= '8') {
+			*mod = name[l - 1] - '0';
+			return (int)i;
+		}
+	return -1;
+}
+
+/* A navigation key with a modifier as the terminfo entry names it: the
+ * key itself, so a clicker or a held Alt never loses a step. 0 for
+ * others. */
 static int
 modified_key(wint_t k)
 {
-	static const struct {
-		const char *prefix;
-		int key;
-	} nav[] = {
-		{"kNXT", PE_KEY_PGDN}, {"kPRV", PE_KEY_PGUP}, {"kUP", PE_KEY_UP},
-		{"kDN", PE_KEY_DOWN}, {"kLFT", PE_KEY_LEFT}, {"kRIT", PE_KEY_RIGHT},
-		{"kHOM", PE_KEY_HOME}, {"kEND", PE_KEY_END},
-	};
-	const char *name = keyname((int)k);
-
-	for (size_t i = 0; name != NULL && i < sizeof nav / sizeof nav[0]; i++) {
-		size_t l = strlen(nav[i].prefix);
-		if (strncmp(name, nav[i].prefix, l) == 0 && name[l] >= '2' &&
-		    name[l] <= '9' && name[l + 1] == '\0')
-			return nav[i].key;
-	}
-	return 0;
+	int mod, i = extended_of(keyname((int)k), &mod);
+	return i < 0 ? 0 : extended[i].key;
 }
 
 /* Whether key moves: arrows, pages, Home and End (what a modifier or an
@@ -141,25 +157,16 @@ function_key_name(wint_t k, char *buf, size_t cap)
 		n = keyname((int)k);
 		break;
 	}
-	/* ncurses' extended names: k, the key, xterm's modifier number
-	 * (kDC5 is Ctrl+Delete); other curses names (KEY_SUSPEND) are
-	 * no key a person knows: said as curses' */
-	static const struct {
-		const char *cap, *name;
-	} keys[] = {{"DC", "Delete"}, {"IC", "Insert"}, {"HOM", "Home"},
-	    {"END", "End"}, {"NXT", "PgDn"}, {"PRV", "PgUp"}, {"UP", "Up"},
-	    {"DN", "Down"}, {"LFT", "Left"}, {"RIT", "Right"}};
+	/* an extended cap with its modifiers (xterm's 2 is Shift, 3 Alt, 5
+	 * Ctrl, and their sums); other curses names (KEY_SUSPEND) are no key
+	 * a person knows: said as curses' */
 	static const char *const mods[] = {"Shift+", "Alt+", "Shift+Alt+",
 	    "Ctrl+", "Shift+Ctrl+", "Alt+Ctrl+", "Shift+Alt+Ctrl+"};
-	size_t l = n != NULL ? strlen(n) : 0;
-	for (size_t i = 0; l > 2 && n[0] == 'k' && i < sizeof keys /
-	    sizeof keys[0]; i++)
-		if (l == strlen(keys[i].cap) + 2 && strncmp(n + 1, keys[i].cap,
-		    l - 2) == 0 && n[l - 1] >= '2' && n[l - 1] <= '8') {
-			snprintf(buf, cap, "%s%s", mods[n[l - 1] - '2'],
-			    keys[i].name);
-			return;
-		}
+	int mod, i = extended_of(n, &mod);
+	if (i >= 0) {
+		snprintf(buf, cap, "%s%s", mods[mod - 2], extended[i].name);
+		return;
+	}
 	if (n != NULL && (strncmp(n, "KEY_", 4) == 0 || n[0] == 'k'))
 		snprintf(buf, cap, "that key (curses: %s)", n);
 	else

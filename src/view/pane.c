@@ -4,7 +4,6 @@
  * view_compare.c two panes. */
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "pescope/encoding.h"
@@ -91,26 +90,24 @@ param_items(struct ctx *c, struct items *it)
 
 /* See view_impl.h. */
 void
-view_params(struct ctx *c, const struct ctx *other, int x, int y, int w)
+view_params(struct ctx *c, const struct items *other, struct items *made,
+    int x, int y, int w)
 {
-	struct items it, ot;
+	struct items it;
 	char b[1024];
 
 	param_items(c, &it);
-	/* a copy of the other's ctx (large: on the heap) makes its items;
-	 * nothing is drawn */
-	struct ctx *oc = other != NULL ? malloc(sizeof *oc) : NULL;
-	if (oc != NULL) {
-		*oc = *other;
-		param_items(oc, &ot);
-		free(oc);
+	if (made != NULL) { /* a copy whose pointers are its own */
+		*made = it;
 		for (size_t i = 0; i < it.n; i++)
-			for (size_t j = 0; j < ot.n; j++)
-				if (strcmp(it.text[i], ot.text[j]) == 0) {
-					it.prio[i] += PARAM_SHARED;
-					break;
-				}
+			made->ptr[i] = made->text[i];
 	}
+	for (size_t i = 0; other != NULL && i < it.n; i++)
+		for (size_t j = 0; j < other->n; j++)
+			if (strcmp(it.text[i], other->text[j]) == 0) {
+				it.prio[i] += PARAM_SHARED;
+				break;
+			}
 	b[0] = ' ';
 	pe_text_pick(b + 1, sizeof b - 1, it.ptr, it.prio, it.n, " · ", w - 1);
 	pe_canvas_text(c->cv, x, y, w, b, C_TEXT, PE_COLOR_DEFAULT, 0);

@@ -482,7 +482,7 @@ view_frame_held(const struct pe_state *st, const struct pe_model *m,
 	if (st->compare && m->other != NULL) {
 		view_compare(&c);
 	} else {
-		view_params(&c, NULL, 0, top, c.w);
+		view_params(&c, NULL, NULL, 0, top, c.w);
 		if (st->model_view && c.pane->arch != NULL)
 			view_model_body(&c);
 		else

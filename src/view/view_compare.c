@@ -94,10 +94,11 @@ pane_scale(const struct pane *p, struct pe_scale *sc)
 }
 
 /* The pane's first line: its badge (the focused pane's stands out) and
- * its parameters; pane B's (other: pane A) keep what differs from A's
- * first. */
+ * its parameters; pane A's items into made, pane B's keeping what differs
+ * from them (other) first. */
 static void
-pane_params(struct pane *p, const struct pane *other, bool focused)
+pane_params(struct pane *p, const struct items *other, struct items *made,
+    bool focused)
 {
 	const char *badge = p->id == PE_PANE_A ? " A " : " B ";
 	struct pe_canvas *cv = &p->cv;
@@ -106,8 +107,7 @@ pane_params(struct pane *p, const struct pane *other, bool focused)
 		    PE_ATTR_BOLD);
 	else
 		pe_canvas_text(cv, 0, 0, 3, badge, C_DIM, PE_COLOR_DEFAULT, 0);
-	view_params(&p->c, other != NULL ? &other->c : NULL, 3, 0,
-	    p->cv.w - 3);
+	view_params(&p->c, other, made, 3, 0, p->cv.w - 3);
 }
 
 /* Draw a pane's body in the mode given; map_h: its map's lines in the
@@ -389,9 +389,11 @@ view_compare(struct ctx *c)
 		mode = PANE_MAP_DOT;
 		map_h = inner - hd - 1;
 	}
+	struct items a_items; /* pane A's, drawn first */
 	for (int i = 0; i < 2; i++) {
 		bool focused = (enum pe_pane_id)i == f;
-		pane_params(&p[i], p[i].id == PE_PANE_B ? &p[0] : NULL, focused);
+		pane_params(&p[i], i == 1 ? &a_items : NULL, i == 0 ? &a_items :
+		    NULL, focused);
 		pane_body(&p[i], mode, map_h);
 		pe_canvas_blit(c->cv, p[i].x, y0, &p[i].cv);
 		pane_hit(&p[i], c->hit, y0, focused);

@@ -102,13 +102,14 @@ void view_map_mark_plot(struct ctx *c, int x, int y, int w, int h, size_t n,
 size_t view_map_train_len(const struct ctx *c);
 
 /* pane.c: a frame's or a pane's ctx (view_ctx_init); a parameter line
- * at (x, y), w cells (pane B's: other is pane A, and what B shares with
- * A goes first when the line is short); the row's view (its overview, or the main map and
+ * at (x, y), w cells (made: its items, when not NULL; pane B's: other
+ * is pane A's items, and what B shares with A goes first when the line
+ * is short); the row's view (its overview, or the main map and
  * the chosen panel) in the ctx's body. */
 void view_ctx_init(struct ctx *c, const struct pe_state *st,
     const struct pe_model *m, struct pe_canvas *cv, struct pe_hit *hit);
-void view_params(struct ctx *c, const struct ctx *other, int x, int y,
-    int w);
+void view_params(struct ctx *c, const struct items *other,
+    struct items *made, int x, int y, int w);
 /* model_view.c: the body as the model view (every layer of the focused
  * pane's model), its inspector lines the layer shown and the notes. */
 void view_model_body(struct ctx *c);

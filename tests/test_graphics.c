@@ -514,12 +514,60 @@ kitty_frame(const struct pe_state *st, const struct pe_model *m,
 	return *buf + *off;
 }
 
+/* The most images a kitty picture is cut into (graphics.c's bands). */
+#define KITTY_BANDS 8
+
+/* A kitty picture in s (the TUI's frame bytes): its bands, images at z 0,
+ * each of whole cell rows placed at its first cell (ESC [ y ; x H before
+ * it), one below the other from pm's top to its bottom; their ids into
+ * ids (*nid of them), their pixels in order into raw (*got bytes); where
+ * s goes on. */
+static const char *
+kitty_picture(const char *s, const struct pe_pixmap *pm, unsigned *ids,
+    int *nid, unsigned char *raw, size_t cap, size_t *got)
+{
+	int row = 0;
+	char keys[128];
+	*nid = 0;
+	*got = 0;
+	while (row < pm->h) {
+		const char *p = strstr(s, "\033_Ga=T,");
+		cr_assert_not_null(p, "band at cell row %d", row);
+		char at[32];
+		snprintf(at, sizeof at, "\033[%d;%dH", pm->y + row + 1, pm->x + 1);
+		const char *a = strstr(s, at);
+		cr_assert(a != NULL && a < p, "band %d at its cells", *nid);
+		size_t n;
+		const char *next = kitty_image(p, keys, sizeof keys, raw + *got,
+		    cap - *got, &n);
+		cr_assert_not_null(next);
+		unsigned id = 0;
+		int w = 0, h = 0, c = 0, r = 0;
+		cr_assert_eq(sscanf(keys, "a=T,i=%u,z=0,q=2,f=32,s=%d,v=%d,c=%d,"
+		    "r=%d", &id, &w, &h, &c, &r), 5, "%s", keys);
+		cr_assert_eq(w, pm->pw);
+		cr_assert_eq(c, pm->w);
+		cr_assert(r > 0 && row + r <= pm->h, "%d rows at %d", r, row);
+		cr_assert_eq(h, r * (pm->ph / pm->h));
+		cr_assert_eq(n, (size_t)w * (size_t)h * 4);
+		cr_assert_lt(*nid, KITTY_BANDS);
+		for (int k = 0; k < *nid; k++)
+			cr_assert_neq(ids[k], id, "ids of their own");
+		ids[(*nid)++] = id;
+		*got += n;
+		row += r;
+		s = next;
+	}
+	return s;
+}
+
 /* What the TUI writes with kitty: the picture once, without the cursor's
- * frame, as an image with an id (its pixels decoded are the picture's
- * but for the frame), and the frame an image of its own over it (z 1,
- * transparent but for the rings, at the cells it touches); a cursor that
- * moves replaces only the frame; a frame with nothing changed writes no
- * image; a new picture deletes the old by its id. */
+ * frame, as images with ids of their own (bands of whole cell rows, made
+ * at once; their pixels decoded are the picture's but for the frame),
+ * and the frame an image of its own over it (z 1, transparent but for
+ * the rings, at the cells it touches); a cursor that moves replaces only
+ * the frame; a frame with nothing changed writes no image; a new picture
+ * deletes the old by its ids. */
 Test(graphics, kitty_sends_a_picture_once)
 {
 	struct pe_config cfg;
@@ -543,11 +591,11 @@ Test(graphics, kitty_sends_a_picture_once)
 	pe_gfx_offscreen(PE_GFX_KITTY, f);
 	const char *b = kitty_frame(&st, &m, &cv, f, &buf, &blen, &off);
 	pm = &cv.pix[0]; /* the render made the canvas's pictures again */
-	/* the picture: id, z 0, its plain pixels */
-	const char *next = kitty_image(b, keys, sizeof keys, raw, np * 4, &got);
-	cr_assert_not_null(next);
-	unsigned id = 0, fid = 0;
-	cr_assert_eq(sscanf(keys, "a=T,i=%u,z=0,q=2,", &id), 1, "%s", keys);
+	/* the picture: bands with ids, z 0, its plain pixels */
+	unsigned ids[KITTY_BANDS], fid = 0;
+	int nid = 0;
+	const char *next = kitty_picture(b, pm, ids, &nid, raw, np * 4, &got);
+	cr_expect_eq(nid, 2, "a large picture in two bands");
 	cr_assert_eq(got, np * 4);
 	pe_pixmap_plain(pm, plain);
 	long bad = 0;
@@ -595,7 +643,8 @@ Test(graphics, kitty_sends_a_picture_once)
 	cr_expect_eq(bad, 0, "%ld pixels of the frame differ", bad);
 	cr_expect_leq(alpha, (long)((size_t)fw * (size_t)fh / 128 + 1),
 	    "%ld pixels of the rings not opaque (chafa 1.12's scaler)", alpha);
-	cr_expect_null(strstr(next, "\033_Ga=T"), "two images, no more");
+	cr_expect_null(strstr(next, "\033_Ga=T"), "the bands and the frame, "
+	    "no more");
 
 	/* the cursor moves: the frame only */
 	st.cur_r += 300;
@@ -605,8 +654,10 @@ Test(graphics, kitty_sends_a_picture_once)
 	char del[64];
 	snprintf(del, sizeof del, "\033_Ga=d,d=I,i=%u,q=2\033\\", fid);
 	cr_expect_not_null(strstr(b, del), "the old frame deleted");
-	snprintf(del, sizeof del, "\033_Ga=d,d=I,i=%u,q=2\033\\", id);
-	cr_expect_null(strstr(b, del), "the picture kept");
+	for (int k = 0; k < nid; k++) {
+		snprintf(del, sizeof del, "\033_Ga=d,d=I,i=%u,q=2\033\\", ids[k]);
+		cr_expect_null(strstr(b, del), "the picture kept");
+	}
 	next = kitty_image(b, keys, sizeof keys, raw, np * 4, &got);
 	cr_assert_not_null(next);
 	cr_expect_eq(strncmp(keys, "a=T,i=", 6), 0);
@@ -621,12 +672,17 @@ Test(graphics, kitty_sends_a_picture_once)
 	/* a new picture (its model made again): the old deleted by id */
 	cr_assert_eq(pe_model_init(&m2, &cfg), PE_OK);
 	b = kitty_frame(&st, &m2, &cv, f, &buf, &blen, &off);
-	cr_expect_not_null(strstr(b, del), "the old picture deleted");
-	next = kitty_image(b, keys, sizeof keys, raw, np * 4, &got);
-	cr_assert_not_null(next);
-	unsigned id2 = 0;
-	cr_assert_eq(sscanf(keys, "a=T,i=%u,z=0,", &id2), 1, "%s", keys);
-	cr_expect_neq(id2, id);
+	for (int k = 0; k < nid; k++) {
+		snprintf(del, sizeof del, "\033_Ga=d,d=I,i=%u,q=2\033\\", ids[k]);
+		cr_expect_not_null(strstr(b, del), "the old picture deleted");
+	}
+	unsigned ids2[KITTY_BANDS];
+	int nid2 = 0;
+	next = kitty_picture(b, pm, ids2, &nid2, raw, np * 4, &got);
+	cr_expect_eq(nid2, nid);
+	for (int k = 0; k < nid2; k++)
+		for (int j = 0; j < nid; j++)
+			cr_expect_neq(ids2[k], ids[j], "new ids");
 
 	/* quitting: every image off */
 	off = blen;

@@ -16,12 +16,21 @@
 
 #include "io/io.h"
 #include "pescope/pescope.h"
+#include "render/pool.h"
 #include "tui/tui.h"
 
 /* The most pictures on screen at once (compare mode has two). */
 #define GFX_MAX 8
 /* Bytes written between looks at the keyboard. */
 #define GFX_CHUNK 16384
+/* kitty: a picture is up to this many images, bands of whole cell rows,
+ * made by chafa at once on the machine's two cores (pe_pool_run2): its
+ * bytes are base64 written by one thread a picture, about 7 ms of a
+ * 1100 x 1020-pixel picture. */
+#define GFX_BANDS 2
+/* kitty: the fewest pixels a picture is cut into bands at (below, the
+ * second thread's start costs more than it saves). */
+#define GFX_BAND_PIXELS 65536
 
 /* A picture as it was written. Its identity: the serial of what it shows
  * (pe_pixmap.serial) and, for sixel and iTerm2, whose pictures hold the
@@ -34,11 +43,13 @@ struct shown {
 	int x, y, w, h, pw, ph;
 	uint64_t serial, hash;
 	int cx, cy, cw, ch;	/* the cursor's sample framed (cw 0: none) */
-	uint32_t id, frame;	/* kitty: the picture's image id (its bytes
-				   carry it), its frame's (0: none) */
+	uint32_t frame;		/* kitty: its cursor frame's image id (0:
+				   none) */
 	bool placed;		/* kitty: the picture is on screen */
-	GString *bytes;		/* kitty: the picture's bytes, to place it
-				   again after the screen was cleared */
+	int nband;		/* kitty: the picture's images (0: none made) */
+	uint32_t id[GFX_BANDS]; /* kitty: their ids (their bytes carry them) */
+	GString *bytes[GFX_BANDS]; /* kitty: their bytes, to place them again
+				   after the screen was cleared */
 };
 
 static struct {
@@ -51,7 +62,7 @@ static struct {
 	bool dirty;	   /* what is on screen is not known: write all */
 	bool offscreen;	   /* pe_gfx_offscreen: no terminal, no keys */
 	uint32_t next_id;  /* kitty: the last image id given */
-	ChafaTermInfo *ti;
+	ChafaTermInfo *ti[GFX_BANDS]; /* one a thread that prints */
 } gfx = {.mode = PE_GFX_CELLS};
 
 static const char *const gfx_names[PE_GFX_COUNT] = {"auto", "kitty",
@@ -393,13 +404,22 @@ gfx_hash(const struct pe_pixmap *pm)
 	return h;
 }
 
+/* Free a shown picture's bytes. */
+static void
+gfx_free_bytes(struct shown *o)
+{
+	for (int b = 0; b < o->nband; b++)
+		if (o->bytes[b] != NULL)
+			g_string_free(o->bytes[b], TRUE);
+	o->nband = 0;
+}
+
 /* Forget what is on screen (its bytes freed). */
 static void
 gfx_forget(void)
 {
 	for (int i = 0; i < gfx.non; i++)
-		if (gfx.on[i].bytes != NULL)
-			g_string_free(gfx.on[i].bytes, TRUE);
+		gfx_free_bytes(&gfx.on[i]);
 	gfx.non = 0;
 }
 
@@ -457,12 +477,25 @@ pe_gfx_before(const struct pe_canvas *cv, bool full)
 	}
 }
 
-/* A picture's bytes through chafa: a canvas of exactly its pixels, so
- * nothing is scaled (sixel: one cell as tall as the picture rounded up
- * to sixel's bands of 6 rows, the rows added transparent, so chafa does
- * not scale it to a multiple of 6). */
+/* The terminal description chafa prints with on thread part (made once
+ * a process, before any band's thread prints). */
+static ChafaTermInfo *
+gfx_term_info(int part)
+{
+	for (int b = 0; b < GFX_BANDS; b++)
+		if (gfx.ti[b] == NULL)
+			gfx.ti[b] = chafa_term_db_get_fallback_info(
+			    chafa_term_db_get_default());
+	return gfx.ti[part];
+}
+
+/* A picture's bytes through chafa, printed with thread part's terminal
+ * description: a canvas of exactly its pixels, so nothing is scaled
+ * (sixel: one cell as tall as the picture rounded up to sixel's bands of
+ * 6 rows, the rows added transparent, so chafa does not scale it to a
+ * multiple of 6). */
 static GString *
-gfx_chafa(enum pe_gfx g, const struct pe_pixmap *pm, int cw, int ch)
+gfx_chafa_on(enum pe_gfx g, const struct pe_pixmap *pm, int part)
 {
 	ChafaCanvasConfig *cf = chafa_canvas_config_new();
 	const uint32_t *px = pm->rgb;
@@ -495,22 +528,26 @@ gfx_chafa(enum pe_gfx g, const struct pe_pixmap *pm, int cw, int ch)
 		chafa_canvas_config_set_cell_geometry(cf, pm->pw / pm->w,
 		    pm->ph / pm->h);
 	}
-	(void)cw, (void)ch;
 	ChafaCanvas *cv = chafa_canvas_new(cf);
 	GString *s = NULL;
 	if (cv != NULL) {
 		/* 0xFFRRGGBB in memory order: B, G, R, A */
 		chafa_canvas_draw_all_pixels(cv, CHAFA_PIXEL_BGRA8_UNASSOCIATED,
 		    (const guint8 *)px, pm->pw, h, pm->pw * 4);
-		if (gfx.ti == NULL) /* one for the process, kept */
-			gfx.ti = chafa_term_db_get_fallback_info(
-			    chafa_term_db_get_default());
-		s = chafa_canvas_print(cv, gfx.ti);
+		s = chafa_canvas_print(cv, gfx.ti[part]);
 		chafa_canvas_unref(cv);
 	}
 	chafa_canvas_config_unref(cf);
 	free(pad);
 	return s;
+}
+
+/* A picture's bytes through chafa, on this thread. */
+static GString *
+gfx_chafa(enum pe_gfx g, const struct pe_pixmap *pm)
+{
+	gfx_term_info(0);
+	return gfx_chafa_on(g, pm, 0);
 }
 
 /* A picture's bytes; see tui.h. */
@@ -522,7 +559,8 @@ pe_gfx_encode(enum pe_gfx g, const struct pe_pixmap *pm, int cw, int ch,
 	*len = 0;
 	if (g != PE_GFX_KITTY && g != PE_GFX_ITERM && g != PE_GFX_SIXEL)
 		return -1;
-	GString *s = gfx_chafa(g, pm, cw, ch);
+	(void)cw, (void)ch;
+	GString *s = gfx_chafa(g, pm);
 	if (s == NULL)
 		return -1;
 	*len = s->len;
@@ -643,7 +681,7 @@ gfx_kitty_frame(const struct pe_pixmap *pm, uint32_t id)
 				fr.rgb[(size_t)(y - t * ch) * (size_t)fr.pw +
 				    (size_t)(x - a * cw)] = pm->rgb[(size_t)y *
 				    (size_t)pm->pw + (size_t)x];
-	GString *s = gfx_chafa(PE_GFX_KITTY, &fr, 0, 0);
+	GString *s = gfx_chafa(PE_GFX_KITTY, &fr);
 	free(fr.rgb);
 	if (s == NULL)
 		return false;
@@ -652,20 +690,73 @@ gfx_kitty_frame(const struct pe_pixmap *pm, uint32_t id)
 	return whole;
 }
 
+/* Band b of n of picture pm: its cell rows [h b / n, h (b + 1) / n),
+ * their pixels pm's own (rows of a picture are contiguous). */
+static struct pe_pixmap
+gfx_band(const struct pe_pixmap *pm, int n, int b)
+{
+	int ch = pm->ph / pm->h;
+	int t = pm->h * b / n, u = pm->h * (b + 1) / n;
+	return (struct pe_pixmap){.x = pm->x, .y = pm->y + t, .w = pm->w,
+	    .h = u - t, .pw = pm->pw, .ph = (u - t) * ch,
+	    .rgb = pm->rgb + (size_t)t * (size_t)ch * (size_t)pm->pw};
+}
+
+/* The bands chafa makes at once (gfx_kitty_plain's job). */
+struct gfx_bands {
+	const struct pe_pixmap *pm;
+	struct shown *o;
+};
+
+/* Part part's band of a picture: its kitty bytes. */
+static void
+gfx_band_part(void *arg, int part)
+{
+	struct gfx_bands *j = arg;
+	struct pe_pixmap band = gfx_band(j->pm, j->o->nband, part);
+	j->o->bytes[part] = gfx_chafa_on(PE_GFX_KITTY, &band, part);
+}
+
 /* kitty's bytes of pm's picture without its cursor's frame (the frame's
  * pixels exchanged with what they cover for chafa, then back: the
- * canvas's pixels as they were), or NULL out of memory. */
-static GString *
-gfx_kitty_plain(const struct pe_pixmap *pm)
+ * canvas's pixels as they were) into o: a large picture's bands at once,
+ * each an image with an id of its own. False out of memory (o has none). */
+static bool
+gfx_kitty_plain(const struct pe_pixmap *pm, struct shown *o)
 {
 	struct pe_pixmap *w = (struct pe_pixmap *)pm; /* the canvas's own */
-	bool framed = pm->serial != 0 && pm->cur_w > 0;
+	bool framed = pm->serial != 0 && pm->cur_w > 0, ok = true;
+	o->nband = pm->h >= GFX_BANDS && (size_t)pm->pw * (size_t)pm->ph >=
+	    GFX_BAND_PIXELS ? GFX_BANDS : 1;
+	gfx_term_info(0); /* made here, before the threads print */
 	if (framed)
 		pe_pixmap_swap_frame(w);
-	GString *s = gfx_chafa(PE_GFX_KITTY, pm, 0, 0);
+	struct gfx_bands job = {pm, o};
+	if (o->nband == 2)
+		pe_pool_run2(gfx_band_part, &job);
+	else
+		gfx_band_part(&job, 0);
 	if (framed)
 		pe_pixmap_swap_frame(w);
-	return s;
+	for (int b = 0; b < o->nband; b++) {
+		ok = ok && o->bytes[b] != NULL;
+		o->id[b] = gfx_kitty_id();
+	}
+	if (!ok)
+		gfx_free_bytes(o);
+	return ok;
+}
+
+/* Send a kept picture's images at z 0; false when a key cut it short. */
+static bool
+gfx_kitty_place(const struct pe_pixmap *pm, const struct shown *o)
+{
+	bool whole = true;
+	for (int b = 0; b < o->nband && whole; b++) {
+		struct pe_pixmap band = gfx_band(pm, o->nband, b);
+		whole = gfx_kitty_send(&band, o->bytes[b], o->id[b], 0);
+	}
+	return whole;
 }
 
 /* kitty's frame: the pictures gone deleted by id, the new ones sent with
@@ -695,11 +786,11 @@ gfx_after_kitty(const struct pe_canvas *cv, int n, const uint64_t *h)
 	}
 	for (int j = 0; j < gfx.non; j++)
 		if (!keep[j]) {
-			if (gfx.on[j].placed)
-				gfx_kitty_delete(gfx.on[j].id);
+			for (int b = 0; gfx.on[j].placed && b <
+			    gfx.on[j].nband; b++)
+				gfx_kitty_delete(gfx.on[j].id[b]);
 			gfx_kitty_delete(gfx.on[j].frame);
-			if (gfx.on[j].bytes != NULL)
-				g_string_free(gfx.on[j].bytes, TRUE);
+			gfx_free_bytes(&gfx.on[j]);
 		}
 	for (int i = 0; i < n; i++) {
 		const struct pe_pixmap *pm = &cv->pix[i];
@@ -708,20 +799,16 @@ gfx_after_kitty(const struct pe_canvas *cv, int n, const uint64_t *h)
 			*o = *was[i];
 		else
 			*o = (struct shown){pm->x, pm->y, pm->w, pm->h, pm->pw,
-			    pm->ph, pm->serial, h[i], 0, 0, 0, 0, 0, 0, false,
-			    NULL};
+			    pm->ph, pm->serial, h[i], 0, 0, 0, 0, 0, false, 0,
+			    {0}, {NULL}};
 		if (!whole) { /* cut short: nothing more this frame */
 			o->placed = false, o->frame = 0;
 			continue;
 		}
 		if (!o->placed) { /* the picture: new, or after a clear */
-			if (o->bytes == NULL) {
-				o->id = gfx_kitty_id();
-				o->bytes = gfx_kitty_plain(pm);
-				if (o->bytes == NULL)
-					continue;
-			}
-			whole = gfx_kitty_send(pm, o->bytes, o->id, 0);
+			if (o->nband == 0 && !gfx_kitty_plain(pm, o))
+				continue;
+			whole = gfx_kitty_place(pm, o);
 			o->placed = whole;
 			o->frame = 0, o->cw = 0; /* its frame, placed again */
 			if (!whole)
@@ -781,13 +868,12 @@ pe_gfx_after(const struct pe_canvas *cv)
 		const struct pe_pixmap *pm = &cv->pix[i];
 		struct shown now = {pm->x, pm->y, pm->w, pm->h, pm->pw, pm->ph,
 		    pm->serial, h[i], pm->cur_x, pm->cur_y, pm->cur_w,
-		    pm->cur_h, 0, 0, false, NULL};
+		    pm->cur_h, 0, false, 0, {0}, {NULL}};
 		if (!gfx.dirty && gfx_find(pm, h[i]) != NULL) {
 			next[non++] = now;
 			continue;
 		}
-		GString *s = gfx_chafa(gfx.mode, pm, pm->pw / pm->w,
-		    pm->ph / pm->h);
+		GString *s = gfx_chafa(gfx.mode, pm);
 		if (s == NULL)
 			continue;
 		whole = gfx_write(pm, s->str, s->len);

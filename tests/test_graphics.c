@@ -672,6 +672,7 @@ Test(graphics, kitty_sends_a_picture_once)
 	/* a new picture (its model made again): the old deleted by id */
 	cr_assert_eq(pe_model_init(&m2, &cfg), PE_OK);
 	b = kitty_frame(&st, &m2, &cv, f, &buf, &blen, &off);
+	pm = &cv.pix[0];
 	for (int k = 0; k < nid; k++) {
 		snprintf(del, sizeof del, "\033_Ga=d,d=I,i=%u,q=2\033\\", ids[k]);
 		cr_expect_not_null(strstr(b, del), "the old picture deleted");

@@ -439,8 +439,9 @@ pe_bench_run(const struct pe_options *o)
 		printf("graphics %s: the main map's picture at %dx%d-pixel cells "
 		    "and the %s bytes\nthe TUI writes of it (chafa) after each "
 		    "frame, written to /dev/null, not a terminal\n(the picture's "
-		    "block means and colors on two threads: the caller and one "
-		    "worker)\n",
+		    "block means and colors on two threads, the caller and one "
+		    "worker;\nchafa makes a large picture's two images at once on "
+		    "them)\n",
 		    pe_gfx_name(g), BENCH_CELL_W, BENCH_CELL_H, pe_gfx_name(g));
 	printf("cursor: only the cursor moves, a row a frame (as the animation "
 	    "does; a picture is\nkept while what it shows is unchanged); "

@@ -543,7 +543,7 @@ kitty_picture(const char *s, const struct pe_pixmap *pm, unsigned *ids,
 		cr_assert_not_null(next);
 		unsigned id = 0;
 		int w = 0, h = 0, c = 0, r = 0;
-		cr_assert_eq(sscanf(keys, "a=T,i=%u,z=0,q=2,f=32,s=%d,v=%d,c=%d,"
+		cr_assert_eq(sscanf(keys, "a=T,i=%u,z=0,q=2,C=1,f=32,s=%d,v=%d,c=%d,"
 		    "r=%d", &id, &w, &h, &c, &r), 5, "%s", keys);
 		cr_assert_eq(w, pm->pw);
 		cr_assert_eq(c, pm->w);
@@ -616,7 +616,7 @@ Test(graphics, kitty_sends_a_picture_once)
 	next = kitty_image(next, keys, sizeof keys, raw, np * 4, &got);
 	cr_assert_not_null(next);
 	int fw = 0, fh = 0, fc = 0, fr = 0;
-	cr_assert_eq(sscanf(keys, "a=T,i=%u,z=1,q=2,f=32,s=%d,v=%d,c=%d,r=%d",
+	cr_assert_eq(sscanf(keys, "a=T,i=%u,z=1,q=2,C=1,f=32,s=%d,v=%d,c=%d,r=%d",
 	    &fid, &fw, &fh, &fc, &fr), 5, "%s", keys);
 	cr_expect_eq(fw, (cx1 - cx0) * cw);
 	cr_expect_eq(fh, (cy1 - cy0) * ch);
@@ -732,6 +732,140 @@ check_kept_cells(const struct pe_config *cfg)
 	}
 	pe_canvas_free(&cv);
 	pe_canvas_free(&fresh);
+	pe_model_free(&m);
+}
+
+/* What tmux passes on of s (a frame written through its passthrough):
+ * each "ESC P tmux; ... ESC \\" with its ESCs undoubled, as a piece of
+ * its own into p[] (*np of them, malloc'd); nothing of a picture outside
+ * them. */
+static void
+tmux_pieces(const char *s, char **p, int cap, int *np)
+{
+	*np = 0;
+	for (const char *q = s; (q = strstr(q, "\033Ptmux;")) != NULL;) {
+		cr_assert_lt(*np, cap);
+		char *out = malloc(strlen(q) + 1), *o = out;
+		for (q += 7;; q++) {
+			cr_assert(*q != '\0', "a passthrough not ended");
+			if (q[0] == '\033' && q[1] == '\033') {
+				*o++ = *q++;
+				continue;
+			}
+			if (q[0] == '\033' && q[1] == '\\')
+				break;
+			cr_assert(q[0] != '\033', "an ESC not doubled");
+			*o++ = *q;
+		}
+		*o = '\0';
+		p[(*np)++] = out;
+		q += 2;
+	}
+}
+
+/* Through tmux (allow-passthrough), a picture is placed by moving the
+ * terminal's own cursor inside the passthrough, at the pane's offset on
+ * the terminal: tmux moves the cursor home after each passthrough, and
+ * kitty places an image where the cursor is when its last piece comes,
+ * so every piece of a kitty picture starts with the move; its pieces put
+ * together are the picture. A sixel picture is one passthrough (tmux's
+ * own sequences between two would end it). */
+Test(graphics, tmux_passthrough_places_pictures)
+{
+	struct pe_config cfg;
+	struct pe_model m;
+	struct pe_canvas cv;
+	struct pe_state st;
+	enum { OX = 41, OY = 7, CAP = 4096 };
+	pe_config_default(&cfg);
+	cfg.enc = PE_ENC_SINUSOIDAL;
+	cfg.n = 4096, cfg.d = 256;
+	frame(&cfg, 120, 40, 10, 20, &m, &cv, &st);
+	const struct pe_gfx_case {
+		enum pe_gfx g;
+	} cases[] = {{PE_GFX_KITTY}, {PE_GFX_SIXEL}};
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		char *buf = NULL, **p = malloc(CAP * sizeof *p);
+		size_t blen = 0, off = 0;
+		int np = 0;
+		FILE *f = open_memstream(&buf, &blen);
+		cr_assert_not_null(f);
+		pe_gfx_offscreen(cases[c].g, f);
+		pe_gfx_offscreen_tmux(OX, OY);
+		const char *b = kitty_frame(&st, &m, &cv, f, &buf, &blen, &off);
+		const struct pe_pixmap *pm = &cv.pix[0];
+		tmux_pieces(b, p, CAP, &np);
+		cr_assert_gt(np, 0);
+		char at[32];
+		int images = 0;
+		if (cases[c].g == PE_GFX_SIXEL) {
+			snprintf(at, sizeof at, "\033[%d;%dH\033P", OY + pm->y + 1,
+			    OX + pm->x + 1);
+			for (int i = 0; i < np; i++)
+				if (strstr(p[i], "\033P") != NULL) {
+					images++;
+					cr_expect_eq(strncmp(p[i], at, strlen(at)), 0,
+					    "the sixel at its cells: %.20s", p[i] + 1);
+					size_t n = strlen(p[i]);
+					cr_expect(n > 2 && strcmp(p[i] + n - 2,
+					    "\033\\") == 0, "whole in one");
+				}
+			cr_expect_eq(images, 1);
+		} else {
+			/* every piece of an image starts with the move to its
+			 * band's first cell; the pieces together decode */
+			size_t total = 0;
+			for (int i = 0; i < np; i++)
+				total += strlen(p[i]);
+			char *joined = malloc(total + 1), *j = joined;
+			for (int i = 0; i < np; i++) {
+				int y = 0, x = 0, k = 0;
+				bool img = strstr(p[i], "\033_Ga=T") != NULL ||
+				    strstr(p[i], "\033_Gm=") != NULL;
+				if (img) {
+					images++;
+					cr_assert_eq(sscanf(p[i], "\033[%d;%dH%n", &y, &x,
+					    &k), 2, "piece %d starts with a move: %.12s",
+					    i, p[i] + 1);
+					cr_assert_gt(k, 0);
+					cr_expect_eq(x, OX + pm->x + 1);
+					cr_expect(y > OY + pm->y && y <= OY + pm->y +
+					    pm->h, "row %d", y);
+				}
+				/* the picture's pieces put together, moves
+				 * without the offset, as kitty_picture reads */
+				if (strstr(p[i], "\033_Ga=T") != NULL)
+					j += sprintf(j, "\033[%d;%dH", y - OY, x - OX);
+				strcpy(j, p[i] + k);
+				j += strlen(j);
+			}
+			cr_expect_gt(images, 2);
+			size_t npx = (size_t)pm->pw * (size_t)pm->ph, got;
+			unsigned char *raw = malloc(npx * 4 + 16);
+			uint32_t *plain = malloc(npx * sizeof *plain);
+			unsigned ids[KITTY_BANDS];
+			int nid = 0;
+			kitty_picture(joined, pm, ids, &nid, raw, npx * 4, &got);
+			cr_assert_eq(got, npx * 4);
+			pe_pixmap_plain(pm, plain);
+			long bad = 0;
+			for (size_t i = 0; i < npx; i++)
+				bad += ((uint32_t)raw[4 * i] << 16 |
+				    (uint32_t)raw[4 * i + 1] << 8 | raw[4 * i + 2]) !=
+				    (plain[i] & 0xffffff);
+			cr_expect_eq(bad, 0, "%ld pixels differ", bad);
+			free(raw);
+			free(plain);
+			free(joined);
+		}
+		for (int i = 0; i < np; i++)
+			free(p[i]);
+		free(p);
+		pe_gfx_offscreen(PE_GFX_CELLS, NULL);
+		fclose(f);
+		free(buf);
+	}
+	pe_canvas_free(&cv);
 	pe_model_free(&m);
 }
 

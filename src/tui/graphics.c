@@ -56,6 +56,7 @@ static struct {
 	enum pe_gfx mode;
 	FILE *out;
 	bool tmux;	   /* wrap each sequence in tmux's passthrough */
+	int ox, oy;	   /* tmux: the pane's first cell on the terminal */
 	int reply_w, reply_h; /* a cell's pixels from XTWINOPS 16 t */
 	struct shown on[GFX_MAX];
 	int non;
@@ -92,22 +93,35 @@ pe_gfx_mode(void)
 	return gfx.mode;
 }
 
-/* Write bytes as they are, or inside tmux's passthrough (DCS tmux; with
- * each ESC doubled; tmux 3.3's allow-passthrough). */
+/* Write the n pieces p[i] of len[i] bytes as they are, or inside one of
+ * tmux's passthroughs (DCS tmux; with each ESC doubled; tmux 3.3's
+ * allow-passthrough). After each passthrough tmux moves the terminal's
+ * cursor home: what must be at a place goes in one with its move. */
+static void
+gfx_putv(const char *const *p, const size_t *len, int n)
+{
+	if (gfx.tmux)
+		fputs("\033Ptmux;", gfx.out);
+	for (int k = 0; k < n; k++) {
+		if (!gfx.tmux) {
+			fwrite(p[k], 1, len[k], gfx.out);
+			continue;
+		}
+		for (size_t i = 0; i < len[k]; i++) {
+			if (p[k][i] == '\033')
+				fputc('\033', gfx.out);
+			fputc(p[k][i], gfx.out);
+		}
+	}
+	if (gfx.tmux)
+		fputs("\033\\", gfx.out);
+}
+
+/* Write bytes as they are, or inside tmux's passthrough. */
 static void
 gfx_put(const char *s, size_t n)
 {
-	if (!gfx.tmux) {
-		fwrite(s, 1, n, gfx.out);
-		return;
-	}
-	fputs("\033Ptmux;", gfx.out);
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '\033')
-			fputc('\033', gfx.out);
-		fputc(s[i], gfx.out);
-	}
-	fputs("\033\\", gfx.out);
+	gfx_putv(&s, &n, 1);
 }
 
 /* A cell's pixels from the terminal's size (TIOCGWINSZ's pixel fields,
@@ -281,6 +295,40 @@ gfx_tmux_passthrough(void)
 	return strncmp(line, "on", 2) == 0 || strncmp(line, "all", 3) == 0;
 }
 
+/* tmux: where the pane's first cell is on the terminal around tmux (its
+ * place in the window, below a status line at the top): pictures are
+ * placed by moving the terminal's cursor itself, inside the passthrough,
+ * since tmux moves it to the pane's cursor only when it draws cells.
+ * 0, 0 when tmux does not say. */
+static void
+gfx_tmux_offset(void)
+{
+	const char *pane = getenv("TMUX_PANE");
+	char cmd[128], line[64] = "", pos[16] = "", status[8] = "";
+	int x = 0, y = 0, st = 0;
+	gfx.ox = gfx.oy = 0;
+	if (pane == NULL || strlen(pane) > 16 || strspn(pane, "%0123456789") !=
+	    strlen(pane))
+		pane = "";
+	snprintf(cmd, sizeof cmd, "tmux display-message -p %s%s '#{pane_left} "
+	    "#{pane_top} #{status-position} #{status}' 2>/dev/null", *pane !=
+	    '\0' ? "-t " : "", pane);
+	FILE *p = popen(cmd, "r");
+	if (p == NULL)
+		return;
+	if (fgets(line, sizeof line, p) == NULL)
+		line[0] = '\0';
+	pclose(p);
+	if (sscanf(line, "%d %d %15s %7s", &x, &y, pos, status) < 2 || x < 0 ||
+	    y < 0 || x > 10000 || y > 10000)
+		return;
+	/* status: on, off, or its lines (2 to 5) */
+	if (strcmp(pos, "top") == 0)
+		st = strcmp(status, "on") == 0 ? 1 : atoi(status);
+	gfx.ox = x;
+	gfx.oy = y + (st > 0 && st <= 5 ? st : 0);
+}
+
 /* Whether an environment variable holds s (or starts with it). */
 static bool
 env_is(const char *name, const char *s, bool prefix)
@@ -318,6 +366,7 @@ gfx_start(enum pe_gfx want, FILE *out, char *why, size_t cap)
 	gfx_forget();
 	gfx.dirty = true;
 	gfx.tmux = false;
+	gfx.ox = gfx.oy = 0;
 	gfx.offscreen = false;
 	why[0] = '\0';
 	if (want == PE_GFX_CELLS)
@@ -334,6 +383,7 @@ gfx_start(enum pe_gfx want, FILE *out, char *why, size_t cap)
 			return gfx.mode;
 		}
 		gfx.tmux = true;
+		gfx_tmux_offset();
 	}
 	if (env_is("TERM", "dumb", false) || getenv("TERM") == NULL) {
 		snprintf(why, cap, "graphics: cells (TERM=dumb)");
@@ -458,6 +508,8 @@ pe_gfx_before(const struct pe_canvas *cv, bool full)
 		return;
 	if (full)
 		gfx.dirty = true;
+	if (full && gfx.tmux && !gfx.offscreen)
+		gfx_tmux_offset(); /* a resize may have moved the pane */
 	/* one update for the terminal: cells and pictures at once
 	 * (synchronized output, mode 2026; ignored where unknown) */
 	fputs("\033[?2026h", gfx.out);
@@ -585,34 +637,47 @@ static bool
 gfx_write_after(const struct pe_pixmap *pm, const char *head, size_t hn,
     const char *s, size_t n)
 {
+	static const char cut_kitty[] =
+	    "\033_Gm=0;\033\\\033_Ga=d,d=A,q=2\033\\";
 	char at[32];
-	snprintf(at, sizeof at, "\0337\033[%d;%dH", pm->y + 1, pm->x + 1);
-	fputs(at, gfx.out);
-	if (hn > 0)
-		gfx_put(head, hn);
-	for (size_t i = 0; i < n;) {
-		size_t k = n - i < GFX_CHUNK ? n - i : GFX_CHUNK;
+	/* tmux: the move in every passthrough (kitty places an image where
+	 * the cursor is when its last piece comes), and a sixel or iTerm2
+	 * picture in one (tmux's own sequences between two would end it) */
+	size_t an = (size_t)snprintf(at, sizeof at, "\033[%d;%dH", gfx.oy +
+	    pm->y + 1, gfx.ox + pm->x + 1);
+	size_t most = gfx.tmux && gfx.mode != PE_GFX_KITTY ? n : GFX_CHUNK;
+	if (!gfx.tmux)
+		fputs("\0337", gfx.out);
+	for (size_t i = 0; i < n || (n == 0 && i == 0);) {
+		size_t k = n - i < most ? n - i : most;
 		if (gfx.mode == PE_GFX_KITTY) {
 			/* whole APC pieces: up to the ESC \ that ends one */
 			const char *e = i + k < n ? memmem(s + i + k, n - i - k,
 			    "\033\\", 2) : NULL;
 			k = e != NULL ? (size_t)(e - s) + 2 - i : n - i;
 		}
-		gfx_put(s + i, k);
+		const char *p[3] = {at, head, s + i};
+		size_t len[3] = {an, i == 0 ? hn : 0, k};
+		if (!gfx.tmux && i > 0)
+			len[0] = 0; /* the cursor stays where the last left it */
+		gfx_putv(p, len, 3);
 		fflush(gfx.out);
 		i += k;
+		if (k == 0)
+			break;
 		if (i < n && gfx.mode != PE_GFX_ITERM && !gfx.offscreen &&
 		    pe_input_pending()) {
 			if (gfx.mode == PE_GFX_SIXEL)
 				gfx_put("\033\\", 2);
 			else
-				gfx_put("\033_Gm=0;\033\\\033_Ga=d,d=A,q=2\033\\",
-				    28);
-			fputs("\0338", gfx.out);
+				gfx_put(cut_kitty, sizeof cut_kitty - 1);
+			if (!gfx.tmux)
+				fputs("\0338", gfx.out);
 			return false;
 		}
 	}
-	fputs("\0338", gfx.out);
+	if (!gfx.tmux)
+		fputs("\0338", gfx.out);
 	return true;
 }
 
@@ -630,7 +695,7 @@ gfx_kitty_send(const struct pe_pixmap *pm, const GString *s, uint32_t id,
 	    end - s->str > 160)
 		return gfx_write(pm, s->str, s->len); /* not chafa 1.12's */
 	size_t first = (size_t)(end - s->str) + 2;
-	int hn = snprintf(head, sizeof head, "\033_Ga=T,i=%u,z=%d,q=2,%.*s",
+	int hn = snprintf(head, sizeof head, "\033_Ga=T,i=%u,z=%d,q=2,C=1,%.*s",
 	    (unsigned)id, z, (int)(first - 7), s->str + 7);
 	return gfx_write_after(pm, head, (size_t)hn, s->str + first, s->len -
 	    first);
@@ -903,6 +968,15 @@ pe_gfx_stop(void)
 	gfx.dirty = true;
 }
 
+/* Offscreen pictures as through tmux's passthrough; see tui.h. */
+void
+pe_gfx_offscreen_tmux(int ox, int oy)
+{
+	gfx.tmux = gfx.offscreen;
+	gfx.ox = gfx.tmux ? ox : 0;
+	gfx.oy = gfx.tmux ? oy : 0;
+}
+
 /* Write pictures to out as protocol g would to a terminal; see tui.h. */
 void
 pe_gfx_offscreen(enum pe_gfx g, FILE *out)
@@ -911,6 +985,7 @@ pe_gfx_offscreen(enum pe_gfx g, FILE *out)
 	gfx.mode = g;
 	gfx.out = out;
 	gfx.tmux = false;
+	gfx.ox = gfx.oy = 0;
 	gfx.dirty = true;
 	gfx.offscreen = out != NULL;
 	if (out == NULL)

@@ -151,6 +151,9 @@ void pe_gfx_stop(void);
  * screen; no terminal is asked anything and no key cuts a picture short.
  * out NULL: cells again. */
 void pe_gfx_offscreen(enum pe_gfx g, FILE *out);
+/* After pe_gfx_offscreen: write as through tmux's passthrough to a pane
+ * whose first cell is at column ox, row oy of the terminal (tests). */
+void pe_gfx_offscreen_tmux(int ox, int oy);
 /* A picture as protocol g's bytes (bench): a malloc'd string in *out of
  * *len bytes, drawn over cells of cw x ch pixels; 0, or -1 out of
  * memory or for a protocol that has none. */

@@ -576,6 +576,12 @@ keep_store(const struct map_spec *s, struct pe_pixmap *pm)
 /* The most bytes of block means one grid call of a picture fills. */
 #define MAP_PIXELS_BYTES ((size_t)1 << 24)
 
+/* The bytes of block means a rectangle of a picture aims at: several
+ * rectangles a core, so the two cores taking them in turn finish
+ * together, yet few enough that a grid call's own work (a tiling's sincos
+ * of every frequency) stays a few percent of it. */
+#define MAP_RECT_BYTES ((size_t)1 << 22)
+
 /* The blocks of [lo, lo + n) cut into ns, as grid calls of runs of
  * *run samples that cut as the whole does: *step samples start a run
  * where the cut is whole (ns / gcd(n, ns)); most: the longest run
@@ -598,6 +604,52 @@ struct map_fill {
 	atomic_size_t next;	/* the next rectangle to take */
 	atomic_int rc;		/* the first failure, PE_OK */
 };
+
+/* Memory the fills keep from picture to picture for a part's block means
+ * and colors: megabytes a rectangle, whose fresh pages every frame cost
+ * a tenth of the fill in page faults. A part takes a free one (the TUI's
+ * two; none free: memory of its own, freed after). */
+#define MAP_BUFS 4
+static struct map_buf {
+	atomic_bool busy;
+	void *mem;
+	size_t bytes;
+} map_bufs[MAP_BUFS];
+
+/* A kept buffer of at least bytes (*slot its index, or -1 and memory of
+ * its own), or NULL when memory ran out. */
+static void *
+map_buf_take(size_t bytes, int *slot)
+{
+	for (int i = 0; i < MAP_BUFS; i++) {
+		struct map_buf *b = &map_bufs[i];
+		if (atomic_exchange(&b->busy, true))
+			continue;
+		if (b->bytes < bytes) {
+			free(b->mem);
+			b->mem = malloc(bytes);
+			b->bytes = b->mem != NULL ? bytes : 0;
+		}
+		if (b->mem == NULL) {
+			atomic_store(&b->busy, false);
+			return NULL;
+		}
+		*slot = i;
+		return b->mem;
+	}
+	*slot = -1;
+	return malloc(bytes);
+}
+
+/* Give back what map_buf_take gave. */
+static void
+map_buf_give(void *mem, int slot)
+{
+	if (slot < 0)
+		free(mem);
+	else
+		atomic_store(&map_bufs[slot].busy, false);
+}
 
 /* The colors of rectangle u of a fill, with st and scol its part's. */
 static int
@@ -640,15 +692,18 @@ map_fill_unit(struct map_fill *mf, size_t u, struct pe_stats *st,
 }
 
 /* One part of a fill: rectangles in turn until none is left or one
- * failed (its buffers its own). */
+ * failed (its buffers a kept one, map_buf_take). */
 static void
 map_fill_part(void *arg, int part)
 {
 	struct map_fill *mf = arg;
 	(void)part;
-	struct pe_stats *st = malloc(mf->band * mf->chunk * sizeof *st);
-	uint32_t *scol = malloc(mf->nc * sizeof *scol);
-	int rc = st != NULL && scol != NULL ? PE_OK : PE_ENOMEM;
+	size_t nst = mf->band * mf->chunk;
+	int slot;
+	struct pe_stats *st = map_buf_take(nst * sizeof *st + mf->nc *
+	    sizeof(uint32_t), &slot);
+	int rc = st != NULL ? PE_OK : PE_ENOMEM;
+	uint32_t *scol = st != NULL ? (uint32_t *)(void *)(st + nst) : NULL;
 	while (rc == PE_OK && atomic_load(&mf->rc) == PE_OK) {
 		size_t u = atomic_fetch_add(&mf->next, 1);
 		if (u >= mf->units)
@@ -658,13 +713,15 @@ map_fill_part(void *arg, int part)
 	int ok = PE_OK;
 	if (rc != PE_OK)
 		atomic_compare_exchange_strong(&mf->rc, &ok, rc);
-	free(st), free(scol);
+	if (st != NULL)
+		map_buf_give(st, slot);
 }
 
 /* Fill pm's pixels with the colors of the nr x nc block means of what s
- * shows, from the kernel's grid in rectangles that cut as the whole grid
- * would (rows, and columns too where a band of whole rows would hold
- * more than MAP_PIXELS_BYTES: a grid call per sample row costs its
+ * shows, from the kernel's grid in rectangles of about MAP_RECT_BYTES
+ * that cut as the whole grid would (bands of whole rows, or of columns
+ * where the shortest band that cuts so is too wide; never more than
+ * MAP_PIXELS_BYTES: past it a grid call per sample row, which costs its
  * per-call work, the wave fields' direct sincos, nr times), so memory
  * stays bounded. With more than one rectangle the machine's two cores
  * take them in turn (pe_pool_run2): the same grid calls, so the same
@@ -676,14 +733,17 @@ map_pixels_fill(const struct map_spec *s, struct pe_pixmap *pm, size_t nr,
 	size_t n = s->r1 - s->r0, m = s->c1 - s->c0;
 	size_t pw = (size_t)pm->pw;
 	size_t cap = MAP_PIXELS_BYTES / sizeof(struct pe_stats);
+	size_t want = MAP_RECT_BYTES / sizeof(struct pe_stats);
 	size_t rstep, band, cstep, chunk;
-	map_run(n, nr, cap / nc ? cap / nc : 1, &rstep, &band);
+	map_run(n, nr, want / nc ? want / nc : 1, &rstep, &band);
 	map_run(m, nc, nc, &cstep, &chunk);
 	chunk = nc;
 	if (band == 1 && rstep > 1 && rstep * cstep <= cap) {
-		/* whole row bands would not fit: rectangles of columns */
+		/* whole row bands would be too large: rectangles of
+		 * columns */
 		band = rstep;
-		chunk = cstep * (cap / (rstep * cstep));
+		chunk = cstep * (want / (rstep * cstep) ? want / (rstep *
+		    cstep) : 1);
 		chunk = chunk < nc ? chunk : nc;
 	}
 	struct map_fill mf = {.s = s, .pm = pm, .nr = nr, .nc = nc,

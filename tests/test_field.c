@@ -15,6 +15,7 @@
 #include "pescope/sinusoidal.h"
 #include "kernel/field_impl.h"
 #include "kernel/testing.h"
+#include "kernel/wave_impl.h"
 
 #define TWO_PI 6.283185307179586476925286766559
 
@@ -829,4 +830,87 @@ Test(field, interrupt_check_on_its_own_thread)
 	cr_expect(!ask_elsewhere(), "set again: nothing said yet");
 	pe_field_set_interrupt(NULL, NULL);
 	cr_expect(!pe_field_interrupted() && !ask_elsewhere());
+}
+
+/* Every cell of an angle grid of f over [r0, r1) x [c0, c1) in nr x nc
+ * against the long double sums of sin and cos of its elements (each
+ * pe_field_value, the angle formed directly): the circular mean to 1e-9
+ * over the resultant, the resultant to 1e-12. */
+static void
+angle_grid_is_long_double(const struct pe_field *f, size_t r0, size_t r1,
+    size_t nr, size_t c0, size_t c1, size_t nc, const char *what)
+{
+	struct pe_stats *g = calloc(nr * nc, sizeof *g);
+	cr_assert_not_null(g);
+	cr_assert_eq(pe_field_grid(f, r0, r1, nr, c0, c1, nc, g), PE_OK);
+	for (size_t bi = 0; bi < nr; bi++)
+		for (size_t bj = 0; bj < nc; bj++) {
+			size_t p0, p1, q0, q1;
+			pe_field_span(r0, r1, nr, bi, &p0, &p1);
+			pe_field_span(c0, c1, nc, bj, &q0, &q1);
+			long double ss = 0, sc = 0;
+			for (size_t p = p0; p < p1; p++)
+				for (size_t q = q0; q < q1; q++) {
+					long double v = pe_field_value(f, p, q);
+					ss += sinl(v);
+					sc += cosl(v);
+				}
+			long double cnt = (long double)((p1 - p0) * (q1 - q0));
+			double r = (double)(hypotl(ss, sc) / cnt);
+			double m = (double)atan2l(ss, sc);
+			const struct pe_stats *s = &g[bi * nc + bj];
+			cr_expect_eq(s->count, (uint64_t)cnt, "%s: count", what);
+			cr_expect(th_close(s->resultant, r, 1e-12, 0),
+			    "%s cell %zu,%zu: R %.17g vs %.17g", what, bi, bj,
+			    s->resultant, r);
+			cr_expect(s->mean >= 0 && s->mean < TWO_PI, "%s: %.17g",
+			    what, s->mean);
+			if (r > 1e-6)
+				cr_expect_lt(fabs(remainder(s->mean - m, TWO_PI)),
+				    1e-9 / r, "%s cell %zu,%zu: %.17g vs %.17g",
+				    what, bi, bj, s->mean, m);
+		}
+	free(g);
+}
+
+/* Angle grids (rope's, through the wave grid and its row-wise circular
+ * means; xpos's, the same grid shifted; mrope's own) on awkward tilings,
+ * with each instruction set's atan2, against long double sums of the
+ * elements. */
+Test(field, angle_grids_match_long_double)
+{
+	static const char *const isa[] = {"generic", "avx2", "avx512"};
+	struct pe_config c;
+	struct pe_field f;
+	for (int k = 0; k < 3; k++) {
+		if (!pe_wave_force_isa(isa[k]))
+			continue;
+		pe_config_default(&c);
+		c.enc = PE_ENC_ROPE;
+		c.n = 3001;
+		c.d = 64;
+		cr_assert_eq(pe_field_init(&f, PE_FIELD_ROPE_ANGLE, &c), PE_OK);
+		angle_grid_is_long_double(&f, 13, 2990, 7, 1, 31, 5, "rope");
+		angle_grid_is_long_double(&f, 0, 3001, 3, 0, 32, 32, "rope cols");
+		angle_grid_is_long_double(&f, 5, 9, 11, 0, 32, 13, "rope wide");
+		pe_field_free(&f);
+		pe_config_default(&c);
+		c.enc = PE_ENC_XPOS;
+		c.n = 900;
+		c.d = 32;
+		pe_config_encoding_defaults(&c, true, false);
+		cr_assert_eq(pe_field_init(&f, PE_FIELD_ROPE_ANGLE, &c), PE_OK);
+		angle_grid_is_long_double(&f, 3, 899, 9, 0, 16, 6, "xpos");
+		pe_field_free(&f);
+		pe_config_default(&c);
+		c.enc = PE_ENC_MROPE;
+		c.d = 32;
+		c.grid_h = 3;
+		c.grid_w = 4;
+		pe_config_encoding_defaults(&c, true, false);
+		cr_assert_eq(pe_config_check(&c, NULL, 0), PE_OK);
+		cr_assert_eq(pe_field_init(&f, PE_FIELD_ROPE_ANGLE, &c), PE_OK);
+		angle_grid_is_long_double(&f, 0, f.rows, 5, 1, 16, 4, "mrope");
+		pe_field_free(&f);
+	}
 }

@@ -493,3 +493,55 @@ ParameterizedTest(int *isa, wave, sincos_many_is_libm_to_an_ulp)
 			cr_expect(isnan(out[i]));
 	}
 }
+
+ParameterizedTestParameters(wave, atan2_many_is_atan2l_to_an_ulp)
+{
+	return cr_make_param_array(int, isa_ids, 3);
+}
+
+/* pe_trig_atan2_many on each instruction set: within 1 ulp of atan2l's
+ * value rounded (the quadrants, both zeros' signs, tiny and huge ratios,
+ * and a tail past every vector width), the same bits whether the pairs
+ * come all at once or one at a time (a vector's lanes are independent). */
+ParameterizedTest(int *isa, wave, atan2_many_is_atan2l_to_an_ulp)
+{
+	if (!pe_wave_force_isa(isas[*isa]))
+		cr_skip_test("no %s on this CPU", isas[*isa]);
+	enum { N = 1003 };
+	double *y = malloc(3 * N * sizeof *y), *x = y + N, *m = x + N;
+	cr_assert_not_null(y);
+	static const double edge[][2] = {{0.0, 1.0}, {-0.0, 1.0}, {0.0, -1.0},
+	    {-0.0, -1.0}, {1.0, 0.0}, {-1.0, 0.0}, {1e-300, 1.0}, {1.0, 1e-300},
+	    {-3.0, -4.0}, {4096.0, -1e-9}, {1e300, 1e-300}, {-2.5, 2.5}};
+	size_t ne = sizeof edge / sizeof edge[0];
+	uint64_t seed = 12345;
+	for (size_t i = 0; i < N; i++) {
+		if (i < ne) {
+			y[i] = edge[i][0];
+			x[i] = edge[i][1];
+			continue;
+		}
+		seed = seed * 6364136223846793005u + 1442695040888963407u;
+		y[i] = ldexp((double)(seed >> 11) / 9007199254740992.0 - 0.5,
+		    (int)(seed % 40) - 20);
+		seed = seed * 6364136223846793005u + 1442695040888963407u;
+		x[i] = ldexp((double)(seed >> 11) / 9007199254740992.0 - 0.5,
+		    (int)(seed % 40) - 20);
+	}
+	pe_trig_atan2_many(y, x, N, m);
+	double worst = 0.0;
+	for (size_t i = 0; i < N; i++) {
+		double want = (double)atan2l(y[i], x[i]), one;
+		double u = ulps(m[i], want);
+		worst = u > worst ? u : worst;
+		cr_expect(u <= 1.0, "atan2(%a, %a): %a, atan2l %a (%.2f ulp)",
+		    y[i], x[i], m[i], want, u);
+		cr_expect(signbit(m[i]) == signbit(want), "atan2(%a, %a) sign",
+		    y[i], x[i]);
+		pe_trig_atan2_many(&y[i], &x[i], 1, &one);
+		cr_expect(memcmp(&one, &m[i], sizeof one) == 0,
+		    "atan2(%a, %a) alone", y[i], x[i]);
+	}
+	cr_log_info("%s: atan2 within %.2f ulp", isas[*isa], worst);
+	free(y);
+}

@@ -255,6 +255,12 @@ double pe_field_wave_value(const struct pe_field *f, size_t p, size_t c);
 void pe_field_wave_block(const struct pe_field *f, size_t r0, size_t r1,
     size_t c0, size_t c1, struct pe_stats *dest);
 
+/* Circular statistics of n blocks (dest[i].count set) from their sums of
+ * sines ts[i] and cosines tc[i]: mean and resultant, the means' atan2 all
+ * at once (pe_trig_atan2_many); m: n doubles of scratch. */
+void pe_field_circular(const double *ts, const double *tc, size_t n,
+    double *m, struct pe_stats *dest);
+
 /* Grid of means as pe_field_grid; PE_ENOMEM when out of memory. */
 int pe_field_wave_grid(const struct pe_field *f, size_t r0, size_t r1,
     size_t nr, size_t c0, size_t c1, size_t nc, struct pe_stats *dest);

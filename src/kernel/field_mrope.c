@@ -259,18 +259,6 @@ mrope_angle_value(const struct pe_field *f, size_t r, size_t c)
 	return a < 0.0 ? a + PE_TWO_PI : a;
 }
 
-/* Circular statistics of count angles from their sums of sines ts and
- * cosines tc (Mardia & Jupp 2000, 2.2.1), as the wave fields do. */
-static void
-mrope_angle_finish(double ts, double tc, struct pe_stats *dest)
-{
-	double m = atan2(ts, tc);
-	dest->mean = m < 0.0 ? m + PE_TWO_PI : m;
-	/* fmin's value (a NaN gives 1) without its call */
-	double r = hypot(ts, tc) / (double)dest->count;
-	dest->resultant = r < 1.0 ? r : 1.0;
-}
-
 /* Pairs of an angle map's factors per pass. */
 #define MROPE_ANGLE_CHUNK 1024
 
@@ -293,13 +281,13 @@ static void
 mrope_angle_cell(const double *re, const double *im, size_t c0, size_t q0,
     size_t q1, struct pe_stats *dest)
 {
-	double ts = 0.0, tc = 0.0;
+	double ts = 0.0, tc = 0.0, m;
 
 	for (size_t j = q0; j < q1; j++) {
 		tc += re[j - c0];
 		ts += im[j - c0];
 	}
-	mrope_angle_finish(ts, tc, dest);
+	pe_field_circular(&ts, &tc, 1, &m, dest);
 }
 
 /* Circular mean of a block: per column, the runs of its axis. */
@@ -334,7 +322,10 @@ mrope_angle_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 
 	struct mrope_ranges *rg = malloc(nr * sizeof *rg);
 	size_t *qb = malloc(2 * nc * sizeof *qb);
-	double *re = malloc(2 * MROPE_ANGLE_CHUNK * sizeof *re);
+	/* a chunk's sums; then a row's sines, cosines and means */
+	size_t nre = 2 * MROPE_ANGLE_CHUNK > 3 * nc ? 2 * MROPE_ANGLE_CHUNK
+	    : 3 * nc;
+	double *re = malloc(nre * sizeof *re);
 	double *acc = calloc(2 * (ncell ? ncell : 1), sizeof *acc);
 	if (rg == NULL || qb == NULL || re == NULL || acc == NULL)
 		goto end;
@@ -369,11 +360,15 @@ mrope_angle_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 			}
 		}
 	}
+	/* a row of cells at a time, its circular means at once */
 	field_cells_start(&it, r0, r1, nr, c0, c1, nc);
 	while (field_cells_next(&it)) {
-		struct pe_stats *st = &dest[it.k];
-		field_stats_init(st, it.count);
-		mrope_angle_finish(acc[2 * it.k + 1], acc[2 * it.k], st);
+		field_stats_init(&dest[it.k], it.count);
+		re[it.bj] = acc[2 * it.k + 1];
+		re[nc + it.bj] = acc[2 * it.k];
+		if (it.bj == nc - 1)
+			pe_field_circular(re, re + nc, nc, re + 2 * nc,
+			    dest + it.bi * nc);
 	}
 	rc = PE_OK;
 end:

@@ -149,20 +149,37 @@ pe_field_wave_value(const struct pe_field *f, size_t p, size_t c)
 	return pe_field_wave_exact(f, p, w[i], fn);
 }
 
+/* Circular statistics of n blocks from their sums of sines ts[i] and
+ * cosines tc[i] over dest[i].count entries (Mardia & Jupp 2000, section
+ * 2.2.1): the circular mean atan2(ts, tc) in [0, 2 pi), all n at once
+ * (pe_trig_atan2_many, vectorised: within 1 ulp of libm's), and the mean
+ * resultant length sqrt(ts^2 + tc^2) / count (the sum of squares: the sums
+ * are at most count, far from overflow; within 1 ulp of hypot's); m is n
+ * doubles of scratch. */
+void
+pe_field_circular(const double *ts, const double *tc, size_t n, double *m,
+                  struct pe_stats *dest)
+{
+	pe_trig_atan2_many(ts, tc, n, m);
+	for (size_t i = 0; i < n; i++) {
+		dest[i].mean = m[i] < 0.0 ? m[i] + PE_TWO_PI : m[i];
+		/* fmin's value (a NaN gives 1) without its call */
+		double r = sqrt(ts[i] * ts[i] + tc[i] * tc[i]) /
+		           (double)dest[i].count;
+		dest[i].resultant = r < 1.0 ? r : 1.0;
+	}
+}
+
 /* A block's statistics from its sums of sines ts and cosines tc over
- * dest->count entries: the mean of a sin/cos field; for angles the circular
- * mean atan2(sum sin, sum cos) in [0, 2 pi) and the mean resultant length
- * |sum e^{i theta}| / count (Mardia & Jupp 2000, section 2.2.1). */
+ * dest->count entries: the mean of a sin/cos field; for angles the
+ * circular statistics (pe_field_circular). */
 static void
 field_wave_finish(const struct pe_field *f, double ts, double tc,
                   struct pe_stats *dest)
 {
 	if (f->kind == PE_FIELD_ROPE_ANGLE) {
-		double m = atan2(ts, tc);
-		dest->mean = m < 0.0 ? m + PE_TWO_PI : m;
-		/* fmin's value (a NaN gives 1) without its call */
-		double r = hypot(ts, tc) / (double)dest->count;
-		dest->resultant = r < 1.0 ? r : 1.0;
+		double m;
+		pe_field_circular(&ts, &tc, 1, &m, dest);
 		return;
 	}
 	dest->mean = (ts + tc) * pe_field_wave_scale(f) / (double)dest->count;
@@ -341,6 +358,28 @@ field_wave_add(const struct field_wave_terms *tm, size_t j0, size_t j1,
 	}
 }
 
+/* Finish a row of nc blocks of len rows each, qw[bj] columns wide, from
+ * their running sums (sines in mean, cosines in resultant): angles all at
+ * once (pe_field_circular); fin: 3 nc doubles of scratch. */
+static void
+field_wave_finish_row(const struct pe_field *f, struct pe_stats *row,
+    size_t nc, const size_t *qw, size_t len, double *fin)
+{
+	double *ts = fin, *tc = fin + nc;
+
+	for (size_t bj = 0; bj < nc; bj++) {
+		ts[bj] = row[bj].mean;
+		tc[bj] = row[bj].resultant;
+		field_stats_init(&row[bj], (uint64_t)len * qw[bj]);
+	}
+	if (f->kind == PE_FIELD_ROPE_ANGLE) {
+		pe_field_circular(ts, tc, nc, fin + 2 * nc, row);
+		return;
+	}
+	for (size_t bj = 0; bj < nc; bj++)
+		field_wave_finish(f, ts[bj], tc[bj], &row[bj]);
+}
+
 /* Grid of a wave field: per row-block the closed-form sums of every
  * frequency (struct field_tiling), FIELD_WAVE_CHUNK frequencies at a time,
  * added to the column blocks that show them (struct field_wave_terms); the
@@ -372,10 +411,12 @@ pe_field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 	/* the lanes' sums, frequency by frequency: SL[i L + l] */
 	double *SL = C + FIELD_WAVE_CHUNK;
 	double *CL = SL + FIELD_WAVE_LANES * FIELD_WAVE_CHUNK;
-	/* the column blocks' widths, for the counts */
-	qw = malloc(nc * sizeof *qw);
+	/* the column blocks' widths, for the counts; a row's sums of sines
+	 * and cosines and its circular means (field_wave_finish_row) */
+	qw = malloc(nc * sizeof *qw + 3 * nc * sizeof(double));
 	if (qw == NULL)
 		goto end;
+	double *fin = (double *)(void *)(qw + nc);
 	for (size_t bj = 0; bj < nc; bj++) {
 		size_t q0, q1;
 		field_span(c0, c1, nc, bj, &q0, &q1);
@@ -441,13 +482,8 @@ pe_field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 			for (size_t l = 0; g1 == tm.nchunk && l < nb; l++) {
 				size_t p0, p1;
 				field_span(r0, r1, nr, bi + l, &p0, &p1);
-				for (size_t bj = 0; bj < nc; bj++) {
-					struct pe_stats *st = &rows[l * nc + bj];
-					double ts = st->mean, tc = st->resultant;
-					field_stats_init(st, (uint64_t)(p1 - p0) *
-					    qw[bj]);
-					field_wave_finish(f, ts, tc, st);
-				}
+				field_wave_finish_row(f, rows + l * nc, nc, qw,
+				    p1 - p0, fin);
 			}
 		}
 		field_wave_tilings_free(ti, made);

@@ -1,8 +1,10 @@
 /* Closed-form sums of sines and cosines over arithmetic progressions. */
 #include <math.h>
+#include <string.h>
 
 #include "kernel/trig.h"
 #include "pescope/pescope.h"
+#include "pescope/wave.h"
 
 /* w reduced into [-pi, pi]; exact (remainder is exact in IEEE arithmetic),
  * and p * w differs from p * wr by a multiple of the double 2 pi only. */
@@ -60,4 +62,25 @@ pe_trig_cross(double w, uint64_t p0, uint64_t np, uint64_t q0, uint64_t nq)
 	int64_t dm = (int64_t)(2 * p0 + np) - (int64_t)(2 * q0 + nq);
 	return pe_trig_dirichlet(wr, np) * pe_trig_dirichlet(wr, nq) *
 	       cos((double)dm * (0.5 * wr));
+}
+
+/* atan2 of n pairs with the instruction set of the wave loops in use
+ * (trig.h). */
+void
+pe_trig_atan2_many(const double *y, const double *x, size_t n, double *dest)
+{
+#if defined(PE_WAVE_X86)
+	const char *isa = pe_wave_isa();
+
+	if (strcmp(isa, "avx512") == 0) {
+		pe_trig_atan2_avx512(y, x, n, dest);
+		return;
+	}
+	if (strcmp(isa, "avx2") == 0) {
+		pe_trig_atan2_avx2(y, x, n, dest);
+		return;
+	}
+#endif
+	for (size_t i = 0; i < n; i++)
+		dest[i] = atan2(y[i], x[i]);
 }

@@ -37,6 +37,21 @@ double pe_trig_cross(double w, uint64_t p0, uint64_t np, uint64_t q0,
 void pe_trig_sincos_many(const double *h, size_t n, size_t stride, double x,
                          double *c);
 
+/* dest[i] = atan2(y[i], x[i]) for i < n (dest may be y or x): SLEEF's u10
+ * atan2, within 1 ulp, where the wave loops in use are AVX-512F's or
+ * AVX2's (pe_wave_isa, so a test that forces the generic loops gets
+ * these too); libm elsewhere. A circular mean a pixel makes this a hot
+ * loop: glibc's atan2 was a fifth of a picture's block means. */
+void pe_trig_atan2_many(const double *y, const double *x, size_t n,
+                        double *dest);
+
+/* The loops of pe_trig_atan2_many for each instruction set
+ * (trig_avx512.c, trig_avx2.c: x86-64 only). */
+void pe_trig_atan2_avx512(const double *y, const double *x, size_t n,
+                          double *dest);
+void pe_trig_atan2_avx2(const double *y, const double *x, size_t n,
+                        double *dest);
+
 /* Runs of positions summed for many frequencies at once (the mrope
  * fields' blocks). A frequency k has h = pe_trig_reduce(w) / 2 and its sine
  * and cosine; a run of len positions p0 .. p0 + len - 1, each held mult

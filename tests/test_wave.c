@@ -494,54 +494,81 @@ ParameterizedTest(int *isa, wave, sincos_many_is_libm_to_an_ulp)
 	}
 }
 
-ParameterizedTestParameters(wave, atan2_many_is_atan2l_to_an_ulp)
+ParameterizedTestParameters(wave, polar_many_is_long_double_to_an_ulp)
 {
 	return cr_make_param_array(int, isa_ids, 3);
 }
 
-/* pe_trig_atan2_many on each instruction set: within 1 ulp of atan2l's
- * value rounded (the quadrants, both zeros' signs, tiny and huge ratios,
- * and a tail past every vector width), the same bits whether the pairs
- * come all at once or one at a time (a vector's lanes are independent). */
-ParameterizedTest(int *isa, wave, atan2_many_is_atan2l_to_an_ulp)
+/* The unit in the last place of x. */
+static double
+ulp_of(double x)
+{
+	return nextafter(fabs(x), INFINITY) - fabs(x);
+}
+
+/* pe_trig_polar_many on each instruction set against long double: the
+ * angle within 1 ulp of atan2l's (and the rounding of the wrap into
+ * [0, 2 pi)), the length within 2 ulp of hypotl's over the count, at most
+ * 1 (a NaN too): the quadrants, both zeros' signs, tiny and huge ratios,
+ * lengths past 1 and a tail past every vector width; the same bits
+ * whether the vectors come all at once or one at a time. */
+ParameterizedTest(int *isa, wave, polar_many_is_long_double_to_an_ulp)
 {
 	if (!pe_wave_force_isa(isas[*isa]))
 		cr_skip_test("no %s on this CPU", isas[*isa]);
 	enum { N = 1003 };
-	double *y = malloc(3 * N * sizeof *y), *x = y + N, *m = x + N;
+	double *y = malloc(6 * N * sizeof *y), *x = y + N, *n = x + N;
+	double *a = n + N, *r = a + N, *one = r + N;
 	cr_assert_not_null(y);
-	static const double edge[][2] = {{0.0, 1.0}, {-0.0, 1.0}, {0.0, -1.0},
-	    {-0.0, -1.0}, {1.0, 0.0}, {-1.0, 0.0}, {1e-300, 1.0}, {1.0, 1e-300},
-	    {-3.0, -4.0}, {4096.0, -1e-9}, {1e300, 1e-300}, {-2.5, 2.5}};
+	static const double edge[][3] = {{0.0, 1.0, 1}, {-0.0, 1.0, 1},
+	    {0.0, -1.0, 1}, {-0.0, -1.0, 2}, {1.0, 0.0, 1}, {-1.0, 0.0, 1},
+	    {1e-300, 1.0, 3}, {1.0, 1e-300, 1}, {-3.0, -4.0, 5}, {-3.0, 4.0, 4},
+	    {4096.0, -1e-9, 8192}, {1e150, 1e-300, 1e150}, {-2.5, 2.5, 7},
+	    {NAN, 1.0, 1}, {0.0, 0.0, 1}};
 	size_t ne = sizeof edge / sizeof edge[0];
 	uint64_t seed = 12345;
 	for (size_t i = 0; i < N; i++) {
 		if (i < ne) {
 			y[i] = edge[i][0];
 			x[i] = edge[i][1];
+			n[i] = edge[i][2];
 			continue;
 		}
-		seed = seed * 6364136223846793005u + 1442695040888963407u;
-		y[i] = ldexp((double)(seed >> 11) / 9007199254740992.0 - 0.5,
-		    (int)(seed % 40) - 20);
-		seed = seed * 6364136223846793005u + 1442695040888963407u;
-		x[i] = ldexp((double)(seed >> 11) / 9007199254740992.0 - 0.5,
-		    (int)(seed % 40) - 20);
+		double v[3];
+		for (int k = 0; k < 3; k++) {
+			seed = seed * 6364136223846793005u + 1442695040888963407u;
+			v[k] = (double)(seed >> 11) / 9007199254740992.0;
+		}
+		y[i] = ldexp(v[0] - 0.5, (int)(seed % 40) - 20);
+		x[i] = ldexp(v[1] - 0.5, (int)(seed / 40 % 40) - 20);
+		n[i] = floor(ldexp(v[2], (int)(seed / 1600 % 30))) + 1.0;
 	}
-	pe_trig_atan2_many(y, x, N, m);
+	pe_trig_polar_many(y, x, n, N, a, r);
 	double worst = 0.0;
 	for (size_t i = 0; i < N; i++) {
-		double want = (double)atan2l(y[i], x[i]), one;
-		double u = ulps(m[i], want);
-		worst = u > worst ? u : worst;
-		cr_expect(u <= 1.0, "atan2(%a, %a): %a, atan2l %a (%.2f ulp)",
-		    y[i], x[i], m[i], want, u);
-		cr_expect(signbit(m[i]) == signbit(want), "atan2(%a, %a) sign",
+		long double raw = atan2l(y[i], x[i]);
+		long double want = raw < 0 ? raw + PE_TWO_PI : raw;
+		long double len = hypotl(y[i], x[i]) / n[i];
+		double wr = isnan((double)len) || len >= 1 ? 1.0 : (double)len;
+		if (isnan(y[i])) {
+			cr_expect(isnan(a[i]) && r[i] == 1.0, "NaN: %a %a", a[i],
+			    r[i]);
+		} else {
+			double tol = ulp_of((double)raw) + 0.5 * ulp_of(a[i]);
+			double d = (double)fabsl(a[i] - want);
+			worst = d / tol > worst ? d / tol : worst;
+			cr_expect(d <= tol, "atan2(%a, %a): %a, atan2l %La",
+			    y[i], x[i], a[i], want);
+			cr_expect(a[i] >= 0.0 && a[i] <= PE_TWO_PI, "%a", a[i]);
+			cr_expect(ulps(r[i], wr) <= 2.0,
+			    "|(%a, %a)| / %g: %a, hypotl %a", y[i], x[i], n[i],
+			    r[i], wr);
+		}
+		pe_trig_polar_many(&y[i], &x[i], &n[i], 1, &one[0], &one[1]);
+		cr_expect(memcmp(&one[0], &a[i], sizeof *a) == 0 &&
+		    memcmp(&one[1], &r[i], sizeof *r) == 0, "(%a, %a) alone",
 		    y[i], x[i]);
-		pe_trig_atan2_many(&y[i], &x[i], 1, &one);
-		cr_expect(memcmp(&one, &m[i], sizeof one) == 0,
-		    "atan2(%a, %a) alone", y[i], x[i]);
 	}
-	cr_log_info("%s: atan2 within %.2f ulp", isas[*isa], worst);
+	cr_log_info("%s: angles within %.2f of the bound", isas[*isa], worst);
 	free(y);
 }

@@ -256,10 +256,10 @@ void pe_field_wave_block(const struct pe_field *f, size_t r0, size_t r1,
     size_t c0, size_t c1, struct pe_stats *dest);
 
 /* Circular statistics of n blocks (dest[i].count set) from their sums of
- * sines ts[i] and cosines tc[i]: mean and resultant, the means' atan2 all
- * at once (pe_trig_atan2_many); m: n doubles of scratch. */
+ * sines ts[i] and cosines tc[i]: mean and resultant, all at once
+ * (pe_trig_polar_many); w: 3 n doubles of scratch. */
 void pe_field_circular(const double *ts, const double *tc, size_t n,
-    double *m, struct pe_stats *dest);
+    double *w, struct pe_stats *dest);
 
 /* Grid of means as pe_field_grid; PE_ENOMEM when out of memory. */
 int pe_field_wave_grid(const struct pe_field *f, size_t r0, size_t r1,
@@ -440,6 +440,10 @@ void pe_field_tiling_next(struct field_tiling *t);
 /* The current block's sums D e^{i mid h} into re[nf] and im[nf]. */
 void pe_field_tiling_sums(const struct field_tiling *t, double *re,
     double *im);
+
+/* The same sums into re[i stride] and im[i stride]. */
+void pe_field_tiling_sums_at(const struct field_tiling *t, double *re,
+    double *im, size_t stride);
 
 /* Release a tiling. */
 void pe_field_tiling_free(struct field_tiling *t);

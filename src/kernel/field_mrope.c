@@ -281,13 +281,13 @@ static void
 mrope_angle_cell(const double *re, const double *im, size_t c0, size_t q0,
     size_t q1, struct pe_stats *dest)
 {
-	double ts = 0.0, tc = 0.0, m;
+	double ts = 0.0, tc = 0.0, w[3];
 
 	for (size_t j = q0; j < q1; j++) {
 		tc += re[j - c0];
 		ts += im[j - c0];
 	}
-	pe_field_circular(&ts, &tc, 1, &m, dest);
+	pe_field_circular(&ts, &tc, 1, w, dest);
 }
 
 /* Circular mean of a block: per column, the runs of its axis. */
@@ -323,8 +323,8 @@ mrope_angle_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 	struct mrope_ranges *rg = malloc(nr * sizeof *rg);
 	size_t *qb = malloc(2 * nc * sizeof *qb);
 	/* a chunk's sums; then a row's sines, cosines and means */
-	size_t nre = 2 * MROPE_ANGLE_CHUNK > 3 * nc ? 2 * MROPE_ANGLE_CHUNK
-	    : 3 * nc;
+	size_t nre = 2 * MROPE_ANGLE_CHUNK > 5 * nc ? 2 * MROPE_ANGLE_CHUNK
+	    : 5 * nc;
 	double *re = malloc(nre * sizeof *re);
 	double *acc = calloc(2 * (ncell ? ncell : 1), sizeof *acc);
 	if (rg == NULL || qb == NULL || re == NULL || acc == NULL)

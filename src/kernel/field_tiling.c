@@ -201,3 +201,15 @@ pe_field_tiling_sums(const struct field_tiling *t, double *re, double *im)
 	field_tiling_mul(re, t->c, t->D, t->nf);
 	field_tiling_mul(im, t->s, t->D, t->nf);
 }
+
+/* The current block's sums as pe_field_tiling_sums gives them, into
+ * re[i stride] and im[i stride] (a wave grid's lanes). */
+void
+pe_field_tiling_sums_at(const struct field_tiling *t, double *re, double *im,
+                        size_t stride)
+{
+	for (size_t i = 0; i < t->nf; i++) {
+		re[i * stride] = t->c[i] * t->D[i];
+		im[i * stride] = t->s[i] * t->D[i];
+	}
+}

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/clones.h"
 #include "kernel/field_impl.h"
 #include "kernel/trig.h"
 #include "pescope/sinusoidal.h"
@@ -151,22 +152,23 @@ pe_field_wave_value(const struct pe_field *f, size_t p, size_t c)
 
 /* Circular statistics of n blocks from their sums of sines ts[i] and
  * cosines tc[i] over dest[i].count entries (Mardia & Jupp 2000, section
- * 2.2.1): the circular mean atan2(ts, tc) in [0, 2 pi), all n at once
- * (pe_trig_atan2_many, vectorised: within 1 ulp of libm's), and the mean
+ * 2.2.1): the circular mean atan2(ts, tc) in [0, 2 pi) and the mean
  * resultant length sqrt(ts^2 + tc^2) / count (the sum of squares: the sums
- * are at most count, far from overflow; within 1 ulp of hypot's); m is n
- * doubles of scratch. */
+ * are at most count, far from overflow; within 2 ulp of hypot's), all n
+ * at once (pe_trig_polar_many: SLEEF's vector atan2, within 1 ulp of
+ * libm's); w is 3 n doubles of scratch. */
 void
-pe_field_circular(const double *ts, const double *tc, size_t n, double *m,
+pe_field_circular(const double *ts, const double *tc, size_t n, double *w,
                   struct pe_stats *dest)
 {
-	pe_trig_atan2_many(ts, tc, n, m);
+	double *cnt = w, *m = w + n, *r = w + 2 * n;
+
+	for (size_t i = 0; i < n; i++)
+		cnt[i] = (double)dest[i].count;
+	pe_trig_polar_many(ts, tc, cnt, n, m, r);
 	for (size_t i = 0; i < n; i++) {
-		dest[i].mean = m[i] < 0.0 ? m[i] + PE_TWO_PI : m[i];
-		/* fmin's value (a NaN gives 1) without its call */
-		double r = sqrt(ts[i] * ts[i] + tc[i] * tc[i]) /
-		           (double)dest[i].count;
-		dest[i].resultant = r < 1.0 ? r : 1.0;
+		dest[i].mean = m[i];
+		dest[i].resultant = r[i];
 	}
 }
 
@@ -178,8 +180,8 @@ field_wave_finish(const struct pe_field *f, double ts, double tc,
                   struct pe_stats *dest)
 {
 	if (f->kind == PE_FIELD_ROPE_ANGLE) {
-		double m;
-		pe_field_circular(&ts, &tc, 1, &m, dest);
+		double w[3];
+		pe_field_circular(&ts, &tc, 1, w, dest);
 		return;
 	}
 	dest->mean = (ts + tc) * pe_field_wave_scale(f) / (double)dest->count;
@@ -309,34 +311,33 @@ field_wave_tilings_free(struct field_tiling *ti, size_t n)
 }
 
 /* The next nb row blocks' sums of tiling ti's nf frequencies, lane by
- * lane: CL[i L + l], SL[i L + l] (lanes past nb zero); C, S scratch. */
+ * lane: CL[i L + l], SL[i L + l] (lanes past nb zero). */
 static void
-field_wave_lanes(struct field_tiling *ti, size_t nb, size_t nf, double *C,
-    double *S, double *CL, double *SL)
+field_wave_lanes(struct field_tiling *ti, size_t nb, size_t nf, double *CL,
+    double *SL)
 {
 	for (size_t l = 0; l < FIELD_WAVE_LANES; l++) {
 		if (l < nb) {
 			pe_field_tiling_next(ti);
-			pe_field_tiling_sums(ti, C, S);
-		} else {
-			memset(C, 0, nf * sizeof *C);
-			memset(S, 0, nf * sizeof *S);
+			pe_field_tiling_sums_at(ti, CL + l, SL + l,
+			    FIELD_WAVE_LANES);
+			continue;
 		}
 		for (size_t i = 0; i < nf; i++) {
-			SL[i * FIELD_WAVE_LANES + l] = S[i];
-			CL[i * FIELD_WAVE_LANES + l] = C[i];
+			SL[i * FIELD_WAVE_LANES + l] = 0.0;
+			CL[i * FIELD_WAVE_LANES + l] = 0.0;
 		}
 	}
 }
 
-/* Add terms [j0, j1) of a chunk (its frequencies from flo) to the nb rows
- * of blocks at rows (nc a row): per column block, its terms' sum, then
- * that sum to the block's running sums (sines in mean, cosines in
- * resultant). */
-static void
+/* Add terms [j0, j1) of a chunk (its frequencies from flo) to the running
+ * sums of a group of row blocks, a vector of lanes a column block: per
+ * column block, its terms' sum, then that sum to the block's sines at
+ * acc[2 L bj] and cosines at acc[2 L bj + L]. Built for the vector units
+ * too (PE_CLONES: the same operations in the same order). */
+PE_CLONES static void
 field_wave_add(const struct field_wave_terms *tm, size_t j0, size_t j1,
-    size_t flo, const double *CL, const double *SL, struct pe_stats *rows,
-    size_t nc, size_t nb)
+    size_t flo, const double *CL, const double *SL, double *acc)
 {
 	static const double count[4] = {0.0, 1.0, 2.0, 3.0};
 
@@ -351,25 +352,29 @@ field_wave_add(const struct field_wave_terms *tm, size_t j0, size_t j1,
 			ts += count[v >> 2 & 3] * vs;
 			tc += count[v & 3] * vc;
 		}
-		for (size_t l = 0; l < nb; l++) {
-			rows[l * nc + bj].mean += ts[l];
-			rows[l * nc + bj].resultant += tc[l];
-		}
+		double *a = acc + 2 * FIELD_WAVE_LANES * (size_t)bj;
+		memcpy(&vs, a, sizeof vs);
+		memcpy(&vc, a + FIELD_WAVE_LANES, sizeof vc);
+		vs += ts;
+		vc += tc;
+		memcpy(a, &vs, sizeof vs);
+		memcpy(a + FIELD_WAVE_LANES, &vc, sizeof vc);
 	}
 }
 
-/* Finish a row of nc blocks of len rows each, qw[bj] columns wide, from
- * their running sums (sines in mean, cosines in resultant): angles all at
- * once (pe_field_circular); fin: 3 nc doubles of scratch. */
+/* Finish lane l of a group's running sums acc (field_wave_add) into a
+ * row of nc blocks of len rows each, qw[bj] columns wide: angles all at
+ * once (pe_field_circular); fin: 5 nc doubles of scratch. */
 static void
-field_wave_finish_row(const struct pe_field *f, struct pe_stats *row,
-    size_t nc, const size_t *qw, size_t len, double *fin)
+field_wave_finish_row(const struct pe_field *f, const double *acc, size_t l,
+    struct pe_stats *row, size_t nc, const size_t *qw, size_t len,
+    double *fin)
 {
 	double *ts = fin, *tc = fin + nc;
 
 	for (size_t bj = 0; bj < nc; bj++) {
-		ts[bj] = row[bj].mean;
-		tc[bj] = row[bj].resultant;
+		ts[bj] = acc[2 * FIELD_WAVE_LANES * bj + l];
+		tc[bj] = acc[2 * FIELD_WAVE_LANES * bj + FIELD_WAVE_LANES + l];
 		field_stats_init(&row[bj], (uint64_t)len * qw[bj]);
 	}
 	if (f->kind == PE_FIELD_ROPE_ANGLE) {
@@ -404,16 +409,24 @@ pe_field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 		return PE_ENOMEM;
 	if (field_wave_terms_init(f, c0, c1, nc, nfreq, &tm) != PE_OK)
 		goto end;
-	S = malloc(2 * (1 + FIELD_WAVE_LANES) * FIELD_WAVE_CHUNK * sizeof *S);
+	/* the lanes' sums, frequency by frequency: SL[i L + l]; then the
+	 * running sums of the row blocks (field_wave_add), a group of
+	 * FIELD_WAVE_LANES at a time: of the group in hand when one group of
+	 * chunks covers every frequency, else of every group (the groups of
+	 * chunks add to them in turn) */
+	size_t ngroup = (tm.nchunk + FIELD_WAVE_GROUP - 1) / FIELD_WAVE_GROUP;
+	size_t nacc = 2 * FIELD_WAVE_LANES * nc *
+	    (ngroup > 1 ? (nr + FIELD_WAVE_LANES - 1) / FIELD_WAVE_LANES : 1);
+	S = malloc((2 * FIELD_WAVE_LANES * FIELD_WAVE_CHUNK + nacc) *
+	    sizeof *S);
 	if (S == NULL)
 		goto end;
-	double *C = S + FIELD_WAVE_CHUNK;
-	/* the lanes' sums, frequency by frequency: SL[i L + l] */
-	double *SL = C + FIELD_WAVE_CHUNK;
+	double *SL = S;
 	double *CL = SL + FIELD_WAVE_LANES * FIELD_WAVE_CHUNK;
+	double *accs = CL + FIELD_WAVE_LANES * FIELD_WAVE_CHUNK;
 	/* the column blocks' widths, for the counts; a row's sums of sines
 	 * and cosines and its circular means (field_wave_finish_row) */
-	qw = malloc(nc * sizeof *qw + 3 * nc * sizeof(double));
+	qw = malloc(nc * sizeof *qw + 5 * nc * sizeof(double));
 	if (qw == NULL)
 		goto end;
 	double *fin = (double *)(void *)(qw + nc);
@@ -463,27 +476,26 @@ pe_field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 			size_t nb = nr - bi < FIELD_WAVE_LANES ? nr - bi
 			                                       : FIELD_WAVE_LANES;
 			struct pe_stats *rows = dest + bi * nc;
-			for (size_t k = 0; g0 == 0 && k < nb * nc; k++) {
-				rows[k].mean = 0.0;
-				rows[k].resultant = 0.0;
-			}
+			double *acc = ngroup > 1 ? accs + 2 * bi * nc : accs;
+			if (g0 == 0)
+				memset(acc, 0, 2 * FIELD_WAVE_LANES * nc *
+				    sizeof *acc);
 			for (size_t k = g0; k < g1; k++) {
 				size_t j0 = tm.start[k], j1 = tm.start[k + 1];
 				size_t nf = nfs[k - g0];
 				if (j0 == j1)
 					continue;
-				field_wave_lanes(&ti[k - g0], nb, nf, C, S, CL,
-				    SL);
+				field_wave_lanes(&ti[k - g0], nb, nf, CL, SL);
 				field_wave_add(&tm, j0, j1, flo[k - g0], CL, SL,
-				    rows, nc, nb);
+				    acc);
 			}
 			/* the last group: these rows are whole, finished
 			 * while in cache */
 			for (size_t l = 0; g1 == tm.nchunk && l < nb; l++) {
 				size_t p0, p1;
 				field_span(r0, r1, nr, bi + l, &p0, &p1);
-				field_wave_finish_row(f, rows + l * nc, nc, qw,
-				    p1 - p0, fin);
+				field_wave_finish_row(f, acc, l, rows + l * nc,
+				    nc, qw, p1 - p0, fin);
 			}
 		}
 		field_wave_tilings_free(ti, made);

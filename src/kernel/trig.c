@@ -64,23 +64,28 @@ pe_trig_cross(double w, uint64_t p0, uint64_t np, uint64_t q0, uint64_t nq)
 	       cos((double)dm * (0.5 * wr));
 }
 
-/* atan2 of n pairs with the instruction set of the wave loops in use
- * (trig.h). */
+/* Angles and lengths of n sums of unit vectors with the instruction set
+ * of the wave loops in use (trig.h). */
 void
-pe_trig_atan2_many(const double *y, const double *x, size_t n, double *dest)
+pe_trig_polar_many(const double *y, const double *x, const double *cnt,
+                   size_t n, double *angle, double *len)
 {
 #if defined(PE_WAVE_X86)
 	const char *isa = pe_wave_isa();
 
 	if (strcmp(isa, "avx512") == 0) {
-		pe_trig_atan2_avx512(y, x, n, dest);
+		pe_trig_polar_avx512(y, x, cnt, n, angle, len);
 		return;
 	}
 	if (strcmp(isa, "avx2") == 0) {
-		pe_trig_atan2_avx2(y, x, n, dest);
+		pe_trig_polar_avx2(y, x, cnt, n, angle, len);
 		return;
 	}
 #endif
-	for (size_t i = 0; i < n; i++)
-		dest[i] = atan2(y[i], x[i]);
+	for (size_t i = 0; i < n; i++) {
+		double a = atan2(y[i], x[i]);
+		angle[i] = a < 0.0 ? a + PE_TWO_PI : a;
+		double r = sqrt(y[i] * y[i] + x[i] * x[i]) / cnt[i];
+		len[i] = r < 1.0 ? r : 1.0;
+	}
 }

@@ -37,20 +37,25 @@ double pe_trig_cross(double w, uint64_t p0, uint64_t np, uint64_t q0,
 void pe_trig_sincos_many(const double *h, size_t n, size_t stride, double x,
                          double *c);
 
-/* dest[i] = atan2(y[i], x[i]) for i < n (dest may be y or x): SLEEF's u10
- * atan2, within 1 ulp, where the wave loops in use are AVX-512F's or
- * AVX2's (pe_wave_isa, so a test that forces the generic loops gets
- * these too); libm elsewhere. A circular mean a pixel makes this a hot
- * loop: glibc's atan2 was a fifth of a picture's block means. */
-void pe_trig_atan2_many(const double *y, const double *x, size_t n,
-                        double *dest);
+/* The polar forms of n sums of unit vectors, x[i] of cosines and y[i] of
+ * sines over cnt[i] items (a block's circular statistics): angle[i] =
+ * atan2(y[i], x[i]), wrapped into [0, 2 pi) (below 0: plus PE_TWO_PI),
+ * and len[i] = sqrt(y^2 + x^2) / cnt[i] where below 1, else 1 (a NaN
+ * too). atan2 is SLEEF's u10, within 1 ulp, where the wave loops in use
+ * are AVX-512F's or AVX2's (pe_wave_isa: a test that forces the generic
+ * loops gets libm's); the rest is IEEE arithmetic, the same bits
+ * everywhere. A circular mean a pixel made glibc's atan2 and hypot a
+ * third of an angle picture's block means. */
+void pe_trig_polar_many(const double *y, const double *x, const double *cnt,
+                        size_t n, double *angle, double *len);
 
-/* The loops of pe_trig_atan2_many for each instruction set
+/* The loops of pe_trig_polar_many for each instruction set
  * (trig_avx512.c, trig_avx2.c: x86-64 only). */
-void pe_trig_atan2_avx512(const double *y, const double *x, size_t n,
-                          double *dest);
-void pe_trig_atan2_avx2(const double *y, const double *x, size_t n,
-                        double *dest);
+void pe_trig_polar_avx512(const double *y, const double *x,
+                          const double *cnt, size_t n, double *angle,
+                          double *len);
+void pe_trig_polar_avx2(const double *y, const double *x, const double *cnt,
+                        size_t n, double *angle, double *len);
 
 /* Runs of positions summed for many frequencies at once (the mrope
  * fields' blocks). A frequency k has h = pe_trig_reduce(w) / 2 and its sine

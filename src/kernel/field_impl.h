@@ -441,7 +441,10 @@ void pe_field_tiling_next(struct field_tiling *t);
 void pe_field_tiling_sums(const struct field_tiling *t, double *re,
     double *im);
 
-/* The same sums into re[i stride] and im[i stride]. */
+/* The same sums into re[i stride] and im[i stride]; and the two at once:
+ * the next block and its sums so. */
+void pe_field_tiling_next_at(struct field_tiling *t, double *re,
+    double *im, size_t stride);
 void pe_field_tiling_sums_at(const struct field_tiling *t, double *re,
     double *im, size_t stride);
 

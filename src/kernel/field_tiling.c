@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/clones.h"
 #include "kernel/field_impl.h"
 #include "kernel/trig.h"
 
@@ -147,11 +148,36 @@ field_tiling_rot(struct field_tiling *t, uint64_t delta)
 	return k;
 }
 
-/* Move to the next block: its phasors t->c, t->s and factors t->D. */
-void
-pe_field_tiling_next(struct field_tiling *t)
+/* Turn the phasors pc + i ps of nf frequencies by rc + i rs and write
+ * their sums D (c + i s) to re[i stride], im[i stride]: the rotation of
+ * pe_field_tiling_next and the products of pe_field_tiling_sums in one
+ * pass, their operations in the same order (the same bits), built for the
+ * vector units too (PE_CLONES). */
+PE_CLONES static void
+field_tiling_turn_at(double *restrict pc, double *restrict ps,
+                     const double *restrict rc, const double *restrict rs,
+                     const double *restrict D, size_t nf, double *restrict re,
+                     double *restrict im, size_t stride)
+{
+	for (size_t i = 0; i < nf; i++) {
+		double c0 = pc[i], s0 = ps[i];
+		double c = c0 * rc[i] - s0 * rs[i];
+		double s = s0 * rc[i] + c0 * rs[i];
+		pc[i] = c;
+		ps[i] = s;
+		re[i * stride] = c * D[i];
+		im[i * stride] = s * D[i];
+	}
+}
+
+/* Move to the next block (pe_field_tiling_next); with re, its sums into
+ * re[i stride] and im[i stride] (pe_field_tiling_next_at). */
+static void
+field_tiling_step(struct field_tiling *t, double *re, double *im,
+                  size_t stride)
 {
 	size_t p0, p1, nf = t->nf;
+	bool done = false; /* the sums written */
 
 	field_span(t->lo, t->hi, t->nb, t->b, &p0, &p1);
 	uint64_t len = p1 - p0, mid = 2 * (uint64_t)p0 + len - 1;
@@ -173,24 +199,48 @@ pe_field_tiling_next(struct field_tiling *t)
 		const double *restrict rc = t->rot[k].c, *restrict rs =
 		                                             t->rot[k].s;
 		double *restrict pc = t->c, *restrict ps = t->s;
-		size_t i = 0;
-		for (; i + 2 <= nf; i += 2) {
-			field_tiling_v2 c0 = field_tiling_v2_load(pc + i);
-			field_tiling_v2 s0 = field_tiling_v2_load(ps + i);
-			field_tiling_v2 c1 = field_tiling_v2_load(rc + i);
-			field_tiling_v2 s1 = field_tiling_v2_load(rs + i);
-			field_tiling_v2_store(pc + i, c0 * c1 - s0 * s1);
-			field_tiling_v2_store(ps + i, s0 * c1 + c0 * s1);
-		}
-		for (; i < nf; i++) {
-			double c0 = pc[i], s0 = ps[i];
-			pc[i] = c0 * rc[i] - s0 * rs[i];
-			ps[i] = s0 * rc[i] + c0 * rs[i];
+		if (re != NULL) {
+			field_tiling_turn_at(pc, ps, rc, rs, t->D, nf, re, im,
+			                     stride);
+			done = true;
+		} else {
+			size_t i = 0;
+			for (; i + 2 <= nf; i += 2) {
+				field_tiling_v2 c0 = field_tiling_v2_load(pc + i);
+				field_tiling_v2 s0 = field_tiling_v2_load(ps + i);
+				field_tiling_v2 c1 = field_tiling_v2_load(rc + i);
+				field_tiling_v2 s1 = field_tiling_v2_load(rs + i);
+				field_tiling_v2_store(pc + i, c0 * c1 - s0 * s1);
+				field_tiling_v2_store(ps + i, s0 * c1 + c0 * s1);
+			}
+			for (; i < nf; i++) {
+				double c0 = pc[i], s0 = ps[i];
+				pc[i] = c0 * rc[i] - s0 * rs[i];
+				ps[i] = s0 * rc[i] + c0 * rs[i];
+			}
 		}
 		t->steps++;
 	}
 	t->mid = mid;
 	t->b++;
+	if (re != NULL && !done)
+		pe_field_tiling_sums_at(t, re, im, stride);
+}
+
+/* Move to the next block: its phasors t->c, t->s and factors t->D. */
+void
+pe_field_tiling_next(struct field_tiling *t)
+{
+	field_tiling_step(t, NULL, NULL, 0);
+}
+
+/* Move to the next block and write its sums to re[i stride], im[i
+ * stride]. */
+void
+pe_field_tiling_next_at(struct field_tiling *t, double *re, double *im,
+                        size_t stride)
+{
+	field_tiling_step(t, re, im, stride);
 }
 
 /* The current block's sums D(len, wr) e^{i mid h}: re[i] = D cos, im[i] = D

@@ -318,8 +318,7 @@ field_wave_lanes(struct field_tiling *ti, size_t nb, size_t nf, double *CL,
 {
 	for (size_t l = 0; l < FIELD_WAVE_LANES; l++) {
 		if (l < nb) {
-			pe_field_tiling_next(ti);
-			pe_field_tiling_sums_at(ti, CL + l, SL + l,
+			pe_field_tiling_next_at(ti, CL + l, SL + l,
 			    FIELD_WAVE_LANES);
 			continue;
 		}

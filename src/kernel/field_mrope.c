@@ -308,71 +308,72 @@ mrope_angle_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	return PE_OK;
 }
 
-/* Grid of the angle map: the runs of every row block, then a chunk of
- * pairs at a time (its prepared arrays stay in cache) each row block's
- * sums, added to the cells of the column blocks the chunk meets, in column
- * order; O(nr (c1 - c0) runs). */
+/* Grid of the angle map, a row block at a time: its runs, then a chunk of
+ * pairs at a time its sums, added to the cells of the column blocks the
+ * chunk meets, in column order (a cell's sums in the order of the pairs,
+ * whatever the order of the rows), and the row's circular statistics at
+ * once while its sums are in cache; O(nr (c1 - c0) runs). Every pair's
+ * prepared arrays (eight doubles a pair) stay in the core's cache across
+ * the rows. PE_EINTR polled every 8 row blocks. */
 static int
 mrope_angle_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
     size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
 {
-	struct field_cells it;
-	size_t ncell = nr * nc;
+	struct mrope_ranges rg;
 	int rc = PE_ENOMEM;
 
-	struct mrope_ranges *rg = malloc(nr * sizeof *rg);
-	size_t *qb = malloc(2 * nc * sizeof *qb);
-	/* a chunk's sums; then a row's sines, cosines and means */
+	size_t *qb = malloc(2 * (nc ? nc : 1) * sizeof *qb);
+	/* a chunk's sums; then a row's sines, cosines and scratch */
 	size_t nre = 2 * MROPE_ANGLE_CHUNK > 5 * nc ? 2 * MROPE_ANGLE_CHUNK
 	    : 5 * nc;
 	double *re = malloc(nre * sizeof *re);
-	double *acc = calloc(2 * (ncell ? ncell : 1), sizeof *acc);
-	if (rg == NULL || qb == NULL || re == NULL || acc == NULL)
+	double *acc = malloc(2 * (nc ? nc : 1) * sizeof *acc);
+	if (qb == NULL || re == NULL || acc == NULL)
 		goto end;
 	double *im = re + MROPE_ANGLE_CHUNK;
-	for (size_t bi = 0; bi < nr; bi++) {
-		size_t p0, p1;
-		field_span(r0, r1, nr, bi, &p0, &p1);
-		mrope_ranges(f->cfg, p0, p1, &rg[bi]);
-	}
 	for (size_t bj = 0; bj < nc; bj++)
 		field_span(c0, c1, nc, bj, &qb[2 * bj], &qb[2 * bj + 1]);
-	size_t first = 0; /* the first column block not ended before the chunk */
-	for (size_t k = c0; k < c1; k += MROPE_ANGLE_CHUNK) {
-		size_t kn = c1 - k < MROPE_ANGLE_CHUNK ? c1 - k : MROPE_ANGLE_CHUNK;
-		if (pe_field_interrupted()) {
+	for (size_t bi = 0; bi < nr; bi++) {
+		size_t p0, p1;
+		if (bi % 8 == 0 && pe_field_interrupted()) {
 			rc = PE_EINTR;
 			goto end;
 		}
-		while (first < nc && qb[2 * first + 1] <= k)
-			first++;
-		for (size_t bi = 0; bi < nr; bi++) {
-			mrope_factors(f, &rg[bi], k, kn, re, im);
-			for (size_t bj = first; bj < nc && qb[2 * bj] < k + kn; bj++) {
+		field_span(r0, r1, nr, bi, &p0, &p1);
+		mrope_ranges(f->cfg, p0, p1, &rg);
+		memset(acc, 0, 2 * nc * sizeof *acc);
+		size_t first = 0; /* the first column block not ended before
+				     the chunk */
+		for (size_t k = c0; k < c1; k += MROPE_ANGLE_CHUNK) {
+			size_t kn = c1 - k < MROPE_ANGLE_CHUNK ? c1 - k
+			    : MROPE_ANGLE_CHUNK;
+			while (first < nc && qb[2 * first + 1] <= k)
+				first++;
+			mrope_factors(f, &rg, k, kn, re, im);
+			for (size_t bj = first; bj < nc && qb[2 * bj] < k + kn;
+			    bj++) {
 				size_t j0 = qb[2 * bj] > k ? qb[2 * bj] : k;
-				size_t j1 = qb[2 * bj + 1] < k + kn ? qb[2 * bj + 1]
-				    : k + kn;
-				double *cell = acc + 2 * (bi * nc + bj);
+				size_t j1 = qb[2 * bj + 1] < k + kn
+				    ? qb[2 * bj + 1] : k + kn;
+				double *cell = acc + 2 * bj;
 				for (size_t j = j0; j < j1; j++) {
 					cell[0] += re[j - k];
 					cell[1] += im[j - k];
 				}
 			}
 		}
-	}
-	/* a row of cells at a time, its circular means at once */
-	field_cells_start(&it, r0, r1, nr, c0, c1, nc);
-	while (field_cells_next(&it)) {
-		field_stats_init(&dest[it.k], it.count);
-		re[it.bj] = acc[2 * it.k + 1];
-		re[nc + it.bj] = acc[2 * it.k];
-		if (it.bj == nc - 1)
-			pe_field_circular(re, re + nc, nc, re + 2 * nc,
-			    dest + it.bi * nc);
+		/* the row's cells, their circular means at once */
+		struct pe_stats *row = dest + bi * nc;
+		for (size_t bj = 0; bj < nc; bj++) {
+			field_stats_init(&row[bj], (uint64_t)(p1 - p0) *
+			    (qb[2 * bj + 1] - qb[2 * bj]));
+			re[bj] = acc[2 * bj + 1];
+			re[nc + bj] = acc[2 * bj];
+		}
+		pe_field_circular(re, re + nc, nc, re + 2 * nc, row);
 	}
 	rc = PE_OK;
 end:
-	free(rg);
 	free(qb);
 	free(re);
 	free(acc);

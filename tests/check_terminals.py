@@ -39,6 +39,7 @@ import sys
 import tempfile
 import termios
 import time
+import traceback
 
 try:
     import numpy as np
@@ -520,27 +521,35 @@ def main():
     checks = [("kitty", lambda s: (run_kitty(s, "auto", True),
                                    run_kitty(s, "kitty", False))),
               ("xterm", run_xterm), ("mlterm", run_mlterm)]
-    for prog, check in checks:
-        if shutil.which(prog) is None:
-            print("%s is not installed: not checked" % prog)
-            continue
-        scr = None
-        try:
-            scr = Screen(tmp, keep or tmp)
-            check(scr)
-            ran.append(prog)
-        except Skip as e:
-            print("%s: not checked: %s" % (prog, e))
-        except Failure as e:
-            print("FAIL %s" % e)
-            failed = True
-        finally:
-            if scr is not None:
-                scr.close()
+    try:
+        for prog, check in checks:
+            if shutil.which(prog) is None:
+                print("%s is not installed: not checked" % prog)
+                continue
+            scr = None
+            try:
+                scr = Screen(tmp, keep or tmp)
+                check(scr)
+                ran.append(prog)
+            except Skip as e:
+                print("%s: not checked: %s" % (prog, e))
+            except Failure as e:
+                print("FAIL %s" % e)
+                failed = True
+            except Exception:
+                traceback.print_exc()
+                failed = True
+            finally:
+                if scr is not None:
+                    scr.close()
+    finally:
+        if failed:
+            print("logs (and screenshots) kept in %s%s" %
+                  (tmp, ", screenshots in " + keep if keep else ""))
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
     if failed:
-        print("screenshots and logs kept in %s" % (keep or tmp))
         return 1
-    shutil.rmtree(tmp, ignore_errors=True)
     if not ran:
         print("no terminal could run here: skipped")
         return 77

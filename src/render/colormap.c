@@ -93,51 +93,116 @@ cmap_segment(const struct cmap_table *tb, double t)
 }
 
 /* Buckets of t a colormap's table of colors cuts [0, 1] into. */
-#define CMAP_LUT_BITS 16
-#define CMAP_LUT_N ((size_t)1 << CMAP_LUT_BITS)
-/* A bucket whose t do not all get one color. */
-#define CMAP_LUT_MIXED 0x80000000u
+#define CMAP_LUT_N ((size_t)PE_CMAP_BUCKETS)
+/* A bucket whose t do not all get one color; the rest of the entry is its
+ * block of sub-buckets + 1, or 0 when it has none. */
+#define CMAP_LUT_MIXED PE_CMAP_MIXED
+/* Sub-buckets a mixed bucket is cut into: a bucket holds a step of a
+ * channel or two, so all but one or two of its sub-buckets have one
+ * color, and the colormap's own sum is left for a t in few of them. */
+#define CMAP_SUB_BITS 4
+#define CMAP_SUB_N ((size_t)1 << CMAP_SUB_BITS)
+/* Mixed buckets given sub-buckets, at most (RdBu_r has 1210, viridis 939,
+ * twilight 1596); those beyond have none. */
+#define CMAP_SUB_BLOCKS 2048
 
 /* Per colormap, the color of each bucket [k, k + 1) / 2^16 of t (and of
- * t = 1), or CMAP_LUT_MIXED. A bucket within one segment whose first and
- * last t get one color is that color throughout: within a segment each
- * channel is a composition of monotone steps of t (the product, the
- * difference from the segment's start, the blend, the scaling, the
- * clamp and the rounding), so it cannot leave a value and come back. */
+ * t = 1), or CMAP_LUT_MIXED and its block: the colors of its sub-buckets
+ * [16k + j, 16k + j + 1) / 2^20, CMAP_LUT_MIXED where those too differ.
+ * A bucket within one segment whose first and last t get one color is
+ * that color throughout: within a segment each channel is a composition
+ * of monotone steps of t (the product, the difference from the segment's
+ * start, the blend, the scaling, the clamp and the rounding), so it
+ * cannot leave a value and come back. */
 static uint32_t cmap_lut[PE_CMAP_COUNT][CMAP_LUT_N + 1];
+static uint32_t cmap_sub[PE_CMAP_COUNT][CMAP_SUB_BLOCKS][CMAP_SUB_N];
 static bool cmap_lut_made[PE_CMAP_COUNT];
 
-/* Make colormap cm's buckets (once a process). */
+/* The color all t in [lo, hi] get, or CMAP_LUT_MIXED. */
+static uint32_t
+cmap_span(const struct cmap_table *tb, double lo, double hi)
+{
+	pe_color a = cmap_exact(tb, lo);
+	bool one = cmap_segment(tb, lo) == cmap_segment(tb, hi) &&
+	    cmap_exact(tb, hi) == a;
+	return one ? (uint32_t)a : CMAP_LUT_MIXED;
+}
+
+/* Make colormap cm's buckets and sub-buckets (once a process). */
 static void
 cmap_lut_make(enum pe_cmap cm)
 {
 	const struct cmap_table *tb = &tables[cm];
 	double step = 1.0 / (double)CMAP_LUT_N;
+	double sub = step / (double)CMAP_SUB_N;
+	uint32_t blocks = 0;
+
 	for (size_t k = 0; k <= CMAP_LUT_N; k++) {
 		double lo = (double)k * step;
 		double hi = k == CMAP_LUT_N ? 1.0 : nextafter(lo + step, 0.0);
-		pe_color a = cmap_exact(tb, lo);
-		bool one = cmap_segment(tb, lo) == cmap_segment(tb, hi) &&
-		    cmap_exact(tb, hi) == a;
-		cmap_lut[cm][k] = one ? (uint32_t)a : CMAP_LUT_MIXED;
+		uint32_t c = cmap_span(tb, lo, hi);
+		if (c == CMAP_LUT_MIXED && blocks < CMAP_SUB_BLOCKS) {
+			for (size_t j = 0; j < CMAP_SUB_N; j++) {
+				double a = lo + (double)j * sub;
+				cmap_sub[cm][blocks][j] = cmap_span(tb, a,
+				    nextafter(a + sub, 0.0));
+			}
+			c |= ++blocks;
+		}
+		cmap_lut[cm][k] = c;
 	}
 	cmap_lut_made[cm] = true;
 }
 
-/* Color at t in [0, 1] (clamped; NaN -> 0): cmap_exact's, through the
- * buckets where all of a bucket's t get one color. */
+/* t clamped into [0, 1], NaN -> 0. */
+static inline double
+cmap_clamp(double t)
+{
+	t = t > 0.0 ? t : 0.0;
+	return t > 1.0 ? 1.0 : t;
+}
+
+/* The bucket entry of t in [0, 1] (t 2^16 is exact: its integer part is
+ * t's bucket). */
+static inline uint32_t
+cmap_bucket(enum pe_cmap cm, double t)
+{
+	return cmap_lut[cm][(size_t)(t * (double)CMAP_LUT_N)];
+}
+
+/* The color of t in [0, 1] whose bucket entry c is mixed: its
+ * sub-bucket's (t 2^20 is exact too, its last 4 bits the sub-bucket), or
+ * cmap_exact's where that is mixed or there is none. */
+static uint32_t
+cmap_mixed(enum pe_cmap cm, uint32_t c, double t)
+{
+	if (c != CMAP_LUT_MIXED)
+		c = cmap_sub[cm][(c & ~CMAP_LUT_MIXED) - 1][(size_t)(t *
+		    (double)(CMAP_LUT_N * CMAP_SUB_N)) & (CMAP_SUB_N - 1)];
+	return c != CMAP_LUT_MIXED ? c : (uint32_t)cmap_exact(&tables[cm], t);
+}
+
+/* Color at t in [0, 1] (clamped; NaN -> 0): cmap_exact's, through a
+ * bucket or a sub-bucket where all of its t get one color. */
 pe_color
 pe_cmap_color(enum pe_cmap cm, double t)
 {
 	if ((unsigned)cm >= PE_CMAP_COUNT)
 		cm = PE_CMAP_SEQUENTIAL;
-	if (!(t > 0.0))
-		t = 0.0;
-	if (t > 1.0)
-		t = 1.0;
+	t = cmap_clamp(t);
 	if (!cmap_lut_made[cm])
 		cmap_lut_make(cm);
-	/* t 2^16 is exact: its integer part is t's bucket */
-	uint32_t c = cmap_lut[cm][(size_t)(t * (double)CMAP_LUT_N)];
-	return c != CMAP_LUT_MIXED ? (pe_color)c : cmap_exact(&tables[cm], t);
+	uint32_t c = cmap_bucket(cm, t);
+	return (pe_color)(c & CMAP_LUT_MIXED ? cmap_mixed(cm, c, t) : c);
+}
+
+/* Colormap cm's buckets, made by the first call; see palette.h. */
+const uint32_t *
+pe_cmap_buckets(enum pe_cmap cm)
+{
+	if ((unsigned)cm >= PE_CMAP_COUNT)
+		cm = PE_CMAP_SEQUENTIAL;
+	if (!cmap_lut_made[cm])
+		cmap_lut_make(cm);
+	return cmap_lut[cm];
 }

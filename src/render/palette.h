@@ -26,6 +26,14 @@ const char *pe_cmap_source(enum pe_cmap cm);
 
 /* Color at t in [0, 1] (clamped), linear between the table's entries. */
 pe_color pe_cmap_color(enum pe_cmap cm, double t);
+/* The buckets pe_cmap_color reads first, for a loop over many t: entry
+ * (size_t)(t * PE_CMAP_BUCKETS) of a t in [0, 1] is t's color, or has
+ * PE_CMAP_MIXED set where the bucket's t do not all get one color (ask
+ * pe_cmap_color). Made by the first call for that colormap (or
+ * pe_cmap_color's); a colormap out of range is the sequential one. */
+#define PE_CMAP_BUCKETS 65536
+#define PE_CMAP_MIXED 0x80000000u
+const uint32_t *pe_cmap_buckets(enum pe_cmap cm);
 
 /* Colors of the special samples, and their mono glyphs. */
 #define PE_COLOR_MASKED PE_RGB(0x26, 0x26, 0x26)

@@ -23,8 +23,8 @@ double pe_scale_t(const struct pe_scale *sc, double v);
  * are undefined. */
 pe_color pe_scale_color(const struct pe_scale *sc, const struct pe_stats *s);
 /* The pixel layer's colors of n samples: dest[i] = 0xFF000000 |
- * pe_scale_color(sc, &s[i]) (opaque 0xFFRRGGBB), a sample equal to the one
- * before it taking its color. */
+ * pe_scale_color(sc, &s[i]) (opaque 0xFFRRGGBB), bit for bit, made a run
+ * of samples at a time on the vector units. */
 void pe_scale_pixels(const struct pe_scale *sc, const struct pe_stats *s,
     size_t n, uint32_t *dest);
 

@@ -1,5 +1,6 @@
 /* Half-block heatmaps: two block-mean samples per cell, the upper one as
  * the foreground of U+2580 and the lower one as its background. */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -100,17 +101,185 @@ pe_scale_color(const struct pe_scale *sc, const struct pe_stats *s)
 	return c;
 }
 
-/* Whether two samples get the same color (what pe_scale_color reads of
- * them, bit for bit). */
-static bool
-heatmap_same(const struct pe_scale *sc, const struct pe_stats *a,
-    const struct pe_stats *b)
+/* pe_scale_pixels' loop is built for the vector units too, picked at
+ * load time (GCC's target_clones, as the kernel's clones.h does): the
+ * same IEEE operations in the same order (no contraction:
+ * -ffp-contract=off), so every clone gives the same bits. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+    defined(__linux__)
+#define HEATMAP_CLONES \
+	__attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define HEATMAP_CLONES
+#endif
+
+/* Samples pe_scale_pixels takes at once (GCC's vector extensions: a
+ * machine without 512-bit registers takes each operation in halves or
+ * quarters). */
+#define HEATMAP_LANES 8
+typedef double heatmap_vd __attribute__((vector_size(8 * HEATMAP_LANES)));
+typedef int64_t heatmap_vm __attribute__((vector_size(8 * HEATMAP_LANES)));
+typedef int32_t heatmap_vi __attribute__((vector_size(4 * HEATMAP_LANES)));
+
+/* Lane by lane, a where m is set, else b (a comparison's mask). */
+#define HEATMAP_SEL(m, a, b) \
+	((heatmap_vd)(((m) & (heatmap_vm)(a)) | (~(m) & (heatmap_vm)(b))))
+/* Every lane x (HEATMAP_LANES of them). */
+#define HEATMAP_ALL(x) ((heatmap_vd){x, x, x, x, x, x, x, x})
+
+/* What pe_scale_color asks of its scale, asked once for a row. */
+struct heatmap_plan {
+	const struct pe_scale *sc;
+	const uint32_t *lut;	/* the colormap's buckets */
+	enum pe_cmap cmap;
+	double lo, span;	/* t = (v - lo) / span ... */
+	bool flat;		/* ... unless span is 0 or not finite: t = 1/2 */
+	bool cyclic;
+};
+
+/* pe_scale_t of the lanes' finite means on a cyclic scale, t - floor(t)
+ * wrapped as it does. floor is a, rounded to an integer by adding and
+ * taking away 2^52 (exact below 2^52, where the ulp reaches 1; above, a
+ * is one), given t's sign and stepped down where it rounded up: floor's
+ * value, sign of zero included (in the default rounding, to nearest,
+ * which nothing changes), in operations a vector unit has (GCC will not
+ * turn floor's own branches into selections). */
+static inline void
+heatmap_wrap(heatmap_vd *tp)
 {
-	return a->count == b->count && a->masked == b->masked &&
-	    a->undefined == b->undefined &&
-	    memcmp(&a->mean, &b->mean, sizeof a->mean) == 0 &&
-	    (!sc->cyclic || memcmp(&a->resultant, &b->resultant,
-	    sizeof a->resultant) == 0);
+	const heatmap_vm sign = (heatmap_vm)HEATMAP_ALL(-0.0);
+	heatmap_vd t = *tp, a = (heatmap_vd)((heatmap_vm)t & ~sign), r;
+
+	r = (a + HEATMAP_ALL(0x1p52)) - HEATMAP_ALL(0x1p52);
+	r = (heatmap_vd)((heatmap_vm)r | ((heatmap_vm)t & sign));
+	r -= HEATMAP_SEL(r > t, HEATMAP_ALL(1.0), HEATMAP_ALL(0.0));
+	t -= HEATMAP_SEL(a < HEATMAP_ALL(0x1p52), r, t);
+	*tp = HEATMAP_SEL(t >= HEATMAP_ALL(1.0), HEATMAP_ALL(0.0), t);
+}
+
+/* The lanes' means as pe_scale_t makes them t, then pe_cmap_color's
+ * clamp (NaN -> 0). A mean that is not a value's (NaN, a masked block's)
+ * gets some t in [0, 1] whose color is not used. */
+static inline void
+heatmap_t(const struct heatmap_plan *pl, heatmap_vd *tp)
+{
+	const heatmap_vd zero = HEATMAP_ALL(0.0), one = HEATMAP_ALL(1.0);
+	const heatmap_vm abs = ~(heatmap_vm)HEATMAP_ALL(-0.0);
+	heatmap_vd t = *tp;
+
+	if (pl->flat) {
+		t = HEATMAP_ALL(0.5);
+	} else if (pl->cyclic) {
+		t = (t - HEATMAP_ALL(pl->lo)) / HEATMAP_ALL(pl->span);
+		t = HEATMAP_SEL(((heatmap_vd)((heatmap_vm)t & abs)) <=
+		    HEATMAP_ALL(DBL_MAX), t, zero);
+		heatmap_wrap(&t);
+	} else {
+		t = (t - HEATMAP_ALL(pl->lo)) / HEATMAP_ALL(pl->span);
+		t = HEATMAP_SEL(t < zero, zero, t);
+		t = HEATMAP_SEL(t > one, one, t);
+	}
+	t = HEATMAP_SEL(t > zero, t, zero);
+	*tp = HEATMAP_SEL(t > one, one, t);
+}
+
+/* The lanes' colors faded toward mid grey by 1 - R: heatmap_blend lane
+ * by lane, the same operations but its clamps, which hold nothing back
+ * (with f in [0, 1], f (g - c) lies between 0 and g - c and c + f (g - c)
+ * between c and g, each rounded to a double no further than the bound).
+ * Conversions go by 2^52, in the lanes' own 64 bits: a channel k is the
+ * double 2^52 + k, less 2^52; x + 2^52 holds x rounded to an integer,
+ * ties to even, in its low bits, and a tie rounded down (x less that
+ * integer is 1/2, exactly) goes up, as lround and heatmap_blend round. */
+static inline void
+heatmap_fade(const heatmap_vd *rp, heatmap_vm *cp)
+{
+	const heatmap_vd zero = HEATMAP_ALL(0.0), one = HEATMAP_ALL(1.0);
+	const heatmap_vd big = HEATMAP_ALL(0x1p52);
+	heatmap_vm c = *cp, out = {0};
+	heatmap_vd r = *rp, f;
+
+	r = HEATMAP_SEL(r <= one, r, one); /* NaN and > 1: 1 */
+	r = HEATMAP_SEL(r < zero, zero, r);
+	f = one - r;
+	for (int sh = 16; sh >= 0; sh -= 8) {
+		heatmap_vd ca = (heatmap_vd)(((c >> sh) & 0xff) |
+		    (heatmap_vm)big) - big;
+		heatmap_vd x = ca + f * (HEATMAP_ALL(0x80) - ca);
+		heatmap_vd y = x + big;
+		/* a mask is -1 where set */
+		heatmap_vm v = ((heatmap_vm)y & 0x1ff) -
+		    (x - (y - big) == HEATMAP_ALL(0.5));
+		out |= v << sh;
+	}
+	*cp = out;
+}
+
+/* The opaque color of a sample that is not a block of finite entries
+ * alone: its class's, or (a value among masked or undefined entries)
+ * pe_scale_color's. */
+static uint32_t
+heatmap_other(const struct pe_scale *sc, const struct pe_stats *s)
+{
+	switch (heatmap_class(s)) {
+	case SAMPLE_MASKED:
+		return 0xff000000u | (uint32_t)PE_COLOR_MASKED;
+	case SAMPLE_UNDEF:
+		return 0xff000000u | (uint32_t)PE_COLOR_UNDEF;
+	case SAMPLE_VALUE:
+		break;
+	}
+	return 0xff000000u | (uint32_t)pe_scale_color(sc, s);
+}
+
+/* pe_scale_color of n samples, opaque, HEATMAP_LANES at a time, each
+ * group's whole work in one pass, so that the next group's loads (a
+ * sample is a cache line, from a band of the kernel's beyond L2) go on
+ * while this one's colors are made: what the color reads of the lanes,
+ * which of them are blocks of finite entries alone; for those, t, its
+ * bucket (pe_cmap_color's own for a mixed bucket's t), the fade; the
+ * others by class. The last n % HEATMAP_LANES by pe_scale_color. */
+HEATMAP_CLONES static void
+heatmap_row(const struct heatmap_plan *pl, const struct pe_stats *s,
+    size_t n, uint32_t *dest)
+{
+	size_t i = 0;
+
+	for (; n - i >= HEATMAP_LANES; i += HEATMAP_LANES) {
+		const struct pe_stats *p = s + i;
+		heatmap_vd t, r;
+		heatmap_vi k;
+		heatmap_vm c;
+		unsigned fast = 0, any = 0;
+		for (int j = 0; j < HEATMAP_LANES; j++) {
+			t[j] = p[j].mean;
+			r[j] = p[j].resultant;
+			fast |= (unsigned)((p[j].masked | p[j].undefined) == 0 &&
+			    p[j].count != 0 && !isnan(p[j].mean)) << j;
+		}
+		if (fast != 0) {
+			heatmap_t(pl, &t);
+			/* t 2^16 is exact: its integer part is t's bucket */
+			k = __builtin_convertvector(t *
+			    HEATMAP_ALL((double)PE_CMAP_BUCKETS), heatmap_vi);
+			for (int j = 0; j < HEATMAP_LANES; j++)
+				any |= (uint32_t)(c[j] = pl->lut[k[j]]);
+			for (int j = 0; any & PE_CMAP_MIXED &&
+			    j < HEATMAP_LANES; j++)
+				if ((uint32_t)c[j] & PE_CMAP_MIXED)
+					c[j] = pe_cmap_color(pl->cmap, t[j]);
+			if (pl->cyclic)
+				heatmap_fade(&r, &c);
+			for (int j = 0; j < HEATMAP_LANES; j++)
+				dest[i + (size_t)j] = 0xff000000u | (uint32_t)c[j];
+		}
+		for (int j = 0; fast != (1u << HEATMAP_LANES) - 1 &&
+		    j < HEATMAP_LANES; j++)
+			if (!(fast >> j & 1))
+				dest[i + (size_t)j] = heatmap_other(pl->sc, &p[j]);
+	}
+	for (; i < n; i++)
+		dest[i] = 0xff000000u | (uint32_t)pe_scale_color(pl->sc, &s[i]);
 }
 
 /* The pixel layer's colors of n samples; see draw.h. */
@@ -118,10 +287,12 @@ void
 pe_scale_pixels(const struct pe_scale *sc, const struct pe_stats *s,
     size_t n, uint32_t *dest)
 {
-	for (size_t i = 0; i < n; i++)
-		dest[i] = i > 0 && heatmap_same(sc, &s[i], &s[i - 1])
-		    ? dest[i - 1]
-		    : 0xff000000u | (uint32_t)pe_scale_color(sc, &s[i]);
+	double span = sc->hi - sc->lo;
+	struct heatmap_plan pl = {sc, pe_cmap_buckets(sc->cmap),
+	    (unsigned)sc->cmap < PE_CMAP_COUNT ? sc->cmap : PE_CMAP_SEQUENTIAL,
+	    sc->lo, span, !(span != 0.0) || !isfinite(span), sc->cyclic};
+
+	heatmap_row(&pl, s, n, dest);
 }
 
 /* Whether a value sample shows its colormap's color: always, but on a

@@ -416,7 +416,8 @@ gfx_start(enum pe_gfx want, FILE *out, char *why, size_t cap)
 		} else if (env_is("TERM", "xterm-kitty", false) ||
 		    getenv("KITTY_WINDOW_ID") != NULL) {
 			m = PE_GFX_KITTY;
-			how = "TERM";
+			how = env_is("TERM", "xterm-kitty", false) ? "TERM" :
+			    "KITTY_WINDOW_ID";
 		} else {
 			snprintf(why, cap, "graphics: cells (%s)", a.da
 			    ? "the terminal shows no images" : "no answer from "

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "helpers.h"
 #include "render/draw.h"
@@ -470,14 +471,18 @@ Test(graphics, picture_kept_while_unchanged)
 	pe_model_free(&m);
 }
 
-/* kitty's pieces of one image transmission in s: its control keys (up to
- * the first ';' or ESC) into keys, its payload decoded into raw (at most
- * cap bytes); the end of the transmission, or NULL when s has none. */
+/* kitty's pieces of one image transmission in s (a=T: sent and placed,
+ * a=t: only sent): its control keys (up to the first ';' or ESC) into
+ * keys, its payload decoded into raw (at most cap bytes); the end of the
+ * transmission, or NULL when s has none. */
 static const char *
 kitty_image(const char *s, char *keys, size_t kcap, unsigned char *raw,
     size_t cap, size_t *got)
 {
-	const char *p = strstr(s, "\033_Ga=T,");
+	const char *p = s;
+	while ((p = strstr(p, "\033_Ga=")) != NULL && p[5] != 'T' &&
+	    p[5] != 't')
+		p += 5;
 	*got = 0;
 	if (p == NULL)
 		return NULL;
@@ -517,34 +522,42 @@ kitty_frame(const struct pe_state *st, const struct pe_model *m,
 /* The most images a kitty picture is cut into (graphics.c's bands). */
 #define KITTY_BANDS 8
 
-/* A kitty picture in s (the TUI's frame bytes): its bands, images at z 0,
- * each of whole cell rows placed at its first cell (ESC [ y ; x H before
- * it), one below the other from pm's top to its bottom; their ids into
- * ids (*nid of them), their pixels in order into raw (*got bytes); where
- * s goes on. */
+/* A kitty picture in s (the TUI's frame bytes), its bands images with
+ * ids of their own, each of whole cell rows, one below the other from
+ * pm's top to its bottom. early: their data first (a=t, before the
+ * update), then, after the update begins (ESC [ ? 2026 h, when update),
+ * each placed (a=p, z 0, its cells, the cursor kept) at its band's first
+ * cell by the move just before it; else (a frame from a screen not
+ * known, which curses clears) each sent and placed at once (a=T) there.
+ * Their ids into ids (*nid of them), their pixels in order into raw
+ * (*got bytes); where s goes on after the last placement. */
 static const char *
 kitty_picture(const char *s, const struct pe_pixmap *pm, unsigned *ids,
-    int *nid, unsigned char *raw, size_t cap, size_t *got)
+    int *nid, unsigned char *raw, size_t cap, size_t *got, bool update,
+    bool early)
 {
-	int row = 0;
+	int row = 0, rows[KITTY_BANDS];
 	char keys[128];
 	*nid = 0;
 	*got = 0;
 	while (row < pm->h) {
-		const char *p = strstr(s, "\033_Ga=T,");
-		cr_assert_not_null(p, "band at cell row %d", row);
-		char at[32];
-		snprintf(at, sizeof at, "\033[%d;%dH", pm->y + row + 1, pm->x + 1);
-		const char *a = strstr(s, at);
-		cr_assert(a != NULL && a < p, "band %d at its cells", *nid);
 		size_t n;
-		const char *next = kitty_image(p, keys, sizeof keys, raw + *got,
+		const char *next = kitty_image(s, keys, sizeof keys, raw + *got,
 		    cap - *got, &n);
-		cr_assert_not_null(next);
+		cr_assert_not_null(next, "band at cell row %d", row);
 		unsigned id = 0;
 		int w = 0, h = 0, c = 0, r = 0;
-		cr_assert_eq(sscanf(keys, "a=T,i=%u,z=0,q=2,C=1,f=32,s=%d,v=%d,c=%d,"
-		    "r=%d", &id, &w, &h, &c, &r), 5, "%s", keys);
+		if (early) {
+			cr_assert_eq(sscanf(keys, "a=t,i=%u,q=2,f=32,s=%d,v=%d,c=%d,"
+			    "r=%d", &id, &w, &h, &c, &r), 5, "%s", keys);
+		} else {
+			cr_assert_eq(sscanf(keys, "a=T,i=%u,z=0,q=2,C=1,f=32,s=%d,"
+			    "v=%d,c=%d,r=%d", &id, &w, &h, &c, &r), 5, "%s", keys);
+			char at[48];
+			snprintf(at, sizeof at, "\033[%d;%dH\033_Ga=T,i=%u,",
+			    pm->y + row + 1, pm->x + 1, id);
+			cr_assert_not_null(strstr(s, at), "band at its cells");
+		}
 		cr_assert_eq(w, pm->pw);
 		cr_assert_eq(c, pm->w);
 		cr_assert(r > 0 && row + r <= pm->h, "%d rows at %d", r, row);
@@ -553,17 +566,37 @@ kitty_picture(const char *s, const struct pe_pixmap *pm, unsigned *ids,
 		cr_assert_lt(*nid, KITTY_BANDS);
 		for (int k = 0; k < *nid; k++)
 			cr_assert_neq(ids[k], id, "ids of their own");
+		rows[*nid] = r;
 		ids[(*nid)++] = id;
 		*got += n;
 		row += r;
 		s = next;
+	}
+	if (!early)
+		return s;
+	if (update) {
+		const char *u = strstr(s, "\033[?2026h");
+		cr_assert_not_null(u, "the update after the data");
+		s = u;
+	}
+	row = 0;
+	for (int k = 0; k < *nid; k++) {
+		char want[96];
+		snprintf(want, sizeof want, "\033[%d;%dH\033_Ga=p,i=%u,z=0,c=%d,"
+		    "r=%d,C=1,q=2\033\\", pm->y + row + 1, pm->x + 1, ids[k],
+		    pm->w, rows[k]);
+		const char *q = strstr(s, want);
+		cr_assert_not_null(q, "band %d placed at its cells", k);
+		s = q + strlen(want);
+		row += rows[k];
 	}
 	return s;
 }
 
 /* What the TUI writes with kitty: the picture once, without the cursor's
  * frame, as images with ids of their own (bands of whole cell rows, made
- * at once; their pixels decoded are the picture's but for the frame),
+ * at once; their pixels decoded are the picture's but for the frame;
+ * their data before the update, their placements in it),
  * and the frame an image of its own over it (z 1, transparent but for
  * the rings, at the cells it touches); a cursor that moves replaces only
  * the frame; a frame with nothing changed writes no image; a new picture
@@ -594,9 +627,11 @@ Test(graphics, kitty_sends_a_picture_once)
 	/* the picture: bands with ids, z 0, its plain pixels */
 	unsigned ids[KITTY_BANDS], fid = 0;
 	int nid = 0;
-	const char *next = kitty_picture(b, pm, ids, &nid, raw, np * 4, &got);
+	const char *next = kitty_picture(b, pm, ids, &nid, raw, np * 4, &got,
+	    true, false);
 	cr_expect_eq(nid, 2, "a large picture in two bands");
 	cr_assert_eq(got, np * 4);
+
 	pe_pixmap_plain(pm, plain);
 	long bad = 0;
 	for (size_t i = 0; i < np; i++)
@@ -679,17 +714,42 @@ Test(graphics, kitty_sends_a_picture_once)
 	}
 	unsigned ids2[KITTY_BANDS];
 	int nid2 = 0;
-	next = kitty_picture(b, pm, ids2, &nid2, raw, np * 4, &got);
+	next = kitty_picture(b, pm, ids2, &nid2, raw, np * 4, &got, true,
+	    true);
+	/* placed before the old are deleted: kitty's d=I frees the data of
+	 * every image without a placement, the new ones' too */
+	{
+		char pl[48];
+		snprintf(pl, sizeof pl, "\033_Ga=p,i=%u,", ids2[nid2 - 1]);
+		const char *last = strstr(b, pl), *first_del = strstr(b, "d=I");
+		cr_assert(last != NULL && first_del != NULL);
+		cr_expect_lt(last, first_del, "placements first");
+	}
+	/* a new picture's data went before the update: it holds the
+	 * deletions, the placements and the cursor's small frame */
+	const char *u0 = strstr(b, "\033[?2026h");
+	const char *u1 = u0 != NULL ? strstr(u0, "\033[?2026l") : NULL;
+	cr_assert(u0 != NULL && u1 != NULL);
+	cr_expect_lt((size_t)(u1 - u0), np / 10, "%zu bytes in the update",
+	    (size_t)(u1 - u0));
 	cr_expect_eq(nid2, nid);
 	for (int k = 0; k < nid2; k++)
 		for (int j = 0; j < nid; j++)
 			cr_expect_neq(ids2[k], ids[j], "new ids");
 
-	/* quitting: every image off */
+	/* quitting: every image of this process off, by its id (another
+	 * pescope's in the same kitty stays: no delete-all, and ids of this
+	 * process's own, its pid's low 20 bits above 12) */
 	off = blen;
 	pe_gfx_stop();
 	fflush(f);
-	cr_expect_str_eq(buf + off, "\033_Ga=d,d=A,q=2\033\\");
+	for (int k = 0; k < nid2; k++) {
+		snprintf(del, sizeof del, "\033_Ga=d,d=I,i=%u,q=2\033\\", ids2[k]);
+		cr_expect_not_null(strstr(buf + off, del), "band %d deleted", k);
+		cr_expect_eq(ids2[k] >> 12, (unsigned)getpid() & 0xfffffu);
+	}
+	cr_expect_null(strstr(buf, "d=A"), "never every image of the kitty");
+	cr_expect_null(strstr(buf, "d=a"), "never every placement");
 	pe_gfx_offscreen(PE_GFX_CELLS, NULL);
 	fclose(f);
 	free(buf);
@@ -821,6 +881,8 @@ Test(graphics, tmux_passthrough_places_pictures)
 			for (int i = 0; i < np; i++) {
 				int y = 0, x = 0, k = 0;
 				bool img = strstr(p[i], "\033_Ga=T") != NULL ||
+				    strstr(p[i], "\033_Ga=t") != NULL ||
+				    strstr(p[i], "\033_Ga=p") != NULL ||
 				    strstr(p[i], "\033_Gm=") != NULL;
 				if (img) {
 					images++;
@@ -834,7 +896,8 @@ Test(graphics, tmux_passthrough_places_pictures)
 				}
 				/* the picture's pieces put together, moves
 				 * without the offset, as kitty_picture reads */
-				if (strstr(p[i], "\033_Ga=T") != NULL)
+				if (strstr(p[i], "\033_Ga=T") != NULL ||
+				    strstr(p[i], "\033_Ga=p") != NULL)
 					j += sprintf(j, "\033[%d;%dH", y - OY, x - OX);
 				strcpy(j, p[i] + k);
 				j += strlen(j);
@@ -845,7 +908,8 @@ Test(graphics, tmux_passthrough_places_pictures)
 			uint32_t *plain = malloc(npx * sizeof *plain);
 			unsigned ids[KITTY_BANDS];
 			int nid = 0;
-			kitty_picture(joined, pm, ids, &nid, raw, npx * 4, &got);
+			kitty_picture(joined, pm, ids, &nid, raw, npx * 4, &got,
+			    false, false);
 			cr_assert_eq(got, npx * 4);
 			pe_pixmap_plain(pm, plain);
 			long bad = 0;

@@ -46,6 +46,8 @@ struct shown {
 	uint32_t frame;		/* kitty: its cursor frame's image id (0:
 				   none) */
 	bool placed;		/* kitty: the picture is on screen */
+	bool sent;		/* kitty: its images' data sent this frame,
+				   to be placed in the update */
 	int nband;		/* kitty: the picture's images (0: none made) */
 	uint32_t id[GFX_BANDS]; /* kitty: their ids (their bytes carry them) */
 	GString *bytes[GFX_BANDS]; /* kitty: their bytes, to place them again
@@ -63,7 +65,17 @@ static struct {
 	bool dirty;	   /* what is on screen is not known: write all */
 	bool offscreen;	   /* pe_gfx_offscreen: no terminal, no keys */
 	uint32_t next_id;  /* kitty: the last image id given */
+	uint32_t sending;  /* kitty: the image being sent (0: none) */
 	ChafaTermInfo *ti[GFX_BANDS]; /* one a thread that prints */
+	/* kitty: the frame's pictures from pe_gfx_before, whose images'
+	 * data went before the update, to pe_gfx_after, which places them
+	 * in it: the update holds only what the terminal shows at once */
+	struct shown next[GFX_MAX];
+	bool keep[GFX_MAX];	/* of on[]: still shown */
+	int nnext;
+	bool ready;		/* next is this frame's */
+	bool sent_whole;	/* no key cut the data short */
+	bool was_dirty;		/* the frame started from a screen not known */
 } gfx = {.mode = PE_GFX_CELLS};
 
 static const char *const gfx_names[PE_GFX_COUNT] = {"auto", "kitty",
@@ -500,8 +512,11 @@ gfx_find(const struct pe_pixmap *pm, uint64_t h)
 	return NULL;
 }
 
-/* Before the refresh: the lines of pictures that go away are written
- * again by curses (sixel and iTerm2 pictures replace the cells). */
+static void gfx_kitty_before(const struct pe_canvas *cv);
+
+/* Before the refresh: kitty's new pictures' data sent; the lines of
+ * sixel and iTerm2 pictures that go away written again by curses (those
+ * pictures replace the cells). */
 void
 pe_gfx_before(const struct pe_canvas *cv, bool full)
 {
@@ -511,9 +526,13 @@ pe_gfx_before(const struct pe_canvas *cv, bool full)
 		gfx.dirty = true;
 	if (full && gfx.tmux && !gfx.offscreen)
 		gfx_tmux_offset(); /* a resize may have moved the pane */
+	if (gfx.mode == PE_GFX_KITTY)
+		gfx_kitty_before(cv);
 	/* one update for the terminal: cells and pictures at once
-	 * (synchronized output, mode 2026; ignored where unknown) */
+	 * (synchronized output, mode 2026; ignored where unknown), begun
+	 * before curses writes the cells (its own write(2), not ours) */
 	fputs("\033[?2026h", gfx.out);
+	fflush(gfx.out);
 	if (gfx.mode == PE_GFX_KITTY || gfx.dirty || gfx.offscreen)
 		return;
 	for (int i = 0; i < gfx.non; i++) {
@@ -623,6 +642,7 @@ pe_gfx_encode(enum pe_gfx g, const struct pe_pixmap *pm, int cw, int ch,
 
 static bool gfx_write_after(const struct pe_pixmap *pm, const char *head,
     size_t hn, const char *s, size_t n);
+static void gfx_kitty_delete(uint32_t id);
 
 /* Write a picture's bytes at its cells, a chunk at a time; false when a
  * key came first (the picture was cut short: sixel's string ended, kitty's
@@ -638,8 +658,7 @@ static bool
 gfx_write_after(const struct pe_pixmap *pm, const char *head, size_t hn,
     const char *s, size_t n)
 {
-	static const char cut_kitty[] =
-	    "\033_Gm=0;\033\\\033_Ga=d,d=A,q=2\033\\";
+	static const char cut_kitty[] = "\033_Gm=0;\033\\";
 	char at[32];
 	/* tmux: the move in every passthrough (kitty places an image where
 	 * the cursor is when its last piece comes), and a sixel or iTerm2
@@ -668,10 +687,12 @@ gfx_write_after(const struct pe_pixmap *pm, const char *head, size_t hn,
 			break;
 		if (i < n && gfx.mode != PE_GFX_ITERM && !gfx.offscreen &&
 		    pe_input_pending()) {
-			if (gfx.mode == PE_GFX_SIXEL)
+			if (gfx.mode == PE_GFX_SIXEL) {
 				gfx_put("\033\\", 2);
-			else
+			} else { /* the transfer ended, the image deleted */
 				gfx_put(cut_kitty, sizeof cut_kitty - 1);
+				gfx_kitty_delete(gfx.sending);
+			}
 			if (!gfx.tmux)
 				fputs("\0338", gfx.out);
 			return false;
@@ -683,9 +704,12 @@ gfx_write_after(const struct pe_pixmap *pm, const char *head, size_t hn,
 }
 
 /* Send kitty's bytes s of a picture (chafa's transmission: its first
- * piece the picture's keys, "ESC _ G a=T,...;ESC \\") as image id at
- * z-index z without a reply: "i=ID,z=Z,q=2," added to its first piece,
- * written before the rest; false when a key cut it short. */
+ * piece the picture's keys, "ESC _ G a=T,...;ESC \\") as image id
+ * without a reply, its keys changed in its first piece, written before
+ * the rest: with z (0 or more) placed at z-index z, the cursor left where
+ * it is (C=1: kitty would move it past the image, which can scroll);
+ * with z -1 only its data (a=t), placed later (gfx_kitty_show). False
+ * when a key cut it short. */
 static bool
 gfx_kitty_send(const struct pe_pixmap *pm, const GString *s, uint32_t id,
     int z)
@@ -696,10 +720,15 @@ gfx_kitty_send(const struct pe_pixmap *pm, const GString *s, uint32_t id,
 	    end - s->str > 160)
 		return gfx_write(pm, s->str, s->len); /* not chafa 1.12's */
 	size_t first = (size_t)(end - s->str) + 2;
-	int hn = snprintf(head, sizeof head, "\033_Ga=T,i=%u,z=%d,q=2,C=1,%.*s",
-	    (unsigned)id, z, (int)(first - 7), s->str + 7);
-	return gfx_write_after(pm, head, (size_t)hn, s->str + first, s->len -
-	    first);
+	int hn = z < 0 ? snprintf(head, sizeof head, "\033_Ga=t,i=%u,q=2,%.*s",
+	    (unsigned)id, (int)(first - 7), s->str + 7) : snprintf(head,
+	    sizeof head, "\033_Ga=T,i=%u,z=%d,q=2,C=1,%.*s", (unsigned)id, z,
+	    (int)(first - 7), s->str + 7);
+	gfx.sending = id;
+	bool whole = gfx_write_after(pm, head, (size_t)hn, s->str + first,
+	    s->len - first);
+	gfx.sending = 0;
+	return whole;
 }
 
 /* Delete kitty image id and its data. */
@@ -714,13 +743,16 @@ gfx_kitty_delete(uint32_t id)
 	gfx_put(d, (size_t)n);
 }
 
-/* A new kitty image id. */
+/* A new kitty image id: this process's own (its pid's low 20 bits
+ * above 12 of a counter, past the query's 31), so that two pescopes in
+ * one kitty (tmux panes) never replace or delete each other's images. */
 static uint32_t
 gfx_kitty_id(void)
 {
-	if (++gfx.next_id < 1000) /* past the query's 31 */
-		gfx.next_id = 1000;
-	return gfx.next_id;
+	uint32_t base = ((uint32_t)getpid() & 0xfffffu) << 12;
+	gfx.next_id = gfx.next_id >= 4095 || gfx.next_id < 64 ? 64 :
+	    gfx.next_id + 1;
+	return base | gfx.next_id;
 }
 
 /* The cursor's frame of pm as a kitty image over the cells it touches
@@ -813,75 +845,143 @@ gfx_kitty_plain(const struct pe_pixmap *pm, struct shown *o)
 	return ok;
 }
 
-/* Send a kept picture's images at z 0; false when a key cut it short. */
+/* Send a picture's images' data with new ids (before the update, not
+ * yet shown); false when a key cut it short. */
 static bool
-gfx_kitty_place(const struct pe_pixmap *pm, const struct shown *o)
+gfx_kitty_transmit(const struct pe_pixmap *pm, struct shown *o)
 {
 	bool whole = true;
 	for (int b = 0; b < o->nband && whole; b++) {
 		struct pe_pixmap band = gfx_band(pm, o->nband, b);
-		whole = gfx_kitty_send(&band, o->bytes[b], o->id[b], 0);
+		o->id[b] = gfx_kitty_id();
+		whole = gfx_kitty_send(&band, o->bytes[b], o->id[b], -1);
 	}
 	return whole;
 }
 
-/* kitty's frame: the pictures gone deleted by id, the new ones sent with
- * ids of their own, a kept picture left where it is (or placed again
- * from its bytes after the screen was cleared), and each cursor frame
- * that moved replaced. */
+/* Place a picture's images, their data sent, each at its band's first
+ * cell over its cells (z 0, the cursor left where it is). */
 static void
-gfx_after_kitty(const struct pe_canvas *cv, int n, const uint64_t *h)
+gfx_kitty_show(const struct pe_pixmap *pm, const struct shown *o)
 {
-	struct shown next[GFX_MAX];
-	bool keep[GFX_MAX] = {false}, whole = true;
-	struct shown *was[GFX_MAX];
-
-	if (gfx.dirty) { /* every image off; their bytes still good */
-		gfx_put("\033_Ga=d,d=A,q=2\033\\", 16);
-		for (int i = 0; i < gfx.non; i++) {
-			gfx.on[i].placed = false;
-			gfx.on[i].frame = 0;
-		}
+	for (int b = 0; b < o->nband; b++) {
+		struct pe_pixmap band = gfx_band(pm, o->nband, b);
+		char p[96];
+		int n = snprintf(p, sizeof p, "\033_Ga=p,i=%u,z=0,c=%d,r=%d,C=1,"
+		    "q=2\033\\", (unsigned)o->id[b], band.w, band.h);
+		gfx_write(&band, p, (size_t)n); /* one piece: never cut */
 	}
+}
+
+/* kitty, before the update: this frame's pictures (gfx.next), those
+ * kept found among what is on screen, and the data of every new picture
+ * sent with new ids, not yet shown: the picture's megabytes go before
+ * the update, which then holds only the cells, the deletions and the
+ * placements (kitty ends an update early past about a megabyte, showing
+ * the screen half done). Not when the frame starts from a screen not
+ * known (the first, a resize, a clear): curses clears the screen in it,
+ * and kitty frees the data of images not placed when the screen is
+ * cleared; those are sent and placed at once in the update. */
+static void
+gfx_kitty_before(const struct pe_canvas *cv)
+{
+	int n = cv->npix < GFX_MAX ? cv->npix : GFX_MAX;
+	struct shown *was[GFX_MAX];
+	bool whole = true;
+
+	memset(gfx.keep, 0, sizeof gfx.keep);
 	for (int i = 0; i < n; i++) {
-		was[i] = gfx_find(&cv->pix[i], h[i]);
-		if (was[i] != NULL && !keep[was[i] - gfx.on])
-			keep[was[i] - gfx.on] = true;
+		/* a picture with a serial is known by it */
+		uint64_t h = cv->pix[i].serial != 0 ? 0 : gfx_hash(&cv->pix[i]);
+		const struct pe_pixmap *pm = &cv->pix[i];
+		struct shown *o = &gfx.next[i];
+		was[i] = gfx_find(pm, h);
+		if (was[i] != NULL && !gfx.keep[was[i] - gfx.on])
+			gfx.keep[was[i] - gfx.on] = true;
 		else
 			was[i] = NULL;
-	}
-	for (int j = 0; j < gfx.non; j++)
-		if (!keep[j]) {
-			for (int b = 0; gfx.on[j].placed && b <
-			    gfx.on[j].nband; b++)
-				gfx_kitty_delete(gfx.on[j].id[b]);
-			gfx_kitty_delete(gfx.on[j].frame);
-			gfx_free_bytes(&gfx.on[j]);
-		}
-	for (int i = 0; i < n; i++) {
-		const struct pe_pixmap *pm = &cv->pix[i];
-		struct shown *o = &next[i];
 		if (was[i] != NULL)
 			*o = *was[i];
 		else
 			*o = (struct shown){pm->x, pm->y, pm->w, pm->h, pm->pw,
-			    pm->ph, pm->serial, h[i], 0, 0, 0, 0, 0, false, 0,
-			    {0}, {NULL}};
-		if (!whole) { /* cut short: nothing more this frame */
+			    pm->ph, pm->serial, h, 0, 0, 0, 0, 0, false, false,
+			    0, {0}, {NULL}};
+		o->sent = false;
+		if (gfx.dirty) /* every image goes in the update */
+			o->placed = false, o->frame = 0;
+		if (o->placed || !whole || gfx.dirty)
+			continue;
+		if (o->nband == 0 && !gfx_kitty_plain(pm, o))
+			continue;
+		whole = gfx_kitty_transmit(pm, o);
+		o->sent = whole;
+	}
+	gfx.nnext = n;
+	gfx.sent_whole = whole;
+	gfx.was_dirty = gfx.dirty;
+	gfx.ready = true;
+}
+
+/* kitty, in the update: the pictures sent placed, then those gone
+ * deleted by id (after a clear, every image known), a kept picture left
+ * where it is, a picture after a clear sent and placed at once, and each
+ * cursor frame that moved replaced (a small image of its own, sent and
+ * placed at once). */
+static void
+gfx_kitty_after(const struct pe_canvas *cv)
+{
+	int n = gfx.nnext;
+	bool whole = gfx.sent_whole;
+
+	if (!gfx.ready || n != (cv->npix < GFX_MAX ? cv->npix : GFX_MAX)) {
+		gfx_kitty_before(cv); /* not this frame's: made now */
+		n = gfx.nnext, whole = gfx.sent_whole;
+	}
+	gfx.ready = false;
+	/* the data sent placed first: a delete that frees data (d=I) frees
+	 * every image without a placement, these too */
+	for (int i = 0; i < n; i++) {
+		struct shown *o = &gfx.next[i];
+		if (o->sent) {
+			gfx_kitty_show(&cv->pix[i], o);
+			o->placed = true, o->sent = false;
+			o->frame = 0, o->cw = 0; /* its frame, placed again */
+		}
+	}
+	for (int j = 0; j < gfx.non; j++) {
+		struct shown *o = &gfx.on[j];
+		bool gone = !gfx.keep[j];
+		bool off = (gone && o->placed) || gfx.was_dirty;
+		for (int b = 0; off && b < o->nband; b++)
+			gfx_kitty_delete(o->id[b]); /* its data too */
+		if (gone || gfx.was_dirty)
+			gfx_kitty_delete(o->frame);
+		if (gone)
+			gfx_free_bytes(o);
+	}
+	for (int i = 0; i < n; i++) {
+		const struct pe_pixmap *pm = &cv->pix[i];
+		struct shown *o = &gfx.next[i];
+		if (!whole) { /* a key cut the data short: all again */
 			o->placed = false, o->frame = 0;
 			continue;
 		}
-		if (!o->placed) { /* the picture: new, or after a clear */
+		if (!o->placed) { /* after a clear: sent and placed now */
 			if (o->nband == 0 && !gfx_kitty_plain(pm, o))
 				continue;
-			whole = gfx_kitty_place(pm, o);
+			for (int b = 0; b < o->nband && whole; b++) {
+				struct pe_pixmap band = gfx_band(pm, o->nband, b);
+				o->id[b] = gfx_kitty_id();
+				whole = gfx_kitty_send(&band, o->bytes[b], o->id[b],
+				    0);
+			}
 			o->placed = whole;
-			o->frame = 0, o->cw = 0; /* its frame, placed again */
+			o->frame = 0, o->cw = 0;
 			if (!whole)
 				continue;
 		}
-		if (pm->serial == 0)
-			continue; /* its cursor's frame is in its pixels */
+		if (!o->placed || pm->serial == 0)
+			continue; /* no picture, or its frame in its pixels */
 		bool moved = o->cw != pm->cur_w || o->cx != pm->cur_x ||
 		    o->cy != pm->cur_y || o->ch != pm->cur_h;
 		if (!moved && (o->frame != 0 || pm->cur_w == 0))
@@ -896,7 +996,7 @@ gfx_after_kitty(const struct pe_canvas *cv, int n, const uint64_t *h)
 			o->frame = whole ? id : 0;
 		}
 	}
-	memcpy(gfx.on, next, (size_t)n * sizeof *next);
+	memcpy(gfx.on, gfx.next, (size_t)n * sizeof *gfx.next);
 	gfx.non = n;
 	gfx.dirty = !whole; /* cut short: all again next frame */
 	fputs("\033[?2026l", gfx.out);
@@ -913,12 +1013,12 @@ pe_gfx_after(const struct pe_canvas *cv)
 
 	if (gfx.mode == PE_GFX_CELLS)
 		return;
-	for (int i = 0; i < n; i++) /* a picture with a serial is known */
-		h[i] = cv->pix[i].serial != 0 ? 0 : gfx_hash(&cv->pix[i]);
 	if (gfx.mode == PE_GFX_KITTY) {
-		gfx_after_kitty(cv, n, h);
+		gfx_kitty_after(cv);
 		return;
 	}
+	for (int i = 0; i < n; i++) /* a picture with a serial is known */
+		h[i] = cv->pix[i].serial != 0 ? 0 : gfx_hash(&cv->pix[i]);
 	for (int i = 0; i < n; i++)
 		if (gfx_find(&cv->pix[i], h[i]) == NULL)
 			change = true;
@@ -934,7 +1034,7 @@ pe_gfx_after(const struct pe_canvas *cv)
 		const struct pe_pixmap *pm = &cv->pix[i];
 		struct shown now = {pm->x, pm->y, pm->w, pm->h, pm->pw, pm->ph,
 		    pm->serial, h[i], pm->cur_x, pm->cur_y, pm->cur_w,
-		    pm->cur_h, 0, false, 0, {0}, {NULL}};
+		    pm->cur_h, 0, false, false, 0, {0}, {NULL}};
 		if (!gfx.dirty && gfx_find(pm, h[i]) != NULL) {
 			next[non++] = now;
 			continue;
@@ -962,7 +1062,12 @@ void
 pe_gfx_stop(void)
 {
 	if (gfx.mode == PE_GFX_KITTY && gfx.out != NULL) {
-		gfx_put("\033_Ga=d,d=A,q=2\033\\", 16);
+		/* this process's own, by id: not another's in the same kitty */
+		for (int j = 0; j < gfx.non; j++) {
+			for (int b = 0; b < gfx.on[j].nband; b++)
+				gfx_kitty_delete(gfx.on[j].id[b]);
+			gfx_kitty_delete(gfx.on[j].frame);
+		}
 		fflush(gfx.out);
 	}
 	gfx_forget();

@@ -933,6 +933,41 @@ Test(graphics, tmux_passthrough_places_pictures)
 	pe_model_free(&m);
 }
 
+/* An overlay (the help, ?) is over the map: a terminal shows a picture
+ * over its cells, so the pictures it covers are dropped and their cells
+ * show around it; closed, the picture is back. */
+Test(graphics, overlays_are_over_pictures)
+{
+	struct pe_config cfg;
+	struct pe_model m;
+	struct pe_canvas cv;
+	struct pe_state st;
+	pe_config_default(&cfg);
+	cfg.enc = PE_ENC_ALIBI;
+	frame(&cfg, 120, 40, 10, 20, &m, &cv, &st);
+	cr_assert_gt(cv.npix, 0, "a picture without the help");
+	st.help = true;
+	cr_assert_eq(pe_view_render(&st, &m, &cv, NULL), PE_OK);
+	/* the box's corner: a cell with U+250C, its lines around the text */
+	int bx = -1, by = -1;
+	for (int y = 0; y < cv.h && bx < 0; y++)
+		for (int x = 0; x < cv.w && bx < 0; x++)
+			if (pe_canvas_at(&cv, x, y)->cp == 0x250c)
+				bx = x, by = y;
+	cr_assert_geq(bx, 0, "the help's box");
+	for (int i = 0; i < cv.npix; i++) {
+		const struct pe_pixmap *pm = &cv.pix[i];
+		cr_expect(pm->y + pm->h <= by || pm->x + pm->w <= bx,
+		    "picture %d at %d,%d %dx%d under the help at %d,%d", i,
+		    pm->x, pm->y, pm->w, pm->h, bx, by);
+	}
+	st.help = false;
+	cr_assert_eq(pe_view_render(&st, &m, &cv, NULL), PE_OK);
+	cr_expect_gt(cv.npix, 0, "the picture back");
+	pe_canvas_free(&cv);
+	pe_model_free(&m);
+}
+
 Test(graphics, kept_cells_are_fresh_cells)
 {
 	struct pe_config cfg;

@@ -490,14 +490,37 @@ pe_canvas_fill(struct pe_canvas *cv, int x, int y, int w, int h, uint32_t cp,
 			pe_canvas_set(cv, x + i, y + j, cp, fg, bg, 0);
 }
 
+/* Drop the pictures that cells [x, x + w) x [y, y + h) cover part of:
+ * what is drawn there is over them (a terminal shows a picture over its
+ * cells), so their cells show instead. */
+static void
+canvas_drop_under(struct pe_canvas *cv, int x, int y, int w, int h)
+{
+	int k = 0;
+	for (int i = 0; i < cv->npix; i++) {
+		struct pe_pixmap *pm = &cv->pix[i];
+		if (pm->x < x + w && x < pm->x + pm->w && pm->y < y + h &&
+		    y < pm->y + pm->h) {
+			free(pm->rgb);
+			free(pm->under);
+			continue;
+		}
+		cv->pix[k++] = *pm;
+	}
+	cv->npix = k;
+}
+
 /* Draw a single-line box (at least 2 x 2) with an optional title in its
- * top edge. */
+ * top edge; a box is over what it covers, pictures too (they are
+ * dropped: their cells show around it). */
 void
 pe_canvas_box(struct pe_canvas *cv, int x, int y, int w, int h,
               const char *title, pe_color fg)
 {
 	pe_color bg = PE_COLOR_DEFAULT;
 
+	if (w >= 2 && h >= 2)
+		canvas_drop_under(cv, x, y, w, h);
 	if (w < 2 || h < 2)
 		return;
 	for (int i = 1; i < w - 1; i++) {

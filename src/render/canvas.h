@@ -162,7 +162,8 @@ void pe_pixmap_pixels(size_t ns, size_t n, size_t s, int *a, int *b);
 /* Fill a rectangle with one glyph and colors (clipped). */
 void pe_canvas_fill(struct pe_canvas *cv, int x, int y, int w, int h,
     uint32_t cp, pe_color fg, pe_color bg);
-/* Draw a single-line box with an optional title in its top edge. */
+/* Draw a single-line box with an optional title in its top edge, over
+ * what it covers: pictures it covers part of are dropped. */
 void pe_canvas_box(struct pe_canvas *cv, int x, int y, int w, int h,
     const char *title, pe_color fg);
 

@@ -115,6 +115,8 @@ gfx_putv(const char *const *p, const size_t *len, int n)
 	if (gfx.tmux)
 		fputs("\033Ptmux;", gfx.out);
 	for (int k = 0; k < n; k++) {
+		if (len[k] == 0)
+			continue; /* p[k] may be NULL */
 		if (!gfx.tmux) {
 			fwrite(p[k], 1, len[k], gfx.out);
 			continue;
@@ -614,6 +616,61 @@ gfx_chafa_on(enum pe_gfx g, const struct pe_pixmap *pm, int part)
 	return s;
 }
 
+/* The value of a base64 digit (RFC 4648's alphabet), -1 for another. */
+static int
+gfx_b64(char c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	return c == '+' ? 62 : c == '/' ? 63 : -1;
+}
+
+/* kitty's bytes s of an opaque picture made opaque: chafa 1.12's scaler
+ * writes alpha 243 on one pixel column in each batch it cuts a row into
+ * (every 8 to 128 pixels, the last always), which kitty blends with the
+ * cell's background, a faint seam; fixed in later chafa. Every alpha
+ * byte (RGBA: the raw bytes at 3 mod 4) is set to 255 where the base64
+ * holds it, in place: each piece's payload is base64 of its own bytes
+ * (padded), the pixels' bytes running on across pieces. */
+static void
+gfx_kitty_opaque(GString *s)
+{
+	static const char digit[] =
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	char *p = s->str, *end = s->str + s->len;
+	uint64_t raw = 0; /* the pixels' bytes before this digit group */
+	while ((p = memmem(p, (size_t)(end - p), "\033_G", 3)) != NULL) {
+		char *e = memmem(p, (size_t)(end - p), "\033\\", 2);
+		char *semi = memchr(p, ';', (size_t)(end - p));
+		if (e == NULL)
+			return;
+		for (char *q = semi != NULL && semi < e ? semi + 1 : e; q + 4 <=
+		    e; q += 4) {
+			int nb = 3 - (q[2] == '=') - (q[3] == '=');
+			int j = (int)((7 - raw % 4) % 4); /* its alpha byte */
+			int v[4];
+			for (int k = 0; k < 4; k++)
+				v[k] = q[k] == '=' ? 0 : gfx_b64(q[k]);
+			if (v[0] < 0 || v[1] < 0 || v[2] < 0 || v[3] < 0)
+				return; /* not base64: left as it is */
+			if (j < nb) {
+				/* the byte's 8 bits in two digits, all set */
+				static const int hi[3] = {0x3f, 0x0f, 0x03};
+				static const int lo[3] = {0x30, 0x3c, 0x3f};
+				v[j] |= hi[j], v[j + 1] |= lo[j];
+				q[j] = digit[v[j]];
+				q[j + 1] = digit[v[j + 1]];
+			}
+			raw += (uint64_t)nb;
+		}
+		p = e + 2;
+	}
+}
+
 /* A picture's bytes through chafa, on this thread. */
 static GString *
 gfx_chafa(enum pe_gfx g, const struct pe_pixmap *pm)
@@ -635,6 +692,8 @@ pe_gfx_encode(enum pe_gfx g, const struct pe_pixmap *pm, int cw, int ch,
 	GString *s = gfx_chafa(g, pm);
 	if (s == NULL)
 		return -1;
+	if (g == PE_GFX_KITTY) /* a picture is opaque */
+		gfx_kitty_opaque(s);
 	*len = s->len;
 	*out = g_string_free(s, FALSE);
 	return 0;
@@ -813,6 +872,8 @@ gfx_band_part(void *arg, int part)
 	struct gfx_bands *j = arg;
 	struct pe_pixmap band = gfx_band(j->pm, j->o->nband, part);
 	j->o->bytes[part] = gfx_chafa_on(PE_GFX_KITTY, &band, part);
+	if (j->o->bytes[part] != NULL) /* the picture is opaque */
+		gfx_kitty_opaque(j->o->bytes[part]);
 }
 
 /* kitty's bytes of pm's picture without its cursor's frame (the frame's

@@ -553,9 +553,12 @@ pe_gfx_before(const struct pe_canvas *cv, bool full)
 
 /* The terminal description chafa prints with on thread part (made once
  * a process, before any band's thread prints). */
+static void gfx_digits_make(void);
+
 static ChafaTermInfo *
 gfx_term_info(int part)
 {
+	gfx_digits_make();
 	for (int b = 0; b < GFX_BANDS; b++)
 		if (gfx.ti[b] == NULL)
 			gfx.ti[b] = chafa_term_db_get_fallback_info(
@@ -616,56 +619,63 @@ gfx_chafa_on(enum pe_gfx g, const struct pe_pixmap *pm, int part)
 	return s;
 }
 
-/* The value of a base64 digit (RFC 4648's alphabet), -1 for another. */
-static int
-gfx_b64(char c)
+/* RFC 4648's base64 digits, and each byte's value as one (-1: none). */
+static const char gfx_digit[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+static signed char gfx_digit_of[256];
+
+/* Make gfx_digit_of (once a process, before any band's thread reads it:
+ * gfx_term_info's caller). */
+static void
+gfx_digits_make(void)
 {
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	return c == '+' ? 62 : c == '/' ? 63 : -1;
+	static bool made;
+	if (made)
+		return;
+	memset(gfx_digit_of, -1, sizeof gfx_digit_of);
+	for (int k = 0; k < 64; k++)
+		gfx_digit_of[(unsigned char)gfx_digit[k]] = (signed char)k;
+	gfx_digit_of['='] = 0;
+	made = true;
 }
 
 /* kitty's bytes s of an opaque picture made opaque: chafa 1.12's scaler
  * writes alpha 243 on one pixel column in each batch it cuts a row into
- * (every 8 to 128 pixels, the last always), which kitty blends with the
+ * (every 4 to 128 pixels, the last always), which kitty blends with the
  * cell's background, a faint seam; fixed in later chafa. Every alpha
  * byte (RGBA: the raw bytes at 3 mod 4) is set to 255 where the base64
  * holds it, in place: each piece's payload is base64 of its own bytes
- * (padded), the pixels' bytes running on across pieces. */
+ * (padded), the pixels' bytes running on across pieces. A byte is two
+ * digits' bits (hi of one, lo of the next), so a group of 4 digits (3
+ * bytes) is read only there, and written only where it is not 255. */
 static void
 gfx_kitty_opaque(GString *s)
 {
-	static const char digit[] =
-	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	static const unsigned char hi[3] = {0x3f, 0x0f, 0x03};
+	static const unsigned char lo[3] = {0x30, 0x3c, 0x3f};
 	char *p = s->str, *end = s->str + s->len;
-	uint64_t raw = 0; /* the pixels' bytes before this digit group */
+	unsigned j = 3; /* the first group's alpha byte: raw 0, none */
 	while ((p = memmem(p, (size_t)(end - p), "\033_G", 3)) != NULL) {
-		char *e = memmem(p, (size_t)(end - p), "\033\\", 2);
-		char *semi = memchr(p, ';', (size_t)(end - p));
-		if (e == NULL)
-			return;
+		char *semi = memchr(p, ';', (size_t)(end - p) < 256 ?
+		    (size_t)(end - p) : 256);
+		char *e = memchr(p + 3, '\033', (size_t)(end - p - 3));
+		if (e == NULL || e + 1 >= end || e[1] != '\\')
+			return; /* not chafa's pieces: left as they are */
 		for (char *q = semi != NULL && semi < e ? semi + 1 : e; q + 4 <=
 		    e; q += 4) {
 			int nb = 3 - (q[2] == '=') - (q[3] == '=');
-			int j = (int)((7 - raw % 4) % 4); /* its alpha byte */
-			int v[4];
-			for (int k = 0; k < 4; k++)
-				v[k] = q[k] == '=' ? 0 : gfx_b64(q[k]);
-			if (v[0] < 0 || v[1] < 0 || v[2] < 0 || v[3] < 0)
-				return; /* not base64: left as it is */
-			if (j < nb) {
-				/* the byte's 8 bits in two digits, all set */
-				static const int hi[3] = {0x3f, 0x0f, 0x03};
-				static const int lo[3] = {0x30, 0x3c, 0x3f};
-				v[j] |= hi[j], v[j + 1] |= lo[j];
-				q[j] = digit[v[j]];
-				q[j + 1] = digit[v[j + 1]];
+			if (j < (unsigned)nb) {
+				signed char a = gfx_digit_of[(unsigned char)q[j]];
+				signed char b = gfx_digit_of[(unsigned char)q[j + 1]];
+				if (a < 0 || b < 0)
+					return; /* not base64 */
+				if ((a & hi[j]) != hi[j] || (b & lo[j]) != lo[j]) {
+					q[j] = gfx_digit[a | hi[j]];
+					q[j + 1] = gfx_digit[b | lo[j]];
+				}
 			}
-			raw += (uint64_t)nb;
+			/* nb bytes on: the next alpha byte nb nearer */
+			j = (j + 4 - (unsigned)nb) % 4;
 		}
 		p = e + 2;
 	}

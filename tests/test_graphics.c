@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
+#include "pescope/learned.h"
 #include "render/draw.h"
 #include "render/palette.h"
 #include "tui/tui.h"
@@ -979,4 +980,186 @@ Test(graphics, kept_cells_are_fresh_cells)
 	cfg.enc = PE_ENC_VIT2D;
 	pe_config_encoding_defaults(&cfg, false, false);
 	check_kept_cells(&cfg);
+}
+
+/* The main map's picture of cfg at 120 x 40 cells of 10 x 20 pixels in a
+ * theme, and the colors its cells take there: the look pe_palette_look
+ * gives the first cell of the kind (a masked or undefined one: the cell
+ * renderer's hatch or dot over its background), as RGB. */
+static void
+mask_frame(const struct pe_config *cfg, enum pe_theme theme,
+    struct pe_model *m, struct pe_canvas *cv, struct pe_state *st)
+{
+	cr_assert_eq(pe_model_init(m, cfg), PE_OK);
+	cr_assert_eq(pe_canvas_init(cv, 120, 40), PE_OK);
+	cr_assert_eq(pe_canvas_want_pixels(cv, 10, 20, "test"), PE_OK);
+	cv->theme = theme;
+	pe_state_init(st, cfg);
+	cr_assert_eq(pe_view_render(st, m, cv, NULL), PE_OK);
+	cr_assert_eq(cv->npix, 1, "one picture: the main map");
+}
+
+static void
+mask_cell_look(const struct pe_canvas *cv, int kind, uint32_t *bg,
+    uint32_t *ink)
+{
+	const struct pe_pixmap *pm = &cv->pix[0];
+	for (int y = pm->y; y < pm->y + pm->h; y++)
+		for (int x = pm->x; x < pm->x + pm->w; x++) {
+			const struct pe_cell *c = &cv->cells[(size_t)y *
+			    (size_t)cv->w + (size_t)x];
+			if (c->kind != kind)
+				continue;
+			struct pe_look lk = pe_palette_look(c, cv->depth,
+			    cv->theme);
+			*bg = (uint32_t)pe_look_rgb(lk.bg, cv->depth, cv->theme,
+			    false);
+			*ink = (uint32_t)pe_look_rgb(lk.fg, cv->depth, cv->theme,
+			    true);
+			return;
+		}
+	cr_assert_fail("no cell of kind %d under the picture", kind);
+}
+
+/* Masked and undefined samples in the picture look as their cells do:
+ * every pixel of such a sample is the cells' background or ink, and in a
+ * cell wholly of one, the ink is U+2571's diagonal (one pixel a row, from
+ * the bottom-left corner to the top-right) or U+00B7's dot (at the
+ * centre, the corners background); value samples are the colormap's
+ * (check_pixels). Returns the sample pixels checked. */
+static long
+check_mask_pixels(const struct pe_canvas *cv, const struct pe_model *m,
+    int kind)
+{
+	const struct pe_pixmap *pm = &cv->pix[0];
+	enum pe_sample_class want = kind == PE_CELL_MASKED ? PE_SAMPLE_MASKED :
+	    PE_SAMPLE_UNDEF;
+	int cw = pm->pw / pm->w, ch = pm->ph / pm->h;
+	uint32_t bg, ink;
+	mask_cell_look(cv, kind, &bg, &ink);
+	cr_assert_neq(bg, ink);
+	long seen = 0, bad = 0, cells = 0, badcells = 0;
+	/* the samples' classes, as the kernel's blocks give them */
+	enum pe_sample_class *cls = malloc((size_t)pm->pw * (size_t)pm->ph *
+	    sizeof *cls);
+	for (int y = 0; y < pm->ph; y++) {
+		size_t a0, a1, b0, b1;
+		pe_field_span(pm->r0, pm->r1, pm->nr, pe_pixmap_sample(pm->nr,
+		    (size_t)pm->ph, (size_t)y), &a0, &a1);
+		for (int x = 0; x < pm->pw; x++) {
+			struct pe_stats s;
+			pe_field_span(pm->c0, pm->c1, pm->nc,
+			    pe_pixmap_sample(pm->nc, (size_t)pm->pw, (size_t)x),
+			    &b0, &b1);
+			cr_assert_eq(pe_field_block(&m->main, a0, a1, b0, b1,
+			    false, &s), PE_OK);
+			size_t i = (size_t)y * (size_t)pm->pw + (size_t)x;
+			cls[i] = pe_sample_class(&s);
+			if (cls[i] != want || pe_pixmap_on_frame(pm, x, y))
+				continue;
+			uint32_t got = pm->rgb[i] & 0xffffff;
+			seen++;
+			bad += (got != bg && got != ink) || pm->rgb[i] >> 24 !=
+			    0xff;
+		}
+	}
+	cr_expect_gt(seen, 0, "samples of kind %d in the picture", kind);
+	cr_expect_eq(bad, 0, "%ld of %ld pixels neither the cells' background "
+	    "%06x nor ink %06x", bad, seen, bg, ink);
+	/* cells wholly of that class, away from the cursor */
+	for (int cy = 0; cy < pm->h; cy++)
+		for (int cx = 0; cx < pm->w; cx++) {
+			bool whole = true;
+			for (int v = 0; v < ch && whole; v++)
+				for (int u = 0; u < cw && whole; u++) {
+					int x = cx * cw + u, y = cy * ch + v;
+					whole = cls[(size_t)y * (size_t)pm->pw +
+					    (size_t)x] == want &&
+					    !pe_pixmap_on_frame(pm, x, y) &&
+					    !on_cursor(pm, x, y);
+				}
+			if (!whole)
+				continue;
+			cells++;
+			bool ok = true;
+			for (int v = 0; v < ch; v++)
+				for (int u = 0; u < cw; u++) {
+					uint32_t got = pm->rgb[(size_t)(cy * ch +
+					    v) * (size_t)pm->pw + (size_t)(cx * cw +
+					    u)] & 0xffffff;
+					/* the diagonal's column in row v */
+					double at = cw * (ch - v - 0.5) / ch - 0.5;
+					double du = u - (cw - 1) / 2.0;
+					double dv = v - (ch - 1) / 2.0;
+					bool on = want == PE_SAMPLE_MASKED ?
+					    fabs(u - at) <= 0.5 : du * du + dv * dv <=
+					    1.0;
+					bool off = want == PE_SAMPLE_MASKED ?
+					    fabs(u - at) >= 1.0 : du * du + dv * dv >=
+					    9.0;
+					if ((on && got != ink) || (off && got != bg))
+						ok = false;
+				}
+			badcells += !ok;
+		}
+	cr_expect_gt(cells, 0, "whole cells of kind %d", kind);
+	cr_expect_eq(badcells, 0, "%ld of %ld cells without their glyph's "
+	    "pixels", badcells, cells);
+	free(cls);
+	return seen;
+}
+
+/* The picture's masked and undefined samples are their cells' look at
+ * pixel resolution, in the canvas's theme: alibi's causal triangle
+ * hatched in the light theme's pale greys (never the dark theme's
+ * near-black PE_COLOR_MASKED on a white page) and in the dark theme's;
+ * a learned table's rows past max_len dotted on the undefined purple. A
+ * kept picture is not reused across a theme change. */
+Test(graphics, masked_and_undefined_pixels_look_like_cells)
+{
+	struct pe_config cfg;
+	struct pe_model m;
+	struct pe_canvas cv, fresh;
+	struct pe_state st;
+	pe_config_default(&cfg);
+	cfg.enc = PE_ENC_ALIBI; /* causal: the upper triangle masked */
+	mask_frame(&cfg, PE_THEME_LIGHT, &m, &cv, &st);
+	check_mask_pixels(&cv, &m, PE_CELL_MASKED);
+	const struct pe_pixmap *pm = &cv.pix[0];
+	long black = 0;
+	for (size_t i = 0; i < (size_t)pm->pw * (size_t)pm->ph; i++)
+		black += (pm->rgb[i] & 0xffffff) == (uint32_t)PE_COLOR_MASKED;
+	cr_expect_eq(black, 0, "%ld light-theme pixels the dark theme's "
+	    "masked near-black", black);
+	/* the same model and canvas, dark: a new picture, not the light
+	 * one kept; then light again, as fresh */
+	uint64_t light = pm->serial;
+	cv.theme = PE_THEME_DARK;
+	cr_assert_eq(pe_view_render(&st, &m, &cv, NULL), PE_OK);
+	cr_expect_neq(cv.pix[0].serial, light, "a theme change: a new picture");
+	check_mask_pixels(&cv, &m, PE_CELL_MASKED);
+	cv.theme = PE_THEME_LIGHT;
+	cr_assert_eq(pe_view_render(&st, &m, &cv, NULL), PE_OK);
+	pe_model_free(&m);
+	mask_frame(&cfg, PE_THEME_LIGHT, &m, &fresh, &st);
+	cr_expect_eq(pixels_differ(&cv.pix[0], &fresh.pix[0]), 0,
+	    "back to light: a light picture");
+	pe_canvas_free(&fresh);
+	pe_canvas_free(&cv);
+	pe_model_free(&m);
+	/* learned past max_len: undefined rows, both themes */
+	pe_config_default(&cfg);
+	cfg.enc = PE_ENC_LEARNED;
+	cfg.n = 80, cfg.max_len = 50;
+	double *tab;
+	cr_assert_eq(pe_learned_untrained(cfg.max_len, cfg.d, &tab), PE_OK);
+	cfg.table = tab;
+	cfg.table_untrained = true;
+	for (int t = 0; t < PE_THEME_COUNT; t++) {
+		mask_frame(&cfg, (enum pe_theme)t, &m, &cv, &st);
+		check_mask_pixels(&cv, &m, PE_CELL_UNDEFINED);
+		pe_canvas_free(&cv);
+		pe_model_free(&m);
+	}
+	free(tab);
 }

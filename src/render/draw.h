@@ -18,6 +18,33 @@ struct pe_scale {
 
 /* Position of v on the scale in [0, 1] (wrapped when cyclic, clamped else). */
 double pe_scale_t(const struct pe_scale *sc, double v);
+/* What a block-mean sample shows: a value, or a masked or undefined
+ * sample (more than half its entries so, or nothing finite to average). */
+enum pe_sample_class {
+	PE_SAMPLE_VALUE,
+	PE_SAMPLE_MASKED,
+	PE_SAMPLE_UNDEF
+};
+enum pe_sample_class pe_sample_class(const struct pe_stats *s);
+
+/* The colors (opaque 0xFFRRGGBB) a masked and an undefined heatmap cell
+ * is written in at a depth in a theme, by class: the background and the
+ * ink of its glyph (the hatch, the dot); a value's are 0. */
+struct pe_sample_inks {
+	uint32_t bg[PE_SAMPLE_UNDEF + 1], ink[PE_SAMPLE_UNDEF + 1];
+};
+void pe_sample_inks(enum pe_depth depth, enum pe_theme theme,
+    struct pe_sample_inks *dest);
+/* Paint pixels [x0, x1) x [y0, y1) of a picture pw pixels wide, whose
+ * cells are cw x ch pixels from its pixel (0, 0), as a sample of class k
+ * (masked or undefined) looks in the cells: k's background, and in each
+ * cell of at least 3 x 3 pixels the part of its glyph these pixels hold,
+ * a diagonal from the bottom-left corner to the top-right (U+2571), a dot
+ * at the centre (U+00B7). */
+void pe_sample_pattern(uint32_t *rgb, int pw, int cw, int ch, int x0,
+    int x1, int y0, int y1, enum pe_sample_class k,
+    const struct pe_sample_inks *in);
+
 /* Color of one block-mean sample: the colormap, or PE_COLOR_MASKED when
  * more than half its entries are masked, PE_COLOR_UNDEF when more than half
  * are undefined. */

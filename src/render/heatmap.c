@@ -13,9 +13,6 @@
 #define COLOR_HATCH PE_RGB(0x76, 0x76, 0x76)
 #define COLOR_DOT PE_RGB(0xd0, 0xd0, 0xd0)
 
-/* What one sample shows. */
-enum sample_class { SAMPLE_VALUE, SAMPLE_MASKED, SAMPLE_UNDEF };
-
 /* Position of v on the scale: (v - lo) / (hi - lo), wrapped into [0, 1)
  * when cyclic, clamped to [0, 1] otherwise; 0.5 when lo == hi, NAN for a
  * NAN value. */
@@ -40,16 +37,16 @@ pe_scale_t(const struct pe_scale *sc, double v)
 
 /* Masked when more than half the entries are masked, undefined when more
  * than half are undefined or nothing finite is left to average. */
-static enum sample_class
-heatmap_class(const struct pe_stats *s)
+enum pe_sample_class
+pe_sample_class(const struct pe_stats *s)
 {
 	if (s->count > 0 && s->masked > s->count / 2)
-		return SAMPLE_MASKED;
+		return PE_SAMPLE_MASKED;
 	if (s->count > 0 && s->undefined > s->count / 2)
-		return SAMPLE_UNDEF;
+		return PE_SAMPLE_UNDEF;
 	if (isnan(s->mean) || s->count == 0)
-		return s->masked > s->undefined ? SAMPLE_MASKED : SAMPLE_UNDEF;
-	return SAMPLE_VALUE;
+		return s->masked > s->undefined ? PE_SAMPLE_MASKED : PE_SAMPLE_UNDEF;
+	return PE_SAMPLE_VALUE;
 }
 
 /* Linear blend of a toward b by f in [0, 1], per channel. */
@@ -81,12 +78,12 @@ pe_scale_color(const struct pe_scale *sc, const struct pe_stats *s)
 	double r;
 	pe_color c;
 
-	switch (heatmap_class(s)) {
-	case SAMPLE_MASKED:
+	switch (pe_sample_class(s)) {
+	case PE_SAMPLE_MASKED:
 		return PE_COLOR_MASKED;
-	case SAMPLE_UNDEF:
+	case PE_SAMPLE_UNDEF:
 		return PE_COLOR_UNDEF;
-	case SAMPLE_VALUE:
+	case PE_SAMPLE_VALUE:
 		break;
 	}
 	c = pe_cmap_color(sc->cmap, pe_scale_t(sc, s->mean));
@@ -221,12 +218,12 @@ heatmap_fade(const heatmap_vd *rp, heatmap_vm *cp)
 static uint32_t
 heatmap_other(const struct pe_scale *sc, const struct pe_stats *s)
 {
-	switch (heatmap_class(s)) {
-	case SAMPLE_MASKED:
+	switch (pe_sample_class(s)) {
+	case PE_SAMPLE_MASKED:
 		return 0xff000000u | (uint32_t)PE_COLOR_MASKED;
-	case SAMPLE_UNDEF:
+	case PE_SAMPLE_UNDEF:
 		return 0xff000000u | (uint32_t)PE_COLOR_UNDEF;
-	case SAMPLE_VALUE:
+	case PE_SAMPLE_VALUE:
 		break;
 	}
 	return 0xff000000u | (uint32_t)pe_scale_color(sc, s);
@@ -316,6 +313,87 @@ heatmap_level(const struct pe_scale *sc, const struct pe_stats *s)
 	return (int)lround(t * 255.0);
 }
 
+/* The glyph and colors of a cell whose two samples are both of class k
+ * (masked: a hatch, undefined: a dot), attributes and levels left
+ * alone. */
+static void
+heatmap_special(struct pe_cell *c, enum pe_sample_class k)
+{
+	bool masked = k == PE_SAMPLE_MASKED;
+
+	c->cp = masked ? GLYPH_HATCH : GLYPH_MIDDOT;
+	c->fg = masked ? COLOR_HATCH : COLOR_DOT;
+	c->bg = masked ? PE_COLOR_MASKED : PE_COLOR_UNDEF;
+	c->kind = masked ? PE_CELL_MASKED : PE_CELL_UNDEFINED;
+}
+
+/* The inks of masked and undefined cells at a depth in a theme: the cells
+ * pe_draw_heatmap makes, through pe_palette_look (the light theme's pale
+ * masks, a depth's quantisation), as RGB; see draw.h. */
+void
+pe_sample_inks(enum pe_depth depth, enum pe_theme theme,
+    struct pe_sample_inks *dest)
+{
+	static const enum pe_sample_class ks[] = {PE_SAMPLE_MASKED,
+	    PE_SAMPLE_UNDEF};
+
+	memset(dest, 0, sizeof *dest);
+	for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+		struct pe_cell c = {0};
+		struct pe_look lk;
+		heatmap_special(&c, ks[i]);
+		lk = pe_palette_look(&c, depth, theme);
+		dest->bg[ks[i]] = 0xff000000u |
+		    (uint32_t)pe_look_rgb(lk.bg, depth, theme, false);
+		dest->ink[ks[i]] = 0xff000000u |
+		    (uint32_t)pe_look_rgb(lk.fg, depth, theme, true);
+	}
+}
+
+/* Whether pixel (u, v) of a cw x ch cell (v = 0 the top) is ink of class
+ * k's glyph. The hatch is U+2571's line from the bottom-left corner to the
+ * top-right, x / cw + y / ch = 1, and a pixel is on it when its centre is
+ * within t/2 pixels of it along the cell's longer side (one pixel a row
+ * in a tall cell; t thicker in a large one); the dot a disc of radius r at
+ * the centre. In integers, doubled (centres at odd coordinates). */
+static bool
+heatmap_ink(int u, int v, int cw, int ch, enum pe_sample_class k)
+{
+	int lo = cw < ch ? cw : ch, hi = cw < ch ? ch : cw;
+
+	if (k == PE_SAMPLE_MASKED) {
+		long f = (long)(2 * u + 1) * ch + (long)(2 * v + 1) * cw -
+		    2L * cw * ch;
+		long t = (long)hi * (1 + lo / 16);
+		return f > -t && f <= t;
+	}
+	long r = lo / 8 > 0 ? lo / 8 : 1;
+	long du = 2 * u + 1 - cw, dv = 2 * v + 1 - ch;
+	return du * du + dv * dv <= 4 * r * r;
+}
+
+/* Paint the pixels of a masked or undefined sample as its cells look; see
+ * draw.h. */
+void
+pe_sample_pattern(uint32_t *rgb, int pw, int cw, int ch, int x0, int x1,
+    int y0, int y1, enum pe_sample_class k, const struct pe_sample_inks *in)
+{
+	uint32_t bg = in->bg[k], ink = in->ink[k];
+	/* below 3 pixels a side a glyph is a smear: the background alone */
+	bool glyph = k != PE_SAMPLE_VALUE && cw >= 3 && ch >= 3;
+
+	for (int y = y0; y < y1; y++) {
+		uint32_t *line = rgb + (size_t)y * (size_t)pw;
+		int v = glyph ? y % ch : 0, u = glyph ? x0 % cw : 0;
+		for (int x = x0; x < x1; x++) {
+			line[x] = glyph && heatmap_ink(u, v, cw, ch, k) ? ink :
+			    bg;
+			if (++u == cw)
+				u = 0;
+		}
+	}
+}
+
 /* Draw samples [2h x w] as w x h half-block cells. Mixed cells are shade
  * cells; their level is the mean of the value samples' levels (0 when
  * neither is a value). */
@@ -326,7 +404,7 @@ pe_draw_heatmap(struct pe_canvas *cv, int x, int y, int w, int h,
 	for (int cy = 0; cy < h; cy++) {
 		for (int cx = 0; cx < w; cx++) {
 			const struct pe_stats *up, *lo;
-			enum sample_class ku, kl;
+			enum pe_sample_class ku, kl;
 			struct pe_cell *c = pe_canvas_at(cv, x + cx, y + cy);
 			int sum = 0, nv = 0;
 
@@ -336,31 +414,21 @@ pe_draw_heatmap(struct pe_canvas *cv, int x, int y, int w, int h,
 			    &samples[(size_t)(2 * cy) * (size_t)w + (size_t)cx];
 			lo = &samples[(size_t)(2 * cy + 1) * (size_t)w +
 			              (size_t)cx];
-			ku = heatmap_class(up);
-			kl = heatmap_class(lo);
+			ku = pe_sample_class(up);
+			kl = pe_sample_class(lo);
 			c->attr = 0;
 			c->shade = 0;
 			c->ramp = 0;
 			c->lvok = 0;
-			if (ku == SAMPLE_MASKED && kl == SAMPLE_MASKED) {
-				c->cp = GLYPH_HATCH;
-				c->fg = COLOR_HATCH;
-				c->bg = PE_COLOR_MASKED;
-				c->kind = PE_CELL_MASKED;
-				continue;
-			}
-			if (ku == SAMPLE_UNDEF && kl == SAMPLE_UNDEF) {
-				c->cp = GLYPH_MIDDOT;
-				c->fg = COLOR_DOT;
-				c->bg = PE_COLOR_UNDEF;
-				c->kind = PE_CELL_UNDEFINED;
+			if (ku != PE_SAMPLE_VALUE && ku == kl) {
+				heatmap_special(c, ku);
 				continue;
 			}
 			c->cp = GLYPH_UPPER_HALF;
 			c->fg = pe_scale_color(sc, up);
 			c->bg = pe_scale_color(sc, lo);
 			c->kind = PE_CELL_SHADE;
-			if (ku == SAMPLE_VALUE) {
+			if (ku == PE_SAMPLE_VALUE) {
 				int lv = heatmap_level(sc, up);
 				if (heatmap_has_hue(sc, up))
 					pe_palette_mark(c, 0, sc->cmap, sc->cyclic,
@@ -368,7 +436,7 @@ pe_draw_heatmap(struct pe_canvas *cv, int x, int y, int w, int h,
 				sum += lv;
 				nv++;
 			}
-			if (kl == SAMPLE_VALUE) {
+			if (kl == PE_SAMPLE_VALUE) {
 				int lv = heatmap_level(sc, lo);
 				if (heatmap_has_hue(sc, lo))
 					pe_palette_mark(c, 1, sc->cmap, sc->cyclic,

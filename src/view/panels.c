@@ -522,12 +522,14 @@ keep_cells_grid(const struct map_spec *s, size_t nsr, size_t nsc,
 	return rc;
 }
 
-/* Whether kept picture k shows what spec s draws into pm. */
+/* Whether kept picture k shows what spec s draws into pm on cv (its
+ * depth and theme too: they paint the masked and undefined samples). */
 static bool
-keep_matches(const struct map_keep *k, const struct map_spec *s,
-    const struct pe_pixmap *pm)
+keep_matches(const struct map_keep *k, const struct pe_canvas *cv,
+    const struct map_spec *s, const struct pe_pixmap *pm)
 {
-	return k->serial != 0 && k->kind == s->f->kind &&
+	return k->serial != 0 && k->depth == cv->depth &&
+	    k->theme == cv->theme && k->kind == s->f->kind &&
 	    k->head == s->f->head && k->anchor == s->f->anchor &&
 	    k->r0 == s->r0 && k->r1 == s->r1 && k->c0 == s->c0 &&
 	    k->c1 == s->c1 && k->pw == pm->pw && k->ph == pm->ph &&
@@ -537,21 +539,23 @@ keep_matches(const struct map_keep *k, const struct map_spec *s,
 	    sizeof k->scale.hi) == 0;
 }
 
-/* The kept picture of what s draws into pm, or NULL. */
+/* The kept picture of what s draws into pm on cv, or NULL. */
 static struct map_keep *
-keep_find(const struct map_spec *s, const struct pe_pixmap *pm)
+keep_find(const struct pe_canvas *cv, const struct map_spec *s,
+    const struct pe_pixmap *pm)
 {
 	for (int i = 0; s->keep != NULL && s->f != NULL && i < MAP_KEEP; i++)
-		if (keep_matches(&s->keep[i], s, pm))
+		if (keep_matches(&s->keep[i], cv, s, pm))
 			return &s->keep[i];
 	return NULL;
 }
 
-/* Keep pm's pixels (its cursor not yet framed) as what s draws, in
+/* Keep pm's pixels (its cursor not yet framed) as what s draws on cv, in
  * place of the oldest kept picture; pm gets the picture's serial.
  * Memory running out keeps nothing (the picture is made again). */
 static void
-keep_store(const struct map_spec *s, struct pe_pixmap *pm)
+keep_store(const struct pe_canvas *cv, const struct map_spec *s,
+    struct pe_pixmap *pm)
 {
 	pm->serial = ++keep_serial;
 	if (s->keep == NULL || s->f == NULL)
@@ -569,7 +573,7 @@ keep_store(const struct map_spec *s, struct pe_pixmap *pm)
 	}
 	*k = (struct map_keep){pm->serial, pm->serial, s->f->kind, s->f->head,
 	    s->f->anchor, s->r0, s->r1, s->c0, s->c1, pm->pw, pm->ph, s->scale,
-	    rgb};
+	    cv->depth, cv->theme, rgb};
 	memcpy(rgb, pm->rgb, n * sizeof *rgb);
 }
 
@@ -606,6 +610,8 @@ struct map_fill {
 	size_t nr, nc, band, chunk;
 	size_t units, per_row;	/* rectangles; of them, in a band */
 	const size_t *colof;	/* each pixel column's sample (nc != pw) */
+	struct pe_sample_inks inks; /* the canvas's masked, undefined cells */
+	int cw, ch;		/* a cell's pixels */
 	atomic_size_t next;	/* the next rectangle to take */
 	atomic_int rc;		/* the first failure, PE_OK */
 };
@@ -656,6 +662,35 @@ map_buf_give(void *mem, int slot)
 		atomic_store(&map_bufs[slot].busy, false);
 }
 
+/* Paint the masked and undefined samples of a row of nk samples from
+ * column sample j0, over pixel rows [ya, yb), as their cells look: the
+ * theme's background and the glyph's hatch or dot, cell by cell (a run of
+ * samples of one class at once). */
+static void
+map_fill_special(const struct map_fill *mf, const struct pe_stats *row,
+    size_t j0, size_t nk, int ya, int yb)
+{
+	struct pe_pixmap *pm = mf->pm;
+	size_t pw = (size_t)pm->pw;
+
+	for (size_t j = 0; j < nk;) {
+		enum pe_sample_class k = pe_sample_class(&row[j]);
+		size_t e = j + 1;
+		if (k == PE_SAMPLE_VALUE) {
+			j++;
+			continue;
+		}
+		while (e < nk && pe_sample_class(&row[e]) == k)
+			e++;
+		int xa, xb, xc, xd;
+		pe_pixmap_pixels(mf->nc, pw, j0 + j, &xa, &xb);
+		pe_pixmap_pixels(mf->nc, pw, j0 + e - 1, &xc, &xd);
+		pe_sample_pattern(pm->rgb, pm->pw, mf->cw, mf->ch, xa, xd, ya,
+		    yb, k, &mf->inks);
+		j = e;
+	}
+}
+
 /* The colors of rectangle u of a fill, with st and scol its part's. */
 static int
 map_fill_unit(struct map_fill *mf, size_t u, struct pe_stats *st,
@@ -692,6 +727,7 @@ map_fill_unit(struct map_fill *mf, size_t u, struct pe_stats *st,
 		for (int yy = ya + 1; yy < yb; yy++)
 			memcpy(pm->rgb + (size_t)yy * pw + xa, line + xa,
 			    (size_t)(xe - xa) * sizeof *line);
+		map_fill_special(mf, row, j0, nk, ya, yb);
 	}
 	return rc;
 }
@@ -732,8 +768,8 @@ map_fill_part(void *arg, int part)
  * take them in turn (pe_pool_run2): the same grid calls, so the same
  * pixels, whoever makes them. PE_ENOMEM when memory ran out. */
 static int
-map_pixels_fill(const struct map_spec *s, struct pe_pixmap *pm, size_t nr,
-    size_t nc)
+map_pixels_fill(const struct pe_canvas *cv, const struct map_spec *s,
+    struct pe_pixmap *pm, size_t nr, size_t nc)
 {
 	size_t n = s->r1 - s->r0, m = s->c1 - s->c0;
 	size_t pw = (size_t)pm->pw;
@@ -752,7 +788,9 @@ map_pixels_fill(const struct map_spec *s, struct pe_pixmap *pm, size_t nr,
 		chunk = chunk < nc ? chunk : nc;
 	}
 	struct map_fill mf = {.s = s, .pm = pm, .nr = nr, .nc = nc,
-	    .band = band, .chunk = chunk};
+	    .band = band, .chunk = chunk, .cw = pm->pw / pm->w,
+	    .ch = pm->ph / pm->h};
+	pe_sample_inks(cv->depth, cv->theme, &mf.inks);
 	mf.per_row = (nc + chunk - 1) / chunk;
 	mf.units = (nr + band - 1) / band * mf.per_row;
 	atomic_init(&mf.next, 0);
@@ -790,18 +828,18 @@ map_pixels(struct pe_canvas *cv, const struct map_spec *s, int mx, int y,
 	size_t n = s->r1 - s->r0, m = s->c1 - s->c0;
 	size_t pw = (size_t)pm->pw, ph = (size_t)pm->ph;
 	size_t nr = n < ph ? n : ph, nc = m < pw ? m : pw;
-	struct map_keep *kept = keep_find(s, pm);
+	struct map_keep *kept = keep_find(cv, s, pm);
 	int rc = PE_OK;
 	if (kept != NULL) { /* what it shows is unchanged: its pixels */
 		memcpy(pm->rgb, kept->rgb, pw * ph * sizeof *pm->rgb);
 		pm->serial = kept->serial;
 		kept->used = ++keep_serial;
-	} else if ((rc = map_pixels_fill(s, pm, nr, nc)) != PE_OK) {
+	} else if ((rc = map_pixels_fill(cv, s, pm, nr, nc)) != PE_OK) {
 		drop_last(cv);
 		return rc == PE_ENOMEM ? PE_OK : rc; /* the cells are the
 							picture */
 	} else {
-		keep_store(s, pm);
+		keep_store(cv, s, pm);
 	}
 	pm->r0 = s->r0, pm->r1 = s->r1, pm->c0 = s->c0, pm->c1 = s->c1;
 	pm->nr = nr, pm->nc = nc;

@@ -50,6 +50,8 @@ struct map_keep {
 	size_t r0, r1, c0, c1;
 	int pw, ph;
 	struct pe_scale scale;
+	int depth, theme;      /* the canvas's: masked and undefined samples
+				  are painted in their colors */
 	uint32_t *rgb;	       /* [ph * pw] */
 };
 /* A map's block means at cell resolution kept the same way (what the

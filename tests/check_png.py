@@ -13,6 +13,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ansi_cells  # noqa: E402
 import png  # noqa: E402
 
 BIN = os.environ.get("PESCOPE_BIN", "build/pescope")
@@ -103,6 +104,52 @@ def check_map(tmp, opts, n, d, scale):
     return pw * ph
 
 
+def check_masks(tmp, opts, theme, glyph):
+    """The picture's masked (U+2571) or undefined (U+00B7) cells are the
+    ANSI frame's: each cell's pixels its two colors alone, the hatch's
+    ink from the bottom-left corner to the top-right, the dot's at the
+    centre with the corners its background. Returns the cells checked."""
+    snap = ["snapshot"] + opts + ["--size", "100x30", "--cursor", "40,3",
+                                  "--theme", theme]
+    rows = ansi_cells.snapshot(BIN, snap[1:])
+    svg = run(snap + ["-f", "svg", "--scale", "8"]).stdout.decode()
+    m = re.search(r'<image [^>]*x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" '
+                  r'height="([\d.]+)"', svg)
+    assert m, "no picture in the SVG"
+    x0, y0 = round(float(m.group(1)) / 9), round(float(m.group(2)) / 18)
+    w, h = round(float(m.group(3)) / 9), round(float(m.group(4)) / 18)
+    out = os.path.join(tmp, "masks.png")
+    p = run(snap + ["-f", "png", "-o", out])
+    assert p.returncode == 0, p.stderr
+    _, _, px = png.read(out)
+    cw, ch, n, edge = 8, 16, 0, 0
+    for y in range(y0, y0 + h):
+        for x in range(x0, x0 + w):
+            cell = rows[y][x]
+            if cell.ch != glyph:
+                continue
+            ink, bg = ansi_cells.colors(cell, theme)
+            got = {(u, v): px(x * cw + u, y * ch + v)
+                   for u in range(cw) for v in range(ch)}
+            where = "%s %s cell %d,%d" % (opts, theme, x, y)
+            # the cells' block means and the picture's samples cut the
+            # map apart: a cell at the triangle's edge holds pixels of a
+            # value sample; cells wholly of the glyph's class are checked
+            if not set(got.values()) <= {ink, bg}:
+                edge += 1
+                continue
+            if glyph == "\u2571":
+                assert got[0, ch - 1] == ink and got[cw - 1, 0] == ink, where
+                assert got[0, 0] == bg and got[cw - 1, ch - 1] == bg, where
+            else:
+                assert got[cw // 2, ch // 2] == ink, where
+                assert got[0, 0] == bg and got[cw - 1, ch - 1] == bg, where
+            n += 1
+    assert n > 4 * edge, "%d %r cells under the picture, %d at an edge " \
+        "(%s)" % (n, glyph, edge, opts)
+    return n
+
+
 def main():
     tmp = tempfile.mkdtemp()
     # elements over runs of pixels; then block means (rows) at pixels
@@ -110,6 +157,12 @@ def main():
                   24, 6)
     k += check_map(tmp, ["-e", "sinusoidal", "-n", "2000", "-d", "64"],
                    2000, 64, 3)
+    # masked and undefined cells: as the ANSI frame's, in both themes
+    masks = 0
+    for theme in ("dark", "light"):
+        masks += check_masks(tmp, ["-e", "alibi"], theme, "\u2571")
+        masks += check_masks(tmp, ["-e", "learned", "-n", "80",
+                                   "--max-len", "50"], theme, "\u00b7")
     # a lesson: one PNG per step
     out = os.path.join(tmp, "slides")
     p = run(["snapshot", "--lesson", "intro", "--all", "-f", "png", "-o",
@@ -125,8 +178,9 @@ def main():
     p = run(["snapshot", "-f", "png", "--scale", "99", "-o",
              os.path.join(tmp, "x.png")])
     assert p.returncode == 2 and b"--scale" in p.stderr, p.stderr
-    print("png: %d map pixels as the kernel's values say; %d lesson PNGs"
-          % (k, len(files)))
+    print("png: %d map pixels as the kernel's values say; %d masked and "
+          "undefined cells as the ANSI frame's; %d lesson PNGs"
+          % (k, masks, len(files)))
 
 
 if __name__ == "__main__":

@@ -383,9 +383,16 @@ pe_paint_canvas(const struct pe_canvas *cv, enum pe_depth depth,
 		for (int y = 0; y < cv->h; y++) {
 			const struct pe_cell *row = &cv->cells[(size_t)y * cv->w];
 			t.open = false;
-			for (int x = 0; x < cv->w; x++)
+			for (int x = 0; x < cv->w; x++) {
+				/* a picture hides its cells' glyphs, as a
+				 * terminal's does: only their backgrounds,
+				 * under it, are painted */
+				if (layer != PE_PAINT_BG && cv->npix > 0 &&
+				    pe_canvas_pixmap_at(cv, x, y) != NULL)
+					continue;
 				paint_cell(p, &m, &t, m.layer, &row[x], x, y,
 				    depth, theme);
+			}
 			if (layer == PE_PAINT_TEXT)
 				paint_text_flush(p, &t, y);
 			merger_flush(&m);

@@ -983,9 +983,7 @@ Test(graphics, kept_cells_are_fresh_cells)
 }
 
 /* The main map's picture of cfg at 120 x 40 cells of 10 x 20 pixels in a
- * theme, and the colors its cells take there: the look pe_palette_look
- * gives the first cell of the kind (a masked or undefined one: the cell
- * renderer's hatch or dot over its background), as RGB. */
+ * theme. */
 static void
 mask_frame(const struct pe_config *cfg, enum pe_theme theme,
     struct pe_model *m, struct pe_canvas *cv, struct pe_state *st)
@@ -999,6 +997,9 @@ mask_frame(const struct pe_config *cfg, enum pe_theme theme,
 	cr_assert_eq(cv->npix, 1, "one picture: the main map");
 }
 
+/* The colors the picture's cells of a kind take in the canvas's theme:
+ * the look pe_palette_look gives the first (a masked or undefined one:
+ * the cell renderer's hatch or dot over its background), as RGB. */
 static void
 mask_cell_look(const struct pe_canvas *cv, int kind, uint32_t *bg,
     uint32_t *ink)
@@ -1014,11 +1015,40 @@ mask_cell_look(const struct pe_canvas *cv, int kind, uint32_t *bg,
 			    cv->theme);
 			*bg = (uint32_t)pe_look_rgb(lk.bg, cv->depth, cv->theme,
 			    false);
-			*ink = (uint32_t)pe_look_rgb(lk.fg, cv->depth, cv->theme,
-			    true);
+			*ink = (uint32_t)pe_look_rgb(lk.fg, cv->depth,
+			    cv->theme, true);
 			return;
 		}
 	cr_assert_fail("no cell of kind %d under the picture", kind);
+}
+
+/* Whether cell (cx, cy) of a picture, wholly of class k, holds its
+ * glyph: U+2571's diagonal (one pixel a row in a tall cell, from the
+ * bottom-left corner to the top-right) or U+00B7's dot at the centre in
+ * ink, background a pixel or more away from them. */
+static bool
+mask_cell_ok(const struct pe_pixmap *pm, int cx, int cy,
+    enum pe_sample_class k, uint32_t bg, uint32_t ink)
+{
+	int cw = pm->pw / pm->w, ch = pm->ph / pm->h;
+	bool ok = true;
+	for (int v = 0; v < ch; v++)
+		for (int u = 0; u < cw; u++) {
+			size_t i = (size_t)(cy * ch + v) * (size_t)pm->pw +
+			    (size_t)(cx * cw + u);
+			uint32_t got = pm->rgb[i] & 0xffffff;
+			/* the line's column in row v */
+			double at = cw * (ch - v - 0.5) / ch - 0.5;
+			double du = u - (cw - 1) / 2.0, dv = v - (ch - 1) / 2.0;
+			double r2 = du * du + dv * dv;
+			bool on = k == PE_SAMPLE_MASKED ? fabs(u - at) <= 0.5 :
+			    r2 <= 1.0;
+			bool off = k == PE_SAMPLE_MASKED ? fabs(u - at) >= 1.0 :
+			    r2 >= 9.0;
+			if ((on && got != ink) || (off && got != bg))
+				ok = false;
+		}
+	return ok;
 }
 
 /* Masked and undefined samples in the picture look as their cells do:
@@ -1081,26 +1111,7 @@ check_mask_pixels(const struct pe_canvas *cv, const struct pe_model *m,
 			if (!whole)
 				continue;
 			cells++;
-			bool ok = true;
-			for (int v = 0; v < ch; v++)
-				for (int u = 0; u < cw; u++) {
-					uint32_t got = pm->rgb[(size_t)(cy * ch +
-					    v) * (size_t)pm->pw + (size_t)(cx * cw +
-					    u)] & 0xffffff;
-					/* the diagonal's column in row v */
-					double at = cw * (ch - v - 0.5) / ch - 0.5;
-					double du = u - (cw - 1) / 2.0;
-					double dv = v - (ch - 1) / 2.0;
-					bool on = want == PE_SAMPLE_MASKED ?
-					    fabs(u - at) <= 0.5 : du * du + dv * dv <=
-					    1.0;
-					bool off = want == PE_SAMPLE_MASKED ?
-					    fabs(u - at) >= 1.0 : du * du + dv * dv >=
-					    9.0;
-					if ((on && got != ink) || (off && got != bg))
-						ok = false;
-				}
-			badcells += !ok;
+			badcells += !mask_cell_ok(pm, cx, cy, want, bg, ink);
 		}
 	cr_expect_gt(cells, 0, "whole cells of kind %d", kind);
 	cr_expect_eq(badcells, 0, "%ld of %ld cells without their glyph's "

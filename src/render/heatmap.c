@@ -45,7 +45,8 @@ pe_sample_class(const struct pe_stats *s)
 	if (s->count > 0 && s->undefined > s->count / 2)
 		return PE_SAMPLE_UNDEF;
 	if (isnan(s->mean) || s->count == 0)
-		return s->masked > s->undefined ? PE_SAMPLE_MASKED : PE_SAMPLE_UNDEF;
+		return s->masked > s->undefined ? PE_SAMPLE_MASKED :
+		    PE_SAMPLE_UNDEF;
 	return PE_SAMPLE_VALUE;
 }
 

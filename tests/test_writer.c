@@ -3,6 +3,7 @@
  * PDF documents (tests/check_svg.py, check_pdf.py and check_browser.py
  * compare their colors with the ANSI frame's); PDF pages through the
  * page API. */
+#include <cairo.h>
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -604,4 +605,163 @@ Test(writer, vector_stream_error)
 		fclose(fp);
 	}
 	pe_canvas_free(&cv);
+}
+
+/* cairo's read function over a buffer (closure: a struct png_buf). */
+struct png_buf {
+	const unsigned char *p;
+	size_t left;
+};
+
+static cairo_status_t
+png_buf_read(void *closure, unsigned char *data, unsigned int length)
+{
+	struct png_buf *b = closure;
+
+	if (length > b->left)
+		return CAIRO_STATUS_READ_ERROR;
+	memcpy(data, b->p, length);
+	b->p += length;
+	b->left -= length;
+	return CAIRO_STATUS_SUCCESS;
+}
+
+/* How far a pixel is from c: its largest channel difference. */
+static int
+png_dist(uint32_t px, pe_color c)
+{
+	int d = 0;
+
+	for (int s = 16; s >= 0; s -= 8) {
+		int e = (int)((px >> s) & 0xff) - (int)((c >> s) & 0xff);
+		if (e < 0)
+			e = -e;
+		if (e > d)
+			d = e;
+	}
+	return d;
+}
+
+/* The slide text of the tests below: "d_model" over a blank row and
+ * "ω_0 = 0.54" on the last row. */
+static void
+make_slide(struct pe_canvas *cv, pe_color ink)
+{
+	cr_assert_eq(pe_canvas_init(cv, 12, 3), PE_OK);
+	pe_canvas_text(cv, 1, 0, 11, "d_model", ink, PE_COLOR_DEFAULT, 0);
+	pe_canvas_text(cv, 0, 2, 12, "\xcf\x89_0 = 0.54", ink,
+	    PE_COLOR_DEFAULT, 0);
+}
+
+/* make_slide's frame as an image whose cells are cw x ch pixels from x0,
+ * y0: each underscore is visible (a pixel at least half way from the
+ * page to the text's color) in the lower half of its own cell, and the
+ * blank row between is the page: nothing of a glyph reaches into the row
+ * below or the row above. */
+static void
+expect_slide(cairo_surface_t *sf, double x0, double y0, double cw, double ch,
+    pe_color ink, const char *what)
+{
+	int stride = cairo_image_surface_get_stride(sf);
+	const unsigned char *data = cairo_image_surface_get_data(sf);
+	pe_color page = pe_look_rgb(-1, PE_DEPTH_TRUECOLOR, PE_THEME_DARK,
+	    false);
+	int full = png_dist(ink, page), stray = 0;
+#define PX(x, y) (*(const uint32_t *)(data + (size_t)(y) * stride + \
+	    (size_t)(x) * 4) & 0xffffff)
+
+	cairo_surface_flush(sf);
+	for (int y = (int)ceil(y0 + ch - 1e-6); y < (int)(y0 + 2 * ch); y++)
+		for (int x = (int)x0; x < (int)(x0 + 12 * cw); x++)
+			stray += png_dist(PX(x, y), page) > 8;
+	cr_expect_eq(stray, 0, "%s: %d pixels of the blank row painted", what,
+	    stray);
+	/* the underscores: cell 2 of row 0, cell 1 of row 2 */
+	const int cells[2][2] = {{2, 0}, {1, 2}};
+	for (int k = 0; k < 2; k++) {
+		int best = 0;
+		double cx = x0 + cells[k][0] * cw, cy = y0 + cells[k][1] * ch;
+		for (int y = (int)(cy + ch / 2); y < (int)(cy + ch + 1e-6); y++)
+			for (int x = (int)cx; x < (int)(cx + cw); x++) {
+				int d = png_dist(PX(x, y), page);
+				if (d > best)
+					best = d;
+			}
+		cr_expect_geq(2 * best, full, "%s: row %d's underscore %d of "
+		    "%d from the page", what, cells[k][1], best, full);
+	}
+#undef PX
+}
+
+/* A slide's text in PNG at every --scale (a cell of N x 2N pixels): at
+ * --scale 8 the underscores were drawn on the first pixel row of the next
+ * cell, "d model" over a bar on the row below. */
+Test(writer, png_glyphs_stay_in_their_cells)
+{
+	const pe_color ink = 0xe0e0e0;
+
+	for (int n = PE_SCALE_MIN; n <= PE_SCALE_MAX; n++) {
+		struct pe_canvas cv;
+		char *buf = NULL, what[32];
+		size_t len = 0;
+		FILE *fp = open_memstream(&buf, &len);
+		struct pe_write_opts wo = {PE_DEPTH_TRUECOLOR, PE_THEME_DARK,
+		    NULL};
+
+		make_slide(&cv, ink);
+		cr_assert_eq(pe_canvas_want_pixels(&cv, n, 2 * n, "test"), PE_OK);
+		cr_assert_not_null(fp);
+		cr_assert_eq(pe_write(fp, &cv, PE_FMT_PNG, &wo), PE_OK);
+		fclose(fp);
+		struct png_buf b = {(const unsigned char *)buf, len};
+		cairo_surface_t *sf = cairo_image_surface_create_from_png_stream(
+		    png_buf_read, &b);
+		cr_assert_eq(cairo_surface_status(sf), CAIRO_STATUS_SUCCESS);
+		cr_assert_eq(cairo_image_surface_get_width(sf), 12 * n);
+		cr_assert_eq(cairo_image_surface_get_height(sf), 3 * 2 * n);
+		snprintf(what, sizeof what, "png scale %d", n);
+		expect_slide(sf, 0, 0, n, 2 * n, ink, what);
+		cairo_surface_destroy(sf);
+		free(buf);
+		pe_canvas_free(&cv);
+	}
+}
+
+/* The same text in PDF as poppler rasterises it at a projector's and a
+ * printer's resolutions (a cell of 6 x 12 pt inside a 24 pt margin). */
+Test(writer, pdf_glyphs_stay_in_their_cells)
+{
+	const pe_color ink = 0xe0e0e0;
+	const int dpis[] = {72, 96, 144, 200, 300};
+	struct pe_canvas cv;
+	char path[] = "/tmp/pescope-pdf-XXXXXX";
+	int fd = mkstemp(path);
+
+	cr_assert_geq(fd, 0);
+	FILE *fp = fdopen(fd, "w");
+	struct pe_write_opts wo = {PE_DEPTH_TRUECOLOR, PE_THEME_DARK, NULL};
+	make_slide(&cv, ink);
+	cr_assert_eq(pe_write(fp, &cv, PE_FMT_PDF, &wo), PE_OK);
+	fclose(fp);
+	pe_canvas_free(&cv);
+	if (!have("pdftoppm")) {
+		unlink(path);
+		cr_skip_test("no pdftoppm (poppler-utils)");
+	}
+	for (size_t i = 0; i < sizeof dpis / sizeof dpis[0]; i++) {
+		char cmd[512], png[64], what[32];
+		snprintf(png, sizeof png, "%s-%d", path, dpis[i]);
+		snprintf(cmd, sizeof cmd, "pdftoppm -r %d -png -singlefile %s %s",
+		    dpis[i], path, png);
+		cr_assert_eq(system(cmd), 0, "%s", cmd);
+		strcat(png, ".png");
+		cairo_surface_t *sf = cairo_image_surface_create_from_png(png);
+		cr_assert_eq(cairo_surface_status(sf), CAIRO_STATUS_SUCCESS);
+		double k = dpis[i] / 72.0;
+		snprintf(what, sizeof what, "pdf at %d dpi", dpis[i]);
+		expect_slide(sf, 24 * k, 24 * k, 6 * k, 12 * k, ink, what);
+		cairo_surface_destroy(sf);
+		unlink(png);
+	}
+	unlink(path);
 }

@@ -28,16 +28,33 @@ paint_cairo_dot(void *arg, pe_color rgb, double cx, double cy, double r)
 }
 
 /* A run of text, one glyph on each cell (the font's advance need not be
- * the cell's). */
+ * the cell's), clipped to its cells. The font is nearly as tall as a cell
+ * (its ascent and descent 0.97 of it) and the image surface draws a glyph
+ * from a whole pixel, so a stroke at the descent would land on the first
+ * pixel row of the cell below; an underscore's stroke is there, and 0.04
+ * em thick: a faint grey under a pixel. So an underscore is a bar across
+ * its cell where the underline goes (pc->underscore_*), its cell clipped
+ * below the bar: the font's stroke is hidden but its glyph stays, for a
+ * PDF's text. */
 static void
 paint_cairo_text(void *arg, const struct pe_paint_text *t)
 {
 	struct pe_paint_cairo *pc = arg;
 	cairo_t *cr = pc->cr;
 	cairo_glyph_t *g = NULL;
-	int n = 0;
+	int n = 0, i;
 	double cw = pc->cw, y = t->y + pc->baseline;
+	double bar = pc->baseline + pc->underscore_gap + pc->underscore_h;
+	const char *s;
+	uint32_t cp;
 
+	cairo_save(cr);
+	for (i = 0, s = t->utf8; *s != '\0'; i++) {
+		s += pe_utf8_decode(s, &cp);
+		cairo_rectangle(cr, t->x + cw * i, t->y, cw, cp == '_' ? bar
+		                                                      : pc->ch);
+	}
+	cairo_clip(cr);
 	cairo_select_font_face(cr, PE_PAINT_CAIRO_MONO, CAIRO_FONT_SLANT_NORMAL,
 	    t->bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
 	cairo_set_font_size(cr, pc->font);
@@ -45,7 +62,7 @@ paint_cairo_text(void *arg, const struct pe_paint_text *t)
 	if (cairo_scaled_font_text_to_glyphs(cairo_get_scaled_font(cr), t->x, y,
 	    t->utf8, -1, &g, &n, NULL, NULL, NULL) == CAIRO_STATUS_SUCCESS &&
 	    n == t->cells) {
-		for (int i = 0; i < n; i++) {
+		for (i = 0; i < n; i++) {
 			g[i].x = t->x + cw * i;
 			g[i].y = y;
 		}
@@ -53,9 +70,7 @@ paint_cairo_text(void *arg, const struct pe_paint_text *t)
 	} else {
 		/* a glyph of several code points (never from pescope's
 		 * canvas): each code point on its own cell */
-		const char *s = t->utf8;
-		for (int i = 0; *s != '\0'; i++) {
-			uint32_t cp;
+		for (i = 0, s = t->utf8; *s != '\0'; i++) {
 			int k = pe_utf8_decode(s, &cp);
 			char one[8];
 			memcpy(one, s, (size_t)k);
@@ -66,11 +81,17 @@ paint_cairo_text(void *arg, const struct pe_paint_text *t)
 		}
 	}
 	cairo_glyph_free(g);
-	if (t->underline) {
+	for (i = 0, s = t->utf8; *s != '\0'; i++) {
+		s += pe_utf8_decode(s, &cp);
+		if (cp == '_')
+			cairo_rectangle(cr, t->x + cw * i,
+			    y + pc->underscore_gap, cw, pc->underscore_h);
+	}
+	if (t->underline)
 		cairo_rectangle(cr, t->x, y + pc->underline_gap, cw * t->cells,
 		    pc->underline_h);
-		cairo_fill(cr);
-	}
+	cairo_fill(cr);
+	cairo_restore(cr);
 }
 
 /* End of a layer: cairo draws as it goes. */

@@ -23,6 +23,9 @@ struct pe_paint_cairo {
 				 * cell's top */
 	double underline_gap;	/* an underline's top below the baseline */
 	double underline_h;	/* its thickness */
+	double underscore_gap;	/* an underscore's bar: its top below the
+				 * baseline */
+	double underscore_h;	/* its thickness */
 };
 
 /* Set cr's source to an RGB color. */

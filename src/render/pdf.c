@@ -18,7 +18,8 @@
 #define PDF_CH 12.0
 #define PDF_FONT 10.0
 #define PDF_BASELINE 9.5
-#define PDF_UNDERLINE_GAP 1.2	/* below the baseline */
+#define PDF_UNDERLINE_GAP 1.2	/* below the baseline; an underscore's bar
+				 * too (paint_cairo.c) */
 #define PDF_UNDERLINE_H 0.6
 #define PDF_MARGIN 24.0
 #define PDF_NOTE_FONT 10.0
@@ -221,7 +222,8 @@ pe_pdf_page(struct pe_pdf *pdf, const struct pe_canvas *cv,
             enum pe_depth depth, enum pe_theme theme, const char *below)
 {
 	struct pe_paint_cairo pc = {NULL, PDF_CW, PDF_CH, PDF_FONT,
-	    PDF_BASELINE, PDF_UNDERLINE_GAP, PDF_UNDERLINE_H};
+	    PDF_BASELINE, PDF_UNDERLINE_GAP, PDF_UNDERLINE_H,
+	    PDF_UNDERLINE_GAP, PDF_UNDERLINE_H};
 	char **lines = NULL;
 	int nl;
 	double fw, fh, pw, ph;

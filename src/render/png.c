@@ -32,6 +32,29 @@ png_rect(void *arg, enum pe_paint_layer layer, pe_color rgb, double x,
 	cairo_set_antialias(pc->cr, CAIRO_ANTIALIAS_DEFAULT);
 }
 
+/* The text's place in a cell of cw x ch pixels, in whole pixels: cairo's
+ * image surface draws a glyph from a whole pixel, so the baseline is
+ * rounded here as it would be there, and the underline (and the
+ * underscore, drawn as it: the font's stroke is 0.04 em, under a pixel
+ * thick at 8 x 16) is at least a pixel, below the baseline and inside the
+ * cell, never on the next row's first pixels. */
+static struct pe_paint_cairo
+png_metrics(cairo_t *cr, int cw, int ch)
+{
+	double font = ch * 15.0 / 18.0;
+	int baseline = (int)(ch * 14.2 / 18.0 + 0.5);
+	int h = (int)(font / 18 + 0.5), gap = (int)(font / 10 + 0.5);
+
+	if (h < 1)
+		h = 1;
+	if (gap < 1)
+		gap = 1;
+	if (baseline + gap + h > ch)
+		gap = ch - h - baseline;
+	return (struct pe_paint_cairo){cr, cw, ch, font, baseline, gap, h, gap,
+	    h};
+}
+
 /* The cell's width in pixels a canvas is written at: its pixel layer's,
  * else the default. */
 int
@@ -53,9 +76,7 @@ pe_write_png(FILE *fp, const struct pe_canvas *cv,
 	cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24,
 	    cv->w * cw, cv->h * ch);
 	cairo_t *cr = cairo_create(sf);
-	double font = ch * 15.0 / 18.0;
-	struct pe_paint_cairo pc = {cr, cw, ch, font, ch * 14.2 / 18.0,
-	    font / 10, font / 18 > 1 ? font / 18 : 1};
+	struct pe_paint_cairo pc = png_metrics(cr, cw, ch);
 	struct pe_painter pt = pe_paint_cairo_painter(&pc, png_rect);
 	int rc = PE_OK;
 

@@ -1427,3 +1427,105 @@ Test(lesson, the_modern_summary_quotes_the_configs)
 	}
 	pe_app_lesson_free(&al);
 }
+
+/* The built-in lesson name, loaded. */
+static void
+load_lesson(struct pe_app_lesson *al, const char *name)
+{
+	struct pe_options o;
+	char err[1024];
+
+	memset(&o, 0, sizeof o);
+	o.lesson = (char *)name; /* the options' own strings are argv's */
+	cr_assert_eq(pe_app_lesson_load(al, &o, err, sizeof err), 0, "%s: %s",
+	    name, err);
+}
+
+/* The frame's line that starts with start, into buf ("" when none). */
+static void
+frame_line(const char *text, const char *start, char *buf, size_t cap)
+{
+	buf[0] = '\0';
+	for (const char *l = text; *l != '\0';) {
+		const char *nl = strchr(l, '\n');
+		size_t n = (size_t)(nl - l);
+		if (strncmp(l, start, strlen(start)) == 0) {
+			snprintf(buf, cap, "%.*s", (int)n, l);
+			return;
+		}
+		l = nl + 1;
+	}
+}
+
+/* No frame of a lesson contradicts itself: NoPE's parameter line said
+ * "order comes only from the causal mask" over intro's first scene, whose
+ * toy attention says "mask none" (the scene's point: no positions and no
+ * mask, a bag of words). Every step of both lessons at 80x24 and 120x40. */
+Test(lesson, the_parameter_line_agrees_with_the_toy_mask)
+{
+	static const char *const names[] = {"intro", "modern"};
+	static const int sizes[][2] = {{80, 24}, {120, 40}};
+
+	for (size_t n = 0; n < 2; n++) {
+		struct pe_app_lesson al;
+		load_lesson(&al, names[n]);
+		for (size_t k = 0; k < al.l.nscenes; k++)
+			for (size_t s = 0; s < al.l.scenes[k].nsteps; s++)
+				for (size_t z = 0; z < 2; z++) {
+					struct drawn d;
+					draw_step(&d, &al.l, k, s, sizes[z][0],
+					    sizes[z][1], false, NULL);
+					cr_expect(strstr(d.text, "mask none") == NULL ||
+					    strstr(d.text, "only from the causal "
+					    "mask") == NULL, "%s %zu.%zu at %dx%d: a "
+					    "causal mask's order over mask none:\n%s",
+					    names[n], k + 1, s + 1, sizes[z][0],
+					    sizes[z][1], d.text);
+					drawn_free(&d);
+				}
+		pe_app_lesson_free(&al);
+	}
+	/* and with the mask, NoPE's scene, it is the mask's order */
+	struct pe_app_lesson al;
+	struct drawn d;
+	load_intro(&al);
+	draw_step(&d, &al.l, scene_titled(&al.l, "NoPE"), 0, 80, 24, false,
+	    NULL);
+	cr_expect(strstr(d.text, "only from the causal mask") != NULL, "%s",
+	    d.text);
+	drawn_free(&d);
+	pe_app_lesson_free(&al);
+}
+
+/* The footer lists the keys that act in the view: intro's Shaw step
+ * listed T5's m/M (max_distance) and u (direction), which it refuses. */
+Test(lesson, the_footer_lists_keys_that_act)
+{
+	struct pe_app_lesson al;
+	size_t k;
+	char foot[1024];
+
+	load_intro(&al);
+	k = scene_titled(&al.l, "Relative positions");
+	for (size_t s = 0; s < 2; s++) {
+		struct drawn d;
+		draw_step(&d, &al.l, k, s, 200, 60, false, NULL);
+		bool t5 = PANE(d.st).cfg.relative == PE_REL_T5;
+		frame_line(d.text, "? help", foot, sizeof foot);
+		cr_expect(strstr(foot, "k/K buckets/K") != NULL, "%zu.%zu: %s",
+		    k + 1, s + 1, foot);
+		cr_expect_eq(strstr(foot, "m/M max_dist") != NULL, t5,
+		    "%zu.%zu (%s): %s", k + 1, s + 1, t5 ? "t5" : "shaw", foot);
+		cr_expect_eq(strstr(foot, "u direction") != NULL, t5,
+		    "%zu.%zu (%s): %s", k + 1, s + 1, t5 ? "t5" : "shaw", foot);
+		if (!t5) { /* what it left out, pressed, is refused */
+			d.st.status[0] = '\0';
+			key(&d.st, 'm');
+			cr_expect(strstr(d.st.status, "t5") != NULL, "m: '%s'",
+			    d.st.status);
+			cr_expect_eq(PANE(d.st).cfg.relative, PE_REL_SHAW);
+		}
+		drawn_free(&d);
+	}
+	pe_app_lesson_free(&al);
+}

@@ -58,6 +58,11 @@ struct pe_enc_view {
 	/* Its keys, shared ones included, in the order the footer shows
 	 * them; ends with PE_KEYS_END. */
 	const struct pe_enc_key *keys;
+	/* Whether key k of `keys` acts on cfg (the footer lists only those:
+	 * Shaw's clipping has no max_distance and no direction); NULL: every
+	 * key does. */
+	bool (*key_acts)(const struct pe_config *cfg,
+	    const struct pe_enc_key *k);
 	/* The panels it has besides the overview, in the order c cycles
 	 * them, ending with {0, NULL}; NULL: the overview only. With them,
 	 * `map` draws the main map and its inspector alone (the panels'

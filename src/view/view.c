@@ -158,7 +158,7 @@ draw_tabs(struct ctx *c, int y)
 
 /* Bottom line: the message of the last action, else (with chrome) the
  * keys that matter: whole hints, help and quit first, then the encoding's
- * keys, then moving, then play and save. */
+ * keys that act on the config shown, then moving, then play and save. */
 static void
 draw_status(struct ctx *c, bool chrome)
 {
@@ -185,8 +185,9 @@ draw_status(struct ctx *c, bool chrome)
 	view_item(&it, 1, "1-%d encoding", PE_ENC_COUNT < 9 ? PE_ENC_COUNT : 9);
 	const struct pe_enc_view *v = pe_enc_view_of(c->cfg);
 	for (const struct pe_enc_key *k = v->keys; k->keys != NULL; k++)
-		view_item(&it, view_attn_key(k) ? 4 : 1, "%s %s", k->label,
-		    k->what);
+		if (v->key_acts == NULL || v->key_acts(c->cfg, k))
+			view_item(&it, view_attn_key(k) ? 4 : 1, "%s %s",
+			    k->label, k->what);
 	if (v->panels != NULL && v->panels[0].draw != NULL)
 		view_item(&it, 1, "c/C panel");
 	view_item(&it, 2, "v values");

@@ -9,6 +9,7 @@
 #include "pescope/alibi.h"
 #include "pescope/nope.h"
 #include "pescope/relative.h"
+#include "pescope/toy.h"
 
 #include "view/view_impl.h"
 
@@ -568,7 +569,7 @@ relative_params(struct ctx *c, struct items *it)
 	}
 }
 
-/* r: t5 <-> shaw. */
+/* t: t5 <-> shaw. */
 static int
 relative_kind(struct pe_state *st, int key)
 {
@@ -585,7 +586,7 @@ relative_direction(struct pe_state *st, int key)
 	struct pe_config c = st->pane[st->focus].cfg;
 	(void)key;
 	if (c.relative != PE_REL_T5) {
-		pe_state_status(st, "'u': only t5 buckets have a direction; r "
+		pe_state_status(st, "'u': only t5 buckets have a direction; t "
 		    "switches to t5");
 		return PE_ACT_REDRAW;
 	}
@@ -612,7 +613,7 @@ relative_distance(struct pe_state *st, int key)
 {
 	struct pe_config c = st->pane[st->focus].cfg;
 	if (c.relative != PE_REL_T5) {
-		pe_state_status(st, "'%c': max_distance belongs to t5 buckets; r "
+		pe_state_status(st, "'%c': max_distance belongs to t5 buckets; t "
 		    "switches to t5", key);
 		return PE_ACT_REDRAW;
 	}
@@ -629,6 +630,15 @@ static const struct pe_enc_key relative_keys[] = {
 	PE_KEYS_END,
 };
 
+/* T5's keys act on T5 buckets alone (relative_distance and
+ * relative_direction refuse the others). */
+static bool
+relative_key_acts(const struct pe_config *cfg, const struct pe_enc_key *k)
+{
+	return cfg->relative == PE_REL_T5 || (k->press != relative_distance &&
+	    k->press != relative_direction);
+}
+
 static const struct pe_enc_panel relative_panels[] = {
 	{PE_PANEL_ATTENTION, view_toy_panel, view_toy_width},
 	{PE_PANEL_OVERVIEW, NULL, NULL},
@@ -639,6 +649,7 @@ const struct pe_enc_view view_relative_row = {
 	.params = relative_params,
 	.draw = view_relative,
 	.keys = relative_keys,
+	.key_acts = relative_key_acts,
 	.panels = relative_panels,
 	.map = relative_map,
 };
@@ -734,8 +745,14 @@ nope_params(struct ctx *c, struct items *it)
 {
 	view_item(it, 0, "seq_len %zu", c->cfg->n);
 	view_attn_params(c, it);
-	view_item(it, 2, "no positional encoding: order comes only from the "
-	    "causal mask");
+	/* the toy attention may be shown without its mask (/, --mask
+	 * none): then nothing gives it the order */
+	if (pe_toy_causal(c->cfg))
+		view_item(it, 2, "no positional encoding: order comes only from "
+		    "the causal mask");
+	else
+		view_item(it, 2, "no positional encoding; unmasked, the toy "
+		    "attention sees no order");
 }
 
 static const struct pe_enc_key nope_keys[] = {

@@ -1497,6 +1497,47 @@ Test(lesson, the_parameter_line_agrees_with_the_toy_mask)
 	pe_app_lesson_free(&al);
 }
 
+/* A scene about the mask draws it: modern's Gemma 3 scene said "the mask
+ * is a band" over a mask panel too short for its maps at 80x24 (its text
+ * alone). Every step of both lessons whose panel is the mask shows the
+ * maps (their legend) at 80x24, 120x40 and 200x60, and no caption calls
+ * a mask a band. */
+Test(lesson, a_mask_scene_draws_the_mask)
+{
+	static const char *const names[] = {"intro", "modern"};
+	static const int sizes[][2] = {{80, 24}, {120, 40}, {200, 60}};
+	int scenes = 0;
+
+	for (size_t n = 0; n < 2; n++) {
+		struct pe_app_lesson al;
+		char cap[16384];
+		load_lesson(&al, names[n]);
+		for (size_t k = 0; k < al.l.nscenes; k++)
+			for (size_t s = 0; s < al.l.scenes[k].nsteps; s++) {
+				caption(&al, k + 1, s + 1, cap, sizeof cap);
+				cr_expect(strstr(cap, "mask is a band") == NULL,
+				    "%s %zu.%zu: %s", names[n], k + 1, s + 1,
+				    cap);
+				for (size_t z = 0; z < 3; z++) {
+					struct drawn d;
+					draw_step(&d, &al.l, k, s, sizes[z][0],
+					    sizes[z][1], false, NULL);
+					if (PANE(d.st).panel == PE_PANEL_MASK) {
+						scenes += z == 0;
+						cr_expect(strstr(d.text, " hidden "
+						    "(−inf)") != NULL, "%s %zu.%zu at "
+						    "%dx%d: no mask drawn:\n%s",
+						    names[n], k + 1, s + 1,
+						    sizes[z][0], sizes[z][1], d.text);
+					}
+					drawn_free(&d);
+				}
+			}
+		pe_app_lesson_free(&al);
+	}
+	cr_expect_geq(scenes, 1, "no lesson step shows the mask panel");
+}
+
 /* The footer lists the keys that act in the view: intro's Shaw step
  * listed T5's m/M (max_distance) and u (direction), which it refuses. */
 Test(lesson, the_footer_lists_keys_that_act)

@@ -1179,3 +1179,33 @@ Test(view, legends_name_the_colors_drawn)
 			pe_model_free(&m);
 		}
 }
+
+/* The status line's message is a warning (bold, C_WARN) unless it is the
+ * note of the graphics in use (status_note): a lecturer's first slide
+ * says "graphics: kitty ..." in the dim grey of hints, not as an alarm. */
+Test(view, a_note_in_the_status_line_is_dim)
+{
+	struct pe_config cfg;
+	struct pe_model m;
+	struct pe_state st;
+	struct pe_canvas cv;
+	pe_config_default(&cfg);
+	cr_assert_eq(pe_model_init(&m, &cfg), PE_OK);
+	cr_assert_eq(pe_canvas_init(&cv, 100, 30), PE_OK);
+	pe_state_init(&st, &cfg);
+	snprintf(st.status, sizeof st.status, "graphics: kitty, 8x19-pixel "
+	    "cells (the terminal's answers)");
+	snprintf(st.status_note, sizeof st.status_note, "%s", st.status);
+	pe_view_render(&st, &m, &cv, NULL);
+	const struct pe_cell *g = pe_canvas_at(&cv, 0, cv.h - 1);
+	cr_expect_eq(g->cp, 'g');
+	cr_expect_eq(g->fg, PE_RGB(0x8a, 0x8a, 0x8a), "a note: dim, %06x", (unsigned)g->fg);
+	cr_expect_eq(g->attr & PE_ATTR_BOLD, 0);
+	/* another message in its place: a warning again */
+	snprintf(st.status, sizeof st.status, "'j' does nothing here");
+	pe_view_render(&st, &m, &cv, NULL);
+	g = pe_canvas_at(&cv, 0, cv.h - 1);
+	cr_expect_eq(g->fg, PE_RGB(0xff, 0x87, 0x5f), "a warning: %06x", (unsigned)g->fg);
+	pe_canvas_free(&cv);
+	pe_model_free(&m);
+}

@@ -607,6 +607,9 @@ pe_tui_run(const struct pe_state *start, const struct pe_tui_opts *opts)
 		snprintf(L.st.status, sizeof L.st.status, "%s", pe_crt_note());
 	else if (gfx_why[0] != '\0')
 		snprintf(L.st.status, sizeof L.st.status, "%s", gfx_why);
+	if (pe_crt_note() == NULL && pe_gfx_mode() != PE_GFX_CELLS)
+		snprintf(L.st.status_note, sizeof L.st.status_note, "%s",
+		    gfx_why); /* pictures in use: a note, not a warning */
 
 	bool dirty = true, gone = false, rec_said = false;
 	bool need[2] = {false, false}; /* a model to build, by pane */

@@ -289,8 +289,8 @@ speaker_frame(const struct pe_state *st, struct pe_canvas *cv,
 	    "scene)", w - 2);
 	caption_draw(cv, L, 1, y, w - 2, h - 2 - y, false);
 	const char *bottom = st->status[0] != '\0' ? st->status : se->link;
-	pe_canvas_text_fit(cv, 0, h - 1, w, bottom, st->status[0] != '\0'
-	    ? C_WARN : C_DIM, PE_COLOR_DEFAULT, 0);
+	pe_canvas_text_fit(cv, 0, h - 1, w, bottom, st->status[0] != '\0' &&
+	    !pe_state_status_is_note(st) ? C_WARN : C_DIM, PE_COLOR_DEFAULT, 0);
 	return PE_OK;
 }
 
@@ -367,8 +367,10 @@ view_lesson_frame(const struct pe_state *st, const struct pe_model *m,
 		/* the caption is the page; the status line stays */
 		caption_draw(cv, L, 1, 2, w - 2, h - 3, failed);
 		if (st->status[0] != '\0')
-			pe_canvas_text_fit(cv, 0, h - 1, w, st->status, C_WARN,
-			    PE_COLOR_DEFAULT, PE_ATTR_BOLD);
+			pe_canvas_text_fit(cv, 0, h - 1, w, st->status,
+			    pe_state_status_is_note(st) ? C_DIM : C_WARN,
+			    PE_COLOR_DEFAULT, pe_state_status_is_note(st) ? 0 :
+			    PE_ATTR_BOLD);
 		hit->tab_y = -1;
 		if (st->session.notes)
 			notes_overlay(st, cv, L);

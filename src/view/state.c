@@ -34,6 +34,14 @@ pe_state_status(struct pe_state *st, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Whether the status is a note (st->status_note), not a warning. */
+bool
+pe_state_status_is_note(const struct pe_state *st)
+{
+	return st->status[0] != '\0' && strcmp(st->status, st->status_note) ==
+	    0;
+}
+
 /* The panels' names, by enum pe_panel (--panel takes them). */
 static const char *const panel_names[PE_PANEL_COUNT] = {
 	[PE_PANEL_OVERVIEW] = "overview",

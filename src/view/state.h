@@ -141,6 +141,9 @@ struct pe_state {
 	bool values;		   /* numbers over the colors where a sample
 				      is one element and they fit */
 	char status[200];	   /* a message for the status line, or "" */
+	char status_note[200];	   /* a status that only notes (the graphics
+				      in use): drawn dim while it is the
+				      status, not as a warning */
 	bool model_view;	   /* the body shows the focused pane's model,
 				      every layer (L; needs a model) */
 	bool train_paused;	   /* --train: the runs do not train between
@@ -200,6 +203,8 @@ int pe_state_set_d(struct pe_state *st, size_t d);
 int pe_state_apply(struct pe_state *st, struct pe_config *cand);
 void pe_state_status(struct pe_state *st, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* Whether the status is a note (status_note), drawn dim. */
+bool pe_state_status_is_note(const struct pe_state *st);
 
 /* The panel the right column shows: st->panel when the encoding has it,
  * else its overview. */

@@ -165,8 +165,9 @@ draw_status(struct ctx *c, bool chrome)
 	char b[512];
 	int y = c->h - 1;
 	if (c->st->status[0] != '\0') {
-		pe_canvas_text_fit(c->cv, 0, y, c->w, c->st->status, C_WARN,
-		    PE_COLOR_DEFAULT, PE_ATTR_BOLD);
+		bool note = pe_state_status_is_note(c->st);
+		pe_canvas_text_fit(c->cv, 0, y, c->w, c->st->status, note ? C_DIM
+		    : C_WARN, PE_COLOR_DEFAULT, note ? 0 : PE_ATTR_BOLD);
 		return;
 	}
 	if (!chrome)

@@ -757,12 +757,21 @@ Test(e2e, escape_sequences_never_quit)
 	    {"\033O5R", "ESC O5R"},	   /* SS3 with a modifier */
 	    {"\033]11;?\007", "ESC ]"},  /* a string, ended by BEL */
 	    {"\033[<0;500;500m", NULL}, /* a mouse release off screen */
+	    {"\033P1;2x\033q", "Alt+q"}, /* a string cut short by Alt+q */
+	    {NULL, "Alt+q"}, /* Alt+q as a string's 256th and 257th bytes */
 	};
 	struct term t;
+	/* Esc ], then 255 bytes, then Alt+q: a string swallowed the keys
+	 * after it up to its limit, which can fall between Alt+q's ESC and
+	 * its q, leaving a bare q (keys_tmux.sh's random keys ended pescope
+	 * once with status 0: Escape then ] or P starts such a string) */
+	char cut[300] = "\033]";
+	memset(cut + 2, 'a', 255);
+	memcpy(cut + 257, "\033q", 3);
 
 	start(&t, NULL, NULL);
 	for (size_t i = 0; i < sizeof seq / sizeof seq[0]; i++) {
-		term_send(&t, seq[i].keys);
+		term_send(&t, seq[i].keys != NULL ? seq[i].keys : cut);
 		term_pump(&t, 200);
 		cr_assert(!t.exited, "%zu: the sequence quit pescope", i);
 		if (seq[i].note != NULL)

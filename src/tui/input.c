@@ -368,19 +368,39 @@ control_sequence(struct pe_input *in, bool ss3)
 }
 
 /* Read a control string after ESC ] (OSC), P (DCS), _ (APC), ^ (PM) or X
- * (SOS) to its end: BEL or ESC \ (ECMA-48 sec. 5.6). */
+ * (SOS) to its end: BEL or ESC \ (ECMA-48 sec. 5.6). An ESC that is not
+ * the end cuts the string short and starts the next event, as a terminal
+ * takes it (xterm aborts the string), and so does a key curses decoded:
+ * a string never swallows the keys after it, nor half of one (its limit
+ * between Alt+q's ESC and q left a bare q: a quit). */
 static void
 control_string(struct pe_input *in, wint_t intro)
 {
-	wint_t c;
-	bool esc = false;
+	wint_t c, d;
+	int r;
 
 	bool kitty = false; /* APC G: an answer of kitty's graphics */
 	name_add(in->name, sizeof in->name, intro);
-	for (int n = 0; n < SEQ_MAX && next_char(&c, SEQ_BYTE_MS) == OK; n++) {
-		if (c == 7 || (esc && c == '\\'))
+	for (int n = 0; n < SEQ_MAX && (r = next_char(&c, SEQ_BYTE_MS)) != ERR;
+	    n++) {
+		if (r == KEY_CODE_YES) {
+			ungetch((int)c); /* the next event */
 			break;
-		esc = c == 27;
+		}
+		if (c == 7)
+			break;
+		if (c == 27) {
+			int r2 = next_char(&d, SEQ_BYTE_MS);
+			if (r2 == OK && d == '\\')
+				break; /* ST, the end */
+			/* the next event: ESC, then what came with it */
+			if (r2 == KEY_CODE_YES)
+				ungetch((int)d);
+			else if (r2 == OK)
+				unget_wch((wchar_t)d);
+			unget_wch(27);
+			break;
+		}
 		if (n == 0 && intro == '_' && c == 'G')
 			kitty = true;
 		if (n < 8)

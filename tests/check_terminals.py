@@ -342,10 +342,10 @@ def compare(got, want, tol, ring, kitty, ring_tol=RING_TOL):
 
 
 def wait_picture(t, what, base, cur, tol, mean_tol, extra=(), edges=False,
-                 ring_tol=RING_TOL):
+                 ring_tol=RING_TOL, wait=WAIT):
     """Poll screenshots until the map's rectangle is the expectation at the
     terminal's present size, or fail with the last difference."""
-    end = time.time() + WAIT
+    end = time.time() + wait
     colors = map_colors(base)
     last = None
     while True:
@@ -433,6 +433,68 @@ def xterm_argv(cmd):
             "-bg", "black", "-fg", "grey", "-e"] + cmd
 
 
+def click_targets(cols, rows, extra, cw, ch):
+    """Pixels of the map to click (x, y from the map's first pixel) and the
+    element each shows: the first and the last pixel of the run of an
+    element whose rows miss the middle pixel row of their cell, so that a
+    click read as a cell (its middle pixel, as with mouse reports in cells)
+    would inspect another element, and a pixel off by one another element
+    too; with the element under the cell's middle pixel."""
+    x, y, w, h = map_cells(cols, rows, list(extra))
+    ph, pw = h * ch, w * cw
+    c = D // 3
+    x0, x1 = run_of(c, D, pw)
+    for r in range(N // 4, N):
+        a, b = run_of(r, N, ph)
+        mid = (a // ch) * ch + ch // 2
+        if not a <= mid < b and a // ch == (b - 1) // ch:
+            out = []
+            for px, py in ((x0, a), (x1 - 1, b - 1)):
+                mx = (px // cw) * cw + cw // 2
+                my = (py // ch) * ch + ch // 2
+                out.append(((px, py), (r, c),
+                            ((N * my) // ph, (D * mx) // pw)))
+            return out, (x, y)
+    raise Failure("no element to click at %dx%d" % (cols, rows))
+
+
+def click(t, what, base, extra, pixels, tol, mean, edges, ring_tol):
+    """Click an element's first pixel, then its last (click_targets), and
+    check that the cursor's frame went to it (pixels: the terminal reports
+    pixels, SGR-Pixels) or to the element under the cell's middle pixel
+    (cells). The element the cursor is on at the end."""
+    cols, rows, cw, ch = t.geometry()
+    targets, (x, y) = click_targets(cols, rows, extra, cw, ch)
+    for i, ((px, py), elem, cell_elem) in enumerate(targets):
+        want = elem if pixels else cell_elem
+        # mlterm 3.9.0 on Xvfb reports the first click after xdotool
+        # moved the pointer at the pointer's place before (seen in a probe
+        # that printed its reports): the pointer goes there, then the
+        # button; a click that changed nothing in 6 s is made again, once
+        for attempt in (0, 1):
+            t.scr.x("xdotool", "windowfocus", "--sync", t.wid)
+            t.scr.x("xdotool", "mousemove", "--window", t.wid,
+                    str(x * cw + px), str(y * ch + py))
+            time.sleep(0.2)
+            t.scr.x("xdotool", "click", "1")
+            try:
+                wait_picture(t, "%s%d" % (what, i), base, want, tol, mean,
+                             extra, edges=edges, ring_tol=ring_tol,
+                             wait=6 if attempt == 0 else WAIT)
+                break
+            except Failure:
+                if attempt == 1:
+                    raise
+                print("  (the click changed nothing in 6 s: clicked again)")
+        print("  click at pixel (%d, %d) of the map (its element's %s "
+              "pixel): the frame on element %s%s" %
+              (px, py, ("first", "last")[i], want,
+               " (its cell's middle pixel shows %s)" % (cell_elem,)
+               if pixels else " (mouse reports in cells: the cell's "
+               "middle pixel's)"))
+    return want
+
+
 def kitty_picture(t, what, base, cur, extra=()):
     """kitty's picture: every pixel the expectation (but chafa's alpha on
     the cursor's frame)."""
@@ -454,8 +516,10 @@ def run_kitty(scr, mode, full):
         t.key("b")
         kitty_picture(t, "base", 5000.0, (1, 0), ["--base", "5000"])
         print("  b: the picture replaced by base 5000's, no pixel stale")
+        cur = click(t, "click", 5000.0, ["--base", "5000"], True, 0, 255.0,
+                    True, RING_TOL)
         scr.x("xdotool", "windowsize", "--sync", t.wid, "1240", "880")
-        g = kitty_picture(t, "resize", 5000.0, (1, 0), ["--base", "5000"])
+        g = kitty_picture(t, "resize", 5000.0, cur, ["--base", "5000"])
         print("  resize: the picture replaced, %dx%d at (%d, %d), terminal "
               "%dx%d" % (g[2], g[3], g[0], g[1], g[4], g[5]))
     t.key("q")
@@ -470,9 +534,11 @@ def mlterm_argv(cmd):
             "--fontsize", "12", "-e"] + cmd
 
 
-def run_images(scr, prog, argv_of, cls, mode, what, tol, mean, ring_tol):
+def run_images(scr, prog, argv_of, cls, mode, what, tol, mean, ring_tol,
+               pixels):
     """A terminal whose pictures hold the frame (sixel, iTerm2's): the
-    picture, Down (sent again, framed one element lower), q."""
+    picture, Down (sent again, framed one element lower), clicks (pixels:
+    the terminal reports the mouse in pixels), q."""
     t = Term(scr, "%s-%s" % (prog, mode), argv_of,
              OPTS + ["--graphics", mode], cls)
     _, g = wait_picture(t, "start", 10000.0, (0, 0), tol, mean,
@@ -485,6 +551,7 @@ def run_images(scr, prog, argv_of, cls, mode, what, tol, mean, ring_tol):
     t.key("Down")
     wait_picture(t, "down", 10000.0, (1, 0), tol, mean, ring_tol=ring_tol)
     print("  Down: the picture sent again, the frame on element (1, 0)")
+    click(t, "click", 10000.0, (), pixels, tol, mean, False, ring_tol)
     t.key("q")
     wait_gone(t, "quit")
     print("  q: exit 0, no picture left on the screen")
@@ -493,15 +560,16 @@ def run_images(scr, prog, argv_of, cls, mode, what, tol, mean, ring_tol):
 
 def run_xterm(scr):
     run_images(scr, "xterm", xterm_argv, "PescopeCheck", "auto", "sixel",
-               SIXEL_TOL, SIXEL_MEAN, RING_TOL)
+               SIXEL_TOL, SIXEL_MEAN, RING_TOL, True)
 
 
 def run_mlterm(scr):
+    # mlterm 3.9.0 does not know SGR-Pixels (DECRQM 1016: 0): cells
     run_images(scr, "mlterm", mlterm_argv, "mlterm", "auto", "sixel",
-               SIXEL_TOL, SIXEL_MEAN, RING_TOL)
+               SIXEL_TOL, SIXEL_MEAN, RING_TOL, False)
     # iTerm2's protocol carries chafa's PNG: every pixel exact
     run_images(scr, "mlterm", mlterm_argv, "mlterm", "iterm",
-               "iTerm2's inline images", 0, 0.0, 0)
+               "iTerm2's inline images", 0, 0.0, 0, False)
 
 
 def main():

@@ -51,6 +51,13 @@ struct term {
 	size_t nraw, capraw;
 	int status;	/* wait status once it exited */
 	bool exited;
+	bool px_mouse;	/* answer DECRQM 1016 as a terminal that knows
+			   SGR-Pixels (libvterm does not: its 0 becomes 2) */
+	bool no_apc;	/* keep kitty's APC strings from libvterm, which
+			   prints them */
+	int apc;	/* no_apc's state: 0 text, 1 ESC, 2 in APC, 3 ESC in
+			   APC */
+	bool px_from0;	/* pixel reports number pixels from 0 (kitty) */
 };
 
 /* Milliseconds on the monotonic clock. */
@@ -67,6 +74,10 @@ static void
 vt_output(const char *s, size_t len, void *user)
 {
 	struct term *t = user;
+	static const char unknown[] = "\033[?1016;0$y";
+	if (t->px_mouse && len == sizeof unknown - 1 &&
+	    memcmp(s, unknown, len) == 0)
+		s = "\033[?1016;2$y"; /* known, reset */
 	while (len > 0) {
 		ssize_t n = write(t->fd, s, len);
 		if (n <= 0)
@@ -82,6 +93,8 @@ static rlim_t child_fsize;
 /* Signals the next program started inherits ignored (a background job
  * of a non-interactive shell: SIGINT, SIGQUIT); 0 ends the list. */
 static int child_ignored[4];
+/* A cell's pixels in the next pseudo-terminal's size (0: none said). */
+static int child_cell_w, child_cell_h;
 
 /* Start pescope with args (NULL-terminated, after the program name) in a
  * rows x cols pseudo-terminal; env: extra "NAME=value" strings or NULL. */
@@ -90,7 +103,9 @@ term_start(struct term *t, int rows, int cols, const char *const *args,
     const char *const *env)
 {
 	struct winsize ws = {.ws_row = (unsigned short)rows,
-	    .ws_col = (unsigned short)cols};
+	    .ws_col = (unsigned short)cols,
+	    .ws_xpixel = (unsigned short)(cols * child_cell_w),
+	    .ws_ypixel = (unsigned short)(rows * child_cell_h)};
 	const char *argv[32];
 	int n = 0;
 
@@ -141,6 +156,45 @@ term_start(struct term *t, int rows, int cols, const char *const *args,
 	vterm_screen_reset(t->scr, 1);
 }
 
+/* Copy buf[n] to out (n + 1 bytes: an ESC held from the last read)
+ * without APC strings (ESC _ ... ESC \\), across reads; returns the
+ * bytes copied. */
+static size_t
+strip_apc(struct term *t, const char *buf, size_t n, char *out)
+{
+	size_t o = 0;
+	for (size_t i = 0; i < n; i++) {
+		char c = buf[i];
+		switch (t->apc) {
+		case 0:
+			if (c == '\033')
+				t->apc = 1;
+			else
+				out[o++] = c;
+			break;
+		case 1:
+			if (c == '_') {
+				t->apc = 2;
+				break;
+			}
+			out[o++] = '\033';
+			if (c != '\033') {
+				out[o++] = c;
+				t->apc = 0;
+			}
+			break;
+		case 2:
+			if (c == '\033')
+				t->apc = 3;
+			break;
+		default:
+			t->apc = c == '\\' ? 0 : c == '\033' ? 3 : 2;
+			break;
+		}
+	}
+	return o;
+}
+
 /* Read what the program wrote for up to ms (stopping early once it has
  * been quiet for 30 ms after some output) and feed it to the emulator. */
 static void
@@ -181,7 +235,13 @@ term_pump(struct term *t, int ms)
 		memcpy(t->raw + t->nraw, buf, (size_t)n);
 		t->nraw += (size_t)n;
 		t->raw[t->nraw] = '\0';
-		vterm_input_write(t->vt, buf, (size_t)n);
+		if (t->no_apc) {
+			char shown[sizeof buf + 1];
+			vterm_input_write(t->vt, shown, strip_apc(t, buf,
+			    (size_t)n, shown));
+		} else {
+			vterm_input_write(t->vt, buf, (size_t)n);
+		}
 	}
 }
 
@@ -1058,6 +1118,131 @@ Test(e2e, mouse_tabs_map_wheel)
 	term_mouse(&t, 0, (int)(r - line) + 2, 0);
 	cr_expect(tab_is_current(&t, 3, "rope"), "clicking the tab chose rope");
 	cr_expect(term_wait_for(&t, "head_dim 64", WAIT_MS));
+	term_quit(&t);
+	term_free(&t);
+}
+
+/* A left click at pixel (px, py) of the screen, from 0, as a terminal in
+ * SGR-Pixels mode (xterm's 1016) reports it: from 1 (xterm), or from 0
+ * (kitty: t->px_from0). */
+static void
+term_mouse_px(struct term *t, int px, int py)
+{
+	char s[64];
+	int d = t->px_from0 ? 0 : 1;
+	snprintf(s, sizeof s, "\033[<0;%d;%dM\033[<0;%d;%dm", px + d, py + d,
+	    px + d, py + d);
+	term_send(t, s);
+}
+
+/* The position a pixel click at (px, py) moved the cursor to, the
+ * inspector's PE[p, j] read once it changed from *was. */
+static size_t
+clicked_position(struct term *t, int px, int py, size_t *was)
+{
+	size_t p = *was, j;
+	double v;
+	term_mouse_px(t, px, py);
+	long long end = now_ms() + WAIT_MS;
+	do
+		term_pump(t, 50);
+	while ((!inspector_pe(t, &p, &j, &v) || p == *was) && now_ms() < end);
+	*was = p;
+	return p;
+}
+
+/* Start -n 4096 with kitty's pictures in a pseudo-terminal of 10 x 20-pixel
+ * cells whose emulator says it knows SGR-Pixels; env: extra environment. */
+static void
+start_px(struct term *t, const char *const *env)
+{
+	static const char *const args[] = {"--graphics", "kitty", "-n", "4096",
+	    NULL};
+	child_cell_w = 10, child_cell_h = 20;
+	term_start(t, ROWS, COLS, args, env);
+	child_cell_w = child_cell_h = 0;
+	t->px_mouse = t->no_apc = true;
+	cr_assert(term_wait_for(t, "4096", WAIT_MS), "no first frame: %s",
+	    term_text(t));
+	term_pump(t, 300);
+}
+
+/* Clicks at the top and bottom pixel rows of a cell of the map, and the
+ * next cell's top: the positions they inspect differ and are in order;
+ * the cell's middle pixel is the position mid a click read as a cell
+ * inspects, and the pixel above it the one before. */
+static void
+expect_pixel_picks(struct term *t, const char *how, size_t mid)
+{
+	/* cell (13, 9) is inside the map (mouse_tabs_map_wheel) */
+	size_t was = 0, top, bottom, next, at, above;
+	top = clicked_position(t, 13 * 10 + 5, 9 * 20, &was);
+	bottom = clicked_position(t, 13 * 10 + 5, 9 * 20 + 19, &was);
+	next = clicked_position(t, 13 * 10 + 5, 10 * 20, &was);
+	at = clicked_position(t, 13 * 10 + 5, 9 * 20 + 10, &was);
+	above = clicked_position(t, 13 * 10 + 5, 9 * 20 + 9, &was);
+	/* 4096 positions over at most 40 x 20 pixel rows: 5 or more a pixel */
+	cr_expect(top > 0 && bottom >= top + 19 * 5 && next > bottom,
+	    "%s: positions at pixel rows 180, 199, 200: %zu, %zu, %zu", how,
+	    top, bottom, next);
+	cr_expect(at == mid && above < mid && above + 10 > mid, "%s: pixel rows "
+	    "190 and 189 inspect %zu and %zu, the cell's middle %zu", how, at,
+	    above, mid);
+}
+
+/* Where the terminal knows SGR-Pixels (it says so to DECRQM 1016) and
+ * pictures are shown, a click picks the sample under its pixel, not its
+ * cell's middle one: in -n 4096 a cell row covers ~100 positions, and the
+ * top and bottom pixels of one cell inspect different ones, in order, and
+ * the cell's middle pixel (that a click read as a cell picks) the one a
+ * terminal that does not know the mode (libvterm's own answer) inspects
+ * at that cell: there no 1016 is set. The mode is set after curses' own
+ * mouse modes (which would replace it) and reset at the end. As
+ * xterm-256color's entry (curses decodes the SGR reports, xterm numbers
+ * pixels from 1) and as kitty's (its entry's mouse is X10's: pescope
+ * reads the reports, pixels from 0). */
+Test(e2e, mouse_picks_the_pixel_where_the_terminal_reports_pixels)
+{
+	static const char *const args[] = {"--graphics", "kitty", "-n", "4096",
+	    NULL};
+	struct term t;
+	size_t mid, j;
+	double v;
+
+	child_cell_w = 10, child_cell_h = 20;
+	term_start(&t, ROWS, COLS, args, NULL);
+	child_cell_w = child_cell_h = 0;
+	t.no_apc = true;
+	cr_assert(term_wait_for(&t, "4096", WAIT_MS), "no first frame");
+	term_pump(&t, 300);
+	cr_expect(strstr(t.raw, "\033[?1016h") == NULL, "no SGR-Pixels where "
+	    "the terminal does not know it");
+	term_mouse(&t, 0, 13, 9);
+	cr_assert(term_wait_gone(&t, "PE[0,0]", WAIT_MS));
+	cr_assert(inspector_pe(&t, &mid, &j, &v));
+	term_quit(&t);
+	term_free(&t);
+
+	start_px(&t, NULL);
+	cr_assert(strstr(t.raw, "\033[?1016$p") != NULL, "DECRQM 1016 asked");
+	const char *on = strstr(t.raw, "\033[?1016h");
+	const char *xm = strstr(t.raw, "1000h");
+	cr_assert(on != NULL, "SGR-Pixels turned on");
+	cr_assert(xm != NULL && xm < on, "after curses' mouse modes");
+	expect_pixel_picks(&t, "xterm-256color", mid);
+	term_quit(&t);
+	cr_expect(strstr(on, "\033[?1016l") != NULL, "SGR-Pixels reset at "
+	    "the end");
+	term_free(&t);
+
+	/* kitty's case where libvterm can show it: an entry whose mouse is
+	 * X10's (xterm-xfree86, as xterm-kitty), kitty said by its window */
+	static const char *const kitty[] = {"TERM=xterm-xfree86",
+	    "KITTY_WINDOW_ID=1", NULL};
+	start_px(&t, kitty);
+	t.px_from0 = true;
+	cr_assert(strstr(t.raw, "\033[?1016h") != NULL);
+	expect_pixel_picks(&t, "X10's entry, kitty's numbers", mid);
 	term_quit(&t);
 	term_free(&t);
 }

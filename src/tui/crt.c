@@ -255,6 +255,7 @@ pe_crt_draw(const struct pe_canvas *cv, bool full)
 	pe_gfx_before(cv, full);
 	refresh();
 	pe_gfx_after(cv);
+	pe_gfx_mouse(true);
 	if (crt.recording)
 		pe_rec_frame(false);
 }
@@ -689,6 +690,7 @@ pe_crt_done(void)
 	pe_crt_sig_down();
 	crt.active = false;
 	pe_gfx_stop(); /* no picture stays behind */
+	pe_gfx_mouse(false);
 	curs_set(1);
 	endwin();
 	fflush(stdout);
@@ -715,6 +717,7 @@ pe_crt_suspend(void)
 		return;
 	pe_crt_sig_down();
 	pe_gfx_stop();
+	pe_gfx_mouse(false); /* the next frame turns it on again */
 	curs_set(1);
 	endwin();
 	fflush(stdout);
@@ -776,5 +779,7 @@ pe_crt_graphics(enum pe_gfx want, char *why, size_t cap)
 	enum pe_gfx g = pe_gfx_start(want, crt_out(), why, cap);
 	if (g == PE_GFX_KITTY) /* a fatal signal takes the pictures too */
 		pe_crt_sig_restore_add("\033_Ga=d,d=A,q=2\033\\");
+	if (g != PE_GFX_CELLS) /* and pixel mouse reports (pe_gfx_mouse) */
+		pe_crt_sig_restore_add("\033[?1016l");
 	return g;
 }

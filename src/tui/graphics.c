@@ -60,6 +60,12 @@ static struct {
 	bool tmux;	   /* wrap each sequence in tmux's passthrough */
 	int ox, oy;	   /* tmux: the pane's first cell on the terminal */
 	int reply_w, reply_h; /* a cell's pixels from XTWINOPS 16 t */
+	/* SGR-Pixels mouse reports (xterm's mode 1016: the pointer's pixel,
+	 * not its cell), where the terminal said it knows the mode: wanted
+	 * while pictures are shown, on after curses' own mouse modes (which
+	 * would replace it: xterm keeps the last coordinate mode set) */
+	bool mouse_px, mouse_on;
+	int mouse_from;	   /* the first pixel's number in its reports */
 	struct shown on[GFX_MAX];
 	int non;
 	bool dirty;	   /* what is on screen is not known: write all */
@@ -174,6 +180,8 @@ struct answers {
 	bool da;	/* primary device attributes came (the last query) */
 	bool sixel;	/* ... with attribute 4 */
 	int cw, ch;	/* CSI 6 ; h ; w t */
+	int px_mode;	/* DECRQM's answer for mode 1016: 0 not known, 1
+			   set, 2 reset, 3 always set, 4 always reset */
 };
 
 /* Take one reply (a whole sequence); true when it is one. */
@@ -209,7 +217,19 @@ gfx_parse_reply(const char *seq, struct answers *a)
 	}
 	if (sscanf(seq, "\033[4;%d;%d%c", &h, &w, &fin) == 3 && fin == 't')
 		return true;
+	/* DECRPM (VT510; xterm's ctlseqs): CSI ? 1016 ; Ps $ y */
+	if (sscanf(seq, "\033[?1016;%d$%c", &h, &fin) == 2 && fin == 'y') {
+		a->px_mode = h >= 0 && h <= 4 ? h : 0;
+		return true;
+	}
 	return false;
+}
+
+/* Whether the mode DECRQM said pointer pixels can be had in. */
+static bool
+gfx_px_usable(int px_mode)
+{
+	return px_mode >= 1 && px_mode <= 3;
 }
 
 /* A reply that came after the start (input.c: PE_IN_REPLY). */
@@ -217,7 +237,11 @@ bool
 pe_gfx_reply(const char *seq)
 {
 	struct answers a = {0};
-	if (!gfx_parse_reply(seq, &a) || a.cw <= 0 || a.ch <= 0)
+	if (!gfx_parse_reply(seq, &a))
+		return false;
+	if (gfx_px_usable(a.px_mode) && gfx.mode != PE_GFX_CELLS && !gfx.tmux)
+		gfx.mouse_px = true; /* on after the next frame */
+	if (a.cw <= 0 || a.ch <= 0)
 		return false;
 	bool changed = a.cw != gfx.reply_w || a.ch != gfx.reply_h;
 	gfx.reply_w = a.cw, gfx.reply_h = a.ch;
@@ -382,6 +406,7 @@ gfx_start(enum pe_gfx want, FILE *out, char *why, size_t cap)
 	gfx.tmux = false;
 	gfx.ox = gfx.oy = 0;
 	gfx.offscreen = false;
+	gfx.mouse_px = gfx.mouse_on = false;
 	why[0] = '\0';
 	if (want == PE_GFX_CELLS)
 		return gfx.mode;
@@ -404,12 +429,15 @@ gfx_start(enum pe_gfx want, FILE *out, char *why, size_t cap)
 		return gfx.mode;
 	}
 	/* the queries: kitty's (a 1 x 1 image it only checks), a cell's
-	 * pixels, then the device attributes, which every terminal answers
-	 * last */
+	 * pixels, whether the mouse can report pixels (DECRQM 1016; tmux
+	 * reports cells to its panes), then the device attributes, which
+	 * every terminal answers last */
 	static const char kq[] = "\033_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\033\\";
 	if (want == PE_GFX_AUTO)
 		gfx_put(kq, sizeof kq - 1);
 	gfx_put("\033[16t", 5);
+	if (!gfx.tmux)
+		gfx_put("\033[?1016$p", 9);
 	fputs("\033[c", out); /* tmux's own answer ends the wait */
 	fflush(out);
 	gfx_read_replies(&a, PE_GFX_QUERY_MS);
@@ -447,6 +475,11 @@ gfx_start(enum pe_gfx want, FILE *out, char *why, size_t cap)
 		    "say its cell's pixels)", pe_gfx_name(m));
 		return gfx.mode;
 	}
+	gfx.mouse_px = !gfx.tmux && gfx_px_usable(a.px_mode);
+	/* xterm numbers pixels from 1, as it does cells (xterm 379: the
+	 * window's pixel 305 is 306); kitty from 0 (0.26.5: 305 is 305) */
+	gfx.mouse_from = env_is("TERM", "xterm-kitty", false) ||
+	    getenv("KITTY_WINDOW_ID") != NULL ? 0 : 1;
 	snprintf(why, cap, "graphics: %s, %dx%d-pixel cells (%s%s)",
 	    pe_gfx_name(m), cw, ch, how, gfx.tmux ? ", through tmux" : "");
 	return gfx.mode;
@@ -1126,6 +1159,46 @@ pe_gfx_after(const struct pe_canvas *cv)
 	gfx.dirty = !whole; /* cut short: all again next frame */
 	fputs("\033[?2026l", gfx.out);
 	fflush(gfx.out);
+}
+
+/* Pointer pixels in mouse reports on (after a frame curses refreshed,
+ * so after its own mouse modes) or off (before curses leaves); see
+ * tui.h. */
+void
+pe_gfx_mouse(bool on)
+{
+	if (gfx.out == NULL || gfx.offscreen || !gfx.mouse_px ||
+	    on == gfx.mouse_on)
+		return;
+	fputs(on ? "\033[?1016h" : "\033[?1016l", gfx.out);
+	fflush(gfx.out);
+	gfx.mouse_on = on;
+}
+
+/* A cell's pixels when mouse reports are in pixels, else false. */
+bool
+pe_gfx_mouse_pixels(int *pw, int *ph)
+{
+	if (!gfx.mouse_on || gfx.mode == PE_GFX_CELLS)
+		return false;
+	gfx_cell_now(pw, ph);
+	return *pw > 0 && *ph > 0;
+}
+
+/* A report's pixel from 0, as curses decoded it (one less than the
+ * report's numbers); see tui.h. */
+bool
+pe_gfx_mouse_at(int x, int y, int *px, int *py, int *cx, int *cy)
+{
+	int cw, ch;
+	if (!pe_gfx_mouse_pixels(&cw, &ch))
+		return false;
+	*px = x + 1 - gfx.mouse_from;
+	*py = y + 1 - gfx.mouse_from;
+	if (*px < 0 || *py < 0)
+		return false;
+	*cx = *px / cw, *cy = *py / ch;
+	return true;
 }
 
 /* Every picture off the screen. */

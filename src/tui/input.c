@@ -4,6 +4,7 @@
 #include <curses.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -173,7 +174,11 @@ function_key_name(wint_t k, char *buf, size_t cap)
 		snprintf(buf, cap, "%s", n != NULL ? n : "that key");
 }
 
-/* Read the pending mouse event into in. */
+/* Read the pending mouse event into in. With SGR-Pixels on (graphics.c)
+ * the terminal reports the pointer's pixel where it would report its cell
+ * (CSI < b ; x ; y M), which curses decodes as it would a cell, one less
+ * each, unchecked against the screen's size (ncurses 6.4): the loop makes
+ * it the pixel (pe_gfx_mouse_at). */
 static void
 mouse(struct pe_input *in)
 {
@@ -193,6 +198,42 @@ mouse(struct pe_input *in)
 		in->kind = PE_IN_WHEEL;
 		in->wheel = -1;
 	}
+}
+
+/* A mouse report curses did not decode (its terminfo entry names another
+ * encoding: xterm-kitty's kmous is X10's ESC [ M, but with SGR-Pixels on
+ * kitty reports CSI < b ; x ; y M, xterm's ctlseqs "SGR (1006)"): par is
+ * "<b;x;y", fin M (press) or m (release). A release, a motion or another
+ * button is no event. false when par is no report. */
+static bool
+sgr_mouse(struct pe_input *in, const char *par, wint_t fin)
+{
+	long v[3];
+	const char *p = par + 1;
+	if (fin != 'M' && fin != 'm')
+		return false;
+	for (int i = 0; i < 3; i++) { /* decimal, at most a screen's pixels */
+		char *e;
+		if (*p < '0' || *p > '9' || (v[i] = strtol(p, &e, 10)) > 65535 ||
+		    *e != (i < 2 ? ';' : '\0'))
+			return false;
+		p = e + 1;
+	}
+	int b = (int)v[0], x = (int)v[1], y = (int)v[2];
+	if (x < 1 || y < 1)
+		return false;
+	in->kind = PE_IN_NONE;
+	in->x = x - 1, in->y = y - 1; /* as curses decodes a report */
+	if (fin == 'm' || (b & 32) != 0) /* a release, a motion */
+		return true;
+	b &= ~(4 | 8 | 16); /* Shift, Alt (meta), Ctrl */
+	if (b == 0)
+		in->kind = PE_IN_CLICK;
+	else if (b == 64 || b == 65) {
+		in->kind = PE_IN_WHEEL;
+		in->wheel = b == 64 ? 1 : -1;
+	}
+	return true;
 }
 
 /* Whether the terminal has gone: hung up, or readable with nothing to
@@ -352,11 +393,14 @@ control_sequence(struct pe_input *in, bool ss3)
 			in->kind = PE_IN_KEY;
 			return;
 		}
+		if (!ss3 && par[0] == '<' && sgr_mouse(in, par, c))
+			return;
 		/* a late answer to graphics.c's queries, never a key:
 		 * device attributes (CSI ? ... c), XTWINOPS (CSI 4 or 6 ; h
-		 * ; w t) */
+		 * ; w t), DECRPM (CSI ? 1016 ; Ps $ y) */
 		if (!ss3 && ((par[0] == '?' && c == 'c') || (c == 't' &&
-		    (strncmp(par, "4;", 2) == 0 || strncmp(par, "6;", 2) == 0)))) {
+		    (strncmp(par, "4;", 2) == 0 || strncmp(par, "6;", 2) == 0)) ||
+		    (par[0] == '?' && c == 'y' && par[strlen(par) - 1] == '$'))) {
 			snprintf(in->name, sizeof in->name, "\033[%s%c", par,
 			    (char)c);
 			in->kind = PE_IN_REPLY;

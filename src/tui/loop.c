@@ -425,11 +425,55 @@ train(struct loop *L, bool need[2], bool *dirty)
 	return active || L->train_moved;
 }
 
+/* Where a mouse event is: its cell, and its pixel on the screen (-1
+ * where the terminal reports cells) with a cell's pixels. */
+struct pointer {
+	int x, y, px, py, cw, ch;
+};
+
+/* The pointer of a mouse event (its report's numbers are pixels where
+ * SGR-Pixels is on). */
+static struct pointer
+pointer_of(const struct pe_input *in)
+{
+	struct pointer p = {in->x, in->y, -1, -1, 0, 0};
+	if (pe_gfx_mouse_at(in->x, in->y, &p.px, &p.py, &p.x, &p.y))
+		pe_gfx_mouse_pixels(&p.cw, &p.ch);
+	else
+		p.px = p.py = -1, p.x = in->x, p.y = in->y;
+	return p;
+}
+
+/* The element of the main map under the pointer: the pixel's sample
+ * where the terminal reports pixels, else the cell's. */
+static bool
+hit_map(const struct loop *L, const struct pointer *p, size_t *r,
+    size_t *c)
+{
+	if (p->px >= 0)
+		return pe_view_hit_map_px(&L->hit, p->px, p->py, p->cw, p->ch,
+		    r, c);
+	return pe_view_hit_map(&L->hit, p->x, p->y, r, c);
+}
+
+/* The same for the other pane's map (compare mode). */
+static bool
+hit_other(const struct loop *L, const struct pointer *p, size_t *r,
+    size_t *c)
+{
+	if (p->px >= 0)
+		return pe_view_hit_other_px(&L->hit, p->px, p->py, p->cw, p->ch,
+		    r, c);
+	return pe_view_hit_other(&L->hit, p->x, p->y, r, c);
+}
+
 /* Handle a click: a tab chooses the encoding, the map moves the cursor. */
 static int
-click(struct loop *L, int x, int y)
+click(struct loop *L, const struct pe_input *in)
 {
 	size_t r, c;
+	struct pointer p = pointer_of(in);
+	int x = p.x, y = p.y;
 
 	if (L->hit.too_small)
 		return PE_ACT_NONE;
@@ -452,9 +496,9 @@ click(struct loop *L, int x, int y)
 	int act = PE_ACT_NONE;
 	enum pe_pane_id other = pe_state_focused(&L->st) == PE_PANE_A
 	    ? PE_PANE_B : PE_PANE_A;
-	if (pe_view_hit_other(&L->hit, x, y, &r, &c)) /* compare: focus it */
+	if (hit_other(L, &p, &r, &c)) /* compare: focus it */
 		act = pe_state_focus(&L->st, other);
-	else if (!pe_view_hit_map(&L->hit, x, y, &r, &c))
+	else if (!hit_map(L, &p, &r, &c))
 		return PE_ACT_NONE;
 	L->st.status[0] = '\0';
 	return act | pe_state_point(&L->st, r, c);
@@ -463,16 +507,17 @@ click(struct loop *L, int x, int y)
 /* Handle the wheel: zoom around the element under the pointer, or around
  * the cursor when the pointer is off the map. */
 static int
-wheel(struct loop *L, int x, int y, int dir)
+wheel(struct loop *L, const struct pe_input *in)
 {
 	size_t r = L->st.cur_r, c = L->st.cur_c;
 
 	if (L->hit.too_small)
 		return PE_ACT_NONE;
-	if (!pe_view_hit_map(&L->hit, x, y, &r, &c))
-		pe_view_hit_other(&L->hit, x, y, &r, &c);
+	struct pointer p = pointer_of(in);
+	if (!hit_map(L, &p, &r, &c))
+		hit_other(L, &p, &r, &c);
 	L->st.status[0] = '\0';
-	return pe_state_zoom(&L->st, dir, r, c);
+	return pe_state_zoom(&L->st, in->wheel, r, c);
 }
 
 /* Free everything the loop owns. */
@@ -512,9 +557,9 @@ apply(struct loop *L, const struct pe_input *in)
 		return pe_state_key(&L->st, in->key, L->hit.cell_rows,
 		    L->hit.cell_cols);
 	case PE_IN_CLICK:
-		return click(L, in->x, in->y);
+		return click(L, in);
 	case PE_IN_WHEEL:
-		return wheel(L, in->x, in->y, in->wheel);
+		return wheel(L, in);
 	case PE_IN_UNKNOWN:
 		return unknown(L, in->name);
 	case PE_IN_RESIZE:

@@ -94,7 +94,9 @@ enum pe_input_kind {
 struct pe_input {
 	enum pe_input_kind kind;
 	int key;
-	int x, y;
+	int x, y;	/* the mouse's cell, as curses decodes a report (one less
+			   than the terminal's numbers); a pixel where
+			   graphics.c turned SGR-Pixels on (pe_gfx_mouse_at) */
 	int wheel;
 	char name[48]; /* PE_IN_UNKNOWN: "Alt+x", "F5", "ESC [15;5~" */
 };
@@ -146,6 +148,18 @@ void pe_gfx_after(const struct pe_canvas *cv);
 bool pe_gfx_reply(const char *seq);
 /* Take every picture off the screen (quitting, suspending). */
 void pe_gfx_stop(void);
+/* Mouse reports in pixels (SGR-Pixels, xterm's mode 1016) on or off,
+ * where the start found the terminal knows the mode (DECRQM) and pictures
+ * are shown (not through tmux, which reports cells): on after a frame's
+ * refresh, since curses' own mouse modes replace it; off before curses
+ * leaves the screen. */
+void pe_gfx_mouse(bool on);
+/* Whether mouse reports are in pixels now, with a cell's pixels. */
+bool pe_gfx_mouse_pixels(int *pw, int *ph);
+/* A mouse report curses decoded at (x, y) as the pixel (*px, *py) of
+ * the screen, from 0 (terminals number them from 1, as xterm, or from 0,
+ * as kitty), and its cell (*cx, *cy); false when reports are cells. */
+bool pe_gfx_mouse_at(int x, int y, int *px, int *py, int *cx, int *cy);
 /* Write the pictures of each frame given to pe_gfx_before/_after to out
  * as protocol g would to a terminal (bench, tests), from nothing on
  * screen; no terminal is asked anything and no key cuts a picture short.

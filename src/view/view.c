@@ -360,22 +360,23 @@ present_legible(struct pe_canvas *cv)
 	}
 }
 
-/* Map a screen cell of the main map to an element. */
-bool
-pe_view_hit_map(const struct pe_hit *hit, int x, int y, size_t *r, size_t *c)
+/* Map a screen cell of the main map to an element: in its pixel layer,
+ * the sample under pixel (ox, oy) of the cell (-1: its middle pixel). */
+static bool
+hit_map(const struct pe_hit *hit, int x, int y, int ox, int oy, size_t *r,
+    size_t *c)
 {
 	size_t b1;
 	if (hit->too_small || hit->nsr == 0 || x < hit->map_x || y < hit->map_y ||
 	    x >= hit->map_x + hit->map_w || y >= hit->map_y + hit->map_h)
 		return false;
 	if (hit->pnr > 0 && hit->px_w > 0) {
-		/* the pixel layer: the sample at the cell's middle pixel */
 		size_t pw = (size_t)hit->map_w * (size_t)hit->px_w;
 		size_t ph = (size_t)hit->map_h * (size_t)hit->px_h;
 		size_t px = (size_t)(x - hit->map_x) * (size_t)hit->px_w +
-		    (size_t)hit->px_w / 2;
+		    (size_t)(ox >= 0 && ox < hit->px_w ? ox : hit->px_w / 2);
 		size_t py = (size_t)(y - hit->map_y) * (size_t)hit->px_h +
-		    (size_t)hit->px_h / 2;
+		    (size_t)(oy >= 0 && oy < hit->px_h ? oy : hit->px_h / 2);
 		pe_field_span(hit->r0, hit->r1, hit->pnr,
 		    pe_pixmap_sample(hit->pnr, ph, py), r, &b1);
 		pe_field_span(hit->c0, hit->c1, hit->pnc,
@@ -394,14 +395,11 @@ pe_view_hit_map(const struct pe_hit *hit, int x, int y, size_t *r, size_t *c)
 	return true;
 }
 
-/* The same for the other pane's map (compare mode). */
-bool
-pe_view_hit_other(const struct pe_hit *hit, int x, int y, size_t *r,
-    size_t *c)
+/* The focused pane's fields of hit replaced by the other pane's. */
+static struct pe_hit
+hit_other(const struct pe_hit *hit)
 {
 	struct pe_hit h = *hit;
-	if (hit->other.w == 0)
-		return false;
 	h.map_x = hit->other.x, h.map_y = hit->other.y;
 	h.map_w = hit->other.w, h.map_h = hit->other.h;
 	h.r0 = hit->other.r0, h.r1 = hit->other.r1;
@@ -409,7 +407,58 @@ pe_view_hit_other(const struct pe_hit *hit, int x, int y, size_t *r,
 	h.nsr = hit->other.nsr, h.nsc = hit->other.nsc;
 	h.map_cw = hit->other.cw;
 	h.pnr = hit->other.pnr, h.pnc = hit->other.pnc;
-	return pe_view_hit_map(&h, x, y, r, c);
+	return h;
+}
+
+/* Map a screen cell of the main map to an element; see view.h. */
+bool
+pe_view_hit_map(const struct pe_hit *hit, int x, int y, size_t *r, size_t *c)
+{
+	return hit_map(hit, x, y, -1, -1, r, c);
+}
+
+/* The same for the other pane's map (compare mode). */
+bool
+pe_view_hit_other(const struct pe_hit *hit, int x, int y, size_t *r,
+    size_t *c)
+{
+	if (hit->other.w == 0)
+		return false;
+	struct pe_hit h = hit_other(hit);
+	return hit_map(&h, x, y, -1, -1, r, c);
+}
+
+/* A screen pixel's cell (cells of cw x ch pixels) and the pixel within it. */
+static void
+hit_pixel(int px, int py, int cw, int ch, int *x, int *y, int *ox, int *oy)
+{
+	*x = px / cw, *y = py / ch;
+	*ox = px % cw, *oy = py % ch;
+}
+
+/* Map a screen pixel to an element of the main map; see view.h. */
+bool
+pe_view_hit_map_px(const struct pe_hit *hit, int px, int py, int cw, int ch,
+    size_t *r, size_t *c)
+{
+	int x, y, ox, oy;
+	if (px < 0 || py < 0 || cw <= 0 || ch <= 0)
+		return false;
+	hit_pixel(px, py, cw, ch, &x, &y, &ox, &oy);
+	if (cw != hit->px_w || ch != hit->px_h) /* a layer of other cells */
+		ox = oy = -1;
+	return hit_map(hit, x, y, ox, oy, r, c);
+}
+
+/* The same for the other pane's map (compare mode). */
+bool
+pe_view_hit_other_px(const struct pe_hit *hit, int px, int py, int cw,
+    int ch, size_t *r, size_t *c)
+{
+	if (hit->other.w == 0)
+		return false;
+	struct pe_hit h = hit_other(hit);
+	return pe_view_hit_map_px(&h, px, py, cw, ch, r, c);
 }
 
 /* One view's frame at cv's size; see view_impl.h. */

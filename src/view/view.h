@@ -79,5 +79,12 @@ bool pe_view_hit_map(const struct pe_hit *hit, int x, int y, size_t *r,
  * the focus, then the cursor). */
 bool pe_view_hit_other(const struct pe_hit *hit, int x, int y, size_t *r,
     size_t *c);
+/* The same from a pixel (px, py) of the screen, whose cells are cw x ch
+ * pixels (SGR-Pixels mouse reports): in the map's pixel layer, the sample
+ * under that pixel, not the cell's middle one. */
+bool pe_view_hit_map_px(const struct pe_hit *hit, int px, int py, int cw,
+    int ch, size_t *r, size_t *c);
+bool pe_view_hit_other_px(const struct pe_hit *hit, int px, int py, int cw,
+    int ch, size_t *r, size_t *c);
 
 #endif

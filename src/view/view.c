@@ -59,8 +59,12 @@ pe_model_free(struct pe_model *m)
 	m->has_sim = m->has_base = false;
 	if (m->cache != NULL) {
 		free(m->cache->decay);
+		free(m->cache->xpos_env);
+		if (m->cache->xpos_done && m->cache->xpos_rc == PE_OK)
+			pe_field_free(&m->cache->xpos_rope);
 		panel_keep_free(m->cache->pictures, m->cache->cells,
 		    MAP_KEEP);
+		panel_keep_free(NULL, m->cache->sim_cells, MAP_KEEP);
 	}
 	free(m->cache);
 	m->cache = NULL;

@@ -29,6 +29,19 @@ struct pe_view_cache {
 	 * they showed */
 	struct map_keep pictures[MAP_KEEP];
 	struct map_keep_cells cells[MAP_KEEP];
+	/* view_xpos.c: plain RoPE's similarity at xpos's frequencies (its
+	 * config, which the field points to), made on first use (xpos_rc
+	 * its status, xpos_done once tried); the envelope at xpos_env_ns
+	 * samples */
+	bool xpos_done;
+	int xpos_rc;
+	struct pe_config xpos_cfg;
+	struct pe_field xpos_rope;
+	double *xpos_env;
+	size_t xpos_env_ns;
+	/* view_map.c: the similarity map's block means (view_map_simmap),
+	 * which no cursor move changes */
+	struct map_keep_cells sim_cells[MAP_KEEP];
 };
 
 /* What one frame's drawing functions share. */

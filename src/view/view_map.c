@@ -277,6 +277,9 @@ view_map_simmap(struct ctx *c, int x, int y, int w, int h, const char *title)
 	s.cursor = false;
 	s.fmt = "%.3g";
 	s.mark_from = view_map_train_len(c) < s.r1 ? view_map_train_len(c) : 0;
+	/* the same block means every frame of this model: a cursor move
+	 * redraws them without the kernel (at d 8192 a grid is ~10 ms) */
+	s.keep_cells = c->m->cache != NULL ? c->m->cache->sim_cells : NULL;
 	view_check(c, panel_map(c->cv, x, y, w, h, &s, &g), 0, 0, 0);
 }
 

@@ -8,6 +8,7 @@
 
 #include "pescope/rope.h"
 #include "render/palette.h"
+#include "render/pool.h"
 
 #include "view/view_impl.h"
 
@@ -307,6 +308,29 @@ view_rope(struct ctx *c)
 	}
 }
 
+/* The decay bound at distances, a plot sample each (the first of its
+ * block): the samples [0, ns) in two halves, one a core. */
+struct rope_decay_job {
+	const struct pe_rope *r;
+	size_t n, ns;
+	double *dest;
+};
+
+/* Half `part` of a rope_decay_job: each sample is one pe_rope_decay, so
+ * the halves give the bits one loop would. */
+static void
+rope_decay_part(void *arg, int part)
+{
+	struct rope_decay_job *j = arg;
+	size_t half = j->ns / 2, a = part == 0 ? 0 : half;
+	size_t b = part == 0 ? half : j->ns;
+	for (size_t s = a; s < b; s++) {
+		size_t r0, r1;
+		pe_field_span(0, j->n, j->ns, s, &r0, &r1);
+		j->dest[s] = pe_rope_decay(j->r, (double)r0);
+	}
+}
+
 /* The decay bound at ns distances, one a plot sample (the first of its
  * block), kept in the model's cache for the next frames. */
 static const double *
@@ -319,11 +343,8 @@ rope_decay(struct ctx *c, size_t ns)
 	k->decay_ns = 0;
 	if ((k->decay = malloc(ns * sizeof *k->decay)) == NULL)
 		return NULL;
-	for (size_t s = 0; s < ns; s++) {
-		size_t r0, r1;
-		pe_field_span(0, c->cfg->n, ns, s, &r0, &r1);
-		k->decay[s] = pe_rope_decay(&c->mainf.rope, (double)r0);
-	}
+	struct rope_decay_job j = {&c->mainf.rope, c->cfg->n, ns, k->decay};
+	pe_pool_run2(rope_decay_part, &j);
 	k->decay_ns = ns;
 	return k->decay;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "pescope/xpos.h"
+#include "render/pool.h"
 
 #include "view/view_impl.h"
 
@@ -63,6 +64,51 @@ xpos_row(const struct pe_field *f, size_t m, size_t n, size_t ns, double *ys)
 	return rc;
 }
 
+/* Plain RoPE's similarity beside xpos's (the same head, pairs and base,
+ * no scale; its queries at m + K, xpos_offset), made once a model; NULL
+ * with *rc its failure. */
+static const struct pe_field *
+xpos_plain(struct ctx *c, int *rc)
+{
+	struct pe_view_cache *v = c->m->cache;
+	const struct pe_config *k = c->cfg;
+	if (v == NULL) {
+		*rc = PE_ENOMEM;
+		return NULL;
+	}
+	if (!v->xpos_done) {
+		struct pe_config *rc_ = &v->xpos_cfg;
+		pe_config_default(rc_);
+		rc_->enc = PE_ENC_ROPE;
+		rc_->d = k->d;
+		rc_->n = k->n + k->xpos.xpos_offset;
+		rc_->base = k->base;
+		rc_->pairing = PE_PAIR_INTERLEAVED;
+		v->xpos_rc = pe_field_init(&v->xpos_rope, PE_FIELD_SIMILARITY,
+		    rc_);
+		v->xpos_done = true;
+	}
+	*rc = v->xpos_rc;
+	return v->xpos_rc == PE_OK ? &v->xpos_rope : NULL;
+}
+
+/* The two score rows of xpos_score, one a core (pe_pool_run2). */
+struct xpos_rows {
+	const struct pe_field *f[2];
+	size_t m[2], n, ns;
+	double *ys[2];
+	int rc[2];
+};
+
+/* Row `part` of xpos_rows. */
+static void
+xpos_rows_part(void *arg, int part)
+{
+	struct xpos_rows *r = arg;
+	r->rc[part] = xpos_row(r->f[part], r->m[part], r->n, r->ns,
+	    r->ys[part]);
+}
+
 /* The score of query m against every key, xPos (orange) and plain RoPE
  * at the same frequencies (green). */
 static void
@@ -74,26 +120,19 @@ xpos_score(struct ctx *c, int x, int y, int w, int h, size_t m)
 	if (pw < 4 || h < 4 || !c->m->has_sim)
 		return;
 	size_t ns = (size_t)pw * 2 < n ? (size_t)pw * 2 : n;
-	/* plain RoPE: the same head, pairs and base, no scale */
-	struct pe_config rc;
-	pe_config_default(&rc);
-	rc.enc = PE_ENC_ROPE;
-	rc.d = k->d;
-	rc.n = k->n + k->xpos.xpos_offset;
-	rc.base = k->base;
-	rc.pairing = PE_PAIR_INTERLEAVED;
-	struct pe_field rf;
+	int st;
+	const struct pe_field *rf = xpos_plain(c, &st);
 	double *ys = calloc(2 * ns, sizeof *ys);
-	int st = ys == NULL ? PE_ENOMEM : pe_field_init(&rf, PE_FIELD_SIMILARITY,
-	    &rc);
-	if (view_check(c, st, x, y, w) != PE_OK) {
+	if (view_check(c, ys == NULL ? PE_ENOMEM : st, x, y, w) != PE_OK) {
 		free(ys);
 		return;
 	}
-	/* the queries sit at m + K (xpos_offset): RoPE's row m + K */
-	st = xpos_row(&c->m->sim, m, n, ns, ys);
-	if (st == PE_OK)
-		st = xpos_row(&rf, m + k->xpos.xpos_offset, n, ns, ys + ns);
+	/* the queries sit at m + K (xpos_offset): RoPE's row m + K; the
+	 * rows are independent, so each takes a core */
+	struct xpos_rows rows = {{&c->m->sim, rf}, {m, m + k->xpos.xpos_offset},
+	    n, ns, {ys, ys + ns}, {PE_OK, PE_OK}};
+	pe_pool_run2(xpos_rows_part, &rows);
+	st = rows.rc[0] != PE_OK ? rows.rc[0] : rows.rc[1];
 	if (view_check(c, st, x, y, w) == PE_OK) {
 		/* the range of the keys up to the query (a causal model's):
 		 * past it the scale grows as zeta^(-k/gamma) and is drawn
@@ -127,8 +166,33 @@ xpos_score(struct ctx *c, int x, int y, int w, int h, size_t m)
 		    (long)panel_sample_of(0, n, ns, m));
 		panel_plot_overlay(c->cv, x, y, w, h, ys + ns, ns, lo, hi, C_CURVE2);
 	}
-	pe_field_free(&rf);
 	free(ys);
+}
+
+/* The envelope at ns samples into ys: kept in the model's cache, since
+ * no cursor move changes it (d/2 exps a sample). */
+static int
+xpos_envelope_of(struct ctx *c, size_t ns, double *ys)
+{
+	struct pe_view_cache *v = c->m->cache;
+	if (v == NULL)
+		return pe_xpos_envelope_fill(c->cfg, c->cfg->n, ns, ys);
+	if (v->xpos_env == NULL || v->xpos_env_ns != ns) {
+		free(v->xpos_env);
+		v->xpos_env_ns = 0;
+		if ((v->xpos_env = malloc(ns * sizeof *v->xpos_env)) == NULL)
+			return PE_ENOMEM;
+		int rc = pe_xpos_envelope_fill(c->cfg, c->cfg->n, ns,
+		    v->xpos_env);
+		if (rc != PE_OK) {
+			free(v->xpos_env);
+			v->xpos_env = NULL;
+			return rc;
+		}
+		v->xpos_env_ns = ns;
+	}
+	memcpy(ys, v->xpos_env, ns * sizeof *ys);
+	return PE_OK;
 }
 
 /* The decay envelope sum_j zeta_j^(k/gamma) over k = query - key = 0 ..
@@ -146,8 +210,7 @@ xpos_envelope(struct ctx *c, int x, int y, int w, int h)
 	if (view_check(c, ys == NULL ? PE_ENOMEM : PE_OK, x, y, w) != PE_OK)
 		return;
 	double P = (double)(k->d / 2);
-	if (view_check(c, pe_xpos_envelope_fill(k, n, ns, ys), x, y, w) !=
-	    PE_OK) {
+	if (view_check(c, xpos_envelope_of(c, ns, ys), x, y, w) != PE_OK) {
 		free(ys);
 		return;
 	}

@@ -16,6 +16,7 @@
 #include "pescope/relative.h"
 #include "pescope/toy.h"
 #include "pescope/train.h"
+#include "render/pool.h"
 #include "view/encoding.h"
 #include "view/view.h"
 
@@ -821,4 +822,216 @@ Test(panels, training_view)
 	cr_expect(find(&cv, 0, "any key closes this help") >= 0);
 	pe_canvas_free(&cv);
 	pe_train_free(tr);
+}
+
+/* ---- two cores: the same bits as one --------------------------------- */
+
+/* A run2 hook that runs the second half first: halves that wrote into
+ * each other's memory, or read what the other wrote, would show. */
+static int backwards_calls;
+static void
+run2_backwards(void (*fn)(void *arg, int part), void *arg)
+{
+	backwards_calls++;
+	fn(arg, 1);
+	fn(arg, 0);
+}
+
+/* pe_field_grid of f over the tilings of `grids` with run2 as the hook;
+ * means and counts into dest (each grid after the previous). */
+static void
+grids_with(const struct pe_field *f, pe_field_run2_fn *run2,
+    const size_t (*grids)[6], int ng, struct pe_stats *dest)
+{
+	pe_field_set_run2(run2);
+	for (int i = 0; i < ng; i++) {
+		const size_t *g = grids[i];
+		cr_assert_eq(pe_field_grid(f, g[0], g[1], g[2], g[3], g[4], g[5],
+		    dest), PE_OK, "grid %d", i);
+		dest += g[2] * g[5];
+	}
+	pe_field_set_run2(NULL);
+}
+
+/* The similarity and score grids that cut their work in halves (the wave
+ * similarities' products and rows, mrope's and rope2d's products of
+ * sums) give the bits of one pass, with the halves on the pool's two
+ * cores or run in either order; the sizes pass the halves' threshold. */
+Test(panels, grids_on_two_cores_are_the_bits_of_one)
+{
+	struct {
+		enum pe_encoding enc;
+		enum pe_field_kind kind;
+		size_t n, d;
+		enum pe_rope_type scaling;
+	} cases[] = {
+		{PE_ENC_SINUSOIDAL, PE_FIELD_SIMILARITY, 1u << 16, 2048, 0},
+		{PE_ENC_ROPE, PE_FIELD_SIMILARITY, 1u << 20, 4096, 0},
+		{PE_ENC_ROPE, PE_FIELD_SIMILARITY, 100003, 2048, PE_ROPE_YARN},
+		{PE_ENC_MROPE, PE_FIELD_SIMILARITY, 0, 2048, 0},
+		{PE_ENC_ROPE2D, PE_FIELD_SIMILARITY, 0, 1024, 0},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct pe_config cfg;
+		struct pe_field f;
+		pe_config_default(&cfg);
+		cfg.enc = cases[i].enc;
+		cfg.d = cases[i].d;
+		if (cases[i].n > 0)
+			cfg.n = cases[i].n;
+		cfg.grid_h = cfg.grid_w = 96;
+		pe_config_encoding_defaults(&cfg, true, false);
+		cfg.d = cases[i].d;
+		if (cases[i].scaling != 0) {
+			cfg.rope.type = cases[i].scaling;
+			cfg.rope.factor = 4;
+			cfg.rope.original_max_pos = 4096;
+		}
+		cr_assert_eq(pe_config_check(&cfg, NULL, 0), PE_OK, "case %zu", i);
+		cr_assert_eq(pe_field_init(&f, cases[i].kind, &cfg), PE_OK,
+		    "case %zu", i);
+		size_t R = f.rows, C = f.cols, a = R / 3;
+		/* a cursor's row, a small map, a panel's map, an offset
+		 * viewport, a single row block of many rows */
+		const size_t grids[][6] = {
+			{a, a + 1, 1, 0, C, C < 190 ? C : 190},
+			{0, R, R < 37 ? R : 37, 0, C, C < 53 ? C : 53},
+			{0, R, R < 90 ? R : 90, 0, C, C < 101 ? C : 101},
+			{R / 7, R - R / 5, R < 61 ? R / 2 : 61, C / 9, C - C / 11,
+			    C < 77 ? C / 2 : 77},
+			{R / 4, R / 2, 1, 0, C, C < 150 ? C : 150},
+		};
+		int ng = (int)(sizeof grids / sizeof grids[0]);
+		size_t cells = 0;
+		for (int g = 0; g < ng; g++)
+			cells += grids[g][2] * grids[g][5];
+		struct pe_stats *one = calloc(cells, sizeof *one);
+		struct pe_stats *two = calloc(cells, sizeof *two);
+		struct pe_stats *back = calloc(cells, sizeof *back);
+		cr_assert(one != NULL && two != NULL && back != NULL);
+		grids_with(&f, NULL, grids, ng, one);
+		grids_with(&f, pe_pool_run2, grids, ng, two);
+		backwards_calls = 0;
+		grids_with(&f, run2_backwards, grids, ng, back);
+		cr_assert_gt(backwards_calls, ng, "case %zu: the halves were "
+		    "not cut", i);
+		for (size_t k = 0; k < cells; k++) {
+			cr_assert(memcmp(&one[k].mean, &two[k].mean,
+			    sizeof one[k].mean) == 0 && one[k].count ==
+			    two[k].count, "%s kind %d case %zu cell %zu: %.17g on "
+			    "one core, %.17g on two", pe_encoding_name(cfg.enc),
+			    (int)cases[i].kind, i, k, one[k].mean, two[k].mean);
+			cr_assert(memcmp(&one[k].mean, &back[k].mean,
+			    sizeof one[k].mean) == 0, "case %zu cell %zu: %.17g, "
+			    "halves backwards %.17g", i, k, one[k].mean,
+			    back[k].mean);
+		}
+		free(one);
+		free(two);
+		free(back);
+		pe_field_free(&f);
+	}
+}
+
+/* ---- what a model keeps ----------------------------------------------- */
+
+/* Whether canvases a and b show the same frame: every cell's glyph,
+ * colors, kind and levels and every picture's place and pixels; says
+ * where they differ. */
+static bool
+same_frame(const struct pe_canvas *a, const struct pe_canvas *b,
+    const char *what)
+{
+	for (int i = 0; i < a->w * a->h; i++) {
+		const struct pe_cell *x = &a->cells[i], *y = &b->cells[i];
+		/* a level counts where it is one (lvok), a shade in a
+		 * shade cell: a canvas drawn on again keeps the others */
+		if (x->cp != y->cp || x->fg != y->fg || x->bg != y->bg ||
+		    x->attr != y->attr || x->kind != y->kind ||
+		    x->lvok != y->lvok || ((x->lvok & 1) && x->lv[0] !=
+		    y->lv[0]) || ((x->lvok & 2) && x->lv[1] != y->lv[1]) ||
+		    (x->kind == PE_CELL_SHADE && (x->shade != y->shade ||
+		    x->ramp != y->ramp))) {
+			cr_log_error("%s: cell (%d, %d) differs: U+%04x %06x %06x "
+			    "%d %d, anew U+%04x %06x %06x %d %d", what, i % a->w,
+			    i / a->w, x->cp, x->fg, x->bg, x->attr, x->kind, y->cp,
+			    y->fg, y->bg, y->attr, y->kind);
+			return false;
+		}
+	}
+	if (a->npix != b->npix) {
+		cr_log_error("%s: %d pictures, %d anew", what, a->npix, b->npix);
+		return false;
+	}
+	for (int k = 0; k < a->npix; k++) {
+		const struct pe_pixmap *p = &a->pix[k], *q = &b->pix[k];
+		if (p->x != q->x || p->y != q->y || p->pw != q->pw ||
+		    p->ph != q->ph || p->cur_x != q->cur_x ||
+		    p->cur_y != q->cur_y || memcmp(p->rgb, q->rgb,
+		    (size_t)p->pw * (size_t)p->ph * sizeof *p->rgb) != 0) {
+			cr_log_error("%s: picture %d differs", what, k);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Every panel of every encoding, with pictures and without: a frame
+ * after the cursor moved, drawn from what the model kept of the frames
+ * before (the similarity map's cells, xpos's envelope and plain RoPE,
+ * rope's decay, the pictures), is the frame a new model draws. */
+Test(panels, a_moved_cursor_draws_what_a_new_model_does)
+{
+	static double table[4096 * 256];
+	pe_learned_init(4096, 256, 1, table);
+	for (int px = 0; px < 2; px++)
+	for (int e = 0; e < PE_ENC_COUNT; e++)
+		for (int p = 0; p < PE_PANEL_COUNT; p++) {
+			struct pe_config cfg;
+			struct pe_state st;
+			struct pe_model m, fresh;
+			struct pe_canvas kept, anew;
+			char what[96];
+			pe_config_default(&cfg);
+			cfg.enc = (enum pe_encoding)e;
+			cfg.n = 4096;
+			cfg.d = 256;
+			cfg.grid_h = cfg.grid_w = 24;
+			pe_config_encoding_defaults(&cfg, true, false);
+			cfg.table = table;
+			cfg.max_len = 4096;
+			if (pe_config_check(&cfg, NULL, 0) != PE_OK ||
+			    !pe_enc_has_panel(pe_enc_view_of(&cfg), (enum pe_panel)p))
+				continue;
+			snprintf(what, sizeof what, "%s %s, pictures %d",
+			    pe_encoding_name(cfg.enc), pe_panel_name((enum pe_panel)p),
+			    px);
+			state(&st, &cfg, (enum pe_panel)p);
+			size_t n = pe_config_positions(&cfg);
+			st.cur_r = n / 3;
+			pe_state_clamp(&st);
+			cr_assert_eq(pe_model_init(&m, &cfg), PE_OK, "%s", what);
+			cr_assert_eq(pe_canvas_init(&kept, 200, 60), PE_OK);
+			cr_assert_eq(pe_canvas_init(&anew, 200, 60), PE_OK);
+			if (px) {
+				pe_canvas_want_pixels(&kept, 10, 20, "kitty");
+				pe_canvas_want_pixels(&anew, 10, 20, "kitty");
+			}
+			for (int step = 0; step < 3; step++) {
+				cr_assert_eq(pe_view_render(&st, &m, &kept, NULL), PE_OK,
+				    "%s", what);
+				st.cur_r = (st.cur_r + 7 * (size_t)(step + 1)) % n;
+				pe_state_clamp(&st);
+			}
+			cr_assert_eq(pe_view_render(&st, &m, &kept, NULL), PE_OK, "%s",
+			    what);
+			cr_assert_eq(pe_model_init(&fresh, &cfg), PE_OK, "%s", what);
+			cr_assert_eq(pe_view_render(&st, &fresh, &anew, NULL), PE_OK,
+			    "%s", what);
+			cr_expect(same_frame(&kept, &anew, what), "%s", what);
+			pe_model_free(&fresh);
+			pe_model_free(&m);
+			pe_canvas_free(&kept);
+			pe_canvas_free(&anew);
+		}
 }

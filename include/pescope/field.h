@@ -92,6 +92,15 @@ int pe_field_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
  * calls it; grids on other threads stop once it has said so. */
 void pe_field_set_interrupt(bool (*check)(void *arg), void *arg);
 
+/* How the similarity grids and the grids of products of sums (the wave
+ * similarities, mrope's and rope2d's scores) may run two halves of their
+ * work at once: run(fn, arg) returns once fn(arg, 0) and fn(arg, 1) have
+ * run (the view's: the second core, render/pool.h). The halves write
+ * apart and are the calls one pass makes, so the means are the same bits
+ * with or without it. NULL, the default: one after the other. */
+typedef void pe_field_run2_fn(void (*fn)(void *arg, int part), void *arg);
+void pe_field_set_run2(pe_field_run2_fn *run);
+
 /* Block k of nblocks that tile [lo, hi): [*b0, *b1). Blocks are as equal as
  * integer bounds allow; when there are more blocks than items, each item
  * spans several consecutive blocks (never an empty block). */

@@ -7,11 +7,72 @@
  * geometric sums (struct field_tiling) and one dot product of them per
  * distinct block: equal sizes and |offset| give equal means. */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernel/field_impl.h"
 #include "kernel/trig.h"
+
+/* ---- two halves at once ----------------------------------------------- */
+
+/* The caller's way of running two halves of a grid at once
+ * (pe_field_set_run2), or NULL: one after the other here. */
+static _Atomic(pe_field_run2_fn *) field_run2_hook;
+
+/* Set how grids run their two halves; see field.h. */
+void
+pe_field_set_run2(pe_field_run2_fn *run)
+{
+	atomic_store(&field_run2_hook, run);
+}
+
+/* Grids with less work than this (blocks times frequencies) run their
+ * halves here: a hand-over to the other core costs tens of microseconds. */
+#define FIELD_SIM_PAR_WORK ((uint64_t)1 << 16)
+
+/* fn(arg, 0) and fn(arg, 1): at once through the hook when the work is
+ * worth it, else one after the other. Either way the same calls, so the
+ * same bits. */
+static void
+field_run2(void (*fn)(void *arg, int part), void *arg, uint64_t work)
+{
+	pe_field_run2_fn *run = atomic_load(&field_run2_hook);
+
+	if (run != NULL && work >= FIELD_SIM_PAR_WORK) {
+		run(fn, arg);
+		return;
+	}
+	fn(arg, 0);
+	fn(arg, 1);
+}
+
+/* Half `part` of a product of nr row factors by nc column factors
+ * (pe_field_gemm's arguments): the rows cut at a multiple of its 4-row
+ * tiles, or a single row's columns at a multiple of its 3 columns. Each
+ * cell's sum is the same whatever the tile, so the halves give the bits
+ * of one call. */
+static void
+field_gemm_half(const double *x, size_t nr, const double *y, size_t nc,
+                size_t kl, size_t ks, double *acc, int part)
+{
+	if (nr > 1) {
+		size_t a = (nr / 2 + 3) / 4 * 4;
+		if (a > nr)
+			a = nr;
+		size_t lo = part == 0 ? 0 : a, hi = part == 0 ? a : nr;
+		if (hi > lo)
+			pe_field_gemm(x + lo * ks, hi - lo, y, nc, kl, ks,
+			              acc + lo * nc);
+		return;
+	}
+	size_t b = (nc / 2 + 2) / 3 * 3;
+	if (b > nc)
+		b = nc;
+	size_t lo = part == 0 ? 0 : b, hi = part == 0 ? b : nc;
+	if (nr == 1 && hi > lo)
+		pe_field_gemm(x, 1, y + lo * ks, hi - lo, kl, ks, acc + lo);
+}
 
 /* Whether f is a rope similarity, with *s2 = s^2 (s = attention_scaling,
  * which HF applies to both q and k) and *pass = the pass-through pairs'
@@ -190,11 +251,57 @@ field_sim_finish(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 	}
 }
 
+/* A chunk of field_sim_dots_grid: its row blocks' sums (part 0) and
+ * column blocks' (part 1), each one tiling as before; then the product,
+ * or the distinct blocks' dot products, in halves. */
+struct field_sim_job {
+	const double *wr, *hc, *hs;
+	size_t kn, kpad, r0, r1, nr, c0, c1, nc;
+	double *G, *H, *acc;
+	const uint32_t *rep;
+	size_t nu;
+	int rc[2];
+};
+
+/* The sums of one side of a field_sim_job (part 0 rows, 1 columns). */
+static void
+field_sim_sums_part(void *arg, int part)
+{
+	struct field_sim_job *j = arg;
+
+	j->rc[part] = part == 0
+	    ? field_sim_geo_blocks(j->wr, j->hc, j->hs, j->kn, j->r0, j->r1,
+	                           j->nr, j->kpad, j->G)
+	    : field_sim_geo_blocks(j->wr, j->hc, j->hs, j->kn, j->c0, j->c1,
+	                           j->nc, j->kpad, j->H);
+}
+
+/* Half the products of a field_sim_job: the grid's (gemm halves), or of
+ * its distinct blocks (rep) the first or second half. */
+static void
+field_sim_dots_part(void *arg, int part)
+{
+	struct field_sim_job *j = arg;
+	size_t ks = 2 * j->kpad;
+
+	if (j->rep == NULL) {
+		field_gemm_half(j->G, j->nr, j->H, j->nc, ks, ks, j->acc, part);
+		return;
+	}
+	size_t lo = part == 0 ? 0 : j->nu / 2, hi = part == 0 ? j->nu / 2
+	    : j->nu;
+	for (size_t u = lo; u < hi; u++) {
+		size_t bi = j->rep[u] / j->nc, bj = j->rep[u] % j->nc;
+		j->acc[u] += pe_field_dot8(j->G + bi * ks, j->H + bj * ks, ks);
+	}
+}
+
 /* Grid of a wave similarity: mean(i, j) = Re(G_i . conj(H_j)) / (np nq)
  * with the per-block geometric sums G and H (field_sim_geo_blocks), a chunk
  * of frequencies at a time: for every cell, their product (pe_field_gemm),
  * or when the grid's blocks are few of a kind, once per distinct block
- * (field_sim_unique), the same sum pe_field_gemm gives the cell. Memory
+ * (field_sim_unique), the same sum pe_field_gemm gives the cell. G and H,
+ * then the product's halves, each take a core (field_run2). Memory
  * O(FIELD_DOTS_BYTES + nr nc) at any d. */
 static int
 field_sim_dots_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
@@ -229,6 +336,9 @@ field_sim_dots_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 			nu = ncell;
 		}
 	}
+	struct field_sim_job job = {.kpad = kpad, .r0 = r0, .r1 = r1,
+	    .nr = nr, .c0 = c0, .c1 = c1, .nc = nc, .G = G, .H = H,
+	    .acc = acc, .rep = dedup ? rep : NULL, .nu = nu};
 	for (size_t k0 = 0; k0 < nf; k0 += kpad) {
 		size_t kn = nf - k0 < kpad ? nf - k0 : kpad;
 		if (pe_field_interrupted()) {
@@ -237,20 +347,12 @@ field_sim_dots_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 		}
 		if (kn < kpad) /* the last chunk: zeros past its frequencies */
 			memset(G, 0, (nr + nc) * 2 * kpad * sizeof *G);
-		if (field_sim_geo_blocks(wr + k0, hc + k0, hs + k0, kn, r0, r1,
-		                         nr, kpad, G) != PE_OK ||
-		    field_sim_geo_blocks(wr + k0, hc + k0, hs + k0, kn, c0, c1,
-		                         nc, kpad, H) != PE_OK)
+		job.wr = wr + k0, job.hc = hc + k0, job.hs = hs + k0;
+		job.kn = kn;
+		field_run2(field_sim_sums_part, &job, (uint64_t)(nr + nc) * kn);
+		if (job.rc[0] != PE_OK || job.rc[1] != PE_OK)
 			goto end;
-		if (!dedup) {
-			pe_field_gemm(G, nr, H, nc, 2 * kpad, 2 * kpad, acc);
-			continue;
-		}
-		for (size_t u = 0; u < nu; u++) {
-			size_t bi = rep[u] / nc, bj = rep[u] % nc;
-			acc[u] += pe_field_dot8(G + bi * 2 * kpad, H + bj * 2 * kpad,
-			    2 * kpad);
-		}
+		field_run2(field_sim_dots_part, &job, (uint64_t)nu * kn);
 	}
 	field_sim_finish(f, r0, r1, nr, c0, c1, nc, acc, dedup ? uid : NULL,
 	                 dest);
@@ -262,48 +364,46 @@ end:
 	return rc;
 }
 
-/* Similarity means of one row block [r0, r1) against nc column blocks:
- * mean_j = s^2 sum_f D(np) D(nq) cos((mq - mp) h_f) / (np nq) + pass, with
- * the column tiling's phasors started at mid - mp, so that each block is
- * one sum over the frequencies (no per-block sums stored, no dot products
- * of them). */
-static int
-field_sim_row(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
-              size_t c1, size_t nc, struct pe_stats *dest)
-{
-	size_t nf;
+/* A field_sim_row's chunks of frequencies, the first half on part 0, the
+ * rest on part 1: chunk q's sum for column block j at part[q nc + j],
+ * added in chunk order afterwards (the additions one loop makes). */
+struct field_sim_row_job {
 	const double *wr, *hc, *hs;
-	struct field_tiling row, ti;
+	size_t nf, r0, r1, c0, c1, nc;
+	int64_t mp;
+	double *part;
+	int rc[2];
+};
 
-	pe_field_wave_freqs(f, &nf);
-	pe_field_wave_pre(f, &wr, &hc, &hs);
-	uint64_t np = r1 - r0, mp = 2 * (uint64_t)r0 + np - 1;
-	if (mp > INT64_MAX)
-		return PE_ENOMEM;
-	double *Dp = malloc(
-	    (nf < FIELD_WAVE_CHUNK ? nf : FIELD_WAVE_CHUNK) * sizeof *Dp + 1);
+/* Chunks [q0, q1) of a field_sim_row_job. */
+static int
+field_sim_row_chunks(struct field_sim_row_job *j, size_t q0, size_t q1)
+{
+	struct field_tiling row, ti;
+	double *Dp = malloc(FIELD_WAVE_CHUNK * sizeof *Dp);
+
 	if (Dp == NULL)
 		return PE_ENOMEM;
-	for (size_t j = 0; j < nc; j++)
-		dest[j].mean = 0.0;
-	for (size_t k0 = 0; k0 < nf; k0 += FIELD_WAVE_CHUNK) {
-		size_t kn =
-		    nf - k0 < FIELD_WAVE_CHUNK ? nf - k0 : FIELD_WAVE_CHUNK;
+	for (size_t q = q0; q < q1; q++) {
+		size_t k0 = q * FIELD_WAVE_CHUNK;
+		size_t kn = j->nf - k0 < FIELD_WAVE_CHUNK ? j->nf - k0
+		    : FIELD_WAVE_CHUNK;
 		if (pe_field_interrupted()) {
 			free(Dp);
 			return PE_EINTR;
 		}
 		/* D(np) of the one row block: its tiling's Dn */
-		if (pe_field_tiling_init(&row, wr + k0, hc + k0, hs + k0, kn,
-		                         r0, r1, 1) != PE_OK)
+		if (pe_field_tiling_init(&row, j->wr + k0, j->hc + k0,
+		                         j->hs + k0, kn, j->r0, j->r1, 1) != PE_OK)
 			goto nomem;
 		memcpy(Dp, row.Dn, kn * sizeof *Dp);
 		pe_field_tiling_free(&row);
-		if (pe_field_tiling_init(&ti, wr + k0, hc + k0, hs + k0, kn, c0,
-		                         c1, nc) != PE_OK)
+		if (pe_field_tiling_init(&ti, j->wr + k0, j->hc + k0, j->hs + k0,
+		                         kn, j->c0, j->c1, j->nc) != PE_OK)
 			goto nomem;
-		ti.off = (int64_t)mp;
-		for (size_t j = 0; j < nc; j++) {
+		ti.off = j->mp;
+		double *out = j->part + q * j->nc;
+		for (size_t b = 0; b < j->nc; b++) {
 			pe_field_tiling_next(&ti);
 			double a0 = 0.0, a1 = 0.0;
 			size_t i = 0;
@@ -313,16 +413,67 @@ field_sim_row(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 			}
 			for (; i < kn; i++)
 				a0 += Dp[i] * ti.D[i] * ti.c[i];
-			dest[j].mean += a0 + a1;
+			out[b] = a0 + a1;
 		}
 		pe_field_tiling_free(&ti);
 	}
 	free(Dp);
-	field_sim_finish(f, r0, r1, 1, c0, c1, nc, NULL, NULL, dest);
 	return PE_OK;
 nomem:
 	free(Dp);
 	return PE_ENOMEM;
+}
+
+/* Half `part` of a field_sim_row_job's chunks. */
+static void
+field_sim_row_part(void *arg, int part)
+{
+	struct field_sim_row_job *j = arg;
+	size_t nq = (j->nf + FIELD_WAVE_CHUNK - 1) / FIELD_WAVE_CHUNK;
+
+	j->rc[part] = part == 0 ? field_sim_row_chunks(j, 0, nq / 2)
+	    : field_sim_row_chunks(j, nq / 2, nq);
+}
+
+/* Similarity means of one row block [r0, r1) against nc column blocks:
+ * mean_j = s^2 sum_f D(np) D(nq) cos((mq - mp) h_f) / (np nq) + pass, with
+ * the column tiling's phasors started at mid - mp, so that each block is
+ * one sum over the frequencies (no per-block sums stored, no dot products
+ * of them). The chunks of frequencies are independent tilings: half of
+ * them take the other core (field_run2), their sums added in chunk
+ * order here. */
+static int
+field_sim_row(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
+              size_t c1, size_t nc, struct pe_stats *dest)
+{
+	size_t nf;
+	const double *wr, *hc, *hs;
+
+	pe_field_wave_freqs(f, &nf);
+	pe_field_wave_pre(f, &wr, &hc, &hs);
+	uint64_t np = r1 - r0, mp = 2 * (uint64_t)r0 + np - 1;
+	if (mp > INT64_MAX)
+		return PE_ENOMEM;
+	size_t nq = (nf + FIELD_WAVE_CHUNK - 1) / FIELD_WAVE_CHUNK;
+	double *part = malloc((nq * nc > 0 ? nq * nc : 1) * sizeof *part);
+	if (part == NULL)
+		return PE_ENOMEM;
+	struct field_sim_row_job job = {wr, hc, hs, nf, r0, r1, c0, c1, nc,
+	    (int64_t)mp, part, {PE_OK, PE_OK}};
+	field_run2(field_sim_row_part, &job, (uint64_t)nc * nf);
+	int rc = job.rc[0] != PE_OK ? job.rc[0] : job.rc[1];
+	if (rc != PE_OK) {
+		free(part);
+		return rc;
+	}
+	for (size_t j = 0; j < nc; j++)
+		dest[j].mean = 0.0;
+	for (size_t q = 0; q < nq; q++)
+		for (size_t j = 0; j < nc; j++)
+			dest[j].mean += part[q * nc + j];
+	free(part);
+	field_sim_finish(f, r0, r1, 1, c0, c1, nc, NULL, NULL, dest);
+	return PE_OK;
 }
 
 /* Similarity at (i, j) (field_sim_at of k = i - j). */
@@ -364,10 +515,53 @@ pe_field_sim_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	return true;
 }
 
+/* A chunk of pe_field_dots: the factors of its row blocks then column
+ * blocks, blocks [0, nb / 2) on part 0 and the rest on part 1 (each
+ * block's factor one call, whoever makes it); then the product in
+ * halves. */
+struct field_dots_job {
+	const struct pe_field *f;
+	size_t r0, r1, nr, c0, c1, nc, k0, kn, kpad;
+	pe_field_factor_fn xf, yf;
+	double *X, *Y, *acc;
+};
+
+/* Half `part` of a field_dots_job's factors. */
+static void
+field_dots_factor_part(void *arg, int part)
+{
+	struct field_dots_job *j = arg;
+	size_t nb = j->nr + j->nc, lo = part == 0 ? 0 : nb / 2;
+	size_t hi = part == 0 ? nb / 2 : nb;
+
+	for (size_t b = lo; b < hi; b++) {
+		size_t p0, p1;
+		double *row = j->X + b * 2 * j->kpad; /* Y follows X */
+		if (b < j->nr) {
+			field_span(j->r0, j->r1, j->nr, b, &p0, &p1);
+			j->xf(j->f, p0, p1, j->k0, j->kn, row, row + j->kpad);
+		} else {
+			field_span(j->c0, j->c1, j->nc, b - j->nr, &p0, &p1);
+			j->yf(j->f, p0, p1, j->k0, j->kn, row, row + j->kpad);
+		}
+	}
+}
+
+/* Half `part` of a field_dots_job's product. */
+static void
+field_dots_gemm_part(void *arg, int part)
+{
+	struct field_dots_job *j = arg;
+
+	field_gemm_half(j->X, j->nr, j->Y, j->nc, 2 * j->kpad, 2 * j->kpad,
+	                j->acc, part);
+}
+
 /* Products of per-block sums over pairs (pe_field_dots): the factors of a
  * chunk of pairs for every row block and column block (rows of [re kpad |
  * im kpad], zero past the chunk's pairs), then their product
- * (pe_field_gemm), FIELD_DOTS_BYTES at a time. */
+ * (pe_field_gemm), FIELD_DOTS_BYTES at a time; the factors, then the
+ * product, in halves on the two cores (field_run2). */
 int
 pe_field_dots(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
     size_t c0, size_t c1, size_t nc, size_t npairs, pe_field_factor_fn xf,
@@ -382,6 +576,8 @@ pe_field_dots(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 	if (X == NULL || acc == NULL)
 		goto end;
 	double *Y = X + nr * 2 * kpad;
+	struct field_dots_job job = {f, r0, r1, nr, c0, c1, nc, 0, 0, kpad,
+	    xf, yf, X, Y, acc};
 	for (size_t k0 = 0; k0 < npairs; k0 += kpad) {
 		size_t kn = npairs - k0 < kpad ? npairs - k0 : kpad;
 		if (pe_field_interrupted()) {
@@ -390,19 +586,10 @@ pe_field_dots(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 		}
 		if (kn < kpad) /* the last chunk: zeros past its pairs */
 			memset(X, 0, (nr + nc) * 2 * kpad * sizeof *X);
-		for (size_t bi = 0; bi < nr; bi++) {
-			size_t p0, p1;
-			field_span(r0, r1, nr, bi, &p0, &p1);
-			double *row = X + bi * 2 * kpad;
-			xf(f, p0, p1, k0, kn, row, row + kpad);
-		}
-		for (size_t bj = 0; bj < nc; bj++) {
-			size_t q0, q1;
-			field_span(c0, c1, nc, bj, &q0, &q1);
-			double *row = Y + bj * 2 * kpad;
-			yf(f, q0, q1, k0, kn, row, row + kpad);
-		}
-		pe_field_gemm(X, nr, Y, nc, 2 * kpad, 2 * kpad, acc);
+		job.k0 = k0, job.kn = kn;
+		field_run2(field_dots_factor_part, &job,
+		    (uint64_t)(nr + nc) * kn * 16);
+		field_run2(field_dots_gemm_part, &job, (uint64_t)ncell * kn);
 	}
 	field_cells_start(&it, r0, r1, nr, c0, c1, nc);
 	while (field_cells_next(&it)) {

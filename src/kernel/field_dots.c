@@ -119,8 +119,9 @@ pe_field_dots_chunk(size_t nblocks, size_t npairs)
 }
 
 /* Memory for nblocks rows of a chunk of kpad pairs (re, then im: 2 kpad
- * doubles a row), zeroed, on a cache line's start; NULL when out of
- * memory. */
+ * doubles a row), on a cache line's start, not zeroed (each chunk writes
+ * its pairs and pe_field_dots_tails zeroes the rest: a pass over
+ * megabytes saved); NULL when out of memory. */
 double *
 pe_field_dots_alloc(size_t nblocks, size_t kpad)
 {
@@ -129,6 +130,19 @@ pe_field_dots_alloc(size_t nblocks, size_t kpad)
 
 	if (posix_memalign(&p, 64, bytes) != 0)
 		return NULL;
-	memset(p, 0, bytes);
 	return p;
+}
+
+/* Zero the pairs [kn, kpad) of each of nblocks rows' re and im: what a
+ * chunk of kn pairs leaves (the product reads whole vectors). */
+void
+pe_field_dots_tails(double *rows, size_t nblocks, size_t kpad, size_t kn)
+{
+	if (kn >= kpad)
+		return;
+	for (size_t b = 0; b < nblocks; b++) {
+		double *row = rows + b * 2 * kpad;
+		memset(row + kn, 0, (kpad - kn) * sizeof *row);
+		memset(row + kpad + kn, 0, (kpad - kn) * sizeof *row);
+	}
 }

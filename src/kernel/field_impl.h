@@ -308,10 +308,13 @@ void pe_field_gemm(const double *x, size_t nr, const double *y, size_t nc,
 double pe_field_dot8(const double *x, const double *y, size_t kl);
 
 /* Pairs a chunk of a grid over nblocks row and column blocks takes
- * (kpad: a multiple of 4), and zeroed memory on a cache line for nblocks
- * rows of [re kpad | im kpad] (NULL when out of memory; free()). */
+ * (kpad: a multiple of 4), memory on a cache line for nblocks rows of
+ * [re kpad | im kpad] (not zeroed; NULL when out of memory; free()), and
+ * the zeros past a chunk's kn pairs in each row. */
 size_t pe_field_dots_chunk(size_t nblocks, size_t npairs);
 double *pe_field_dots_alloc(size_t nblocks, size_t kpad);
+void pe_field_dots_tails(double *rows, size_t nblocks, size_t kpad,
+    size_t kn);
 
 /* dest[cell].mean = scale sum_j Re(X_j(rows) conj(Y_j(cols))) / count for
  * every cell of an nr x nc grid of blocks over npairs pairs, X from xf

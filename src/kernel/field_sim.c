@@ -345,8 +345,8 @@ field_sim_dots_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 			rc = PE_EINTR;
 			goto end;
 		}
-		if (kn < kpad) /* the last chunk: zeros past its frequencies */
-			memset(G, 0, (nr + nc) * 2 * kpad * sizeof *G);
+		/* the last chunk: zeros past its frequencies */
+		pe_field_dots_tails(G, nr + nc, kpad, kn);
 		job.wr = wr + k0, job.hc = hc + k0, job.hs = hs + k0;
 		job.kn = kn;
 		field_run2(field_sim_sums_part, &job, (uint64_t)(nr + nc) * kn);
@@ -584,8 +584,8 @@ pe_field_dots(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 			rc = PE_EINTR;
 			goto end;
 		}
-		if (kn < kpad) /* the last chunk: zeros past its pairs */
-			memset(X, 0, (nr + nc) * 2 * kpad * sizeof *X);
+		/* the last chunk: zeros past its pairs */
+		pe_field_dots_tails(X, nr + nc, kpad, kn);
 		job.k0 = k0, job.kn = kn;
 		field_run2(field_dots_factor_part, &job,
 		    (uint64_t)(nr + nc) * kn * 16);

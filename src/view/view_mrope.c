@@ -11,6 +11,7 @@
 
 #include "pescope/mrope.h"
 #include "render/palette.h"
+#include "render/pool.h"
 
 #include "view/view_impl.h"
 
@@ -198,6 +199,56 @@ mrope_score_plot(struct ctx *c, int x, int y, int w, int h, size_t cur)
 	free(ys);
 }
 
+/* The patch map's two computations, one a core: the whole map's range
+ * (part 0: a scan within the kernel's budget) and the block means at the
+ * map's tiling (part 1), which the map then draws (patch_grid). */
+struct patch_job {
+	const struct pe_field *f;
+	size_t nsr, nsc;
+	struct pe_stats all, *st;
+	int rc[2];
+};
+
+/* Part `part` of a patch_job. */
+static void
+patch_part(void *arg, int part)
+{
+	struct patch_job *j = arg;
+	const struct pe_field *f = j->f;
+
+	if (part == 0)
+		j->rc[0] = pe_field_block(f, 0, f->rows, 0, f->cols, true,
+		    &j->all);
+	else
+		j->rc[1] = j->st == NULL ? PE_OK : pe_field_grid(f, 0, f->rows,
+		    j->nsr, 0, f->cols, j->nsc, j->st);
+}
+
+/* The patch map's block means: the patch_job's when the tiling is
+ * the one it made, else the kernel's. */
+static int
+patch_grid(const void *arg, size_t r0, size_t r1, size_t nr, size_t c0,
+    size_t c1, size_t nc, struct pe_stats *dest)
+{
+	const struct patch_job *j = arg;
+	const struct pe_field *f = j->f;
+
+	if (j->st != NULL && j->rc[1] == PE_OK && r0 == 0 && r1 == f->rows &&
+	    c0 == 0 && c1 == f->cols && nr == j->nsr && nc == j->nsc) {
+		memcpy(dest, j->st, nr * nc * sizeof *dest);
+		return PE_OK;
+	}
+	return pe_field_grid(f, r0, r1, nr, c0, c1, nc, dest);
+}
+
+/* One element of the patch map. */
+static double
+patch_value(const void *arg, size_t r, size_t c)
+{
+	const struct patch_job *j = arg;
+	return pe_field_value(j->f, r, c);
+}
+
 /* The score of token cur with every patch, score / (d/2), as the image's
  * grid (a video's frames stacked). */
 static void
@@ -213,25 +264,29 @@ mrope_patch_map(struct ctx *c, int x, int y, int w, int h, size_t cur)
 	    PE_OK)
 		return;
 	f.anchor = cur;
-	/* the map's own range (a scan within the kernel's budget), else the
-	 * cosine's [-1, 1] */
-	struct pe_stats all;
-	double lo = -1, hi = 1;
-	if (view_check(c, pe_field_block(&f, 0, f.rows, 0, f.cols, true, &all),
-		0, 0, 0) == PE_OK && all.minmax_exact && all.max > all.min) {
-		lo = all.min;
-		hi = all.max;
-	}
 	memset(&s, 0, sizeof s);
-	s.f = &f;
+	struct patch_job job = {.f = &f, .rc = {PE_OK, PE_OK}};
+	s.src = (struct map_source){&job, patch_grid, patch_value};
 	s.r0 = 0, s.r1 = f.rows, s.c0 = 0, s.c1 = f.cols;
-	s.scale = (struct pe_scale){PE_CMAP_SEQUENTIAL, lo, hi, false};
 	snprintf(title, sizeof title, "score/(d/2), token %zu with each patch "
 	    "(%s ↓, w →)", cur, k->mrope.frames > 1 ? "frame·h" : "h");
 	s.title = title;
 	s.fmt = "%.5g";
 	s.axes = true;
 	s.colorbar = true;
+	/* the map's own range (a scan within the kernel's budget), else the
+	 * cosine's [-1, 1]; its block means at once on the other core */
+	panel_map_tiling(c->cv, &s, w, h, &job.nsr, &job.nsc);
+	if (job.nsr > 0)
+		job.st = calloc(job.nsr * job.nsc, sizeof *job.st);
+	pe_pool_run2(patch_part, &job);
+	double lo = -1, hi = 1;
+	if (view_check(c, job.rc[0], 0, 0, 0) == PE_OK && job.all.minmax_exact &&
+	    job.all.max > job.all.min) {
+		lo = job.all.min;
+		hi = job.all.max;
+	}
+	s.scale = (struct pe_scale){PE_CMAP_SEQUENTIAL, lo, hi, false};
 	size_t pf, pr, pc;
 	if (pe_mrope_part_of(k, cur, &pf, &pr, &pc) == PE_MROPE_VISION) {
 		s.cursor = true;
@@ -239,6 +294,7 @@ mrope_patch_map(struct ctx *c, int x, int y, int w, int h, size_t cur)
 		s.cur_c = pc;
 	}
 	view_check(c, panel_map(c->cv, x, y, w, h, &s, &g), 0, 0, 0);
+	free(job.st);
 	pe_field_free(&f);
 }
 

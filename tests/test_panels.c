@@ -14,6 +14,7 @@
 #include "render/draw.h"
 #include "pescope/learned.h"
 #include "pescope/relative.h"
+#include "pescope/rope.h"
 #include "pescope/toy.h"
 #include "pescope/train.h"
 #include "render/pool.h"
@@ -1034,4 +1035,68 @@ Test(panels, a_moved_cursor_draws_what_a_new_model_does)
 			pe_canvas_free(&kept);
 			pe_canvas_free(&anew);
 		}
+}
+
+/* ---- the decay panel's bound on the vector units ---------------------- */
+
+/* pe_rope_decay_many (SLEEF's sincos, |S_j| by sqrt) against the bound
+ * summed in long double with cosl, sinl and hypotl from the same angles,
+ * and against pe_rope_decay (libm): within 1e-12 of the
+ * bound (it is a mean of |S_j|, between 0 and (P + 1)/2) at d 128 to
+ * 8192, scaled, partial rotary, at distances from 0 to a million. */
+Test(panels, decay_bound_on_the_vector_units_is_the_long_double_one)
+{
+	struct {
+		size_t d;
+		double base;
+		enum pe_rope_type type;
+		double partial;
+	} cases[] = {
+		{128, 10000, PE_ROPE_DEFAULT, 1},
+		{8192, 500000, PE_ROPE_DEFAULT, 1},
+		{4096, 10000, PE_ROPE_YARN, 1},
+		{256, 1000000, PE_ROPE_LLAMA3, 0.25},
+	};
+	const double dist[] = {0, 1, 2, 7, 100, 1000, 12345, 65536, 349525,
+	    1048575, 1000003};
+	size_t nd = sizeof dist / sizeof dist[0];
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct pe_config c;
+		struct pe_rope r;
+		double got[16];
+		pe_config_default(&c);
+		c.enc = PE_ENC_ROPE;
+		c.d = cases[i].d;
+		c.n = 1u << 20;
+		c.base = cases[i].base;
+		c.rope.type = cases[i].type;
+		c.rope.factor = 8;
+		c.rope.original_max_pos = 8192;
+		c.rope.partial_rotary = cases[i].partial;
+		cr_assert_eq(pe_config_check(&c, NULL, 0), PE_OK, "case %zu", i);
+		cr_assert_eq(pe_rope_init(&r, &c), PE_OK, "case %zu", i);
+		cr_assert_eq(pe_rope_decay_many(&r, dist, nd, got), PE_OK);
+		for (size_t k = 0; k < nd; k++) {
+			long double re = 0, im = 0, total = 0;
+			for (size_t j = 0; j < r.npairs; j++) {
+				/* the angle as the kernel forms it, in double (at
+				 * r 1e6 its rounding alone moves the bound by
+				 * 1e-11) */
+				long double t = (long double)(dist[k] *
+				    r.inv_freq[j]);
+				re += cosl(t);
+				im += sinl(t);
+				total += hypotl(re, im);
+			}
+			double want = (double)(total / (long double)r.npairs);
+			cr_expect(fabs(got[k] - want) <= 1e-12 * (want > 1 ? want : 1),
+			    "case %zu (d %zu) r %g: %.17g, long double %.17g", i,
+			    cases[i].d, dist[k], got[k], want);
+			double libm = pe_rope_decay(&r, dist[k]);
+			cr_expect(fabs(got[k] - libm) <= 1e-12 * (libm > 1 ? libm : 1),
+			    "case %zu r %g: %.17g, libm's %.17g", i, dist[k], got[k],
+			    libm);
+		}
+		pe_rope_free(&r);
+	}
 }

@@ -813,6 +813,14 @@ map_pixels_fill(const struct pe_canvas *cv, const struct map_spec *s,
 	return atomic_load(&mf.rc);
 }
 
+/* Two parts at once; see panels.h. */
+void
+panel_run2(void (*fn)(void *arg, int part), void *arg)
+{
+	(void)pe_wave_isa();
+	pe_pool_run2(fn, arg);
+}
+
 /* The map's pixel layer over its mw x mh cells at (mx, y): one sample per
  * pixel (exact block means where the elements outnumber the pixels, else
  * each element over a run of pixels), from the kernel's grid in bands of

@@ -128,6 +128,13 @@ void panel_failed(struct pe_canvas *cv, int x, int y, int w, int status);
 int panel_map(struct pe_canvas *cv, int x, int y, int w, int h,
     const struct map_spec *s, struct map_geom *g);
 
+/* fn(arg, 0) and fn(arg, 1) at once, on this thread and the pool's
+ * worker (render/pool.h's pe_pool_run2), with what the kernel makes once
+ * a process made first (its vector loops' choice), so two threads never
+ * race to make it. Panels' independent work, and the kernel's grids'
+ * halves (pe_field_set_run2). */
+void panel_run2(void (*fn)(void *arg, int part), void *arg);
+
 /* The samples (rows, columns) panel_map draws spec s with in w x h
  * cells; 0 x 0 when it does not fit. */
 void panel_map_tiling(const struct pe_canvas *cv, const struct map_spec *s,

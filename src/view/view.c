@@ -10,7 +10,6 @@
 
 #include "pescope/encoding.h"
 #include "pescope/rope.h"
-#include "render/pool.h"
 #include "view/lesson.h"
 #include "view/view_impl.h"
 
@@ -26,7 +25,7 @@ pe_model_init(struct pe_model *m, const struct pe_config *cfg)
 	memset(m, 0, sizeof *m);
 	m->cfg = *cfg;
 	/* the panels' long grids take both cores, as the pictures do */
-	pe_field_set_run2(pe_pool_run2);
+	pe_field_set_run2(panel_run2);
 	if ((m->cache = calloc(1, sizeof *m->cache)) == NULL)
 		return PE_ENOMEM;
 	main = pe_enc_view_of(cfg)->main;

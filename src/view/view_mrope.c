@@ -11,7 +11,6 @@
 
 #include "pescope/mrope.h"
 #include "render/palette.h"
-#include "render/pool.h"
 
 #include "view/view_impl.h"
 
@@ -279,7 +278,7 @@ mrope_patch_map(struct ctx *c, int x, int y, int w, int h, size_t cur)
 	panel_map_tiling(c->cv, &s, w, h, &job.nsr, &job.nsc);
 	if (job.nsr > 0)
 		job.st = calloc(job.nsr * job.nsc, sizeof *job.st);
-	pe_pool_run2(patch_part, &job);
+	panel_run2(patch_part, &job);
 	double lo = -1, hi = 1;
 	if (view_check(c, job.rc[0], 0, 0, 0) == PE_OK && job.all.minmax_exact &&
 	    job.all.max > job.all.min) {

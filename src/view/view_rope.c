@@ -8,7 +8,6 @@
 
 #include "pescope/rope.h"
 #include "render/palette.h"
-#include "render/pool.h"
 
 #include "view/view_impl.h"
 
@@ -313,22 +312,19 @@ view_rope(struct ctx *c)
 struct rope_decay_job {
 	const struct pe_rope *r;
 	size_t n, ns;
-	double *dest;
+	double *dist, *dest;
+	int rc[2];
 };
 
-/* Half `part` of a rope_decay_job: each sample is one pe_rope_decay, so
- * the halves give the bits one loop would. */
+/* Half `part` of a rope_decay_job: each distance is its own sum, so the
+ * halves give the bits one call would. */
 static void
 rope_decay_part(void *arg, int part)
 {
 	struct rope_decay_job *j = arg;
 	size_t half = j->ns / 2, a = part == 0 ? 0 : half;
 	size_t b = part == 0 ? half : j->ns;
-	for (size_t s = a; s < b; s++) {
-		size_t r0, r1;
-		pe_field_span(0, j->n, j->ns, s, &r0, &r1);
-		j->dest[s] = pe_rope_decay(j->r, (double)r0);
-	}
+	j->rc[part] = pe_rope_decay_many(j->r, j->dist + a, b - a, j->dest + a);
 }
 
 /* The decay bound at ns distances, one a plot sample (the first of its
@@ -341,10 +337,25 @@ rope_decay(struct ctx *c, size_t ns)
 		return k->decay;
 	free(k->decay);
 	k->decay_ns = 0;
-	if ((k->decay = malloc(ns * sizeof *k->decay)) == NULL)
+	double *dist = malloc(ns * sizeof *dist);
+	if (dist == NULL || (k->decay = malloc(ns * sizeof *k->decay)) == NULL) {
+		free(dist);
 		return NULL;
-	struct rope_decay_job j = {&c->mainf.rope, c->cfg->n, ns, k->decay};
-	pe_pool_run2(rope_decay_part, &j);
+	}
+	for (size_t s = 0; s < ns; s++) {
+		size_t r0, r1;
+		pe_field_span(0, c->cfg->n, ns, s, &r0, &r1);
+		dist[s] = (double)r0;
+	}
+	struct rope_decay_job j = {&c->mainf.rope, c->cfg->n, ns, dist,
+	    k->decay, {PE_OK, PE_OK}};
+	panel_run2(rope_decay_part, &j);
+	free(dist);
+	if (j.rc[0] != PE_OK || j.rc[1] != PE_OK) {
+		free(k->decay);
+		k->decay = NULL;
+		return NULL;
+	}
 	k->decay_ns = ns;
 	return k->decay;
 }

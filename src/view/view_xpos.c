@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "pescope/xpos.h"
-#include "render/pool.h"
 
 #include "view/view_impl.h"
 
@@ -92,7 +91,7 @@ xpos_plain(struct ctx *c, int *rc)
 	return v->xpos_rc == PE_OK ? &v->xpos_rope : NULL;
 }
 
-/* The two score rows of xpos_score, one a core (pe_pool_run2). */
+/* The two score rows of xpos_score, one a core (panel_run2). */
 struct xpos_rows {
 	const struct pe_field *f[2];
 	size_t m[2], n, ns;
@@ -131,7 +130,7 @@ xpos_score(struct ctx *c, int x, int y, int w, int h, size_t m)
 	 * rows are independent, so each takes a core */
 	struct xpos_rows rows = {{&c->m->sim, rf}, {m, m + k->xpos.xpos_offset},
 	    n, ns, {ys, ys + ns}, {PE_OK, PE_OK}};
-	pe_pool_run2(xpos_rows_part, &rows);
+	panel_run2(xpos_rows_part, &rows);
 	st = rows.rc[0] != PE_OK ? rows.rc[0] : rows.rc[1];
 	if (view_check(c, st, x, y, w) == PE_OK) {
 		/* the range of the keys up to the query (a causal model's):

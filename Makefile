@@ -11,9 +11,10 @@ PACKAGES := gcc clang meson ninja-build pkg-config libncurses-dev libsleef-dev \
 	libcglm-dev libcriterion-dev libvterm-dev python3 python3-numpy tmux locales \
 	libcairo2-dev fonts-dejavu-core poppler-utils libjansson-dev libchafa-dev \
 	dpkg-dev debhelper lintian man-db debootstrap \
-	xvfb xdotool imagemagick kitty libgl1 libgl1-mesa-dri xterm mlterm
-# Optional: `chromium` (not installed by deps; large) lets `make test` render
-# the HTML and SVG snapshots in headless Chromium (tests/check_browser.py).
+	xvfb xdotool imagemagick kitty libgl1 libgl1-mesa-dri xterm mlterm chromium
+# chromium: `make test` renders the HTML and SVG snapshots in headless
+# Chromium (tests/check_browser.py), as the terminals' check runs kitty,
+# xterm and mlterm: a check that skips on CI checks nothing.
 
 BUILD := build
 ASAN := build-asan

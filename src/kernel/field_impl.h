@@ -261,6 +261,18 @@ void pe_field_wave_block(const struct pe_field *f, size_t r0, size_t r1,
 void pe_field_circular(const double *ts, const double *tc, size_t n,
     double *w, struct pe_stats *dest);
 
+/* Write n cells' statistics whole: mean[i], resultant res[i] (NULL: 1),
+ * count[i] entries, the rest as field_stats_init leaves it. */
+void pe_field_stats_put(const double *mean, const double *res,
+    const uint64_t *count, size_t n, struct pe_stats *dest);
+
+/* Circular statistics of n cells of count[i] entries (cnt[i]: the same,
+ * (double)count[i]), as pe_field_circular, written whole
+ * (pe_field_stats_put); w: 2 n doubles of scratch. */
+void pe_field_circular_put(const double *ts, const double *tc,
+    const double *cnt, const uint64_t *count, size_t n, double *w,
+    struct pe_stats *dest);
+
 /* Grid of means as pe_field_grid; PE_ENOMEM when out of memory. */
 int pe_field_wave_grid(const struct pe_field *f, size_t r0, size_t r1,
     size_t nr, size_t c0, size_t c1, size_t nc, struct pe_stats *dest);
@@ -450,6 +462,11 @@ void pe_field_tiling_next_at(struct field_tiling *t, double *re,
     double *im, size_t stride);
 void pe_field_tiling_sums_at(const struct field_tiling *t, double *re,
     double *im, size_t stride);
+
+/* The next four blocks and their sums, block l's into re[4 i + l] and
+ * im[4 i + l] (a wave grid's lanes): four pe_field_tiling_next_at calls of
+ * stride 4, in one pass where the blocks turn by cached steps. */
+void pe_field_tiling_next4(struct field_tiling *t, double *re, double *im);
 
 /* Release a tiling. */
 void pe_field_tiling_free(struct field_tiling *t);

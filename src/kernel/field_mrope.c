@@ -323,9 +323,9 @@ mrope_angle_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 	int rc = PE_ENOMEM;
 
 	size_t *qb = malloc(2 * (nc ? nc : 1) * sizeof *qb);
-	/* a chunk's sums; then a row's sines, cosines and scratch */
-	size_t nre = 2 * MROPE_ANGLE_CHUNK > 5 * nc ? 2 * MROPE_ANGLE_CHUNK
-	    : 5 * nc;
+	/* a chunk's sums; then a row's sines, cosines, scratch and counts */
+	size_t nre = 2 * MROPE_ANGLE_CHUNK > 6 * nc ? 2 * MROPE_ANGLE_CHUNK
+	    : 6 * nc;
 	double *re = malloc(nre * sizeof *re);
 	double *acc = malloc(2 * (nc ? nc : 1) * sizeof *acc);
 	if (qb == NULL || re == NULL || acc == NULL)
@@ -362,15 +362,19 @@ mrope_angle_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 				}
 			}
 		}
-		/* the row's cells, their circular means at once */
-		struct pe_stats *row = dest + bi * nc;
+		/* the row's cells, their circular means at once, each cell
+		 * written whole */
+		uint64_t *cnt = (uint64_t *)(void *)(re + 5 * nc);
+		double *cd = re + 2 * nc;
 		for (size_t bj = 0; bj < nc; bj++) {
-			field_stats_init(&row[bj], (uint64_t)(p1 - p0) *
-			    (qb[2 * bj + 1] - qb[2 * bj]));
+			cnt[bj] = (uint64_t)(p1 - p0) * (qb[2 * bj + 1] -
+			    qb[2 * bj]);
+			cd[bj] = (double)cnt[bj];
 			re[bj] = acc[2 * bj + 1];
 			re[nc + bj] = acc[2 * bj];
 		}
-		pe_field_circular(re, re + nc, nc, re + 2 * nc, row);
+		pe_field_circular_put(re, re + nc, cd, cnt, nc, re + 3 * nc,
+		    dest + bi * nc);
 	}
 	rc = PE_OK;
 end:

@@ -227,6 +227,101 @@ field_tiling_step(struct field_tiling *t, double *re, double *im,
 		pe_field_tiling_sums_at(t, re, im, stride);
 }
 
+/* Turn the phasors pc + i ps of nf frequencies through four blocks in
+ * turn, by rc[l] + i rs[l] into block l, and write block l's sums D[l]
+ * (c + i s) to re[4 i + l], im[4 i + l]: four calls of
+ * field_tiling_turn_at, their operations in the same order (the same
+ * bits), in one pass over the phasors; the four lanes of a frequency are
+ * adjacent, so the vector units store them whole instead of a double at a
+ * time (PE_CLONES; -O3 vectorises the loop over frequencies). */
+PE_CLONES static void
+field_tiling_turn4(double *restrict pc, double *restrict ps,
+                   const double *const rc[4], const double *const rs[4],
+                   const double *const D[4], size_t nf, double *restrict re,
+                   double *restrict im)
+{
+	const double *r0 = rc[0], *r1 = rc[1], *r2 = rc[2], *r3 = rc[3];
+	const double *s0 = rs[0], *s1 = rs[1], *s2 = rs[2], *s3 = rs[3];
+	const double *d0 = D[0], *d1 = D[1], *d2 = D[2], *d3 = D[3];
+
+	for (size_t i = 0; i < nf; i++) {
+		double c = pc[i], s = ps[i], u;
+		u = c * r0[i] - s * s0[i];
+		s = s * r0[i] + c * s0[i];
+		c = u;
+		re[4 * i] = c * d0[i];
+		im[4 * i] = s * d0[i];
+		u = c * r1[i] - s * s1[i];
+		s = s * r1[i] + c * s1[i];
+		c = u;
+		re[4 * i + 1] = c * d1[i];
+		im[4 * i + 1] = s * d1[i];
+		u = c * r2[i] - s * s2[i];
+		s = s * r2[i] + c * s2[i];
+		c = u;
+		re[4 * i + 2] = c * d2[i];
+		im[4 * i + 2] = s * d2[i];
+		u = c * r3[i] - s * s3[i];
+		s = s * r3[i] + c * s3[i];
+		c = u;
+		re[4 * i + 3] = c * d3[i];
+		im[4 * i + 3] = s * d3[i];
+		pc[i] = c;
+		ps[i] = s;
+	}
+}
+
+/* The next four blocks and their sums into re[4 i + l], im[4 i + l] for
+ * block l, as four calls of pe_field_tiling_next_at with stride 4 give
+ * them. Where all four are rotations by cached steps of blocks of the two
+ * usual lengths (every block but those of a re-anchoring sincos, about
+ * one in FIELD_PHASOR_ANCHOR), one pass (field_tiling_turn4); else the
+ * four steps. */
+void
+pe_field_tiling_next4(struct field_tiling *t, double *re, double *im)
+{
+	const double *rc[4], *rs[4], *D[4];
+	uint64_t mid[4], prev = t->mid;
+	bool fast = t->b > 0 && t->b + 4 <= t->nb &&
+	    t->steps + 4 <= FIELD_PHASOR_ANCHOR;
+
+	for (int l = 0; fast && l < 4; l++) {
+		size_t p0, p1;
+		field_span(t->lo, t->hi, t->nb, t->b + (size_t)l, &p0, &p1);
+		uint64_t len = p1 - p0;
+		mid[l] = 2 * (uint64_t)p0 + len - 1;
+		fast = mid[l] > prev && (len == t->n || len == t->n + 1);
+		D[l] = len == t->n ? t->Dn : t->Dn1;
+		prev = mid[l];
+	}
+	/* the rotations, each still in its slot once all four are made
+	 * (they are pure functions of the step: the cache holds the same
+	 * values whichever order made them) */
+	int k[4];
+	prev = t->mid;
+	for (int l = 0; fast && l < 4; l++) {
+		k[l] = field_tiling_rot(t, mid[l] - prev);
+		prev = mid[l];
+	}
+	prev = t->mid;
+	for (int l = 0; fast && l < 4; l++) {
+		fast = t->rot[k[l]].delta == mid[l] - prev;
+		rc[l] = t->rot[k[l]].c;
+		rs[l] = t->rot[k[l]].s;
+		prev = mid[l];
+	}
+	if (!fast) {
+		for (int l = 0; l < 4; l++)
+			field_tiling_step(t, re + l, im + l, 4);
+		return;
+	}
+	field_tiling_turn4(t->c, t->s, rc, rs, D, t->nf, re, im);
+	t->D = D[3];
+	t->mid = mid[3];
+	t->b += 4;
+	t->steps += 4;
+}
+
 /* Move to the next block: its phasors t->c, t->s and factors t->D. */
 void
 pe_field_tiling_next(struct field_tiling *t)

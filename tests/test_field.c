@@ -914,3 +914,131 @@ Test(field, angle_grids_match_long_double)
 		pe_field_free(&f);
 	}
 }
+
+/* Row blocks of a picture-sized wave grid the test below checks: the
+ * first group of four lanes, the groups around the re-anchoring sincos
+ * (block 65: inside a group, whose four steps then go one at a time),
+ * and the last, partial group. */
+static const size_t wave_rows_checked[] = {0, 1, 2, 3, 4, 63, 64, 65, 66, 67,
+    68, 129, 130, 131, 199, 200, 201, 202};
+
+/* Cells of the nr x nc wave grid g of f over [r0, r1) x [c0, c1) against
+ * long double sums of its elements (pe_field_value, each as the kernel
+ * defines it): a sin/cos mean and an angle's resultant to 1e-9, its
+ * circular mean to 1e-9 over the resultant. Float's precision is 6e-8;
+ * near position 2^20 an element's own angle fl(p w) is rounded by up to
+ * 2^-53 2^20 = 1.2e-10 rad, and the closed form's phase as much, so the
+ * two agree to a few 1e-12 here, not to small n's 1e-14. */
+static void
+wave_grid_is_long_double(const struct pe_field *f, const struct pe_stats *g,
+    size_t r0, size_t r1, size_t nr, size_t c0, size_t c1, size_t nc,
+    const char *what)
+{
+	bool angle = f->kind == PE_FIELD_ROPE_ANGLE;
+	size_t nrow = sizeof wave_rows_checked / sizeof *wave_rows_checked;
+
+	for (size_t t = 0; t < nrow; t++)
+		for (size_t bj = 0; bj < nc; bj++) {
+			size_t bi = wave_rows_checked[t], p0, p1, q0, q1;
+			cr_assert_lt(bi, nr);
+			pe_field_span(r0, r1, nr, bi, &p0, &p1);
+			pe_field_span(c0, c1, nc, bj, &q0, &q1);
+			long double ss = 0, sc = 0;
+			for (size_t p = p0; p < p1; p++)
+				for (size_t q = q0; q < q1; q++) {
+					long double v = pe_field_value(f, p, q);
+					if (!angle) {
+						ss += v;
+						continue;
+					}
+					ss += sinl(v);
+					sc += cosl(v);
+				}
+			long double cnt = (long double)((p1 - p0) * (q1 - q0));
+			const struct pe_stats *s = &g[bi * nc + bj];
+			cr_expect_eq(s->count, (uint64_t)cnt, "%s: count", what);
+			cr_expect(s->masked == 0 && s->undefined == 0 &&
+			    isnan(s->min) && isnan(s->max) && !s->minmax_exact,
+			    "%s cell %zu,%zu: the rest of its statistics", what,
+			    bi, bj);
+			if (!angle) {
+				double m = (double)(ss / cnt);
+				cr_expect(th_close(s->mean, m, 1e-9, 0) &&
+				    s->resultant == 1.0,
+				    "%s cell %zu,%zu: %.17g vs %.17g", what, bi,
+				    bj, s->mean, m);
+				continue;
+			}
+			double r = (double)(hypotl(ss, sc) / cnt);
+			double m = (double)atan2l(ss, sc);
+			cr_expect(th_close(s->resultant, r, 1e-9, 0),
+			    "%s cell %zu,%zu: R %.17g vs %.17g", what, bi, bj,
+			    s->resultant, r);
+			cr_expect(s->mean >= 0 && s->mean < TWO_PI, "%s: %.17g",
+			    what, s->mean);
+			if (r > 1e-6)
+				cr_expect_lt(fabs(remainder(s->mean - m, TWO_PI)),
+				    1e-9 / r, "%s cell %zu,%zu: %.17g vs %.17g",
+				    what, bi, bj, s->mean, m);
+		}
+}
+
+/* Wave grids the way a picture takes them, near position 2^20 (xpos:
+ * the end of its longest length, 2^18) with
+ * 515 frequencies (chunks of 256 and a partial one): 203 row blocks of
+ * 40 or 41 positions (groups of four lanes, a re-anchoring inside a
+ * group, a partial last group) by 71 column blocks of 7 or 8 columns, or
+ * 14 or 15 (padded terms of two widths), for every kind and layout of a
+ * wave (rope's angles, cos and sin in both pairings, the sinusoid
+ * interleaved and split, xpos's angles) against long double sums of the
+ * elements, with each instruction set's sincos (the tilings' anchors)
+ * and atan2. */
+Test(field, wave_grids_at_picture_size_match_long_double)
+{
+	static const char *const isa[] = {"generic", "avx2", "avx512"};
+	const size_t nr = 203, nc = 71;
+	struct pe_stats *g = calloc(nr * nc, sizeof *g);
+	struct pe_config c;
+	struct pe_field f;
+	char what[64];
+
+	cr_assert_not_null(g);
+	for (int k = 0; k < 3; k++) {
+		if (!pe_wave_force_isa(isa[k]))
+			continue;
+		for (int e = 0; e < 5; e++) {
+			pe_config_default(&c);
+			c.n = (size_t)1 << 20;
+			c.d = 1030;
+			c.enc = e < 2 ? PE_ENC_ROPE : e < 4 ? PE_ENC_SINUSOIDAL
+			    : PE_ENC_XPOS;
+			c.pairing = e == 1 ? PE_PAIR_INTERLEAVED : PE_PAIR_HALF;
+			c.layout = e == 3 ? PE_LAYOUT_SPLIT : c.layout;
+			/* xpos: the longest its scale's range holds */
+			while (pe_config_check(&c, NULL, 0) != PE_OK && c.n > 1)
+				c.n /= 2;
+			cr_assert_eq(pe_config_check(&c, NULL, 0), PE_OK,
+			    "config %d", e);
+			size_t r1 = c.n - 17, r0 = r1 - 8161;
+			for (int kind = 0; kind < PE_FIELD_KIND_COUNT; kind++) {
+				bool want = e < 2 ? kind == PE_FIELD_ROPE_ANGLE ||
+				    kind == PE_FIELD_ROPE_COS ||
+				    kind == PE_FIELD_ROPE_SIN : e < 4 ? kind ==
+				    PE_FIELD_PE : kind == PE_FIELD_ROPE_ANGLE;
+				if (!want)
+					continue;
+				cr_assert_eq(pe_field_init(&f,
+				    (enum pe_field_kind)kind, &c), PE_OK);
+				size_t c0 = 3, c1 = f.cols - 2;
+				cr_assert_eq(pe_field_grid(&f, r0, r1, nr, c0, c1,
+				    nc, g), PE_OK);
+				snprintf(what, sizeof what, "%s config %d kind %d",
+				    isa[k], e, kind);
+				wave_grid_is_long_double(&f, g, r0, r1, nr, c0,
+				    c1, nc, what);
+				pe_field_free(&f);
+			}
+		}
+	}
+	free(g);
+}

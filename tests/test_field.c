@@ -1042,3 +1042,45 @@ Test(field, wave_grids_at_picture_size_match_long_double)
 	}
 	free(g);
 }
+
+/* mrope's angle grid the size of a picture: 16,400 tokens (an image of
+ * 128 x 128 between text) in 203 row blocks by pairs [3, 1030) of 1032,
+ * past the first chunk of 1024 pairs, in 71 column blocks (14 or 15
+ * pairs: each summed as it comes) and in 300 (3 or 4: a fixed number of
+ * terms, zeros past the block's; blocks across the chunks' boundary),
+ * with each instruction set, against long double sums of the
+ * elements. */
+Test(field, mrope_angle_grids_at_picture_size_match_long_double)
+{
+	static const char *const isa[] = {"generic", "avx2", "avx512"};
+	static const size_t ncs[] = {71, 300};
+	struct pe_config c;
+	struct pe_field f;
+	char what[64];
+
+	for (int k = 0; k < 3; k++) {
+		if (!pe_wave_force_isa(isa[k]))
+			continue;
+		pe_config_default(&c);
+		c.enc = PE_ENC_MROPE;
+		pe_config_encoding_defaults(&c, true, false);
+		c.d = 2064;
+		c.grid_h = c.grid_w = 128;
+		cr_assert_eq(pe_config_check(&c, NULL, 0), PE_OK);
+		cr_assert_eq(pe_field_init(&f, PE_FIELD_ROPE_ANGLE, &c), PE_OK);
+		cr_assert_eq(f.rows, 16400);
+		for (size_t t = 0; t < 2; t++) {
+			size_t nr = 203, nc = ncs[t];
+			struct pe_stats *g = calloc(nr * nc, sizeof *g);
+			cr_assert_not_null(g);
+			cr_assert_eq(pe_field_grid(&f, 0, f.rows, nr, 3, 1030,
+			    nc, g), PE_OK);
+			snprintf(what, sizeof what, "mrope %s, %zu columns",
+			    isa[k], nc);
+			wave_grid_is_long_double(&f, g, 0, f.rows, nr, 3, 1030,
+			    nc, what);
+			free(g);
+		}
+		pe_field_free(&f);
+	}
+}

@@ -208,15 +208,18 @@ mrope_slot(const struct mrope_pre *pre, int a, size_t j)
 
 /* G_j = sum over the runs rg of its axis of mult e^{i p w_j} for pairs
  * [k0, k0 + kn): re[k], im[k] for pair k0 + k; each axis's pairs in pieces
- * of MROPE_PIECE slots, a run at a time. */
+ * of MROPE_PIECE slots, a run at a time. The pairs of an axis a with
+ * keep[a] (keep NULL: none) are left as they are. */
 static void
 mrope_factors(const struct pe_field *f, const struct mrope_ranges *rg,
-    size_t k0, size_t kn, double *re, double *im)
+    size_t k0, size_t kn, const bool *keep, double *re, double *im)
 {
 	const struct mrope_pre *pre = mrope_pre(f);
 	double ar[MROPE_PIECE], ai[MROPE_PIECE];
 
 	for (int a = 0; a < 3; a++) {
+		if (keep != NULL && keep[a])
+			continue;
 		size_t lo = mrope_slot(pre, a, k0), hi = mrope_slot(pre, a, k0 + kn);
 		if (pre->sorted) { /* slot t is pair t: straight into re, im */
 			mrope_runs(f, (enum pe_mrope_axis)a, rg->run[a], rg->n[a], lo,
@@ -271,7 +274,7 @@ mrope_angle_row(const struct pe_field *f, const struct mrope_ranges *rg,
 	for (size_t k = c0; k < c1; k += MROPE_ANGLE_CHUNK) {
 		size_t kn = c1 - k < MROPE_ANGLE_CHUNK ? c1 - k
 		    : MROPE_ANGLE_CHUNK;
-		mrope_factors(f, rg, k, kn, re + (k - c0), im + (k - c0));
+		mrope_factors(f, rg, k, kn, NULL, re + (k - c0), im + (k - c0));
 	}
 }
 
@@ -340,34 +343,56 @@ mrope_angle_add(const double *re, const double *im, size_t n, size_t most,
 	cell[1] = ss;
 }
 
+/* Whether axis a's runs are the same in rg and prev. */
+static bool
+mrope_same_runs(const struct mrope_ranges *rg, const struct mrope_ranges *prev,
+    int a)
+{
+	if (rg->n[a] != prev->n[a])
+		return false;
+	for (size_t r = 0; r < rg->n[a]; r++) {
+		const struct pe_mrope_run *u = &rg->run[a][r], *v = &prev->run[a][r];
+		if (u->p0 != v->p0 || u->len != v->len || u->mult != v->mult ||
+		    u->frames != v->frames)
+			return false;
+	}
+	return true;
+}
+
 /* Grid of the angle map, a row block at a time: its runs, then a chunk of
  * pairs at a time its sums, added to the cells of the column blocks the
  * chunk meets, in column order (a cell's sums in the order of the pairs,
  * whatever the order of the rows), and the row's circular statistics at
  * once while its sums are in cache; O(nr (c1 - c0) runs). Every pair's
  * prepared arrays (eight doubles a pair) stay in the core's cache across
- * the rows. PE_EINTR polled every 8 row blocks. */
+ * the rows. The row's sums of an axis whose runs are the previous row
+ * block's are that row's, kept (an image's row, or its one frame, spans
+ * several row blocks: the h and t pairs' sincos, mostly, once). PE_EINTR
+ * polled every 8 row blocks. */
 static int
 mrope_angle_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
     size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
 {
-	struct mrope_ranges rg;
+	struct mrope_ranges rg, prev;
 	int rc = PE_ENOMEM;
+	size_t ncol = c1 - c0;
 
 	size_t *qb = malloc(2 * (nc ? nc : 1) * sizeof *qb);
-	/* a chunk's sums; then a row's sines, cosines, scratch and counts */
-	size_t nre = 2 * MROPE_ANGLE_CHUNK > 6 * nc ? 2 * MROPE_ANGLE_CHUNK
-	    : 6 * nc;
-	double *re = malloc(nre * sizeof *re);
-	double *acc = malloc(2 * (nc ? nc : 1) * sizeof *acc);
-	if (qb == NULL || re == NULL || acc == NULL)
+	/* a row's sums of every pair, kept from row block to row block */
+	double *fre = malloc(2 * (ncol ? ncol : 1) * sizeof *fre);
+	/* a row's sines, cosines, scratch and counts */
+	double *re = malloc(6 * (nc ? nc : 1) * sizeof *re);
+	double *acc = malloc(3 * (nc ? nc : 1) * sizeof *acc);
+	if (qb == NULL || fre == NULL || re == NULL || acc == NULL)
 		goto end;
-	double *im = re + MROPE_ANGLE_CHUNK;
+	double *fim = fre + ncol;
 	size_t most = 0; /* the widest column block */
+	double *qw = acc + 2 * nc; /* the widths as doubles */
 	for (size_t bj = 0; bj < nc; bj++) {
 		field_span(c0, c1, nc, bj, &qb[2 * bj], &qb[2 * bj + 1]);
 		if (qb[2 * bj + 1] - qb[2 * bj] > most)
 			most = qb[2 * bj + 1] - qb[2 * bj];
+		qw[bj] = (double)(qb[2 * bj + 1] - qb[2 * bj]);
 	}
 	for (size_t bi = 0; bi < nr; bi++) {
 		size_t p0, p1;
@@ -377,6 +402,10 @@ mrope_angle_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 		}
 		field_span(r0, r1, nr, bi, &p0, &p1);
 		mrope_ranges(f->cfg, p0, p1, &rg);
+		bool keep[3];
+		for (int a = 0; a < 3; a++)
+			keep[a] = bi > 0 && mrope_same_runs(&rg, &prev, a);
+		prev = rg;
 		memset(acc, 0, 2 * nc * sizeof *acc);
 		size_t first = 0; /* the first column block not ended before
 				     the chunk */
@@ -385,24 +414,27 @@ mrope_angle_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 			    : MROPE_ANGLE_CHUNK;
 			while (first < nc && qb[2 * first + 1] <= k)
 				first++;
-			mrope_factors(f, &rg, k, kn, re, im);
+			mrope_factors(f, &rg, k, kn, keep, fre + (k - c0),
+			    fim + (k - c0));
 			for (size_t bj = first; bj < nc && qb[2 * bj] < k + kn;
 			    bj++) {
 				size_t j0 = qb[2 * bj] > k ? qb[2 * bj] : k;
 				size_t j1 = qb[2 * bj + 1] < k + kn
 				    ? qb[2 * bj + 1] : k + kn;
-				mrope_angle_add(re + (j0 - k), im + (j0 - k),
+				mrope_angle_add(fre + (j0 - c0), fim + (j0 - c0),
 				    j1 - j0, most, acc + 2 * bj);
 			}
 		}
 		/* the row's cells, their circular means at once, each cell
 		 * written whole */
 		uint64_t *cnt = (uint64_t *)(void *)(re + 5 * nc);
-		double *cd = re + 2 * nc;
+		double *cd = re + 2 * nc, len = (double)(p1 - p0);
 		for (size_t bj = 0; bj < nc; bj++) {
 			cnt[bj] = (uint64_t)(p1 - p0) * (qb[2 * bj + 1] -
 			    qb[2 * bj]);
-			cd[bj] = (double)cnt[bj];
+			/* the one rounding of the count, as (double)cnt
+			 * (field_wave_finish_row) */
+			cd[bj] = len * qw[bj];
 			re[bj] = acc[2 * bj + 1];
 			re[nc + bj] = acc[2 * bj];
 		}
@@ -412,6 +444,7 @@ mrope_angle_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 	rc = PE_OK;
 end:
 	free(qb);
+	free(fre);
 	free(re);
 	free(acc);
 	return rc;
@@ -427,7 +460,7 @@ mrope_sim_factor(const struct pe_field *f, size_t i0, size_t i1, size_t k0,
 	struct mrope_ranges rg;
 
 	mrope_ranges(f->cfg, i0, i1, &rg);
-	mrope_factors(f, &rg, k0, kn, re, im);
+	mrope_factors(f, &rg, k0, kn, NULL, re, im);
 }
 
 /* Score of tokens r and c. */

@@ -444,27 +444,18 @@ pointer_of(const struct pe_input *in)
 	return p;
 }
 
-/* The element of the main map under the pointer: the pixel's sample
- * where the terminal reports pixels, else the cell's. */
+/* The element of the main map (other: of the other pane's, in compare
+ * mode) under the pointer: the pixel's sample where the terminal reports
+ * pixels, else the cell's. */
 static bool
-hit_map(const struct loop *L, const struct pointer *p, size_t *r,
+hit_at(const struct loop *L, const struct pointer *p, bool other, size_t *r,
     size_t *c)
 {
 	if (p->px >= 0)
-		return pe_view_hit_map_px(&L->hit, p->px, p->py, p->cw, p->ch,
-		    r, c);
-	return pe_view_hit_map(&L->hit, p->x, p->y, r, c);
-}
-
-/* The same for the other pane's map (compare mode). */
-static bool
-hit_other(const struct loop *L, const struct pointer *p, size_t *r,
-    size_t *c)
-{
-	if (p->px >= 0)
-		return pe_view_hit_other_px(&L->hit, p->px, p->py, p->cw, p->ch,
-		    r, c);
-	return pe_view_hit_other(&L->hit, p->x, p->y, r, c);
+		return (other ? pe_view_hit_other_px : pe_view_hit_map_px)(
+		    &L->hit, p->px, p->py, p->cw, p->ch, r, c);
+	return (other ? pe_view_hit_other : pe_view_hit_map)(&L->hit, p->x,
+	    p->y, r, c);
 }
 
 /* Handle a click: a tab chooses the encoding, the map moves the cursor. */
@@ -496,9 +487,9 @@ click(struct loop *L, const struct pe_input *in)
 	int act = PE_ACT_NONE;
 	enum pe_pane_id other = pe_state_focused(&L->st) == PE_PANE_A
 	    ? PE_PANE_B : PE_PANE_A;
-	if (hit_other(L, &p, &r, &c)) /* compare: focus it */
+	if (hit_at(L, &p, true, &r, &c)) /* compare: focus it */
 		act = pe_state_focus(&L->st, other);
-	else if (!hit_map(L, &p, &r, &c))
+	else if (!hit_at(L, &p, false, &r, &c))
 		return PE_ACT_NONE;
 	L->st.status[0] = '\0';
 	return act | pe_state_point(&L->st, r, c);
@@ -514,8 +505,8 @@ wheel(struct loop *L, const struct pe_input *in)
 	if (L->hit.too_small)
 		return PE_ACT_NONE;
 	struct pointer p = pointer_of(in);
-	if (!hit_map(L, &p, &r, &c))
-		hit_other(L, &p, &r, &c);
+	if (!hit_at(L, &p, false, &r, &c))
+		hit_at(L, &p, true, &r, &c);
 	L->st.status[0] = '\0';
 	return pe_state_zoom(&L->st, in->wheel, r, c);
 }

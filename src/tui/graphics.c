@@ -586,12 +586,9 @@ pe_gfx_before(const struct pe_canvas *cv, bool full)
 
 /* The terminal description chafa prints with on thread part (made once
  * a process, before any band's thread prints). */
-static void gfx_digits_make(void);
-
 static ChafaTermInfo *
 gfx_term_info(int part)
 {
-	gfx_digits_make();
 	for (int b = 0; b < GFX_BANDS; b++)
 		if (gfx.ti[b] == NULL)
 			gfx.ti[b] = chafa_term_db_get_fallback_info(
@@ -652,65 +649,26 @@ gfx_chafa_on(enum pe_gfx g, const struct pe_pixmap *pm, int part)
 	return s;
 }
 
-/* RFC 4648's base64 digits, and each byte's value as one (-1: none). */
-static const char gfx_digit[] =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-static signed char gfx_digit_of[256];
-
-/* Make gfx_digit_of (once a process, before any band's thread reads it:
- * gfx_term_info's caller). */
+/* kitty's bytes s from chafa made exact, in place. chafa 1.12's base64
+ * ends a piece of 2 bytes past a multiple of 3 (every full piece: 512
+ * bytes) with the last byte's low 4 bits in the wrong place of the digit
+ * before '=' (b & 0x0f, not (b << 2) & 0x3c; chafa's f08d59c, 1.14): that
+ * byte is a pixel's alpha (pieces are whole pixels), 0 or 255 in
+ * pescope's pictures. 255 comes out 'P' (read back 243: a faint seam in
+ * kitty, a pixel in 128), which is set to '8'; 0 is 'A' either way, and a
+ * chafa without the defect never writes 'P' there. A piece's end is its
+ * ESC \ (no ESC inside one), the next piece's ESC right after it. */
 static void
-gfx_digits_make(void)
+gfx_kitty_repair(GString *s)
 {
-	static bool made;
-	if (made)
-		return;
-	memset(gfx_digit_of, -1, sizeof gfx_digit_of);
-	for (int k = 0; k < 64; k++)
-		gfx_digit_of[(unsigned char)gfx_digit[k]] = (signed char)k;
-	gfx_digit_of['='] = 0;
-	made = true;
-}
-
-/* kitty's bytes s of an opaque picture made opaque: chafa 1.12's scaler
- * writes alpha 243 on one pixel column in each batch it cuts a row into
- * (every 4 to 128 pixels, the last always), which kitty blends with the
- * cell's background, a faint seam; fixed in later chafa. Every alpha
- * byte (RGBA: the raw bytes at 3 mod 4) is set to 255 where the base64
- * holds it, in place: each piece's payload is base64 of its own bytes
- * (padded), the pixels' bytes running on across pieces. A byte is two
- * digits' bits (hi of one, lo of the next), so a group of 4 digits (3
- * bytes) is read only there, and written only where it is not 255. */
-static void
-gfx_kitty_opaque(GString *s)
-{
-	static const unsigned char hi[3] = {0x3f, 0x0f, 0x03};
-	static const unsigned char lo[3] = {0x30, 0x3c, 0x3f};
-	char *p = s->str, *end = s->str + s->len;
-	unsigned j = 3; /* the first group's alpha byte: raw 0, none */
-	while ((p = memmem(p, (size_t)(end - p), "\033_G", 3)) != NULL) {
-		char *semi = memchr(p, ';', (size_t)(end - p) < 256 ?
-		    (size_t)(end - p) : 256);
-		char *e = memchr(p + 3, '\033', (size_t)(end - p - 3));
-		if (e == NULL || e + 1 >= end || e[1] != '\\')
-			return; /* not chafa's pieces: left as they are */
-		for (char *q = semi != NULL && semi < e ? semi + 1 : e; q + 4 <=
-		    e; q += 4) {
-			int nb = 3 - (q[2] == '=') - (q[3] == '=');
-			if (j < (unsigned)nb) {
-				signed char a = gfx_digit_of[(unsigned char)q[j]];
-				signed char b = gfx_digit_of[(unsigned char)q[j + 1]];
-				if (a < 0 || b < 0)
-					return; /* not base64 */
-				if ((a & hi[j]) != hi[j] || (b & lo[j]) != lo[j]) {
-					q[j] = gfx_digit[a | hi[j]];
-					q[j + 1] = gfx_digit[b | lo[j]];
-				}
-			}
-			/* nb bytes on: the next alpha byte nb nearer */
-			j = (j + 4 - (unsigned)nb) % 4;
-		}
-		p = e + 2;
+	char *p = s->str, *end = s->str + s->len, *e;
+	while ((e = memchr(p, '\033', (size_t)(end - p))) != NULL) {
+		if (e + 1 < end && e[1] == '\\') {
+			if (e - s->str >= 2 && e[-1] == '=' && e[-2] == 'P')
+				e[-2] = '8';
+			p = e + 2 < end && e[2] == '\033' ? e + 3 : e + 2;
+		} else
+			p = e + 1;
 	}
 }
 
@@ -735,8 +693,8 @@ pe_gfx_encode(enum pe_gfx g, const struct pe_pixmap *pm, int cw, int ch,
 	GString *s = gfx_chafa(g, pm);
 	if (s == NULL)
 		return -1;
-	if (g == PE_GFX_KITTY) /* a picture is opaque */
-		gfx_kitty_opaque(s);
+	if (g == PE_GFX_KITTY)
+		gfx_kitty_repair(s);
 	*len = s->len;
 	*out = g_string_free(s, FALSE);
 	return 0;
@@ -885,6 +843,7 @@ gfx_kitty_frame(const struct pe_pixmap *pm, uint32_t id)
 	free(fr.rgb);
 	if (s == NULL)
 		return false;
+	gfx_kitty_repair(s);
 	bool whole = gfx_kitty_send(&fr, s, id, 1);
 	g_string_free(s, TRUE);
 	return whole;
@@ -915,8 +874,8 @@ gfx_band_part(void *arg, int part)
 	struct gfx_bands *j = arg;
 	struct pe_pixmap band = gfx_band(j->pm, j->o->nband, part);
 	j->o->bytes[part] = gfx_chafa_on(PE_GFX_KITTY, &band, part);
-	if (j->o->bytes[part] != NULL) /* the picture is opaque */
-		gfx_kitty_opaque(j->o->bytes[part]);
+	if (j->o->bytes[part] != NULL)
+		gfx_kitty_repair(j->o->bytes[part]);
 }
 
 /* kitty's bytes of pm's picture without its cursor's frame (the frame's

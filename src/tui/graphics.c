@@ -659,19 +659,33 @@ gfx_chafa_on(enum pe_gfx g, const struct pe_pixmap *pm, int part)
  * byte is a pixel's alpha (pieces are whole pixels), 0 or 255 in
  * pescope's pictures. 255 comes out 'P' (read back 243: a faint seam in
  * kitty, a pixel in 128), which is set to '8'; 0 is 'A' either way, and a
- * chafa without the defect never writes 'P' there. A piece's end is its
- * ESC \ (no ESC inside one), the next piece's ESC right after it. */
+ * chafa without the defect never writes 'P' there. A piece is ESC _ G to
+ * ESC \\ (no ESC inside); chafa's are all one length but the last two,
+ * so a piece's end is looked for first where the last one's length puts
+ * it (followed by the next piece's ESC), else found by memchr (a scan of
+ * every byte, 0.3 ms of a 1100 x 1020-pixel picture's 9). A change is
+ * only ever made before an ESC \\, at a payload's end. */
 static void
 gfx_kitty_repair(GString *s)
 {
 	char *p = s->str, *end = s->str + s->len, *e;
-	while ((e = memchr(p, '\033', (size_t)(end - p))) != NULL) {
-		if (e + 1 < end && e[1] == '\\') {
-			if (e - s->str >= 2 && e[-1] == '=' && e[-2] == 'P')
-				e[-2] = '8';
-			p = e + 2 < end && e[2] == '\033' ? e + 3 : e + 2;
-		} else
-			p = e + 1;
+	size_t step = 0; /* the last piece's bytes (0: none yet) */
+	while (end - p >= 4 && p[0] == '\033') {
+		e = NULL;
+		if (step > 0 && (size_t)(end - p) > 2 * step) {
+			e = p + step - 2; /* where a piece as long ends */
+			if (e[0] != '\033' || e[1] != '\\' || e[2] != '\033')
+				e = NULL;
+		}
+		if (e == NULL) {
+			e = memchr(p + 1, '\033', (size_t)(end - p - 1));
+			if (e == NULL || e + 1 >= end || e[1] != '\\')
+				return; /* not chafa's pieces: left as they are */
+		}
+		if (e - p >= 4 && e[-1] == '=' && e[-2] == 'P')
+			e[-2] = '8';
+		step = (size_t)(e + 2 - p);
+		p = e + 2;
 	}
 }
 

@@ -82,6 +82,12 @@ static struct {
 	bool ready;		/* next is this frame's */
 	bool sent_whole;	/* no key cut the data short */
 	bool was_dirty;		/* the frame started from a screen not known */
+	/* kitty: chafa's canvases, one a band's thread and one for this
+	 * thread's other pictures, kept for the next picture of one size */
+	struct gfx_canvas {
+		ChafaCanvas *cv;
+		int geo[4];	/* its cells w, h and a cell's pixels */
+	} canvas[GFX_BANDS + 1];
 } gfx = {.mode = PE_GFX_CELLS};
 
 static const char *const gfx_names[PE_GFX_COUNT] = {"auto", "kitty",
@@ -596,19 +602,11 @@ gfx_term_info(int part)
 	return gfx.ti[part];
 }
 
-/* A picture's bytes through chafa, printed with thread part's terminal
- * description: a canvas of exactly its pixels, so nothing is scaled
- * (sixel: one cell as tall as the picture rounded up to sixel's bands of
- * 6 rows, the rows added transparent, so chafa does not scale it to a
- * multiple of 6). */
-static GString *
-gfx_chafa_on(enum pe_gfx g, const struct pe_pixmap *pm, int part)
+/* A chafa canvas of protocol g, w x h cells of cw x ch pixels. */
+static ChafaCanvas *
+gfx_canvas_new(enum pe_gfx g, int w, int h, int cw, int ch)
 {
 	ChafaCanvasConfig *cf = chafa_canvas_config_new();
-	const uint32_t *px = pm->rgb;
-	uint32_t *pad = NULL;
-	int h = pm->ph;
-
 	if (cf == NULL)
 		return NULL;
 	chafa_canvas_config_set_canvas_mode(cf, CHAFA_CANVAS_MODE_TRUECOLOR);
@@ -616,26 +614,55 @@ gfx_chafa_on(enum pe_gfx g, const struct pe_pixmap *pm, int part)
 	chafa_canvas_config_set_pixel_mode(cf, g == PE_GFX_KITTY
 	    ? CHAFA_PIXEL_MODE_KITTY : g == PE_GFX_ITERM ? CHAFA_PIXEL_MODE_ITERM2
 	    : CHAFA_PIXEL_MODE_SIXELS);
+	chafa_canvas_config_set_geometry(cf, w, h);
+	chafa_canvas_config_set_cell_geometry(cf, cw, ch);
+	ChafaCanvas *cv = chafa_canvas_new(cf);
+	chafa_canvas_config_unref(cf);
+	return cv;
+}
+
+/* A picture's bytes through chafa, printed with thread part's terminal
+ * description, kitty's on canvas slot's kept one (slot: part, or
+ * GFX_BANDS for the pictures of this thread alone): a canvas of exactly
+ * its pixels, so nothing is scaled (sixel: one cell as tall as the
+ * picture rounded up to sixel's bands of 6 rows, the rows added
+ * transparent, so chafa does not scale it to a multiple of 6). */
+static GString *
+gfx_chafa_on(enum pe_gfx g, const struct pe_pixmap *pm, int part, int slot)
+{
+	const uint32_t *px = pm->rgb;
+	uint32_t *pad = NULL;
+	int h = pm->ph;
+	int geo[4] = {pm->w, pm->h, pm->pw / pm->w, pm->ph / pm->h};
+
 	if (g == PE_GFX_SIXEL) {
 		h = (pm->ph + 5) / 6 * 6;
 		if (h != pm->ph) {
 			pad = calloc((size_t)pm->pw * (size_t)h, sizeof *pad);
-			if (pad == NULL) {
-				chafa_canvas_config_unref(cf);
+			if (pad == NULL)
 				return NULL;
-			}
 			memcpy(pad, pm->rgb, (size_t)pm->pw * (size_t)pm->ph *
 			    sizeof *pad);
 			px = pad;
 		}
-		chafa_canvas_config_set_geometry(cf, 1, 1);
-		chafa_canvas_config_set_cell_geometry(cf, pm->pw, h);
-	} else {
-		chafa_canvas_config_set_geometry(cf, pm->w, pm->h);
-		chafa_canvas_config_set_cell_geometry(cf, pm->pw / pm->w,
-		    pm->ph / pm->h);
+		geo[0] = geo[1] = 1, geo[2] = pm->pw, geo[3] = h;
 	}
-	ChafaCanvas *cv = chafa_canvas_new(cf);
+	/* kitty's canvas is drawn on again by the next picture of its size
+	 * (its making, the symbol maps, was 2.5% of a change's CPU); sixel's
+	 * and iTerm2's are made for each picture, as they were */
+	struct gfx_canvas *k = g == PE_GFX_KITTY ? &gfx.canvas[slot] : NULL;
+	ChafaCanvas *cv = NULL;
+	if (k != NULL && k->cv != NULL && memcmp(k->geo, geo, sizeof geo) == 0)
+		cv = k->cv;
+	else {
+		cv = gfx_canvas_new(g, geo[0], geo[1], geo[2], geo[3]);
+		if (k != NULL && cv != NULL) {
+			if (k->cv != NULL)
+				chafa_canvas_unref(k->cv);
+			k->cv = cv;
+			memcpy(k->geo, geo, sizeof geo);
+		}
+	}
 	GString *s = NULL;
 	if (cv != NULL) {
 		/* 0xFFRRGGBB in memory order: B, G, R, A; premultiplied, as
@@ -645,9 +672,9 @@ gfx_chafa_on(enum pe_gfx g, const struct pe_pixmap *pm, int part)
 		chafa_canvas_draw_all_pixels(cv, CHAFA_PIXEL_BGRA8_PREMULTIPLIED,
 		    (const guint8 *)px, pm->pw, h, pm->pw * 4);
 		s = chafa_canvas_print(cv, gfx.ti[part]);
-		chafa_canvas_unref(cv);
+		if (k == NULL)
+			chafa_canvas_unref(cv);
 	}
-	chafa_canvas_config_unref(cf);
 	free(pad);
 	return s;
 }
@@ -711,7 +738,7 @@ static GString *
 gfx_chafa(enum pe_gfx g, const struct pe_pixmap *pm)
 {
 	gfx_chafa_begin(g);
-	return gfx_chafa_on(g, pm, 0);
+	return gfx_chafa_on(g, pm, 0, GFX_BANDS);
 }
 
 /* A picture's bytes; see tui.h. */
@@ -907,7 +934,8 @@ gfx_band_part(void *arg, int part)
 {
 	struct gfx_bands *j = arg;
 	struct pe_pixmap band = gfx_band(j->pm, j->o->nband, part);
-	j->o->bytes[part] = gfx_chafa_on(PE_GFX_KITTY, &band, part);
+	j->o->bytes[part] = gfx_chafa_on(PE_GFX_KITTY, &band, part,
+	    part);
 	if (j->o->bytes[part] != NULL)
 		gfx_kitty_repair(j->o->bytes[part]);
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "render/canvas.h"
+#include "render/palette.h"
 #include "pescope/pescope.h"
 
 Test(canvas, init_blank_and_free)
@@ -155,4 +156,30 @@ Test(canvas, fill_and_box)
 	cr_expect(strstr(top, "Hi") != NULL, "top edge: %s", top);
 	cr_expect_eq(pe_canvas_at(&cv, 1, 0)->cp, 0x2500);
 	pe_canvas_free(&cv);
+}
+
+/* Maps are pictures only where the canvas is written at 256 colors or
+ * more: a picture's pixels are the colormap's 24-bit colors, its legend is
+ * cells, which at 16 colors or fewer could not show them. */
+Test(canvas, pictures_only_where_the_legend_can_show_them)
+{
+	static const struct {
+		enum pe_depth d;
+		bool pictures;
+	} at[] = {{PE_DEPTH_TRUECOLOR, true}, {PE_DEPTH_256, true},
+	    {PE_DEPTH_16, false}, {PE_DEPTH_8, false}, {PE_DEPTH_MONO, false}};
+	for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
+		struct pe_canvas cv;
+		cr_assert_eq(pe_canvas_init(&cv, 20, 10), PE_OK);
+		cv.depth = (int)at[i].d;
+		cr_expect(!pe_canvas_pictures(&cv), "no pixel layer asked");
+		cr_assert_eq(pe_canvas_want_pixels(&cv, 8, 16, "test"), PE_OK);
+		cr_expect_eq(pe_canvas_pictures(&cv), at[i].pictures, "%s",
+		    pe_depth_name(at[i].d));
+		struct pe_pixmap *pm = pe_canvas_pixmap(&cv, 1, 1, 4, 3);
+		cr_expect_eq(pm != NULL, at[i].pictures, "%s: a picture",
+		    pe_depth_name(at[i].d));
+		cr_expect_eq(cv.npix, at[i].pictures ? 1 : 0);
+		pe_canvas_free(&cv);
+	}
 }

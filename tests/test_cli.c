@@ -270,6 +270,11 @@ struct bad {
 };
 
 static const struct bad bads[] = {
+	/* a picture's colors need a legend of 256 colors or more */
+	{{"--graphics", "kitty", "--color", "16"}, "--graphics kitty needs "
+	    "--color 256"},
+	{{"lesson", "intro", "--graphics", "sixel", "--color", "8"},
+	    "at --color 8"},
 	{{"dump", "-d", "0", "--table", "pe"}, "--d-model"},
 	{{"dump", "-d", "-3", "--table", "pe"}, "--d-model"},
 	{{"dump", "-d", "12x", "--table", "pe"}, "--d-model"},

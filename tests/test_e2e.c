@@ -1235,14 +1235,35 @@ Test(e2e, mouse_picks_the_pixel_where_the_terminal_reports_pixels)
 	    "the end");
 	term_free(&t);
 
-	/* kitty's case where libvterm can show it: an entry whose mouse is
-	 * X10's (xterm-xfree86, as xterm-kitty), kitty said by its window */
-	static const char *const kitty[] = {"TERM=xterm-xfree86",
+	/* kitty's case where libvterm can show it: a 256-color entry whose
+	 * mouse is X10's (st-256color, as xterm-kitty), kitty said by its
+	 * window */
+	static const char *const kitty[] = {"TERM=st-256color",
 	    "KITTY_WINDOW_ID=1", NULL};
 	start_px(&t, kitty);
 	t.px_from0 = true;
 	cr_assert(strstr(t.raw, "\033[?1016h") != NULL);
 	expect_pixel_picks(&t, "X10's entry, kitty's numbers", mid);
+	term_quit(&t);
+	term_free(&t);
+}
+
+/* A terminal of 8 colors (TERM=xterm-xfree86) with --graphics kitty:
+ * cells, and the status line says why (a picture's colors would not be
+ * its legend's); no picture is sent. */
+Test(e2e, pictures_need_a_legend_of_256_colors)
+{
+	static const char *const args[] = {"--graphics", "kitty", "-n", "4096",
+	    NULL};
+	static const char *const env[] = {"TERM=xterm-xfree86", NULL};
+	struct term t;
+
+	child_cell_w = 10, child_cell_h = 20;
+	term_start(&t, ROWS, COLS, args, env);
+	child_cell_w = child_cell_h = 0;
+	cr_assert(term_wait_for(&t, "graphics: cells (8 colors", WAIT_MS),
+	    "%s", term_text(&t));
+	cr_expect(strstr(t.raw, "\033_G") == NULL, "no kitty picture sent");
 	term_quit(&t);
 	term_free(&t);
 }

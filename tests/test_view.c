@@ -145,6 +145,44 @@ Test(view, huge_maps_say_which_block_the_cursor_covers)
 	pe_canvas_free(&cv);
 }
 
+/* At 16 colors or fewer a pixel layer makes no picture (its legend could
+ * not show a picture's colors): the frame of rope -n 4096 is the very
+ * frame without a pixel layer, cells, inspector and all, and the hit
+ * test's pixel samples are none; at 256 colors the map is a picture. */
+Test(view, no_pictures_at_16_colors_or_fewer)
+{
+	struct pe_config cfg;
+	pe_config_default(&cfg);
+	cfg.enc = PE_ENC_ROPE;
+	cfg.n = 4096;
+	for (int d = PE_DEPTH_256; d <= PE_DEPTH_MONO; d++) {
+		struct pe_state st;
+		struct pe_model m;
+		struct pe_canvas a, b;
+		struct pe_hit ha, hb;
+		pe_state_init(&st, &cfg);
+		cr_assert_eq(pe_model_init(&m, &cfg), PE_OK);
+		cr_assert_eq(pe_canvas_init(&a, 120, 40), PE_OK);
+		cr_assert_eq(pe_canvas_init(&b, 120, 40), PE_OK);
+		a.depth = b.depth = d;
+		cr_assert_eq(pe_canvas_want_pixels(&b, 10, 20, "test"), PE_OK);
+		cr_assert_eq(pe_view_render(&st, &m, &a, &ha), PE_OK);
+		cr_assert_eq(pe_view_render(&st, &m, &b, &hb), PE_OK);
+		if (d == PE_DEPTH_256) {
+			cr_expect_gt(b.npix, 0, "256 colors: the map a picture");
+		} else {
+			cr_expect_eq(b.npix, 0, "%s: no picture",
+			    pe_depth_name((enum pe_depth)d));
+			cr_expect_eq(hb.pnr, 0);
+			cr_expect(memcmp(a.cells, b.cells, sizeof *a.cells *
+			    (size_t)(a.w * a.h)) == 0, "%s: the cells' frame",
+			    pe_depth_name((enum pe_depth)d));
+		}
+		pe_canvas_free(&a), pe_canvas_free(&b);
+		pe_model_free(&m);
+	}
+}
+
 /* Whether two colors differ by at most one in each channel (a mean on a
  * color boundary may round either way). */
 static bool

@@ -9,7 +9,9 @@
 #include "app/options_impl.h"
 #include "pescope/encoding.h"
 #include "pescope/toy.h"
+#include "render/palette.h"
 #include "render/writer.h"
+#include "tui/tui.h"
 #include "view/encoding.h"
 
 /* "a, b and c": the names of ch whose values' bits are set in mask. */
@@ -401,6 +403,16 @@ opt_finish(struct pe_options *o, const bool *given, char *err, size_t cap)
 	int rc = check_applies(o, given, err, cap);
 	if (rc != 0)
 		return rc;
+	/* a picture's colors are the colormap's 24 bits, its legend's the
+	 * text's (render/canvas.h, pe_canvas_pictures) */
+	if (given[O_GRAPHICS] && given[O_COLOR] && o->graphics != PE_GFX_AUTO &&
+	    o->graphics != PE_GFX_CELLS && o->depth != PE_DEPTH_TRUECOLOR &&
+	    o->depth != PE_DEPTH_256)
+		return opt_fail(err, cap, "--graphics %s needs --color 256 or "
+		    "truecolor: at --color %s a map's legend cannot show a "
+		    "picture's colors (the maps are cells there)",
+		    pe_gfx_name((enum pe_gfx)o->graphics),
+		    pe_depth_name((enum pe_depth)o->depth));
 	if (pe_teach_check(c, why, sizeof why) != PE_OK)
 		return pe_options_flags(why, err, cap);
 	if (given[O_SHIFT] && (c->teach.shift <= -(int64_t)c->n ||

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "render/canvas.h"
+#include "render/palette.h"
 #include "pescope/pescope.h"
 
 /* Box-drawing code points (Unicode block U+2500). */
@@ -123,12 +124,22 @@ canvas_pix_add(struct pe_canvas *cv)
 	return &v[cv->npix++];
 }
 
+/* Whether the canvas shows pictures; see canvas.h. */
+bool
+pe_canvas_pictures(const struct pe_canvas *cv)
+{
+	return cv->px_w > 0 && (cv->depth == PE_DEPTH_TRUECOLOR ||
+	    cv->depth == PE_DEPTH_256);
+}
+
 /* A new picture over a rectangle of cells; see canvas.h. */
 struct pe_pixmap *
 pe_canvas_pixmap(struct pe_canvas *cv, int x, int y, int w, int h)
 {
 	if (cv->px_w <= 0 || cv->px_h <= 0 || w < 1 || h < 1 || x < 0 ||
 	    y < 0 || x + w > cv->w || y + h > cv->h)
+		return NULL;
+	if (!pe_canvas_pictures(cv))
 		return NULL;
 	size_t pw = (size_t)w * (size_t)cv->px_w;
 	size_t ph = (size_t)h * (size_t)cv->px_h;

@@ -776,6 +776,17 @@ pe_crt_graphics(enum pe_gfx want, char *why, size_t cap)
 		    PE_GFX_AUTO ? "" : "graphics: cells (--color mono)");
 		return PE_GFX_CELLS;
 	}
+	if (crt.depth == PE_DEPTH_16 || crt.depth == PE_DEPTH_8) {
+		/* a picture's colors are 24-bit, its legend's the text's
+		 * (pe_canvas_pictures): no picture the legend cannot show */
+		why[0] = '\0';
+		if (want != PE_GFX_CELLS && want != PE_GFX_AUTO)
+			snprintf(why, cap, "graphics: cells (%s colors cannot show "
+			    "a picture's colors in its legend; --color 256 if the "
+			    "terminal has them)", crt.depth == PE_DEPTH_16 ? "16" :
+			    "8");
+		return PE_GFX_CELLS;
+	}
 	enum pe_gfx g = pe_gfx_start(want, crt_out(), why, cap);
 	if (g == PE_GFX_KITTY) /* a fatal signal takes the pictures too */
 		pe_crt_sig_restore_add("\033_Ga=d,d=A,q=2\033\\");

@@ -529,7 +529,10 @@ def run_kitty(scr, mode, full):
 
 
 def mlterm_argv(cmd):
+    # TERM=xterm (mlterm's default) says 8 colors, where pescope's maps are
+    # cells (a legend of 8 colors cannot show a picture's)
     return ["mlterm", "--geometry", "130x42+0+0", "--border", "0",
+            "--term", "xterm-256color",
             "--sbmod", "none", "--bg", "black", "--fg", "gray",
             "--fontsize", "12", "-e"] + cmd
 

@@ -1541,8 +1541,10 @@ Test(e2e, slow_frames_never_hold_keys)
 	long long frame = now_ms() - t0;
 	cr_assert_gt(frame, 300, "the frame is slow enough to test (%lld ms)",
 	    frame);
-	/* Five moves at once: one frame, not five. */
-	term_send(&t, K_DOWN K_DOWN K_DOWN K_DOWN K_DOWN);
+	/* Five parameter keys at once (a base each: the model made again;
+	 * a cursor's move alone now redraws from what the model keeps, too
+	 * quickly to be slow): one slow frame, not five, and it says so. */
+	term_send(&t, "bbbbb");
 	cr_expect(term_wait_for(&t, "computing", 1000), "a slow frame says "
 	    "so within a second");
 	long long tq = now_ms();

@@ -1093,6 +1093,15 @@ Test(e2e, mouse_tabs_map_wheel)
 	double v;
 
 	start(&t, NULL, NULL);
+	/* With the help open a click closes it, as any key does, and does
+	 * nothing else: the cursor stays */
+	term_send(&t, "?");
+	cr_expect(term_wait_for(&t, "any key closes this help", WAIT_MS));
+	term_mouse(&t, 0, 13, 9);
+	cr_expect(term_wait_gone(&t, "any key closes this help", WAIT_MS),
+	    "a click closes the help");
+	term_pump(&t, 200);
+	cr_expect(term_has(&t, "PE[0,0]"), "and moves no cursor");
 	/* Click a cell inside the main map: the cursor goes there. */
 	term_mouse(&t, 0, 13, 9);
 	cr_assert(term_wait_gone(&t, "PE[0,0]", WAIT_MS), "click moved the "

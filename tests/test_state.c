@@ -536,12 +536,20 @@ Test(state, zoom_and_clamp)
 	pe_state_zoom(&st, -2, 0, 0);
 	cr_assert_eq(st.vr1, 0);
 
-	/* The wheel zooms around the pointer and keeps the cursor inside. */
+	/* The wheel zooms around the pointer and keeps the cursor inside:
+	 * one the view leaves out goes to the pointer's element (not to the
+	 * view's corner, an element nobody chose); one it keeps stays. */
 	start(&st, PE_ENC_SINUSOIDAL);
 	pe_state_zoom(&st, 3, 63, 63);
 	cr_assert_eq(st.vr1, 64);
 	cr_assert_eq(st.vc1, 64);
-	cr_assert(st.cur_r >= st.vr0 && st.cur_c >= st.vc0);
+	cr_expect(st.cur_r == 63 && st.cur_c == 63, "cursor (%zu, %zu)",
+	    st.cur_r, st.cur_c);
+	start(&st, PE_ENC_SINUSOIDAL);
+	st.cur_r = 30, st.cur_c = 20;
+	pe_state_zoom(&st, 1, 31, 21);
+	cr_assert(st.vr0 <= 30 && st.vr1 > 30 && st.vc0 <= 20 && st.vc1 > 20);
+	cr_expect(st.cur_r == 30 && st.cur_c == 20, "a cursor in view stays");
 }
 
 Test(state, help_quit_snapshot)

@@ -458,6 +458,19 @@ hit_at(const struct loop *L, const struct pointer *p, bool other, size_t *r,
 	    p->y, r, c);
 }
 
+/* The help closed by a click or the wheel, as by any key ("any key
+ * closes this help"), which then does nothing else; false when it was not
+ * open. */
+static bool
+help_closed(struct loop *L)
+{
+	if (!L->st.help)
+		return false;
+	L->st.help = false;
+	L->st.status[0] = '\0';
+	return true;
+}
+
 /* Handle a click: a tab chooses the encoding, the map moves the cursor. */
 static int
 click(struct loop *L, const struct pe_input *in)
@@ -468,17 +481,14 @@ click(struct loop *L, const struct pe_input *in)
 
 	if (L->hit.too_small)
 		return PE_ACT_NONE;
+	if (help_closed(L))
+		return PE_ACT_REDRAW;
 	if (y == L->hit.tab_y) {
 		for (int e = 0; e < PE_ENC_COUNT; e++)
 			if (x >= L->hit.tab_x0[e] && x < L->hit.tab_x1[e]) {
 				/* as a number key would (past the ninth there is
-				 * none): closes the help first, clears the
-				 * message */
+				 * none): clears the message */
 				L->st.status[0] = '\0';
-				if (L->st.help) {
-					L->st.help = false;
-					return PE_ACT_REDRAW;
-				}
 				return pe_state_set_encoding(&L->st, e) |
 				    PE_ACT_REDRAW;
 			}
@@ -504,6 +514,8 @@ wheel(struct loop *L, const struct pe_input *in)
 
 	if (L->hit.too_small)
 		return PE_ACT_NONE;
+	if (help_closed(L))
+		return PE_ACT_REDRAW;
 	struct pointer p = pointer_of(in);
 	if (!hit_at(L, &p, false, &r, &c))
 		hit_at(L, &p, true, &r, &c);

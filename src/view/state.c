@@ -459,15 +459,12 @@ pe_state_zoom(struct pe_state *st, int steps, size_t r, size_t c)
 	}
 	zoom_axis(r0, r1, er, rows, r, &st->vr0, &st->vr1);
 	zoom_axis(c0, c1, ec, cols, c, &st->vc0, &st->vc1);
-	/* The cursor stays visible: move it into the new viewport. */
-	if (st->cur_r < st->vr0)
-		st->cur_r = st->vr0;
-	if (st->cur_r >= st->vr1)
-		st->cur_r = st->vr1 - 1;
-	if (st->cur_c < st->vc0)
-		st->cur_c = st->vc0;
-	if (st->cur_c >= st->vc1)
-		st->cur_c = st->vc1 - 1;
+	/* The cursor stays visible: one the new viewport leaves out goes to
+	 * the element zoomed around (the pointer's, with the wheel), which
+	 * the viewport holds, not to its edge (an element nobody chose) */
+	if (st->cur_r < st->vr0 || st->cur_r >= st->vr1 ||
+	    st->cur_c < st->vc0 || st->cur_c >= st->vc1)
+		st->cur_r = r, st->cur_c = c;
 	pe_state_clamp(st);
 	return PE_ACT_REDRAW;
 }

@@ -832,6 +832,27 @@ Test(field, interrupt_check_on_its_own_thread)
 	cr_expect(!pe_field_interrupted() && !ask_elsewhere());
 }
 
+
+/* A cell's circular statistics against the long double sums ss (sines)
+ * and sc (cosines) of its cnt angles: the resultant within tol, the mean
+ * in [0, 2 pi) and, where the resultant says it has a direction, within
+ * 1e-9 / R of atan2's. */
+static void
+expect_circular(const struct pe_stats *s, long double ss, long double sc,
+    long double cnt, double tol, const char *what, size_t bi, size_t bj)
+{
+	double r = (double)(hypotl(ss, sc) / cnt);
+	double m = (double)atan2l(ss, sc);
+	cr_expect(th_close(s->resultant, r, tol, 0), "%s cell %zu,%zu: R "
+	    "%.17g vs %.17g", what, bi, bj, s->resultant, r);
+	cr_expect(s->mean >= 0 && s->mean < TWO_PI, "%s: %.17g", what,
+	    s->mean);
+	if (r > 1e-6)
+		cr_expect_lt(fabs(remainder(s->mean - m, TWO_PI)), 1e-9 / r,
+		    "%s cell %zu,%zu: %.17g vs %.17g", what, bi, bj, s->mean,
+		    m);
+}
+
 /* Every cell of an angle grid of f over [r0, r1) x [c0, c1) in nr x nc
  * against the long double sums of sin and cos of its elements (each
  * pe_field_value, the angle formed directly): the circular mean to 1e-9
@@ -856,19 +877,9 @@ angle_grid_is_long_double(const struct pe_field *f, size_t r0, size_t r1,
 					sc += cosl(v);
 				}
 			long double cnt = (long double)((p1 - p0) * (q1 - q0));
-			double r = (double)(hypotl(ss, sc) / cnt);
-			double m = (double)atan2l(ss, sc);
 			const struct pe_stats *s = &g[bi * nc + bj];
 			cr_expect_eq(s->count, (uint64_t)cnt, "%s: count", what);
-			cr_expect(th_close(s->resultant, r, 1e-12, 0),
-			    "%s cell %zu,%zu: R %.17g vs %.17g", what, bi, bj,
-			    s->resultant, r);
-			cr_expect(s->mean >= 0 && s->mean < TWO_PI, "%s: %.17g",
-			    what, s->mean);
-			if (r > 1e-6)
-				cr_expect_lt(fabs(remainder(s->mean - m, TWO_PI)),
-				    1e-9 / r, "%s cell %zu,%zu: %.17g vs %.17g",
-				    what, bi, bj, s->mean, m);
+			expect_circular(s, ss, sc, cnt, 1e-12, what, bi, bj);
 		}
 	free(g);
 }
@@ -969,17 +980,7 @@ wave_grid_is_long_double(const struct pe_field *f, const struct pe_stats *g,
 				    bj, s->mean, m);
 				continue;
 			}
-			double r = (double)(hypotl(ss, sc) / cnt);
-			double m = (double)atan2l(ss, sc);
-			cr_expect(th_close(s->resultant, r, 1e-9, 0),
-			    "%s cell %zu,%zu: R %.17g vs %.17g", what, bi, bj,
-			    s->resultant, r);
-			cr_expect(s->mean >= 0 && s->mean < TWO_PI, "%s: %.17g",
-			    what, s->mean);
-			if (r > 1e-6)
-				cr_expect_lt(fabs(remainder(s->mean - m, TWO_PI)),
-				    1e-9 / r, "%s cell %zu,%zu: %.17g vs %.17g",
-				    what, bi, bj, s->mean, m);
+			expect_circular(s, ss, sc, cnt, 1e-9, what, bi, bj);
 		}
 }
 

@@ -1259,7 +1259,7 @@ Test(e2e, mouse_picks_the_pixel_where_the_terminal_reports_pixels)
 
 /* A terminal of 8 colors (TERM=xterm-xfree86) with --graphics kitty:
  * cells, and the status line says why (a picture's colors would not be
- * its legend's); no picture is sent. */
+ * its legend's) and what to do, whole at 80x24; no picture is sent. */
 Test(e2e, pictures_need_a_legend_of_256_colors)
 {
 	static const char *const args[] = {"--graphics", "kitty", "-n", "4096",
@@ -1268,10 +1268,11 @@ Test(e2e, pictures_need_a_legend_of_256_colors)
 	struct term t;
 
 	child_cell_w = 10, child_cell_h = 20;
-	term_start(&t, ROWS, COLS, args, env);
+	term_start(&t, 24, 80, args, env);
 	child_cell_w = child_cell_h = 0;
-	cr_assert(term_wait_for(&t, "graphics: cells (8 colors", WAIT_MS),
-	    "%s", term_text(&t));
+	/* whole at 80 columns, the way out included */
+	cr_assert(term_wait_for(&t, "graphics: cells (8 colors: a legend cannot "
+	    "show a picture's; try --color 256)", WAIT_MS), "%s", term_text(&t));
 	cr_expect(strstr(t.raw, "\033_G") == NULL, "no kitty picture sent");
 	term_quit(&t);
 	term_free(&t);

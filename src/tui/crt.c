@@ -781,10 +781,9 @@ pe_crt_graphics(enum pe_gfx want, char *why, size_t cap)
 		 * (pe_canvas_pictures): no picture the legend cannot show */
 		why[0] = '\0';
 		if (want != PE_GFX_CELLS && want != PE_GFX_AUTO)
-			snprintf(why, cap, "graphics: cells (%s colors cannot show "
-			    "a picture's colors in its legend; --color 256 if the "
-			    "terminal has them)", crt.depth == PE_DEPTH_16 ? "16" :
-			    "8");
+			snprintf(why, cap, "graphics: cells (%s colors: a legend "
+			    "cannot show a picture's; try --color 256)", crt.depth ==
+			    PE_DEPTH_16 ? "16" : "8"); /* whole at 80 columns */
 		return PE_GFX_CELLS;
 	}
 	enum pe_gfx g = pe_gfx_start(want, crt_out(), why, cap);

@@ -406,8 +406,8 @@ opt_finish(struct pe_options *o, const bool *given, char *err, size_t cap)
 	/* a picture's colors are the colormap's 24 bits, its legend's the
 	 * text's (render/canvas.h, pe_canvas_pictures) */
 	if (given[O_GRAPHICS] && given[O_COLOR] && o->graphics != PE_GFX_AUTO &&
-	    o->graphics != PE_GFX_CELLS && o->depth != PE_DEPTH_TRUECOLOR &&
-	    o->depth != PE_DEPTH_256)
+	    o->graphics != PE_GFX_CELLS &&
+	    !pe_depth_pictures((enum pe_depth)o->depth))
 		return opt_fail(err, cap, "--graphics %s needs --color 256 or "
 		    "truecolor: at --color %s a map's legend cannot show a "
 		    "picture's colors (the maps are cells there)",

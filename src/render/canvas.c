@@ -128,8 +128,7 @@ canvas_pix_add(struct pe_canvas *cv)
 bool
 pe_canvas_pictures(const struct pe_canvas *cv)
 {
-	return cv->px_w > 0 && (cv->depth == PE_DEPTH_TRUECOLOR ||
-	    cv->depth == PE_DEPTH_256);
+	return cv->px_w > 0 && pe_depth_pictures((enum pe_depth)cv->depth);
 }
 
 /* A new picture over a rectangle of cells; see canvas.h. */

@@ -130,11 +130,9 @@ int pe_canvas_want_pixels(struct pe_canvas *cv, int px_w, int px_h,
 /* Give dst the pixel layer request of src (a part of a frame drawn on a
  * canvas of its own). */
 void pe_canvas_want_like(struct pe_canvas *dst, const struct pe_canvas *src);
-/* Whether maps are pictures on cv: a pixel layer is wanted and cv is
- * written at 256 colors or more. A picture's pixels are the colormap's
- * 24-bit colors, and its legend (a color bar, swatches) is cells: at 16
- * colors or fewer the legend could not show the picture's colors, so the
- * maps are cells there, in the legend's colors. */
+/* Whether maps are pictures on cv: a pixel layer is wanted and cv's
+ * depth shows pictures (pe_depth_pictures: else the maps are cells, in
+ * their legend's colors). */
 bool pe_canvas_pictures(const struct pe_canvas *cv);
 /* A new picture over cells [x, x + w) x [y, y + h), all of them inside
  * the canvas, at the wanted pixels a cell, black, its tiling and cursor

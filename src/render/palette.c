@@ -223,6 +223,13 @@ pe_depth_parse(const char *s)
 	return -1;
 }
 
+/* Whether maps are pictures at depth d; see palette.h. */
+bool
+pe_depth_pictures(enum pe_depth d)
+{
+	return d == PE_DEPTH_TRUECOLOR || d == PE_DEPTH_256;
+}
+
 /* Name of a color depth. */
 const char *
 pe_depth_name(enum pe_depth d)

@@ -142,5 +142,9 @@ uint32_t pe_palette_ramp(uint8_t shade);
 /* Parse "truecolor", "256", "16", "8", "mono" (-1 if unknown). */
 int pe_depth_parse(const char *s);
 const char *pe_depth_name(enum pe_depth d);
+/* Whether maps are pictures at depth d: 256 colors or more. A picture's
+ * pixels are the colormap's 24-bit colors and its legend (a color bar,
+ * swatches) is cells, which at 16 colors or fewer could not show them. */
+bool pe_depth_pictures(enum pe_depth d);
 
 #endif

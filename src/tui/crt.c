@@ -771,19 +771,17 @@ pe_crt_fatal(const char *fmt, ...)
 enum pe_gfx
 pe_crt_graphics(enum pe_gfx want, char *why, size_t cap)
 {
-	if (!crt.active || crt.depth == PE_DEPTH_MONO) {
-		snprintf(why, cap, "%s", want == PE_GFX_CELLS || want ==
-		    PE_GFX_AUTO ? "" : "graphics: cells (--color mono)");
-		return PE_GFX_CELLS;
-	}
-	if (crt.depth == PE_DEPTH_16 || crt.depth == PE_DEPTH_8) {
-		/* a picture's colors are 24-bit, its legend's the text's
-		 * (pe_canvas_pictures): no picture the legend cannot show */
+	if (!crt.active || !pe_depth_pictures(crt.depth)) {
+		/* no picture its legend cannot show; said when asked for */
 		why[0] = '\0';
-		if (want != PE_GFX_CELLS && want != PE_GFX_AUTO)
+		if (!crt.active || want == PE_GFX_CELLS || want == PE_GFX_AUTO)
+			return PE_GFX_CELLS;
+		if (crt.depth == PE_DEPTH_MONO)
+			snprintf(why, cap, "graphics: cells (--color mono)");
+		else /* whole at 80 columns */
 			snprintf(why, cap, "graphics: cells (%s colors: a legend "
-			    "cannot show a picture's; try --color 256)", crt.depth ==
-			    PE_DEPTH_16 ? "16" : "8"); /* whole at 80 columns */
+			    "cannot show a picture's; try --color 256)",
+			    crt.depth == PE_DEPTH_16 ? "16" : "8");
 		return PE_GFX_CELLS;
 	}
 	enum pe_gfx g = pe_gfx_start(want, crt_out(), why, cap);

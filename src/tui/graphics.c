@@ -624,6 +624,43 @@ gfx_canvas_new(enum pe_gfx g, int w, int h, int cw, int ch)
 	return cv;
 }
 
+/* kitty's bytes s from chafa made exact, in place. chafa 1.12's base64
+ * ends a piece of 2 bytes past a multiple of 3 (every full piece: 512
+ * bytes) with the last byte's low 4 bits in the wrong place of the digit
+ * before '=' (b & 0x0f, not (b << 2) & 0x3c; chafa's f08d59c, 1.14): that
+ * byte is a pixel's alpha (pieces are whole pixels), 0 or 255 in
+ * pescope's pictures. 255 comes out 'P' (read back 243: a faint seam in
+ * kitty, a pixel in 128), which is set to '8'; 0 is 'A' either way, and a
+ * chafa without the defect never writes 'P' there. A piece is ESC _ G to
+ * ESC \\ (no ESC inside); chafa's are all one length but the last two,
+ * so a piece's end is looked for first where the last one's length puts
+ * it (followed by the next piece's ESC), else found by memchr (a scan of
+ * every byte, 0.3 ms of a 1100 x 1020-pixel picture's 9). A change is
+ * only ever made before an ESC \\, at a payload's end. */
+static void
+gfx_kitty_repair(GString *s)
+{
+	char *p = s->str, *end = s->str + s->len, *e;
+	size_t step = 0; /* the last piece's bytes (0: none yet) */
+	while (end - p >= 4 && p[0] == '\033') {
+		e = NULL;
+		if (step > 0 && (size_t)(end - p) > 2 * step) {
+			e = p + step - 2; /* where a piece as long ends */
+			if (e[0] != '\033' || e[1] != '\\' || e[2] != '\033')
+				e = NULL;
+		}
+		if (e == NULL) {
+			e = memchr(p + 1, '\033', (size_t)(end - p - 1));
+			if (e == NULL || e + 1 >= end || e[1] != '\\')
+				return; /* not chafa's pieces: left as they are */
+		}
+		if (e - p >= 4 && e[-1] == '=' && e[-2] == 'P')
+			e[-2] = '8';
+		step = (size_t)(e + 2 - p);
+		p = e + 2;
+	}
+}
+
 /* A picture's bytes through chafa, printed with thread part's terminal
  * description, kitty's on canvas slot's kept one (slot: part, or
  * GFX_BANDS for the pictures of this thread alone): a canvas of exactly
@@ -679,44 +716,9 @@ gfx_chafa_on(enum pe_gfx g, const struct pe_pixmap *pm, int part, int slot)
 			chafa_canvas_unref(cv);
 	}
 	free(pad);
+	if (s != NULL && g == PE_GFX_KITTY)
+		gfx_kitty_repair(s);
 	return s;
-}
-
-/* kitty's bytes s from chafa made exact, in place. chafa 1.12's base64
- * ends a piece of 2 bytes past a multiple of 3 (every full piece: 512
- * bytes) with the last byte's low 4 bits in the wrong place of the digit
- * before '=' (b & 0x0f, not (b << 2) & 0x3c; chafa's f08d59c, 1.14): that
- * byte is a pixel's alpha (pieces are whole pixels), 0 or 255 in
- * pescope's pictures. 255 comes out 'P' (read back 243: a faint seam in
- * kitty, a pixel in 128), which is set to '8'; 0 is 'A' either way, and a
- * chafa without the defect never writes 'P' there. A piece is ESC _ G to
- * ESC \\ (no ESC inside); chafa's are all one length but the last two,
- * so a piece's end is looked for first where the last one's length puts
- * it (followed by the next piece's ESC), else found by memchr (a scan of
- * every byte, 0.3 ms of a 1100 x 1020-pixel picture's 9). A change is
- * only ever made before an ESC \\, at a payload's end. */
-static void
-gfx_kitty_repair(GString *s)
-{
-	char *p = s->str, *end = s->str + s->len, *e;
-	size_t step = 0; /* the last piece's bytes (0: none yet) */
-	while (end - p >= 4 && p[0] == '\033') {
-		e = NULL;
-		if (step > 0 && (size_t)(end - p) > 2 * step) {
-			e = p + step - 2; /* where a piece as long ends */
-			if (e[0] != '\033' || e[1] != '\\' || e[2] != '\033')
-				e = NULL;
-		}
-		if (e == NULL) {
-			e = memchr(p + 1, '\033', (size_t)(end - p - 1));
-			if (e == NULL || e + 1 >= end || e[1] != '\\')
-				return; /* not chafa's pieces: left as they are */
-		}
-		if (e - p >= 4 && e[-1] == '=' && e[-2] == 'P')
-			e[-2] = '8';
-		step = (size_t)(e + 2 - p);
-		p = e + 2;
-	}
 }
 
 /* Ready chafa for protocol g's pictures, on this thread, none printing:
@@ -757,8 +759,6 @@ pe_gfx_encode(enum pe_gfx g, const struct pe_pixmap *pm, int cw, int ch,
 	GString *s = gfx_chafa(g, pm);
 	if (s == NULL)
 		return -1;
-	if (g == PE_GFX_KITTY)
-		gfx_kitty_repair(s);
 	*len = s->len;
 	*out = g_string_free(s, FALSE);
 	return 0;
@@ -907,7 +907,6 @@ gfx_kitty_frame(const struct pe_pixmap *pm, uint32_t id)
 	free(fr.rgb);
 	if (s == NULL)
 		return false;
-	gfx_kitty_repair(s);
 	bool whole = gfx_kitty_send(&fr, s, id, 1);
 	g_string_free(s, TRUE);
 	return whole;
@@ -939,8 +938,6 @@ gfx_band_part(void *arg, int part)
 	struct pe_pixmap band = gfx_band(j->pm, j->o->nband, part);
 	j->o->bytes[part] = gfx_chafa_on(PE_GFX_KITTY, &band, part,
 	    part);
-	if (j->o->bytes[part] != NULL)
-		gfx_kitty_repair(j->o->bytes[part]);
 }
 
 /* kitty's bytes of pm's picture without its cursor's frame (the frame's
@@ -1199,29 +1196,19 @@ pe_gfx_mouse(bool on)
 	gfx.mouse_on = on;
 }
 
-/* A cell's pixels when mouse reports are in pixels, else false. */
-bool
-pe_gfx_mouse_pixels(int *pw, int *ph)
-{
-	if (!gfx.mouse_on || gfx.mode == PE_GFX_CELLS)
-		return false;
-	gfx_cell_now(pw, ph);
-	return *pw > 0 && *ph > 0;
-}
-
 /* A report's pixel from 0, as curses decoded it (one less than the
  * report's numbers); see tui.h. */
 bool
-pe_gfx_mouse_at(int x, int y, int *px, int *py, int *cx, int *cy)
+pe_gfx_mouse_at(int x, int y, struct pe_gfx_pointer *p)
 {
-	int cw, ch;
-	if (!pe_gfx_mouse_pixels(&cw, &ch))
+	if (!gfx.mouse_on || gfx.mode == PE_GFX_CELLS)
 		return false;
-	*px = x + 1 - gfx.mouse_from;
-	*py = y + 1 - gfx.mouse_from;
-	if (*px < 0 || *py < 0)
+	gfx_cell_now(&p->cw, &p->ch);
+	p->px = x + 1 - gfx.mouse_from;
+	p->py = y + 1 - gfx.mouse_from;
+	if (p->cw <= 0 || p->ch <= 0 || p->px < 0 || p->py < 0)
 		return false;
-	*cx = *px / cw, *cy = *py / ch;
+	p->x = p->px / p->cw, p->y = p->py / p->ch;
 	return true;
 }
 

@@ -425,22 +425,14 @@ train(struct loop *L, bool need[2], bool *dirty)
 	return active || L->train_moved;
 }
 
-/* Where a mouse event is: its cell, and its pixel on the screen (-1
+/* Where a mouse event is: its cell, and its pixel on the screen (px -1
  * where the terminal reports cells) with a cell's pixels. */
-struct pointer {
-	int x, y, px, py, cw, ch;
-};
-
-/* The pointer of a mouse event (its report's numbers are pixels where
- * SGR-Pixels is on). */
-static struct pointer
+static struct pe_gfx_pointer
 pointer_of(const struct pe_input *in)
 {
-	struct pointer p = {in->x, in->y, -1, -1, 0, 0};
-	if (pe_gfx_mouse_at(in->x, in->y, &p.px, &p.py, &p.x, &p.y))
-		pe_gfx_mouse_pixels(&p.cw, &p.ch);
-	else
-		p.px = p.py = -1, p.x = in->x, p.y = in->y;
+	struct pe_gfx_pointer p;
+	if (!pe_gfx_mouse_at(in->x, in->y, &p))
+		p = (struct pe_gfx_pointer){-1, -1, in->x, in->y, 0, 0};
 	return p;
 }
 
@@ -448,7 +440,7 @@ pointer_of(const struct pe_input *in)
  * mode) under the pointer: the pixel's sample where the terminal reports
  * pixels, else the cell's. */
 static bool
-hit_at(const struct loop *L, const struct pointer *p, bool other, size_t *r,
+hit_at(const struct loop *L, const struct pe_gfx_pointer *p, bool other, size_t *r,
     size_t *c)
 {
 	if (p->px >= 0)
@@ -476,7 +468,7 @@ static int
 click(struct loop *L, const struct pe_input *in)
 {
 	size_t r, c;
-	struct pointer p = pointer_of(in);
+	struct pe_gfx_pointer p = pointer_of(in);
 	int x = p.x, y = p.y;
 
 	if (L->hit.too_small)
@@ -516,7 +508,7 @@ wheel(struct loop *L, const struct pe_input *in)
 		return PE_ACT_NONE;
 	if (help_closed(L))
 		return PE_ACT_REDRAW;
-	struct pointer p = pointer_of(in);
+	struct pe_gfx_pointer p = pointer_of(in);
 	if (!hit_at(L, &p, false, &r, &c))
 		hit_at(L, &p, true, &r, &c);
 	L->st.status[0] = '\0';

@@ -154,12 +154,15 @@ void pe_gfx_stop(void);
  * refresh, since curses' own mouse modes replace it; off before curses
  * leaves the screen. */
 void pe_gfx_mouse(bool on);
-/* Whether mouse reports are in pixels now, with a cell's pixels. */
-bool pe_gfx_mouse_pixels(int *pw, int *ph);
-/* A mouse report curses decoded at (x, y) as the pixel (*px, *py) of
- * the screen, from 0 (terminals number them from 1, as xterm, or from 0,
- * as kitty), and its cell (*cx, *cy); false when reports are cells. */
-bool pe_gfx_mouse_at(int x, int y, int *px, int *py, int *cx, int *cy);
+/* Where a mouse report is on the screen: its pixel from 0, its cell, and
+ * a cell's pixels. */
+struct pe_gfx_pointer {
+	int px, py, x, y, cw, ch;
+};
+/* A mouse report curses decoded at (x, y) as its pixel (terminals number
+ * them from 1, as xterm, or from 0, as kitty) in *p; false when reports
+ * are cells (then *p says nothing). */
+bool pe_gfx_mouse_at(int x, int y, struct pe_gfx_pointer *p);
 /* Write the pictures of each frame given to pe_gfx_before/_after to out
  * as protocol g would to a terminal (bench, tests), from nothing on
  * screen; no terminal is asked anything and no key cuts a picture short.

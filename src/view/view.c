@@ -434,26 +434,17 @@ pe_view_hit_other(const struct pe_hit *hit, int x, int y, size_t *r,
 	return hit_map(&h, x, y, -1, -1, r, c);
 }
 
-/* A screen pixel's cell (cells of cw x ch pixels) and the pixel within it. */
-static void
-hit_pixel(int px, int py, int cw, int ch, int *x, int *y, int *ox, int *oy)
-{
-	*x = px / cw, *y = py / ch;
-	*ox = px % cw, *oy = py % ch;
-}
-
 /* Map a screen pixel to an element of the main map; see view.h. */
 bool
 pe_view_hit_map_px(const struct pe_hit *hit, int px, int py, int cw, int ch,
     size_t *r, size_t *c)
 {
-	int x, y, ox, oy;
 	if (px < 0 || py < 0 || cw <= 0 || ch <= 0)
 		return false;
-	hit_pixel(px, py, cw, ch, &x, &y, &ox, &oy);
-	if (cw != hit->px_w || ch != hit->px_h) /* a layer of other cells */
-		ox = oy = -1;
-	return hit_map(hit, x, y, ox, oy, r, c);
+	bool own = cw == hit->px_w && ch == hit->px_h; /* else a layer of
+							  other cells */
+	return hit_map(hit, px / cw, py / ch, own ? px % cw : -1,
+	    own ? py % ch : -1, r, c);
 }
 
 /* The same for the other pane's map (compare mode). */

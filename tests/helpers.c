@@ -466,8 +466,65 @@ th_field_check_kind(const struct pe_config *cfg, enum pe_field_kind kind,
 	pe_field_free(&f);
 }
 
+/* What th_rows_take gathers: the grid the rows make, the next row
+ * expected, and a row past which to stop (SIZE_MAX: none). */
+struct th_rows {
+	struct pe_stats *got;
+	size_t nc, next, stop_at;
+};
+
+/* A row of pe_field_grid_rows: in order, each once, copied whole. */
+static int
+th_rows_take(void *arg, size_t k, const struct pe_stats *cells)
+{
+	struct th_rows *t = arg;
+	cr_assert_eq(k, t->next, "row %zu handed on where %zu was next", k,
+	    t->next);
+	memcpy(t->got + k * t->nc, cells, t->nc * sizeof *cells);
+	t->next++;
+	return k == t->stop_at ? PE_EINTR : PE_OK;
+}
+
+/* pe_field_grid_rows against pe_field_grid: every row in order, once,
+ * the same bits; a row's status stops it (after the first row and after
+ * the last), returned, with no row after it. */
+static void
+th_field_check_rows(const struct pe_field *f, size_t r0, size_t r1,
+    size_t nr, size_t c0, size_t c1, size_t nc, const struct pe_stats *g,
+    const char *what)
+{
+	struct pe_stats *scratch = calloc(nr * nc, sizeof *scratch);
+	struct pe_stats *got = calloc(nr * nc, sizeof *got);
+	cr_assert(scratch != NULL && got != NULL);
+	struct th_rows t = {got, nc, 0, SIZE_MAX};
+	cr_assert_eq(pe_field_grid_rows(f, r0, r1, nr, c0, c1, nc, scratch,
+	    th_rows_take, &t), PE_OK, "%s: rows", what);
+	cr_assert_eq(t.next, nr, "%s: %zu rows of %zu", what, t.next, nr);
+	for (size_t i = 0; i < nr * nc; i++) {
+		const struct pe_stats *a = &got[i], *b = &g[i];
+		cr_assert(memcmp(&a->mean, &b->mean, sizeof a->mean) == 0 &&
+		    memcmp(&a->resultant, &b->resultant, sizeof a->resultant)
+		    == 0 && a->count == b->count && a->masked == b->masked &&
+		    a->undefined == b->undefined, "%s %zux%zu: row %zu cell %zu "
+		    "is not the grid's (mean %.17g, %.17g)", what, nr, nc,
+		    i / nc, i % nc, a->mean, b->mean);
+	}
+	size_t stops[2] = {0, nr - 1};
+	for (int s = 0; s < 2; s++) {
+		t = (struct th_rows){got, nc, 0, stops[s]};
+		cr_assert_eq(pe_field_grid_rows(f, r0, r1, nr, c0, c1, nc,
+		    scratch, th_rows_take, &t), PE_EINTR, "%s: a row's status",
+		    what);
+		cr_assert_eq(t.next, stops[s] + 1, "%s: rows after a stop",
+		    what);
+	}
+	free(scratch);
+	free(got);
+}
+
 /* A grid against pe_field_block cell by cell (struct pe_stats as
- * expect_stats compares them). */
+ * expect_stats compares them), and its rows handed on
+ * (th_field_check_rows). */
 void
 th_field_check_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr, size_t c0,
            size_t c1, size_t nc, const char *what)
@@ -476,6 +533,7 @@ th_field_check_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr, s
 	struct pe_stats *g = calloc(nr * nc, sizeof *g);
 	cr_assert_eq(pe_field_grid(f, r0, r1, nr, c0, c1, nc, g), PE_OK, "%s",
 	             what);
+	th_field_check_rows(f, r0, r1, nr, c0, c1, nc, g, what);
 	for (size_t i = 0; i < nr; i++)
 		for (size_t j = 0; j < nc; j++) {
 			size_t p0, p1, q0, q1;

@@ -541,6 +541,21 @@ Test(field, grids_equal_blocks_at_every_tiling)
 	th_field_check_grids(&c, PE_FIELD_PE, "vit2d pe");
 }
 
+/* A wave grid of more frequencies than one group of chunks (its rows are
+ * finished in the last group, after the others added to every row):
+ * its rows handed on are its cells (th_field_check_grid). */
+Test(field, wave_rows_past_one_group_of_chunks)
+{
+	struct pe_config c;
+	pe_config_default(&c);
+	c.d = 16384; /* 8192 frequencies: two groups */
+	c.n = 1000;
+	struct pe_field f;
+	cr_assert_eq(pe_field_init(&f, PE_FIELD_PE, &c), PE_OK);
+	th_field_check_grid(&f, 3, 997, 37, 5, 16384, 50, "sinusoidal d 16384");
+	pe_field_free(&f);
+}
+
 /* Similarity grids of many cells: a square grid over one tiling of rows
  * and columns (few distinct blocks: each summed once) and one whose row
  * and column tilings differ (every cell its own product), both against

@@ -130,12 +130,14 @@ field_init_alibi(struct pe_field *f)
 
 static const struct field_ops wave_ops = {pe_field_wave_init,
 	pe_field_wave_value, wave_block, pe_field_wave_grid,
-	pe_field_scan_minmax, false};
+	pe_field_scan_minmax, false, NULL,
+	pe_field_wave_rows};
 static const struct field_ops sim_ops = {pe_field_wave_init,
 	pe_field_sim_value, sim_block, pe_field_sim_grid, sim_minmax, false};
 static const struct field_ops rope_wave_ops = {pe_field_wave_init_rope,
 	pe_field_wave_value, wave_block, pe_field_wave_grid,
-	pe_field_scan_minmax, false};
+	pe_field_scan_minmax, false, NULL,
+	pe_field_wave_rows};
 static const struct field_ops rope_sim_ops = {pe_field_wave_init_rope,
 	pe_field_sim_value, sim_block, pe_field_sim_grid, sim_minmax, false};
 static const struct field_ops learned_ops = {pe_field_learned_init,
@@ -396,6 +398,26 @@ pe_field_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 			return rc;
 	}
 	return PE_OK;
+}
+
+/* pe_field_grid's rows handed on as finished: the module's own where it
+ * finishes them in order, else its whole grid in scratch, then its rows. */
+int
+pe_field_grid_rows(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
+    size_t c0, size_t c1, size_t nc, struct pe_stats *scratch,
+    pe_field_row_fn *row, void *arg)
+{
+	if (f == NULL || f->cfg == NULL || scratch == NULL || row == NULL ||
+	    r0 >= r1 || r1 > f->rows || c0 >= c1 || c1 > f->cols || nr == 0 ||
+	    nc == 0)
+		return PE_EINVAL;
+	const struct field_ops *ops = field_ops_of(f->cfg->enc, f->kind);
+	if (ops->rows != NULL)
+		return ops->rows(f, r0, r1, nr, c0, c1, nc, scratch, row, arg);
+	int rc = pe_field_grid(f, r0, r1, nr, c0, c1, nc, scratch);
+	for (size_t k = 0; k < nr && rc == PE_OK; k++)
+		rc = row(arg, k, scratch + k * nc);
+	return rc;
 }
 
 /* Similarity profile dest[k] = S(p, p + k), NAN past the last position. */

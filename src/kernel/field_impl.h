@@ -59,6 +59,11 @@ struct field_ops {
 	/* Rows and columns, when not the kind's usual ones (pe_field_shape);
 	 * NULL: usual. */
 	void (*shape)(const struct pe_config *cfg, size_t *rows, size_t *cols);
+	/* pe_field_grid_rows where the module finishes rows in order, in
+	 * the first few rows of scratch; NULL: its grid, then the rows. */
+	int (*rows)(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
+	    size_t c0, size_t c1, size_t nc, struct pe_stats *scratch,
+	    pe_field_row_fn *row, void *arg);
 };
 
 /* Shared by every module: statistics, the cuts of a tiling and a walk over
@@ -276,6 +281,11 @@ void pe_field_circular_put(const double *ts, const double *tc,
 /* Grid of means as pe_field_grid; PE_ENOMEM when out of memory. */
 int pe_field_wave_grid(const struct pe_field *f, size_t r0, size_t r1,
     size_t nr, size_t c0, size_t c1, size_t nc, struct pe_stats *dest);
+/* The same grid's rows handed on as pe_field_grid_rows does, finished in
+ * the first FIELD_WAVE_LANES rows of scratch. */
+int pe_field_wave_rows(const struct pe_field *f, size_t r0, size_t r1,
+    size_t nr, size_t c0, size_t c1, size_t nc, struct pe_stats *scratch,
+    pe_field_row_fn *row, void *arg);
 
 /* field_scan.c */
 

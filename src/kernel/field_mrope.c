@@ -368,10 +368,12 @@ mrope_same_runs(const struct mrope_ranges *rg, const struct mrope_ranges *prev,
  * the rows. The row's sums of an axis whose runs are the previous row
  * block's are that row's, kept (an image's row, or its one frame, spans
  * several row blocks: the h and t pairs' sincos, mostly, once). PE_EINTR
- * polled every 8 row blocks. */
+ * polled every 8 row blocks. Into dest, or (row not NULL) each row into
+ * dest's first, handed to row as it is finished. */
 static int
-mrope_angle_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
-    size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
+mrope_angle_fill(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
+    size_t c0, size_t c1, size_t nc, struct pe_stats *dest,
+    pe_field_row_fn *row, void *arg)
 {
 	struct mrope_ranges rg, prev;
 	int rc = PE_ENOMEM;
@@ -438,8 +440,11 @@ mrope_angle_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 			re[bj] = acc[2 * bj + 1];
 			re[nc + bj] = acc[2 * bj];
 		}
+		struct pe_stats *cells = row != NULL ? dest : dest + bi * nc;
 		pe_field_circular_put(re, re + nc, cd, cnt, nc, re + 3 * nc,
-		    dest + bi * nc);
+		    cells);
+		if (row != NULL && (rc = row(arg, bi, cells)) != PE_OK)
+			goto end;
 	}
 	rc = PE_OK;
 end:
@@ -448,6 +453,23 @@ end:
 	free(re);
 	free(acc);
 	return rc;
+}
+
+/* Grid of the angle map (mrope_angle_fill). */
+static int
+mrope_angle_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
+    size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
+{
+	return mrope_angle_fill(f, r0, r1, nr, c0, c1, nc, dest, NULL, NULL);
+}
+
+/* Its rows handed on as finished (mrope_angle_fill). */
+static int
+mrope_angle_rows(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
+    size_t c0, size_t c1, size_t nc, struct pe_stats *scratch,
+    pe_field_row_fn *row, void *arg)
+{
+	return mrope_angle_fill(f, r0, r1, nr, c0, c1, nc, scratch, row, arg);
 }
 
 /* ---- products of sums: scores ----------------------------------------- */
@@ -799,7 +821,7 @@ mrope_scan_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 
 const struct field_ops pe_field_mrope_angle_ops = {mrope_init,
 	mrope_angle_value, mrope_angle_block, mrope_angle_grid, NULL, false,
-	mrope_angle_shape};
+	mrope_angle_shape, mrope_angle_rows};
 const struct field_ops pe_field_mrope_sim_ops = {mrope_init, mrope_sim_value,
 	mrope_sim_block, mrope_sim_grid, mrope_scan_minmax, false, NULL};
 const struct field_ops pe_field_mrope_patch_ops = {mrope_init,

@@ -486,13 +486,15 @@ field_wave_finish_row(const struct pe_field *f, const double *acc, size_t l,
 
 /* Grid of a wave field: per row-block the closed-form sums of every
  * frequency (struct field_tiling), FIELD_WAVE_CHUNK frequencies at a time,
- * added to the column blocks that show them (struct field_wave_terms); the
- * running sums live in dest[].mean (sines) and dest[].resultant (cosines).
+ * added to the column blocks that show them (struct field_wave_terms);
  * O(nr (F + cols) + nr nc) arithmetic and O(F) sincos per
- * FIELD_PHASOR_ANCHOR row-blocks. */
-int
-pe_field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
-                   size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
+ * FIELD_PHASOR_ANCHOR row-blocks. Rows are finished in order, in the last
+ * group of chunks: into dest, or (row not NULL) into dest's first
+ * FIELD_WAVE_LANES rows, each handed to row as it is finished. */
+static int
+field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
+    size_t c0, size_t c1, size_t nc, struct pe_stats *dest,
+    pe_field_row_fn *row, void *arg)
 {
 	size_t nfreq;
 	const double *wr, *hc, *hs;
@@ -576,7 +578,8 @@ pe_field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 		for (size_t bi = 0; bi < nr; bi += FIELD_WAVE_LANES) {
 			size_t nb = nr - bi < FIELD_WAVE_LANES ? nr - bi
 			                                       : FIELD_WAVE_LANES;
-			struct pe_stats *rows = dest + bi * nc;
+			struct pe_stats *rows = row != NULL ? dest : dest +
+			    bi * nc;
 			double *acc = ngroup > 1 ? accs + 2 * bi * nc : accs;
 			if (g0 == 0)
 				memset(acc, 0, 2 * FIELD_WAVE_LANES * nc *
@@ -596,6 +599,13 @@ pe_field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 				field_span(r0, r1, nr, bi + l, &p0, &p1);
 				field_wave_finish_row(f, acc, l, rows + l * nc,
 				    nc, qw, qwd, p1 - p0, fin);
+				int said = row != NULL ? row(arg, bi + l,
+				    rows + l * nc) : PE_OK;
+				if (said != PE_OK) {
+					field_wave_tilings_free(ti, made);
+					rc = said;
+					goto end;
+				}
 			}
 		}
 		field_wave_tilings_free(ti, made);
@@ -603,8 +613,16 @@ pe_field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 	if (tm.nchunk == 0) { /* no terms: every block's sums are 0 */
 		field_cells_start(&it, r0, r1, nr, c0, c1, nc);
 		while (field_cells_next(&it)) {
-			field_stats_init(&dest[it.k], it.count);
-			field_wave_finish(f, 0.0, 0.0, &dest[it.k]);
+			struct pe_stats *cell = &dest[row != NULL ? it.bj :
+			    it.k];
+			field_stats_init(cell, it.count);
+			field_wave_finish(f, 0.0, 0.0, cell);
+			int said = row != NULL && it.bj == nc - 1 ?
+			    row(arg, it.bi, dest) : PE_OK;
+			if (said != PE_OK) {
+				rc = said;
+				goto end;
+			}
 		}
 	}
 	rc = PE_OK;
@@ -613,4 +631,21 @@ end:
 	free(S);
 	field_wave_terms_free(&tm);
 	return rc;
+}
+
+/* Grid of means of a wave field (field_wave_grid). */
+int
+pe_field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
+    size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
+{
+	return field_wave_grid(f, r0, r1, nr, c0, c1, nc, dest, NULL, NULL);
+}
+
+/* Its rows handed on as finished (field_wave_grid). */
+int
+pe_field_wave_rows(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
+    size_t c0, size_t c1, size_t nc, struct pe_stats *scratch,
+    pe_field_row_fn *row, void *arg)
+{
+	return field_wave_grid(f, r0, r1, nr, c0, c1, nc, scratch, row, arg);
 }

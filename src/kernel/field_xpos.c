@@ -91,6 +91,17 @@ xpos_angle_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 	return pe_field_wave_grid(f, r0 + K, r1 + K, nr, c0, c1, nc, dest);
 }
 
+/* Its rows handed on as finished: the wave module's, rows shifted by K. */
+static int
+xpos_angle_rows(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
+    size_t c0, size_t c1, size_t nc, struct pe_stats *scratch,
+    pe_field_row_fn *row, void *arg)
+{
+	size_t K = f->cfg->xpos.xpos_offset;
+	return pe_field_wave_rows(f, r0 + K, r1 + K, nr, c0, c1, nc, scratch,
+	    row, arg);
+}
+
 /* Exact min and max: the wave module's scan, rows shifted by K. */
 static int
 xpos_angle_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
@@ -298,6 +309,6 @@ xpos_sim_minmax(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 
 const struct field_ops pe_field_xpos_angle_ops = {xpos_angle_init,
 	xpos_angle_value, xpos_angle_block, xpos_angle_grid, xpos_angle_minmax,
-	false, xpos_angle_shape};
+	false, xpos_angle_shape, xpos_angle_rows};
 const struct field_ops pe_field_xpos_sim_ops = {xpos_init, xpos_sim_value,
 	xpos_sim_block, xpos_sim_grid, xpos_sim_minmax, false, NULL};

@@ -691,44 +691,67 @@ map_fill_special(const struct map_fill *mf, const struct pe_stats *row,
 	}
 }
 
-/* The colors of rectangle u of a fill, with st and scol its part's. */
+/* A rectangle of a fill being colored (map_fill_row): its first sample
+ * row and column, its columns, its pixel columns [xa, xe). */
+struct map_rect {
+	struct map_fill *mf;
+	uint32_t *scol;	/* a color a sample column (nc != pw) */
+	size_t k0, j0, nk;
+	int xa, xe;
+};
+
+/* Color sample row k0 + k of a rectangle from its block means, over its
+ * pixel rows: a color a sample, then (fewer samples than pixels) each
+ * over its run of pixels; masked and undefined samples as their cells
+ * look. */
+static int
+map_fill_row(void *arg, size_t k, const struct pe_stats *row)
+{
+	const struct map_rect *rt = arg;
+	const struct map_fill *mf = rt->mf;
+	struct pe_pixmap *pm = mf->pm;
+	size_t pw = (size_t)pm->pw;
+	int ya, yb;
+	pe_pixmap_pixels(mf->nr, (size_t)pm->ph, rt->k0 + k, &ya, &yb);
+	uint32_t *line = pm->rgb + (size_t)ya * pw;
+	pe_scale_pixels(&mf->s->scale, row, rt->nk, mf->nc == pw ? line +
+	    rt->j0 : rt->scol + rt->j0);
+	if (mf->nc != pw)
+		for (int p = rt->xa; p < rt->xe; p++)
+			line[p] = rt->scol[mf->colof[p]];
+	for (int yy = ya + 1; yy < yb; yy++)
+		memcpy(pm->rgb + (size_t)yy * pw + rt->xa, line + rt->xa,
+		    (size_t)(rt->xe - rt->xa) * sizeof *line);
+	map_fill_special(mf, row, rt->j0, rt->nk, ya, yb);
+	return PE_OK;
+}
+
+/* The colors of rectangle u of a fill, with st and scol its part's: the
+ * kernel's grid hands each row on as it is finished (pe_field_grid_rows,
+ * read while in cache), a source's whole grid its rows after. */
 static int
 map_fill_unit(struct map_fill *mf, size_t u, struct pe_stats *st,
     uint32_t *scol)
 {
 	const struct map_spec *s = mf->s;
-	struct pe_pixmap *pm = mf->pm;
-	size_t nr = mf->nr, nc = mf->nc, pw = (size_t)pm->pw;
+	size_t nr = mf->nr, nc = mf->nc, pw = (size_t)mf->pm->pw;
 	size_t k0 = u / mf->per_row * mf->band, j0 = u % mf->per_row *
 	    mf->chunk;
 	size_t k1 = k0 + mf->band < nr ? k0 + mf->band : nr, a, b;
 	size_t j1 = j0 + mf->chunk < nc ? j0 + mf->chunk : nc, ca, cb;
-	int xa, xb, xe;
+	struct map_rect rt = {mf, scol, k0, j0, j1 - j0, 0, 0};
+	int xb;
 	band_rows(s->r0, s->r1, nr, k0, k1, &a, &b);
 	band_rows(s->c0, s->c1, nc, j0, j1, &ca, &cb);
-	size_t nb = k1 - k0, nk = j1 - j0;
-	int rc = s->f != NULL ? pe_field_grid(s->f, a, b, nb, ca, cb, nk, st)
-	    : s->src.grid(s->src.arg, a, b, nb, ca, cb, nk, st);
 	/* the rectangle's pixel columns [xa, xe) */
-	pe_pixmap_pixels(nc, pw, j0, &xa, &xb);
-	pe_pixmap_pixels(nc, pw, j1 - 1, &xb, &xe);
-	for (size_t k = k0; k < k1 && rc == PE_OK; k++) {
-		const struct pe_stats *row = st + (k - k0) * nk;
-		int ya, yb;
-		pe_pixmap_pixels(nr, (size_t)pm->ph, k, &ya, &yb);
-		uint32_t *line = pm->rgb + (size_t)ya * pw;
-		/* a color a sample, then (fewer samples than pixels) each
-		 * over its run of pixels */
-		pe_scale_pixels(&s->scale, row, nk, nc == pw ? line + j0 :
-		    scol + j0);
-		if (nc != pw)
-			for (int p = xa; p < xe; p++)
-				line[p] = scol[mf->colof[p]];
-		for (int yy = ya + 1; yy < yb; yy++)
-			memcpy(pm->rgb + (size_t)yy * pw + xa, line + xa,
-			    (size_t)(xe - xa) * sizeof *line);
-		map_fill_special(mf, row, j0, nk, ya, yb);
-	}
+	pe_pixmap_pixels(nc, pw, j0, &rt.xa, &xb);
+	pe_pixmap_pixels(nc, pw, j1 - 1, &xb, &rt.xe);
+	if (s->f != NULL)
+		return pe_field_grid_rows(s->f, a, b, k1 - k0, ca, cb, rt.nk,
+		    st, map_fill_row, &rt);
+	int rc = s->src.grid(s->src.arg, a, b, k1 - k0, ca, cb, rt.nk, st);
+	for (size_t k = 0; k < k1 - k0 && rc == PE_OK; k++)
+		rc = map_fill_row(&rt, k, st + k * rt.nk);
 	return rc;
 }
 

@@ -182,15 +182,58 @@ static const double spans[][2] = {
     {-4096.0, 4096.0},
 };
 
-/* Compare pe_scale_pixels over n samples with pe_scale_color each;
- * return how many differ (reporting the first). */
+/* Compare pe_scale_means over the samples of s that are blocks of finite
+ * entries alone, given as their means and resultants (res: or none, every
+ * one 1), with pe_scale_color each, and its count of undefined (NaN)
+ * means; return how many differ. */
+static long
+means_differ(const struct pe_scale *sc, const struct pe_stats *s, size_t n,
+    bool res)
+{
+	double mean[ROW], rl[ROW];
+	uint32_t px[ROW];
+	size_t m = 0, nan = 0;
+	long bad = 0;
+
+	cr_assert(n <= ROW);
+	for (size_t i = 0; i < n; i++)
+		if (s[i].masked == 0 && s[i].undefined == 0 && s[i].count > 0) {
+			mean[m] = s[i].mean;
+			rl[m] = res ? s[i].resultant : 1.0;
+			nan += isnan(mean[m]);
+			m++;
+		}
+	cr_expect_eq(pe_scale_means(sc, mean, res ? rl : NULL, m, px), nan,
+	    "undefined means counted");
+	for (size_t i = 0; i < m; i++) {
+		struct pe_stats one = {.mean = mean[i], .resultant = rl[i],
+		    .count = 1};
+		uint32_t want = 0xff000000u | (uint32_t)pe_scale_color(sc, &one);
+		if (px[i] != want && bad++ == 0)
+			cr_log_error("means: cmap %d cyclic %d lo %a hi %a: mean "
+			    "%a R %a: %08x, want %08x", (int)sc->cmap,
+			    sc->cyclic, sc->lo, sc->hi, mean[i], rl[i], px[i],
+			    want);
+	}
+	return bad;
+}
+
+/* Compare pe_scale_pixels over n samples with pe_scale_color each, and
+ * its count of masked and undefined samples, and pe_scale_means over
+ * those that are blocks of finite entries alone (means_differ); return
+ * how many differ (reporting the first). */
 static long
 row_differs(const struct pe_scale *sc, const struct pe_stats *s, size_t n,
     uint32_t *px)
 {
-	long bad = 0;
+	long bad = means_differ(sc, s, n, true) + means_differ(sc, s, n,
+	    false);
+	size_t special = 0;
 
-	pe_scale_pixels(sc, s, n, px);
+	for (size_t i = 0; i < n; i++)
+		special += pe_sample_class(&s[i]) != PE_SAMPLE_VALUE;
+	cr_expect_eq(pe_scale_pixels(sc, s, n, px), special,
+	    "masked and undefined samples counted");
 	for (size_t i = 0; i < n; i++) {
 		uint32_t want = 0xff000000u | (uint32_t)pe_scale_color(sc, &s[i]);
 		if (px[i] == want)

@@ -85,19 +85,32 @@ int pe_field_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 int pe_field_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
     size_t c0, size_t c1, size_t nc, struct pe_stats *dest);
 
-/* What pe_field_grid_rows hands each finished row to: row k of the nr,
- * its nc cells, valid only during the call. A status other than PE_OK
- * stops the grid, which returns it. */
-typedef int pe_field_row_fn(void *arg, size_t k, const struct pe_stats *cells);
+/* A finished row of a grid, as pe_field_grid_rows hands it on: its nc
+ * cells' statistics (cells), or, where every cell is a block of finite
+ * entries alone (count > 0, none masked or undefined), only their means
+ * and resultant lengths (cells NULL; resultant NULL: every one 1): what a
+ * color reads, in arrays a vector unit loads whole. */
+struct pe_field_row {
+	const struct pe_stats *cells; /* [nc], or NULL: mean, resultant */
+	const double *mean;	      /* [nc] where cells is NULL */
+	const double *resultant;      /* [nc], or NULL: every one 1 */
+};
 
-/* pe_field_grid, each row handed to row(arg, k, cells) once finished, in
+/* What pe_field_grid_rows hands each finished row to: row k of the nr,
+ * valid only during the call. A status other than PE_OK stops the grid,
+ * which returns it. */
+typedef int pe_field_row_fn(void *arg, size_t k,
+    const struct pe_field_row *row);
+
+/* pe_field_grid, each row handed to row(arg, k, ...) once finished, in
  * order, rather than kept: where the module finishes its rows one by one
- * (the wave fields: sinusoidal, rope, xpos's angles) a few rows of
- * scratch are written again and again, so that a grid larger than the
- * cache is read while it is still in it (a picture's block means are
- * tens of megabytes: writing them all and reading them back was a third
- * of its time); elsewhere scratch holds the whole grid, then its rows
- * are handed on. scratch: nr * nc cells. The same means, bit for bit. */
+ * (the wave fields: sinusoidal, rope, xpos's angles; mrope's angles) they
+ * are handed on as means and resultants from a few rows' scratch, so
+ * that a grid larger than the cache is read while it is still in it (a
+ * picture's block means are tens of megabytes: writing them all and
+ * reading them back was a third of its time); elsewhere scratch holds
+ * the whole grid, then its rows are handed on as cells. scratch: nr * nc
+ * cells. The same means, bit for bit. */
 int pe_field_grid_rows(const struct pe_field *f, size_t r0, size_t r1,
     size_t nr, size_t c0, size_t c1, size_t nc, struct pe_stats *scratch,
     pe_field_row_fn *row, void *arg);

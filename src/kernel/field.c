@@ -416,7 +416,8 @@ pe_field_grid_rows(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 		return ops->rows(f, r0, r1, nr, c0, c1, nc, scratch, row, arg);
 	int rc = pe_field_grid(f, r0, r1, nr, c0, c1, nc, scratch);
 	for (size_t k = 0; k < nr && rc == PE_OK; k++)
-		rc = row(arg, k, scratch + k * nc);
+		rc = row(arg, k, &(struct pe_field_row){scratch + k * nc, NULL,
+		    NULL});
 	return rc;
 }
 

@@ -281,8 +281,8 @@ void pe_field_circular_put(const double *ts, const double *tc,
 /* Grid of means as pe_field_grid; PE_ENOMEM when out of memory. */
 int pe_field_wave_grid(const struct pe_field *f, size_t r0, size_t r1,
     size_t nr, size_t c0, size_t c1, size_t nc, struct pe_stats *dest);
-/* The same grid's rows handed on as pe_field_grid_rows does, finished in
- * the first FIELD_WAVE_LANES rows of scratch. */
+/* The same grid's rows handed on as pe_field_grid_rows does, as means
+ * and resultants (scratch unused but where the grid has no terms). */
 int pe_field_wave_rows(const struct pe_field *f, size_t r0, size_t r1,
     size_t nr, size_t c0, size_t c1, size_t nc, struct pe_stats *scratch,
     pe_field_row_fn *row, void *arg);

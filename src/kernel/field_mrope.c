@@ -368,8 +368,8 @@ mrope_same_runs(const struct mrope_ranges *rg, const struct mrope_ranges *prev,
  * the rows. The row's sums of an axis whose runs are the previous row
  * block's are that row's, kept (an image's row, or its one frame, spans
  * several row blocks: the h and t pairs' sincos, mostly, once). PE_EINTR
- * polled every 8 row blocks. Into dest, or (row not NULL) each row into
- * dest's first, handed to row as it is finished. */
+ * polled every 8 row blocks. Into dest, or (row not NULL) each row's
+ * means and resultants handed to row as it is finished. */
 static int
 mrope_angle_fill(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
     size_t c0, size_t c1, size_t nc, struct pe_stats *dest,
@@ -440,10 +440,15 @@ mrope_angle_fill(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 			re[bj] = acc[2 * bj + 1];
 			re[nc + bj] = acc[2 * bj];
 		}
-		struct pe_stats *cells = row != NULL ? dest : dest + bi * nc;
-		pe_field_circular_put(re, re + nc, cd, cnt, nc, re + 3 * nc,
-		    cells);
-		if (row != NULL && (rc = row(arg, bi, cells)) != PE_OK)
+		if (row == NULL) {
+			pe_field_circular_put(re, re + nc, cd, cnt, nc,
+			    re + 3 * nc, dest + bi * nc);
+			continue;
+		}
+		pe_trig_polar_many(re, re + nc, cd, nc, re + 3 * nc,
+		    re + 4 * nc);
+		if ((rc = row(arg, bi, &(struct pe_field_row){NULL, re + 3 * nc,
+		    re + 4 * nc})) != PE_OK)
 			goto end;
 	}
 	rc = PE_OK;

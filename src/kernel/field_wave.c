@@ -453,15 +453,17 @@ field_wave_add(const struct field_wave_terms *tm, size_t k, size_t flo,
 
 /* Finish lane l of a group's running sums acc (field_wave_add) into a
  * row of nc blocks of len rows each, qw[bj] columns wide (qwd[bj] as a
- * double), every cell written whole (pe_field_stats_put): angles all at
- * once (pe_field_circular_put); fin: 6 nc doubles of scratch. A count as
- * a double is len qwd[bj], the one rounding of the integer len qw[bj] as
- * (double)(len qw[bj]) is (the same bits), so the means' loop needs no
- * integer conversion and runs on the vector units (PE_CLONES). */
+ * double): every cell written whole into row (pe_field_stats_put), angles
+ * all at once (pe_field_circular_put); or (row NULL) only the means and
+ * resultants, in fin. *out says where they are. fin: 6 nc doubles of
+ * scratch. A count as a double is len qwd[bj], the one rounding of the
+ * integer len qw[bj] as (double)(len qw[bj]) is (the same bits), so the
+ * means' loop needs no integer conversion and runs on the vector units
+ * (PE_CLONES). */
 PE_CLONES static void
 field_wave_finish_row(const struct pe_field *f, const double *acc, size_t l,
     struct pe_stats *row, size_t nc, const size_t *qw, const double *qwd,
-    size_t len, double *fin)
+    size_t len, double *fin, struct pe_field_row *out)
 {
 	double *ts = fin, *tc = fin + nc, *cd = fin + 2 * nc, *m = fin + 3 * nc;
 	uint64_t *cnt = (uint64_t *)(void *)(fin + 5 * nc);
@@ -473,15 +475,21 @@ field_wave_finish_row(const struct pe_field *f, const double *acc, size_t l,
 		cnt[bj] = (uint64_t)len * qw[bj];
 		cd[bj] = lend * qwd[bj];
 	}
+	*out = (struct pe_field_row){row, row != NULL ? NULL : m, NULL};
 	if (f->kind == PE_FIELD_ROPE_ANGLE) {
-		pe_field_circular_put(ts, tc, cd, cnt, nc, m, row);
+		if (row != NULL)
+			pe_field_circular_put(ts, tc, cd, cnt, nc, m, row);
+		else
+			pe_trig_polar_many(ts, tc, cd, nc, m, m + nc);
+		out->resultant = row != NULL ? NULL : m + nc;
 		return;
 	}
 	/* field_wave_finish's mean */
 	double scale = pe_field_wave_scale(f);
 	for (size_t bj = 0; bj < nc; bj++)
 		m[bj] = (ts[bj] + tc[bj]) * scale / cd[bj];
-	pe_field_stats_put(m, NULL, cnt, nc, row);
+	if (row != NULL)
+		pe_field_stats_put(m, NULL, cnt, nc, row);
 }
 
 /* Grid of a wave field: per row-block the closed-form sums of every
@@ -578,7 +586,7 @@ field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 		for (size_t bi = 0; bi < nr; bi += FIELD_WAVE_LANES) {
 			size_t nb = nr - bi < FIELD_WAVE_LANES ? nr - bi
 			                                       : FIELD_WAVE_LANES;
-			struct pe_stats *rows = row != NULL ? dest : dest +
+			struct pe_stats *rows = row != NULL ? NULL : dest +
 			    bi * nc;
 			double *acc = ngroup > 1 ? accs + 2 * bi * nc : accs;
 			if (g0 == 0)
@@ -597,10 +605,12 @@ field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 			for (size_t l = 0; g1 == tm.nchunk && l < nb; l++) {
 				size_t p0, p1;
 				field_span(r0, r1, nr, bi + l, &p0, &p1);
-				field_wave_finish_row(f, acc, l, rows + l * nc,
-				    nc, qw, qwd, p1 - p0, fin);
-				int said = row != NULL ? row(arg, bi + l,
-				    rows + l * nc) : PE_OK;
+				struct pe_field_row done;
+				field_wave_finish_row(f, acc, l, rows != NULL ?
+				    rows + l * nc : NULL, nc, qw, qwd, p1 - p0,
+				    fin, &done);
+				int said = row != NULL ? row(arg, bi + l, &done)
+				    : PE_OK;
 				if (said != PE_OK) {
 					field_wave_tilings_free(ti, made);
 					rc = said;
@@ -618,7 +628,8 @@ field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 			field_stats_init(cell, it.count);
 			field_wave_finish(f, 0.0, 0.0, cell);
 			int said = row != NULL && it.bj == nc - 1 ?
-			    row(arg, it.bi, dest) : PE_OK;
+			    row(arg, it.bi, &(struct pe_field_row){dest, NULL,
+			    NULL}) : PE_OK;
 			if (said != PE_OK) {
 				rc = said;
 				goto end;

@@ -51,9 +51,15 @@ void pe_sample_pattern(uint32_t *rgb, int pw, int cw, int ch, int x0,
 pe_color pe_scale_color(const struct pe_scale *sc, const struct pe_stats *s);
 /* The pixel layer's colors of n samples: dest[i] = 0xFF000000 |
  * pe_scale_color(sc, &s[i]) (opaque 0xFFRRGGBB), bit for bit, made a run
- * of samples at a time on the vector units. */
-void pe_scale_pixels(const struct pe_scale *sc, const struct pe_stats *s,
+ * of samples at a time on the vector units. Returns how many are masked
+ * or undefined (pe_sample_class), whose patterns the caller paints. */
+size_t pe_scale_pixels(const struct pe_scale *sc, const struct pe_stats *s,
     size_t n, uint32_t *dest);
+/* The same of n blocks of finite entries alone (count > 0, none masked
+ * or undefined), given as their means and resultant lengths (res NULL:
+ * every one 1): a NaN mean is undefined, and counted. */
+size_t pe_scale_means(const struct pe_scale *sc, const double *mean,
+    const double *res, size_t n, uint32_t *dest);
 
 /* Draw samples [2h rows x w cols] (row-major) as w x h cells of the
  * half-block U+2580: foreground the upper sample, background the lower.

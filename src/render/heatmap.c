@@ -215,14 +215,17 @@ heatmap_fade(const heatmap_vd *rp, heatmap_vm *cp)
 
 /* The opaque color of a sample that is not a block of finite entries
  * alone: its class's, or (a value among masked or undefined entries)
- * pe_scale_color's. */
+ * pe_scale_color's; *special counts it when its class is not a value's. */
 static uint32_t
-heatmap_other(const struct pe_scale *sc, const struct pe_stats *s)
+heatmap_other(const struct pe_scale *sc, const struct pe_stats *s,
+    size_t *special)
 {
 	switch (pe_sample_class(s)) {
 	case PE_SAMPLE_MASKED:
+		++*special;
 		return 0xff000000u | (uint32_t)PE_COLOR_MASKED;
 	case PE_SAMPLE_UNDEF:
+		++*special;
 		return 0xff000000u | (uint32_t)PE_COLOR_UNDEF;
 	case PE_SAMPLE_VALUE:
 		break;
@@ -230,67 +233,127 @@ heatmap_other(const struct pe_scale *sc, const struct pe_stats *s)
 	return 0xff000000u | (uint32_t)pe_scale_color(sc, s);
 }
 
+/* The opaque colors of a group of HEATMAP_LANES value samples, means t
+ * and resultant lengths r (fade: a cyclic scale's, r not all 1), into
+ * dest: t, its bucket (pe_cmap_color's own for a mixed bucket's t), the
+ * fade. */
+static inline void
+heatmap_group(const struct heatmap_plan *pl, const heatmap_vd *tp,
+    const heatmap_vd *rp, bool fade, uint32_t *dest)
+{
+	heatmap_vd t = *tp, r = *rp;
+	heatmap_vi k;
+	heatmap_vm c;
+	uint32_t any = 0;
+
+	heatmap_t(pl, &t);
+	/* t 2^16 is exact: its integer part is t's bucket */
+	k = __builtin_convertvector(t * HEATMAP_ALL((double)PE_CMAP_BUCKETS),
+	    heatmap_vi);
+	for (int j = 0; j < HEATMAP_LANES; j++)
+		any |= (uint32_t)(c[j] = pl->lut[k[j]]);
+	for (int j = 0; any & PE_CMAP_MIXED && j < HEATMAP_LANES; j++)
+		if ((uint32_t)c[j] & PE_CMAP_MIXED)
+			c[j] = pe_cmap_color(pl->cmap, t[j]);
+	if (fade)
+		heatmap_fade(&r, &c);
+	for (int j = 0; j < HEATMAP_LANES; j++)
+		dest[j] = 0xff000000u | (uint32_t)c[j];
+}
+
 /* pe_scale_color of n samples, opaque, HEATMAP_LANES at a time, each
- * group's whole work in one pass, so that the next group's loads (a
- * sample is a cache line, from a band of the kernel's beyond L2) go on
- * while this one's colors are made: what the color reads of the lanes,
- * which of them are blocks of finite entries alone; for those, t, its
- * bucket (pe_cmap_color's own for a mixed bucket's t), the fade; the
- * others by class. The last n % HEATMAP_LANES by pe_scale_color. */
-HEATMAP_CLONES static void
+ * group's whole work in one pass (heatmap_group), so that the next
+ * group's loads (a sample is a cache line) go on while this one's colors
+ * are made: what the color reads of the lanes, which of them are blocks
+ * of finite entries alone, their colors; the others by class. The last n
+ * % HEATMAP_LANES by pe_scale_color. The samples not values, counted. */
+HEATMAP_CLONES static size_t
 heatmap_row(const struct heatmap_plan *pl, const struct pe_stats *s,
     size_t n, uint32_t *dest)
 {
-	size_t i = 0;
+	size_t i = 0, special = 0;
 
 	for (; n - i >= HEATMAP_LANES; i += HEATMAP_LANES) {
 		const struct pe_stats *p = s + i;
 		heatmap_vd t, r;
-		heatmap_vi k;
-		heatmap_vm c;
-		unsigned fast = 0, any = 0;
+		unsigned fast = 0;
 		for (int j = 0; j < HEATMAP_LANES; j++) {
 			t[j] = p[j].mean;
 			r[j] = p[j].resultant;
 			fast |= (unsigned)((p[j].masked | p[j].undefined) == 0 &&
 			    p[j].count != 0 && !isnan(p[j].mean)) << j;
 		}
-		if (fast != 0) {
-			heatmap_t(pl, &t);
-			/* t 2^16 is exact: its integer part is t's bucket */
-			k = __builtin_convertvector(t *
-			    HEATMAP_ALL((double)PE_CMAP_BUCKETS), heatmap_vi);
-			for (int j = 0; j < HEATMAP_LANES; j++)
-				any |= (uint32_t)(c[j] = pl->lut[k[j]]);
-			for (int j = 0; any & PE_CMAP_MIXED &&
-			    j < HEATMAP_LANES; j++)
-				if ((uint32_t)c[j] & PE_CMAP_MIXED)
-					c[j] = pe_cmap_color(pl->cmap, t[j]);
-			if (pl->cyclic)
-				heatmap_fade(&r, &c);
-			for (int j = 0; j < HEATMAP_LANES; j++)
-				dest[i + (size_t)j] = 0xff000000u | (uint32_t)c[j];
-		}
+		if (fast != 0)
+			heatmap_group(pl, &t, &r, pl->cyclic, dest + i);
 		for (int j = 0; fast != (1u << HEATMAP_LANES) - 1 &&
 		    j < HEATMAP_LANES; j++)
 			if (!(fast >> j & 1))
-				dest[i + (size_t)j] = heatmap_other(pl->sc, &p[j]);
+				dest[i + (size_t)j] = heatmap_other(pl->sc,
+				    &p[j], &special);
 	}
 	for (; i < n; i++)
-		dest[i] = 0xff000000u | (uint32_t)pe_scale_color(pl->sc, &s[i]);
+		dest[i] = heatmap_other(pl->sc, &s[i], &special);
+	return special;
+}
+
+/* heatmap_row of blocks of finite entries alone given as their means and
+ * resultant lengths (res NULL: 1, no fade: f 0 leaves a channel's
+ * double as it is), loaded whole: a NaN mean is an undefined sample's
+ * (pe_sample_class of no finite entry), counted. */
+HEATMAP_CLONES static size_t
+heatmap_means(const struct heatmap_plan *pl, const double *mean,
+    const double *res, size_t n, uint32_t *dest)
+{
+	size_t i = 0, special = 0;
+	const uint32_t undef = 0xff000000u | (uint32_t)PE_COLOR_UNDEF;
+	heatmap_vd t, r = HEATMAP_ALL(1.0);
+
+	for (; n - i >= HEATMAP_LANES; i += HEATMAP_LANES) {
+		memcpy(&t, mean + i, sizeof t);
+		if (res != NULL)
+			memcpy(&r, res + i, sizeof r);
+		heatmap_group(pl, &t, &r, pl->cyclic && res != NULL, dest + i);
+		heatmap_vm nan = t != t;
+		for (int j = 0; j < HEATMAP_LANES; j++)
+			if (nan[j]) {
+				dest[i + (size_t)j] = undef;
+				special++;
+			}
+	}
+	for (; i < n; i++) {
+		struct pe_stats one = {.mean = mean[i], .resultant = res != NULL
+		    ? res[i] : 1.0, .count = 1};
+		dest[i] = heatmap_other(pl->sc, &one, &special);
+	}
+	return special;
+}
+
+/* What pe_scale_color asks of sc, asked once for a row of samples. */
+static struct heatmap_plan
+heatmap_plan(const struct pe_scale *sc)
+{
+	double span = sc->hi - sc->lo;
+	return (struct heatmap_plan){sc, pe_cmap_buckets(sc->cmap),
+	    (unsigned)sc->cmap < PE_CMAP_COUNT ? sc->cmap : PE_CMAP_SEQUENTIAL,
+	    sc->lo, span, !(span != 0.0) || !isfinite(span), sc->cyclic};
 }
 
 /* The pixel layer's colors of n samples; see draw.h. */
-void
+size_t
 pe_scale_pixels(const struct pe_scale *sc, const struct pe_stats *s,
     size_t n, uint32_t *dest)
 {
-	double span = sc->hi - sc->lo;
-	struct heatmap_plan pl = {sc, pe_cmap_buckets(sc->cmap),
-	    (unsigned)sc->cmap < PE_CMAP_COUNT ? sc->cmap : PE_CMAP_SEQUENTIAL,
-	    sc->lo, span, !(span != 0.0) || !isfinite(span), sc->cyclic};
+	struct heatmap_plan pl = heatmap_plan(sc);
+	return heatmap_row(&pl, s, n, dest);
+}
 
-	heatmap_row(&pl, s, n, dest);
+/* The same of samples given as means and resultants; see draw.h. */
+size_t
+pe_scale_means(const struct pe_scale *sc, const double *mean,
+    const double *res, size_t n, uint32_t *dest)
+{
+	struct heatmap_plan pl = heatmap_plan(sc);
+	return heatmap_means(&pl, mean, res, n, dest);
 }
 
 /* Whether a value sample shows its colormap's color: always, but on a

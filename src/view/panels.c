@@ -662,25 +662,35 @@ map_buf_give(void *mem, int slot)
 		atomic_store(&map_bufs[slot].busy, false);
 }
 
+/* The class of sample j of a row (pe_sample_class; a row of means alone
+ * has no masked entries, and a NaN mean is undefined). */
+static enum pe_sample_class
+map_row_class(const struct pe_field_row *row, size_t j)
+{
+	if (row->cells != NULL)
+		return pe_sample_class(&row->cells[j]);
+	return isnan(row->mean[j]) ? PE_SAMPLE_UNDEF : PE_SAMPLE_VALUE;
+}
+
 /* Paint the masked and undefined samples of a row of nk samples from
  * column sample j0, over pixel rows [ya, yb), as their cells look: the
  * theme's background and the glyph's hatch or dot, cell by cell (a run of
  * samples of one class at once). */
 static void
-map_fill_special(const struct map_fill *mf, const struct pe_stats *row,
+map_fill_special(const struct map_fill *mf, const struct pe_field_row *row,
     size_t j0, size_t nk, int ya, int yb)
 {
 	struct pe_pixmap *pm = mf->pm;
 	size_t pw = (size_t)pm->pw;
 
 	for (size_t j = 0; j < nk;) {
-		enum pe_sample_class k = pe_sample_class(&row[j]);
+		enum pe_sample_class k = map_row_class(row, j);
 		size_t e = j + 1;
 		if (k == PE_SAMPLE_VALUE) {
 			j++;
 			continue;
 		}
-		while (e < nk && pe_sample_class(&row[e]) == k)
+		while (e < nk && map_row_class(row, e) == k)
 			e++;
 		int xa, xb, xc, xd;
 		pe_pixmap_pixels(mf->nc, pw, j0 + j, &xa, &xb);
@@ -705,7 +715,7 @@ struct map_rect {
  * over its run of pixels; masked and undefined samples as their cells
  * look. */
 static int
-map_fill_row(void *arg, size_t k, const struct pe_stats *row)
+map_fill_row(void *arg, size_t k, const struct pe_field_row *row)
 {
 	const struct map_rect *rt = arg;
 	const struct map_fill *mf = rt->mf;
@@ -714,15 +724,18 @@ map_fill_row(void *arg, size_t k, const struct pe_stats *row)
 	int ya, yb;
 	pe_pixmap_pixels(mf->nr, (size_t)pm->ph, rt->k0 + k, &ya, &yb);
 	uint32_t *line = pm->rgb + (size_t)ya * pw;
-	pe_scale_pixels(&mf->s->scale, row, rt->nk, mf->nc == pw ? line +
-	    rt->j0 : rt->scol + rt->j0);
+	uint32_t *px = mf->nc == pw ? line + rt->j0 : rt->scol + rt->j0;
+	size_t special = row->cells != NULL ? pe_scale_pixels(&mf->s->scale,
+	    row->cells, rt->nk, px) : pe_scale_means(&mf->s->scale, row->mean,
+	    row->resultant, rt->nk, px);
 	if (mf->nc != pw)
 		for (int p = rt->xa; p < rt->xe; p++)
 			line[p] = rt->scol[mf->colof[p]];
 	for (int yy = ya + 1; yy < yb; yy++)
 		memcpy(pm->rgb + (size_t)yy * pw + rt->xa, line + rt->xa,
 		    (size_t)(rt->xe - rt->xa) * sizeof *line);
-	map_fill_special(mf, row, rt->j0, rt->nk, ya, yb);
+	if (special > 0)
+		map_fill_special(mf, row, rt->j0, rt->nk, ya, yb);
 	return PE_OK;
 }
 
@@ -751,7 +764,8 @@ map_fill_unit(struct map_fill *mf, size_t u, struct pe_stats *st,
 		    st, map_fill_row, &rt);
 	int rc = s->src.grid(s->src.arg, a, b, k1 - k0, ca, cb, rt.nk, st);
 	for (size_t k = 0; k < k1 - k0 && rc == PE_OK; k++)
-		rc = map_fill_row(&rt, k, st + k * rt.nk);
+		rc = map_fill_row(&rt, k, &(struct pe_field_row){st + k * rt.nk,
+		    NULL, NULL});
 	return rc;
 }
 

@@ -550,16 +550,15 @@ keep_find(const struct pe_canvas *cv, const struct map_spec *s,
 	return NULL;
 }
 
-/* Keep pm's pixels (its cursor not yet framed) as what s draws on cv, in
- * place of the oldest kept picture; pm gets the picture's serial.
- * Memory running out keeps nothing (the picture is made again). */
-static void
-keep_store(const struct pe_canvas *cv, const struct map_spec *s,
-    struct pe_pixmap *pm)
+/* Where a picture pm that s draws is to be kept, in place of the oldest
+ * kept picture, with room for its pixels, emptied (keep_store fills in
+ * what it shows once it is made); NULL where nothing is kept or memory
+ * ran out. */
+static struct map_keep *
+keep_slot(const struct map_spec *s, const struct pe_pixmap *pm)
 {
-	pm->serial = ++keep_serial;
 	if (s->keep == NULL || s->f == NULL)
-		return;
+		return NULL;
 	struct map_keep *k = &s->keep[0];
 	for (int i = 1; i < MAP_KEEP; i++)
 		if (s->keep[i].used < k->used)
@@ -569,12 +568,25 @@ keep_store(const struct pe_canvas *cv, const struct map_spec *s,
 	    ? k->rgb : realloc(k->rgb, n * sizeof *rgb);
 	if (rgb == NULL) {
 		panel_keep_free(k, NULL, 1);
-		return;
+		return NULL;
 	}
+	*k = (struct map_keep){.pw = pm->pw, .ph = pm->ph, .rgb = rgb};
+	return k;
+}
+
+/* Keep pm's pixels (its cursor not yet framed), already copied into k's
+ * (keep_slot; k NULL: nothing kept), as what s draws on cv; pm gets the
+ * picture's serial. */
+static void
+keep_store(const struct pe_canvas *cv, const struct map_spec *s,
+    struct map_keep *k, struct pe_pixmap *pm)
+{
+	pm->serial = ++keep_serial;
+	if (k == NULL)
+		return;
 	*k = (struct map_keep){pm->serial, pm->serial, s->f->kind, s->f->head,
 	    s->f->anchor, s->r0, s->r1, s->c0, s->c1, pm->pw, pm->ph, s->scale,
-	    cv->depth, cv->theme, rgb};
-	memcpy(rgb, pm->rgb, n * sizeof *rgb);
+	    cv->depth, cv->theme, k->rgb};
 }
 
 /* The most bytes of block means one grid call of a picture fills: room
@@ -607,6 +619,8 @@ map_run(size_t n, size_t ns, size_t most, size_t *step, size_t *run)
 struct map_fill {
 	const struct map_spec *s;
 	struct pe_pixmap *pm;
+	uint32_t *keep;		/* [ph * pw]: a copy of pm's pixels, row by
+				   row as they are made, or NULL */
 	size_t nr, nc, band, chunk;
 	size_t units, per_row;	/* rectangles; of them, in a band */
 	const size_t *colof;	/* each pixel column's sample (nc != pw) */
@@ -736,6 +750,11 @@ map_fill_row(void *arg, size_t k, const struct pe_field_row *row)
 		    (size_t)(rt->xe - rt->xa) * sizeof *line);
 	if (special > 0)
 		map_fill_special(mf, row, rt->j0, rt->nk, ya, yb);
+	/* the picture kept, while these pixels are in cache */
+	for (int yy = ya; mf->keep != NULL && yy < yb; yy++)
+		memcpy(mf->keep + (size_t)yy * pw + rt->xa, pm->rgb +
+		    (size_t)yy * pw + rt->xa, (size_t)(rt->xe - rt->xa) *
+		    sizeof *line);
 	return PE_OK;
 }
 
@@ -806,7 +825,7 @@ map_fill_part(void *arg, int part)
  * pixels, whoever makes them. PE_ENOMEM when memory ran out. */
 static int
 map_pixels_fill(const struct pe_canvas *cv, const struct map_spec *s,
-    struct pe_pixmap *pm, size_t nr, size_t nc)
+    struct pe_pixmap *pm, uint32_t *keep, size_t nr, size_t nc)
 {
 	size_t n = s->r1 - s->r0, m = s->c1 - s->c0;
 	size_t pw = (size_t)pm->pw;
@@ -824,8 +843,8 @@ map_pixels_fill(const struct pe_canvas *cv, const struct map_spec *s,
 		    cstep) : 1);
 		chunk = chunk < nc ? chunk : nc;
 	}
-	struct map_fill mf = {.s = s, .pm = pm, .nr = nr, .nc = nc,
-	    .band = band, .chunk = chunk, .cw = pm->pw / pm->w,
+	struct map_fill mf = {.s = s, .pm = pm, .keep = keep, .nr = nr,
+	    .nc = nc, .band = band, .chunk = chunk, .cw = pm->pw / pm->w,
 	    .ch = pm->ph / pm->h};
 	pe_sample_inks(cv->depth, cv->theme, &mf.inks);
 	mf.per_row = (nc + chunk - 1) / chunk;
@@ -873,18 +892,19 @@ map_pixels(struct pe_canvas *cv, const struct map_spec *s, int mx, int y,
 	size_t n = s->r1 - s->r0, m = s->c1 - s->c0;
 	size_t pw = (size_t)pm->pw, ph = (size_t)pm->ph;
 	size_t nr = n < ph ? n : ph, nc = m < pw ? m : pw;
-	struct map_keep *kept = keep_find(cv, s, pm);
+	struct map_keep *kept = keep_find(cv, s, pm), *k = NULL;
 	int rc = PE_OK;
 	if (kept != NULL) { /* what it shows is unchanged: its pixels */
 		memcpy(pm->rgb, kept->rgb, pw * ph * sizeof *pm->rgb);
 		pm->serial = kept->serial;
 		kept->used = ++keep_serial;
-	} else if ((rc = map_pixels_fill(cv, s, pm, nr, nc)) != PE_OK) {
+	} else if ((rc = map_pixels_fill(cv, s, pm, (k = keep_slot(s, pm)) !=
+	    NULL ? k->rgb : NULL, nr, nc)) != PE_OK) {
 		drop_last(cv);
 		return rc == PE_ENOMEM ? PE_OK : rc; /* the cells are the
 							picture */
 	} else {
-		keep_store(cv, s, pm);
+		keep_store(cv, s, k, pm);
 	}
 	pm->r0 = s->r0, pm->r1 = s->r1, pm->c0 = s->c0, pm->c1 = s->c1;
 	pm->nr = nr, pm->nc = nc;

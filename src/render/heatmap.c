@@ -2,6 +2,7 @@
  * the foreground of U+2580 and the lower one as its background. */
 #include <float.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "render/draw.h"
@@ -465,7 +466,17 @@ void
 pe_draw_heatmap(struct pe_canvas *cv, int x, int y, int w, int h,
                 const struct pe_stats *samples, const struct pe_scale *sc)
 {
+	/* a cell row's two rows of colors at once (pe_scale_pixels: the
+	 * vector units' loop, pe_scale_color's bits); sample by sample
+	 * where memory ran out */
+	uint32_t *rgb = w > 0 ? malloc(2 * (size_t)w * sizeof *rgb) : NULL;
 	for (int cy = 0; cy < h; cy++) {
+		const struct pe_stats *row = &samples[(size_t)(2 * cy) *
+		    (size_t)w];
+		if (rgb != NULL) {
+			pe_scale_pixels(sc, row, (size_t)w, rgb);
+			pe_scale_pixels(sc, row + w, (size_t)w, rgb + w);
+		}
 		for (int cx = 0; cx < w; cx++) {
 			const struct pe_stats *up, *lo;
 			enum pe_sample_class ku, kl;
@@ -489,8 +500,10 @@ pe_draw_heatmap(struct pe_canvas *cv, int x, int y, int w, int h,
 				continue;
 			}
 			c->cp = GLYPH_UPPER_HALF;
-			c->fg = pe_scale_color(sc, up);
-			c->bg = pe_scale_color(sc, lo);
+			c->fg = rgb != NULL ? (pe_color)(rgb[cx] & 0xffffffu) :
+			    pe_scale_color(sc, up);
+			c->bg = rgb != NULL ? (pe_color)(rgb[w + cx] & 0xffffffu) :
+			    pe_scale_color(sc, lo);
 			c->kind = PE_CELL_SHADE;
 			if (ku == PE_SAMPLE_VALUE) {
 				int lv = heatmap_level(sc, up);
@@ -512,4 +525,5 @@ pe_draw_heatmap(struct pe_canvas *cv, int x, int y, int w, int h,
 				c->shade = (uint8_t)((sum + nv / 2) / nv);
 		}
 	}
+	free(rgb);
 }

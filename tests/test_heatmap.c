@@ -4,14 +4,19 @@
  * samples made to sit on every edge the loops decide at. Each fails when
  * the fast path is broken on purpose: the fade's half rounded down, the
  * vector floor's step down left out, a block of no entries taken as a
- * value, a mixed bucket's t left unsummed (tried). */
+ * value, a mixed bucket's t left unsummed (tried); pe_scale_means's
+ * AVX-512F loop's fade rounding up at more than a half, and its wrap
+ * leaving t 1 (tried). */
 #include <criterion/criterion.h>
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/wave_impl.h"
+#include "pescope/wave.h"
 #include "render/draw.h"
 #include "render/palette.h"
 
@@ -185,10 +190,29 @@ static const double spans[][2] = {
 /* Compare pe_scale_means over the samples of s that are blocks of finite
  * entries alone, given as their means and resultants (res: or none, every
  * one 1), with pe_scale_color each, and its count of undefined (NaN)
- * means; return how many differ. */
+ * means, with the loops of the instruction set in use (AVX-512F's:
+ * heatmap_avx512.c) and with the generic ones; return how many differ. */
+static long means_differ_isa(const struct pe_scale *sc,
+    const struct pe_stats *s, size_t n, bool res);
 static long
 means_differ(const struct pe_scale *sc, const struct pe_stats *s, size_t n,
     bool res)
+{
+	char isa[16];
+	snprintf(isa, sizeof isa, "%s", pe_wave_isa());
+	long bad = means_differ_isa(sc, s, n, res);
+	if (strcmp(isa, "generic") != 0) {
+		cr_assert(pe_wave_force_isa("generic"));
+		bad += means_differ_isa(sc, s, n, res);
+		cr_assert(pe_wave_force_isa(isa));
+	}
+	return bad;
+}
+
+/* means_differ with the loops in use. */
+static long
+means_differ_isa(const struct pe_scale *sc, const struct pe_stats *s,
+    size_t n, bool res)
 {
 	double mean[ROW], rl[ROW];
 	uint32_t px[ROW];
@@ -210,10 +234,10 @@ means_differ(const struct pe_scale *sc, const struct pe_stats *s, size_t n,
 		    .count = 1};
 		uint32_t want = 0xff000000u | (uint32_t)pe_scale_color(sc, &one);
 		if (px[i] != want && bad++ == 0)
-			cr_log_error("means: cmap %d cyclic %d lo %a hi %a: mean "
-			    "%a R %a: %08x, want %08x", (int)sc->cmap,
-			    sc->cyclic, sc->lo, sc->hi, mean[i], rl[i], px[i],
-			    want);
+			cr_log_error("means (%s): cmap %d cyclic %d lo %a hi %a: "
+			    "mean %a R %a: %08x, want %08x", pe_wave_isa(),
+			    (int)sc->cmap, sc->cyclic, sc->lo, sc->hi, mean[i],
+			    rl[i], px[i], want);
 	}
 	return bad;
 }

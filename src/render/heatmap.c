@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pescope/wave.h"
 #include "render/draw.h"
+#include "render/heatmap_impl.h"
 
 #define GLYPH_UPPER_HALF 0x2580u /* UPPER HALF BLOCK */
 #define GLYPH_HATCH 0x2571u      /* BOX DRAWINGS LIGHT DIAGONAL */
@@ -125,16 +127,6 @@ typedef int32_t heatmap_vi __attribute__((vector_size(4 * HEATMAP_LANES)));
 	((heatmap_vd)(((m) & (heatmap_vm)(a)) | (~(m) & (heatmap_vm)(b))))
 /* Every lane x (HEATMAP_LANES of them). */
 #define HEATMAP_ALL(x) ((heatmap_vd){x, x, x, x, x, x, x, x})
-
-/* What pe_scale_color asks of its scale, asked once for a row. */
-struct heatmap_plan {
-	const struct pe_scale *sc;
-	const uint32_t *lut;	/* the colormap's buckets */
-	enum pe_cmap cmap;
-	double lo, span;	/* t = (v - lo) / span ... */
-	bool flat;		/* ... unless span is 0 or not finite: t = 1/2 */
-	bool cyclic;
-};
 
 /* pe_scale_t of the lanes' finite means on a cyclic scale, t - floor(t)
  * wrapped as it does. floor is a, rounded to an integer by adding and
@@ -348,13 +340,23 @@ pe_scale_pixels(const struct pe_scale *sc, const struct pe_stats *s,
 	return heatmap_row(&pl, s, n, dest);
 }
 
-/* The same of samples given as means and resultants; see draw.h. */
+/* The same of samples given as means and resultants; see draw.h. Where
+ * the wave loops are AVX-512F's, so are these (heatmap_avx512.c), but
+ * for the last n % 8. */
 size_t
 pe_scale_means(const struct pe_scale *sc, const double *mean,
     const double *res, size_t n, uint32_t *dest)
 {
 	struct heatmap_plan pl = heatmap_plan(sc);
-	return heatmap_means(&pl, mean, res, n, dest);
+	size_t done = 0, special = 0;
+#if defined(PE_WAVE_X86)
+	if (strcmp(pe_wave_isa(), "avx512") == 0) {
+		done = n - n % 8;
+		special = pe_heatmap_means_avx512(&pl, mean, res, done, dest);
+	}
+#endif
+	return special + heatmap_means(&pl, mean + done, res != NULL ? res +
+	    done : NULL, n - done, dest + done);
 }
 
 /* Whether a value sample shows its colormap's color: always, but on a

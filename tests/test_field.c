@@ -539,6 +539,17 @@ Test(field, grids_equal_blocks_at_every_tiling)
 	c.grid_w = 7;
 	th_field_check_grids(&c, PE_FIELD_PATCH_COSINE, "vit2d patch cosine");
 	th_field_check_grids(&c, PE_FIELD_PE, "vit2d pe");
+	/* the diagonal fields: by pieces, and block by block where there
+	 * are more blocks than rows */
+	pe_config_default(&c);
+	c.n = 40;
+	c.enc = PE_ENC_RELATIVE;
+	th_field_check_grids(&c, PE_FIELD_RELATIVE, "relative");
+	c.enc = PE_ENC_ALIBI;
+	c.heads = 4;
+	th_field_check_grids(&c, PE_FIELD_BIAS, "alibi");
+	c.enc = PE_ENC_NOPE;
+	th_field_check_grids(&c, PE_FIELD_MASK, "nope");
 }
 
 /* A wave grid of more frequencies than one group of chunks (its rows are

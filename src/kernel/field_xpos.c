@@ -214,12 +214,15 @@ xpos_sim_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 	/* every block of a tiling is n0 or n0 + 1 long (1 when there are more
 	 * blocks than items) */
 	uint64_t want[4];
+	bool used[4]; /* n0 + 1 only where some block is that long */
 	size_t nw = 0;
 
 	for (int axis = 0; axis < 2; axis++) {
 		size_t lo = axis ? c0 : r0, hi = axis ? c1 : r1, nb = axis ? nc : nr;
 		uint64_t n0 = (hi - lo) / nb;
+		used[nw] = true;
 		want[nw++] = n0 > 0 ? n0 : 1;
+		used[nw] = n0 > 0 && (hi - lo) % nb != 0;
 		want[nw++] = n0 + 1;
 	}
 	/* A of the four lengths, the steps z^-len of the column lengths, the
@@ -229,11 +232,11 @@ xpos_sim_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 		return PE_ENOMEM;
 	double *Z = A + 8 * P, *B = Z + 4 * P, *U = B + 4 * P;
 	for (size_t w = 0; w < nw; w++)
-		for (size_t j = 0; j < P; j++)
+		for (size_t j = 0; used[w] && j < P; j++)
 			xpos_geo(f->prefix[j], f->omega[j], want[w], &A[(w * P + j) * 2],
 			    &A[(w * P + j) * 2 + 1]);
 	for (size_t w = 0; w < 2; w++)
-		for (size_t j = 0; j < P; j++) {
+		for (size_t j = 0; used[2 + w] && j < P; j++) {
 			double l = -(double)want[2 + w], s, c;
 			double mag = exp(l * f->prefix[j]);
 			sincos(l * f->omega[j], &s, &c);
@@ -252,7 +255,7 @@ xpos_sim_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 				return PE_EINTR;
 			}
 			for (size_t v = 0; v < 2; v++)
-				for (size_t j = 0; j < P; j++) {
+				for (size_t j = 0; used[2 + v] && j < P; j++) {
 					const double *a = &A[(wr * P + j) * 2];
 					const double *b = &A[((2 + v) * P + j) * 2];
 					B[(v * P + j) * 2] = a[0] * b[0] - a[1] * b[1];

@@ -91,12 +91,17 @@ xpos_plain(struct ctx *c, int *rc)
 	return v->xpos_rc == PE_OK ? &v->xpos_rope : NULL;
 }
 
-/* The two score rows of xpos_score, one a core (panel_run2). */
+static int xpos_envelope_keep(struct ctx *c, size_t ns);
+
+/* The two score rows of xpos_score, one a core (panel_run2), and on the
+ * second (plain RoPE's row, the quicker) the envelope kept for its panel
+ * (env: its ctx, or NULL). */
 struct xpos_rows {
 	const struct pe_field *f[2];
 	size_t m[2], n, ns;
 	double *ys[2];
 	int rc[2];
+	struct ctx *env;
 };
 
 /* Row `part` of xpos_rows. */
@@ -106,12 +111,15 @@ xpos_rows_part(void *arg, int part)
 	struct xpos_rows *r = arg;
 	r->rc[part] = xpos_row(r->f[part], r->m[part], r->n, r->ns,
 	    r->ys[part]);
+	if (part == 1 && r->env != NULL) /* its failure: the panel's own */
+		(void)xpos_envelope_keep(r->env, r->ns);
 }
 
 /* The score of query m against every key, xPos (orange) and plain RoPE
- * at the same frequencies (green). */
+ * at the same frequencies (green); env: the envelope's panel follows, as
+ * wide (its samples made beside RoPE's row). */
 static void
-xpos_score(struct ctx *c, int x, int y, int w, int h, size_t m)
+xpos_score(struct ctx *c, int x, int y, int w, int h, size_t m, bool env)
 {
 	const struct pe_config *k = c->cfg;
 	size_t n = k->n;
@@ -129,7 +137,7 @@ xpos_score(struct ctx *c, int x, int y, int w, int h, size_t m)
 	/* the queries sit at m + K (xpos_offset): RoPE's row m + K; the
 	 * rows are independent, so each takes a core */
 	struct xpos_rows rows = {{&c->m->sim, rf}, {m, m + k->xpos.xpos_offset},
-	    n, ns, {ys, ys + ns}, {PE_OK, PE_OK}};
+	    n, ns, {ys, ys + ns}, {PE_OK, PE_OK}, env ? c : NULL};
 	panel_run2(xpos_rows_part, &rows);
 	st = rows.rc[0] != PE_OK ? rows.rc[0] : rows.rc[1];
 	if (view_check(c, st, x, y, w) == PE_OK) {
@@ -168,14 +176,14 @@ xpos_score(struct ctx *c, int x, int y, int w, int h, size_t m)
 	free(ys);
 }
 
-/* The envelope at ns samples into ys: kept in the model's cache, since
- * no cursor move changes it (d/2 exps a sample). */
+/* The envelope at ns samples kept in the model's cache, since no cursor
+ * move changes it (d/2 exps a sample): PE_ENOMEM without one. */
 static int
-xpos_envelope_of(struct ctx *c, size_t ns, double *ys)
+xpos_envelope_keep(struct ctx *c, size_t ns)
 {
 	struct pe_view_cache *v = c->m->cache;
 	if (v == NULL)
-		return pe_xpos_envelope_fill(c->cfg, c->cfg->n, ns, ys);
+		return PE_ENOMEM;
 	if (v->xpos_env == NULL || v->xpos_env_ns != ns) {
 		free(v->xpos_env);
 		v->xpos_env_ns = 0;
@@ -190,8 +198,19 @@ xpos_envelope_of(struct ctx *c, size_t ns, double *ys)
 		}
 		v->xpos_env_ns = ns;
 	}
-	memcpy(ys, v->xpos_env, ns * sizeof *ys);
 	return PE_OK;
+}
+
+/* The envelope at ns samples into ys (xpos_envelope_keep). */
+static int
+xpos_envelope_of(struct ctx *c, size_t ns, double *ys)
+{
+	if (c->m->cache == NULL)
+		return pe_xpos_envelope_fill(c->cfg, c->cfg->n, ns, ys);
+	int rc = xpos_envelope_keep(c, ns);
+	if (rc == PE_OK)
+		memcpy(ys, c->m->cache->xpos_env, ns * sizeof *ys);
+	return rc;
 }
 
 /* The decay envelope sum_j zeta_j^(k/gamma) over k = query - key = 0 ..
@@ -280,7 +299,7 @@ view_xpos(struct ctx *c)
 		h -= wh + 1;
 	}
 	int hs = h >= 14 ? h / 2 : h;
-	xpos_score(c, x, y, w, hs, m);
+	xpos_score(c, x, y, w, hs, m, h - hs - 1 >= 6);
 	y += hs + 1;
 	h -= hs + 1;
 	if (h >= 6)

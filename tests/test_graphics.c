@@ -345,6 +345,8 @@ Test(graphics, blit_moves_pictures)
 	pe_canvas_want_like(&b, &a);
 	struct pe_pixmap *pm = pe_canvas_pixmap(&a, 2, 3, 5, 4);
 	cr_assert_not_null(pm);
+	/* its pixels are the caller's to write, every one */
+	memset(pm->rgb, 0, (size_t)pm->pw * (size_t)pm->ph * sizeof *pm->rgb);
 	pm->rgb[7] = 0xff123456u;
 	cr_assert_eq(pe_canvas_blit(&b, 6, 1, &a), PE_OK);
 	cr_assert_eq(b.npix, 1);

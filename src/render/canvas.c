@@ -150,8 +150,7 @@ pe_canvas_pixmap(struct pe_canvas *cv, int x, int y, int w, int h)
 		rgb = cv->spare; /* the last frame's, of this size */
 		cv->spare = NULL;
 		cv->nspare = 0;
-		memset(rgb, 0, pw * ph * sizeof *rgb);
-	} else if ((rgb = calloc(pw * ph, sizeof *rgb)) == NULL) {
+	} else if ((rgb = malloc(pw * ph * sizeof *rgb)) == NULL) {
 		return NULL;
 	}
 	struct pe_pixmap *pm = canvas_pix_add(cv);

@@ -135,9 +135,11 @@ void pe_canvas_want_like(struct pe_canvas *dst, const struct pe_canvas *src);
  * their legend's colors). */
 bool pe_canvas_pictures(const struct pe_canvas *cv);
 /* A new picture over cells [x, x + w) x [y, y + h), all of them inside
- * the canvas, at the wanted pixels a cell, black, its tiling and cursor
- * unset; NULL when cv shows no pictures (pe_canvas_pictures), the
- * rectangle is empty or out of the canvas, or memory ran out. */
+ * the canvas, at the wanted pixels a cell, its pixels, tiling and cursor
+ * unset (the caller writes every pixel: a map's picture is megabytes,
+ * whose clearing was serial work every frame); NULL when cv shows no
+ * pictures (pe_canvas_pictures), the rectangle is empty or out of the
+ * canvas, or memory ran out. */
 struct pe_pixmap *pe_canvas_pixmap(struct pe_canvas *cv, int x, int y,
     int w, int h);
 /* The picture covering cell (x, y), or NULL. */

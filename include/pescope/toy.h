@@ -205,4 +205,13 @@ int pe_toy_permutation_gap(const struct pe_config *cfg,
     const struct pe_toy_sentence *s, const size_t *perm, size_t head,
     double *dest);
 
+/* The same gap of two attentions already made: A and A' mapped back (B =
+ * P A' P^T, as pe_toy_permutation_gap maps it), for a caller that shows
+ * both (the toy attention panel: two attentions, not four).
+ * formula: max_{a,b} |A[a, b] - B[a, b]|
+ * @param[in] t     tokens
+ * @param[in] a, b  [T, T]
+ * Returns the largest difference. */
+double pe_toy_gap(size_t t, const double *a, const double *b);
+
 #endif

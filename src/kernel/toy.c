@@ -516,16 +516,31 @@ pe_toy_permutation_gap(const struct pe_config *cfg,
 		rc = PE_ENOMEM;
 	} else if ((rc = pe_toy_attention(cfg, s, head, a)) == PE_OK &&
 	    (rc = pe_toy_attention(cfg, &sp, head, b)) == PE_OK) {
-		double gap = 0.0;
-		for (size_t i = 0; i < t; i++)
-			for (size_t j = 0; j < t; j++)
-				gap = fmax(gap,
-				    fabs(a[i * t + j] - b[inv[i] * t + inv[j]]));
-		*dest = gap;
+		/* b mapped back: P A' P^T, in place of a's copy */
+		double *back = malloc(t * t * sizeof *back);
+		if (back == NULL) {
+			rc = PE_ENOMEM;
+		} else {
+			for (size_t i = 0; i < t; i++)
+				for (size_t j = 0; j < t; j++)
+					back[i * t + j] = b[inv[i] * t + inv[j]];
+			*dest = pe_toy_gap(t, a, back);
+			free(back);
+		}
 	}
 	free(a);
 	free(b);
 	return rc;
+}
+
+/* The largest |A - B| of two attentions. */
+double
+pe_toy_gap(size_t t, const double *a, const double *b)
+{
+	double gap = 0.0;
+	for (size_t i = 0; i < t * t; i++)
+		gap = fmax(gap, fabs(a[i] - b[i]));
+	return gap;
 }
 
 /* Check the teaching inputs against cfg (declared in pescope.h: they are

@@ -21,7 +21,7 @@ struct pe_view_cache {
 	size_t toy_perm[PE_TOY_MAX_TOKENS];
 	double toy_a[PE_TOY_MAX_TOKENS * PE_TOY_MAX_TOKENS]; /* A */
 	double toy_b[PE_TOY_MAX_TOKENS * PE_TOY_MAX_TOKENS]; /* P A' P^T */
-	double toy_gap;		/* pe_toy_permutation_gap */
+	double toy_gap;		/* pe_toy_permutation_gap's (pe_toy_gap) */
 	/* view_rope.c: the decay bound at one distance per plot sample */
 	double *decay;
 	size_t decay_ns;

@@ -91,9 +91,6 @@ toy_compute(const struct ctx *c, struct pe_view_cache *k, size_t head)
 	k->toy_rc = pe_toy_attention(cfg, &k->toy_s, head, k->toy_a);
 	if (k->toy_rc == PE_OK)
 		k->toy_rc = pe_toy_attention(cfg, &k->toy_p, head, ap);
-	if (k->toy_rc == PE_OK)
-		k->toy_rc = pe_toy_permutation_gap(cfg, &k->toy_s, k->toy_perm,
-		    head, &k->toy_gap);
 	if (k->toy_rc != PE_OK)
 		return;
 	/* P A' P^T: token a of the sentence is token inv[a] of the
@@ -103,6 +100,8 @@ toy_compute(const struct ctx *c, struct pe_view_cache *k, size_t head)
 	for (size_t a = 0; a < t; a++)
 		for (size_t b = 0; b < t; b++)
 			k->toy_b[a * t + b] = ap[inv[a] * t + inv[b]];
+	/* pe_toy_permutation_gap's, of the two attentions made above */
+	k->toy_gap = pe_toy_gap(t, k->toy_a, k->toy_b);
 }
 
 /* The cache, computed for the frame's head when it is not yet. */

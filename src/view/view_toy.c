@@ -49,6 +49,25 @@ toy_head(const struct ctx *c)
 	return r != NULL && r->bias != NULL ? c->pane->head : 0;
 }
 
+/* The two attentions of the toy panel (panel_run2): each its own, so the
+ * same bits on either core. */
+struct toy_pair {
+	const struct pe_config *cfg;
+	const struct pe_toy_sentence *s[2];
+	size_t head;
+	double *dest[2];
+	int rc[2];
+};
+
+/* Attention `part` of a toy_pair. */
+static void
+toy_pair_part(void *arg, int part)
+{
+	struct toy_pair *j = arg;
+	j->rc[part] = pe_toy_attention(j->cfg, j->s[part], j->head,
+	    j->dest[part]);
+}
+
 /* Fill the cache for head: the sentence and its permutation, A, P A' P^T
  * and the kernel's gap; a refusal keeps its sentence. */
 static void
@@ -88,9 +107,11 @@ toy_compute(const struct ctx *c, struct pe_view_cache *k, size_t head)
 		k->toy_rc = PE_EINVAL;
 		return;
 	}
-	k->toy_rc = pe_toy_attention(cfg, &k->toy_s, head, k->toy_a);
-	if (k->toy_rc == PE_OK)
-		k->toy_rc = pe_toy_attention(cfg, &k->toy_p, head, ap);
+	/* the sentence's attention and the permuted one's, one a core */
+	struct toy_pair job = {cfg, {&k->toy_s, &k->toy_p}, head,
+	    {k->toy_a, ap}, {PE_OK, PE_OK}};
+	panel_run2(toy_pair_part, &job);
+	k->toy_rc = job.rc[0] != PE_OK ? job.rc[0] : job.rc[1];
 	if (k->toy_rc != PE_OK)
 		return;
 	/* P A' P^T: token a of the sentence is token inv[a] of the

@@ -73,6 +73,12 @@ heatmap_fade8(__m256i c, __m512d r)
 	return out;
 }
 
+/* Samples a pass of pe_heatmap_means_avx512 takes: their buckets read
+ * first, all of them (independent gathers, many at once in flight: the
+ * 256 KiB of buckets are not all in the core's cache), then their
+ * colors. */
+#define HEATMAP_PASS 256
+
 /* Colors of the first n - n % 8 samples; see heatmap_impl.h. */
 size_t
 pe_heatmap_means_avx512(const struct heatmap_plan *pl, const double *mean,
@@ -84,36 +90,44 @@ pe_heatmap_means_avx512(const struct heatmap_plan *pl, const double *mean,
 	const uint32_t undef = 0xff000000u | (uint32_t)PE_COLOR_UNDEF;
 	bool fade = pl->cyclic && res != NULL;
 	size_t special = 0;
+	double ts[HEATMAP_PASS];
+	uint32_t cs[HEATMAP_PASS];
 
-	for (size_t i = 0; n - i >= 8; i += 8) {
-		__m512d v = _mm512_loadu_pd(mean + i);
-		__mmask8 nan = _mm512_cmp_pd_mask(v, v, _CMP_UNORD_Q);
-		__m512d t = heatmap_t8(pl, v);
-		/* t 2^16 is exact: its integer part is t's bucket (of
-		 * 2^16 + 1: t 1 has its own) */
-		__m256i k = _mm512_cvttpd_epi32(_mm512_mul_pd(t, buckets));
-		__m256i c = _mm256_i32gather_epi32((const int *)pl->lut, k, 4);
-		if (!_mm256_testz_si256(c, mixed)) {
-			/* a bucket whose t get more than one color: the
-			 * colormap's own answer for those lanes */
-			uint32_t cs[8];
-			double ts[8];
-			_mm256_storeu_si256((__m256i *)(void *)cs, c);
-			_mm512_storeu_pd(ts, t);
-			for (int j = 0; j < 8; j++)
-				if (cs[j] & PE_CMAP_MIXED)
-					cs[j] = (uint32_t)pe_cmap_color(pl->cmap,
-					    ts[j]);
-			c = _mm256_loadu_si256((const __m256i *)(void *)cs);
+	n -= n % 8;
+	for (size_t p = 0; p < n; p += HEATMAP_PASS) {
+		size_t m = n - p < HEATMAP_PASS ? n - p : HEATMAP_PASS;
+		__m256i any = _mm256_setzero_si256();
+		for (size_t i = 0; i < m; i += 8) {
+			__m512d t = heatmap_t8(pl, _mm512_loadu_pd(mean + p + i));
+			/* t 2^16 is exact: its integer part is t's bucket (of
+			 * 2^16 + 1: t 1 has its own) */
+			__m256i k = _mm512_cvttpd_epi32(_mm512_mul_pd(t,
+			    buckets));
+			__m256i c = _mm256_i32gather_epi32((const int *)pl->lut,
+			    k, 4);
+			any = _mm256_or_si256(any, c);
+			_mm512_storeu_pd(ts + i, t);
+			_mm256_storeu_si256((__m256i *)(void *)(cs + i), c);
 		}
-		c = fade ? heatmap_fade8(c, _mm512_loadu_pd(res + i)) :
-		    _mm256_or_si256(c, opaque);
-		_mm256_storeu_si256((__m256i *)(void *)(dest + i), c);
-		if (nan != 0) { /* undefined: no finite entry */
-			for (int j = 0; j < 8; j++)
-				if (nan >> j & 1)
-					dest[i + (size_t)j] = undef;
-			special += (size_t)__builtin_popcount(nan);
+		/* a bucket whose t get more than one color: the colormap's
+		 * own answer for those samples */
+		for (size_t i = 0; !_mm256_testz_si256(any, mixed) && i < m; i++)
+			if (cs[i] & PE_CMAP_MIXED)
+				cs[i] = (uint32_t)pe_cmap_color(pl->cmap, ts[i]);
+		for (size_t i = 0; i < m; i += 8) {
+			__m256i c = _mm256_loadu_si256((const __m256i *)(const
+			    void *)(cs + i));
+			c = fade ? heatmap_fade8(c, _mm512_loadu_pd(res + p + i))
+			    : _mm256_or_si256(c, opaque);
+			_mm256_storeu_si256((__m256i *)(void *)(dest + p + i), c);
+			__m512d v = _mm512_loadu_pd(mean + p + i);
+			__mmask8 nan = _mm512_cmp_pd_mask(v, v, _CMP_UNORD_Q);
+			if (nan != 0) { /* undefined: no finite entry */
+				for (int j = 0; j < 8; j++)
+					if (nan >> j & 1)
+						dest[p + i + (size_t)j] = undef;
+				special += (size_t)__builtin_popcount(nan);
+			}
 		}
 	}
 	return special;

@@ -131,14 +131,15 @@ xpos_cexpm1(double x, double y, double *re, double *im)
 	*im = exp(x) * s;
 }
 
-/* A(n) = sum_{k<n} z^k for z = e^{x + i y} into *re, *im. */
+/* A(n) = sum_{k<n} z^k for z = e^{x + i y} into *re, *im, given z - 1 =
+ * dr + i di (xpos_cexpm1 of x, y: what every n of one z shares). */
 static void
-xpos_geo(double x, double y, uint64_t n, double *re, double *im)
+xpos_geo_of(double x, double y, double dr, double di, uint64_t n, double *re,
+    double *im)
 {
-	double nr, ni, dr, di;
+	double nr, ni;
 
 	xpos_cexpm1((double)n * x, (double)n * y, &nr, &ni);
-	xpos_cexpm1(x, y, &dr, &di);
 	double den = dr * dr + di * di;
 	if (den == 0.0) {
 		*re = (double)n;
@@ -147,6 +148,16 @@ xpos_geo(double x, double y, uint64_t n, double *re, double *im)
 	}
 	*re = (nr * dr + ni * di) / den;
 	*im = (ni * dr - nr * di) / den;
+}
+
+/* A(n) = sum_{k<n} z^k for z = e^{x + i y} into *re, *im. */
+static void
+xpos_geo(double x, double y, uint64_t n, double *re, double *im)
+{
+	double dr, di;
+
+	xpos_cexpm1(x, y, &dr, &di);
+	xpos_geo_of(x, y, dr, di, n, re, im);
 }
 
 /* The phasor u_j(k0) = zeta_j^((a + k0)/gamma) e^{i (K + k0) w_j} of a
@@ -231,10 +242,17 @@ xpos_sim_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 	if (A == NULL)
 		return PE_ENOMEM;
 	double *Z = A + 8 * P, *B = Z + 4 * P, *U = B + 4 * P;
-	for (size_t w = 0; w < nw; w++)
-		for (size_t j = 0; used[w] && j < P; j++)
-			xpos_geo(f->prefix[j], f->omega[j], want[w], &A[(w * P + j) * 2],
-			    &A[(w * P + j) * 2 + 1]);
+	/* z_j - 1 once a pair, for every length (a third of the tables'
+	 * exp, expm1 and sincos) */
+	for (size_t j = 0; j < P; j++) {
+		double dr, di;
+		xpos_cexpm1(f->prefix[j], f->omega[j], &dr, &di);
+		for (size_t w = 0; w < nw; w++)
+			if (used[w])
+				xpos_geo_of(f->prefix[j], f->omega[j], dr, di,
+				    want[w], &A[(w * P + j) * 2],
+				    &A[(w * P + j) * 2 + 1]);
+	}
 	for (size_t w = 0; w < 2; w++)
 		for (size_t j = 0; used[2 + w] && j < P; j++) {
 			double l = -(double)want[2 + w], s, c;

@@ -472,9 +472,11 @@ field_wave_finish_row(const struct pe_field *f, const double *acc, size_t l,
 	for (size_t bj = 0; bj < nc; bj++) {
 		ts[bj] = acc[2 * FIELD_WAVE_LANES * bj + l];
 		tc[bj] = acc[2 * FIELD_WAVE_LANES * bj + FIELD_WAVE_LANES + l];
-		cnt[bj] = (uint64_t)len * qw[bj];
 		cd[bj] = lend * qwd[bj];
 	}
+	/* the counts as integers: the cells' alone */
+	for (size_t bj = 0; row != NULL && bj < nc; bj++)
+		cnt[bj] = (uint64_t)len * qw[bj];
 	*out = (struct pe_field_row){row, row != NULL ? NULL : m, NULL};
 	if (f->kind == PE_FIELD_ROPE_ANGLE) {
 		if (row != NULL)

@@ -499,8 +499,8 @@ field_wave_finish_row(const struct pe_field *f, const double *acc, size_t l,
  * added to the column blocks that show them (struct field_wave_terms);
  * O(nr (F + cols) + nr nc) arithmetic and O(F) sincos per
  * FIELD_PHASOR_ANCHOR row-blocks. Rows are finished in order, in the last
- * group of chunks: into dest, or (row not NULL) into dest's first
- * FIELD_WAVE_LANES rows, each handed to row as it is finished. */
+ * group of chunks: into dest, or (row not NULL) each handed to row as its
+ * means and resultants once it is finished. */
 static int
 field_wave_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
     size_t c0, size_t c1, size_t nc, struct pe_stats *dest,

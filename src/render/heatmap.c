@@ -206,9 +206,10 @@ heatmap_fade(const heatmap_vd *rp, heatmap_vm *cp)
 	*cp = out;
 }
 
-/* The opaque color of a sample that is not a block of finite entries
- * alone: its class's, or (a value among masked or undefined entries)
- * pe_scale_color's; *special counts it when its class is not a value's. */
+/* The opaque color of one sample, by its class: a masked or undefined
+ * sample's (counted in *special), else pe_scale_color's (the vector
+ * loops' samples that are not blocks of finite entries alone, and their
+ * last few). */
 static uint32_t
 heatmap_other(const struct pe_scale *sc, const struct pe_stats *s,
     size_t *special)

@@ -892,18 +892,20 @@ map_pixels(struct pe_canvas *cv, const struct map_spec *s, int mx, int y,
 	size_t n = s->r1 - s->r0, m = s->c1 - s->c0;
 	size_t pw = (size_t)pm->pw, ph = (size_t)pm->ph;
 	size_t nr = n < ph ? n : ph, nc = m < pw ? m : pw;
-	struct map_keep *kept = keep_find(cv, s, pm), *k = NULL;
-	int rc = PE_OK;
+	struct map_keep *kept = keep_find(cv, s, pm);
 	if (kept != NULL) { /* what it shows is unchanged: its pixels */
 		memcpy(pm->rgb, kept->rgb, pw * ph * sizeof *pm->rgb);
 		pm->serial = kept->serial;
 		kept->used = ++keep_serial;
-	} else if ((rc = map_pixels_fill(cv, s, pm, (k = keep_slot(s, pm)) !=
-	    NULL ? k->rgb : NULL, nr, nc)) != PE_OK) {
-		drop_last(cv);
-		return rc == PE_ENOMEM ? PE_OK : rc; /* the cells are the
-							picture */
 	} else {
+		struct map_keep *k = keep_slot(s, pm);
+		int rc = map_pixels_fill(cv, s, pm, k != NULL ? k->rgb : NULL,
+		    nr, nc);
+		if (rc != PE_OK) {
+			drop_last(cv);
+			return rc == PE_ENOMEM ? PE_OK : rc; /* the cells are
+								the picture */
+		}
 		keep_store(cv, s, k, pm);
 	}
 	pm->r0 = s->r0, pm->r1 = s->r1, pm->c0 = s->c0, pm->c1 = s->c1;

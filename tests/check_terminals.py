@@ -462,20 +462,28 @@ def click(t, what, base, extra, pixels, tol, mean, edges, ring_tol):
         # mlterm 3.9.0 on Xvfb reports the first click after xdotool
         # moved the pointer at the pointer's place before (seen in a probe
         # that printed its reports): the pointer goes there, then the
-        # button; a click that changed nothing in 6 s is made again, once
-        for attempt in (0, 1):
+        # button; a click that changed nothing in 6 s is made again, twice.
+        # The pointer first goes a few pixels aside, so that it always
+        # moves: the terminal before this one was clicked at the same
+        # place, and a move to where the pointer already is reports
+        # nothing (mlterm-iterm's click then landed where mlterm thought
+        # the pointer was, both times, with the machine busy)
+        for attempt in (0, 1, 2):
             t.scr.x("xdotool", "windowfocus", "--sync", t.wid)
             t.scr.x("xdotool", "mousemove", "--window", t.wid,
-                    str(x * cw + px), str(y * ch + py))
+                    str(x * cw + px + 5), str(y * ch + py + 5))
             time.sleep(0.2)
+            t.scr.x("xdotool", "mousemove", "--window", t.wid,
+                    str(x * cw + px), str(y * ch + py))
+            time.sleep(0.3)
             t.scr.x("xdotool", "click", "1")
             try:
                 wait_picture(t, "%s%d" % (what, i), base, want, tol, mean,
                              extra, edges=edges, ring_tol=ring_tol,
-                             wait=6 if attempt == 0 else WAIT)
+                             wait=6 if attempt < 2 else WAIT)
                 break
             except Failure:
-                if attempt == 1:
+                if attempt == 2:
                     raise
                 print("  (the click changed nothing in 6 s: clicked again)")
         print("  click at pixel (%d, %d) of the map (its element's %s "

@@ -155,8 +155,8 @@ pe_field_wave_value(const struct pe_field *f, size_t p, size_t c)
  * 2.2.1): the circular mean atan2(ts, tc) in [0, 2 pi) and the mean
  * resultant length sqrt(ts^2 + tc^2) / count (the sum of squares: the sums
  * are at most count, far from overflow; within 2 ulp of hypot's), all n
- * at once (pe_trig_polar_many: SLEEF's vector atan2, within 1 ulp of
- * libm's); w is 3 n doubles of scratch. */
+ * at once (pe_trig_polar_many: SLEEF's vector atan2, within 3.5 ulp);
+ * w is 3 n doubles of scratch. */
 void
 pe_field_circular(const double *ts, const double *tc, size_t n, double *w,
                   struct pe_stats *dest)

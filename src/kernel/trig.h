@@ -41,11 +41,14 @@ void pe_trig_sincos_many(const double *h, size_t n, size_t stride, double x,
  * sines over cnt[i] items (a block's circular statistics): angle[i] =
  * atan2(y[i], x[i]), wrapped into [0, 2 pi) (below 0: plus PE_TWO_PI),
  * and len[i] = sqrt(y^2 + x^2) / cnt[i] where below 1, else 1 (a NaN
- * too). atan2 is SLEEF's u10, within 1 ulp, where the wave loops in use
- * are AVX-512F's or AVX2's (pe_wave_isa: a test that forces the generic
- * loops gets libm's); the rest is IEEE arithmetic, the same bits
+ * too). atan2 is SLEEF's u35, within 3.5 ulp, where the wave loops in
+ * use are AVX-512F's or AVX2's (pe_wave_isa: a test that forces the
+ * generic loops gets libm's); the rest is IEEE arithmetic, the same bits
  * everywhere. A circular mean a pixel made glibc's atan2 and hypot a
- * third of an angle picture's block means. */
+ * third of an angle picture's block means; SLEEF's u10 was still a tenth
+ * of rope's frame, u35 half of that. A block's sums of sines and cosines
+ * carry rounding errors of many ulps already (a sum over its elements),
+ * which the mean's angle carries whatever atan2's last ulps. */
 void pe_trig_polar_many(const double *y, const double *x, const double *cnt,
                         size_t n, double *angle, double *len);
 
@@ -83,9 +86,10 @@ struct pe_trig_run {
 
 /* re[k] = sum over the nrun runs of mult D cos(phase), im[k] the sines,
  * for the n frequencies of fr (struct pe_trig_freqs); added to re and im
- * with add. Vectorised with
- * SLEEF's u10 sincos (within 1 ulp) where the CPU has AVX-512F, libm
- * elsewhere (wave.c); every run's terms are added in run order. */
+ * with add. Vectorised with SLEEF's u35 sincos and sine (within 3.5 ulp;
+ * the angle mid h is itself rounded to an ulp of mid times h's) where the
+ * CPU has AVX-512F, libm elsewhere (wave.c); every run's terms are added
+ * in run order. */
 void pe_trig_runs(const struct pe_trig_freqs *fr, size_t n,
                   const struct pe_trig_run *run, size_t nrun, bool add,
                   double *re, double *im);

@@ -1,5 +1,5 @@
-/* pe_trig_polar_many (trig.h) in AVX2 + FMA, 4 at a time with SLEEF's u10
- * atan2 (within 1.0 ulp); the lengths' products, sum, square root,
+/* pe_trig_polar_many (trig.h) in AVX2 + FMA, 4 at a time with SLEEF's u35
+ * atan2 (within 3.5 ulp); the lengths' products, sum, square root,
  * quotient and minimum are IEEE's, as the scalar loop's. Built with
  * -mavx2 -mfma and called only when the CPU has both (trig.c asks
  * pe_wave_isa). A tail goes through zero-padded vectors, so every
@@ -18,7 +18,7 @@ avx2_polar4(const double *y, const double *x, const double *cnt,
 {
 	const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
 	__m256d vy = _mm256_loadu_pd(y), vx = _mm256_loadu_pd(x);
-	__m256d a = Sleef_atan2d4_u10avx2(vy, vx);
+	__m256d a = Sleef_atan2d4_u35avx2(vy, vx);
 	__m256d neg = _mm256_cmp_pd(a, zero, _CMP_LT_OQ);
 	a = _mm256_add_pd(a, _mm256_and_pd(neg, _mm256_set1_pd(PE_TWO_PI)));
 	__m256d r = _mm256_add_pd(_mm256_mul_pd(vy, vy), _mm256_mul_pd(vx, vx));

@@ -1,5 +1,5 @@
-/* pe_trig_polar_many (trig.h) in AVX-512F, 8 at a time with SLEEF's u10
- * atan2 (within 1.0 ulp); the lengths' products, sum, square root,
+/* pe_trig_polar_many (trig.h) in AVX-512F, 8 at a time with SLEEF's u35
+ * atan2 (within 3.5 ulp); the lengths' products, sum, square root,
  * quotient and minimum are IEEE's, as the scalar loop's. Built with
  * -mavx512f and called only when the CPU has it (trig.c asks
  * pe_wave_isa). A tail is loaded zero-padded and stored under a mask, so
@@ -24,7 +24,7 @@ pe_trig_polar_avx512(const double *y, const double *x, const double *cnt,
 		__m512d vy = _mm512_maskz_loadu_pd(m, y + i);
 		__m512d vx = _mm512_maskz_loadu_pd(m, x + i);
 		__m512d vn = _mm512_mask_loadu_pd(one, m, cnt + i);
-		__m512d a = Sleef_atan2d8_u10avx512f(vy, vx);
+		__m512d a = Sleef_atan2d8_u35avx512f(vy, vx);
 		__mmask8 neg = _mm512_cmp_pd_mask(a, zero, _CMP_LT_OQ);
 		a = _mm512_mask_add_pd(a, neg, a, turn);
 		__m512d r = _mm512_add_pd(_mm512_mul_pd(vy, vy),

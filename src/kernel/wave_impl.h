@@ -51,7 +51,7 @@ struct wave_isa {
 
 extern const struct wave_isa pe_wave_avx2;
 
-/* pe_trig_runs (kernel/trig.h) in AVX-512F with SLEEF's u10 sincos; the
+/* pe_trig_runs (kernel/trig.h) in AVX-512F with SLEEF's u35 sincos; the
  * other instruction sets use wave.c's libm loop. */
 struct pe_trig_freqs;
 struct pe_trig_run;

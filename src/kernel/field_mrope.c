@@ -470,6 +470,41 @@ mrope_angle_add(const double *re, const double *im, size_t n, size_t most,
 	cell[1] = ss;
 }
 
+/* The cells' sums acc[2 bj], acc[2 bj + 1] of the nc column blocks qb
+ * (each at most most <= MROPE_ANGLE_PAD wide) of a row's sums re, im
+ * (from column c0), as mrope_angle_add makes them, two cells at a time
+ * (their chains of additions side by side). */
+static void
+mrope_angle_cells(const double *re, const double *im, size_t c0,
+    const size_t *qb, size_t nc, size_t most, double *acc)
+{
+	size_t bj = 0;
+
+	for (; bj + 1 < nc; bj += 2) {
+		const double *ra = re + (qb[2 * bj] - c0), *ia = im + (qb[2 * bj] - c0);
+		const double *rb = re + (qb[2 * bj + 2] - c0);
+		const double *ib = im + (qb[2 * bj + 2] - c0);
+		size_t na = qb[2 * bj + 1] - qb[2 * bj];
+		size_t nb = qb[2 * bj + 3] - qb[2 * bj + 2];
+		double ca = 0.0, sa = 0.0, cb = 0.0, sb = 0.0;
+		for (size_t j = 0; j < most; j++) {
+			bool ina = j < na, inb = j < nb;
+			size_t a = ina ? j : 0, b = inb ? j : 0;
+			ca += ina ? ra[a] : 0.0;
+			sa += ina ? ia[a] : 0.0;
+			cb += inb ? rb[b] : 0.0;
+			sb += inb ? ib[b] : 0.0;
+		}
+		acc[2 * bj] = ca;
+		acc[2 * bj + 1] = sa;
+		acc[2 * bj + 2] = cb;
+		acc[2 * bj + 3] = sb;
+	}
+	for (; bj < nc; bj++)
+		mrope_angle_add(re + (qb[2 * bj] - c0), im + (qb[2 * bj] - c0),
+		    qb[2 * bj + 1] - qb[2 * bj], most, acc + 2 * bj);
+}
+
 /* Whether axis a's runs are the same in rg and prev. */
 static bool
 mrope_same_runs(const struct mrope_ranges *rg, const struct mrope_ranges *prev,
@@ -486,15 +521,14 @@ mrope_same_runs(const struct mrope_ranges *rg, const struct mrope_ranges *prev,
 	return true;
 }
 
-/* Grid of the angle map, a row block at a time: its runs, then a chunk of
- * pairs at a time its sums, added to the cells of the column blocks the
- * chunk meets, in column order (a cell's sums in the order of the pairs,
+/* Grid of the angle map, a row block at a time: its runs, then the sums
+ * of every pair (an axis's runs kept from earlier row blocks summed with
+ * this block's mults, struct mrope_kept), added to the cells of the
+ * column blocks in column order (a cell's sums in the order of the pairs,
  * whatever the order of the rows), and the row's circular statistics at
- * once while its sums are in cache; O(nr (c1 - c0) runs). Every pair's
- * prepared arrays (eight doubles a pair) stay in the core's cache across
- * the rows. The row's sums of an axis whose runs are the previous row
- * block's are that row's, kept (an image's row, or its one frame, spans
- * several row blocks: the h and t pairs' sincos, mostly, once). PE_EINTR
+ * once while its sums are in cache; O(nr (c1 - c0) runs). The row's sums
+ * of an axis whose runs are the previous row block's are that row's, kept
+ * (an image's row, or its one frame, spans several row blocks). PE_EINTR
  * polled every 8 row blocks. Into dest, or (row not NULL) each row's
  * means and resultants handed to row as it is finished. */
 static int
@@ -552,24 +586,14 @@ mrope_angle_fill(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 		}
 		prev = rg;
 		memset(acc, 0, 2 * nc * sizeof *acc);
-		size_t first = 0; /* the first column block not ended before
-				     the chunk */
-		for (size_t k = c0; k < c1; k += MROPE_ANGLE_CHUNK) {
-			size_t kn = c1 - k < MROPE_ANGLE_CHUNK ? c1 - k
-			    : MROPE_ANGLE_CHUNK;
-			while (first < nc && qb[2 * first + 1] <= k)
-				first++;
-			mrope_factors(f, &rg, k, kn, keep, kp, fre + (k - c0),
-			    fim + (k - c0));
-			for (size_t bj = first; bj < nc && qb[2 * bj] < k + kn;
-			    bj++) {
-				size_t j0 = qb[2 * bj] > k ? qb[2 * bj] : k;
-				size_t j1 = qb[2 * bj + 1] < k + kn
-				    ? qb[2 * bj + 1] : k + kn;
-				mrope_angle_add(fre + (j0 - c0), fim + (j0 - c0),
-				    j1 - j0, most, acc + 2 * bj);
-			}
-		}
+		mrope_factors(f, &rg, c0, ncol, keep, kp, fre, fim);
+		if (most <= MROPE_ANGLE_PAD)
+			mrope_angle_cells(fre, fim, c0, qb, nc, most, acc);
+		else
+			for (size_t bj = 0; bj < nc; bj++)
+				mrope_angle_add(fre + (qb[2 * bj] - c0),
+				    fim + (qb[2 * bj] - c0), qb[2 * bj + 1] -
+				    qb[2 * bj], most, acc + 2 * bj);
 		/* the row's cells, their circular means at once, each cell
 		 * written whole */
 		uint64_t *cnt = (uint64_t *)(void *)(re + 5 * nc);

@@ -794,7 +794,10 @@ Test(field, gemm_cells_are_the_lanes_sums)
 }
 
 /* A chunk of a dot-product grid: a multiple of 4 pairs, all the pairs when
- * they fit (rounded up to 4), within the bytes and the cap, at least 4. */
+ * they fit (rounded up to 4), within the bytes and the cap, at least 4,
+ * and the chunks even: the last one not mostly padding (rope's score map
+ * at d 8192 on a 34 x 72 grid took 2472 pairs, then 1624 and 848 of
+ * zeros multiplied). */
 Test(field, dots_chunk_is_whole_vectors_within_its_bytes)
 {
 	cr_expect_eq(pe_field_dots_chunk(10, 5), 8);
@@ -805,6 +808,21 @@ Test(field, dots_chunk_is_whole_vectors_within_its_bytes)
 	cr_expect(k % 4 == 0 && k >= 4 &&
 	    2000 * 2 * k * sizeof(double) <= FIELD_DOTS_BYTES, "%zu", k);
 	cr_expect_eq(pe_field_dots_chunk((size_t)1 << 20, 1000), 4);
+	cr_expect_eq(pe_field_dots_chunk(34 + 72, 4096), 2048);
+	size_t blocks[] = {1, 7, 106, 122, 999, 2000, 40000};
+	size_t pairs[] = {1, 5, 64, 4095, 4096, 4097, 100003, (size_t)1 << 19};
+	for (size_t b = 0; b < sizeof blocks / sizeof *blocks; b++)
+		for (size_t q = 0; q < sizeof pairs / sizeof *pairs; q++) {
+			size_t nb = blocks[b], np = pairs[q];
+			size_t c = pe_field_dots_chunk(nb, np), n = (np + c - 1) / c;
+			bool fits = c <= FIELD_DOTS_MAX_PAIRS &&
+			    nb * 2 * c * sizeof(double) <= FIELD_DOTS_BYTES;
+			cr_expect(c % 4 == 0 && (fits || c == 4),
+			    "%zu blocks %zu pairs: %zu", nb, np, c);
+			/* n chunks of c pad at most a vector's 4 pairs each */
+			cr_expect(n * c < np + 4 * n, "%zu blocks, %zu pairs: "
+			    "%zu chunks of %zu", nb, np, n, c);
+		}
 }
 
 /* The interrupt check's calls: on another thread. */

@@ -175,6 +175,25 @@ xpos_phasor(const struct pe_field *f, size_t j, int64_t k0, double *re,
 	*im = mag * s;
 }
 
+/* The phasors u_j(k0) of every pair (xpos_phasor) into u[2 j], u[2 j +
+ * 1]: the angles' sines and cosines all at once (pe_trig_sincos_many,
+ * the same angles), through sc (2 nomega doubles). */
+static void
+xpos_phasors(const struct pe_field *f, int64_t k0, double *u, double *sc)
+{
+	const struct pe_config *cfg = f->cfg;
+	int64_t a = pe_xpos_query_pos(cfg, 0) - pe_xpos_key_pos(cfg, 0);
+	size_t P = f->nomega;
+
+	pe_trig_sincos_many(f->omega, P, P,
+	    (double)((int64_t)cfg->xpos.xpos_offset + k0), sc);
+	for (size_t j = 0; j < P; j++) {
+		double mag = exp((double)(a + k0) * f->prefix[j]);
+		u[2 * j] = mag * sc[j];
+		u[2 * j + 1] = mag * sc[P + j];
+	}
+}
+
 /* Per pair j of the scores' block [r0, r1) x [c0, c1), given A_j(nr) and
  * A_j(nc): Re(zeta^((a + k0)/gamma) e^{i (K + k0) w} A(nr) A(nc)), k0 = r0
  * - c1 + 1, a = m_0 - n_0 (the centred positions' offset). */
@@ -214,8 +233,9 @@ xpos_sim_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 /* Grid of scores: per pair A(n) for the two block lengths of each tiling,
  * then along a row of cells the phasor u_j(k0) steps by z_j^(-len) as
  * each column block moves k0 back by its length (re-anchored every
- * XPOS_ANCHOR cells), and a cell is sum_j Re(u_j A_j(np) A_j(nq)):
- * O(nr nc pairs) products, O(nr nc pairs / XPOS_ANCHOR) exp and sincos. */
+ * XPOS_ANCHOR cells, every pair's at once: xpos_phasors), and a cell is
+ * sum_j Re(u_j A_j(np) A_j(nq)): O(nr nc pairs) products, O(nr nc pairs /
+ * XPOS_ANCHOR) exp and sincos. */
 static int
 xpos_sim_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
     size_t c0, size_t c1, size_t nc, struct pe_stats *dest)
@@ -238,10 +258,10 @@ xpos_sim_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 	}
 	/* A of the four lengths, the steps z^-len of the column lengths, the
 	 * row's B = A(np) A(nq) for both nq, and the phasors u */
-	double *A = malloc(18 * (P ? P : 1) * sizeof *A);
+	double *A = malloc(20 * (P ? P : 1) * sizeof *A);
 	if (A == NULL)
 		return PE_ENOMEM;
-	double *Z = A + 8 * P, *B = Z + 4 * P, *U = B + 4 * P;
+	double *Z = A + 8 * P, *B = Z + 4 * P, *U = B + 4 * P, *sc = U + 2 * P;
 	/* z_j - 1 once a pair, for every length (a third of the tables'
 	 * exp, expm1 and sincos) */
 	for (size_t j = 0; j < P; j++) {
@@ -288,11 +308,11 @@ xpos_sim_grid(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 		if (it.bj == 0 || it.bj % XPOS_ANCHOR == 0)
 			step = -1;
 		prev_k0 = k0;
+		if (step < 0)
+			xpos_phasors(f, k0, U, sc);
 		for (size_t j = 0; j < P; j++) {
 			double *u = &U[2 * j];
-			if (step < 0) {
-				xpos_phasor(f, j, k0, &u[0], &u[1]);
-			} else if (step > 0) {
+			if (step > 0) {
 				const double *z = &Z[(wc * P + j) * 2];
 				double ur = u[0] * z[0] - u[1] * z[1];
 				u[1] = u[0] * z[1] + u[1] * z[0];

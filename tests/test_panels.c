@@ -1037,6 +1037,72 @@ Test(panels, a_moved_cursor_draws_what_a_new_model_does)
 		}
 }
 
+/* The main map's cells under a picture, made on two cores past
+ * CELLS_HALVES_ITEMS elements (a band's cut the whole grid's), are the
+ * cells of the frame without pictures: mrope's angle grid gives the same
+ * bits cut or not, so every cell; rope's tiling starts its second band
+ * from a direct sincos, so its colors may differ where a mean's last bits
+ * move a bucket (none of its 5,712 when this test was made). */
+Test(panels, cells_under_a_picture_are_the_cells_without_one)
+{
+	struct {
+		enum pe_encoding enc;
+		size_t n, d, grid;
+		int most_off; /* cells of the map whose colors may differ */
+	} cases[] = {
+		{PE_ENC_MROPE, 0, 8192, 32, 0},
+		{PE_ENC_ROPE, 1u << 16, 256, 0, 11},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct pe_config cfg;
+		struct pe_state st;
+		struct pe_model m;
+		struct pe_canvas cv[2];
+		pe_config_default(&cfg);
+		cfg.enc = cases[i].enc;
+		if (cases[i].n > 0)
+			cfg.n = cases[i].n;
+		if (cases[i].grid > 0)
+			cfg.grid_h = cfg.grid_w = cases[i].grid;
+		pe_config_encoding_defaults(&cfg, true, false);
+		cfg.d = cases[i].d;
+		cr_assert_eq(pe_config_check(&cfg, NULL, 0), PE_OK, "case %zu", i);
+		/* past the threshold of the halves */
+		cr_assert_geq((uint64_t)pe_config_positions(&cfg) * (cfg.d / 2),
+		    (uint64_t)1 << 22);
+		state(&st, &cfg, PE_PANEL_OVERVIEW);
+		cr_assert_eq(pe_model_init(&m, &cfg), PE_OK);
+		for (int px = 0; px < 2; px++) {
+			cr_assert_eq(pe_canvas_init(&cv[px], 200, 60), PE_OK);
+			if (px)
+				pe_canvas_want_pixels(&cv[px], 10, 20, "kitty");
+			/* a model of its own each: nothing kept between */
+			struct pe_model own;
+			cr_assert_eq(pe_model_init(&own, &cfg), PE_OK);
+			cr_assert_eq(pe_view_render(&st, &own, &cv[px], NULL), PE_OK);
+			pe_model_free(&own);
+		}
+		cr_assert_eq(cv[1].npix, 1, "case %zu: %d pictures", i, cv[1].npix);
+		const struct pe_pixmap *pm = &cv[1].pix[0];
+		int off = 0;
+		for (int y = pm->y; y < pm->y + pm->h; y++)
+			for (int x = pm->x; x < pm->x + pm->w; x++) {
+				const struct pe_cell *a = pe_canvas_at(&cv[0], x, y);
+				const struct pe_cell *b = pe_canvas_at(&cv[1], x, y);
+				cr_assert(a->cp == b->cp, "case %zu (%d, %d): U+%04x, "
+				    "U+%04x under the picture", i, x, y, a->cp, b->cp);
+				off += a->fg != b->fg || a->bg != b->bg;
+			}
+		cr_expect_leq(off, cases[i].most_off, "case %zu: %d cells' colors "
+		    "differ", i, off);
+		cr_log_info("case %zu: %d of %d cells' colors differ", i, off,
+		    pm->w * pm->h);
+		pe_model_free(&m);
+		pe_canvas_free(&cv[0]);
+		pe_canvas_free(&cv[1]);
+	}
+}
+
 /* ---- the decay panel's bound on the vector units ---------------------- */
 
 /* pe_rope_decay_many (SLEEF's sincos, |S_j| by sqrt) against the bound

@@ -484,12 +484,59 @@ panel_keep_free(struct map_keep *k, struct map_keep_cells *kc, int n)
 	}
 }
 
+/* Elements of a map past which its cells under a picture are made on
+ * both cores (below, the second core's start costs more than it saves). */
+#define CELLS_HALVES_ITEMS ((size_t)1 << 22)
+
+/* The cells' grid of cells_grid, cut in two bands at sample row k. */
+struct cells_halves {
+	const struct map_spec *s;
+	size_t nsr, nsc, k;
+	struct pe_stats *st;
+	int rc[2];
+};
+
+/* Part part's band of the cells (cells_halves). */
+static void
+cells_half(void *arg, int part)
+{
+	struct cells_halves *h = arg;
+	const struct map_spec *s = h->s;
+	size_t k0 = part ? h->k : 0, k1 = part ? h->nsr : h->k, a, b;
+	band_rows(s->r0, s->r1, h->nsr, k0, k1, &a, &b);
+	h->rc[part] = pe_field_grid(s->f, a, b, k1 - k0, s->c0, s->c1, h->nsc,
+	    h->st + k0 * h->nsc);
+}
+
+/* The kernel's nsr x nsc grid of what s shows into st; with halves (the
+ * cells under a picture, seen only while it is sent: the main thread made
+ * mrope's a tenth of its frame alone) on both cores where a band's cut is
+ * the whole grid's (band_rows) near the middle. */
+static int
+cells_grid(const struct map_spec *s, size_t nsr, size_t nsc,
+    struct pe_stats *st, bool halves)
+{
+	size_t n = s->r1 - s->r0, step = nsr / gcd(n, nsr);
+	size_t k = (nsr / 2 + step / 2) / step * step;
+	if (s->f == NULL)
+		return s->src.grid(s->src.arg, s->r0, s->r1, nsr, s->c0, s->c1,
+		    nsc, st);
+	if (!halves || n * (s->c1 - s->c0) < CELLS_HALVES_ITEMS || k == 0 ||
+	    k >= nsr)
+		return pe_field_grid(s->f, s->r0, s->r1, nsr, s->c0, s->c1, nsc,
+		    st);
+	struct cells_halves h = {s, nsr, nsc, k, st, {PE_OK, PE_OK}};
+	panel_run2(cells_half, &h);
+	return h.rc[0] != PE_OK ? h.rc[0] : h.rc[1];
+}
+
 /* The block means of what s shows at nsr x nsc into st: kept ones when
- * they are (s->keep_cells), else the kernel's grid, then kept in place of
- * the oldest (memory running out keeps nothing). */
+ * they are (s->keep_cells), else the kernel's grid (cells_grid: halves,
+ * where a picture will cover them), then kept in place of the oldest
+ * (memory running out keeps nothing). */
 static int
 keep_cells_grid(const struct map_spec *s, size_t nsr, size_t nsc,
-    struct pe_stats *st)
+    struct pe_stats *st, bool halves)
 {
 	struct map_keep_cells *kc = s->keep_cells, *old = NULL;
 	for (int i = 0; kc != NULL && s->f != NULL && i < MAP_KEEP; i++) {
@@ -505,9 +552,7 @@ keep_cells_grid(const struct map_spec *s, size_t nsr, size_t nsc,
 		if (old == NULL || k->used < old->used)
 			old = k;
 	}
-	int rc = s->f != NULL ? pe_field_grid(s->f, s->r0, s->r1, nsr, s->c0,
-	    s->c1, nsc, st) : s->src.grid(s->src.arg, s->r0, s->r1, nsr, s->c0,
-	    s->c1, nsc, st);
+	int rc = cells_grid(s, nsr, nsc, st, halves);
 	if (rc != PE_OK || old == NULL)
 		return rc;
 	struct pe_stats *keep = old->st != NULL && old->nsr * old->nsc == nsr *
@@ -955,7 +1000,11 @@ panel_map(struct pe_canvas *cv, int x, int y, int w, int h,
 	/* the samples, then (cw > 1) each repeated over its cells */
 	struct pe_stats *st = calloc((size_t)mh * 2 * nsc * (size_t)(cw + 1),
 	    sizeof *st);
-	int rc = st == NULL ? PE_ENOMEM : keep_cells_grid(s, nsr, nsc, st);
+	/* a picture will cover the cells (unless numbers stand over them:
+	 * the cells' halves are the same blocks either way) */
+	bool under = s->pixels && cv->px_w > 0;
+	int rc = st == NULL ? PE_ENOMEM : keep_cells_grid(s, nsr, nsc, st,
+	    under);
 	if (rc != PE_OK) {
 		free(st);
 		panel_failed(cv, x, y, w, rc);

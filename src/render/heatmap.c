@@ -450,9 +450,25 @@ pe_sample_pattern(uint32_t *rgb, int pw, int cw, int ch, int x0, int x1,
 	/* below 3 pixels a side a glyph is a smear: the background alone */
 	bool glyph = k != PE_SAMPLE_VALUE && cw >= 3 && ch >= 3;
 
+	/* a run longer than a cell: the glyph's row of the cell once, then
+	 * its pixels along the run */
+	uint32_t cell[64];
+	bool tile = glyph && x1 - x0 > cw &&
+	    cw <= (int)(sizeof cell / sizeof cell[0]);
+
 	for (int y = y0; y < y1; y++) {
 		uint32_t *line = rgb + (size_t)y * (size_t)pw;
 		int v = glyph ? y % ch : 0, u = glyph ? x0 % cw : 0;
+		if (tile) {
+			for (int i = 0; i < cw; i++)
+				cell[i] = heatmap_ink(i, v, cw, ch, k) ? ink : bg;
+			for (int x = x0; x < x1; x++) {
+				line[x] = cell[u];
+				if (++u == cw)
+					u = 0;
+			}
+			continue;
+		}
 		for (int x = x0; x < x1; x++) {
 			line[x] = glyph && heatmap_ink(u, v, cw, ch, k) ? ink :
 			    bg;

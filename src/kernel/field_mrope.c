@@ -12,8 +12,9 @@
  * vectorised with SLEEF); a run that starts at the vision block's first
  * position N or ends at an axis's last turns the anchor's phase, prepared
  * at init, by its length: one sincos a pair gives its Dirichlet factor and
- * its phase. The angle map sums a chunk of pairs for every row block at a
- * time (the chunk's prepared arrays stay in cache). A score block is
+ * its phase. The angle map keeps its runs' sums from row block to row
+ * block and turns a run's from a kept one of its length (struct
+ * mrope_kept). A score block is
  * Re sum_j G_j(rows) conj(G_j(cols)) with G the sum of e^{i p w_j} over a
  * range; grids keep G per row block and per column block, a chunk of pairs
  * at a time, and take one dot product per cell (pe_field_dots):
@@ -229,30 +230,104 @@ mrope_slot(const struct mrope_pre *pre, int a, size_t j)
  * CPU a changing 16,400-token d 8192 kitty frame; 16: 32.5; 32: 33.5). */
 #define MROPE_KEPT 16
 
+/* Turns an axis keeps (struct mrope_kept): a run's phase turned by the
+ * steps between an image row's row blocks (2 len: 32, 34 and their sums
+ * for blocks of 16 and 17 tokens). */
+#define MROPE_TURNS 4
+/* The farthest a run is turned from a kept one (mid's step), and the
+ * most turns in a row from a run made directly (each a complex product,
+ * an ulp or two: mid h's own rounding is about as large). */
+#define MROPE_TURN_STEP 256
+#define MROPE_TURN_DEPTH 16
+
 /* An axis's runs' sums with mult 1 (D e^{i mid h}, pe_trig_runs) kept
  * from row block to row block of an angle map. An image's t and h are
  * one position over a row of it and its w runs come back, so most row
  * blocks' runs were seen a row block or a row before; their mults (the
  * tokens a position) differ. A row block computes the runs it has not
- * kept and sums every run's mult times its kept sums in run order: the
- * bits of pe_trig_runs's sum of mult (D c), as D c with mult 1 is D c. */
+ * kept and sums every run's mult times its kept sums in run order (D c
+ * with mult 1 is D c). A run not kept whose length a kept one has,
+ * mid - Δ before it, is that one turned by e^{i Δ h} (the same D; a
+ * table of the turn's sincos a step Δ, kept too): the w runs of an image
+ * row's blocks, each a complex product a pair instead of a sincos and a
+ * sine. */
 struct mrope_kept {
 	struct pe_trig_run key[MROPE_KEPT]; /* mult 1 */
 	size_t last[MROPE_KEPT]; /* the last row block using it, + 1 (0:
 				    empty) */
+	int depth[MROPE_KEPT];	 /* turns since it was made directly */
 	double *re, *im;	 /* entry e's of slot s: [e ns + s - start] */
 	size_t start, ns;
+	/* turn q: e^{i step[q] h} of every slot, [2 q ns + s - start] the
+	 * cosines, then the sines */
+	double step[MROPE_TURNS];
+	size_t tlast[MROPE_TURNS]; /* as last */
+	double *turn;
 	/* the row block's runs: n (0: not kept, the axis through
-	 * mrope_runs), their entries, mults and whether to compute them */
+	 * mrope_runs), their entries, mults and how to make them: fresh
+	 * (from[t] < 0: directly, else turning entry from[t] by turn
+	 * by[t]); and the turns to make first */
 	size_t n;
-	int ent[MROPE_KEPT];
+	int ent[MROPE_KEPT], from[MROPE_KEPT], by[MROPE_KEPT];
 	double mult[MROPE_KEPT];
-	bool fresh[MROPE_KEPT];
+	bool fresh[MROPE_KEPT], tfresh[MROPE_TURNS];
 };
 
+/* The turn of step Δ for row block bi: kept, or made into the one least
+ * lately used (not this block's: a block turns at most MROPE_KEPT runs,
+ * and MROPE_TURNS is fewer, so -1 where none is left). */
+static int
+mrope_kept_turn(struct mrope_kept *kp, double step, size_t bi)
+{
+	int q, old = -1;
+
+	for (q = 0; q < MROPE_TURNS; q++)
+		if (kp->tlast[q] != 0 && kp->step[q] == step)
+			break;
+	if (q == MROPE_TURNS) {
+		for (int i = 0; i < MROPE_TURNS; i++)
+			if (kp->tlast[i] <= bi && (old < 0 ||
+			    kp->tlast[i] < kp->tlast[old]))
+				old = i;
+		if (old < 0)
+			return -1;
+		q = old;
+		kp->step[q] = step;
+		kp->tfresh[q] = true;
+	}
+	kp->tlast[q] = bi + 1;
+	return q;
+}
+
+/* The entry of a run like u (its length, no anchor) that u turns from:
+ * made before block bi, mid at most MROPE_TURN_STEP before u's, under
+ * MROPE_TURN_DEPTH turns; the nearest. -1: none. */
+static int
+mrope_kept_base(const struct mrope_kept *kp, const struct pe_trig_run *u,
+    size_t bi)
+{
+	int best = -1;
+
+	if (u->anchor >= 0)
+		return -1;
+	for (int q = 0; q < MROPE_KEPT; q++) {
+		const struct pe_trig_run *k = &kp->key[q];
+		if (kp->last[q] == 0 || kp->last[q] > bi || k->anchor >= 0 ||
+		    k->len != u->len || k->mid >= u->mid || u->mid - k->mid >
+		    MROPE_TURN_STEP || kp->depth[q] >= MROPE_TURN_DEPTH)
+			continue;
+		if (best < 0 || k->mid > kp->key[best].mid)
+			best = q;
+	}
+	return best;
+}
+
 /* Plan axis a's runs of row block bi: kept where an entry holds the same
- * run, else into the entry least lately used (never one of this block's:
- * at most MROPE_KEPT runs are kept). More runs: none kept (n 0). */
+ * run, else into the entry least lately used (never one of this block's
+ * nor the one it turns from: at most MROPE_KEPT - 1 runs are kept; a
+ * later run may take a base, mrope_kept_sums reads it first), made by a
+ * turn where one can be (mrope_kept_base), else directly. More runs: none
+ * kept (n 0). */
 static void
 mrope_kept_plan(const struct pe_field *f, enum pe_mrope_axis a,
     const struct mrope_ranges *rg, size_t bi, struct mrope_kept *kp)
@@ -261,12 +336,13 @@ mrope_kept_plan(const struct pe_field *f, enum pe_mrope_axis a,
 	size_t t = 0;
 
 	kp->n = 0;
-	if (mrope_trig_count(run, rg->n[a]) > MROPE_KEPT)
+	memset(kp->tfresh, 0, sizeof kp->tfresh);
+	if (mrope_trig_count(run, rg->n[a]) >= MROPE_KEPT)
 		return;
 	for (size_t r = 0; r < rg->n[a]; r++) {
 		for (uint64_t k = 0; k < (run[r].frames ? run[r].len : 1); k++) {
 			struct pe_trig_run u = mrope_trig_run(f, a, &run[r], k);
-			int e = -1, old = 0;
+			int e = -1, old = -1, from = -1;
 			kp->mult[t] = u.mult;
 			u.mult = 1.0;
 			for (int q = 0; q < MROPE_KEPT && e < 0; q++)
@@ -275,11 +351,19 @@ mrope_kept_plan(const struct pe_field *f, enum pe_mrope_axis a,
 				    kp->key[q].anchor == u.anchor)
 					e = q;
 			kp->fresh[t] = e < 0;
+			kp->from[t] = -1;
 			if (e < 0) {
-				for (int q = 1; q < MROPE_KEPT; q++)
-					if (kp->last[q] < kp->last[old])
+				from = mrope_kept_base(kp, &u, bi);
+				for (int q = 0; q < MROPE_KEPT; q++)
+					if (q != from && (old < 0 ||
+					    kp->last[q] < kp->last[old]))
 						old = q;
 				e = old; /* last <= bi: not this block's */
+				int by = from >= 0 ? mrope_kept_turn(kp,
+				    u.mid - kp->key[from].mid, bi) : -1;
+				kp->from[t] = by >= 0 ? from : -1;
+				kp->by[t] = by;
+				kp->depth[e] = by >= 0 ? kp->depth[from] + 1 : 0;
 				kp->key[e] = u;
 			}
 			kp->last[e] = bi + 1;
@@ -290,24 +374,46 @@ mrope_kept_plan(const struct pe_field *f, enum pe_mrope_axis a,
 }
 
 /* The sums of the m slots from slot lo (kp's axis) into re, im: the
- * fresh runs computed into their entries, then every run's mult times
- * its entry added in run order. */
+ * turns to make, the runs turned in run order (a base is read before a
+ * later run of the block takes its entry, as only an earlier one can),
+ * then those made directly, then every run's mult times its entry added
+ * in run order. */
 static void
 mrope_kept_sums(const struct pe_field *f, struct mrope_kept *kp, size_t lo,
     size_t m, double *re, double *im)
 {
-	struct pe_trig_freqs fr = mrope_freqs(mrope_pre(f), lo);
-	size_t at = lo - kp->start;
+	const struct mrope_pre *pre = mrope_pre(f);
+	struct pe_trig_freqs fr = mrope_freqs(pre, lo);
+	size_t at = lo - kp->start, ns = kp->ns;
 
+	for (int q = 0; q < MROPE_TURNS; q++)
+		if (kp->tfresh[q]) /* cos, sin of step h (trig.h) */
+			pe_trig_sincos_many(pre->h + lo, m, ns, kp->step[q],
+			    kp->turn + 2 * (size_t)q * ns + at);
 	for (size_t t = 0; t < kp->n; t++) {
-		size_t e = (size_t)kp->ent[t] * kp->ns + at;
-		if (kp->fresh[t])
+		if (!kp->fresh[t] || kp->from[t] < 0)
+			continue;
+		double *dr = kp->re + (size_t)kp->ent[t] * ns + at;
+		double *di = kp->im + (size_t)kp->ent[t] * ns + at;
+		const double *br = kp->re + (size_t)kp->from[t] * ns + at;
+		const double *bi = kp->im + (size_t)kp->from[t] * ns + at;
+		const double *tc = kp->turn + 2 * (size_t)kp->by[t] * ns + at;
+		const double *ts = tc + ns;
+		for (size_t j = 0; j < m; j++) {
+			double c = br[j], s = bi[j];
+			dr[j] = c * tc[j] - s * ts[j];
+			di[j] = s * tc[j] + c * ts[j];
+		}
+	}
+	for (size_t t = 0; t < kp->n; t++) {
+		size_t e = (size_t)kp->ent[t] * ns + at;
+		if (kp->fresh[t] && kp->from[t] < 0)
 			pe_trig_runs(&fr, m, &kp->key[kp->ent[t]], 1, false,
 			    kp->re + e, kp->im + e);
 	}
 	for (size_t t = 0; t < kp->n; t++) {
-		const double *er = kp->re + (size_t)kp->ent[t] * kp->ns + at;
-		const double *ei = kp->im + (size_t)kp->ent[t] * kp->ns + at;
+		const double *er = kp->re + (size_t)kp->ent[t] * ns + at;
+		const double *ei = kp->im + (size_t)kp->ent[t] * ns + at;
 		double mult = kp->mult[t];
 		for (size_t j = 0; j < m; j++) { /* from +0, as pe_trig_runs */
 			re[j] = (t == 0 ? 0.0 : re[j]) + mult * er[j];
@@ -550,15 +656,18 @@ mrope_angle_fill(const struct pe_field *f, size_t r0, size_t r1, size_t nr,
 	const struct mrope_pre *pre = mrope_pre(f);
 	size_t P = mrope_pairs(f);
 	struct mrope_kept kp[3] = {0};
-	double *kept = malloc(2 * MROPE_KEPT * (P ? P : 1) * sizeof *kept);
+	double *kept = malloc(2 * (MROPE_KEPT + MROPE_TURNS) * (P ? P : 1) *
+	    sizeof *kept);
 	if (qb == NULL || fre == NULL || re == NULL || acc == NULL ||
 	    kept == NULL)
 		goto end;
 	for (int a = 0; a < 3; a++) {
 		kp[a].start = pre->start[a];
 		kp[a].ns = pre->start[a + 1] - pre->start[a];
-		kp[a].re = kept + 2 * MROPE_KEPT * pre->start[a];
+		kp[a].re = kept + 2 * (MROPE_KEPT + MROPE_TURNS) *
+		    pre->start[a];
 		kp[a].im = kp[a].re + MROPE_KEPT * kp[a].ns;
+		kp[a].turn = kp[a].im + MROPE_KEPT * kp[a].ns;
 	}
 	double *fim = fre + ncol;
 	size_t most = 0; /* the widest column block */

@@ -521,8 +521,8 @@ cells_grid(const struct map_spec *s, size_t nsr, size_t nsc,
 	if (s->f == NULL)
 		return s->src.grid(s->src.arg, s->r0, s->r1, nsr, s->c0, s->c1,
 		    nsc, st);
-	if (!halves || n * (s->c1 - s->c0) < CELLS_HALVES_ITEMS || k == 0 ||
-	    k >= nsr)
+	if (!halves || (uint64_t)n * (s->c1 - s->c0) < CELLS_HALVES_ITEMS ||
+	    k == 0 || k >= nsr)
 		return pe_field_grid(s->f, s->r0, s->r1, nsr, s->c0, s->c1, nsc,
 		    st);
 	struct cells_halves h = {s, nsr, nsc, k, st, {PE_OK, PE_OK}};

@@ -494,23 +494,6 @@ mrope_angle_value(const struct pe_field *f, size_t r, size_t c)
 	return a < 0.0 ? a + PE_TWO_PI : a;
 }
 
-/* Pairs of an angle map's factors per pass. */
-#define MROPE_ANGLE_CHUNK 1024
-
-/* Sums of cosines (re) and sines (im) of the pairs [c0, c1) over the rows
- * rg into re[j - c0], im[j - c0]. */
-static void
-mrope_angle_row(const struct pe_field *f, const struct mrope_ranges *rg,
-    size_t c0, size_t c1, double *re, double *im)
-{
-	for (size_t k = c0; k < c1; k += MROPE_ANGLE_CHUNK) {
-		size_t kn = c1 - k < MROPE_ANGLE_CHUNK ? c1 - k
-		    : MROPE_ANGLE_CHUNK;
-		mrope_factors(f, rg, k, kn, NULL, NULL, re + (k - c0),
-		    im + (k - c0));
-	}
-}
-
 /* Circular statistics of columns [q0, q1) of a row's sums (from column
  * c0), summed in column order. */
 static void
@@ -538,7 +521,7 @@ mrope_angle_block(const struct pe_field *f, size_t r0, size_t r1, size_t c0,
 	if (re == NULL)
 		return PE_ENOMEM;
 	mrope_ranges(f->cfg, r0, r1, &rg);
-	mrope_angle_row(f, &rg, c0, c1, re, re + (c1 - c0));
+	mrope_factors(f, &rg, c0, c1 - c0, NULL, NULL, re, re + (c1 - c0));
 	mrope_angle_cell(re, re + (c1 - c0), c0, c0, c1, dest);
 	free(re);
 	return PE_OK;

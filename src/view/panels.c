@@ -516,11 +516,11 @@ static int
 cells_grid(const struct map_spec *s, size_t nsr, size_t nsc,
     struct pe_stats *st, bool halves)
 {
-	size_t n = s->r1 - s->r0, step = nsr / gcd(n, nsr);
-	size_t k = (nsr / 2 + step / 2) / step * step;
 	if (s->f == NULL)
 		return s->src.grid(s->src.arg, s->r0, s->r1, nsr, s->c0, s->c1,
 		    nsc, st);
+	size_t n = s->r1 - s->r0, step = nsr / gcd(n, nsr);
+	size_t k = (nsr / 2 + step / 2) / step * step;
 	if (!halves || (uint64_t)n * (s->c1 - s->c0) < CELLS_HALVES_ITEMS ||
 	    k == 0 || k >= nsr)
 		return pe_field_grid(s->f, s->r0, s->r1, nsr, s->c0, s->c1, nsc,
